@@ -1,0 +1,89 @@
+# ptk: one binary for Linux performance analysis.
+# make            build build/ptk
+# make run        install deps (root), build, run `ptk check` on this machine
+# make test       install deps (root), build, run every test (ASan/UBSan build)
+# make lint       clang-format check and warnings as errors
+# make install    PREFIX=/usr/local DESTDIR=
+
+VERSION := 0.1.0
+PREFIX ?= /usr/local
+DESTDIR ?=
+CC ?= cc
+BUILD ?= build
+
+PKGS := json-c
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljson-c)
+
+WARN := -Wall -Wextra -Wshadow -Wformat=2 -Wno-unused-parameter -Wmissing-prototypes \
+	-Wstrict-prototypes -Wvla
+CFLAGS ?= -O2 -g
+ALL_CFLAGS := -std=gnu11 $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) -D_GNU_SOURCE \
+	-DPTK_VERSION='"$(VERSION)"' -Isrc $(PKG_CFLAGS) -MMD -MP
+LDLIBS := $(PKG_LIBS) -lm
+
+# Everything but main.c goes into a static library that the unit tests link.
+LIB_SRC := $(sort $(wildcard src/lib/*.c src/model/*.c src/output/*.c \
+	src/source/*.c src/source/procfs/*.c))
+CMD_SRC := $(sort $(wildcard src/cmd/*.c))
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
+CMD_OBJ := $(CMD_SRC:%.c=$(BUILD)/%.o)
+MAIN_OBJ := $(BUILD)/src/main.o
+UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+
+.PHONY: all run test unit lint format install clean deps deps-test bench
+all: $(BUILD)/ptk
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(BUILD)/libptk.a: $(LIB_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(BUILD)/ptk: $(MAIN_OBJ) $(CMD_OBJ) $(BUILD)/libptk.a
+	$(CC) $(ALL_CFLAGS) -o $@ $(MAIN_OBJ) $(CMD_OBJ) $(BUILD)/libptk.a $(LDFLAGS) $(LDLIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libptk.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Itests -DPTK_FIXTURES='"$(CURDIR)/tests/fixtures"' -o $@ $< $(BUILD)/libptk.a $(LDFLAGS) $(LDLIBS) -lcmocka
+
+deps:
+	@scripts/deps.sh
+
+deps-test:
+	@scripts/deps.sh test
+
+run: deps
+	$(MAKE) all
+	$(BUILD)/ptk check
+
+# Tests run against a sanitizer build in build-san/ so the release build stays clean.
+SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+test: deps-test
+	$(MAKE) BUILD=build-san CFLAGS="-O1 -g $(SAN)" LDFLAGS="$(SAN)" build-san/ptk unit-bins
+	PTK=$(CURDIR)/build-san/ptk BUILD=build-san tests/run.sh
+
+unit-bins: $(UNIT_BIN)
+
+lint:
+	@clang-format --dry-run --Werror $$(git ls-files 'src/*.c' 'src/*.h' 'tests/*.c' 'tests/*.h' 2>/dev/null || find src tests -name '*.[ch]')
+	$(MAKE) BUILD=build-lint EXTRA_CFLAGS=-Werror build-lint/ptk unit-bins
+
+format:
+	clang-format -i $$(find src tests -name '*.[ch]')
+
+bench: all
+	bench/run.sh
+
+install: all
+	install -D -m 0755 $(BUILD)/ptk $(DESTDIR)$(PREFIX)/bin/ptk
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 0644 docs/man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+
+clean:
+	rm -rf build build-san build-lint
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Install ptk's build (and with "test", test) dependencies from Debian.
+# As root, missing packages are installed with apt-get; otherwise the exact
+# apt-get line is printed and the script exits 1.
+set -eu
+BUILD="gcc make pkg-config libjson-c-dev"
+TEST="libcmocka-dev procps sysstat stress-ng fio iproute2 util-linux kmod clang-format libxml2-utils"
+pkgs=$BUILD
+[ "${1:-}" = test ] && pkgs="$BUILD $TEST"
+missing=""
+for p in $pkgs; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" -ne 0 ]; then
+	echo "ptk: missing packages; run: sudo apt-get install -y$missing" >&2
+	exit 1
+fi
+echo "ptk: installing$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq >/dev/null
+apt-get install -y -qq --no-install-recommends $missing >/dev/null

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Commands: each takes the context and its own argv (argv[0] = command name) and returns
+ * an exit code (0 ok, 1 runtime error, 2 usage error). One file per command in src/cmd/. */
+#ifndef PTK_CMD_H
+#define PTK_CMD_H
+
+#include "lib/cli.h"
+
+struct ptk_cmd {
+	const char *name;
+	int (*fn)(struct ptk_ctx *ctx, int argc, char **argv);
+	const char *summary;  /* one line for `ptk help` */
+	const char *replaces; /* the classic tool(s) it stands in for */
+};
+
+int cmd_check(struct ptk_ctx *ctx, int argc, char **argv);
+int cmd_uptime(struct ptk_ctx *ctx, int argc, char **argv);
+int cmd_free(struct ptk_ctx *ctx, int argc, char **argv);
+int cmd_vmstat(struct ptk_ctx *ctx, int argc, char **argv);
+int cmd_mpstat(struct ptk_ctx *ctx, int argc, char **argv);
+int cmd_iostat(struct ptk_ctx *ctx, int argc, char **argv);
+int cmd_nicstat(struct ptk_ctx *ctx, int argc, char **argv);
+int cmd_pressure(struct ptk_ctx *ctx, int argc, char **argv);
+int cmd_capture(struct ptk_ctx *ctx, int argc, char **argv);
+
+#endif

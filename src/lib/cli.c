@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "lib/cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "lib/util.h"
+#include "source/procfs/procfs.h"
+
+static volatile int *stop_flag;
+
+static void on_signal(int sig)
+{
+	if (stop_flag)
+		*stop_flag = 1;
+}
+
+int ptk_common_opt(struct ptk_ctx *ctx, int c, const char *arg)
+{
+	switch (c) {
+	case PTK_OPT_JSON:
+		ctx->json = true;
+		return 0;
+	case PTK_OPT_PROCFS:
+		ctx->procfs = arg;
+		return 0;
+	case PTK_OPT_SYSFS:
+		ctx->sysfs = arg;
+		return 0;
+	case PTK_OPT_HELP:
+		return 1;
+	default:
+		return -1;
+	}
+}
+
+int ptk_usage_error(const struct ptk_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "ptk %s: ", ctx->cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (try 'ptk %s --help')\n", ctx->cmd);
+	return PTK_EXIT_USAGE;
+}
+
+int ptk_ctx_ready(struct ptk_ctx *ctx)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	int r = ptk_src_init(&ctx->src, ctx->procfs, ctx->sysfs);
+
+	if (r) {
+		ptk_err("cannot use %s: %s", ctx->sysfs && r == -ENOENT ? "--procfs/--sysfs root" :
+				"procfs root", strerror(-r));
+		return PTK_EXIT_RUNTIME;
+	}
+	ptk_sink_init(&ctx->sink, ctx->json ? PTK_FMT_JSON : PTK_FMT_TEXT, stdout);
+	stop_flag = &ctx->stop;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	ctx->cpu_start_ns = ptk_self_cpu_ns();
+	return 0;
+}
+
+int ptk_parse_interval_count(struct ptk_ctx *ctx, int argc, char **argv, double *interval,
+			     long *count, bool *has_interval)
+{
+	int n = argc - optind;
+
+	if (has_interval)
+		*has_interval = false;
+	if (n > 2)
+		return ptk_usage_error(ctx, "too many operands: '%s'", argv[optind + 2]);
+	if (n >= 1) {
+		double v;
+		if (ptk_parse_double(argv[optind], &v) || v <= 0 || v > 86400 * 365)
+			return ptk_usage_error(ctx, "invalid interval '%s'", argv[optind]);
+		*interval = v;
+		if (has_interval)
+			*has_interval = true;
+	}
+	if (n == 2) {
+		u64 c;
+		if (ptk_parse_u64(argv[optind + 1], &c) || c < 1 || c > (u64)1 << 40)
+			return ptk_usage_error(ctx, "invalid count '%s'", argv[optind + 1]);
+		*count = c;
+	}
+	return 0;
+}
+
+double ptk_ctx_uptime(const struct ptk_ctx *ctx)
+{
+	struct ptk_uptime up;
+
+	return ptk_uptime_read(&ctx->src, &up) ? -1 : up.up_s;
+}
+
+double ptk_ctx_walltime(const struct ptk_ctx *ctx)
+{
+	if (ctx->src.replay) {
+		struct ptk_stat st = { 0 };
+		double t = -1, up = ptk_ctx_uptime(ctx);
+		if (ptk_stat_read(&ctx->src, &st) == 0 && st.btime && up >= 0)
+			t = st.btime + up;
+		ptk_stat_free(&st);
+		if (t >= 0)
+			return t;
+	}
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+void ptk_ctx_clock(const struct ptk_ctx *ctx, char *buf, size_t size)
+{
+	time_t t = (time_t)ptk_ctx_walltime(ctx);
+	struct tm tm;
+
+	localtime_r(&t, &tm);
+	strftime(buf, size, "%H:%M:%S", &tm);
+}
+
+int ptk_loop(struct ptk_ctx *ctx, double interval_s, long count, ptk_sample_fn sample, void *arg)
+{
+	u64 t0 = ptk_now_ns(), prev_ns = t0;
+	double prev_up = ptk_ctx_uptime(ctx);
+	u64 step = (u64)llround(interval_s * 1e9);
+	int r = sample(ctx, arg, 0, 0);
+
+	if (r)
+		return r;
+	for (long i = 1; count < 0 || i <= count; i++) {
+		double itv;
+		if (ctx->stop)
+			return -EINTR;
+		if (ctx->src.replay) {
+			if (ptk_src_next(&ctx->src))
+				return 0;
+			double up = ptk_ctx_uptime(ctx);
+			itv = (up >= 0 && prev_up >= 0) ? up - prev_up : interval_s;
+			prev_up = up;
+		} else {
+			if (ptk_sleep_until(t0 + i * step, &ctx->stop))
+				return -EINTR;
+			u64 now = ptk_now_ns();
+			itv = (now - prev_ns) / 1e9;
+			prev_ns = now;
+		}
+		r = sample(ctx, arg, i, itv);
+		if (r)
+			return r;
+	}
+	return 0;
+}

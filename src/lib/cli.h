@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The one place for command-line conventions: the context every command gets, the common
+ * options (--json, --procfs, --sysfs, --help), signal handling and the interval/count loop.
+ */
+#ifndef PTK_LIB_CLI_H
+#define PTK_LIB_CLI_H
+
+#include <getopt.h>
+#include <stdbool.h>
+
+#include "output/sink.h"
+#include "source/root.h"
+
+/* Exit codes: 0 ok, 1 runtime error, 2 usage error. */
+enum { PTK_EXIT_OK = 0, PTK_EXIT_RUNTIME = 1, PTK_EXIT_USAGE = 2 };
+
+struct ptk_ctx {
+	const char *cmd;     /* command name */
+	const char *procfs;  /* --procfs, NULL = /proc */
+	const char *sysfs;   /* --sysfs, NULL = /sys */
+	bool json;	     /* --json */
+	struct ptk_src src;  /* valid after ptk_ctx_ready() */
+	struct ptk_sink sink;
+	volatile int stop;   /* set by SIGINT/SIGTERM */
+	u64 cpu_start_ns;    /* observer cost accounting */
+};
+
+/* Long options every command accepts; put PTK_COMMON_OPTS at the end of a command's
+ * struct option array (before the terminator) and pass unknown codes to ptk_common_opt(). */
+enum { PTK_OPT_JSON = 0x1000, PTK_OPT_PROCFS, PTK_OPT_SYSFS, PTK_OPT_HELP };
+#define PTK_COMMON_OPTS                                                                    \
+	{ "json", no_argument, NULL, PTK_OPT_JSON },                                       \
+	{ "procfs", required_argument, NULL, PTK_OPT_PROCFS },                             \
+	{ "sysfs", required_argument, NULL, PTK_OPT_SYSFS },                               \
+	{ "help", no_argument, NULL, PTK_OPT_HELP }
+
+/*
+ * Handle a common option code from getopt_long. Returns 0 when handled, 1 for --help (the
+ * caller prints its usage to stdout and exits 0), -1 for an unknown option (usage error:
+ * the caller prints a one-line hint and exits 2).
+ */
+int ptk_common_opt(struct ptk_ctx *ctx, int c, const char *arg);
+
+/* Print "ptk CMD: msg" plus "Try 'ptk CMD --help'." and return PTK_EXIT_USAGE. */
+int ptk_usage_error(const struct ptk_ctx *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Open the source (after options are parsed), set up the sink and signal handlers.
+ * Returns 0, or PTK_EXIT_RUNTIME after printing why. */
+int ptk_ctx_ready(struct ptk_ctx *ctx);
+
+/* Parse the trailing "[interval [count]]" operands. interval > 0 (seconds, fractions
+ * allowed), count >= 1. Missing operands leave the defaults. Returns 0 or PTK_EXIT_USAGE
+ * after printing the error. */
+int ptk_parse_interval_count(struct ptk_ctx *ctx, int argc, char **argv, double *interval,
+			     long *count, bool *has_interval);
+
+/*
+ * The interval loop. Calls sample(ctx, arg, i, itv_s) for i = 0 (the baseline read, itv_s =
+ * 0) and then once per interval for i = 1..count (count < 0: until stopped). Live: intervals
+ * are paced on CLOCK_MONOTONIC without drift, itv_s measured on it. Replay: each step moves
+ * to the next snapshot, itv_s is the difference of the snapshots' /proc/uptime, and nothing
+ * sleeps; the loop ends when the snapshots run out. A sample callback returning non-zero
+ * stops the loop with that value. Returns 0, the callback's value, or -EINTR (stopped).
+ */
+typedef int (*ptk_sample_fn)(struct ptk_ctx *ctx, void *arg, long i, double itv_s);
+int ptk_loop(struct ptk_ctx *ctx, double interval_s, long count, ptk_sample_fn sample, void *arg);
+
+/* Seconds since boot of the current sample (from <procfs>/uptime), or -1. */
+double ptk_ctx_uptime(const struct ptk_ctx *ctx);
+
+/* Local time of day "HH:MM:SS" (or with AM/PM per LC_TIME like sysstat) for the current
+ * sample: wall clock live, btime+uptime in replay. */
+void ptk_ctx_clock(const struct ptk_ctx *ctx, char *buf, size_t size);
+/* Wall time (epoch seconds) of the current sample. */
+double ptk_ctx_walltime(const struct ptk_ctx *ctx);
+
+#endif

@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "lib/util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+const char *ptk_progname = "ptk";
+
+static void oom(void)
+{
+	fputs("ptk: out of memory\n", stderr);
+	abort();
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+void *xcalloc(size_t n, size_t sz)
+{
+	void *p = calloc(n ? n : 1, sz ? sz : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	char *p = strdup(s);
+	if (!p)
+		oom();
+	return p;
+}
+
+ssize_t ptk_read_file_at(int dirfd, const char *path, char *buf, size_t size)
+{
+	size_t off = 0;
+	int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	while (off + 1 < size) {
+		ssize_t n = read(fd, buf + off, size - 1 - off);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			int e = errno;
+			close(fd);
+			return -e;
+		}
+		if (n == 0)
+			break;
+		off += n;
+	}
+	close(fd);
+	buf[off] = '\0';
+	return off;
+}
+
+char *ptk_slurp(const char *path, size_t *len)
+{
+	size_t cap = 8192, off = 0;
+	char *buf;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return NULL;
+	buf = xmalloc(cap);
+	for (;;) {
+		if (off + 1 >= cap) {
+			cap *= 2;
+			buf = xrealloc(buf, cap);
+		}
+		ssize_t n = read(fd, buf + off, cap - 1 - off);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			int e = errno;
+			free(buf);
+			close(fd);
+			errno = e;
+			return NULL;
+		}
+		if (n == 0)
+			break;
+		off += n;
+	}
+	close(fd);
+	buf[off] = '\0';
+	if (len)
+		*len = off;
+	return buf;
+}
+
+int ptk_write_file(const char *path, const char *buf, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	size_t off = 0;
+
+	if (fd < 0)
+		return -errno;
+	while (off < len) {
+		ssize_t n = write(fd, buf + off, len - off);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			int e = errno;
+			close(fd);
+			return -e;
+		}
+		off += n;
+	}
+	if (close(fd) < 0)
+		return -errno;
+	return 0;
+}
+
+int ptk_mkdir_p(const char *path, unsigned mode)
+{
+	char tmp[PATH_MAX];
+	size_t n = strlen(path);
+
+	if (n == 0 || n >= sizeof(tmp))
+		return -ENAMETOOLONG;
+	memcpy(tmp, path, n + 1);
+	for (char *p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(tmp, mode) < 0 && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(tmp, mode) < 0 && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+int ptk_parse_u64(const char *s, u64 *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!s || !*s || *s == '-')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno)
+		return -errno;
+	if (*end)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+int ptk_parse_int(const char *s, int *out)
+{
+	char *end;
+	long v;
+
+	if (!s || !*s)
+		return -EINVAL;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno)
+		return -errno;
+	if (*end || v < INT_MIN || v > INT_MAX)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+int ptk_parse_double(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	if (!s || !*s)
+		return -EINVAL;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno)
+		return -errno;
+	if (*end || !isfinite(v))
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+const char *ptk_next_tok(const char *p, const char **tok, size_t *len)
+{
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (!*p || *p == '\n')
+		return NULL;
+	*tok = p;
+	while (*p && *p != ' ' && *p != '\t' && *p != '\n')
+		p++;
+	*len = p - *tok;
+	return p;
+}
+
+u64 ptk_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (u64)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+u64 ptk_self_cpu_ns(void)
+{
+	struct timespec ts;
+
+	/* CLOCK_PROCESS_CPUTIME_ID is user+sys of all threads, with ns resolution. */
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (u64)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+int ptk_sleep_until(u64 deadline_ns, volatile int *stop)
+{
+	struct timespec ts = { .tv_sec = deadline_ns / 1000000000ull,
+			       .tv_nsec = deadline_ns % 1000000000ull };
+
+	for (;;) {
+		if (stop && *stop)
+			return -EINTR;
+		int r = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+		if (r == 0)
+			return (stop && *stop) ? -EINTR : 0;
+		if (r != EINTR)
+			return -r;
+	}
+}
+
+int ptk_parse_cpulist(const char *s, bool *mask, int nbits)
+{
+	int hi = 0;
+	const char *p = s;
+
+	while (*p && *p != '\n') {
+		char *end;
+		long a = strtol(p, &end, 10), b;
+
+		if (end == p || a < 0)
+			return -EINVAL;
+		b = a;
+		p = end;
+		if (*p == '-') {
+			p++;
+			b = strtol(p, &end, 10);
+			if (end == p || b < a)
+				return -EINVAL;
+			p = end;
+		}
+		for (long i = a; i <= b && i < nbits; i++)
+			mask[i] = true;
+		if (b + 1 > hi)
+			hi = b + 1;
+		if (*p == ',')
+			p++;
+		else if (*p && *p != '\n')
+			return -EINVAL;
+	}
+	return hi;
+}
+
+void ptk_human_bytes(u64 bytes, char *buf, size_t size, bool si)
+{
+	static const char *const unit[] = { "B", "K", "M", "G", "T", "P", "E" };
+	double base = si ? 1000.0 : 1024.0, v = bytes;
+	int i = 0;
+
+	if (bytes < (u64)base) {
+		snprintf(buf, size, "%" PRIu64 "B", bytes);
+		return;
+	}
+	while (v >= base && i < 6) {
+		v /= base;
+		i++;
+	}
+	/* procps: one decimal below 10, none above; "Gi" suffix for binary units. */
+	if (v < 10.0)
+		snprintf(buf, size, "%.1f%s%s", v, unit[i], si ? "" : "i");
+	else
+		snprintf(buf, size, "%.0f%s%s", v, unit[i], si ? "" : "i");
+}
+
+static void vmsg(const char *kind, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: %s", ptk_progname, kind);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void ptk_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("", fmt, ap);
+	va_end(ap);
+}
+
+void ptk_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("warning: ", fmt, ap);
+	va_end(ap);
+}

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Small shared utilities: allocation, file reading, number parsing, time. */
+#ifndef PTK_LIB_UTIL_H
+#define PTK_LIB_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <inttypes.h>
+#include <sys/types.h>
+
+typedef uint64_t u64;
+typedef int64_t s64;
+typedef uint32_t u32;
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+
+/* Allocation that aborts with a message on failure (ENOMEM is not a runtime condition we
+ * can report usefully from deep inside a reader). */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t sz);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+
+/*
+ * Read a whole file into buf (NUL-terminated, at most size-1 bytes).
+ * @dirfd: AT_FDCWD or a directory fd; @path relative to it.
+ * Returns the byte count, or -errno (-ENOENT, -EACCES, ...). Never exits or prints.
+ */
+ssize_t ptk_read_file_at(int dirfd, const char *path, char *buf, size_t size);
+static inline ssize_t ptk_read_file(const char *path, char *buf, size_t size)
+{
+	return ptk_read_file_at(-100 /* AT_FDCWD */, path, buf, size);
+}
+
+/* Read a whole file of any size into a malloc'd buffer. *len gets the byte count.
+ * Returns the buffer, or NULL with errno set. */
+char *ptk_slurp(const char *path, size_t *len);
+
+/* Write buf to path (created 0644, truncated). Returns 0 or -errno. */
+int ptk_write_file(const char *path, const char *buf, size_t len);
+/* mkdir -p. Returns 0 or -errno. */
+int ptk_mkdir_p(const char *path, unsigned mode);
+
+/* Strict unsigned/signed/float parsing of a whole string: 0 or -EINVAL/-ERANGE. */
+int ptk_parse_u64(const char *s, u64 *out);
+int ptk_parse_int(const char *s, int *out);
+int ptk_parse_double(const char *s, double *out);
+
+/* Skip to the next whitespace-separated token; returns pointer after it, token in *tok
+ * (not NUL-terminated; length in *len). Returns NULL at end of line/string. */
+const char *ptk_next_tok(const char *p, const char **tok, size_t *len);
+
+/* CLOCK_MONOTONIC in ns. */
+u64 ptk_now_ns(void);
+/* CPU time (user+sys) of this process, in ns (getrusage RUSAGE_SELF). */
+u64 ptk_self_cpu_ns(void);
+
+/* Sleep until the absolute CLOCK_MONOTONIC time deadline_ns, or until *stop becomes set
+ * (signals interrupt the sleep). Returns 0, or -EINTR when *stop was set. */
+int ptk_sleep_until(u64 deadline_ns, volatile int *stop);
+
+/* Parse a CPU list such as "0-3,5,7-8" (sysfs cpulist format). Sets bits in mask
+ * (mask has nbits bits). Returns the highest CPU number + 1 seen, or -EINVAL. */
+int ptk_parse_cpulist(const char *s, bool *mask, int nbits);
+
+/* Human-readable size: value in bytes -> "1.5Gi" (procps free -h style). */
+void ptk_human_bytes(u64 bytes, char *buf, size_t size, bool si);
+
+/* Print a one-line error "ptk <cmd>: msg" to stderr. */
+void ptk_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void ptk_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+extern const char *ptk_progname; /* "ptk vmstat" etc., set by main */
+
+#endif

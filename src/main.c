@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0
+/* ptk: dispatch over one static command table. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd/cmd.h"
+#include "lib/util.h"
+
+static const struct ptk_cmd commands[] = {
+	{ "check", cmd_check, "USE-method triage of every resource, with verdicts and next steps",
+	  "uptime, dmesg, vmstat, mpstat, pidstat, iostat, free, sar -n (the first 60 s)" },
+	{ "uptime", cmd_uptime, "uptime, load averages, tasks in R and D state", "uptime" },
+	{ "free", cmd_free, "memory and swap usage", "free" },
+	{ "vmstat", cmd_vmstat, "processes, memory, swap, I/O, system and CPU summary", "vmstat" },
+	{ "mpstat", cmd_mpstat, "per-CPU utilization", "mpstat" },
+	{ "iostat", cmd_iostat, "per-device I/O: IOPS, throughput, await, aqu-sz, %util",
+	  "iostat" },
+	{ "nicstat", cmd_nicstat, "per-interface throughput, utilization, saturation; TCP",
+	  "nicstat, sar -n DEV,TCP,ETCP" },
+	{ "pressure", cmd_pressure, "pressure stall information (PSI) for cpu, memory, io",
+	  "cat /proc/pressure/*" },
+	{ "capture", cmd_capture, "write /proc and /sys snapshots for later replay",
+	  "(none: tar of /proc by hand)" },
+};
+
+static void print_help(FILE *f)
+{
+	fprintf(f, "usage: ptk [--procfs DIR] [--sysfs DIR] [--json] <command> [options]\n"
+		   "       ptk <command> --help | ptk help | ptk --version\n\n"
+		   "commands:\n");
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\nglobal options (also accepted after the command):\n"
+		   "  --procfs DIR  read /proc files from DIR (a snapshot tree from 'ptk capture' "
+		   "replays)\n"
+		   "  --sysfs DIR   read /sys files from DIR\n"
+		   "  --json        NDJSON output, one object per interval\n");
+}
+
+static int close_stdout(int rc)
+{
+	/* Report write errors (EPIPE aside, ENOSPC, EIO) on stdout, as perf does. */
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		if (errno != EPIPE) {
+			fprintf(stderr, "ptk: write error: %s\n", strerror(errno));
+			return rc ? rc : PTK_EXIT_RUNTIME;
+		}
+	}
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct ptk_ctx ctx = { 0 };
+	static char progname[64];
+	int i = 1;
+
+	/* global options before the command */
+	while (i < argc && argv[i][0] == '-') {
+		const char *a = argv[i];
+		if (!strcmp(a, "--version") || !strcmp(a, "-V")) {
+			printf("ptk %s\n", PTK_VERSION);
+			return close_stdout(0);
+		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			print_help(stdout);
+			return close_stdout(0);
+		} else if (!strcmp(a, "--json")) {
+			ctx.json = true;
+		} else if ((!strcmp(a, "--procfs") || !strcmp(a, "--sysfs")) && i + 1 < argc) {
+			*(a[2] == 'p' ? &ctx.procfs : &ctx.sysfs) = argv[++i];
+		} else if (!strncmp(a, "--procfs=", 9)) {
+			ctx.procfs = a + 9;
+		} else if (!strncmp(a, "--sysfs=", 8)) {
+			ctx.sysfs = a + 8;
+		} else {
+			fprintf(stderr, "ptk: unknown option '%s' (try 'ptk help')\n", a);
+			return 2;
+		}
+		i++;
+	}
+	if (i >= argc) {
+		print_help(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[i], "help")) {
+		if (i + 1 < argc) {
+			/* ptk help CMD == ptk CMD --help */
+			argv[i] = argv[i + 1];
+			argv[i + 1] = "--help";
+		} else {
+			print_help(stdout);
+			return close_stdout(0);
+		}
+	}
+	for (size_t k = 0; k < ARRAY_SIZE(commands); k++) {
+		if (strcmp(argv[i], commands[k].name))
+			continue;
+		ctx.cmd = commands[k].name;
+		snprintf(progname, sizeof(progname), "ptk %s", ctx.cmd);
+		ptk_progname = progname;
+		optind = 1;
+		return close_stdout(commands[k].fn(&ctx, argc - i, argv + i));
+	}
+	fprintf(stderr, "ptk: unknown command '%s' (try 'ptk help')\n", argv[i]);
+	return 2;
+}

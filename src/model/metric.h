@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Metric descriptions. Each metric is described once -- column title as the classic tool
+ * spells it, JSON key, unit, counter or gauge, help text with its kernel source -- and every
+ * sink (text table, JSON, later the archive and the Prometheus exposition) renders from that
+ * description, so the formats cannot disagree.
+ */
+#ifndef PTK_MODEL_METRIC_H
+#define PTK_MODEL_METRIC_H
+
+#include <stdbool.h>
+
+#include "lib/util.h"
+
+enum ptk_kind {
+	PTK_GAUGE,   /* a level: the value now, or a rate derived over an interval */
+	PTK_COUNTER, /* monotonically increasing since boot */
+};
+
+enum ptk_vtype { PTK_V_STR, PTK_V_U64, PTK_V_S64, PTK_V_F64 };
+
+struct ptk_metric {
+	const char *name;    /* column title, e.g. "r_await", "%util", "si" */
+	const char *key;     /* JSON key / metric name suffix, e.g. "r_await", "util_pct" */
+	const char *unit;    /* "ms", "kB/s", "%", "bytes", "/s", "" */
+	enum ptk_kind kind;  /* of the underlying quantity as shown */
+	enum ptk_vtype type; /* how the value is held */
+	int width;	     /* text width; negative = left-aligned */
+	int prec;	     /* decimals for PTK_V_F64 */
+	const char *help;    /* one line: meaning and kernel source (file, field) */
+};
+
+/* One value of a row. na = unavailable (EACCES, not provided by this kernel): shown as
+ * "-" in text and null in JSON, never as 0. */
+struct ptk_val {
+	union {
+		const char *s;
+		u64 u;
+		s64 i;
+		double f;
+	};
+	bool na;
+};
+
+#define PTK_U(x) ((struct ptk_val){ .u = (x) })
+#define PTK_I(x) ((struct ptk_val){ .i = (x) })
+#define PTK_F(x) ((struct ptk_val){ .f = (x) })
+#define PTK_S(x) ((struct ptk_val){ .s = (x) })
+#define PTK_NA ((struct ptk_val){ .na = true })
+
+/* A table: the metrics of one row, in display order. */
+struct ptk_table {
+	const char *name; /* JSON array key, e.g. "cpu", "devices" */
+	const struct ptk_metric *cols;
+	int ncols;
+};
+
+/* Format one value as text per its description (no padding). Returns buf. */
+const char *ptk_metric_fmt(const struct ptk_metric *m, const struct ptk_val *v, char *buf,
+			   size_t size);
+
+#endif

@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "output/sink.h"
+
+#include <json-c/json.h>
+#include <math.h>
+#include <string.h>
+
+void ptk_sink_init(struct ptk_sink *s, enum ptk_fmt fmt, FILE *out)
+{
+	memset(s, 0, sizeof(*s));
+	s->fmt = fmt;
+	s->out = out;
+	s->sep = " ";
+}
+
+void ptk_sink_begin(struct ptk_sink *s)
+{
+	if (s->fmt == PTK_FMT_JSON) {
+		if (s->obj)
+			json_object_put(s->obj);
+		s->obj = json_object_new_object();
+	}
+}
+
+void ptk_sink_meta_json(struct ptk_sink *s, const char *key, struct json_object *o)
+{
+	if (s->fmt == PTK_FMT_JSON && s->obj)
+		json_object_object_add(s->obj, key, o);
+	else
+		json_object_put(o);
+}
+
+void ptk_sink_meta_str(struct ptk_sink *s, const char *key, const char *v)
+{
+	if (s->fmt == PTK_FMT_JSON)
+		ptk_sink_meta_json(s, key, json_object_new_string(v));
+}
+
+void ptk_sink_meta_u64(struct ptk_sink *s, const char *key, u64 v)
+{
+	if (s->fmt == PTK_FMT_JSON)
+		ptk_sink_meta_json(s, key, json_object_new_uint64(v));
+}
+
+void ptk_sink_meta_f64(struct ptk_sink *s, const char *key, double v)
+{
+	if (s->fmt == PTK_FMT_JSON)
+		ptk_sink_meta_json(s, key, json_object_new_double(v));
+}
+
+void ptk_sink_meta_bool(struct ptk_sink *s, const char *key, bool v)
+{
+	if (s->fmt == PTK_FMT_JSON)
+		ptk_sink_meta_json(s, key, json_object_new_boolean(v));
+}
+
+static void text_cell(struct ptk_sink *s, const struct ptk_metric *m, const char *txt, bool first)
+{
+	if (!first)
+		fputs(s->sep, s->out);
+	if (m->width < 0)
+		fprintf(s->out, "%-*s", -m->width, txt);
+	else
+		fprintf(s->out, "%*s", m->width, txt);
+}
+
+void ptk_sink_table_begin(struct ptk_sink *s, const struct ptk_table *tab, bool header,
+			  const char *prefix)
+{
+	s->tab = tab;
+	if (s->fmt == PTK_FMT_JSON) {
+		s->arr = json_object_new_array();
+		return;
+	}
+	if (!header)
+		return;
+	if (s->prefix_width)
+		fprintf(s->out, "%-*s", s->prefix_width, prefix ? prefix : "");
+	for (int i = 0; i < tab->ncols; i++)
+		text_cell(s, &tab->cols[i], tab->cols[i].name, i == 0 && !s->prefix_width);
+	fputc('\n', s->out);
+}
+
+struct json_object *ptk_json_val(const struct ptk_metric *m, const struct ptk_val *v)
+{
+	if (v->na)
+		return NULL;
+	switch (m->type) {
+	case PTK_V_STR:
+		return json_object_new_string(v->s ? v->s : "");
+	case PTK_V_U64:
+		return json_object_new_uint64(v->u);
+	case PTK_V_S64:
+		return json_object_new_int64(v->i);
+	case PTK_V_F64: {
+		/* Round to the precision the text shows, so both say the same number. */
+		double p = pow(10, m->prec), f = round(v->f * p) / p;
+		char buf[64];
+		snprintf(buf, sizeof(buf), "%.*f", m->prec, f);
+		if (!isfinite(f))
+			return NULL;
+		return json_object_new_double_s(f, buf);
+	}
+	}
+	return NULL;
+}
+
+struct json_object *ptk_json_row(const struct ptk_table *tab, const struct ptk_val *vals)
+{
+	struct json_object *o = json_object_new_object();
+
+	for (int i = 0; i < tab->ncols; i++)
+		json_object_object_add(o, tab->cols[i].key, ptk_json_val(&tab->cols[i], &vals[i]));
+	return o;
+}
+
+void ptk_sink_row(struct ptk_sink *s, const char *prefix, const struct ptk_val *vals)
+{
+	const struct ptk_table *tab = s->tab;
+
+	if (s->fmt == PTK_FMT_JSON) {
+		json_object_array_add(s->arr, ptk_json_row(tab, vals));
+		return;
+	}
+	if (s->prefix_width)
+		fprintf(s->out, "%-*s", s->prefix_width, prefix ? prefix : "");
+	for (int i = 0; i < tab->ncols; i++) {
+		char buf[256];
+		text_cell(s, &tab->cols[i], ptk_metric_fmt(&tab->cols[i], &vals[i], buf, sizeof(buf)),
+			  i == 0 && !s->prefix_width);
+	}
+	fputc('\n', s->out);
+}
+
+void ptk_sink_table_end(struct ptk_sink *s)
+{
+	if (s->fmt == PTK_FMT_JSON && s->arr) {
+		if (s->obj)
+			json_object_object_add(s->obj, s->tab->name, s->arr);
+		else
+			json_object_put(s->arr);
+		s->arr = NULL;
+	}
+	s->tab = NULL;
+}
+
+void ptk_sink_end(struct ptk_sink *s)
+{
+	if (s->fmt == PTK_FMT_JSON && s->obj) {
+		fputs(json_object_to_json_string_ext(s->obj, JSON_C_TO_STRING_PLAIN), s->out);
+		fputc('\n', s->out);
+		json_object_put(s->obj);
+		s->obj = NULL;
+	}
+	fflush(s->out);
+}

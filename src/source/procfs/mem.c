@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-2.0
+/* /proc/meminfo and /proc/vmstat readers. */
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "source/procfs/procfs.h"
+
+struct field {
+	const char *name;
+	size_t off;
+};
+
+#define MI(n, f) { n, offsetof(struct ptk_meminfo, f) }
+static const struct field meminfo_fields[] = {
+	MI("MemTotal", mem_total),
+	MI("MemFree", mem_free),
+	MI("MemAvailable", mem_available),
+	MI("Buffers", buffers),
+	MI("Cached", cached),
+	MI("SwapCached", swap_cached),
+	MI("Active", active),
+	MI("Inactive", inactive),
+	MI("Active(anon)", active_anon),
+	MI("Inactive(anon)", inactive_anon),
+	MI("Active(file)", active_file),
+	MI("Inactive(file)", inactive_file),
+	MI("SwapTotal", swap_total),
+	MI("SwapFree", swap_free),
+	MI("Dirty", dirty),
+	MI("Writeback", writeback),
+	MI("AnonPages", anon_pages),
+	MI("Mapped", mapped),
+	MI("Shmem", shmem),
+	MI("KReclaimable", kreclaimable),
+	MI("Slab", slab),
+	MI("SReclaimable", sreclaimable),
+	MI("SUnreclaim", sunreclaim),
+	MI("CommitLimit", commit_limit),
+	MI("Committed_AS", committed_as),
+	MI("HugePages_Total", hugepages_total),
+	MI("HugePages_Free", hugepages_free),
+	MI("Hugepagesize", hugepagesize),
+};
+
+int ptk_meminfo_parse(const char *text, struct ptk_meminfo *mi)
+{
+	const char *p = text;
+	bool total = false;
+
+	memset(mi, 0, sizeof(*mi));
+	while (*p) {
+		const char *colon = strchr(p, ':'), *eol = strchr(p, '\n');
+		if (!colon || (eol && colon > eol))
+			goto next;
+		size_t klen = colon - p;
+		for (size_t i = 0; i < ARRAY_SIZE(meminfo_fields); i++) {
+			const struct field *f = &meminfo_fields[i];
+			if (strlen(f->name) != klen || strncmp(p, f->name, klen))
+				continue;
+			*(u64 *)((char *)mi + f->off) = strtoull(colon + 1, NULL, 10);
+			if (f->off == offsetof(struct ptk_meminfo, mem_available))
+				mi->has_available = true;
+			if (f->off == offsetof(struct ptk_meminfo, mem_total))
+				total = true;
+			break;
+		}
+next:
+		if (!eol)
+			break;
+		p = eol + 1;
+	}
+	if (!total)
+		return -EINVAL;
+	if (!mi->has_available) {
+		/* Kernels before 3.14: estimate what can be had without swapping. */
+		u64 est = mi->mem_free + mi->active_file + mi->inactive_file + mi->sreclaimable;
+		if (!mi->active_file && !mi->inactive_file)
+			est = mi->mem_free + mi->buffers + mi->cached + mi->sreclaimable;
+		mi->mem_available = MIN(est, mi->mem_total);
+	}
+	return 0;
+}
+
+int ptk_meminfo_read(const struct ptk_src *src, struct ptk_meminfo *mi)
+{
+	char buf[8192];
+	ssize_t n = ptk_src_read(src, PTK_PROC, "meminfo", buf, sizeof(buf));
+
+	if (n < 0)
+		return n;
+	return ptk_meminfo_parse(buf, mi);
+}
+
+#define VM(n, f) { n, offsetof(struct ptk_vmstat, f) }
+static const struct field vmstat_fields[] = {
+	VM("pgpgin", pgpgin),
+	VM("pgpgout", pgpgout),
+	VM("pswpin", pswpin),
+	VM("pswpout", pswpout),
+	VM("pgfault", pgfault),
+	VM("pgmajfault", pgmajfault),
+	VM("pgscan_kswapd", pgscan_kswapd),
+	VM("pgscan_direct", pgscan_direct),
+	VM("pgsteal_kswapd", pgsteal_kswapd),
+	VM("pgsteal_direct", pgsteal_direct),
+	VM("oom_kill", oom_kill),
+};
+
+int ptk_vmstat_parse(const char *text, struct ptk_vmstat *vm)
+{
+	const char *p = text;
+	int seen = 0;
+
+	memset(vm, 0, sizeof(*vm));
+	while (*p) {
+		const char *sp = strchr(p, ' '), *eol = strchr(p, '\n');
+		if (!sp || (eol && sp > eol))
+			goto next;
+		size_t klen = sp - p;
+		u64 v = strtoull(sp + 1, NULL, 10);
+		if (klen >= 10 && !strncmp(p, "allocstall", 10)) {
+			vm->allocstall += v; /* allocstall_dma, _normal, _movable ... */
+			goto next;
+		}
+		for (size_t i = 0; i < ARRAY_SIZE(vmstat_fields); i++) {
+			const struct field *f = &vmstat_fields[i];
+			if (strlen(f->name) != klen || strncmp(p, f->name, klen))
+				continue;
+			*(u64 *)((char *)vm + f->off) = v;
+			if (f->off == offsetof(struct ptk_vmstat, oom_kill))
+				vm->has_oom_kill = true;
+			seen++;
+			break;
+		}
+next:
+		if (!eol)
+			break;
+		p = eol + 1;
+	}
+	return seen ? 0 : -EINVAL;
+}
+
+int ptk_vmstat_read(const struct ptk_src *src, struct ptk_vmstat *vm)
+{
+	static __thread struct ptk_buf b;
+	ssize_t n = ptk_src_read_buf(src, PTK_PROC, "vmstat", &b);
+
+	if (n < 0)
+		return n;
+	return ptk_vmstat_parse(b.p, vm);
+}

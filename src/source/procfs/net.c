@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0
+/* /proc/net/dev, /proc/net/snmp, /proc/net/netstat, /sys/class/net/IF/speed. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "source/procfs/procfs.h"
+
+int ptk_netdev_parse(const char *text, struct ptk_netdevs *nd)
+{
+	const char *p = text;
+
+	nd->n = 0;
+	while (*p) {
+		const char *eol = strchr(p, '\n'), *colon = strchr(p, ':');
+		if (!colon || (eol && colon > eol) || (strchr(p, 0x7c) && strchr(p, 0x7c) < colon))
+			goto next;
+		const char *s = p;
+		while (*s == ' ')
+			s++;
+		if (colon - s <= 0 || colon - s >= (long)sizeof(nd->d[0].name))
+			goto next;
+		if (nd->n == nd->cap) {
+			nd->cap = nd->cap ? nd->cap * 2 : 8;
+			nd->d = xrealloc(nd->d, nd->cap * sizeof(*nd->d));
+		}
+		struct ptk_netdev *d = &nd->d[nd->n];
+		memset(d, 0, sizeof(*d));
+		memcpy(d->name, s, colon - s);
+		const char *q = colon + 1;
+		int i;
+		for (i = 0; i < PTK_ND_NFIELDS; i++) {
+			char *end;
+			while (*q == ' ')
+				q++;
+			d->f[i] = strtoull(q, &end, 10);
+			if (end == q)
+				break;
+			q = end;
+		}
+		if (i == PTK_ND_NFIELDS)
+			nd->n++;
+next:
+		if (!eol)
+			break;
+		p = eol + 1;
+	}
+	return 0;
+}
+
+int ptk_netdev_read(const struct ptk_src *src, struct ptk_netdevs *nd)
+{
+	static __thread struct ptk_buf b;
+	ssize_t n = ptk_src_read_buf(src, PTK_PROC, "net/dev", &b);
+
+	if (n < 0)
+		return n;
+	return ptk_netdev_parse(b.p, nd);
+}
+
+void ptk_netdev_free(struct ptk_netdevs *nd)
+{
+	free(nd->d);
+	memset(nd, 0, sizeof(*nd));
+}
+
+const struct ptk_netdev *ptk_netdev_find(const struct ptk_netdevs *nd, const char *name)
+{
+	for (int i = 0; i < nd->n; i++)
+		if (!strcmp(nd->d[i].name, name))
+			return &nd->d[i];
+	return NULL;
+}
+
+static void kv_add(struct ptk_kvs *kvs, const char *proto, size_t plen, const char *name,
+		   size_t nlen, s64 v)
+{
+	if (kvs->n == kvs->cap) {
+		kvs->cap = kvs->cap ? kvs->cap * 2 : 128;
+		kvs->kv = xrealloc(kvs->kv, kvs->cap * sizeof(*kvs->kv));
+	}
+	struct ptk_kv *kv = &kvs->kv[kvs->n++];
+	snprintf(kv->key, sizeof(kv->key), "%.*s.%.*s", (int)plen, proto, (int)nlen, name);
+	kv->val = v;
+}
+
+/* Lines come in pairs: "Tcp: RtoAlgorithm RtoMin ..." then "Tcp: 1 200 ...". */
+int ptk_netsnmp_parse(const char *text, struct ptk_kvs *kvs)
+{
+	const char *p = text;
+
+	while (*p) {
+		const char *eol1 = strchr(p, '\n');
+		if (!eol1)
+			break;
+		const char *l2 = eol1 + 1, *eol2 = strchr(l2, '\n');
+		const char *c1 = strchr(p, ':'), *c2 = strchr(l2, ':');
+		if (!c1 || c1 > eol1 || !c2 || (eol2 && c2 > eol2) || c1 - p != c2 - l2 ||
+		    strncmp(p, l2, c1 - p))
+			return -EINVAL;
+		const char *n = c1 + 1, *v = c2 + 1, *nt, *vt;
+		size_t nl, vl;
+		while ((n = ptk_next_tok(n, &nt, &nl)) && (v = ptk_next_tok(v, &vt, &vl))) {
+			if (n > eol1)
+				break;
+			kv_add(kvs, p, c1 - p, nt, nl, strtoll(vt, NULL, 10));
+		}
+		if (!eol2)
+			break;
+		p = eol2 + 1;
+	}
+	return 0;
+}
+
+int ptk_netsnmp_read(const struct ptk_src *src, struct ptk_kvs *kvs)
+{
+	static __thread struct ptk_buf b;
+	int ok = 0, err = 0;
+	static const char *const files[] = { "net/snmp", "net/netstat" };
+
+	kvs->n = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
+		ssize_t n = ptk_src_read_buf(src, PTK_PROC, files[i], &b);
+		if (n < 0) {
+			err = n;
+			continue;
+		}
+		if (ptk_netsnmp_parse(b.p, kvs) == 0)
+			ok++;
+	}
+	return ok ? 0 : (err ? err : -EINVAL);
+}
+
+bool ptk_kvs_get(const struct ptk_kvs *kvs, const char *key, s64 *val)
+{
+	for (int i = 0; i < kvs->n; i++) {
+		if (!strcmp(kvs->kv[i].key, key)) {
+			*val = kvs->kv[i].val;
+			return true;
+		}
+	}
+	return false;
+}
+
+void ptk_kvs_free(struct ptk_kvs *kvs)
+{
+	free(kvs->kv);
+	memset(kvs, 0, sizeof(*kvs));
+}
+
+int ptk_net_speed_read(const struct ptk_src *src, const char *ifname, long *mbps)
+{
+	char rel[128], buf[64];
+	ssize_t n;
+
+	snprintf(rel, sizeof(rel), "class/net/%s/speed", ifname);
+	n = ptk_src_read(src, PTK_SYS, rel, buf, sizeof(buf));
+	if (n < 0)
+		return n;
+	*mbps = strtol(buf, NULL, 10);
+	return *mbps > 0 ? 0 : -EINVAL;
+}

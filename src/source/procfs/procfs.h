@@ -1,0 +1,268 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Typed readers of /proc and /sys. Each returns 0 or -errno and never exits or prints.
+ * All paths go through struct ptk_src (source/root.h), so a reader works the same on the
+ * live kernel, on another root (--procfs DIR) and on a captured snapshot tree.
+ */
+#ifndef PTK_SOURCE_PROCFS_H
+#define PTK_SOURCE_PROCFS_H
+
+#include <stdbool.h>
+
+#include "lib/util.h"
+#include "source/root.h"
+
+/* ---- /proc/stat ---------------------------------------------------------------------- */
+
+/* Columns of a cpu line in /proc/stat, in file order. Units: USER_HZ ticks. */
+enum ptk_cpu_state {
+	PTK_CPU_USER,
+	PTK_CPU_NICE,
+	PTK_CPU_SYSTEM,
+	PTK_CPU_IDLE,
+	PTK_CPU_IOWAIT,
+	PTK_CPU_IRQ,
+	PTK_CPU_SOFTIRQ,
+	PTK_CPU_STEAL,
+	PTK_CPU_GUEST,
+	PTK_CPU_GUEST_NICE,
+	PTK_CPU_NSTATES
+};
+
+struct ptk_cpu_times {
+	u64 t[PTK_CPU_NSTATES]; /* ticks; guest is already included in user (kernel) */
+};
+
+/*
+ * /proc/stat. Per-CPU times are keyed by the number in the "cpuN" label, not by line
+ * order: cpu[N] is valid only when present[N]. ncpu = highest label + 1 (slots).
+ */
+struct ptk_stat {
+	struct ptk_cpu_times all; /* the aggregate "cpu" line */
+	int ncpu;		  /* slots in cpu[]/present[] */
+	int cap;		  /* allocated slots */
+	struct ptk_cpu_times *cpu;
+	bool *present;
+	u64 ctxt;	   /* "ctxt": context switches since boot */
+	u64 intr;	   /* "intr" first field: interrupts since boot */
+	u64 processes;	   /* "processes": forks since boot */
+	u64 procs_running; /* "procs_running": tasks in R state now */
+	u64 procs_blocked; /* "procs_blocked": tasks in D state (I/O) now */
+	u64 btime;	   /* "btime": boot time, seconds since the epoch */
+};
+
+/* Read /proc/stat into st (buffers reused across calls). 0 or -errno. */
+int ptk_stat_read(const struct ptk_src *src, struct ptk_stat *st);
+/* Parse /proc/stat text. 0 or -EINVAL. */
+int ptk_stat_parse(const char *text, struct ptk_stat *st);
+void ptk_stat_free(struct ptk_stat *st);
+/* Deep copy (dst buffers reused). */
+void ptk_stat_copy(struct ptk_stat *dst, const struct ptk_stat *src);
+/* Sum of all states but guest/guest_nice (already inside user/nice). */
+u64 ptk_cpu_total(const struct ptk_cpu_times *t);
+
+/* ---- /proc/loadavg, /proc/uptime ----------------------------------------------------- */
+
+struct ptk_loadavg {
+	double load1, load5, load15; /* exponentially-damped run+D queue length */
+	unsigned nr_running;	     /* runnable entities now */
+	unsigned nr_threads;	     /* kernel scheduling entities */
+	int last_pid;
+};
+int ptk_loadavg_read(const struct ptk_src *src, struct ptk_loadavg *la);
+
+struct ptk_uptime {
+	double up_s;   /* seconds since boot (CLOCK_BOOTTIME) */
+	double idle_s; /* summed idle seconds of all CPUs */
+};
+int ptk_uptime_read(const struct ptk_src *src, struct ptk_uptime *up);
+
+/* ---- /proc/meminfo (values in kB, as the kernel prints them) ------------------------ */
+
+struct ptk_meminfo {
+	u64 mem_total, mem_free, mem_available, buffers, cached, swap_cached;
+	u64 active, inactive, active_file, inactive_file, active_anon, inactive_anon;
+	u64 swap_total, swap_free, dirty, writeback, anon_pages, mapped, shmem;
+	u64 kreclaimable, slab, sreclaimable, sunreclaim, commit_limit, committed_as;
+	u64 hugepages_total, hugepages_free, hugepagesize;
+	bool has_available; /* MemAvailable present (kernel >= 3.14) */
+};
+/* Reads /proc/meminfo. When MemAvailable is missing, mem_available holds an estimate
+ * (MemFree + Active(file) + Inactive(file) + SReclaimable, capped at MemTotal). */
+int ptk_meminfo_read(const struct ptk_src *src, struct ptk_meminfo *mi);
+int ptk_meminfo_parse(const char *text, struct ptk_meminfo *mi);
+
+/* ---- /proc/vmstat (event counters since boot) --------------------------------------- */
+
+struct ptk_vmstat {
+	u64 pgpgin, pgpgout;	       /* kB read from/written to block devices */
+	u64 pswpin, pswpout;	       /* pages swapped in/out */
+	u64 pgfault, pgmajfault;       /* page faults, major faults */
+	u64 pgscan_kswapd, pgscan_direct;
+	u64 pgsteal_kswapd, pgsteal_direct;
+	u64 allocstall; /* sum of allocstall_* (direct reclaim entries) */
+	u64 oom_kill;	/* OOM kills (kernel >= 4.13) */
+	bool has_oom_kill;
+};
+int ptk_vmstat_read(const struct ptk_src *src, struct ptk_vmstat *vm);
+int ptk_vmstat_parse(const char *text, struct ptk_vmstat *vm);
+
+/* ---- /proc/diskstats ----------------------------------------------------------------- */
+
+/* Counter fields after "major minor name", in kernel order (Documentation/admin-guide/
+ * iostats.rst). Sectors are 512 bytes; *_TICKS are ms. */
+enum ptk_disk_field {
+	PTK_DK_RD_IOS,
+	PTK_DK_RD_MERGES,
+	PTK_DK_RD_SECTORS,
+	PTK_DK_RD_TICKS,
+	PTK_DK_WR_IOS,
+	PTK_DK_WR_MERGES,
+	PTK_DK_WR_SECTORS,
+	PTK_DK_WR_TICKS,
+	PTK_DK_IN_FLIGHT, /* a gauge, not a counter */
+	PTK_DK_IO_TICKS,  /* ms the device had >= 1 request in flight (%util) */
+	PTK_DK_TIME_IN_QUEUE, /* weighted ms (aqu-sz) */
+	PTK_DK_DC_IOS,	  /* discards: kernel >= 4.18 (15 counters) */
+	PTK_DK_DC_MERGES,
+	PTK_DK_DC_SECTORS,
+	PTK_DK_DC_TICKS,
+	PTK_DK_FL_IOS, /* flushes: kernel >= 5.5 (17 counters) */
+	PTK_DK_FL_TICKS,
+	PTK_DK_NFIELDS
+};
+
+struct ptk_disk {
+	unsigned major, minor;
+	char name[64];
+	int nfields; /* counters present: 11, 15 or 17 (4 for old partition lines) */
+	bool is_partition;
+	u64 f[PTK_DK_NFIELDS];
+};
+
+struct ptk_diskstats {
+	int n, cap;
+	struct ptk_disk *d;
+};
+/* Read /proc/diskstats; is_partition comes from sysfs (<sysfs>/class/block/NAME/partition)
+ * when available, else from the name (a line whose name extends another device's). */
+int ptk_diskstats_read(const struct ptk_src *src, struct ptk_diskstats *ds);
+int ptk_diskstats_parse(const char *text, struct ptk_diskstats *ds);
+void ptk_diskstats_free(struct ptk_diskstats *ds);
+const struct ptk_disk *ptk_diskstats_find(const struct ptk_diskstats *ds, const char *name);
+
+/* ---- /proc/net/dev ------------------------------------------------------------------- */
+
+enum ptk_netdev_field {
+	PTK_ND_RX_BYTES,
+	PTK_ND_RX_PACKETS,
+	PTK_ND_RX_ERRS,
+	PTK_ND_RX_DROP,
+	PTK_ND_RX_FIFO,
+	PTK_ND_RX_FRAME,
+	PTK_ND_RX_COMPRESSED,
+	PTK_ND_RX_MULTICAST,
+	PTK_ND_TX_BYTES,
+	PTK_ND_TX_PACKETS,
+	PTK_ND_TX_ERRS,
+	PTK_ND_TX_DROP,
+	PTK_ND_TX_FIFO,
+	PTK_ND_TX_COLLS,
+	PTK_ND_TX_CARRIER,
+	PTK_ND_TX_COMPRESSED,
+	PTK_ND_NFIELDS
+};
+
+struct ptk_netdev {
+	char name[32];
+	u64 f[PTK_ND_NFIELDS];
+};
+struct ptk_netdevs {
+	int n, cap;
+	struct ptk_netdev *d;
+};
+int ptk_netdev_read(const struct ptk_src *src, struct ptk_netdevs *nd);
+int ptk_netdev_parse(const char *text, struct ptk_netdevs *nd);
+void ptk_netdev_free(struct ptk_netdevs *nd);
+const struct ptk_netdev *ptk_netdev_find(const struct ptk_netdevs *nd, const char *name);
+
+/* ---- /proc/net/snmp and /proc/net/netstat ("Proto: names" / "Proto: values" pairs) ---- */
+
+struct ptk_kv {
+	char key[64]; /* "Tcp.RetransSegs", "TcpExt.ListenOverflows" */
+	s64 val;      /* signed: Tcp MaxConn is -1 */
+};
+struct ptk_kvs {
+	int n, cap;
+	struct ptk_kv *kv;
+};
+/* Reads net/snmp and net/netstat into one list. 0, or -errno if neither is readable. */
+int ptk_netsnmp_read(const struct ptk_src *src, struct ptk_kvs *kvs);
+/* Append the pairs of one snmp-format file. 0 or -EINVAL. */
+int ptk_netsnmp_parse(const char *text, struct ptk_kvs *kvs);
+/* Look up "Proto.Name". Returns true and *val when present. */
+bool ptk_kvs_get(const struct ptk_kvs *kvs, const char *key, s64 *val);
+void ptk_kvs_free(struct ptk_kvs *kvs);
+
+/* ---- /proc/pressure/{cpu,memory,io} (PSI, kernel >= 4.20) ----------------------------- */
+
+struct ptk_psi_line {
+	bool present;
+	double avg10, avg60, avg300; /* % of wall time stalled */
+	u64 total_us;		     /* stall time since boot, µs */
+};
+struct ptk_psi {
+	struct ptk_psi_line some, full; /* cpu "full" is system-wide since 5.13 */
+};
+enum ptk_psi_res { PTK_PSI_CPU, PTK_PSI_MEMORY, PTK_PSI_IO, PTK_PSI_NRES };
+extern const char *const ptk_psi_res_name[PTK_PSI_NRES];
+/* 0, -ENOENT (no PSI in this kernel), -EOPNOTSUPP (psi=0 on the command line). */
+int ptk_psi_read(const struct ptk_src *src, enum ptk_psi_res res, struct ptk_psi *psi);
+int ptk_psi_parse(const char *text, struct ptk_psi *psi);
+
+/* ---- /sys ---------------------------------------------------------------------------- */
+
+/* /sys/devices/system/cpu/online into mask[nbits]. Returns highest online CPU + 1. */
+int ptk_cpu_online_read(const struct ptk_src *src, bool *mask, int nbits);
+/* /sys/class/net/IF/speed in Mb/s. -EINVAL/-ENOENT when unknown (virtual NICs, link down);
+ * also negative values the kernel reports as -1. */
+int ptk_net_speed_read(const struct ptk_src *src, const char *ifname, long *mbps);
+/* /sys/block/DEV/queue/rotational: 1 rotational, 0 not, -errno unknown. */
+int ptk_disk_rotational_read(const struct ptk_src *src, const char *dev);
+
+/* ---- kernel log (/dev/kmsg) ---------------------------------------------------------- */
+
+enum ptk_kmsg_kind {
+	PTK_KMSG_OOM,	      /* "Out of memory", "oom-kill", "Killed process" */
+	PTK_KMSG_IO_ERROR,    /* "I/O error", "critical medium error", fs errors */
+	PTK_KMSG_HUNG_TASK,   /* "blocked for more than N seconds" */
+	PTK_KMSG_SOFT_LOCKUP, /* "soft lockup", "hard LOCKUP", RCU stalls */
+	PTK_KMSG_NKINDS
+};
+extern const char *const ptk_kmsg_kind_name[PTK_KMSG_NKINDS];
+
+struct ptk_kmsg_event {
+	enum ptk_kmsg_kind kind;
+	u64 ts_us; /* µs since boot (record timestamp) */
+	char msg[200];
+};
+struct ptk_kmsg {
+	int n, cap;
+	struct ptk_kmsg_event *ev;
+	u64 records; /* records scanned */
+};
+/*
+ * Scan the kernel log for OOM kills, I/O errors, hung tasks and soft lockups.
+ * Live: /dev/kmsg, opened O_NONBLOCK, read until EAGAIN (never blocks).
+ * Other roots: the file "kmsg" in the procfs root / current snapshot (same record format).
+ * Returns 0, -EPERM/-EACCES (dmesg_restrict without CAP_SYSLOG), -ENOENT.
+ */
+int ptk_kmsg_read(const struct ptk_src *src, struct ptk_kmsg *km);
+/* Parse kmsg records ("pri,seq,ts_us,flags;text" one per line). Continuation lines
+ * starting with a space are skipped. 0 or -EINVAL. */
+int ptk_kmsg_parse(const char *text, struct ptk_kmsg *km);
+/* Classify one message text. Returns the kind, or -1 for an uninteresting line. */
+int ptk_kmsg_classify(const char *msg);
+void ptk_kmsg_free(struct ptk_kmsg *km);
+
+#endif

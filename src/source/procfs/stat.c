@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0
+/* /proc/stat, /proc/loadavg, /proc/uptime readers. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "source/procfs/procfs.h"
+
+static void stat_grow(struct ptk_stat *st, int slots)
+{
+	if (slots <= st->cap)
+		return;
+	int cap = st->cap ? st->cap : 8;
+	while (cap < slots)
+		cap *= 2;
+	st->cpu = xrealloc(st->cpu, cap * sizeof(*st->cpu));
+	st->present = xrealloc(st->present, cap * sizeof(*st->present));
+	memset(st->cpu + st->cap, 0, (cap - st->cap) * sizeof(*st->cpu));
+	memset(st->present + st->cap, 0, (cap - st->cap) * sizeof(*st->present));
+	st->cap = cap;
+}
+
+static const char *parse_cpu_times(const char *p, struct ptk_cpu_times *t)
+{
+	memset(t, 0, sizeof(*t));
+	for (int i = 0; i < PTK_CPU_NSTATES; i++) {
+		char *end;
+		while (*p == ' ')
+			p++;
+		if (*p < '0' || *p > '9')
+			break; /* old kernels have fewer columns */
+		t->t[i] = strtoull(p, &end, 10);
+		p = end;
+	}
+	return p;
+}
+
+static u64 field_u64(const char *p)
+{
+	while (*p == ' ')
+		p++;
+	return strtoull(p, NULL, 10);
+}
+
+int ptk_stat_parse(const char *text, struct ptk_stat *st)
+{
+	const char *p = text;
+	bool have_all = false;
+
+	st->ncpu = 0;
+	if (st->present)
+		memset(st->present, 0, st->cap * sizeof(*st->present));
+	st->ctxt = st->intr = st->processes = st->procs_running = st->procs_blocked = 0;
+	st->btime = 0;
+	while (*p) {
+		const char *eol = strchr(p, '\n');
+		if (!strncmp(p, "cpu", 3)) {
+			if (p[3] == ' ') {
+				parse_cpu_times(p + 4, &st->all);
+				have_all = true;
+			} else if (p[3] >= '0' && p[3] <= '9') {
+				char *end;
+				unsigned long n = strtoul(p + 3, &end, 10);
+				if (*end != ' ' || n > 1u << 20)
+					return -EINVAL;
+				stat_grow(st, n + 1);
+				parse_cpu_times(end, &st->cpu[n]);
+				st->present[n] = true;
+				if ((int)n + 1 > st->ncpu)
+					st->ncpu = n + 1;
+			}
+		} else if (!strncmp(p, "ctxt ", 5)) {
+			st->ctxt = field_u64(p + 5);
+		} else if (!strncmp(p, "intr ", 5)) {
+			st->intr = field_u64(p + 5);
+		} else if (!strncmp(p, "processes ", 10)) {
+			st->processes = field_u64(p + 10);
+		} else if (!strncmp(p, "procs_running ", 14)) {
+			st->procs_running = field_u64(p + 14);
+		} else if (!strncmp(p, "procs_blocked ", 14)) {
+			st->procs_blocked = field_u64(p + 14);
+		} else if (!strncmp(p, "btime ", 6)) {
+			st->btime = field_u64(p + 6);
+		}
+		if (!eol)
+			break;
+		p = eol + 1;
+	}
+	return have_all ? 0 : -EINVAL;
+}
+
+int ptk_stat_read(const struct ptk_src *src, struct ptk_stat *st)
+{
+	static __thread struct ptk_buf b;
+	ssize_t n = ptk_src_read_buf(src, PTK_PROC, "stat", &b);
+
+	if (n < 0)
+		return n;
+	return ptk_stat_parse(b.p, st);
+}
+
+void ptk_stat_free(struct ptk_stat *st)
+{
+	free(st->cpu);
+	free(st->present);
+	memset(st, 0, sizeof(*st));
+}
+
+void ptk_stat_copy(struct ptk_stat *dst, const struct ptk_stat *src)
+{
+	struct ptk_cpu_times *cpu;
+	bool *present;
+	int cap;
+
+	stat_grow(dst, src->ncpu);
+	cpu = dst->cpu;
+	present = dst->present;
+	cap = dst->cap;
+	*dst = *src;
+	dst->cpu = cpu;
+	dst->present = present;
+	dst->cap = cap;
+	memset(dst->present, 0, cap * sizeof(*present));
+	if (src->ncpu) {
+		memcpy(dst->cpu, src->cpu, src->ncpu * sizeof(*cpu));
+		memcpy(dst->present, src->present, src->ncpu * sizeof(*present));
+	}
+}
+
+u64 ptk_cpu_total(const struct ptk_cpu_times *t)
+{
+	u64 s = 0;
+
+	for (int i = 0; i < PTK_CPU_GUEST; i++)
+		s += t->t[i];
+	return s;
+}
+
+int ptk_loadavg_read(const struct ptk_src *src, struct ptk_loadavg *la)
+{
+	char buf[256];
+	ssize_t n = ptk_src_read(src, PTK_PROC, "loadavg", buf, sizeof(buf));
+
+	if (n < 0)
+		return n;
+	memset(la, 0, sizeof(*la));
+	if (sscanf(buf, "%lf %lf %lf %u/%u %d", &la->load1, &la->load5, &la->load15,
+		   &la->nr_running, &la->nr_threads, &la->last_pid) < 5)
+		return -EINVAL;
+	return 0;
+}
+
+int ptk_uptime_read(const struct ptk_src *src, struct ptk_uptime *up)
+{
+	char buf[128];
+	ssize_t n = ptk_src_read(src, PTK_PROC, "uptime", buf, sizeof(buf));
+
+	if (n < 0)
+		return n;
+	if (sscanf(buf, "%lf %lf", &up->up_s, &up->idle_s) != 2)
+		return -EINVAL;
+	return 0;
+}

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-2.0
+/* /proc/pressure/{cpu,memory,io}, /sys/devices/system/cpu/online, /sys/block/DEV/queue/rotational. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "source/procfs/procfs.h"
+
+const char *const ptk_psi_res_name[PTK_PSI_NRES] = {
+	[PTK_PSI_CPU] = "cpu",
+	[PTK_PSI_MEMORY] = "memory",
+	[PTK_PSI_IO] = "io",
+};
+
+int ptk_psi_parse(const char *text, struct ptk_psi *psi)
+{
+	const char *p = text;
+
+	memset(psi, 0, sizeof(*psi));
+	while (*p) {
+		struct ptk_psi_line *l = NULL;
+		unsigned long long total;
+		const char *eol = strchr(p, '\n');
+
+		if (!strncmp(p, "some ", 5))
+			l = &psi->some;
+		else if (!strncmp(p, "full ", 5))
+			l = &psi->full;
+		if (l && sscanf(p + 5, "avg10=%lf avg60=%lf avg300=%lf total=%llu", &l->avg10,
+				&l->avg60, &l->avg300, &total) == 4) {
+			l->total_us = total;
+			l->present = true;
+		}
+		if (!eol)
+			break;
+		p = eol + 1;
+	}
+	return psi->some.present ? 0 : -EINVAL;
+}
+
+int ptk_psi_read(const struct ptk_src *src, enum ptk_psi_res res, struct ptk_psi *psi)
+{
+	char rel[64], buf[512];
+	ssize_t n;
+
+	snprintf(rel, sizeof(rel), "pressure/%s", ptk_psi_res_name[res]);
+	n = ptk_src_read(src, PTK_PROC, rel, buf, sizeof(buf));
+	if (n < 0)
+		return n;
+	return ptk_psi_parse(buf, psi);
+}
+
+int ptk_cpu_online_read(const struct ptk_src *src, bool *mask, int nbits)
+{
+	char buf[4096];
+	ssize_t n = ptk_src_read(src, PTK_SYS, "devices/system/cpu/online", buf, sizeof(buf));
+
+	if (n < 0)
+		return n;
+	memset(mask, 0, nbits * sizeof(*mask));
+	return ptk_parse_cpulist(buf, mask, nbits);
+}
+
+int ptk_disk_rotational_read(const struct ptk_src *src, const char *dev)
+{
+	char rel[128], buf[16];
+	ssize_t n;
+
+	snprintf(rel, sizeof(rel), "block/%s/queue/rotational", dev);
+	n = ptk_src_read(src, PTK_SYS, rel, buf, sizeof(buf));
+	if (n < 0)
+		return n;
+	return buf[0] == '1';
+}

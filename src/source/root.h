@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Where the /proc and /sys readers read from.
+ *
+ * Every path is rooted at --procfs DIR / --sysfs DIR (default /proc and /sys), the idea of
+ * node_exporter's --path.procfs. When the procfs root holds numbered snapshot directories
+ * 0/ 1/ 2/ ... (written by `ptk capture`), the source is in replay mode: sample N reads
+ * snapshot N, interval lengths come from each snapshot's `uptime` file and nothing sleeps.
+ * In replay mode with no --sysfs given, sysfs files are read from N/sys/ inside the snapshot,
+ * and the kernel log from N/kmsg.
+ */
+#ifndef PTK_SOURCE_ROOT_H
+#define PTK_SOURCE_ROOT_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <sys/types.h>
+
+enum ptk_fs { PTK_PROC, PTK_SYS };
+
+struct ptk_src {
+	char procfs[PATH_MAX];
+	char sysfs[PATH_MAX];
+	bool sysfs_given; /* --sysfs was set explicitly */
+	bool replay;	  /* procfs root holds snapshots 0/ 1/ ... */
+	int nsnap;	  /* number of consecutive snapshots from 0 */
+	int snap;	  /* current snapshot index in replay mode */
+	bool sys_replay;  /* sysfs root itself holds numbered snapshots */
+};
+
+/*
+ * Set up a source. procfs/sysfs may be NULL for the defaults.
+ * Returns 0, or -ENOENT when a given root does not exist.
+ */
+int ptk_src_init(struct ptk_src *src, const char *procfs, const char *sysfs);
+
+/* True when reading the live kernel (not a snapshot tree or another root). */
+bool ptk_src_is_live(const struct ptk_src *src);
+
+/*
+ * Build the full path of rel (e.g. "stat", "net/dev", "devices/system/cpu/online") under
+ * the procfs or sysfs root of the current sample. Returns 0 or -ENAMETOOLONG.
+ */
+int ptk_src_path(const struct ptk_src *src, enum ptk_fs fs, const char *rel, char *buf,
+		 size_t size);
+
+/* Read rel under the current root into buf (NUL-terminated). Returns bytes or -errno. */
+ssize_t ptk_src_read(const struct ptk_src *src, enum ptk_fs fs, const char *rel, char *buf,
+		     size_t size);
+
+/*
+ * Move to the next sample. Live: no-op, returns 0. Replay: advances to the next snapshot;
+ * returns 0, or -ENODATA when there is none left.
+ */
+int ptk_src_next(struct ptk_src *src);
+
+/* Samples left including the current one (replay), or -1 (live: unbounded). */
+int ptk_src_remaining(const struct ptk_src *src);
+
+
+
+/* A growable, reusable read buffer. */
+struct ptk_buf {
+	char *p;
+	size_t cap;
+	size_t len;
+};
+/* Read rel under the current root into b, growing it to fit the whole file.
+ * Returns bytes or -errno. */
+ssize_t ptk_src_read_buf(const struct ptk_src *src, enum ptk_fs fs, const char *rel,
+			 struct ptk_buf *b);
+/* Same for an absolute path / path relative to dirfd. */
+ssize_t ptk_read_buf_at(int dirfd, const char *path, struct ptk_buf *b);
+void ptk_buf_free(struct ptk_buf *b);
+#endif
