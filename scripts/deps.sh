@@ -4,7 +4,7 @@
 # apt-get line is printed and the script exits 1.
 set -eu
 BUILD="gcc make pkg-config libjson-c-dev"
-TEST="libcmocka-dev procps sysstat stress-ng fio iproute2 util-linux kmod clang-format libxml2-utils"
+TEST="libcmocka-dev procps sysstat stress-ng fio iproute2 iptables e2fsprogs util-linux clang-format python3"
 pkgs=$BUILD
 [ "${1:-}" = test ] && pkgs="$BUILD $TEST"
 missing=""

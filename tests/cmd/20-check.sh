@@ -1,0 +1,203 @@
+#!/usr/bin/env bash
+# ptk check scenarios on the live machine: idle, CPU saturation, a single-thread bottleneck,
+# memory pressure (OOM in a memory cgroup), disk saturation (loop device), a D-state storm
+# (fsfreeze), TCP retransmits (random drops in a private network namespace), replay of a
+# fixture, unprivileged use, bad input.
+. "$(dirname "$0")/lib.sh"
+
+# jq-like assertions on check's JSON: py FILE 'python expression over d (the object)'
+py() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); r=[x for x in d['resources']]
+def row(res, dev=None): return [x for x in r if x['resource']==res and (dev is None or x['device']==dev)][0]
+sys.exit(0 if ($2) else 1)" "$1"; }
+show() { python3 -c "import json,sys; d=json.load(open(sys.argv[1]))
+for x in d['resources']:
+    if x['resource'] in sys.argv[2].split(','):
+        print('#', x['resource'], x['device'], x['verdict'], json.dumps(x['utilization']), json.dumps(x['saturation']), json.dumps(x['errors']))
+        [print('#   -', e) for e in x['evidence']]
+        [print('#   offender', o) for o in x['offenders'][:4]]
+print('# observer', json.dumps(d['observer']['cpu_pct_of_one_cpu']))" "$1" "$2"; }
+
+PIDS=()
+cleanup() {
+	for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
+	wait 2>/dev/null
+	[ -n "${FROZEN:-}" ] && fsfreeze -u "$FROZEN" 2>/dev/null
+	[ -n "${MNT:-}" ] && { umount "$MNT" 2>/dev/null || umount -l "$MNT" 2>/dev/null; }
+	[ -n "${LOOP:-}" ] && losetup -d "$LOOP" 2>/dev/null
+	[ -n "${CG:-}" ] && rmdir "$CG" 2>/dev/null
+	ip netns del ptkcheck 2>/dev/null
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+# --- usage errors ---------------------------------------------------------------------------
+out=$("$PTK" check -d abc 2>&1); rc=$?
+check "bad -d exits 2 with one line ($out)" test $rc -eq 2 -a "$(echo "$out" | wc -l)" -eq 1
+"$PTK" check --procfs /nonexistent -d 1 >/dev/null 2>&1; rc=$?
+check "missing --procfs root exits 1" test $rc -eq 1
+"$PTK" check --help | grep -q "Thresholds and why" && ok "--help documents thresholds" || not_ok "--help documents thresholds"
+
+# --- idle machine -----------------------------------------------------------------------------
+"$PTK" check -d 3 --json > "$TMP/idle.json"
+show "$TMP/idle.json" cpu,memory,kernel
+check "idle: JSON has the documented keys" py "$TMP/idle.json" "set(d)>={'duration_s','resources','observer'} and all(set(x)>={'resource','device','utilization','saturation','errors','verdict','evidence','offenders','next'} for x in r) and 'sources' in d['observer'] and d['observer']['cpu_s']>0"
+check "idle: cpu, memory, disks and network are ok" py "$TMP/idle.json" "all(x['verdict']=='ok' for x in r if x['resource']!='kernel')"
+check "idle: no kernel errors during the window" py "$TMP/idle.json" "all((v or 0)==0 for v in row('kernel')['errors'].values())"
+check "idle: duration is the window" py "$TMP/idle.json" "abs(d['duration_s']-3)<0.5"
+"$PTK" check -d 1 > "$TMP/idle.txt"
+check "text output has the USE table" grep -q "^RESOURCE  *VERDICT  *UTILIZATION  *SATURATION  *ERRORS" "$TMP/idle.txt"
+
+# --- CPU saturation ------------------------------------------------------------------------
+if have stress-ng; then
+	stress-ng --cpu 4 --timeout 15 >/dev/null 2>&1 & PIDS+=($!)
+	sleep 1.5
+	"$PTK" check -d 4 --json > "$TMP/cpu.json"
+	kill "${PIDS[-1]}" 2>/dev/null; wait "${PIDS[-1]}" 2>/dev/null
+	show "$TMP/cpu.json" cpu
+	check "cpu saturated by 4 stress-ng workers on $(nproc) CPUs is critical" py "$TMP/cpu.json" "row('cpu')['verdict']=='critical'"
+	check "cpu busy >= 90% and run queue > 1 per CPU" py "$TMP/cpu.json" "row('cpu')['utilization']['busy_pct']>=90 and row('cpu')['saturation']['runq_per_cpu']>1"
+	check "stress-ng is the top offender" py "$TMP/cpu.json" "row('cpu')['offenders'][0]['comm'].startswith('stress-ng')"
+	check "next command names ptk mpstat" py "$TMP/cpu.json" "any(n.startswith('ptk mpstat') for n in row('cpu')['next'])"
+
+	# one thread pinned to CPU 1: a single-thread bottleneck
+	taskset -c 1 stress-ng --cpu 1 --timeout 15 >/dev/null 2>&1 & PIDS+=($!)
+	sleep 1.5
+	"$PTK" check -d 4 --json > "$TMP/one.json"
+	kill "${PIDS[-1]}" 2>/dev/null; wait "${PIDS[-1]}" 2>/dev/null
+	show "$TMP/one.json" cpu
+	check "one pinned busy thread is flagged as a single-thread bottleneck" py "$TMP/one.json" "row('cpu')['verdict']!='ok' and any('single-thread' in e for e in row('cpu')['evidence'])"
+	sleep 1
+else
+	skip "stress-ng not installed: CPU scenarios"
+fi
+
+# --- memory pressure: OOM kill inside a memory cgroup ------------------------------------------
+if ! is_root; then
+	skip "memory cgroup scenario needs root"
+elif [ -d /sys/fs/cgroup/memory ] || [ -f /sys/fs/cgroup/cgroup.controllers ] || [ -f /sys/fs/cgroup/unified/cgroup.controllers ]; then
+	if [ -d /sys/fs/cgroup/memory ]; then
+		CG=/sys/fs/cgroup/memory/ptk-check-test; mkdir -p "$CG"
+		echo $((64 << 20)) > "$CG/memory.limit_in_bytes"
+	else
+		base=/sys/fs/cgroup; [ -f $base/cgroup.controllers ] || base=/sys/fs/cgroup/unified
+		CG=$base/ptk-check-test; mkdir -p "$CG"
+		echo $((64 << 20)) > "$CG/memory.max" 2>/dev/null
+	fi
+	( echo $BASHPID > "$CG/cgroup.procs"; exec python3 -c "
+import time
+t=time.time()
+while time.time()-t < 4:
+    try:
+        b=[bytearray(1<<20) for _ in range(300)]
+    except MemoryError: pass
+" ) >/dev/null 2>&1 & PIDS+=($!)
+	"$PTK" check -d 3 --json > "$TMP/mem.json"
+	wait "${PIDS[-1]}" 2>/dev/null
+	show "$TMP/mem.json" memory,kernel
+	check "memory: an OOM kill in the window makes memory critical" py "$TMP/mem.json" "row('memory')['verdict']=='critical' and row('memory')['errors']['oom_kills']>=1"
+	check "kernel: the OOM kill shows from the kernel log in the window" py "$TMP/mem.json" "row('kernel')['errors']['oom_kills_logged']>=1 and row('kernel')['verdict']=='critical'"
+	rmdir "$CG" 2>/dev/null; CG=
+else
+	skip "no memory cgroup controller mounted"
+fi
+
+# --- disk saturation on a loop device ---------------------------------------------------------
+if is_root && have losetup && have fio; then
+	truncate -s 256M "$TMP/disk.img"
+	LOOP=$(losetup -f --show "$TMP/disk.img")
+	dev=$(basename "$LOOP")
+	echo 1 > /sys/block/$dev/queue/rotational 2>/dev/null
+	fio --name=sat --filename="$LOOP" --rw=randwrite --bs=4k --direct=1 --ioengine=libaio \
+		--iodepth=32 --time_based --runtime=10 --numjobs=2 >/dev/null 2>&1 & PIDS+=($!)
+	sleep 1.5
+	"$PTK" check -d 3 --json > "$TMP/disk.json"
+	kill "${PIDS[-1]}" 2>/dev/null; wait "${PIDS[-1]}" 2>/dev/null
+	show "$TMP/disk.json" disk
+	rot=$(cat /sys/block/$dev/queue/rotational)
+	check "disk $dev under fio iodepth 32 is not ok (rotational=$rot)" py "$TMP/disk.json" "row('disk','$dev')['verdict']!='ok'"
+	check "disk $dev: %util >= 90 and aqu-sz > 1" py "$TMP/disk.json" "row('disk','$dev')['utilization']['util_pct']>=90 and row('disk','$dev')['saturation']['aqu_sz']>1"
+	check "disk $dev: fio is an offender" py "$TMP/disk.json" "any(o['comm'].startswith('fio') for o in row('disk','$dev')['offenders'])"
+	check "disk $dev: next is ptk iostat on that device" py "$TMP/disk.json" "'ptk iostat -x 1 5 $dev' in row('disk','$dev')['next']"
+	# the same load judged as a parallel (non-rotational) device: %util alone is not saturation
+	echo 0 > /sys/block/$dev/queue/rotational
+	fio --name=par --filename="$LOOP" --rw=randread --bs=4k --direct=1 --ioengine=libaio \
+		--iodepth=1 --time_based --runtime=6 >/dev/null 2>&1 & PIDS+=($!)
+	sleep 1
+	"$PTK" check -d 3 --json > "$TMP/par.json"
+	kill "${PIDS[-1]}" 2>/dev/null; wait "${PIDS[-1]}" 2>/dev/null
+	show "$TMP/par.json" disk
+	check "non-rotational $dev busy at queue depth 1: %util high but not judged saturated" py "$TMP/par.json" "row('disk','$dev')['utilization']['util_pct']>=50 and (row('disk','$dev')['verdict']=='ok' or row('disk','$dev')['saturation']['aqu_sz']>1)"
+	losetup -d "$LOOP"; LOOP=
+else
+	skip "disk scenario needs root, losetup and fio"
+fi
+
+# --- D-state storm: writers blocked on a frozen filesystem ---------------------------------
+if is_root && have mkfs.ext4 && have fsfreeze; then
+	truncate -s 64M "$TMP/fs.img"
+	mkfs.ext4 -q -F "$TMP/fs.img"
+	LOOP=$(losetup -f --show "$TMP/fs.img")
+	MNT=$TMP/mnt; mkdir -p "$MNT"
+	mount "$LOOP" "$MNT"
+	fsfreeze -f "$MNT"; FROZEN=$MNT
+	for i in 1 2 3 4 5 6; do
+		(exec dd if=/dev/zero of="$MNT/f$i" bs=4k count=1 conv=fsync 2>/dev/null) & PIDS+=($!)
+	done
+	sleep 1
+	"$PTK" check -d 2 --json > "$TMP/dstate.json"
+	fsfreeze -u "$MNT"; FROZEN=
+	wait 2>/dev/null
+	show "$TMP/dstate.json" kernel,cpu
+	check "D-state storm: 6 writers blocked on a frozen fs make the kernel row not ok" py "$TMP/dstate.json" "row('kernel')['verdict']!='ok' and row('kernel')['saturation']['dstate_tasks']>=5"
+	check "D-state storm: the blocked dd tasks are named with their wchan" py "$TMP/dstate.json" "sum(1 for o in row('kernel')['offenders'] if o['comm']=='dd' and 'D state in' in o['detail'])>=5"
+	umount "$MNT"; MNT=
+	losetup -d "$LOOP"; LOOP=
+else
+	skip "D-state scenario needs root, mkfs.ext4 and fsfreeze"
+fi
+
+# --- TCP retransmits: 5% random drops on loopback in a private network namespace ----------------
+if is_root && have ip && have iptables && ip netns add ptkcheck 2>/dev/null; then
+	ip netns exec ptkcheck ip link set lo up
+	if ip netns exec ptkcheck iptables -A INPUT -p tcp -m statistic --mode random --probability 0.05 -j DROP 2>/dev/null; then
+		ip netns exec ptkcheck python3 -c "
+import socket, threading, time
+s = socket.socket(); s.bind(('127.0.0.1', 0)); s.listen()
+def srv():
+    c, _ = s.accept()
+    while c.recv(65536): pass
+threading.Thread(target=srv, daemon=True).start()
+c = socket.create_connection(('127.0.0.1', s.getsockname()[1]))
+c.setsockopt(socket.IPPROTO_TCP, socket.TCP_MAXSEG, 1400)
+t = time.time()
+while time.time() - t < 4:
+    c.sendall(b'x' * 16384); time.sleep(0.002)
+c.close()
+" & PIDS+=($!)
+		sleep 0.5
+		ip netns exec ptkcheck "$PTK" check -d 2.5 --json > "$TMP/tcp.json"
+		wait "${PIDS[-1]}" 2>/dev/null
+		show "$TMP/tcp.json" network
+		check "TCP: 5% dropped segments show as retransmits >= 1% and a non-ok tcp row" py "$TMP/tcp.json" "row('network','tcp')['saturation']['retrans_pct']>=1 and row('network','tcp')['verdict']!='ok'"
+		check "TCP: next is ptk nicstat -t" py "$TMP/tcp.json" "'ptk nicstat -t 1 5' in row('network','tcp')['next']"
+	else
+		skip "iptables statistic match unavailable in this kernel"
+	fi
+	ip netns del ptkcheck
+else
+	skip "TCP scenario needs root, iproute2 and iptables"
+fi
+
+# --- unprivileged -------------------------------------------------------------------------
+if is_root && have setpriv; then
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$PTK" check -d 1 --json > "$TMP/nobody.json" 2>"$TMP/nobody.err"; rc=$?
+	check "unprivileged check runs (exit $rc)" test $rc -eq 0
+	if [ "$(cat /proc/sys/kernel/dmesg_restrict)" = 1 ]; then
+		check "unprivileged: the unreadable kernel log is reported, not guessed" py "$TMP/nobody.json" "[s for s in d['observer']['sources'] if s['source']=='/dev/kmsg' and not s['ok']] and row('kernel')['errors']['oom_kills_logged'] is None"
+	else
+		skip "kernel.dmesg_restrict=0: the kernel log is readable unprivileged"
+	fi
+	check "unprivileged: other users' /proc/PID/io reported unreadable" py "$TMP/nobody.json" "[s for s in d['observer']['sources'] if s['source'].startswith('/proc/PID/{stat') and not s['ok']]"
+else
+	skip "unprivileged scenario needs root and setpriv to drop privileges"
+fi
