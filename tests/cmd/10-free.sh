@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# ptk free against procps free: live figures, byte-for-byte layout on fixture meminfo files
+# (procps free is pointed at a fixture by bind-mounting it over /proc/meminfo in a private
+# mount namespace), the 8 TiB fixture, the pre-3.14 fixture without MemAvailable, errors, JSON.
+. "$(dirname "$0")/lib.sh"
+
+# Values of the "Mem:" row (fields 2..) or another row of a free-style output.
+row() { awk -v r="$1" '$1 == r { $1 = ""; print }'; }
+
+# live_cmp OPTS: run free, ptk free, free; every ptk Mem: value must be within 1% of the
+# bracket [min, max] of the two free runs (memory moves a little between the runs); total
+# must be equal to the first free run.
+live_cmp() {
+	local opts=$1 a b c
+	a=$(free $opts | row Mem:)
+	b=$("$PTK" free $opts | row Mem:)
+	c=$(free $opts | row Mem:)
+	note "free $opts : $a"
+	note "ptk  $opts : $b"
+	local names
+	names=$(free $opts | head -1)
+	awk -v a="$a" -v b="$b" -v c="$c" -v names="$names" -v o="$opts" 'BEGIN {
+		na = split(a, A); nb = split(b, B); split(c, C); split(names, N)
+		if (na != nb) { print "not ok - column count " na " vs " nb; exit 1 }
+		bad = 0
+		if (A[1] != B[1]) { print "# total differs: " A[1] " vs " B[1]; bad = 1 }
+		for (i = 2; i <= na; i++) {
+			lo = A[i] < C[i] ? A[i] : C[i]; hi = A[i] < C[i] ? C[i] : A[i]
+			tol = 0.01 * hi; if (tol < 1) tol = 1
+			if (B[i] < lo - tol || B[i] > hi + tol) {
+				print "# " N[i] ": ptk " B[i] " outside free [" lo ", " hi "] +-1%"; bad = 1
+			}
+		}
+		exit bad }' && ok "free $opts: total equal, other Mem: columns within 1% of free" ||
+		not_ok "free $opts: Mem: columns differ from free"
+}
+
+if ! have free; then
+	skip "procps free not installed"
+else
+	for o in -b -k -m -w "-w -b"; do live_cmp "$o"; done
+
+	# -h: same header and the same human format (a number and a B/Ki/Mi/Gi/Ti suffix)
+	h1=$(free -h | head -1)
+	h2=$("$PTK" free -h | head -1)
+	[ "$h1" = "$h2" ] && ok "free -h header identical" || not_ok "free -h header: '$h2' vs '$h1'"
+	m=$("$PTK" free -h | row Mem:)
+	note "free -h : $(free -h | row Mem:)"
+	note "ptk -h  : $m"
+	echo "$m" | awk '{ if (NF != 6) exit 1; for (i = 1; i <= NF; i++)
+		if ($i !~ /^[0-9]+(\.[0-9])?(B|Ki|Mi|Gi|Ti|Pi)$/) exit 1 }' &&
+		ok "free -h: six human-format columns" || not_ok "free -h columns: $m"
+	h1=$(free -w | head -1)
+	h2=$("$PTK" free -w | head -1)
+	[ "$h1" = "$h2" ] && ok "free -w header identical" || not_ok "free -w header: '$h2' vs '$h1'"
+fi
+
+# Byte-for-byte layout on fixtures: procps free reads the fixture through a bind mount.
+if is_root && have free && unshare -m true 2>/dev/null; then
+	nd=0
+	for d in free_basic free_8tib; do
+		for o in "" -b -k -m -g --tera --peta --tebi -h "-h --si" -w -t -v "--si -k" \
+			"-w -h -t" --kilo "--mega -w" --giga; do
+			a=$(unshare -m sh -c "mount --bind '$FIX/$d/meminfo' /proc/meminfo && free $o")
+			b=$("$PTK" free $o --procfs "$FIX/$d")
+			if [ "$a" != "$b" ]; then
+				nd=$((nd + 1))
+				note "differs: $d free $o"
+				diff <(echo "$a") <(echo "$b") | sed 's/^/# /'
+			fi
+		done
+	done
+	[ $nd -eq 0 ] && ok "fixtures free_basic, free_8tib: 36 option sets byte-identical to procps free" ||
+		not_ok "$nd fixture outputs differ from procps free"
+	note "8 TiB, procps: $(unshare -m sh -c "mount --bind '$FIX/free_8tib/meminfo' /proc/meminfo && free -b" | row Mem:)"
+else
+	skip "byte comparison needs root, procps free and unshare -m (mount namespace)"
+fi
+
+# 8 TiB must print exactly (u64 all the way).
+t=$("$PTK" free -b --procfs "$FIX/free_8tib" | row Mem: | awk '{ print $1 }')
+note "ptk free -b total on 8 TiB fixture: $t"
+[ "$t" = 8796093022208 ] && ok "8 TiB: -b total 8796093022208" || not_ok "8 TiB -b total: $t"
+t=$("$PTK" free -k --procfs "$FIX/free_8tib" | row Mem: | awk '{ print $1 }')
+[ "$t" = 8589934592 ] && ok "8 TiB: -k total 8589934592" || not_ok "8 TiB -k total: $t"
+j=$("$PTK" free --json --procfs "$FIX/free_8tib" | python3 -c 'import json,sys; print(json.load(sys.stdin)["mem"]["total"])')
+[ "$j" = 8796093022208 ] && ok "8 TiB: JSON total in bytes" || not_ok "8 TiB JSON total: $j"
+
+# No MemAvailable (kernel < 3.14): the reader estimates it, never 0.
+av=$("$PTK" free --procfs "$FIX/free_noavail" | row Mem: | awk '{ print $6 }')
+mf=$(awk '/^MemFree:/ { print $2 }' "$FIX/free_noavail/meminfo")
+note "no MemAvailable: ptk available $av kB, MemFree $mf kB"
+if is_root && have free && unshare -m true 2>/dev/null; then
+	note "procps free on it: $(unshare -m sh -c "mount --bind '$FIX/free_noavail/meminfo' /proc/meminfo && free" | row Mem:)"
+fi
+[ -n "$av" ] && [ "$av" -gt 0 ] && [ "$av" -ge "$mf" ] && ok "no MemAvailable: available estimated (> 0, >= MemFree)" ||
+	not_ok "no MemAvailable: available '$av'"
+jf=$("$PTK" free --json --procfs "$FIX/free_noavail" | python3 -c 'import json,sys; print(json.load(sys.stdin)["mem_available_estimated"])')
+[ "$jf" = True ] && ok "JSON flags the estimate" || not_ok "mem_available_estimated: $jf"
+
+# Errors: one line, exit 2.
+for bad in "-x" "-s" "-s 0" "-s abc" "-c 0" "-b -m" "extra"; do
+	"$PTK" free $bad >"$TMP/o" 2>"$TMP/e"
+	rc=$?
+	n=$(wc -l <"$TMP/e")
+	[ $rc -eq 2 ] && [ "$n" -eq 1 ] && [ ! -s "$TMP/o" ] && ok "free $bad: exit 2, one line" ||
+		not_ok "free $bad: exit $rc, $n lines: $(cat "$TMP/e")"
+done
+
+# JSON parses and agrees with /proc/meminfo (bytes).
+"$PTK" free --json -w -t >"$TMP/j" && python3 -c '
+import json, sys
+o = json.load(open(sys.argv[1]))
+mt = [int(l.split()[1]) for l in open("/proc/meminfo") if l.startswith("MemTotal:")][0]
+assert o["mem"]["total"] == mt * 1024, (o["mem"]["total"], mt)
+for k in ("used", "free", "shared", "buffers", "cache", "available"):
+    assert isinstance(o["mem"][k], int) and o["mem"][k] >= 0, k
+assert o["total"]["total"] == o["mem"]["total"] + o["swap"]["total"]
+print("# json mem.total", o["mem"]["total"], "= MemTotal", mt, "kB * 1024")
+' "$TMP/j" && ok "--json parses, mem.total = MemTotal * 1024" || not_ok "--json: $(cat "$TMP/j")"
+
+# -c 2 -s 0.2: two displays separated by one blank line, like procps.
+"$PTK" free -c 2 -s 0.2 >"$TMP/r"
+nh=$(grep -c '^ *total' "$TMP/r")
+nb=$(grep -c '^$' "$TMP/r")
+[ "$nh" -eq 2 ] && [ "$nb" -eq 1 ] && ok "-c 2 -s 0.2: two displays, one blank line" ||
+	not_ok "-c 2 -s 0.2: $nh headers, $nb blank lines"
