@@ -102,6 +102,7 @@ int main(int argc, char **argv)
 		snprintf(progname, sizeof(progname), "ptk %s", ctx.cmd);
 		ptk_progname = progname;
 		optind = 1;
+		opterr = 0; /* commands print their own one-line usage errors */
 		return close_stdout(commands[k].fn(&ctx, argc - i, argv + i));
 	}
 	fprintf(stderr, "ptk: unknown command '%s' (try 'ptk help')\n", argv[i]);

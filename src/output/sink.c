@@ -3,6 +3,7 @@
 
 #include <json-c/json.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 void ptk_sink_init(struct ptk_sink *s, enum ptk_fmt fmt, FILE *out)
@@ -93,13 +94,13 @@ struct json_object *ptk_json_val(const struct ptk_metric *m, const struct ptk_va
 	case PTK_V_S64:
 		return json_object_new_int64(v->i);
 	case PTK_V_F64: {
-		/* Round to the precision the text shows, so both say the same number. */
-		double p = pow(10, m->prec), f = round(v->f * p) / p;
+		/* Format exactly as the text does (printf rounding, not round(): 9765.625 is
+		 * "9765.62" in both), so both say the same number. */
 		char buf[64];
-		snprintf(buf, sizeof(buf), "%.*f", m->prec, f);
-		if (!isfinite(f))
+		if (!isfinite(v->f))
 			return NULL;
-		return json_object_new_double_s(f, buf);
+		snprintf(buf, sizeof(buf), "%.*f", m->prec, v->f);
+		return json_object_new_double_s(strtod(buf, NULL), buf);
 	}
 	}
 	return NULL;
