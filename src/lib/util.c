@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "lib/util.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -162,7 +163,8 @@ int ptk_parse_u64(const char *s, u64 *out)
 	char *end;
 	unsigned long long v;
 
-	if (!s || !*s || *s == '-')
+	/* strtoull skips blanks and accepts a sign (" -1" would wrap): only digits here */
+	if (!s || *s < '0' || *s > '9')
 		return -EINVAL;
 	errno = 0;
 	v = strtoull(s, &end, 10);
@@ -179,14 +181,16 @@ int ptk_parse_int(const char *s, int *out)
 	char *end;
 	long v;
 
-	if (!s || !*s)
+	if (!s || !*s || isspace((unsigned char)*s))
 		return -EINVAL;
 	errno = 0;
 	v = strtol(s, &end, 10);
 	if (errno)
 		return -errno;
-	if (*end || v < INT_MIN || v > INT_MAX)
+	if (end == s || *end)
 		return -EINVAL;
+	if (v < INT_MIN || v > INT_MAX)
+		return -ERANGE;
 	*out = v;
 	return 0;
 }
@@ -196,7 +200,8 @@ int ptk_parse_double(const char *s, double *out)
 	char *end;
 	double v;
 
-	if (!s || !*s)
+	/* no leading blanks, no hexadecimal ("0x10" is not 16 seconds) */
+	if (!s || !*s || isspace((unsigned char)*s) || strpbrk(s, "xX"))
 		return -EINVAL;
 	errno = 0;
 	v = strtod(s, &end);
@@ -261,16 +266,23 @@ int ptk_parse_cpulist(const char *s, bool *mask, int nbits)
 
 	while (*p && *p != '\n') {
 		char *end;
-		long a = strtol(p, &end, 10), b;
+		long a, b;
 
-		if (end == p || a < 0)
+		/* digits only (strtol would skip blanks and take a sign); CPU numbers fit an int */
+		if (*p < '0' || *p > '9')
+			return -EINVAL;
+		errno = 0;
+		a = strtol(p, &end, 10);
+		if (errno || a >= INT_MAX)
 			return -EINVAL;
 		b = a;
 		p = end;
 		if (*p == '-') {
 			p++;
+			if (*p < '0' || *p > '9')
+				return -EINVAL;
 			b = strtol(p, &end, 10);
-			if (end == p || b < a)
+			if (errno || b >= INT_MAX || b < a)
 				return -EINVAL;
 			p = end;
 		}
@@ -288,23 +300,32 @@ int ptk_parse_cpulist(const char *s, bool *mask, int nbits)
 
 void ptk_human_bytes(u64 bytes, char *buf, size_t size, bool si)
 {
-	static const char *const unit[] = { "B", "K", "M", "G", "T", "P", "E" };
-	double base = si ? 1000.0 : 1024.0, v = bytes;
-	int i = 0;
+	/*
+	 * procps-ng free -h (free.c scale_size): the shortest unit whose text fits the column,
+	 * 4 characters (SI) or 5 with the "i" (binary). Bytes while "NB" fits in 4; then per unit
+	 * one decimal if it fits, else the integer part (truncated, not rounded) if it fits.
+	 * So 15.7Gi prints "15Gi", 9.96Gi "9Gi" ("10.0Gi" is too wide), 1000Ki "1.0Mi".
+	 */
+	static const char unit[] = "BKMGTPE";
+	const double base = si ? 1000.0 : 1024.0;
+	const int width = si ? 4 : 5;
+	const char *bin = si ? "" : "i";
+	char tmp[48];
+	double div = 1.0;
 
-	if (bytes < (u64)base) {
-		snprintf(buf, size, "%" PRIu64 "B", bytes);
-		return;
+	if (snprintf(tmp, sizeof(tmp), "%" PRIu64 "B", bytes) <= 4)
+		goto out;
+	for (int i = 1; unit[i]; i++) {
+		div *= base;
+		double v = bytes / div;
+		/* procps rounds the one-decimal form from a float */
+		if (snprintf(tmp, sizeof(tmp), "%.1f%c%s", (double)(float)v, unit[i], bin) <= width)
+			goto out;
+		if (snprintf(tmp, sizeof(tmp), "%" PRIu64 "%c%s", (u64)v, unit[i], bin) <= width)
+			goto out;
 	}
-	while (v >= base && i < 6) {
-		v /= base;
-		i++;
-	}
-	/* procps: one decimal below 10, none above; "Gi" suffix for binary units. */
-	if (v < 10.0)
-		snprintf(buf, size, "%.1f%s%s", v, unit[i], si ? "" : "i");
-	else
-		snprintf(buf, size, "%.0f%s%s", v, unit[i], si ? "" : "i");
+out:
+	snprintf(buf, size, "%s", tmp);
 }
 
 static void vmsg(const char *kind, const char *fmt, va_list ap)

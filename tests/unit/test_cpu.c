@@ -53,11 +53,58 @@ static void test_field_backwards_sums_100(void **state)
 	assert_float_equal(pct[PTK_CPU_IDLE], 100.0 / 7, 1e-9);
 }
 
+/* guest is inside user: user +300 of which guest +120, idle +700 => user 30%, guest 12%, and
+ * the row (guest excluded) sums to 100. guest_nice is capped by nice. */
+static void test_guest_inside_user(void **state)
+{
+	struct ptk_cpu_times o = { { 1000, 50, 0, 5000, 0, 0, 0, 0, 400, 10 } };
+	struct ptk_cpu_times n = { { 1300, 50, 0, 5700, 0, 0, 0, 0, 520, 30 } };
+	double pct[PTK_CPU_NSTATES], sum = 0;
+
+	assert_int_equal(ptk_cpu_pct(&o, &n, pct), 1000);
+	assert_float_equal(pct[PTK_CPU_USER], 30.0, 1e-9);
+	assert_float_equal(pct[PTK_CPU_GUEST], 12.0, 1e-9);
+	assert_float_equal(pct[PTK_CPU_IDLE], 70.0, 1e-9);
+	/* guest_nice +20 but nice +0: it cannot exceed nice */
+	assert_float_equal(pct[PTK_CPU_GUEST_NICE], 0.0, 1e-9);
+	for (int i = 0; i < PTK_CPU_GUEST; i++)
+		sum += pct[i];
+	assert_float_equal(sum, 100.0, 1e-9);
+	assert_float_equal(ptk_cpu_busy(pct), 30.0, 1e-9);
+}
+
+/* No tick passed (offline CPU, same snapshot twice): idle 100, everything else 0. */
+static void test_zero_ticks_idle_100(void **state)
+{
+	struct ptk_cpu_times t = { { 7, 8, 9, 10, 11, 12, 13, 14, 1, 2 } };
+	double pct[PTK_CPU_NSTATES];
+
+	assert_int_equal(ptk_cpu_pct(&t, &t, pct), 0);
+	for (int i = 0; i < PTK_CPU_NSTATES; i++)
+		assert_float_equal(pct[i], i == PTK_CPU_IDLE ? 100.0 : 0.0, 1e-12);
+	assert_float_equal(ptk_cpu_busy(pct), 0.0, 1e-12);
+}
+
+/* Every field backwards (counters of a hot-plugged CPU restarted): 0 ticks, idle 100. */
+static void test_all_backwards(void **state)
+{
+	struct ptk_cpu_times o = { { 500, 500, 500, 500, 500, 500, 500, 500, 0, 0 } };
+	struct ptk_cpu_times n = { { 5, 5, 5, 5, 5, 5, 5, 5, 0, 0 } };
+	double pct[PTK_CPU_NSTATES];
+
+	assert_int_equal(ptk_cpu_pct(&o, &n, pct), 0);
+	assert_float_equal(pct[PTK_CPU_IDLE], 100.0, 1e-12);
+	assert_float_equal(pct[PTK_CPU_USER], 0.0, 1e-12);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_iowait_backwards),
 		cmocka_unit_test(test_field_backwards_sums_100),
+		cmocka_unit_test(test_guest_inside_user),
+		cmocka_unit_test(test_zero_ticks_idle_100),
+		cmocka_unit_test(test_all_backwards),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -64,7 +64,9 @@ static int parse_line(const char *line, struct ptk_disk *d)
 }
 
 /* Without sysfs: a device is a partition when another device's name is a proper prefix
- * and the rest is a partition suffix ("sda1", "nvme0n1p2", "mmcblk0p1"). */
+ * and the rest is the kernel's partition suffix (block/partitions/core.c): "<N>" after a
+ * disk name ending in a letter ("sda1"), "p<N>" after one ending in a digit ("nvme0n1p2",
+ * "mmcblk0p1"). So loop10 is not a partition of loop1, nor nvme0n10 of nvme0n1. */
 static bool name_is_partition(const struct ptk_diskstats *ds, const struct ptk_disk *d)
 {
 	size_t n = strlen(d->name);
@@ -72,11 +74,14 @@ static bool name_is_partition(const struct ptk_diskstats *ds, const struct ptk_d
 	for (int i = 0; i < ds->n; i++) {
 		const char *o = ds->d[i].name;
 		size_t on = strlen(o);
-		if (&ds->d[i] == d || on >= n || strncmp(o, d->name, on))
+		if (&ds->d[i] == d || on == 0 || on >= n || strncmp(o, d->name, on))
 			continue;
 		const char *rest = d->name + on;
-		if (*rest == 'p')
+		if (o[on - 1] >= '0' && o[on - 1] <= '9') {
+			if (*rest != 'p')
+				continue;
 			rest++;
+		}
 		if (!*rest)
 			continue;
 		while (*rest >= '0' && *rest <= '9')
@@ -135,7 +140,8 @@ int ptk_diskstats_read(const struct ptk_src *src, struct ptk_diskstats *ds)
 				if (*c == '/')
 					*c = '!'; /* cciss/c0d0 is cciss!c0d0 in sysfs */
 			snprintf(rel, sizeof(rel), "class/block/%s", name);
-			if (ptk_src_path(src, PTK_SYS, rel, path, sizeof(path)) || access(path, F_OK))
+			if (ptk_src_path(src, PTK_SYS, rel, path, sizeof(path)) ||
+			    access(path, F_OK))
 				continue;
 			snprintf(rel, sizeof(rel), "class/block/%s/partition", name);
 			if (ptk_src_path(src, PTK_SYS, rel, path, sizeof(path)) == 0)

@@ -21,9 +21,14 @@ static const struct {
 	const char *needle;
 	enum ptk_kmsg_kind kind;
 } patterns[] = {
-	{ "Out of memory", PTK_KMSG_OOM },
-	{ "oom-kill:", PTK_KMSG_OOM },
-	{ "Memory cgroup out of memory", PTK_KMSG_OOM },
+	/*
+	 * One OOM kill logs "invoked oom-killer", "oom-kill:constraint=..." and "[Memory cgroup]
+	 * Out of memory: Killed process N" (mm/oom_kill.c; before 4.19 "Out of memory: Kill
+	 * process N ... or sacrifice child" then "Killed process N"). Only the "Killed process"
+	 * line counts, so a kill is one event. No kill possible is a panic: count that too.
+	 */
+	{ "Killed process", PTK_KMSG_OOM },
+	{ "Out of memory and no killable processes", PTK_KMSG_OOM },
 	{ "I/O error", PTK_KMSG_IO_ERROR },
 	{ "critical medium error", PTK_KMSG_IO_ERROR },
 	{ "critical target error", PTK_KMSG_IO_ERROR },

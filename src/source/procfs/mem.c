@@ -12,7 +12,10 @@ struct field {
 	size_t off;
 };
 
-#define MI(n, f) { n, offsetof(struct ptk_meminfo, f) }
+#define MI(n, f)                                   \
+	{                                          \
+		n, offsetof(struct ptk_meminfo, f) \
+	}
 static const struct field meminfo_fields[] = {
 	MI("MemTotal", mem_total),
 	MI("MemFree", mem_free),
@@ -93,7 +96,10 @@ int ptk_meminfo_read(const struct ptk_src *src, struct ptk_meminfo *mi)
 	return ptk_meminfo_parse(buf, mi);
 }
 
-#define VM(n, f) { n, offsetof(struct ptk_vmstat, f) }
+#define VM(n, f)                                  \
+	{                                         \
+		n, offsetof(struct ptk_vmstat, f) \
+	}
 static const struct field vmstat_fields[] = {
 	VM("pgpgin", pgpgin),
 	VM("pgpgout", pgpgout),
@@ -108,10 +114,41 @@ static const struct field vmstat_fields[] = {
 	VM("oom_kill", oom_kill),
 };
 
+/*
+ * Kernels before 4.8 count reclaim per zone only ("pgscan_kswapd_normal", ...); the node-wide
+ * "pgscan_kswapd" came with node-based LRU. Sum the zones and use that when the node-wide
+ * counter is absent. "pgscan_direct_throttle" is not a zone.
+ */
+static const char *const vm_zones[] = { "dma", "dma32", "normal", "high", "movable", "device" };
+static const struct field vm_zoned[] = {
+	VM("pgscan_kswapd", pgscan_kswapd),
+	VM("pgscan_direct", pgscan_direct),
+	VM("pgsteal_kswapd", pgsteal_kswapd),
+	VM("pgsteal_direct", pgsteal_direct),
+};
+
+/* Index in vm_zoned of a "<counter>_<zone>" key, or -1. */
+static int zone_counter(const char *key, size_t klen)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(vm_zoned); i++) {
+		const char *name = vm_zoned[i].name;
+		size_t n = strlen(name);
+		if (klen <= n + 1 || strncmp(key, name, n) || key[n] != '_')
+			continue;
+		for (size_t z = 0; z < ARRAY_SIZE(vm_zones); z++)
+			if (klen - n - 1 == strlen(vm_zones[z]) &&
+			    !strncmp(key + n + 1, vm_zones[z], klen - n - 1))
+				return i;
+	}
+	return -1;
+}
+
 int ptk_vmstat_parse(const char *text, struct ptk_vmstat *vm)
 {
 	const char *p = text;
 	int seen = 0;
+	u64 zsum[ARRAY_SIZE(vm_zoned)] = { 0 };
+	bool zseen[ARRAY_SIZE(vm_zoned)] = { 0 }, nseen[ARRAY_SIZE(vm_zoned)] = { 0 };
 
 	memset(vm, 0, sizeof(*vm));
 	while (*p) {
@@ -122,6 +159,14 @@ int ptk_vmstat_parse(const char *text, struct ptk_vmstat *vm)
 		u64 v = strtoull(sp + 1, NULL, 10);
 		if (klen >= 10 && !strncmp(p, "allocstall", 10)) {
 			vm->allocstall += v; /* allocstall_dma, _normal, _movable ... */
+			seen++;
+			goto next;
+		}
+		int z = zone_counter(p, klen);
+		if (z >= 0) {
+			zsum[z] += v;
+			zseen[z] = true;
+			seen++;
 			goto next;
 		}
 		for (size_t i = 0; i < ARRAY_SIZE(vmstat_fields); i++) {
@@ -131,6 +176,9 @@ int ptk_vmstat_parse(const char *text, struct ptk_vmstat *vm)
 			*(u64 *)((char *)vm + f->off) = v;
 			if (f->off == offsetof(struct ptk_vmstat, oom_kill))
 				vm->has_oom_kill = true;
+			for (size_t j = 0; j < ARRAY_SIZE(vm_zoned); j++)
+				if (vm_zoned[j].off == f->off)
+					nseen[j] = true;
 			seen++;
 			break;
 		}
@@ -139,6 +187,9 @@ next:
 			break;
 		p = eol + 1;
 	}
+	for (size_t i = 0; i < ARRAY_SIZE(vm_zoned); i++)
+		if (zseen[i] && !nseen[i])
+			*(u64 *)((char *)vm + vm_zoned[i].off) = zsum[i];
 	return seen ? 0 : -EINVAL;
 }
 

@@ -70,5 +70,7 @@ int ptk_disk_rotational_read(const struct ptk_src *src, const char *dev)
 	n = ptk_src_read(src, PTK_SYS, rel, buf, sizeof(buf));
 	if (n < 0)
 		return n;
+	if ((buf[0] != '0' && buf[0] != '1') || (buf[1] && buf[1] != '\n'))
+		return -EINVAL;
 	return buf[0] == '1';
 }

@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: GPL-2.0
+/* /proc/diskstats reader, partition detection and iostat -x rates (tests/fixtures/unit_disk). */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "model/delta.h"
+#include "source/procfs/procfs.h"
+
+static void open_snap(struct ptk_src *src, int snap)
+{
+	assert_int_equal(ptk_src_init(src, PTK_FIXTURES "/unit_disk", NULL), 0);
+	for (int i = 0; i < snap; i++)
+		assert_int_equal(ptk_src_next(src), 0);
+}
+
+static const struct ptk_disk *find(const struct ptk_diskstats *ds, const char *name)
+{
+	const struct ptk_disk *d = ptk_diskstats_find(ds, name);
+
+	if (!d)
+		fail_msg("device %s not parsed", name);
+	return d;
+}
+
+/* 17-, 11-, 15- and 4-counter lines, a partition before its disk, a 20-character name, and a
+ * malformed line (sdc) that is skipped while the rest parses. */
+static void test_diskstats_layouts(void **state)
+{
+	struct ptk_src src;
+	struct ptk_diskstats ds = { 0 };
+	static const u64 sda[PTK_DK_NFIELDS] = { 1000,	 100,  80000, 2000, 3000, 300,
+						 240000, 6000, 2,     5000, 8000, 10,
+						 0,	 800,  20,    50,   100 };
+	const struct ptk_disk *d;
+
+	open_snap(&src, 0);
+	assert_int_equal(ptk_diskstats_read(&src, &ds), 0);
+	assert_int_equal(ds.n, 12);
+	assert_null(ptk_diskstats_find(&ds, "sdc"));
+
+	d = find(&ds, "sda");
+	assert_int_equal(d->major, 8);
+	assert_int_equal(d->minor, 0);
+	assert_int_equal(d->nfields, 17);
+	for (int i = 0; i < PTK_DK_NFIELDS; i++)
+		assert_int_equal(d->f[i], sda[i]);
+
+	d = find(&ds, "sdb"); /* kernel < 4.18: 11 counters, no discard/flush */
+	assert_int_equal(d->nfields, 11);
+	assert_int_equal(d->f[PTK_DK_WR_IOS], 50000);
+	assert_int_equal(d->f[PTK_DK_WR_SECTORS], 400000);
+	assert_int_equal(d->f[PTK_DK_TIME_IN_QUEUE], 15);
+	assert_int_equal(d->f[PTK_DK_DC_IOS], 0);
+	assert_int_equal(d->f[PTK_DK_FL_IOS], 0);
+
+	d = find(&ds, "nvme0n1"); /* kernel 4.18 - 5.4: 15 counters */
+	assert_int_equal(d->major, 259);
+	assert_int_equal(d->nfields, 15);
+	assert_int_equal(d->f[PTK_DK_DC_IOS], 1);
+	assert_int_equal(d->f[PTK_DK_DC_MERGES], 2);
+	assert_int_equal(d->f[PTK_DK_DC_SECTORS], 3);
+	assert_int_equal(d->f[PTK_DK_DC_TICKS], 4);
+	assert_int_equal(d->f[PTK_DK_FL_IOS], 0);
+
+	d = find(&ds, "hda1"); /* kernel < 2.6.25 partition: reads rd_sectors writes wr_sectors */
+	assert_int_equal(d->nfields, 4);
+	assert_int_equal(d->f[PTK_DK_RD_IOS], 35486);
+	assert_int_equal(d->f[PTK_DK_RD_MERGES], 0);
+	assert_int_equal(d->f[PTK_DK_RD_SECTORS], 38030);
+	assert_int_equal(d->f[PTK_DK_WR_IOS], 38030);
+	assert_int_equal(d->f[PTK_DK_WR_SECTORS], 38031);
+	assert_true(d->is_partition);
+
+	d = find(&ds, "hda");
+	assert_int_equal(d->nfields, 11);
+	assert_int_equal(d->f[PTK_DK_TIME_IN_QUEUE], 23705160);
+
+	d = find(&ds, "rbd_long_device_name");
+	assert_int_equal(strlen(d->name), 20);
+	assert_int_equal(d->major, 252);
+	assert_int_equal(d->f[PTK_DK_RD_SECTORS], 56);
+
+	d = find(&ds, "sda1"); /* listed before sda */
+	assert_int_equal(d->minor, 1);
+	assert_int_equal(d->f[PTK_DK_RD_SECTORS], 14000);
+	ptk_diskstats_free(&ds);
+}
+
+struct part_want {
+	const char *name;
+	bool part;
+};
+
+static void check_parts(const struct ptk_diskstats *ds, const struct part_want *w, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct ptk_disk *d = find(ds, w[i].name);
+		if (d->is_partition != w[i].part)
+			fail_msg("%s: is_partition %d, want %d", w[i].name, d->is_partition,
+				 w[i].part);
+	}
+}
+
+/* With <sysfs>/class/block: the "partition" file decides, even for odd names. */
+static void test_partitions_sysfs(void **state)
+{
+	struct ptk_src src;
+	struct ptk_diskstats ds = { 0 };
+	static const struct part_want w[] = {
+		{ "sda", false },     { "sda1", true },	     { "sdb", false },
+		{ "nvme0n1", false }, { "nvme0n1p1", true }, { "hda", false },
+		{ "hda1", true },     { "loop1", false },    { "loop10", false },
+		{ "mmcblk0", false }, { "mmcblk0p1", true }, { "rbd_long_device_name", true },
+	};
+
+	open_snap(&src, 0);
+	assert_int_equal(ptk_diskstats_read(&src, &ds), 0);
+	check_parts(&ds, w, ARRAY_SIZE(w));
+	ptk_diskstats_free(&ds);
+}
+
+/* Without sysfs (snapshot 1 has no sys/): the kernel's naming rule (disk_name()): a disk whose
+ * name ends in a digit gets "p<N>" partitions, others "<N>". loop10 is not a partition of
+ * loop1, nvme0n10 not of nvme0n1. */
+static void test_partitions_by_name(void **state)
+{
+	struct ptk_src src;
+	struct ptk_diskstats ds = { 0 };
+	static const struct part_want w[] = {
+		{ "sda", false },     { "sda1", true },	     { "sdb", false },
+		{ "nvme0n1", false }, { "nvme0n1p1", true }, { "hda", false },
+		{ "hda1", true },     { "loop1", false },    { "loop10", false },
+		{ "mmcblk0", false }, { "mmcblk0p1", true }, { "rbd_long_device_name", false },
+	};
+	static const struct part_want w2[] = {
+		{ "md1", false },     { "md12", false },     { "dm-1", false }, { "dm-10", false },
+		{ "nvme0n1", false }, { "nvme0n10", false }, { "sdz", false },	{ "sdzp1", false },
+		{ "sdz12", true },    { "md1p2", true },
+	};
+
+	open_snap(&src, 1);
+	assert_int_equal(ptk_diskstats_read(&src, &ds), 0);
+	assert_int_equal(ds.n, 12);
+	check_parts(&ds, w, ARRAY_SIZE(w));
+
+	assert_int_equal(ptk_diskstats_parse("9 1 md1 1 0 8 0 0 0 0 0 0 0 0\n"
+					     "9 12 md12 1 0 8 0 0 0 0 0 0 0 0\n"
+					     "253 1 dm-1 1 0 8 0 0 0 0 0 0 0 0\n"
+					     "253 10 dm-10 1 0 8 0 0 0 0 0 0 0 0\n"
+					     "259 0 nvme0n1 1 0 8 0 0 0 0 0 0 0 0\n"
+					     "259 9 nvme0n10 1 0 8 0 0 0 0 0 0 0 0\n"
+					     "65 160 sdz 1 0 8 0 0 0 0 0 0 0 0\n"
+					     "65 161 sdzp1 1 0 8 0 0 0 0 0 0 0 0\n"
+					     "65 172 sdz12 1 0 8 0 0 0 0 0 0 0 0\n"
+					     "259 3 md1p2 1 0 8 0 0 0 0 0 0 0 0",
+					     &ds),
+			 0);
+	assert_int_equal(ds.n, 10);
+	check_parts(&ds, w2, ARRAY_SIZE(w2));
+	ptk_diskstats_free(&ds);
+}
+
+static void test_diskstats_malformed(void **state)
+{
+	struct ptk_diskstats ds = { 0 };
+	const struct ptk_disk *d;
+
+	assert_int_equal(
+		ptk_diskstats_parse("garbage\n"
+				    "\n"
+				    "   8 0 sda 1 2 3\n" /* 3 counters */
+				    "   8 32 sdc 1 2 3 4 5 6 7 8 9 10\n" /* 10 counters */
+				    "   8 48 sdd 1 2 3 4 5 6 7 8 9 10 11x\n"
+				    "   x 0 sde 1 2 3 4 5 6 7 8 9 10 11\n"
+				    "   8 16 sdb 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19\n",
+				    &ds),
+		0);
+	assert_int_equal(ds.n, 1);
+	d = find(&ds, "sdb"); /* a future kernel's extra counters are dropped */
+	assert_int_equal(d->nfields, 17);
+	assert_int_equal(d->f[PTK_DK_FL_TICKS], 17);
+	assert_int_equal(d->f[PTK_DK_RD_IOS], 1);
+	assert_int_equal(ptk_diskstats_parse("", &ds), 0);
+	assert_int_equal(ds.n, 0);
+	ptk_diskstats_free(&ds);
+}
+
+/* sda between the two snapshots, 2.00 s apart (uptime 100.00 -> 102.00):
+ * rd_ios +200 rd_merges +50 rd_sectors +16000 rd_ticks +600
+ * wr_ios +400 wr_merges +100 wr_sectors +32000 wr_ticks +1800
+ * io_ticks +1500 time_in_queue +3000, dc_ios +20 dc_merges +5 dc_sectors +800 dc_ticks +40,
+ * fl_ios +20 fl_ticks +30. Formulas of sysstat compute_ext_disk_stats / iostat -x. */
+static void test_disk_rates(void **state)
+{
+	struct ptk_src src;
+	struct ptk_diskstats a = { 0 }, b = { 0 };
+	struct ptk_uptime u0, u1;
+	struct ptk_disk_rates r;
+
+	open_snap(&src, 0);
+	assert_int_equal(ptk_diskstats_read(&src, &a), 0);
+	assert_int_equal(ptk_uptime_read(&src, &u0), 0);
+	assert_int_equal(ptk_src_next(&src), 0);
+	assert_int_equal(ptk_diskstats_read(&src, &b), 0);
+	assert_int_equal(ptk_uptime_read(&src, &u1), 0);
+	double itv = u1.up_s - u0.up_s;
+	assert_float_equal(itv, 2.0, 1e-9);
+
+	ptk_disk_rates(find(&a, "sda"), find(&b, "sda"), itv, &r);
+	assert_true(r.has_discard);
+	assert_true(r.has_flush);
+	assert_float_equal(r.r_s, 100.0, 1e-9);
+	assert_float_equal(r.w_s, 200.0, 1e-9);
+	assert_float_equal(r.d_s, 10.0, 1e-9);
+	assert_float_equal(r.f_s, 10.0, 1e-9);
+	assert_float_equal(r.rkb_s, 4000.0, 1e-9);
+	assert_float_equal(r.wkb_s, 8000.0, 1e-9);
+	assert_float_equal(r.dkb_s, 200.0, 1e-9);
+	assert_float_equal(r.rrqm_s, 25.0, 1e-9);
+	assert_float_equal(r.wrqm_s, 50.0, 1e-9);
+	assert_float_equal(r.drqm_s, 2.5, 1e-9);
+	assert_float_equal(r.rrqm_pct, 20.0, 1e-9); /* 50 / (50 + 200) */
+	assert_float_equal(r.wrqm_pct, 20.0, 1e-9); /* 100 / (100 + 400) */
+	assert_float_equal(r.drqm_pct, 20.0, 1e-9); /* 5 / (5 + 20) */
+	assert_float_equal(r.r_await, 3.0, 1e-9); /* 600 ms / 200 */
+	assert_float_equal(r.w_await, 4.5, 1e-9); /* 1800 ms / 400 */
+	assert_float_equal(r.d_await, 2.0, 1e-9);
+	assert_float_equal(r.f_await, 1.5, 1e-9);
+	assert_float_equal(r.rareq_sz, 40.0, 1e-9); /* 8000 kB / 200 */
+	assert_float_equal(r.wareq_sz, 40.0, 1e-9);
+	assert_float_equal(r.dareq_sz, 20.0, 1e-9);
+	assert_float_equal(r.aqu_sz, 1.5, 1e-9); /* 3000 ms / 2000 ms */
+	assert_float_equal(r.util, 75.0, 1e-9); /* 1500 ms / 2000 ms */
+	assert_float_equal(r.tps, 310.0, 1e-9); /* r + w + d, flushes excluded */
+
+	/* sdb recreated: writes 50000 -> 12, reads 10 -> 3: all rates 0, never a wrap */
+	ptk_disk_rates(find(&a, "sdb"), find(&b, "sdb"), itv, &r);
+	assert_false(r.has_discard);
+	assert_float_equal(r.w_s, 0.0, 0);
+	assert_float_equal(r.wkb_s, 0.0, 0);
+	assert_float_equal(r.r_s, 0.0, 0);
+	assert_float_equal(r.w_await, 0.0, 0);
+	assert_float_equal(r.util, 0.0, 0);
+	assert_float_equal(r.aqu_sz, 0.0, 0);
+	assert_float_equal(r.tps, 0.0, 0);
+
+	/* an idle device: 0 everywhere, no division by zero */
+	ptk_disk_rates(find(&a, "hda1"), find(&b, "hda1"), itv, &r);
+	assert_false(r.has_discard);
+	assert_float_equal(r.r_await, 0.0, 0);
+	assert_float_equal(r.rareq_sz, 0.0, 0);
+	assert_float_equal(r.rrqm_pct, 0.0, 0);
+
+	/* no interval: zeros */
+	ptk_disk_rates(find(&a, "sda"), find(&b, "sda"), 0, &r);
+	assert_float_equal(r.r_s, 0.0, 0);
+	assert_float_equal(r.util, 0.0, 0);
+	ptk_diskstats_free(&a);
+	ptk_diskstats_free(&b);
+}
+
+/* %util is capped at 100 (io_ticks can run ahead of the wall clock by a tick). */
+static void test_disk_util_cap(void **state)
+{
+	struct ptk_disk o = { .nfields = 11 }, n = { .nfields = 11 };
+	struct ptk_disk_rates r;
+
+	n.f[PTK_DK_RD_IOS] = 10;
+	n.f[PTK_DK_IO_TICKS] = 1010;
+	ptk_disk_rates(&o, &n, 1.0, &r);
+	assert_float_equal(r.util, 100.0, 1e-9);
+	assert_float_equal(r.r_s, 10.0, 1e-9);
+}
+
+static void test_delta_wrap_vs_reset(void **state)
+{
+	assert_int_equal(ptk_delta(5, 5), 0);
+	assert_int_equal(ptk_delta(100, 350), 250);
+	/* 32-bit counter wrapped: 0xfffffff0 -> 0x10 is 0x20 events */
+	assert_int_equal(ptk_delta(0xfffffff0ull, 0x10), 0x20);
+	assert_int_equal(ptk_delta(0xffffffffull, 0), 1);
+	/* small drop: a reset (device recreated), not a wrap */
+	assert_int_equal(ptk_delta(50000, 12), 0);
+	assert_int_equal(ptk_delta(0x80000000ull, 0x10), 0);
+	/* a 64-bit value going backwards is always a reset */
+	assert_int_equal(ptk_delta(0x100000005ull, 3), 0);
+	assert_int_equal(ptk_delta(~0ull, 0), 0);
+	/* tick deltas clamp, never wrap */
+	assert_int_equal(ptk_delta_ticks(0xfffffff0ull, 0x10), 0);
+	assert_int_equal(ptk_delta_ticks(10, 25), 15);
+	assert_float_equal(ptk_rate(100, 300, 2.0), 100.0, 1e-12);
+	assert_float_equal(ptk_rate(0xfffffff0ull, 0x10, 2.0), 16.0, 1e-12);
+	assert_float_equal(ptk_rate(100, 300, 0), 0.0, 0);
+	assert_float_equal(ptk_rate(50000, 12, 1.0), 0.0, 0);
+}
+
+static void test_rotational(void **state)
+{
+	struct ptk_src src;
+
+	open_snap(&src, 0);
+	assert_int_equal(ptk_disk_rotational_read(&src, "sda"), 1);
+	assert_int_equal(ptk_disk_rotational_read(&src, "nvme0n1"), 0);
+	assert_int_equal(ptk_disk_rotational_read(&src, "nosuchdev"), -ENOENT);
+	assert_int_equal(ptk_disk_rotational_read(&src, "weird"), -EINVAL);
+	assert_int_equal(ptk_src_next(&src), 0); /* snapshot 1 has no sysfs */
+	assert_int_equal(ptk_disk_rotational_read(&src, "sda"), -ENOENT);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_diskstats_layouts),
+		cmocka_unit_test(test_partitions_sysfs),
+		cmocka_unit_test(test_partitions_by_name),
+		cmocka_unit_test(test_diskstats_malformed),
+		cmocka_unit_test(test_disk_rates),
+		cmocka_unit_test(test_disk_util_cap),
+		cmocka_unit_test(test_delta_wrap_vs_reset),
+		cmocka_unit_test(test_rotational),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
