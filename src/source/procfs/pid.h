@@ -33,12 +33,39 @@ struct ptk_task {
 	u64 rchar, wchar;  /* bytes via read()/write() syscalls (io) */
 	u64 read_bytes, write_bytes, cancelled_write_bytes; /* bytes at the block layer (io) */
 	char wchan[64];	   /* kernel function the task sleeps in ("" when running or unknown) */
+
+	/* /proc/PID/status (PTK_PT_STATUS) */
+	bool status_ok;
+	unsigned uid;		   /* real uid (Uid: field 1) */
+	u64 vol_ctxt, nonvol_ctxt; /* voluntary_/nonvoluntary_ctxt_switches since start */
+	u64 vmrss_kb, vmswap_kb;   /* VmRSS, VmSwap (kB); 0 for kernel threads */
+	char name[64];		   /* Name: as the kernel prints it (escaped) */
+
+	/* /proc/PID/statm (PTK_PT_STATM), pages */
+	bool statm_ok;
+	u64 statm_size, statm_resident, statm_shared;
+
+	/* /proc/PID/cmdline (PTK_PT_CMDLINE): NUL separators shown as spaces, control
+	 * characters escaped (\n, \t, \ooo), never raw; "" for kernel threads */
+	char cmdline[256];
+
+	/* /proc/PID/cgroup (PTK_PT_CGROUP): the v2 path ("0::/..."), else the first v1 path */
+	char cgroup[192];
+
+	/* number of open fds, /proc/PID/fd entries (PTK_PT_FDS); -1 when unreadable */
+	int nfds;
 };
 
 enum ptk_ptab_flags {
 	PTK_PT_IO = 1 << 0,	 /* read /proc/PID/io */
 	PTK_PT_WCHAN = 1 << 1,	 /* read /proc/PID/wchan for tasks in D state */
 	PTK_PT_THREADS = 1 << 2, /* rows are threads (/proc/PID/task/TID), not processes */
+	PTK_PT_STATUS = 1 << 3,	 /* read status (uid, context switches, VmRSS, VmSwap) */
+	PTK_PT_STATM = 1 << 4,	 /* read statm */
+	PTK_PT_CMDLINE = 1 << 5, /* read cmdline (per process, also set on its threads) */
+	PTK_PT_CGROUP = 1 << 6,	 /* read cgroup */
+	PTK_PT_FDS = 1 << 7,	 /* count /proc/PID/fd entries */
+	PTK_PT_ALLWCHAN = 1 << 8, /* read wchan for every task, not only D */
 };
 
 struct ptk_ptab {
@@ -62,6 +89,27 @@ int ptk_task_parse_io(const char *buf, struct ptk_task *t);
 /* Scan the process table of the source's current sample (live /proc or a snapshot's
  * N/<pid>/ directories). Returns 0 or -errno when the root cannot be listed. */
 int ptk_ptab_scan(const struct ptk_src *src, unsigned flags, struct ptk_ptab *pt);
+
+/* Scan only the given processes (tgids; with PTK_PT_THREADS all their threads). A pid
+ * that does not exist is skipped. Returns 0 or -errno. */
+int ptk_ptab_scan_pids(const struct ptk_src *src, unsigned flags, const int *pids, int npids,
+		       struct ptk_ptab *pt);
+
+/* Parse /proc/PID/status text into t (uid, ctxt switches, VmRSS, VmSwap, Name). 0/-EINVAL */
+int ptk_task_parse_status(const char *buf, struct ptk_task *t);
+
+/* Escape a NUL-separated cmdline of len bytes into out (size bytes): NULs between
+ * arguments become spaces, controls become \n \t or \ooo, trailing NULs dropped. */
+void ptk_cmdline_escape(const char *raw, size_t len, char *out, size_t size);
+
+/* Pick the cgroup path from /proc/PID/cgroup text: the v2 "0::" line when present, else the
+ * first v1 line's path. Writes "" when none. */
+void ptk_cgroup_path(const char *buf, char *out, size_t size);
+
+/* The container id a cgroup path shows (64 hex chars after docker-, cri-containerd-,
+ * crio-, libpod- or a /docker/ component), first 12 chars in out; "" when none. */
+void ptk_container_id(const char *cgroup, char *out, size_t size);
+
 
 /* Find the task with this pid and starttime (binary search). NULL when absent or reused. */
 const struct ptk_task *ptk_ptab_find(const struct ptk_ptab *pt, int pid, u64 starttime);
