@@ -22,6 +22,12 @@ static const struct ptk_cmd commands[] = {
 	  "nicstat, sar -n DEV,TCP,ETCP" },
 	{ "pressure", cmd_pressure, "pressure stall information (PSI) for cpu, memory, io",
 	  "cat /proc/pressure/*" },
+	{ "top", cmd_top, "interactive process viewer (TUI), or batch output with -b", "top, htop" },
+	{ "pidstat", cmd_pidstat, "per-process CPU, memory, I/O and context switches", "pidstat" },
+	{ "pmap", cmd_pmap, "memory map of a process", "pmap" },
+	{ "iotop", cmd_iotop, "per-task I/O rates and I/O wait share", "iotop" },
+	{ "cswtop", cmd_cswtop, "context-switch rates by thread group (thread pools, JVM)",
+	  "pidstat -w -t + jstack by hand" },
 	{ "capture", cmd_capture, "write /proc and /sys snapshots for later replay",
 	  "(none: tar of /proc by hand)" },
 };

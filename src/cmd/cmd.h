@@ -22,5 +22,10 @@ int cmd_iostat(struct ptk_ctx *ctx, int argc, char **argv);
 int cmd_nicstat(struct ptk_ctx *ctx, int argc, char **argv);
 int cmd_pressure(struct ptk_ctx *ctx, int argc, char **argv);
 int cmd_capture(struct ptk_ctx *ctx, int argc, char **argv);
+int cmd_top(struct ptk_ctx *ctx, int argc, char **argv);
+int cmd_pidstat(struct ptk_ctx *ctx, int argc, char **argv);
+int cmd_pmap(struct ptk_ctx *ctx, int argc, char **argv);
+int cmd_iotop(struct ptk_ctx *ctx, int argc, char **argv);
+int cmd_cswtop(struct ptk_ctx *ctx, int argc, char **argv);
 
 #endif
