@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "model/ptask.h"
+
+#include <errno.h>
+#include <pwd.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "model/delta.h"
+
+int ptk_task_rates(const struct ptk_ptab *prev, const struct ptk_ptab *cur, double itv_s, long hz,
+		   double prev_up_s, int ncpu, struct ptk_task_rate *out)
+{
+	int valid = 0;
+	double cap = ncpu > 0 ? ncpu * 100.0 : 1e18;
+
+	for (int i = 0; i < cur->n; i++) {
+		const struct ptk_task *c = &cur->t[i];
+		const struct ptk_task *p = prev ? ptk_ptab_find(prev, c->pid, c->starttime) : NULL;
+		struct ptk_task_rate *r = &out[i];
+		static const struct ptk_task zero;
+
+		memset(r, 0, sizeof(*r));
+		r->cur = c;
+		r->prev = p;
+		if (!p) {
+			/* born during the interval (or no previous scan): all of it is new */
+			bool born = prev_up_s < 0 || (double)c->starttime / hz >= prev_up_s - 0.01;
+			if (prev && !born)
+				continue;
+			p = &zero;
+		}
+		if (itv_s <= 0)
+			continue;
+		r->valid = true;
+		valid++;
+		double ut = ptk_delta_ticks(p->utime, c->utime), st = ptk_delta_ticks(p->stime, c->stime);
+		r->usr_pct = 100.0 * ut / hz / itv_s;
+		r->sys_pct = 100.0 * st / hz / itv_s;
+		r->cpu_pct = r->usr_pct + r->sys_pct;
+		if (r->cpu_pct > cap) {
+			double k = cap / r->cpu_pct;
+			r->cpu_pct = cap;
+			r->usr_pct *= k;
+			r->sys_pct *= k;
+		}
+		r->minflt_s = ptk_delta(p->minflt, c->minflt) / itv_s;
+		r->majflt_s = ptk_delta(p->majflt, c->majflt) / itv_s;
+		r->iodelay_pct = 100.0 * ptk_delta_ticks(p->blkio_ticks, c->blkio_ticks) / hz / itv_s;
+		if (r->iodelay_pct > 100)
+			r->iodelay_pct = 100;
+		r->io_ok = c->io_ok && (p == &zero || p->io_ok);
+		if (r->io_ok) {
+			r->rkb_s = ptk_delta(p->read_bytes, c->read_bytes) / 1024.0 / itv_s;
+			r->wkb_s = ptk_delta(p->write_bytes, c->write_bytes) / 1024.0 / itv_s;
+			r->ccwr_kb_s = ptk_delta(p->cancelled_write_bytes, c->cancelled_write_bytes) /
+				       1024.0 / itv_s;
+			r->rchar_kb_s = ptk_delta(p->rchar, c->rchar) / 1024.0 / itv_s;
+			r->wchar_kb_s = ptk_delta(p->wchar, c->wchar) / 1024.0 / itv_s;
+		}
+		r->csw_ok = c->status_ok && (p == &zero || p->status_ok);
+		if (r->csw_ok) {
+			r->cswch_s = ptk_delta(p->vol_ctxt, c->vol_ctxt) / itv_s;
+			r->nvcswch_s = ptk_delta(p->nonvol_ctxt, c->nonvol_ctxt) / itv_s;
+		}
+	}
+	return valid;
+}
+
+const char *const ptk_group_by_name[] = {
+	[PTK_BY_PID] = "pid",	    [PTK_BY_TGID] = "tgid",	[PTK_BY_COMM] = "comm",
+	[PTK_BY_USER] = "user",	    [PTK_BY_CGROUP] = "cgroup", [PTK_BY_CONTAINER] = "container",
+};
+
+int ptk_group_by_parse(const char *s, enum ptk_group_by *by)
+{
+	for (int i = 0; i <= PTK_BY_CONTAINER; i++) {
+		if (!strcmp(s, ptk_group_by_name[i])) {
+			*by = i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+const char *ptk_user_name(unsigned uid)
+{
+	static struct {
+		unsigned uid;
+		char name[33];
+	} cache[64];
+	static int n;
+	struct passwd *pw;
+
+	for (int i = 0; i < n; i++)
+		if (cache[i].uid == uid)
+			return cache[i].name;
+	int slot = n < 64 ? n++ : (int)(uid % 64);
+	cache[slot].uid = uid;
+	pw = getpwuid(uid);
+	if (pw)
+		snprintf(cache[slot].name, sizeof(cache[slot].name), "%s", pw->pw_name);
+	else
+		snprintf(cache[slot].name, sizeof(cache[slot].name), "%u", uid);
+	return cache[slot].name;
+}
+
+void ptk_group_key(const struct ptk_task *t, enum ptk_group_by by, char *buf, size_t size)
+{
+	switch (by) {
+	case PTK_BY_PID:
+		snprintf(buf, size, "%d", t->pid);
+		break;
+	case PTK_BY_TGID:
+		snprintf(buf, size, "%d", t->tgid);
+		break;
+	case PTK_BY_COMM:
+		snprintf(buf, size, "%s", t->comm);
+		break;
+	case PTK_BY_USER:
+		snprintf(buf, size, "%s", t->status_ok ? ptk_user_name(t->uid) : "?");
+		break;
+	case PTK_BY_CGROUP:
+		snprintf(buf, size, "%s", t->cgroup[0] ? t->cgroup : "-");
+		break;
+	case PTK_BY_CONTAINER: {
+		char id[16];
+		ptk_container_id(t->cgroup, id, sizeof(id));
+		snprintf(buf, size, "%s", id[0] ? id : "-");
+		break;
+	}
+	}
+}
+
+static int cmp_key(const void *a, const void *b)
+{
+	return strcmp(((const struct ptk_group *)a)->key, ((const struct ptk_group *)b)->key);
+}
+
+int ptk_group_rates(const struct ptk_task_rate *r, int n, enum ptk_group_by by,
+		    struct ptk_group **out)
+{
+	struct ptk_group *g = xcalloc(n ? n : 1, sizeof(*g));
+	long pagesz = sysconf(_SC_PAGESIZE);
+	int ng = 0;
+
+	/* a linear-probe hash would be faster; n log n sort-and-merge keeps it simple */
+	for (int i = 0; i < n; i++) {
+		if (!r[i].valid)
+			continue;
+		ptk_group_key(r[i].cur, by, g[ng].key, sizeof(g[ng].key));
+		g[ng].pid = by == PTK_BY_TGID ? r[i].cur->tgid : r[i].cur->pid;
+		g[ng].ntasks = 1;
+		g[ng].cpu_pct = r[i].cpu_pct;
+		g[ng].usr_pct = r[i].usr_pct;
+		g[ng].sys_pct = r[i].sys_pct;
+		g[ng].minflt_s = r[i].minflt_s;
+		g[ng].majflt_s = r[i].majflt_s;
+		g[ng].rkb_s = r[i].rkb_s;
+		g[ng].wkb_s = r[i].wkb_s;
+		g[ng].ccwr_kb_s = r[i].ccwr_kb_s;
+		g[ng].cswch_s = r[i].cswch_s;
+		g[ng].nvcswch_s = r[i].nvcswch_s;
+		g[ng].rss_kb = r[i].cur->rss_pages * (u64)pagesz / 1024;
+		g[ng].io_ok = r[i].io_ok;
+		g[ng].csw_ok = r[i].csw_ok;
+		ng++;
+	}
+	qsort(g, ng, sizeof(*g), cmp_key);
+	int m = 0;
+	for (int i = 0; i < ng; i++) {
+		if (m && !strcmp(g[m - 1].key, g[i].key)) {
+			struct ptk_group *a = &g[m - 1], *b = &g[i];
+			a->ntasks++;
+			a->cpu_pct += b->cpu_pct;
+			a->usr_pct += b->usr_pct;
+			a->sys_pct += b->sys_pct;
+			a->minflt_s += b->minflt_s;
+			a->majflt_s += b->majflt_s;
+			a->rkb_s += b->rkb_s;
+			a->wkb_s += b->wkb_s;
+			a->ccwr_kb_s += b->ccwr_kb_s;
+			a->cswch_s += b->cswch_s;
+			a->nvcswch_s += b->nvcswch_s;
+			if (by != PTK_BY_TGID)
+				a->rss_kb += b->rss_kb;
+			a->io_ok = a->io_ok && b->io_ok;
+			a->csw_ok = a->csw_ok && b->csw_ok;
+			if (b->pid < a->pid)
+				a->pid = b->pid;
+		} else {
+			g[m++] = g[i];
+		}
+	}
+	*out = g;
+	return m;
+}
