@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# ptk mpstat: side by side with sysstat mpstat over the same window under a one-CPU load, and
+# the CPU-keyed fixtures (cpu2 offline between cpu1 and cpu3; a CPU going offline and back).
+. "$(dirname "$0")/lib.sh"
+# t DESC EXPR: ok when the shell expression (which may chain with &&) holds
+t() { local d=$1; shift; if eval "$1"; then ok "$d"; else not_ok "$d"; fi; }
+
+# ---- live, against sysstat -------------------------------------------------------------
+if ! have mpstat; then
+	skip "sysstat mpstat not installed"
+elif ! have stress-ng; then
+	skip "stress-ng not installed (needed to load one CPU)"
+else
+	stress-ng --cpu 1 --timeout 8 >/dev/null 2>&1 &
+	spid=$!
+	sleep 1
+	LC_ALL=C mpstat -P ALL 1 3 >"$TMP/sys.txt" 2>&1 &
+	mpid=$!
+	LC_ALL=C "$PTK" mpstat -P ALL 1 3 >"$TMP/ptk.txt" 2>"$TMP/ptk.err" &
+	ppid=$!
+	wait $mpid
+	wait $ppid
+	prc=$?
+	wait $spid
+	check "ptk mpstat -P ALL 1 3 exits 0" [ "$prc" -eq 0 ]
+	# banner: "Linux REL (HOST) \tDATE \t_ARCH_\t(N CPU)"; headers after the 11-column time
+	b1=$(head -1 "$TMP/sys.txt") b2=$(head -1 "$TMP/ptk.txt")
+	note "sysstat banner: $b1"
+	note "ptk     banner: $b2"
+	check "banner identical to sysstat's" [ "$b1" = "$b2" ]
+	h1=$(grep -m1 ' CPU ' "$TMP/sys.txt" | cut -c12-) h2=$(grep -m1 ' CPU ' "$TMP/ptk.txt" | cut -c12-)
+	note "header: $h2"
+	t "column header identical to sysstat's" '[ -n "$h1" ] && [ "$h1" = "$h2" ]'
+	n1=$(grep -c ' CPU ' "$TMP/sys.txt") n2=$(grep -c ' CPU ' "$TMP/ptk.txt")
+	check "as many header lines as sysstat ($n1 vs $n2)" [ "$n1" -eq "$n2" ]
+	# Average lines: CPU %usr ... %idle; 5 points of tolerance (the two windows start a few ms
+	# apart, and tick sampling gives +-1 tick per CPU per second).
+	awk '$1 == "Average:" && $2 != "CPU" { print $2, $3, $NF }' "$TMP/sys.txt" >"$TMP/sa"
+	awk '$1 == "Average:" && $2 != "CPU" { print $2, $3, $NF }' "$TMP/ptk.txt" >"$TMP/pa"
+	t "same Average rows as sysstat ($(wc -l <"$TMP/sa") vs $(wc -l <"$TMP/pa"))" \
+		'[ -s "$TMP/sa" ] && [ "$(cut -d" " -f1 "$TMP/sa")" = "$(cut -d" " -f1 "$TMP/pa")" ]'
+	while read -r cpu su si; do
+		read -r pu pi < <(awk -v c="$cpu" '$1 == c { print $2, $3 }' "$TMP/pa")
+		note "Average cpu $cpu: %usr sysstat $su ptk ${pu:-?}; %idle sysstat $si ptk ${pi:-?}"
+		if [ -n "${pu:-}" ] && near "$su" "$pu" 5 && near "$si" "$pi" 5; then
+			ok "Average cpu $cpu %usr/%idle within 5 points of sysstat"
+		else
+			not_ok "Average cpu $cpu %usr/%idle within 5 points of sysstat"
+		fi
+	done <"$TMP/sa"
+	note "load seen: all %idle = $(awk '$1 == "all" { print $3 }' "$TMP/pa") (stress-ng on 1 of $(nproc) CPUs)"
+fi
+
+# ---- offline CPU in the middle: cpu0 cpu1 cpu3, online = 0-1,3 -------------------------
+FX=$FIX/mpstat_offline
+"$PTK" mpstat -P ALL --procfs "$FX" 1 1 >"$TMP/off.txt" 2>&1
+rc=$?
+check "fixture run exits 0" [ "$rc" -eq 0 ]
+row() { awk -v c="$1" '$2 == c && $1 != "Average:" { $1 = ""; print substr($0, 2) }' "$TMP/off.txt"; }
+note "cpu2: $(row 2)"
+note "cpu3: $(row 3)"
+check "banner counts 4 CPU slots" grep -q '(4 CPU)$' "$TMP/off.txt"
+check "cpu3 keeps its own values (90 usr, 5 sys, 5 idle)" \
+	[ "$(row 3)" = "3 90.00 0.00 5.00 0.00 0.00 0.00 0.00 0.00 0.00 5.00" ]
+check "cpu2 is offline: all zeros, as sysstat" \
+	[ "$(row 2)" = "2 0.00 0.00 0.00 0.00 0.00 0.00 0.00 0.00 0.00 0.00" ]
+r1=$(row 1 | awk '{print $2, $NF}') r0=$(row 0 | awk '{print $2, $4, $NF}')
+ra=$(row all | awk '{print $2, $4, $NF}')
+t "cpu1 50/50, cpu0 10/10/80, all 50/5/45" \
+	'[ "$r1" = "50.00 50.00" ] && [ "$r0" = "10.00 10.00 80.00" ] && [ "$ra" = "50.00 5.00 45.00" ]'
+if have python3; then
+	"$PTK" mpstat -P ALL --json --procfs "$FX" 1 1 >"$TMP/off.json"
+	out=$(python3 -c '
+import json, sys
+objs = [json.loads(l) for l in open(sys.argv[1])]
+c = {r["cpu"]: r for r in objs[0]["cpus"]}
+print(len(objs), c["2"]["online"], c["2"]["idle_pct"], c["3"]["online"], c["3"]["usr_pct"])' "$TMP/off.json" 2>&1)
+	note "json: objects, cpu2 online, cpu2 idle, cpu3 online, cpu3 usr = $out"
+	check "JSON: cpu2 \"online\": false, cpu3 its own 90% usr" [ "$out" = "2 False 0.0 True 90.0" ]
+else
+	skip "python3 not installed (JSON check)"
+fi
+
+# ---- hotplug: cpu1 goes offline (1/) and comes back with idle restarted (2/) -------------
+"$PTK" mpstat -P ALL --procfs "$FIX/mpstat_hotplug" 1 2 >"$TMP/hp.txt" 2>&1
+check "hotplug fixture exits 0" [ $? -eq 0 ]
+bad=$(awk '$2 ~ /^(all|[0-9]+)$/ { s = 0; for (i = 3; i <= NF; i++) { if ($i == "-") next;
+	if ($i < 0 || $i > 100) { print; next } if (i < NF - 2 || i == NF) s += $i }
+	if (s > 0.05 && (s < 99.9 || s > 100.1)) print }' "$TMP/hp.txt")
+note "rows out of [0,100] or not summing to 100: ${bad:-none}"
+check "hotplug: every value in [0,100], every row sums to 100 (or 0 offline)" [ -z "$bad" ]
+check "hotplug: cpu1 offline in interval 1 (zeros), no baseline in interval 2 ('-')" \
+	[ "$(awk '$2 == "1" && $1 != "Average:" { print $3 }' "$TMP/hp.txt" | tr '\n' ' ')" = "0.00 - " ]
+
+# ---- usage errors -----------------------------------------------------------------------
+for bad in 9999 x 1-0; do
+	"$PTK" mpstat -P "$bad" >"$TMP/o" 2>"$TMP/e"
+	rc=$?
+	note "-P $bad: exit $rc, stderr: $(cat "$TMP/e")"
+	t "-P $bad exits 2 with one line on stderr, nothing on stdout" \
+		'[ "$rc" -eq 2 ] && [ "$(wc -l <"$TMP/e")" -eq 1 ] && [ ! -s "$TMP/o" ]'
+done
+
+# ---- JSON, live -------------------------------------------------------------------------
+if have python3; then
+	out=$("$PTK" mpstat -P ALL --json 1 1 | python3 -c '
+import json, sys
+objs = [json.loads(l) for l in sys.stdin]
+print(len(objs), objs[0]["type"], objs[-1]["type"], len(objs[0]["cpus"]),
+      all(abs(sum(r[k] for k in r if k.endswith("_pct") and k not in ("guest_pct", "gnice_pct")) - 100) < 0.1
+          for r in objs[0]["cpus"]))' 2>&1)
+	note "live json: $out (nproc $(nproc))"
+	check "--json: one interval object + one average, one row per CPU + all, rows sum to 100" \
+		[ "$out" = "2 interval average $(($(nproc) + 1)) True" ]
+else
+	skip "python3 not installed (JSON check)"
+fi
