@@ -16,6 +16,7 @@
 
 #include "cmd/cmd.h"
 #include "model/delta.h"
+#include "model/ptask.h"
 #include "source/procfs/pid.h"
 #include "source/procfs/procfs.h"
 
@@ -949,34 +950,27 @@ static int run_window(struct state *s)
 	return 0;
 }
 
+/* Per-process rates over the window, from the shared per-task model (model/ptask.h). */
 static int build_proc_deltas(struct state *s, struct proc_delta **out)
 {
+	struct ptk_task_rate *tr = xcalloc(s->pb.n ? s->pb.n : 1, sizeof(*tr));
 	struct proc_delta *pd = xcalloc(s->pb.n ? s->pb.n : 1, sizeof(*pd));
 	long pagesz = sysconf(_SC_PAGESIZE);
 	int n = 0;
 
+	ptk_task_rates(&s->pa, &s->pb, s->dur, s->hz, s->a.up, s->ncpu_online, tr);
 	for (int i = 0; i < s->pb.n; i++) {
-		const struct ptk_task *b = &s->pb.t[i], *a = ptk_ptab_find(&s->pa, b->pid,
-									  b->starttime);
 		struct proc_delta *p = &pd[n++];
-		double start_s = (double)b->starttime / s->hz;
-		/* a process born inside the window: everything it did is in the window */
-		double span = s->dur;
-		if (!a && s->a.up >= 0 && start_s > s->a.up)
-			span = MAX(s->b.up - start_s, 0.01);
-		p->t = b;
-		if (span <= 0)
-			span = 1;
-		u64 cpu = b->utime + b->stime - (a ? MIN(a->utime + a->stime, b->utime + b->stime) : 0);
-		if (!a && !(s->a.up >= 0 && start_s > s->a.up))
-			cpu = 0; /* existed before but missed by the first scan: unknown */
-		p->cpu_pct = 100.0 * cpu / s->hz / span;
-		p->majflt_s = a ? ptk_delta(a->majflt, b->majflt) / span : 0;
-		p->rss_bytes = (double)b->rss_pages * pagesz;
-		if (a && a->io_ok && b->io_ok)
-			p->io_bps = (ptk_delta(a->read_bytes, b->read_bytes) +
-				     ptk_delta(a->write_bytes, b->write_bytes)) / span;
+		p->t = tr[i].cur;
+		p->rss_bytes = (double)tr[i].cur->rss_pages * pagesz;
+		if (!tr[i].valid)
+			continue; /* existed before the window but missed by the first scan */
+		p->cpu_pct = tr[i].cpu_pct;
+		p->majflt_s = tr[i].majflt_s;
+		if (tr[i].io_ok)
+			p->io_bps = (tr[i].rkb_s + tr[i].wkb_s) * 1024;
 	}
+	free(tr);
 	*out = pd;
 	return n;
 }

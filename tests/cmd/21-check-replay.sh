@@ -54,9 +54,9 @@ for i in range(3):
     st = lambda pid, comm, state, ut: (f"{pid} ({comm}) {state} 1 {pid} {pid} 0 -1 4194304 100 0 {7*i} 0 "
                                        f"{ut} 0 0 0 20 0 1 0 5000 10000000 2500 18446744073709551615 "
                                        "1 1 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0\n")
-    w(i, "100/stat", st(100, "hog) x", "R", 1000 + 300*i))
+    w(i, "100/stat", st(100, "hog) x", "R", 1000 + 150*i))
     w(i, "100/io", f"rchar: 0\nwchar: 0\nsyscr: 0\nsyscw: 0\nread_bytes: 0\nwrite_bytes: {4096*i}\ncancelled_write_bytes: 0\n")
-    w(i, "100/task/100/stat", st(100, "hog) x", "R", 1000 + 300*i))
+    w(i, "100/task/100/stat", st(100, "hog) x", "R", 1000 + 150*i))
     w(i, "200/stat", st(200, "flusher", "D", 10))
     w(i, "200/task/200/stat", st(200, "flusher", "D", 10))
     w(i, "200/task/200/wchan", "io_schedule")
@@ -78,7 +78,7 @@ check "cpu busy = 380/400 ticks = 95.0%" py "row('cpu')['utilization']['busy_pct
 check "cpu run queue 7 on 2 CPUs = 3.50 per CPU (replay: no self-subtraction)" py "row('cpu')['saturation']['runq_per_cpu']==3.5"
 check "cpu PSI some = 500 ms / 2 s = 25.0%" py "row('cpu')['saturation']['psi_some_pct']==25.0"
 check "cpu verdict critical" py "row('cpu')['verdict']=='critical'"
-check "cpu offender 'hog) x' at 600 ticks / 100 Hz / 2 s = 300%" py "row('cpu')['offenders'][0]['comm']=='hog) x' and row('cpu')['offenders'][0]['cpu_pct']==300.0"
+check "cpu offender 'hog) x' at 300 ticks / 100 Hz / 2 s = 150%" py "row('cpu')['offenders'][0]['comm']=='hog) x' and row('cpu')['offenders'][0]['cpu_pct']==150.0"
 check "memory used = (8388608-409600)/8388608 = 95.1%" py "row('memory')['utilization']['used_pct']==95.1"
 check "memory swap in 100 pages/s, out 200 pages/s" py "row('memory')['saturation']['swap_in_pages_per_s']==100.0 and row('memory')['saturation']['swap_out_pages_per_s']==200.0"
 check "memory critical (available 4.9% < 5%, swapping 1200 kB/s)" py "row('memory')['verdict']=='critical'"
