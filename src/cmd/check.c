@@ -21,29 +21,29 @@
 #include "source/procfs/procfs.h"
 
 /* ---- thresholds (documented in the usage text and ptk-check(1)) ----------------------- */
-#define CPU_BUSY_WARN 70.0   /* % busy (not idle, not iowait) over the window */
+#define CPU_BUSY_WARN 70.0 /* % busy (not idle, not iowait) over the window */
 #define CPU_BUSY_CRIT 90.0
-#define RUNQ_WARN 1.0	     /* runnable tasks per CPU, averaged over the window */
+#define RUNQ_WARN 1.0 /* runnable tasks per CPU, averaged over the window */
 #define RUNQ_CRIT 2.0
-#define PSI_SOME_WARN 10.0   /* % of the window some task stalled */
+#define PSI_SOME_WARN 10.0 /* % of the window some task stalled */
 #define PSI_SOME_CRIT 40.0
-#define PSI_FULL_WARN 5.0    /* % of the window all non-idle tasks stalled */
+#define PSI_FULL_WARN 5.0 /* % of the window all non-idle tasks stalled */
 #define PSI_FULL_CRIT 20.0
 #define SINGLE_CPU_BUSY 90.0 /* one CPU at least this busy ... */
-#define OTHERS_IDLE 50.0     /* ... while the others average below this: one thread */
-#define STEAL_WARN 10.0	     /* % stolen by the hypervisor */
-#define MEM_AVAIL_WARN 10.0  /* % of MemTotal still available */
+#define OTHERS_IDLE 50.0 /* ... while the others average below this: one thread */
+#define STEAL_WARN 10.0 /* % stolen by the hypervisor */
+#define MEM_AVAIL_WARN 10.0 /* % of MemTotal still available */
 #define MEM_AVAIL_CRIT 5.0
-#define DISK_UTIL_WARN 60.0  /* %util, rotational devices only */
+#define DISK_UTIL_WARN 60.0 /* %util, rotational devices only */
 #define DISK_UTIL_CRIT 90.0
 #define DISK_AWAIT_WARN 20.0 /* ms per request, any device, with aqu-sz > 1 */
 #define DISK_AWAIT_CRIT 100.0
-#define NET_UTIL_WARN 70.0   /* % of link speed */
+#define NET_UTIL_WARN 70.0 /* % of link speed */
 #define NET_UTIL_CRIT 90.0
-#define RETRANS_WARN 1.0     /* % of TCP segments sent that were retransmitted */
+#define RETRANS_WARN 1.0 /* % of TCP segments sent that were retransmitted */
 #define RETRANS_CRIT 5.0
 #define RETRANS_MIN_SEGS 100 /* below this many segments sent, % retransmits is noise */
-#define DSTATE_WARN 1.0	     /* tasks in D state, averaged over the window */
+#define DSTATE_WARN 1.0 /* tasks in D state, averaged over the window */
 #define TOP_N 5
 
 enum verdict { V_OK, V_WARN, V_CRIT };
@@ -99,19 +99,29 @@ enum {
 	M_NMETRICS
 };
 
-#define G(n, k, u, p, h) { n, k, u, PTK_GAUGE, PTK_V_F64, 0, p, h }
-#define C(n, k, u, h) { n, k, u, PTK_COUNTER, PTK_V_U64, 0, 0, h }
+#define G(n, k, u, p, h)                               \
+	{                                              \
+		n, k, u, PTK_GAUGE, PTK_V_F64, 0, p, h \
+	}
+#define C(n, k, u, h)                                    \
+	{                                                \
+		n, k, u, PTK_COUNTER, PTK_V_U64, 0, 0, h \
+	}
 static const struct ptk_metric metrics[M_NMETRICS] = {
-	[M_BUSY] = G("busy", "busy_pct", "%", 1, "CPU time not idle and not iowait (/proc/stat cpu)"),
+	[M_BUSY] =
+		G("busy", "busy_pct", "%", 1, "CPU time not idle and not iowait (/proc/stat cpu)"),
 	[M_USER] = G("usr", "user_pct", "%", 1, "user+nice time (/proc/stat cpu fields 1-2)"),
-	[M_SYS] = G("sys", "system_pct", "%", 1, "system+irq+softirq (/proc/stat cpu fields 3,6,7)"),
+	[M_SYS] =
+		G("sys", "system_pct", "%", 1, "system+irq+softirq (/proc/stat cpu fields 3,6,7)"),
 	[M_IOWAIT] = G("iowait", "iowait_pct", "%", 1,
 		       "idle time with I/O outstanding: idle, not busy (/proc/stat field 5)"),
 	[M_STEAL] = G("steal", "steal_pct", "%", 1,
 		      "time the hypervisor ran another guest (/proc/stat field 8)"),
-	[M_MAXCPU] = G("max cpu", "max_cpu_busy_pct", "%", 1, "busiest single CPU (/proc/stat cpuN)"),
-	[M_RUNQ] = G("runq", "runq", "", 2,
-		     "runnable tasks, mean of 1 s samples, ptk excluded (/proc/stat procs_running)"),
+	[M_MAXCPU] =
+		G("max cpu", "max_cpu_busy_pct", "%", 1, "busiest single CPU (/proc/stat cpuN)"),
+	[M_RUNQ] =
+		G("runq", "runq", "", 2,
+		  "runnable tasks, mean of 1 s samples, ptk excluded (/proc/stat procs_running)"),
 	[M_RUNQ_PER_CPU] = G("runq/cpu", "runq_per_cpu", "", 2, "run queue per online CPU"),
 	[M_LOAD1] = G("load1", "load1", "", 2, "1-min load: R and D tasks (/proc/loadavg)"),
 	[M_PSI_SOME] = G("psi some", "psi_some_pct", "%", 1,
@@ -123,14 +133,16 @@ static const struct ptk_metric metrics[M_NMETRICS] = {
 	[M_MEM_USED] = G("used", "used_pct", "%", 1, "MemTotal - MemAvailable (/proc/meminfo)"),
 	[M_MEM_AVAIL] = G("avail", "available_bytes", "B", 0, "MemAvailable (/proc/meminfo)"),
 	[M_SWAP_USED] = G("swap", "swap_used_pct", "%", 1, "SwapTotal - SwapFree (/proc/meminfo)"),
-	[M_SWAPIN] = G("si", "swap_in_pages_per_s", "pg/s", 1, "pages swapped in (/proc/vmstat pswpin)"),
+	[M_SWAPIN] =
+		G("si", "swap_in_pages_per_s", "pg/s", 1, "pages swapped in (/proc/vmstat pswpin)"),
 	[M_SWAPOUT] = G("so", "swap_out_pages_per_s", "pg/s", 1,
 			"pages swapped out (/proc/vmstat pswpout)"),
 	[M_PGSCAN_DIRECT] = G("direct reclaim", "direct_scan_pages_per_s", "pg/s", 1,
 			      "pages scanned by allocating tasks (/proc/vmstat pgscan_direct)"),
 	[M_MAJFLT] = G("majflt", "major_faults_per_s", "/s", 1,
 		       "major page faults (/proc/vmstat pgmajfault)"),
-	[M_OOM] = C("oom kills", "oom_kills", "", "OOM kills in the window (/proc/vmstat oom_kill)"),
+	[M_OOM] =
+		C("oom kills", "oom_kills", "", "OOM kills in the window (/proc/vmstat oom_kill)"),
 	[M_UTIL] = G("%util", "util_pct", "%", 1,
 		     "time with >= 1 request in flight (/proc/diskstats io_ticks)"),
 	[M_RS] = G("r/s", "reads_per_s", "/s", 1, "reads completed (/proc/diskstats field 1)"),
@@ -143,14 +155,15 @@ static const struct ptk_metric metrics[M_NMETRICS] = {
 	[M_WAWAIT] = G("w_await", "w_await_ms", "ms", 2, "mean write latency incl. queueing"),
 	[M_IOERR] = C("I/O errors", "io_errors", "",
 		      "kernel log I/O errors naming this device (/dev/kmsg)"),
-	[M_NET_UTIL] = G("util", "util_pct", "%",
-			 1, "max(rx, tx) bytes/s over link speed (/sys/class/net/IF/speed)"),
+	[M_NET_UTIL] = G("util", "util_pct", "%", 1,
+			 "max(rx, tx) bytes/s over link speed (/sys/class/net/IF/speed)"),
 	[M_RXKB] = G("rxkB/s", "rx_kb_per_s", "kB/s", 1, "bytes received (/proc/net/dev)"),
 	[M_TXKB] = G("txkB/s", "tx_kb_per_s", "kB/s", 1, "bytes sent (/proc/net/dev)"),
 	[M_DROPS] = G("drops", "drops_per_s", "/s", 1, "rx+tx drop and fifo (/proc/net/dev)"),
-	[M_NET_ERRS] = G("errs", "errors_per_s", "/s", 1, "rx+tx errs, frame, carrier (/proc/net/dev)"),
-	[M_RETRANS_PCT] = G("retrans", "retrans_pct", "%", 2,
-			    "RetransSegs / OutSegs (/proc/net/snmp Tcp)"),
+	[M_NET_ERRS] =
+		G("errs", "errors_per_s", "/s", 1, "rx+tx errs, frame, carrier (/proc/net/dev)"),
+	[M_RETRANS_PCT] =
+		G("retrans", "retrans_pct", "%", 2, "RetransSegs / OutSegs (/proc/net/snmp Tcp)"),
 	[M_RETRANS] = G("retrans/s", "retrans_per_s", "/s", 1, "/proc/net/snmp Tcp RetransSegs"),
 	[M_LISTEN_DROPS] = C("listen drops", "listen_drops", "",
 			     "SYNs dropped at a full accept queue (/proc/net/netstat ListenDrops)"),
@@ -161,11 +174,13 @@ static const struct ptk_metric metrics[M_NMETRICS] = {
 		       "tasks in D state: the larger of the mean of 1 s samples of /proc/stat "
 		       "procs_blocked (I/O wait) and the D threads at the first and last scan "
 		       "(/proc/PID/task/TID/stat state)"),
-	[M_DSTATE_MAX] = G("D max", "dstate_tasks_max", "", 0, "highest 1 s sample of procs_blocked"),
+	[M_DSTATE_MAX] =
+		G("D max", "dstate_tasks_max", "", 0, "highest 1 s sample of procs_blocked"),
 	[M_HUNG] = C("hung tasks", "hung_tasks", "", "'blocked for more than' reports (/dev/kmsg)"),
 	[M_LOCKUP] = C("lockups", "lockups", "", "soft/hard lockups, RCU stalls (/dev/kmsg)"),
 	[M_KOOM] = C("OOM", "oom_kills_logged", "", "OOM kills in the kernel log (/dev/kmsg)"),
-	[M_KIOERR] = C("I/O err", "io_errors_logged", "", "I/O errors in the kernel log (/dev/kmsg)"),
+	[M_KIOERR] =
+		C("I/O err", "io_errors_logged", "", "I/O errors in the kernel log (/dev/kmsg)"),
 };
 #undef G
 #undef C
@@ -359,8 +374,9 @@ static void add_offenders(struct row *r, struct proc_delta *pd, int n, int metri
 		double score = *(double *)((char *)&pd[i] + metric_off);
 		if (!(score > min_score))
 			continue;
-		struct offender o = { .pid = pd[i].t->pid, .score = score, .m = &metrics[midx],
-				      .value = score };
+		struct offender o = {
+			.pid = pd[i].t->pid, .score = score, .m = &metrics[midx], .value = score
+		};
 		snprintf(o.comm, sizeof(o.comm), "%s", pd[i].t->comm);
 		if (k < TOP_N) {
 			tmp[k++] = o;
@@ -375,14 +391,20 @@ static void add_offenders(struct row *r, struct proc_delta *pd, int n, int metri
 		r->off[r->noff++] = tmp[i];
 }
 
-static const struct ptk_metric off_cpu = { "%CPU", "cpu_pct", "%", PTK_GAUGE, PTK_V_F64, 0, 1,
-					   "utime+stime over the window (/proc/PID/stat)" };
-static const struct ptk_metric off_majflt = { "majflt/s", "major_faults_per_s", "/s", PTK_GAUGE,
-					      PTK_V_F64, 0, 1, "/proc/PID/stat majflt" };
-static const struct ptk_metric off_rss = { "RSS", "rss_bytes", "B", PTK_GAUGE, PTK_V_F64, 0, 0,
-					   "/proc/PID/stat rss * page size" };
-static const struct ptk_metric off_io = { "I/O", "io_bytes_per_s", "B/s", PTK_GAUGE, PTK_V_F64, 0, 0,
-					  "read_bytes+write_bytes (/proc/PID/io)" };
+static const struct ptk_metric off_cpu = {
+	"%CPU",	   "cpu_pct", "%", PTK_GAUGE,
+	PTK_V_F64, 0,	      1,   "utime+stime over the window (/proc/PID/stat)"
+};
+static const struct ptk_metric off_majflt = {
+	"majflt/s", "major_faults_per_s", "/s", PTK_GAUGE, PTK_V_F64, 0, 1, "/proc/PID/stat majflt"
+};
+static const struct ptk_metric off_rss = {
+	"RSS", "rss_bytes", "B", PTK_GAUGE, PTK_V_F64, 0, 0, "/proc/PID/stat rss * page size"
+};
+static const struct ptk_metric off_io = { "I/O",     "io_bytes_per_s",
+					  "B/s",     PTK_GAUGE,
+					  PTK_V_F64, 0,
+					  0,	     "read_bytes+write_bytes (/proc/PID/io)" };
 
 static void offenders_of(struct row *r, struct proc_delta *pd, int n, int kind)
 {
@@ -393,7 +415,8 @@ static void offenders_of(struct row *r, struct proc_delta *pd, int n, int kind)
 		add_offenders(r, pd, n, offsetof(struct proc_delta, cpu_pct), "cpu", 0.5, M_BUSY);
 		break;
 	case 1:
-		add_offenders(r, pd, n, offsetof(struct proc_delta, majflt_s), "memory", 0.0, M_MAJFLT);
+		add_offenders(r, pd, n, offsetof(struct proc_delta, majflt_s), "memory", 0.0,
+			      M_MAJFLT);
 		for (int i = start; i < r->noff; i++)
 			r->off[i].m = &off_majflt;
 		start = r->noff;
@@ -503,12 +526,14 @@ static void analyse_cpu(struct state *s, struct rows *rs, struct proc_delta *pd,
 			 "bottleneck",
 			 maxcpu, maxb, others / nothers);
 	if (pct[PTK_CPU_STEAL] >= STEAL_WARN)
-		evidence(r, V_WARN, "steal %.1f%%: the hypervisor ran other guests (noisy neighbour)",
+		evidence(r, V_WARN,
+			 "steal %.1f%%: the hypervisor ran other guests (noisy neighbour)",
 			 pct[PTK_CPU_STEAL]);
 	if (pct[PTK_CPU_IOWAIT] >= 5.0)
-		evidence(r, V_OK,
-			 "iowait %.1f%% is idle time: the CPUs are free, tasks wait on I/O (see disk)",
-			 pct[PTK_CPU_IOWAIT]);
+		evidence(
+			r, V_OK,
+			"iowait %.1f%% is idle time: the CPUs are free, tasks wait on I/O (see disk)",
+			pct[PTK_CPU_IOWAIT]);
 	if (!s->b.err_la && s->b.la.load1 > s->ncpu_online && busy < 50.0)
 		evidence(r, V_OK,
 			 "load %.2f on %d CPUs with CPUs %.0f%% busy: Linux load counts D-state "
@@ -516,7 +541,8 @@ static void analyse_cpu(struct state *s, struct rows *rs, struct proc_delta *pd,
 			 s->b.la.load1, s->ncpu_online, busy);
 	if (forks >= 10)
 		evidence(r, V_OK,
-			 "%.0f forks/s: short-lived processes may take CPU no snapshot sees", forks);
+			 "%.0f forks/s: short-lived processes may take CPU no snapshot sees",
+			 forks);
 	offenders_of(r, pd, npd, 0);
 	next(r, "ptk mpstat -P ALL 1 5");
 	next(r, "ptk vmstat 1 5");
@@ -532,16 +558,17 @@ static void analyse_memory(struct state *s, struct rows *rs, struct proc_delta *
 		evidence(r, V_OK, "could not read /proc/meminfo: %s", strerror(-s->b.err_mi));
 		return;
 	}
-	double used = mi->mem_total ? 100.0 * (mi->mem_total - MIN(mi->mem_available,
-								    mi->mem_total)) / mi->mem_total
-				    : 0;
+	double used = mi->mem_total ?
+			      100.0 * (mi->mem_total - MIN(mi->mem_available, mi->mem_total)) /
+				      mi->mem_total :
+			      0;
 	double availp = 100.0 - used;
 	UTIL(r, M_MEM_USED, PTK_F(used));
 	UTIL(r, M_MEM_AVAIL, PTK_F((double)mi->mem_available * 1024));
 	UTIL(r, M_SWAP_USED,
 	     mi->swap_total ? PTK_F(100.0 * (mi->swap_total - MIN(mi->swap_free, mi->swap_total)) /
-				    mi->swap_total)
-			    : PTK_NA);
+				    mi->swap_total) :
+			      PTK_NA);
 	double si = 0, so = 0, scan = 0, majf = 0;
 	u64 ooms = 0;
 	if (!s->a.err_vm && !s->b.err_vm) {
@@ -659,24 +686,28 @@ static void analyse_disks(struct state *s, struct rows *rs, struct proc_delta *p
 		int errs_boot = kmsg_count(s, PTK_KMSG_IO_ERROR, nd->name, false);
 		ERR(r, M_IOERR, s->err_km ? PTK_NA : PTK_U(errs));
 		if (errs)
-			evidence(r, V_CRIT, "%d I/O error(s) for %s in the kernel log during the window",
-				 errs, nd->name);
+			evidence(r, V_CRIT,
+				 "%d I/O error(s) for %s in the kernel log during the window", errs,
+				 nd->name);
 		else if (errs_boot)
 			evidence(r, V_WARN, "%d I/O error(s) for %s in the kernel log since boot",
 				 errs_boot, nd->name);
 		double await = MAX(dr.r_await, dr.w_await);
 		if (rot == 1) {
 			if (dr.util >= DISK_UTIL_CRIT && dr.aqu_sz > 1)
-				evidence(r, V_CRIT, "%%util %.0f with aqu-sz %.2f on a rotational disk: "
-						    "saturated", dr.util, dr.aqu_sz);
+				evidence(r, V_CRIT,
+					 "%%util %.0f with aqu-sz %.2f on a rotational disk: "
+					 "saturated",
+					 dr.util, dr.aqu_sz);
 			else if (dr.util >= DISK_UTIL_WARN)
 				evidence(r, V_WARN, "%%util %.0f on a rotational disk", dr.util);
 		} else if (dr.util >= DISK_UTIL_CRIT) {
-			evidence(r, V_OK,
-				 "%%util %.0f on a device that serves requests in parallel (%s) is not "
-				 "saturation: judge by aqu-sz %.2f and await %.2f ms",
-				 dr.util, rot == 0 ? "non-rotational" : "rotational unknown",
-				 dr.aqu_sz, await);
+			evidence(
+				r, V_OK,
+				"%%util %.0f on a device that serves requests in parallel (%s) is not "
+				"saturation: judge by aqu-sz %.2f and await %.2f ms",
+				dr.util, rot == 0 ? "non-rotational" : "rotational unknown",
+				dr.aqu_sz, await);
 		}
 		if (await >= DISK_AWAIT_CRIT && dr.aqu_sz > 1)
 			evidence(r, V_CRIT, "await %.1f ms with %.2f requests queued", await,
@@ -697,8 +728,9 @@ static void analyse_disks(struct state *s, struct rows *rs, struct proc_delta *p
 			evidence(busiest, V_CRIT, "PSI io full %.1f%%: all tasks stalled on I/O",
 				 iofull);
 		else if (iofull >= PSI_FULL_WARN || iosome >= PSI_SOME_WARN)
-			evidence(busiest, V_WARN, "PSI io some %.1f%%, full %.1f%%: tasks stall on I/O",
-				 iosome, iofull);
+			evidence(busiest, V_WARN,
+				 "PSI io some %.1f%%, full %.1f%%: tasks stall on I/O", iosome,
+				 iofull);
 	}
 	for (int i = 0; i < rs->n; i++) {
 		struct row *r = &rs->r[i];
@@ -715,8 +747,7 @@ static void analyse_net(struct state *s, struct rows *rs)
 
 	for (int i = 0; !s->b.err_nd && i < s->b.nd.n; i++) {
 		const struct ptk_netdev *n = &s->b.nd.d[i], *o;
-		if (!strcmp(n->name, "lo") ||
-		    !(n->f[PTK_ND_RX_BYTES] || n->f[PTK_ND_TX_BYTES]))
+		if (!strcmp(n->name, "lo") || !(n->f[PTK_ND_RX_BYTES] || n->f[PTK_ND_TX_BYTES]))
 			continue; /* loopback, or never used since boot */
 		o = ptk_netdev_find(&s->a.nd, n->name);
 		if (!o)
@@ -736,9 +767,11 @@ static void analyse_net(struct state *s, struct rows *rs)
 		UTIL(r, M_RXKB, PTK_F(rx / 1024));
 		UTIL(r, M_TXKB, PTK_F(tx / 1024));
 		double drops = (dv[PTK_ND_RX_DROP] + dv[PTK_ND_TX_DROP] + dv[PTK_ND_RX_FIFO] +
-				dv[PTK_ND_TX_FIFO]) / d;
+				dv[PTK_ND_TX_FIFO]) /
+			       d;
 		double errs = (dv[PTK_ND_RX_ERRS] + dv[PTK_ND_TX_ERRS] + dv[PTK_ND_RX_FRAME] +
-			       dv[PTK_ND_TX_CARRIER] + dv[PTK_ND_TX_COLLS]) / d;
+			       dv[PTK_ND_TX_CARRIER] + dv[PTK_ND_TX_COLLS]) /
+			      d;
 		SAT(r, M_DROPS, PTK_F(drops));
 		ERR(r, M_NET_ERRS, PTK_F(errs));
 		if (util >= NET_UTIL_CRIT)
@@ -784,11 +817,13 @@ static void analyse_net(struct state *s, struct rows *rs)
 	u64 ie = ptk_delta(a_ie, b_ie) + ptk_delta(a_ce, b_ce);
 	ERR(r, M_INERRS, PTK_U(ie));
 	if (out >= RETRANS_MIN_SEGS && rp >= RETRANS_CRIT)
-		evidence(r, V_CRIT, "%.2f%% of TCP segments retransmitted (%" PRIu64 " of %" PRIu64
-				    ")", rp, re, out);
+		evidence(r, V_CRIT,
+			 "%.2f%% of TCP segments retransmitted (%" PRIu64 " of %" PRIu64 ")", rp,
+			 re, out);
 	else if (out >= RETRANS_MIN_SEGS && rp >= RETRANS_WARN)
-		evidence(r, V_WARN, "%.2f%% of TCP segments retransmitted (%" PRIu64 " of %" PRIu64
-				    ")", rp, re, out);
+		evidence(r, V_WARN,
+			 "%.2f%% of TCP segments retransmitted (%" PRIu64 " of %" PRIu64 ")", rp,
+			 re, out);
 	if (ld)
 		evidence(r, V_WARN, "%" PRIu64 " SYNs dropped at a full listen queue", ld);
 	if (ie)
@@ -816,16 +851,17 @@ static void analyse_kernel(struct state *s, struct rows *rs)
 		for (size_t k = 0; k < ARRAY_SIZE(kinds); k++)
 			ERR(r, mets[k], PTK_NA);
 		evidence(r, V_OK, "kernel log not readable (%s)%s", strerror(-s->err_km),
-			 s->err_km == -EPERM || s->err_km == -EACCES
-				 ? ": needs CAP_SYSLOG or kernel.dmesg_restrict=0"
-				 : "");
+			 s->err_km == -EPERM || s->err_km == -EACCES ?
+				 ": needs CAP_SYSLOG or kernel.dmesg_restrict=0" :
+				 "");
 	} else {
 		for (size_t k = 0; k < ARRAY_SIZE(kinds); k++) {
 			int win = kmsg_count(s, kinds[k], NULL, true);
 			int boot = kmsg_count(s, kinds[k], NULL, false);
 			ERR(r, mets[k], PTK_U(win));
 			if (win)
-				evidence(r, V_CRIT, "%d %s message(s) in the kernel log during the window",
+				evidence(r, V_CRIT,
+					 "%d %s message(s) in the kernel log during the window",
 					 win, ptk_kmsg_kind_name[kinds[k]]);
 			else if (boot) {
 				/* the most recent one, with its age */
@@ -839,18 +875,20 @@ static void analyse_kernel(struct state *s, struct rows *rs)
 					}
 				double age = s->b.up - last;
 				evidence(r, age < 3600 ? V_WARN : V_OK,
-					 "%d %s message(s) since boot, the last %.0f s ago: %.100s", boot,
-					 ptk_kmsg_kind_name[kinds[k]], age, msg);
+					 "%d %s message(s) since boot, the last %.0f s ago: %.100s",
+					 boot, ptk_kmsg_kind_name[kinds[k]], age, msg);
 			}
 		}
 	}
 	if (dst >= MAX(4.0, (double)s->ncpu_online))
-		evidence(r, V_CRIT, "%.1f tasks in D state on average (max %.0f): uninterruptible "
-				    "waits, usually I/O; they inflate load",
+		evidence(r, V_CRIT,
+			 "%.1f tasks in D state on average (max %.0f): uninterruptible "
+			 "waits, usually I/O; they inflate load",
 			 dst, s->dstate_max);
 	else if (dst >= DSTATE_WARN)
-		evidence(r, V_WARN, "%.1f tasks in D state on average (max %.0f): uninterruptible "
-				    "waits, usually I/O; they inflate load",
+		evidence(r, V_WARN,
+			 "%.1f tasks in D state on average (max %.0f): uninterruptible "
+			 "waits, usually I/O; they inflate load",
 			 dst, s->dstate_max);
 	if (r->verdict != V_OK)
 		dstate_offenders(r, s);
@@ -981,7 +1019,8 @@ static struct json_object *mvals_json(const struct mval *v, int n)
 	struct json_object *o = json_object_new_object();
 
 	for (int i = 0; i < n; i++)
-		json_object_object_add(o, metrics[v[i].m].key, ptk_json_val(&metrics[v[i].m], &v[i].v));
+		json_object_object_add(o, metrics[v[i].m].key,
+				       ptk_json_val(&metrics[v[i].m], &v[i].v));
 	return o;
 }
 
@@ -1045,8 +1084,8 @@ static void print_text(struct state *s, struct rows *rs, double wall)
 	fprintf(f, "ptk check: %.1f s window ending %s on %s (%d CPUs)%s\n\n", s->dur, clock,
 		s->live ? un.nodename : s->ctx->src.procfs, s->ncpu_online,
 		s->live ? "" : " [replay]");
-	fprintf(f, "%-14s %-9s %-38s %-40s %s\n", "RESOURCE", "VERDICT", "UTILIZATION", "SATURATION",
-		"ERRORS");
+	fprintf(f, "%-14s %-9s %-38s %-40s %s\n", "RESOURCE", "VERDICT", "UTILIZATION",
+		"SATURATION", "ERRORS");
 	for (int i = 0; i < rs->n; i++) {
 		struct row *r = &rs->r[i];
 		char name[80], u[256], sa[256], e[256];
@@ -1068,8 +1107,8 @@ static void print_text(struct state *s, struct rows *rs, double wall)
 			summary(r->util, r->nu, MAXV, u, sizeof(u));
 			summary(r->sat, r->ns, MAXV, sa, sizeof(sa));
 			summary(r->err, r->ne, MAXV, e, sizeof(e));
-			fprintf(f, "  utilization: %s\n  saturation:  %s\n  errors:      %s\n", u, sa,
-				e);
+			fprintf(f, "  utilization: %s\n  saturation:  %s\n  errors:      %s\n", u,
+				sa, e);
 		}
 		for (int k = 0; k < r->nev; k++)
 			fprintf(f, "  - %s\n", r->evidence[k]);
@@ -1109,8 +1148,7 @@ static void print_json(struct state *s, struct rows *rs, double wall)
 	struct json_object *root = json_object_new_object(), *arr = json_object_new_array();
 
 	json_object_object_add(root, "duration_s", json_object_new_double(s->dur));
-	json_object_object_add(root, "timestamp",
-			       json_object_new_double(ptk_ctx_walltime(s->ctx)));
+	json_object_object_add(root, "timestamp", json_object_new_double(ptk_ctx_walltime(s->ctx)));
 	json_object_object_add(root, "ncpu", json_object_new_int(s->ncpu_online));
 	for (int i = 0; i < rs->n; i++) {
 		struct row *r = &rs->r[i];
@@ -1121,7 +1159,8 @@ static void print_json(struct state *s, struct rows *rs, double wall)
 		json_object_object_add(o, "utilization", mvals_json(r->util, r->nu));
 		json_object_object_add(o, "saturation", mvals_json(r->sat, r->ns));
 		json_object_object_add(o, "errors", mvals_json(r->err, r->ne));
-		json_object_object_add(o, "verdict", json_object_new_string(verdict_name[r->verdict]));
+		json_object_object_add(o, "verdict",
+				       json_object_new_string(verdict_name[r->verdict]));
 		a = json_object_new_array();
 		for (int k = 0; k < r->nev; k++)
 			json_object_array_add(a, json_object_new_string(r->evidence[k]));
@@ -1134,7 +1173,8 @@ static void print_json(struct state *s, struct rows *rs, double wall)
 			json_object_object_add(x, "comm", json_object_new_string(of->comm));
 			json_object_object_add(x, "kind", json_object_new_string(r->offender_kind));
 			if (of->what[0]) {
-				json_object_object_add(x, "detail", json_object_new_string(of->what));
+				json_object_object_add(x, "detail",
+						       json_object_new_string(of->what));
 			} else {
 				struct ptk_val v = PTK_F(of->value);
 				json_object_object_add(x, of->m->key, ptk_json_val(of->m, &v));
@@ -1152,8 +1192,9 @@ static void print_json(struct state *s, struct rows *rs, double wall)
 	struct json_object *obs = json_object_new_object(), *src = json_object_new_array();
 	json_object_object_add(obs, "cpu_s", json_object_new_double(s->cpu_ns / 1e9));
 	json_object_object_add(obs, "wall_s", json_object_new_double(wall));
-	json_object_object_add(obs, "cpu_pct_of_one_cpu",
-			       json_object_new_double(wall > 0 ? 100.0 * s->cpu_ns / 1e9 / wall : 0));
+	json_object_object_add(
+		obs, "cpu_pct_of_one_cpu",
+		json_object_new_double(wall > 0 ? 100.0 * s->cpu_ns / 1e9 / wall : 0));
 	json_object_object_add(obs, "samples", json_object_new_int(s->ticks));
 	source_json(src, "/proc/stat", s->b.err_st);
 	source_json(src, "/proc/loadavg", s->b.err_la);
@@ -1167,7 +1208,8 @@ static void print_json(struct state *s, struct rows *rs, double wall)
 		snprintf(n, sizeof(n), "/proc/pressure/%s", ptk_psi_res_name[i]);
 		source_json(src, n, s->b.err_psi[i]);
 	}
-	source_json(src, "/proc/PID/{stat,io}", s->err_pb ? s->err_pb : (s->pb.denied ? -EACCES : 0));
+	source_json(src, "/proc/PID/{stat,io}",
+		    s->err_pb ? s->err_pb : (s->pb.denied ? -EACCES : 0));
 	source_json(src, "/proc/PID/task/TID/{stat,wchan}", s->err_threads);
 	source_json(src, s->live ? "/dev/kmsg" : "kmsg", s->err_km);
 	json_object_object_add(obs, "sources", src);

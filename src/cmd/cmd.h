@@ -9,7 +9,7 @@
 struct ptk_cmd {
 	const char *name;
 	int (*fn)(struct ptk_ctx *ctx, int argc, char **argv);
-	const char *summary;  /* one line for `ptk help` */
+	const char *summary; /* one line for `ptk help` */
 	const char *replaces; /* the classic tool(s) it stands in for */
 };
 

@@ -104,7 +104,8 @@ int cmd_uptime(struct ptk_ctx *ctx, int argc, char **argv)
 		printf("%" PRIu64 " min, ", mins);
 	if (!v[U_USERS].na)
 		printf(" %" PRIu64 " user%s, ", v[U_USERS].u, v[U_USERS].u > 1 ? "s" : "");
-	printf(" load average: %s, %s, %s\n", ptk_metric_fmt(&uptime_cols[U_L1], &v[U_L1], l[0], 32),
+	printf(" load average: %s, %s, %s\n",
+	       ptk_metric_fmt(&uptime_cols[U_L1], &v[U_L1], l[0], 32),
 	       ptk_metric_fmt(&uptime_cols[U_L5], &v[U_L5], l[1], 32),
 	       ptk_metric_fmt(&uptime_cols[U_L15], &v[U_L15], l[2], 32));
 	printf(" tasks: %s running (R), %s blocked (D), %s threads\n",

@@ -57,8 +57,9 @@ int ptk_ctx_ready(struct ptk_ctx *ctx)
 	int r = ptk_src_init(&ctx->src, ctx->procfs, ctx->sysfs);
 
 	if (r) {
-		ptk_err("cannot use %s: %s", ctx->sysfs && r == -ENOENT ? "--procfs/--sysfs root" :
-				"procfs root", strerror(-r));
+		ptk_err("cannot use %s: %s",
+			ctx->sysfs && r == -ENOENT ? "--procfs/--sysfs root" : "procfs root",
+			strerror(-r));
 		return PTK_EXIT_RUNTIME;
 	}
 	ptk_sink_init(&ctx->sink, ctx->json ? PTK_FMT_JSON : PTK_FMT_TEXT, stdout);

@@ -16,24 +16,26 @@
 enum { PTK_EXIT_OK = 0, PTK_EXIT_RUNTIME = 1, PTK_EXIT_USAGE = 2 };
 
 struct ptk_ctx {
-	const char *cmd;     /* command name */
-	const char *procfs;  /* --procfs, NULL = /proc */
-	const char *sysfs;   /* --sysfs, NULL = /sys */
-	bool json;	     /* --json */
-	struct ptk_src src;  /* valid after ptk_ctx_ready() */
+	const char *cmd; /* command name */
+	const char *procfs; /* --procfs, NULL = /proc */
+	const char *sysfs; /* --sysfs, NULL = /sys */
+	bool json; /* --json */
+	struct ptk_src src; /* valid after ptk_ctx_ready() */
 	struct ptk_sink sink;
-	volatile int stop;   /* set by SIGINT/SIGTERM */
-	u64 cpu_start_ns;    /* observer cost accounting */
+	volatile int stop; /* set by SIGINT/SIGTERM */
+	u64 cpu_start_ns; /* observer cost accounting */
 };
 
 /* Long options every command accepts; put PTK_COMMON_OPTS at the end of a command's
  * struct option array (before the terminator) and pass unknown codes to ptk_common_opt(). */
 enum { PTK_OPT_JSON = 0x1000, PTK_OPT_PROCFS, PTK_OPT_SYSFS, PTK_OPT_HELP };
-#define PTK_COMMON_OPTS                                                                    \
-	{ "json", no_argument, NULL, PTK_OPT_JSON },                                       \
-	{ "procfs", required_argument, NULL, PTK_OPT_PROCFS },                             \
-	{ "sysfs", required_argument, NULL, PTK_OPT_SYSFS },                               \
-	{ "help", no_argument, NULL, PTK_OPT_HELP }
+#define PTK_COMMON_OPTS                                                \
+	{ "json", no_argument, NULL, PTK_OPT_JSON },                   \
+		{ "procfs", required_argument, NULL, PTK_OPT_PROCFS }, \
+		{ "sysfs", required_argument, NULL, PTK_OPT_SYSFS },   \
+	{                                                              \
+		"help", no_argument, NULL, PTK_OPT_HELP                \
+	}
 
 /*
  * Handle a common option code from getopt_long. Returns 0 when handled, 1 for --help (the

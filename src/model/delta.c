@@ -36,7 +36,8 @@ void ptk_disk_rates(const struct ptk_disk *o, const struct ptk_disk *n, double i
 	for (int i = 0; i < PTK_DK_NFIELDS; i++)
 		d[i] = i == PTK_DK_IN_FLIGHT ? n->f[i] : ptk_delta(o->f[i], n->f[i]);
 	/* A device recreated between samples: every counter is meaningless, report zeros. */
-	if (n->f[PTK_DK_RD_IOS] < o->f[PTK_DK_RD_IOS] || n->f[PTK_DK_WR_IOS] < o->f[PTK_DK_WR_IOS] ||
+	if (n->f[PTK_DK_RD_IOS] < o->f[PTK_DK_RD_IOS] ||
+	    n->f[PTK_DK_WR_IOS] < o->f[PTK_DK_WR_IOS] ||
 	    n->f[PTK_DK_IO_TICKS] < o->f[PTK_DK_IO_TICKS])
 		return;
 	r->has_discard = n->nfields >= 15;

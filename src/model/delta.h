@@ -18,7 +18,7 @@ static inline u64 ptk_delta(u64 old, u64 new)
 		return new - old;
 	if (old <= 0xffffffffull && old - new > 0x80000000ull)
 		return (0xffffffffull - old) + new + 1; /* 32-bit counter wrapped */
-	return 0;					/* reset */
+	return 0; /* reset */
 }
 
 /* Delta of a tick counter that may legitimately go backwards by a little (iowait on
@@ -56,15 +56,15 @@ static inline double ptk_cpu_busy(const double pct[PTK_CPU_NSTATES])
  * computes them (rd_stats.c compute_ext_disk_stats). interval_s is the wall interval.
  */
 struct ptk_disk_rates {
-	double r_s, w_s, d_s, f_s;		/* requests completed per second */
-	double rkb_s, wkb_s, dkb_s;		/* kB per second */
-	double rrqm_s, wrqm_s, drqm_s;		/* merges per second */
-	double rrqm_pct, wrqm_pct, drqm_pct;	/* merged / (merged + issued) % */
+	double r_s, w_s, d_s, f_s; /* requests completed per second */
+	double rkb_s, wkb_s, dkb_s; /* kB per second */
+	double rrqm_s, wrqm_s, drqm_s; /* merges per second */
+	double rrqm_pct, wrqm_pct, drqm_pct; /* merged / (merged + issued) % */
 	double r_await, w_await, d_await, f_await; /* ms per request */
-	double rareq_sz, wareq_sz, dareq_sz;	/* kB per request */
-	double aqu_sz;				/* avg requests in queue (time_in_queue/interval) */
-	double util;				/* % of the interval with >= 1 request in flight */
-	double tps;				/* r_s + w_s + d_s (iostat's tps; flushes excluded) */
+	double rareq_sz, wareq_sz, dareq_sz; /* kB per request */
+	double aqu_sz; /* avg requests in queue (time_in_queue/interval) */
+	double util; /* % of the interval with >= 1 request in flight */
+	double tps; /* r_s + w_s + d_s (iostat's tps; flushes excluded) */
 	bool has_discard, has_flush;
 };
 void ptk_disk_rates(const struct ptk_disk *old, const struct ptk_disk *new, double interval_s,

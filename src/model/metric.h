@@ -13,21 +13,21 @@
 #include "lib/util.h"
 
 enum ptk_kind {
-	PTK_GAUGE,   /* a level: the value now, or a rate derived over an interval */
+	PTK_GAUGE, /* a level: the value now, or a rate derived over an interval */
 	PTK_COUNTER, /* monotonically increasing since boot */
 };
 
 enum ptk_vtype { PTK_V_STR, PTK_V_U64, PTK_V_S64, PTK_V_F64 };
 
 struct ptk_metric {
-	const char *name;    /* column title, e.g. "r_await", "%util", "si" */
-	const char *key;     /* JSON key / metric name suffix, e.g. "r_await", "util_pct" */
-	const char *unit;    /* "ms", "kB/s", "%", "bytes", "/s", "" */
-	enum ptk_kind kind;  /* of the underlying quantity as shown */
+	const char *name; /* column title, e.g. "r_await", "%util", "si" */
+	const char *key; /* JSON key / metric name suffix, e.g. "r_await", "util_pct" */
+	const char *unit; /* "ms", "kB/s", "%", "bytes", "/s", "" */
+	enum ptk_kind kind; /* of the underlying quantity as shown */
 	enum ptk_vtype type; /* how the value is held */
-	int width;	     /* text width; negative = left-aligned */
-	int prec;	     /* decimals for PTK_V_F64 */
-	const char *help;    /* one line: meaning and kernel source (file, field) */
+	int width; /* text width; negative = left-aligned */
+	int prec; /* decimals for PTK_V_F64 */
+	const char *help; /* one line: meaning and kernel source (file, field) */
 };
 
 /* One value of a row. na = unavailable (EACCES, not provided by this kernel): shown as

@@ -35,7 +35,8 @@ int ptk_task_rates(const struct ptk_ptab *prev, const struct ptk_ptab *cur, doub
 			continue;
 		r->valid = true;
 		valid++;
-		double ut = ptk_delta_ticks(p->utime, c->utime), st = ptk_delta_ticks(p->stime, c->stime);
+		double ut = ptk_delta_ticks(p->utime, c->utime),
+		       st = ptk_delta_ticks(p->stime, c->stime);
 		r->usr_pct = 100.0 * ut / hz / itv_s;
 		r->sys_pct = 100.0 * st / hz / itv_s;
 		r->cpu_pct = r->usr_pct + r->sys_pct;
@@ -47,15 +48,17 @@ int ptk_task_rates(const struct ptk_ptab *prev, const struct ptk_ptab *cur, doub
 		}
 		r->minflt_s = ptk_delta(p->minflt, c->minflt) / itv_s;
 		r->majflt_s = ptk_delta(p->majflt, c->majflt) / itv_s;
-		r->iodelay_pct = 100.0 * ptk_delta_ticks(p->blkio_ticks, c->blkio_ticks) / hz / itv_s;
+		r->iodelay_pct =
+			100.0 * ptk_delta_ticks(p->blkio_ticks, c->blkio_ticks) / hz / itv_s;
 		if (r->iodelay_pct > 100)
 			r->iodelay_pct = 100;
 		r->io_ok = c->io_ok && (p == &zero || p->io_ok);
 		if (r->io_ok) {
 			r->rkb_s = ptk_delta(p->read_bytes, c->read_bytes) / 1024.0 / itv_s;
 			r->wkb_s = ptk_delta(p->write_bytes, c->write_bytes) / 1024.0 / itv_s;
-			r->ccwr_kb_s = ptk_delta(p->cancelled_write_bytes, c->cancelled_write_bytes) /
-				       1024.0 / itv_s;
+			r->ccwr_kb_s =
+				ptk_delta(p->cancelled_write_bytes, c->cancelled_write_bytes) /
+				1024.0 / itv_s;
 			r->rchar_kb_s = ptk_delta(p->rchar, c->rchar) / 1024.0 / itv_s;
 			r->wchar_kb_s = ptk_delta(p->wchar, c->wchar) / 1024.0 / itv_s;
 		}
@@ -69,8 +72,8 @@ int ptk_task_rates(const struct ptk_ptab *prev, const struct ptk_ptab *cur, doub
 }
 
 const char *const ptk_group_by_name[] = {
-	[PTK_BY_PID] = "pid",	    [PTK_BY_TGID] = "tgid",	[PTK_BY_COMM] = "comm",
-	[PTK_BY_USER] = "user",	    [PTK_BY_CGROUP] = "cgroup", [PTK_BY_CONTAINER] = "container",
+	[PTK_BY_PID] = "pid",	[PTK_BY_TGID] = "tgid",	    [PTK_BY_COMM] = "comm",
+	[PTK_BY_USER] = "user", [PTK_BY_CGROUP] = "cgroup", [PTK_BY_CONTAINER] = "container",
 };
 
 int ptk_group_by_parse(const char *s, enum ptk_group_by *by)

@@ -10,20 +10,20 @@
 #include "source/procfs/pid.h"
 
 struct ptk_task_rate {
-	const struct ptk_task *cur;  /* row of the newer scan */
+	const struct ptk_task *cur; /* row of the newer scan */
 	const struct ptk_task *prev; /* same (pid, starttime) in the older scan; NULL when new */
-	bool valid;		     /* rates known: prev found, or the task was born in the
+	bool valid; /* rates known: prev found, or the task was born in the
 				      * interval (its whole life counts) */
 	double cpu_pct, usr_pct, sys_pct; /* % of one CPU (utime/stime ticks); a process is the
 					   * sum of its threads, capped at ncpu x 100 */
-	double minflt_s, majflt_s;	  /* page faults per second */
-	bool io_ok;			  /* /proc/PID/io readable at both ends */
-	double rkb_s, wkb_s, ccwr_kb_s;	  /* block-layer kB/s: read_bytes, write_bytes,
+	double minflt_s, majflt_s; /* page faults per second */
+	bool io_ok; /* /proc/PID/io readable at both ends */
+	double rkb_s, wkb_s, ccwr_kb_s; /* block-layer kB/s: read_bytes, write_bytes,
 					   * cancelled_write_bytes */
-	double rchar_kb_s, wchar_kb_s;	  /* read()/write() kB/s */
-	bool csw_ok;			  /* status readable at both ends */
-	double cswch_s, nvcswch_s;	  /* voluntary / involuntary context switches per s */
-	double iodelay_pct;		  /* delayacct_blkio_ticks: % of the interval the task
+	double rchar_kb_s, wchar_kb_s; /* read()/write() kB/s */
+	bool csw_ok; /* status readable at both ends */
+	double cswch_s, nvcswch_s; /* voluntary / involuntary context switches per s */
+	double iodelay_pct; /* delayacct_blkio_ticks: % of the interval the task
 					   * waited for block I/O (needs kernel.task_delayacct) */
 };
 
@@ -37,11 +37,11 @@ int ptk_task_rates(const struct ptk_ptab *prev, const struct ptk_ptab *cur, doub
 		   double prev_up_s, int ncpu, struct ptk_task_rate *out);
 
 enum ptk_group_by {
-	PTK_BY_PID,	  /* each row (a process or a thread) */
-	PTK_BY_TGID,	  /* thread group: a process's threads summed */
-	PTK_BY_COMM,	  /* command name */
-	PTK_BY_USER,	  /* real uid, shown as a user name (needs PTK_PT_STATUS) */
-	PTK_BY_CGROUP,	  /* cgroup path, v2 or first v1 (needs PTK_PT_CGROUP) */
+	PTK_BY_PID, /* each row (a process or a thread) */
+	PTK_BY_TGID, /* thread group: a process's threads summed */
+	PTK_BY_COMM, /* command name */
+	PTK_BY_USER, /* real uid, shown as a user name (needs PTK_PT_STATUS) */
+	PTK_BY_CGROUP, /* cgroup path, v2 or first v1 (needs PTK_PT_CGROUP) */
 	PTK_BY_CONTAINER, /* container id in the cgroup path, "-" for the host */
 };
 
@@ -51,11 +51,11 @@ extern const char *const ptk_group_by_name[];
 
 struct ptk_group {
 	char key[192];
-	int pid;	  /* first task's pid (tgid for PTK_BY_TGID) */
+	int pid; /* first task's pid (tgid for PTK_BY_TGID) */
 	int ntasks;
 	double cpu_pct, usr_pct, sys_pct, minflt_s, majflt_s;
 	double rkb_s, wkb_s, ccwr_kb_s, cswch_s, nvcswch_s;
-	u64 rss_kb;	  /* sum of RSS (rss pages x page size): threads share it, so
+	u64 rss_kb; /* sum of RSS (rss pages x page size): threads share it, so
 			   * PTK_BY_TGID counts it once */
 	bool io_ok, csw_ok;
 };

@@ -127,7 +127,8 @@ void ptk_sink_row(struct ptk_sink *s, const char *prefix, const struct ptk_val *
 		fprintf(s->out, "%-*s", s->prefix_width, prefix ? prefix : "");
 	for (int i = 0; i < tab->ncols; i++) {
 		char buf[256];
-		text_cell(s, &tab->cols[i], ptk_metric_fmt(&tab->cols[i], &vals[i], buf, sizeof(buf)),
+		text_cell(s, &tab->cols[i],
+			  ptk_metric_fmt(&tab->cols[i], &vals[i], buf, sizeof(buf)),
 			  i == 0 && !s->prefix_width);
 	}
 	fputc('\n', s->out);

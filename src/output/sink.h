@@ -28,7 +28,7 @@ struct ptk_sink {
 	struct json_object *arr; /* current table (JSON) */
 	const struct ptk_table *tab;
 	int prefix_width; /* text: width of the row prefix column (left-aligned) */
-	const char *sep;  /* text: column separator, default " " */
+	const char *sep; /* text: column separator, default " " */
 };
 
 void ptk_sink_init(struct ptk_sink *s, enum ptk_fmt fmt, FILE *out);

@@ -62,8 +62,7 @@ bool ptk_src_is_live(const struct ptk_src *src)
 	return !src->replay && !strcmp(src->procfs, "/proc");
 }
 
-int ptk_src_path(const struct ptk_src *src, enum ptk_fs fs, const char *rel, char *buf,
-		 size_t size)
+int ptk_src_path(const struct ptk_src *src, enum ptk_fs fs, const char *rel, char *buf, size_t size)
 {
 	int n;
 

@@ -22,10 +22,10 @@ struct ptk_src {
 	char procfs[PATH_MAX];
 	char sysfs[PATH_MAX];
 	bool sysfs_given; /* --sysfs was set explicitly */
-	bool replay;	  /* procfs root holds snapshots 0/ 1/ ... */
-	int nsnap;	  /* number of consecutive snapshots from 0 */
-	int snap;	  /* current snapshot index in replay mode */
-	bool sys_replay;  /* sysfs root itself holds numbered snapshots */
+	bool replay; /* procfs root holds snapshots 0/ 1/ ... */
+	int nsnap; /* number of consecutive snapshots from 0 */
+	int snap; /* current snapshot index in replay mode */
+	bool sys_replay; /* sysfs root itself holds numbered snapshots */
 };
 
 /*
@@ -56,8 +56,6 @@ int ptk_src_next(struct ptk_src *src);
 
 /* Samples left including the current one (replay), or -1 (live: unbounded). */
 int ptk_src_remaining(const struct ptk_src *src);
-
-
 
 /* A growable, reusable read buffer. */
 struct ptk_buf {

@@ -39,16 +39,16 @@ struct ptk_cpu_times {
  */
 struct ptk_stat {
 	struct ptk_cpu_times all; /* the aggregate "cpu" line */
-	int ncpu;		  /* slots in cpu[]/present[] */
-	int cap;		  /* allocated slots */
+	int ncpu; /* slots in cpu[]/present[] */
+	int cap; /* allocated slots */
 	struct ptk_cpu_times *cpu;
 	bool *present;
-	u64 ctxt;	   /* "ctxt": context switches since boot */
-	u64 intr;	   /* "intr" first field: interrupts since boot */
-	u64 processes;	   /* "processes": forks since boot */
+	u64 ctxt; /* "ctxt": context switches since boot */
+	u64 intr; /* "intr" first field: interrupts since boot */
+	u64 processes; /* "processes": forks since boot */
 	u64 procs_running; /* "procs_running": tasks in R state now */
 	u64 procs_blocked; /* "procs_blocked": tasks in D state (I/O) now */
-	u64 btime;	   /* "btime": boot time, seconds since the epoch */
+	u64 btime; /* "btime": boot time, seconds since the epoch */
 };
 
 /* Read /proc/stat into st (buffers reused across calls). 0 or -errno. */
@@ -65,14 +65,14 @@ u64 ptk_cpu_total(const struct ptk_cpu_times *t);
 
 struct ptk_loadavg {
 	double load1, load5, load15; /* exponentially-damped run+D queue length */
-	unsigned nr_running;	     /* runnable entities now */
-	unsigned nr_threads;	     /* kernel scheduling entities */
+	unsigned nr_running; /* runnable entities now */
+	unsigned nr_threads; /* kernel scheduling entities */
 	int last_pid;
 };
 int ptk_loadavg_read(const struct ptk_src *src, struct ptk_loadavg *la);
 
 struct ptk_uptime {
-	double up_s;   /* seconds since boot (CLOCK_BOOTTIME) */
+	double up_s; /* seconds since boot (CLOCK_BOOTTIME) */
 	double idle_s; /* summed idle seconds of all CPUs */
 };
 int ptk_uptime_read(const struct ptk_src *src, struct ptk_uptime *up);
@@ -95,13 +95,13 @@ int ptk_meminfo_parse(const char *text, struct ptk_meminfo *mi);
 /* ---- /proc/vmstat (event counters since boot) --------------------------------------- */
 
 struct ptk_vmstat {
-	u64 pgpgin, pgpgout;	       /* kB read from/written to block devices */
-	u64 pswpin, pswpout;	       /* pages swapped in/out */
-	u64 pgfault, pgmajfault;       /* page faults, major faults */
+	u64 pgpgin, pgpgout; /* kB read from/written to block devices */
+	u64 pswpin, pswpout; /* pages swapped in/out */
+	u64 pgfault, pgmajfault; /* page faults, major faults */
 	u64 pgscan_kswapd, pgscan_direct;
 	u64 pgsteal_kswapd, pgsteal_direct;
 	u64 allocstall; /* sum of allocstall_* (direct reclaim entries) */
-	u64 oom_kill;	/* OOM kills (kernel >= 4.13) */
+	u64 oom_kill; /* OOM kills (kernel >= 4.13) */
 	bool has_oom_kill;
 };
 int ptk_vmstat_read(const struct ptk_src *src, struct ptk_vmstat *vm);
@@ -121,9 +121,9 @@ enum ptk_disk_field {
 	PTK_DK_WR_SECTORS,
 	PTK_DK_WR_TICKS,
 	PTK_DK_IN_FLIGHT, /* a gauge, not a counter */
-	PTK_DK_IO_TICKS,  /* ms the device had >= 1 request in flight (%util) */
+	PTK_DK_IO_TICKS, /* ms the device had >= 1 request in flight (%util) */
 	PTK_DK_TIME_IN_QUEUE, /* weighted ms (aqu-sz) */
-	PTK_DK_DC_IOS,	  /* discards: kernel >= 4.18 (15 counters) */
+	PTK_DK_DC_IOS, /* discards: kernel >= 4.18 (15 counters) */
 	PTK_DK_DC_MERGES,
 	PTK_DK_DC_SECTORS,
 	PTK_DK_DC_TICKS,
@@ -190,7 +190,7 @@ const struct ptk_netdev *ptk_netdev_find(const struct ptk_netdevs *nd, const cha
 
 struct ptk_kv {
 	char key[64]; /* "Tcp.RetransSegs", "TcpExt.ListenOverflows" */
-	s64 val;      /* signed: Tcp MaxConn is -1 */
+	s64 val; /* signed: Tcp MaxConn is -1 */
 };
 struct ptk_kvs {
 	int n, cap;
@@ -209,7 +209,7 @@ void ptk_kvs_free(struct ptk_kvs *kvs);
 struct ptk_psi_line {
 	bool present;
 	double avg10, avg60, avg300; /* % of wall time stalled */
-	u64 total_us;		     /* stall time since boot, µs */
+	u64 total_us; /* stall time since boot, µs */
 };
 struct ptk_psi {
 	struct ptk_psi_line some, full; /* cpu "full" is system-wide since 5.13 */
@@ -233,9 +233,9 @@ int ptk_disk_rotational_read(const struct ptk_src *src, const char *dev);
 /* ---- kernel log (/dev/kmsg) ---------------------------------------------------------- */
 
 enum ptk_kmsg_kind {
-	PTK_KMSG_OOM,	      /* "Out of memory", "oom-kill", "Killed process" */
-	PTK_KMSG_IO_ERROR,    /* "I/O error", "critical medium error", fs errors */
-	PTK_KMSG_HUNG_TASK,   /* "blocked for more than N seconds" */
+	PTK_KMSG_OOM, /* "Out of memory", "oom-kill", "Killed process" */
+	PTK_KMSG_IO_ERROR, /* "I/O error", "critical medium error", fs errors */
+	PTK_KMSG_HUNG_TASK, /* "blocked for more than N seconds" */
 	PTK_KMSG_SOFT_LOCKUP, /* "soft lockup", "hard LOCKUP", RCU stalls */
 	PTK_KMSG_NKINDS
 };
