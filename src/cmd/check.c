@@ -319,7 +319,7 @@ struct state {
 	struct ptk_ctx *ctx;
 	double want_s; /* -d */
 	struct sample a, b;
-	struct ptk_ptab pa, pb, threads_a, threads;
+	struct ptk_ptab pa, pb, threads;
 	int err_pa, err_pb, err_threads;
 	int dthreads_a, dthreads_b; /* threads in D state at the first and last scan */
 	struct ptk_kmsg km;
@@ -932,8 +932,10 @@ static int run_window(struct state *s)
 		return PTK_EXIT_RUNTIME;
 	}
 	s->err_pa = ptk_ptab_scan(src, PTK_PT_IO, &s->pa);
-	if (ptk_ptab_scan(src, PTK_PT_THREADS, &s->threads_a) == 0)
-		s->dthreads_a = count_d(&s->threads_a);
+	/* the first scan sees processes (their main thread's state): cheap, and a storm of
+	 * D-state tasks shows in it as well as in the thread scan at the end */
+	if (!s->err_pa)
+		s->dthreads_a = count_d(&s->pa);
 	tick(s, &s->a.st);
 	if (src->replay) {
 		/* use the snapshots up to -d seconds after the first */
@@ -1337,7 +1339,6 @@ out:
 	ptk_ptab_free(&s.pa);
 	ptk_ptab_free(&s.pb);
 	ptk_ptab_free(&s.threads);
-	ptk_ptab_free(&s.threads_a);
 	ptk_kmsg_free(&s.km);
 	return r;
 }

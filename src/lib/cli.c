@@ -106,7 +106,8 @@ double ptk_ctx_uptime(const struct ptk_ctx *ctx)
 
 double ptk_ctx_walltime(const struct ptk_ctx *ctx)
 {
-	if (ctx->src.replay) {
+	/* another root or a snapshot: its own clock is btime + uptime */
+	if (!ptk_src_is_live(&ctx->src)) {
 		struct ptk_stat st = { 0 };
 		double t = -1, up = ptk_ctx_uptime(ctx);
 		if (ptk_stat_read(&ctx->src, &st) == 0 && st.btime && up >= 0)
