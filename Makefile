@@ -11,20 +11,20 @@ DESTDIR ?=
 CC ?= cc
 BUILD ?= build
 
-PKGS := json-c ncursesw libnl-genl-3.0
+PKGS := json-c ncursesw libnl-genl-3.0 libbpf libelf libdw zlib
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljson-c -lncursesw -ltinfo -lnl-genl-3 -lnl-3)
+PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljson-c -lncursesw -ltinfo -lnl-genl-3 -lnl-3 -lbpf -lelf -ldw -lz)
 
 WARN := -Wall -Wextra -Wshadow -Wformat=2 -Wno-unused-parameter -Wmissing-prototypes \
 	-Wstrict-prototypes -Wvla
 CFLAGS ?= -O2 -g
 ALL_CFLAGS := -std=gnu11 $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) -D_GNU_SOURCE \
-	-DPTK_VERSION='"$(VERSION)"' -Isrc $(PKG_CFLAGS) -MMD -MP
+	-DPTK_VERSION='"$(VERSION)"' -Isrc -I$(BUILD)/bpf $(PKG_CFLAGS) -MMD -MP
 LDLIBS := $(PKG_LIBS) -lm
 
 # Everything but main.c goes into a static library that the unit tests link.
-LIB_SRC := $(sort $(wildcard src/lib/*.c src/model/*.c src/output/*.c \
-	src/source/*.c src/source/procfs/*.c))
+LIB_SRC := $(sort $(filter-out %.bpf.c,$(wildcard src/lib/*.c src/model/*.c src/output/*.c \
+	src/source/*.c src/source/*/*.c)))
 CMD_SRC := $(sort $(wildcard src/cmd/*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CMD_OBJ := $(CMD_SRC:%.c=$(BUILD)/%.o)
@@ -34,6 +34,33 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 .PHONY: all run test unit lint format install clean deps deps-test bench
 all: $(BUILD)/ptk
+
+# BPF programs: clang -target bpf against vmlinux.h (from this kernel's BTF, or the committed
+# copy when the build machine has none), then bpftool gen skeleton; the skeletons embed the
+# objects in the ptk binary.
+CLANG ?= clang
+BPFTOOL ?= bpftool
+BPF_SRC := $(sort $(wildcard src/source/bpf/*.bpf.c))
+BPF_OBJ := $(BPF_SRC:src/source/bpf/%.bpf.c=$(BUILD)/bpf/%.bpf.o)
+SKELS := $(BPF_SRC:src/source/bpf/%.bpf.c=$(BUILD)/bpf/%.skel.h)
+VMLINUX := $(BUILD)/bpf/vmlinux.h
+BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -I$(BUILD)/bpf -Isrc/source/bpf -Wall \
+	-Wno-unused-function
+
+$(VMLINUX):
+	@mkdir -p $(dir $@)
+	@if [ -r /sys/kernel/btf/vmlinux ] && $(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux \
+		format c > $@.tmp 2>/dev/null; then mv $@.tmp $@; \
+	else echo "no kernel BTF here: using the committed vmlinux.h"; \
+		gunzip -c src/source/bpf/vmlinux.h.gz > $@; rm -f $@.tmp; fi
+
+$(BUILD)/bpf/%.bpf.o: src/source/bpf/%.bpf.c $(wildcard src/source/bpf/*.h) | $(VMLINUX)
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
+	$(BPFTOOL) gen skeleton $< name $(subst -,_,$*)_bpf > $@.tmp && mv $@.tmp $@
+
+$(LIB_OBJ) $(CMD_OBJ) $(MAIN_OBJ): | $(SKELS)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)

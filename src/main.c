@@ -29,6 +29,7 @@ static const struct ptk_cmd commands[] = {
 	{ "iotop", cmd_iotop, "per-task I/O rates and I/O wait share", "iotop" },
 	{ "cswtop", cmd_cswtop, "context-switch rates by thread group (thread pools, JVM)",
 	  "pidstat -w -t + jstack by hand" },
+	{ "runqlat", cmd_runqlat, "run-queue latency histogram (eBPF)", "runqlat (libbpf-tools)" },
 	{ "capture", cmd_capture, "write /proc and /sys snapshots for later replay",
 	  "(none: tar of /proc by hand)" },
 };

@@ -27,5 +27,6 @@ int cmd_pidstat(struct ptk_ctx *ctx, int argc, char **argv);
 int cmd_pmap(struct ptk_ctx *ctx, int argc, char **argv);
 int cmd_iotop(struct ptk_ctx *ctx, int argc, char **argv);
 int cmd_cswtop(struct ptk_ctx *ctx, int argc, char **argv);
+int cmd_runqlat(struct ptk_ctx *ctx, int argc, char **argv);
 
 #endif

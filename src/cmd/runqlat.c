@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-2.0
+/* ptk runqlat: run-queue (scheduler) latency histograms, aggregated in the kernel. */
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <json-c/json.h>
+#include <string.h>
+#include <time.h>
+
+#include "cmd/cmd.h"
+#include "model/hist.h"
+#include "runqlat.skel.h"
+#include "source/bpf/runner.h"
+#include "source/bpf/runqlat.h"
+
+static const char usage[] =
+	"usage: ptk runqlat [-T] [-m] [-P|-L] [-p PID] [-t TID] [-c COMM] [--cgroup PATH] [--json]\n"
+	"                   [interval [count]]\n"
+	"Run-queue latency: the time runnable tasks waited for a CPU, from sched_wakeup,\n"
+	"sched_wakeup_new and preemption (sched_switch with prev still runnable) to sched_switch\n"
+	"running them, as a log2 histogram aggregated in the kernel (libbpf-tools runqlat).\n"
+	"Without an interval it reports once at Ctrl-C.\n"
+	"  -T           timestamp each report\n"
+	"  -m           milliseconds instead of microseconds\n"
+	"  -P / -L      one histogram per process (tgid) / per thread\n"
+	"  -p PID       only this process (all of its threads); -t TID one thread\n"
+	"  -c COMM      only tasks with this comm; --cgroup PATH only tasks in this cgroup v2\n"
+	"p50/p90/p99/max are bucket upper bounds derived from the histogram.\n";
+
+struct priv {
+	bool timestamp;
+	bool btf;
+};
+
+static struct bpf_object *object(struct ptk_bpf_run *r)
+{
+	return ((struct runqlat_bpf *)r->skel)->obj;
+}
+
+static int rq_open(struct ptk_bpf_run *r)
+{
+	struct runqlat_bpf *s = runqlat_bpf__open();
+	struct priv *p = r->priv;
+
+	if (!s)
+		return -errno;
+	r->skel = s;
+	PTK_BPF_SET_FILTERS(s, &r->filter);
+	s->rodata->targ_per_process = r->filter.per_process;
+	s->rodata->targ_per_thread = r->filter.per_thread;
+	s->rodata->targ_ms = r->filter.millis;
+	p->btf = ptk_bpf_pick_tp(s->progs.tp_btf_sched_wakeup, s->progs.raw_sched_wakeup,
+				 "sched_wakeup");
+	ptk_bpf_pick_tp(s->progs.tp_btf_sched_wakeup_new, s->progs.raw_sched_wakeup_new,
+			"sched_wakeup_new");
+	ptk_bpf_pick_tp(s->progs.tp_btf_sched_switch, s->progs.raw_sched_switch, "sched_switch");
+	return 0;
+}
+
+static int rq_load(struct ptk_bpf_run *r)
+{
+	struct runqlat_bpf *s = r->skel;
+	int err = runqlat_bpf__load(s);
+
+	if (err)
+		return err;
+	return runqlat_bpf__attach(s);
+}
+
+static int rq_report(struct ptk_bpf_run *r, long i, double itv, bool last)
+{
+	struct runqlat_bpf *s = r->skel;
+	struct priv *p = r->priv;
+	int fd = bpf_map__fd(s->maps.hists);
+	__u32 key, next, *prev = NULL;
+	struct runqlat_hist v;
+	struct json_object *arr = NULL;
+	const char *unit = r->filter.millis ? "msecs" : "usecs";
+
+	if (r->ctx->json)
+		arr = json_object_new_array();
+	else if (p->timestamp) {
+		char ts[16];
+		time_t t = time(NULL);
+		struct tm tm;
+		localtime_r(&t, &tm);
+		strftime(ts, sizeof(ts), "%H:%M:%S", &tm);
+		printf("%-8s\n", ts);
+	}
+	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
+		struct ptk_hist h = { .unit = unit };
+		if (bpf_map_lookup_elem(fd, &next, &v) == 0) {
+			memcpy(h.slot, v.slots, sizeof(h.slot));
+			if (arr) {
+				struct json_object *o = json_object_new_object();
+				if (next != RUNQLAT_ALL) {
+					json_object_object_add(
+						o, r->filter.per_process ? "pid" : "tid",
+						json_object_new_int(next));
+					json_object_object_add(o, "comm",
+							       json_object_new_string(v.comm));
+				}
+				json_object_object_add(o, "hist", ptk_hist_json(&h));
+				json_object_array_add(arr, o);
+			} else {
+				if (next != RUNQLAT_ALL)
+					printf("\n%s = %u %s\n",
+					       r->filter.per_process ? "pid" : "tid", next, v.comm);
+				ptk_hist_print(stdout, &h);
+			}
+		}
+		key = next;
+		prev = &key;
+	}
+	/* clear for the next interval */
+	while (bpf_map_get_next_key(fd, NULL, &next) == 0)
+		bpf_map_delete_elem(fd, &next);
+	if (arr) {
+		ptk_sink_begin(&r->ctx->sink);
+		ptk_sink_meta_f64(&r->ctx->sink, "interval_s", itv);
+		ptk_sink_meta_str(&r->ctx->sink, "hook", p->btf ? "tp_btf" : "raw_tp");
+		ptk_sink_meta_json(&r->ctx->sink, "histograms", arr);
+		ptk_sink_meta_json(&r->ctx->sink, "observer", ptk_bpf_observer_json(r));
+		ptk_sink_end(&r->ctx->sink);
+	} else {
+		putchar('\n');
+		fflush(stdout);
+	}
+	return 0;
+}
+
+static void rq_destroy(struct ptk_bpf_run *r)
+{
+	runqlat_bpf__destroy(r->skel);
+}
+
+static const struct ptk_bpf_ops ops = {
+	.name = "runqlat",
+	.open = rq_open,
+	.load = rq_load,
+	.report = rq_report,
+	.object = object,
+	.destroy = rq_destroy,
+};
+
+int cmd_runqlat(struct ptk_ctx *ctx, int argc, char **argv)
+{
+	static const struct option opts[] = { { "timestamp", no_argument, NULL, 'T' },
+					      PTK_BPF_LONGOPTS,
+					      { 0 } };
+	struct priv p = { 0 };
+	struct ptk_bpf_run r = { .ctx = ctx, .ops = &ops, .priv = &p, .count = -1 };
+	bool has_itv;
+	int c, rc;
+
+	while ((c = getopt_long(argc, argv, "T" PTK_BPF_SHORTOPTS, opts, NULL)) != -1) {
+		if (c == 'T') {
+			p.timestamp = true;
+			continue;
+		}
+		rc = ptk_bpf_common_opt(ctx, &r.filter, c, optarg);
+		if (rc == 1) {
+			fputs(usage, stdout);
+			return 0;
+		}
+		if (rc == PTK_EXIT_USAGE)
+			return rc;
+		if (rc < 0)
+			return ptk_usage_error(ctx, "unknown option '%s'", argv[optind - 1]);
+	}
+	if (r.filter.per_process && r.filter.per_thread)
+		return ptk_usage_error(ctx, "-P and -L are exclusive");
+	if ((rc = ptk_parse_interval_count(ctx, argc, argv, &r.interval_s, &r.count, &has_itv)))
+		return rc;
+	if (!has_itv)
+		r.interval_s = 0;
+	if (!ctx->json)
+		fprintf(stderr, "Tracing run queue latency... Hit Ctrl-C to end.\n");
+	return ptk_bpf_run(&r);
+}

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Shared BPF-side helpers: the common filters (set as read-only data before load), log2
+ * slots, task state across kernel versions. Included by every *.bpf.c. */
+#ifndef PTK_COMMON_BPF_H
+#define PTK_COMMON_BPF_H
+
+#include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+#ifndef TASK_RUNNING
+#define TASK_RUNNING 0
+#endif
+
+/* Filters: the runner writes them into .rodata before load (runner.h struct ptk_bpf_filter). */
+const volatile pid_t targ_tgid = 0;
+const volatile pid_t targ_tid = 0;
+const volatile bool filter_comm = false;
+const volatile char targ_comm[16] = {};
+const volatile __u64 targ_cgroup_id = 0;
+
+/* kernel >= 5.14 renamed task_struct::state to __state */
+struct task_struct___o {
+	volatile long int state;
+} __attribute__((preserve_access_index));
+
+static __always_inline long task_state(struct task_struct *t)
+{
+	struct task_struct___o *o = (void *)t;
+
+	if (bpf_core_field_exists(t->__state))
+		return BPF_CORE_READ(t, __state);
+	return BPF_CORE_READ(o, state);
+}
+
+/* The task's cgroup v2 id (kernfs node id == the directory's inode number). */
+static __always_inline __u64 task_cgroup_id(struct task_struct *t)
+{
+	return BPF_CORE_READ(t, cgroups, dfl_cgrp, kn, id);
+}
+
+/* True when the task passes -p/-t/-c/--cgroup. */
+static __always_inline bool task_selected(struct task_struct *t)
+{
+	if (targ_tgid && BPF_CORE_READ(t, tgid) != targ_tgid)
+		return false;
+	if (targ_tid && BPF_CORE_READ(t, pid) != targ_tid)
+		return false;
+	if (filter_comm) {
+		char c[16];
+		bpf_probe_read_kernel_str(c, sizeof(c), t->comm);
+		for (int i = 0; i < 16; i++) {
+			if (c[i] != targ_comm[i])
+				return false;
+			if (!c[i])
+				break;
+		}
+	}
+	if (targ_cgroup_id && task_cgroup_id(t) != targ_cgroup_id)
+		return false;
+	return true;
+}
+
+static __always_inline bool current_selected(void)
+{
+	return task_selected((struct task_struct *)bpf_get_current_task());
+}
+
+static __always_inline __u64 log2_u32(__u32 v)
+{
+	__u32 shift, r;
+
+	r = (v > 0xFFFF) << 4;
+	v >>= r;
+	shift = (v > 0xFF) << 3;
+	v >>= shift;
+	r |= shift;
+	shift = (v > 0xF) << 2;
+	v >>= shift;
+	r |= shift;
+	shift = (v > 0x3) << 1;
+	v >>= shift;
+	r |= shift;
+	r |= (v >> 1);
+	return r;
+}
+
+/* floor(log2(v)), 0 for v <= 1: the slot of a log2 histogram (model/hist.h) */
+static __always_inline __u64 log2_slot(__u64 v)
+{
+	__u32 hi = v >> 32;
+
+	return hi ? log2_u32(hi) + 32 : log2_u32(v);
+}
+
+#endif

@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "source/bpf/runner.h"
+
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "source/tracefs/tracefs.h"
+
+static bool verbose;
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	if (!verbose && level != LIBBPF_WARN)
+		return 0;
+	if (!verbose)
+		return 0; /* warnings are summarised by the runner in one line */
+	return vfprintf(stderr, fmt, ap);
+}
+
+int ptk_cgroup_id(const char *path, u64 *id)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		return -errno;
+	if (!S_ISDIR(st.st_mode))
+		return -ENOTDIR;
+	*id = st.st_ino;
+	return 0;
+}
+
+int ptk_bpf_common_opt(struct ptk_ctx *ctx, struct ptk_bpf_filter *f, int c, const char *arg)
+{
+	int v, r;
+
+	switch (c) {
+	case 'p':
+	case 't':
+		if (ptk_parse_int(arg, &v) || v <= 0)
+			return ptk_usage_error(ctx, "invalid %s '%s'", c == 'p' ? "PID" : "TID",
+					       arg);
+		*(c == 'p' ? &f->tgid : &f->tid) = v;
+		return 0;
+	case 'c':
+		if (!*arg || strlen(arg) > 15)
+			return ptk_usage_error(ctx, "invalid COMM '%s' (1 to 15 characters)", arg);
+		snprintf(f->comm, sizeof(f->comm), "%s", arg);
+		return 0;
+	case PTK_OPT_CGROUP:
+		f->cgroup = arg;
+		r = ptk_cgroup_id(arg, &f->cgroup_id);
+		if (r)
+			return ptk_usage_error(ctx, "--cgroup %s: %s", arg, strerror(-r));
+		return 0;
+	case 'P':
+		f->per_process = true;
+		return 0;
+	case 'L':
+		f->per_thread = true;
+		return 0;
+	case 'm':
+		f->millis = true;
+		return 0;
+	case 'v':
+		f->verbose = true;
+		return 0;
+	default:
+		return ptk_common_opt(ctx, c, arg);
+	}
+}
+
+static struct btf *vmlinux_btf(void)
+{
+	static struct btf *btf;
+	static bool tried;
+
+	if (!tried) {
+		tried = true;
+		btf = btf__load_vmlinux_btf();
+		if (libbpf_get_error(btf))
+			btf = NULL;
+	}
+	return btf;
+}
+
+bool ptk_bpf_has_tp_btf(const char *tp)
+{
+	char name[128];
+	struct btf *btf = vmlinux_btf();
+
+	if (!btf)
+		return false;
+	snprintf(name, sizeof(name), "btf_trace_%s", tp);
+	return btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF) > 0;
+}
+
+bool ptk_bpf_has_fentry(const char *func)
+{
+	struct btf *btf = vmlinux_btf();
+
+	/* trampolines came with BTF-typed tracepoints (5.5); a traceable function has a
+	 * BTF_KIND_FUNC entry */
+	return btf && ptk_bpf_has_tp_btf("sched_switch") &&
+	       btf__find_by_name_kind(btf, func, BTF_KIND_FUNC) > 0 && ptk_bpf_has_ksym(func);
+}
+
+bool ptk_bpf_has_ksym(const char *func)
+{
+	char line[512];
+	size_t n = strlen(func);
+	bool found = false;
+	FILE *f = fopen("/proc/kallsyms", "re");
+
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		/* "ffffffff81000000 T name [module]" */
+		char *p = strchr(line, ' ');
+		if (!p || !(p = strchr(p + 1, ' ')))
+			continue;
+		p++;
+		found = !strncmp(p, func, n) && (p[n] == '\n' || p[n] == ' ' || p[n] == '\t');
+	}
+	fclose(f);
+	return found;
+}
+
+static void collect_stats(struct ptk_bpf_run *r)
+{
+	struct bpf_object *obj = r->ops->object ? r->ops->object(r) : NULL;
+	struct bpf_program *prog;
+
+	r->prog_run_ns = r->prog_run_cnt = 0;
+	if (!obj)
+		return;
+	bpf_object__for_each_program(prog, obj)
+	{
+		struct bpf_prog_info info;
+		__u32 len = sizeof(info);
+		int fd = bpf_program__fd(prog);
+
+		if (fd < 0)
+			continue;
+		memset(&info, 0, sizeof(info));
+		if (bpf_obj_get_info_by_fd(fd, &info, &len) == 0) {
+			r->prog_run_ns += info.run_time_ns;
+			r->prog_run_cnt += info.run_cnt;
+		}
+	}
+}
+
+static double elapsed_s(const struct ptk_bpf_run *r)
+{
+	return (ptk_now_ns() - r->start_ns) / 1e9;
+}
+
+void ptk_bpf_observer_text(struct ptk_bpf_run *r, FILE *f)
+{
+	double el = elapsed_s(r);
+	u64 lost = r->ops->lost ? r->ops->lost(r) : 0;
+
+	collect_stats(r);
+	if (r->stats_enabled)
+		fprintf(f,
+			"observer: BPF programs ran %" PRIu64 " times, %.3f ms of kernel CPU over "
+			"%.1f s (%.3f%% of one CPU, %.0f ns per event); %" PRIu64 " events lost\n",
+			r->prog_run_cnt, r->prog_run_ns / 1e6, el,
+			el > 0 ? 100.0 * r->prog_run_ns / 1e9 / el : 0,
+			r->prog_run_cnt ? (double)r->prog_run_ns / r->prog_run_cnt : 0, lost);
+	else
+		fprintf(f,
+			"observer: run-time stats unavailable (BPF_ENABLE_STATS: need "
+			"CAP_SYS_ADMIN); %" PRIu64 " events lost\n",
+			lost);
+}
+
+struct json_object *ptk_bpf_observer_json(struct ptk_bpf_run *r)
+{
+	struct json_object *o = json_object_new_object();
+	double el = elapsed_s(r);
+
+	collect_stats(r);
+	json_object_object_add(o, "elapsed_s", json_object_new_double(el));
+	json_object_object_add(o, "bpf_run_time_ns",
+			       r->stats_enabled ? json_object_new_uint64(r->prog_run_ns) : NULL);
+	json_object_object_add(o, "bpf_run_count",
+			       r->stats_enabled ? json_object_new_uint64(r->prog_run_cnt) : NULL);
+	json_object_object_add(o, "bpf_cpu_pct_of_one_cpu",
+			       r->stats_enabled && el > 0 ?
+				       json_object_new_double(100.0 * r->prog_run_ns / 1e9 / el) :
+				       NULL);
+	json_object_object_add(o, "lost_events",
+			       json_object_new_uint64(r->ops->lost ? r->ops->lost(r) : 0));
+	return o;
+}
+
+int ptk_bpf_run(struct ptk_bpf_run *r)
+{
+	struct ptk_ctx *ctx = r->ctx;
+	int rc = PTK_EXIT_OK, err, stats_fd = -1;
+	long i = 1;
+
+	verbose = r->filter.verbose;
+	libbpf_set_print(libbpf_print);
+	if ((err = ptk_ctx_ready(ctx)))
+		return err;
+	if (r->ops->needs_tracefs) {
+		char path[PATH_MAX];
+		err = ptk_tracefs_find(path, sizeof(path));
+		if (err) {
+			ptk_err("cannot mount tracefs at /sys/kernel/tracing: %s", strerror(-err));
+			return PTK_EXIT_RUNTIME;
+		}
+	}
+	stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+	r->stats_enabled = stats_fd >= 0;
+
+	err = r->ops->open(r);
+	if (err) {
+		ptk_err("cannot open the BPF programs: %s", strerror(-err));
+		rc = PTK_EXIT_RUNTIME;
+		goto out;
+	}
+	err = r->ops->load(r);
+	if (err) {
+		ptk_err("cannot load or attach the BPF programs: %s%s", strerror(-err),
+			err == -EPERM ? " (needs root or CAP_BPF+CAP_PERFMON)" :
+					" (run with -v for the libbpf log)");
+		rc = PTK_EXIT_RUNTIME;
+		goto out_destroy;
+	}
+	r->start_ns = ptk_now_ns();
+	u64 step = (u64)(r->interval_s * 1e9), next = r->start_ns + step, prev = r->start_ns;
+	u64 end = r->duration_s > 0 ? r->start_ns + (u64)(r->duration_s * 1e9) : 0;
+	for (;;) {
+		u64 now = ptk_now_ns(), deadline = ~0ull;
+
+		if (ctx->stop)
+			break;
+		if (step)
+			deadline = next;
+		if (end && end < deadline)
+			deadline = end;
+		if (now >= deadline) {
+			if (step && now >= next) {
+				err = r->ops->report(r, i, (now - prev) / 1e9, false);
+				prev = now;
+				next += step;
+				if (err || (r->count > 0 && i >= r->count))
+					break;
+				i++;
+			}
+			if (end && now >= end)
+				break;
+			continue;
+		}
+		u64 wait = deadline - now;
+		if (r->rb) {
+			int ms = wait > 100000000ull ? 100 : (int)(wait / 1000000) + 1;
+			err = ring_buffer__poll(r->rb, ms);
+			if (err < 0 && err != -EINTR) {
+				ptk_err("ring buffer poll: %s", strerror(-err));
+				rc = PTK_EXIT_RUNTIME;
+				break;
+			}
+		} else {
+			ptk_sleep_until(deadline == ~0ull ? now + 3600000000000ull : deadline,
+					&ctx->stop);
+		}
+	}
+	if (!step && rc == PTK_EXIT_OK) {
+		if (r->rb)
+			ring_buffer__consume(r->rb);
+		err = r->ops->report(r, i, (ptk_now_ns() - prev) / 1e9, true);
+		if (err)
+			rc = PTK_EXIT_RUNTIME;
+	}
+	if (!ctx->json)
+		ptk_bpf_observer_text(r, stderr);
+out_destroy:
+	if (r->ops->destroy)
+		r->ops->destroy(r);
+out:
+	if (stats_fd >= 0)
+		close(stats_fd);
+	ptk_tracefs_release();
+	return rc;
+}
+
+bool ptk_bpf_pick_tp(struct bpf_program *tp_btf, struct bpf_program *raw_tp, const char *tp)
+{
+	bool btf = ptk_bpf_has_tp_btf(tp);
+
+	bpf_program__set_autoload(tp_btf, btf);
+	bpf_program__set_autoload(raw_tp, !btf);
+	return btf;
+}

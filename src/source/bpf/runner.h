@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The one BPF runner. Every BPF tool is a struct ptk_bpf_ops; the runner owns option
+ * conventions, libbpf logging, signals, the lifecycle (open -> set read-only filters ->
+ * load -> attach -> poll interval/count -> report -> destroy), the observer cost (kernel
+ * CPU of the tool's programs, from BPF_ENABLE_STATS run-time stats, and lost events) and
+ * cleanup on SIGINT/SIGTERM or error: everything is detached when it returns.
+ */
+#ifndef PTK_SOURCE_BPF_RUNNER_H
+#define PTK_SOURCE_BPF_RUNNER_H
+
+#include <stdbool.h>
+
+#include "lib/cli.h"
+#include "lib/util.h"
+
+struct bpf_object;
+struct ring_buffer;
+
+/* The common filters, set into each program's read-only data before load. */
+struct ptk_bpf_filter {
+	int tgid; /* -p PID: the process, all of its threads (0 = any) */
+	int tid; /* -t TID: one thread (0 = any) */
+	char comm[16]; /* -c COMM: exact task comm ("" = any) */
+	const char *cgroup; /* --cgroup PATH (cgroup v2 directory) */
+	u64 cgroup_id; /* its id (the directory's inode number), 0 = any */
+	bool per_process; /* -P */
+	bool per_thread; /* -L */
+	bool millis; /* -m: milliseconds instead of microseconds */
+	bool verbose; /* -v: libbpf debug output */
+};
+
+/* Short and long options every BPF tool takes; add a tool's own around them. */
+#define PTK_BPF_SHORTOPTS "p:t:c:PLmv"
+enum { PTK_OPT_CGROUP = 0x1100 };
+#define PTK_BPF_LONGOPTS                                                                           \
+	{ "pid", required_argument, NULL, 'p' }, { "tid", required_argument, NULL, 't' },          \
+		{ "comm", required_argument, NULL, 'c' },                                          \
+		{ "cgroup", required_argument, NULL, PTK_OPT_CGROUP },                             \
+		{ "pids", no_argument, NULL, 'P' }, { "tids", no_argument, NULL, 'L' },            \
+		{ "milliseconds", no_argument, NULL, 'm' }, { "verbose", no_argument, NULL, 'v' }, \
+		PTK_COMMON_OPTS
+
+/*
+ * Handle one getopt code of the common BPF options (and PTK_COMMON_OPTS). Returns 0 when
+ * handled, 1 for --help, -1 for a code that is not one of them, PTK_EXIT_USAGE (2) after
+ * printing a bad value (e.g. -p abc, --cgroup on a missing path).
+ */
+int ptk_bpf_common_opt(struct ptk_ctx *ctx, struct ptk_bpf_filter *f, int c, const char *arg);
+
+struct ptk_bpf_run;
+
+struct ptk_bpf_ops {
+	const char *name;
+	/* Open the skeleton, pick hooks with the feature probes, set rodata filters. */
+	int (*open)(struct ptk_bpf_run *r);
+	/* Load and attach. For event tools, create r->rb (ring_buffer__new) here. */
+	int (*load)(struct ptk_bpf_run *r);
+	/* Called at each interval end (i = 1..), and once more with last = true when stopped
+	 * without an interval (Ctrl-C), to read the maps and print through ctx->sink. */
+	int (*report)(struct ptk_bpf_run *r, long i, double itv_s, bool last);
+	/* Lost events since start (ring buffer reserve failures etc.); NULL when none can be. */
+	u64 (*lost)(struct ptk_bpf_run *r);
+	/* The libbpf object, for run-time stats of its programs. */
+	struct bpf_object *(*object)(struct ptk_bpf_run *r);
+	void (*destroy)(struct ptk_bpf_run *r);
+	bool needs_tracefs; /* attaches tracepoints by name (perf_event): mount tracefs */
+};
+
+struct ptk_bpf_run {
+	struct ptk_ctx *ctx;
+	struct ptk_bpf_filter filter;
+	const struct ptk_bpf_ops *ops;
+	void *skel; /* the tool's skeleton */
+	void *priv; /* the tool's own state */
+	struct ring_buffer *rb; /* event tools: polled between reports */
+	double interval_s; /* 0: report only at exit (Ctrl-C, or duration_s) */
+	long count; /* reports to print; < 0 unbounded */
+	double duration_s; /* > 0: stop after this long (for tests and scripts) */
+	bool header_printed;
+	u64 start_ns;
+	/* observer cost, filled after each report */
+	u64 prog_run_ns, prog_run_cnt;
+	bool stats_enabled;
+};
+
+/*
+ * Run a tool. Parses nothing: the command has filled r->filter, interval, count.
+ * Returns the process exit code (0, 1 runtime error with one line printed).
+ */
+int ptk_bpf_run(struct ptk_bpf_run *r);
+
+/* Feature probes: is the BTF-typed tracepoint (tp_btf) available for this tracepoint
+ * name (e.g. "sched_switch")? Looks for btf_trace_<name> in the kernel BTF. */
+bool ptk_bpf_has_tp_btf(const char *tp);
+/* Can fentry attach to this kernel function (it is in BTF and the kernel supports
+ * trampolines)? */
+bool ptk_bpf_has_fentry(const char *func);
+/* Does this kernel function exist (kallsyms / BTF)? For kprobe fallbacks. */
+bool ptk_bpf_has_ksym(const char *func);
+
+/* Observer line/object: kernel CPU of the programs and lost events over elapsed_s. */
+void ptk_bpf_observer_text(struct ptk_bpf_run *r, FILE *f);
+struct json_object *ptk_bpf_observer_json(struct ptk_bpf_run *r);
+
+/* Resolve a cgroup v2 directory to its id (inode number). 0 or -errno. */
+int ptk_cgroup_id(const char *path, u64 *id);
+
+/* Write the common filters into a skeleton's read-only data (before load). */
+#define PTK_BPF_SET_FILTERS(skel, f)                                      \
+	do {                                                              \
+		(skel)->rodata->targ_tgid = (f)->tgid;                    \
+		(skel)->rodata->targ_tid = (f)->tid;                      \
+		(skel)->rodata->filter_comm = (f)->comm[0] != '\0';       \
+		memcpy((void *)(skel)->rodata->targ_comm, (f)->comm, 16); \
+		(skel)->rodata->targ_cgroup_id = (f)->cgroup_id;          \
+	} while (0)
+
+struct bpf_program;
+/* Keep the cheapest hook of a pair: the tp_btf program when the kernel has a BTF-typed
+ * tracepoint for tp, else the raw_tp one. Returns true when tp_btf was chosen. */
+bool ptk_bpf_pick_tp(struct bpf_program *tp_btf, struct bpf_program *raw_tp, const char *tp);
+
+#endif

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * runqlat: time from a task becoming runnable (sched_wakeup, sched_wakeup_new, or being
+ * preempted while still runnable in sched_switch) to running on a CPU (sched_switch picks
+ * it as next). The pid and comm of a histogram both come from that same next task; the
+ * idle task (pid 0) is never counted.
+ */
+#include "common.bpf.h"
+#include "runqlat.h"
+
+const volatile bool targ_per_process = false;
+const volatile bool targ_per_thread = false;
+const volatile bool targ_ms = false;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 10240);
+	__type(key, __u32);
+	__type(value, __u64);
+} start SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 10240);
+	__type(key, __u32);
+	__type(value, struct runqlat_hist);
+} hists SEC(".maps");
+
+static struct runqlat_hist zero;
+
+static __always_inline int enqueue(struct task_struct *p)
+{
+	__u32 tid = BPF_CORE_READ(p, pid);
+	__u64 ts;
+
+	if (!tid || !task_selected(p))
+		return 0;
+	ts = bpf_ktime_get_ns();
+	bpf_map_update_elem(&start, &tid, &ts, BPF_ANY);
+	return 0;
+}
+
+static __always_inline int on_switch(struct task_struct *prev, struct task_struct *next)
+{
+	struct runqlat_hist *h;
+	__u32 tid, key;
+	__u64 *tsp;
+	__s64 delta;
+
+	/* preempted while runnable: it waits on the run queue from now */
+	if (task_state(prev) == TASK_RUNNING)
+		enqueue(prev);
+	tid = BPF_CORE_READ(next, pid);
+	if (!tid)
+		return 0;
+	tsp = bpf_map_lookup_elem(&start, &tid);
+	if (!tsp)
+		return 0;
+	delta = bpf_ktime_get_ns() - *tsp;
+	bpf_map_delete_elem(&start, &tid);
+	if (delta < 0)
+		return 0;
+	key = targ_per_process ? (__u32)BPF_CORE_READ(next, tgid) :
+	      targ_per_thread  ? tid :
+				 RUNQLAT_ALL;
+	h = bpf_map_lookup_elem(&hists, &key);
+	if (!h) {
+		bpf_map_update_elem(&hists, &key, &zero, BPF_NOEXIST);
+		h = bpf_map_lookup_elem(&hists, &key);
+		if (!h)
+			return 0;
+		if (key != RUNQLAT_ALL)
+			bpf_probe_read_kernel_str(h->comm, sizeof(h->comm), next->comm);
+	}
+	delta /= targ_ms ? 1000000 : 1000;
+	__u64 slot = log2_slot(delta);
+	if (slot >= RUNQLAT_SLOTS)
+		slot = RUNQLAT_SLOTS - 1;
+	__sync_fetch_and_add(&h->slots[slot], 1);
+	return 0;
+}
+
+SEC("tp_btf/sched_wakeup")
+int BPF_PROG(tp_btf_sched_wakeup, struct task_struct *p)
+{
+	return enqueue(p);
+}
+
+SEC("tp_btf/sched_wakeup_new")
+int BPF_PROG(tp_btf_sched_wakeup_new, struct task_struct *p)
+{
+	return enqueue(p);
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(tp_btf_sched_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
+{
+	return on_switch(prev, next);
+}
+
+SEC("raw_tp/sched_wakeup")
+int BPF_PROG(raw_sched_wakeup, struct task_struct *p)
+{
+	return enqueue(p);
+}
+
+SEC("raw_tp/sched_wakeup_new")
+int BPF_PROG(raw_sched_wakeup_new, struct task_struct *p)
+{
+	return enqueue(p);
+}
+
+SEC("raw_tp/sched_switch")
+int BPF_PROG(raw_sched_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
+{
+	return on_switch(prev, next);
+}
+
+char LICENSE[] SEC("license") = "GPL";
