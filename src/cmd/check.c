@@ -17,6 +17,7 @@
 #include "cmd/cmd.h"
 #include "model/delta.h"
 #include "model/ptask.h"
+#include "source/bpf/cpuwatch.h"
 #include "source/procfs/pid.h"
 #include "source/procfs/procfs.h"
 
@@ -44,6 +45,8 @@
 #define RETRANS_CRIT 5.0
 #define RETRANS_MIN_SEGS 100 /* below this many segments sent, % retransmits is noise */
 #define DSTATE_WARN 1.0 /* tasks in D state, averaged over the window */
+#define RUNQLAT_WARN_US 16383 /* p99 in the 8-16 ms bucket or above */
+#define RUNQLAT_CRIT_US 65535 /* p99 in the 32-64 ms bucket or above */
 #define TOP_N 5
 
 enum verdict { V_OK, V_WARN, V_CRIT };
@@ -63,6 +66,8 @@ enum {
 	M_PSI_SOME,
 	M_PSI_FULL,
 	M_FORKS,
+	M_SHORTLIVED,
+	M_RUNQLAT_P99,
 	M_MEM_USED,
 	M_MEM_AVAIL,
 	M_SWAP_USED,
@@ -128,6 +133,12 @@ static const struct ptk_metric metrics[M_NMETRICS] = {
 			 "share of the window some task stalled (/proc/pressure/* some total=)"),
 	[M_PSI_FULL] = G("psi full", "psi_full_pct", "%", 1,
 			 "share of the window all non-idle tasks stalled (/proc/pressure/* full)"),
+	[M_SHORTLIVED] = C("short-lived", "shortlived_processes", "",
+			   "processes started and exited inside the window, invisible to any "
+			   "snapshot (BPF sched_process_exit)"),
+	[M_RUNQLAT_P99] = C("runqlat p99 <=", "runqlat_p99_le_us", "us",
+			    "run-queue latency p99, a log2 bucket upper bound (BPF sched_wakeup -> "
+			    "sched_switch)"),
 	[M_FORKS] = G("forks", "forks_per_s", "/s", 1,
 		      "processes created per second (/proc/stat processes)"),
 	[M_MEM_USED] = G("used", "used_pct", "%", 1, "MemTotal - MemAvailable (/proc/meminfo)"),
@@ -317,6 +328,10 @@ static void sample_free(struct sample *s)
 
 struct state {
 	struct ptk_ctx *ctx;
+	struct ptk_cpuwatch *watch; /* BPF: runqlat + short-lived processes, when available */
+	int err_watch;
+	bool have_watch;
+	struct ptk_cpuwatch_result wres;
 	double want_s; /* -d */
 	struct sample a, b;
 	struct ptk_ptab pa, pb, threads;
@@ -505,6 +520,12 @@ static void analyse_cpu(struct state *s, struct rows *rs, struct proc_delta *pd,
 		SAT(r, M_LOAD1, PTK_F(s->b.la.load1));
 	double forks = s->dur > 0 ? ptk_delta(s->a.st.processes, s->b.st.processes) / s->dur : 0;
 	UTIL(r, M_FORKS, PTK_F(forks));
+	u64 p99 = 0;
+	if (s->have_watch) {
+		p99 = ptk_hist_pct_le(&s->wres.runq, 99);
+		SAT(r, M_RUNQLAT_P99, ptk_hist_total(&s->wres.runq) ? PTK_U(p99) : PTK_NA);
+		UTIL(r, M_SHORTLIVED, PTK_U(s->wres.shortlived));
+	}
 
 	if (busy >= CPU_BUSY_CRIT && (per > RUNQ_WARN || psome >= PSI_SOME_WARN))
 		evidence(r, V_CRIT, "CPUs %.0f%% busy with %.2f runnable tasks per CPU: saturated",
@@ -539,7 +560,21 @@ static void analyse_cpu(struct state *s, struct rows *rs, struct proc_delta *pd,
 			 "load %.2f on %d CPUs with CPUs %.0f%% busy: Linux load counts D-state "
 			 "tasks, so this is an I/O or D-state storm, not a CPU one (see kernel)",
 			 s->b.la.load1, s->ncpu_online, busy);
-	if (forks >= 10)
+	if (s->have_watch && p99 >= RUNQLAT_CRIT_US)
+		evidence(r, V_CRIT,
+			 "runqlat p99 <= %" PRIu64
+			 " us: runnable tasks waited tens of ms for a CPU",
+			 p99);
+	else if (s->have_watch && p99 >= RUNQLAT_WARN_US)
+		evidence(r, V_WARN,
+			 "runqlat p99 <= %" PRIu64 " us: runnable tasks waited ms for a CPU", p99);
+	if (s->have_watch && s->wres.shortlived >= 10)
+		evidence(r, V_OK,
+			 "%" PRIu64
+			 " processes started and exited inside the window: CPU no snapshot "
+			 "sees (ptk execsnoop names them)",
+			 s->wres.shortlived);
+	else if (!s->have_watch && forks >= 10)
 		evidence(r, V_OK,
 			 "%.0f forks/s: short-lived processes may take CPU no snapshot sees",
 			 forks);
@@ -926,6 +961,11 @@ static int run_window(struct state *s)
 	struct ptk_ctx *ctx = s->ctx;
 	struct ptk_src *src = &ctx->src;
 
+	if (s->live && !src->replay) {
+		s->err_watch = ptk_cpuwatch_start(&s->watch);
+	} else {
+		s->err_watch = -ENOTSUP;
+	}
 	sample_read(src, &s->a);
 	if (s->a.err_st) {
 		ptk_err("cannot read %s/stat: %s", src->procfs, strerror(-s->a.err_st));
@@ -974,6 +1014,11 @@ static int run_window(struct state *s)
 		if (ctx->stop)
 			ptk_warn("interrupted: reporting the %.1f s sampled so far",
 				 (ptk_now_ns() - t0) / 1e9);
+	}
+	if (s->watch) {
+		s->have_watch = ptk_cpuwatch_read(s->watch, &s->wres) == 0;
+		ptk_cpuwatch_stop(s->watch);
+		s->watch = NULL;
 	}
 	sample_read(src, &s->b);
 	if (s->b.err_st) {
@@ -1131,6 +1176,12 @@ static void print_text(struct state *s, struct rows *rs, double wall)
 		fprintf(f, "; %d per-process files unreadable (permission)", s->pb.denied);
 	if (s->err_km)
 		fprintf(f, "; kernel log: %s", strerror(-s->err_km));
+	if (s->have_watch && s->wres.bpf_run_ns)
+		fprintf(f, "; BPF programs %.3f ms kernel CPU (%.2f%% of one CPU)",
+			s->wres.bpf_run_ns / 1e6,
+			wall > 0 ? 100.0 * s->wres.bpf_run_ns / 1e9 / wall : 0);
+	else if (s->live && s->err_watch)
+		fprintf(f, "; BPF unavailable (%s): /proc only", strerror(-s->err_watch));
 	fputc('\n', f);
 }
 
@@ -1198,6 +1249,10 @@ static void print_json(struct state *s, struct rows *rs, double wall)
 		obs, "cpu_pct_of_one_cpu",
 		json_object_new_double(wall > 0 ? 100.0 * s->cpu_ns / 1e9 / wall : 0));
 	json_object_object_add(obs, "samples", json_object_new_int(s->ticks));
+	json_object_object_add(obs, "bpf_run_time_ns",
+			       s->have_watch && s->wres.bpf_run_ns ?
+				       json_object_new_uint64(s->wres.bpf_run_ns) :
+				       NULL);
 	source_json(src, "/proc/stat", s->b.err_st);
 	source_json(src, "/proc/loadavg", s->b.err_la);
 	source_json(src, "/proc/meminfo", s->b.err_mi);
@@ -1214,6 +1269,7 @@ static void print_json(struct state *s, struct rows *rs, double wall)
 		    s->err_pb ? s->err_pb : (s->pb.denied ? -EACCES : 0));
 	source_json(src, "/proc/PID/task/TID/{stat,wchan}", s->err_threads);
 	source_json(src, s->live ? "/dev/kmsg" : "kmsg", s->err_km);
+	source_json(src, "bpf: runqlat + short-lived processes", s->err_watch);
 	json_object_object_add(obs, "sources", src);
 	json_object_object_add(root, "observer", obs);
 	ptk_sink_begin(&s->ctx->sink);
@@ -1242,6 +1298,10 @@ static const char usage[] =
 	"          bottleneck), steal >= 10% (a noisy neighbour).\n"
 	"          critical: busy >= 90% with run queue > 1 per CPU or PSI some >= 10%; run queue\n"
 	"          >= 2 per CPU; PSI cpu some >= 40%.\n"
+	"          With BPF (root, kernel BTF): run-queue latency p99 from sched_wakeup to\n"
+	"          sched_switch, warning when its log2 bucket reaches 8-16 ms, critical at\n"
+	"          32-64 ms; and the processes that started and exited inside the window, which\n"
+	"          no snapshot sees. Without BPF check falls back to /proc quietly.\n"
 	"          busy excludes iowait: iowait is idle time (the CPU is free; a task waits on I/O).\n"
 	"          Load averages count D-state tasks: high load with idle CPUs is an I/O or\n"
 	"          D-state storm, not a CPU storm.\n"
@@ -1299,7 +1359,7 @@ int cmd_check(struct ptk_ctx *ctx, int argc, char **argv)
 		return ptk_usage_error(ctx, "unexpected operand '%s'", argv[optind]);
 	if ((r = ptk_ctx_ready(ctx)))
 		return r;
-	s.live = ptk_src_is_live(&ctx->src) || !ctx->src.replay;
+	s.live = ptk_src_is_live(&ctx->src);
 	s.hz = sysconf(_SC_CLK_TCK);
 	s.countdown = isatty(STDERR_FILENO) && !ctx->src.replay && !ctx->json;
 	u64 w0 = ptk_now_ns();
@@ -1336,6 +1396,7 @@ int cmd_check(struct ptk_ctx *ctx, int argc, char **argv)
 out:
 	sample_free(&s.a);
 	sample_free(&s.b);
+	ptk_cpuwatch_stop(s.watch);
 	ptk_ptab_free(&s.pa);
 	ptk_ptab_free(&s.pb);
 	ptk_ptab_free(&s.threads);

@@ -47,6 +47,20 @@ check "idle: duration is the window" py "$TMP/idle.json" "abs(d['duration_s']-3)
 "$PTK" check -d 1 > "$TMP/idle.txt"
 check "text output has the USE table" grep -q "^RESOURCE  *VERDICT  *UTILIZATION  *SATURATION  *ERRORS" "$TMP/idle.txt"
 
+# --- short-lived processes: invisible to snapshots, counted with BPF ----------------------------
+( sleep 0.5; for i in $(seq 60); do /bin/true; done ) & PIDS+=($!)
+"$PTK" check -d 2 --json > "$TMP/short.json"
+wait "${PIDS[-1]}" 2>/dev/null
+if py "$TMP/short.json" "[s for s in d['observer']['sources'] if s['source'].startswith('bpf') and s['ok']]"; then
+	show "$TMP/short.json" cpu
+	check "BPF: 60 /bin/true runs inside the window counted as short-lived (>= 60)" py "$TMP/short.json" "row('cpu')['utilization']['shortlived_processes']>=60"
+	check "BPF: the programs' kernel CPU is reported under observer" py "$TMP/short.json" "d['observer']['bpf_run_time_ns'] is not None and d['observer']['bpf_run_time_ns']>0"
+	before=$(bpftool prog show 2>/dev/null | grep -c -E 'sched_switch|tp_btf_exit|raw_exit')
+	check "BPF: nothing left attached after check exits ($before programs named like check's)" test "$before" -eq 0
+else
+	skip "BPF unavailable for ptk check (not root or no BTF): short-lived count not measured"
+fi
+
 # --- CPU saturation ------------------------------------------------------------------------
 if have stress-ng; then
 	stress-ng --cpu 4 --timeout 15 >/dev/null 2>&1 & PIDS+=($!)
@@ -58,6 +72,11 @@ if have stress-ng; then
 	check "cpu busy >= 90% and run queue > 1 per CPU" py "$TMP/cpu.json" "row('cpu')['utilization']['busy_pct']>=90 and row('cpu')['saturation']['runq_per_cpu']>1"
 	check "stress-ng is the top offender" py "$TMP/cpu.json" "row('cpu')['offenders'][0]['comm'].startswith('stress-ng')"
 	check "next command names ptk mpstat" py "$TMP/cpu.json" "any(n.startswith('ptk mpstat') for n in row('cpu')['next'])"
+	if py "$TMP/cpu.json" "[s for s in d['observer']['sources'] if s['source'].startswith('bpf') and s['ok']]"; then
+		check "BPF: runqlat p99 >= 1 ms with 4 workers on $(nproc) CPUs" py "$TMP/cpu.json" "row('cpu')['saturation']['runqlat_p99_le_us']>=1023"
+	else
+		skip "BPF unavailable for ptk check: runqlat p99 not measured"
+	fi
 
 	# one thread pinned to CPU 1: a single-thread bottleneck
 	taskset -c 1 stress-ng --cpu 1 --timeout 15 >/dev/null 2>&1 & PIDS+=($!)
