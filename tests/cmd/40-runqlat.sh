@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# ptk runqlat: 4 CPU-bound threads pinned to one CPU give a run-queue latency p99 >= 1 ms;
+# side by side with libbpf-tools runqlat; -p filtering; clean exit leaves nothing attached.
+. "$(dirname "$0")/lib.sh"
+is_root || { skip "runqlat needs root (BPF)"; exit 0; }
+[ -r /sys/kernel/btf/vmlinux ] || { skip "no kernel BTF"; exit 0; }
+
+cc -O1 -pthread -o "$TMP/spin" "$(dirname "$0")/../progs/spin.c" || { not_ok "build spin.c"; exit 0; }
+ours() { bpftool prog show 2>/dev/null | grep -c -E 'name (tp_btf_sched_sw|raw_sched_switc)'; }
+
+taskset -c 0 "$TMP/spin" 4 8 & SPIN=$!
+trap 'kill $SPIN 2>/dev/null; rm -rf "$TMP"' EXIT
+sleep 0.5
+have runqlat && { timeout 10 runqlat 3 1 > "$TMP/anchor.txt" 2>&1 & ANCHOR=$!; }
+"$PTK" runqlat --json 3 1 > "$TMP/rq.json" 2>"$TMP/rq.err"; rc=$?
+"$PTK" runqlat -p $SPIN --json 2 1 > "$TMP/rqp.json" 2>/dev/null
+[ -n "${ANCHOR:-}" ] && wait $ANCHOR
+check "ptk runqlat 3 1 exits 0" test $rc -eq 0
+py() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); h=d['histograms'][0]['hist']; sys.exit(0 if ($2) else 1)" "$1"; }
+python3 -c "import json; d=json.load(open('$TMP/rq.json')); h=d['histograms'][0]['hist']; print('# ptk: total', h['total'], 'p50<=', h['p50_le'], 'p99<=', h['p99_le'], 'max<=', h['max_le'], 'hook', d['hook'], 'observer', d['observer'])"
+check "4 threads pinned to CPU 0: counts > 0" py "$TMP/rq.json" "h['total']>0"
+check "4 threads pinned to CPU 0: p99 >= 1 ms (bucket bound >= 1023 us)" py "$TMP/rq.json" "h['p99_le']>=1023"
+check "-p PID: the pinned process's histogram has p99 >= 1 ms" py "$TMP/rqp.json" "h['total']>0 and h['p99_le']>=1023"
+check "observer: BPF run time and lost events reported" py "$TMP/rq.json" "d['observer']['lost_events']==0 and (d['observer']['bpf_run_count'] or 0)>0"
+if [ -s "$TMP/anchor.txt" ]; then
+	# p99 bucket of libbpf-tools' histogram
+	a99=$(awk '/->/ { lo[n]=$1; hi[n]=$3; c[n]=$5; t+=$5; n++ } END { s=0; for(i=0;i<n;i++){ s+=c[i]; if (s>=0.99*t){ print hi[i]; exit } } }' "$TMP/anchor.txt")
+	p99=$(python3 -c "import json; print(json.load(open('$TMP/rq.json'))['histograms'][0]['hist']['p99_le'])")
+	note "libbpf-tools runqlat p99 bucket <= $a99 us, ptk <= $p99 us (same window)"
+	check "p99 bucket within one log2 bucket of libbpf-tools runqlat's" python3 -c "import math; a=$a99+1; b=$p99+1; assert abs(math.log2(a)-math.log2(b))<=1"
+else
+	skip "libbpf-tools runqlat not installed: no side-by-side"
+fi
+wait $SPIN 2>/dev/null
+
+# text layout: the familiar histogram, then the percentile line
+"$PTK" runqlat 1 1 > "$TMP/rq.txt" 2>/dev/null
+check "text: 'usecs : count distribution' header" grep -q "usecs  *: count    distribution" "$TMP/rq.txt"
+check "text: percentiles labelled as bucket bounds" grep -q "p99 <= .* (bucket upper bounds)" "$TMP/rq.txt"
+
+# SIGINT and SIGTERM: clean exit, nothing left attached
+for sig in INT TERM; do
+	before=$(ours)
+	"$PTK" runqlat > "$TMP/sig.txt" 2>&1 & P=$!
+	sleep 1.5
+	during=$(ours)
+	kill -$sig $P; wait $P; rc=$?
+	after=$(ours)
+	check "SIG$sig: exit $rc (0); sched_switch programs $before before, $during while running, $after after" test $rc -eq 0 -a "$during" -gt "$before" -a "$after" -eq "$before"
+	check "SIG$sig: the final histogram is printed" grep -q "usecs" "$TMP/sig.txt"
+done
+"$PTK" runqlat -P -L 1 1 >/dev/null 2>&1; check "-P with -L is a usage error (2)" test $? -eq 2
+"$PTK" runqlat -p abc >/dev/null 2>&1; check "-p abc is a usage error (2)" test $? -eq 2
