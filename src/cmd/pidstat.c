@@ -1,9 +1,933 @@
 // SPDX-License-Identifier: GPL-2.0
-/* TEMPORARY: to be written. */
+/*
+ * ptk pidstat: per-task CPU, memory, I/O and context-switch rates, as sysstat pidstat (12.6)
+ * with -u -r -d -w -t -p -C -G -l -I -h, plus --group-by (pid, tgid, comm, user, cgroup,
+ * container), which sysstat lacks.
+ *
+ * Data: the process table (source/procfs/pid.h) scanned once per interval (twice with -t:
+ * processes, then threads), rates from model/ptask.h keyed by (pid, starttime) so a reused
+ * PID is never taken for the old process. As sysstat: %CPU is % of one CPU (a multithreaded
+ * process can exceed 100) unless -I divides it by all CPUs; %wait is the run-queue wait of
+ * /proc/PID/schedstat; without -p only tasks with activity in the interval are shown; without
+ * an interval the report covers the time since boot. Unreadable values print "-" (sysstat
+ * prints -1.00 for an unreadable io file and 0.00 for a missing schedstat).
+ */
+#include <errno.h>
+#include <json-c/json.h>
+#include <langinfo.h>
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
 #include "cmd/cmd.h"
+#include "model/delta.h"
+#include "model/ptask.h"
+#include "source/procfs/procfs.h"
+
+enum {
+	C_UID,
+	C_PID,
+	C_TGID,
+	C_TID,
+	C_USR,
+	C_SYS,
+	C_GUEST,
+	C_WAIT,
+	C_CPU,
+	C_CPUNUM,
+	C_MINFLT,
+	C_MAJFLT,
+	C_VSZ,
+	C_RSS,
+	C_MEM,
+	C_RD,
+	C_WR,
+	C_CCWR,
+	C_IODELAY,
+	C_CSW,
+	C_NVCSW,
+	C_GUSER, /* --group-by columns */
+	C_GRSS,
+	C_NTASKS,
+	C_KEY,
+	C_CMD,
+	C_N
+};
+
+#define PCT(t, k, h)                                     \
+	{                                                \
+		t, k, "%", PTK_GAUGE, PTK_V_F64, 7, 2, h \
+	}
+#define RATE(t, k, u, h)                               \
+	{                                              \
+		t, k, u, PTK_GAUGE, PTK_V_F64, 9, 2, h \
+	}
+static const struct ptk_metric ps_cols[C_N] = {
+	[C_UID] = { "UID", "uid", "", PTK_GAUGE, PTK_V_U64, 5, 0,
+		    "real user id (/proc/PID/status Uid: field 1)" },
+	[C_PID] = { "PID", "pid", "", PTK_GAUGE, PTK_V_U64, 9, 0, "process id (tgid)" },
+	[C_TGID] = { "TGID", "tgid", "", PTK_GAUGE, PTK_V_U64, 9, 0,
+		     "thread group id: the process a thread belongs to" },
+	[C_TID] = { "TID", "tid", "", PTK_GAUGE, PTK_V_U64, 9, 0,
+		    "thread id (/proc/PID/task/TID); none for a process row" },
+	[C_USR] = PCT("%usr", "usr_pct",
+		      "user mode, guest time excluded: (utime - guest_time) ticks per interval, % "
+		      "of one CPU (/proc/PID/stat fields 14, 43)"),
+	[C_SYS] = PCT("%system", "system_pct",
+		      "kernel mode: stime ticks, % of one CPU (/proc/PID/stat field 15)"),
+	[C_GUEST] = PCT("%guest", "guest_pct",
+			"running a virtual CPU: guest_time ticks (/proc/PID/stat field 43)"),
+	[C_WAIT] = PCT("%wait", "wait_pct",
+		       "runnable but waiting for a CPU: run_delay ns (/proc/PID/schedstat field 2, "
+		       "CONFIG_SCHED_INFO)"),
+	[C_CPU] =
+		PCT("%CPU", "cpu_pct",
+		    "utime + stime as % of one CPU (a process is the sum of its threads); with -I "
+		    "as % of all CPUs (/proc/stat total ticks)"),
+	[C_CPUNUM] = { "CPU", "cpu", "", PTK_GAUGE, PTK_V_S64, 5, 0,
+		       "processor the task last ran on (/proc/PID/stat field 39)" },
+	[C_MINFLT] = RATE("minflt/s", "minflt_s", "/s",
+			  "minor faults (no disk read) per second (/proc/PID/stat field 10)"),
+	[C_MAJFLT] =
+		RATE("majflt/s", "majflt_s", "/s",
+		     "major faults (page read from disk) per second (/proc/PID/stat field 12)"),
+	[C_VSZ] = { "VSZ", "vsz_kb", "kB", PTK_GAUGE, PTK_V_F64, 7, 0,
+		    "virtual memory size (/proc/PID/stat field 23 / 1024); mean of the samples "
+		    "on Average lines" },
+	[C_RSS] = { "RSS", "rss_kb", "kB", PTK_GAUGE, PTK_V_F64, 7, 0,
+		    "resident set size (/proc/PID/stat field 24 x page size); mean of the samples "
+		    "on Average lines" },
+	[C_MEM] = { "%MEM", "mem_pct", "%", PTK_GAUGE, PTK_V_F64, 6, 2,
+		    "RSS as % of MemTotal (/proc/meminfo)" },
+	[C_RD] = RATE("kB_rd/s", "rd_kb_s", "kB/s",
+		      "read from storage, page cache misses (/proc/PID/io read_bytes)"),
+	[C_WR] = RATE("kB_wr/s", "wr_kb_s", "kB/s",
+		      "caused to be written to storage, counted when dirtied (/proc/PID/io "
+		      "write_bytes)"),
+	[C_CCWR] = RATE("kB_ccwr/s", "ccwr_kb_s", "kB/s",
+			"dirty page cache truncated before writeback (/proc/PID/io "
+			"cancelled_write_bytes)"),
+	[C_IODELAY] = { "iodelay", "iodelay_ticks", "ticks", PTK_GAUGE, PTK_V_F64, 7, 0,
+			"clock ticks spent waiting for block I/O and swap-in in the interval "
+			"(/proc/PID/stat field 42, needs kernel.task_delayacct=1); per interval "
+			"on Average lines" },
+	[C_CSW] = RATE("cswch/s", "cswch_s", "/s",
+		       "voluntary context switches per second: the task blocked (/proc/PID/status "
+		       "voluntary_ctxt_switches)"),
+	[C_NVCSW] = RATE("nvcswch/s", "nvcswch_s", "/s",
+			 "involuntary context switches per second: preempted (/proc/PID/status "
+			 "nonvoluntary_ctxt_switches)"),
+	[C_GUSER] = PCT("%user", "user_pct",
+			"group: user mode including guest time (utime), % of one CPU"),
+	[C_GRSS] = { "RSS", "rss_kb", "kB", PTK_GAUGE, PTK_V_U64, 9, 0,
+		     "group: sum of RSS (threads of a process counted once)" },
+	[C_NTASKS] = { "tasks", "ntasks", "", PTK_GAUGE, PTK_V_U64, 6, 0,
+		       "group: tasks with a valid rate in the group" },
+	[C_KEY] = { "Group", "key", "", PTK_GAUGE, PTK_V_STR, 0, 0,
+		    "group: the key (pid, tgid, comm, user, cgroup path or container id)" },
+	[C_CMD] = { "Command", "command", "", PTK_GAUGE, PTK_V_STR, 0, 0,
+		    "command name (/proc/PID/stat comm), or with -l the command line "
+		    "(/proc/PID/cmdline, controls escaped)" },
+};
+
+enum { A_CPU = 1, A_MEM = 2, A_IO = 4, A_CSW = 8 };
+static const int act_order[] = { A_CPU, A_MEM, A_IO, A_CSW };
+
+static const char usage[] =
+	"usage: ptk pidstat [-u] [-r] [-d] [-w] [-t] [-p PID[,PID...]|SELF|ALL] [-C REGEX]\n"
+	"                   [-G REGEX] [-l] [-I] [-h] [--group-by KEY] [--json]\n"
+	"                   [interval [count]]\n"
+	"Per-task statistics, as sysstat pidstat: -u CPU (default), -r page faults and memory,\n"
+	"-d block I/O, -w context switches, -t threads too. Without -p only tasks active in the\n"
+	"interval are shown; -p ALL shows all. -C keeps tasks whose command matches REGEX, -G\n"
+	"processes whose name matches (and their threads). -l shows command lines, -I divides\n"
+	"%CPU by the number of CPUs, -h prints one line per task. --group-by pid|tgid|comm|user|\n"
+	"cgroup|container sums the rates per group. Without an interval: since boot.\n";
+
+/* Per-task sums for the Average lines (mean VSZ/RSS, iodelay per interval), keyed by
+ * (pid, starttime), kept sorted by pid. */
+struct acc {
+	int pid;
+	u64 start;
+	double vsz, rss;
+	long n;
+};
+struct accs {
+	struct acc *a;
+	int n;
+};
+
+struct ps {
+	unsigned acts;
+	bool threads, irix, oneline, cmdline, all, active_only, group;
+	enum ptk_group_by by;
+	int *pids, npids;
+	regex_t creg, greg;
+	bool has_c, has_g;
+	unsigned flags;
+	long hz;
+	int ncpu;
+	u64 memtotal_kb;
+	/* samples: [0] first, [1] previous, [2] current; p = processes, t = threads */
+	struct ptk_ptab p[3], t[3];
+	double up[3];
+	u64 jiffies[3]; /* total CPU ticks of /proc/stat "cpu" (for -I) */
+	struct accs accp, acct;
+	char prev_clock[32];
+	long reports, lines;
+	double total_itv; /* sum of the reported intervals (Average lines) */
+	int rows;
+	bool dis_hdr;
+	bool gone; /* every -p process has exited */
+	/* scratch */
+	struct ptk_task_rate *rp, *rt;
+	int nrp, nrt;
+};
+
+static void ptab_copy(struct ptk_ptab *dst, const struct ptk_ptab *src)
+{
+	if (dst->cap < src->n) {
+		dst->cap = src->n;
+		dst->t = xrealloc(dst->t, (size_t)MAX(dst->cap, 1) * sizeof(*dst->t));
+	}
+	if (src->n)
+		memcpy(dst->t, src->t, (size_t)src->n * sizeof(*src->t));
+	dst->n = src->n;
+	dst->scanned_ns = src->scanned_ns;
+	dst->vanished = src->vanished;
+	dst->denied = src->denied;
+}
+
+static void ptab_swap(struct ptk_ptab *a, struct ptk_ptab *b)
+{
+	struct ptk_ptab x = *a;
+	*a = *b;
+	*b = x;
+}
+
+static bool use_threads(const struct ps *s)
+{
+	return s->threads || (s->group && s->by == PTK_BY_TGID);
+}
+
+static int scan(struct ptk_ctx *ctx, struct ps *s, int slot)
+{
+	int r;
+
+	if (s->npids)
+		r = ptk_ptab_scan_pids(&ctx->src, s->flags, s->pids, s->npids, &s->p[slot]);
+	else
+		r = ptk_ptab_scan(&ctx->src, s->flags, &s->p[slot]);
+	if (!r && use_threads(s)) {
+		if (s->npids)
+			r = ptk_ptab_scan_pids(&ctx->src, s->flags | PTK_PT_THREADS, s->pids,
+					       s->npids, &s->t[slot]);
+		else
+			r = ptk_ptab_scan(&ctx->src, s->flags | PTK_PT_THREADS, &s->t[slot]);
+	}
+	if (r) {
+		ptk_err("cannot scan %s: %s", ctx->src.procfs, strerror(-r));
+		return PTK_EXIT_RUNTIME;
+	}
+	s->up[slot] = ptk_ctx_uptime(ctx);
+	struct ptk_stat st = { 0 };
+	s->jiffies[slot] = ptk_stat_read(&ctx->src, &st) == 0 ? ptk_cpu_total(&st.all) : 0;
+	ptk_stat_free(&st);
+	return 0;
+}
+
+/* Add the current sample's VSZ/RSS to the per-task sums; tasks gone are dropped. */
+static void acc_update(struct accs *ac, const struct ptk_ptab *pt, long pagesz)
+{
+	struct acc *na = xcalloc((size_t)MAX(pt->n, 1), sizeof(*na));
+	int j = 0;
+
+	for (int i = 0; i < pt->n; i++) {
+		const struct ptk_task *t = &pt->t[i];
+		while (j < ac->n && ac->a[j].pid < t->pid)
+			j++;
+		na[i].pid = t->pid;
+		na[i].start = t->starttime;
+		if (j < ac->n && ac->a[j].pid == t->pid && ac->a[j].start == t->starttime)
+			na[i] = ac->a[j];
+		na[i].vsz += (double)(t->vsize >> 10);
+		na[i].rss += (double)(t->rss_pages * (u64)pagesz / 1024);
+		na[i].n++;
+	}
+	free(ac->a);
+	ac->a = na;
+	ac->n = pt->n;
+}
+
+static const struct acc *acc_find(const struct accs *ac, const struct ptk_task *t)
+{
+	int lo = 0, hi = ac->n - 1;
+
+	while (lo <= hi) {
+		int mid = (lo + hi) / 2;
+		if (ac->a[mid].pid == t->pid)
+			return ac->a[mid].start == t->starttime ? &ac->a[mid] : NULL;
+		if (ac->a[mid].pid < t->pid)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return NULL;
+}
+
+/* sysstat's "active" test: some counter of the activity moved in the interval. */
+static bool active(const struct ptk_task_rate *r, unsigned acts)
+{
+	static const struct ptk_task zero;
+	const struct ptk_task *c = r->cur, *p = r->prev ? r->prev : &zero;
+
+	if ((acts & A_CPU) && (c->utime != p->utime || c->stime != p->stime))
+		return true;
+	if ((acts & A_MEM) && (c->minflt != p->minflt || c->majflt != p->majflt ||
+			       c->vsize != p->vsize || c->rss_pages != p->rss_pages))
+		return true;
+	if ((acts & A_IO) &&
+	    (c->blkio_ticks != p->blkio_ticks ||
+	     (r->io_ok && (c->read_bytes != p->read_bytes || c->write_bytes != p->write_bytes ||
+			   c->cancelled_write_bytes != p->cancelled_write_bytes))))
+		return true;
+	if ((acts & A_CSW) && (c->vol_ctxt != p->vol_ctxt || c->nonvol_ctxt != p->nonvol_ctxt))
+		return true;
+	return false;
+}
+
+static const char *task_cmd(const struct ps *s, const struct ptk_task *t, bool thread)
+{
+	if (s->cmdline && !thread && t->cmdline[0])
+		return t->cmdline;
+	return t->comm;
+}
+
+static bool cmd_match(const regex_t *re, const char *s)
+{
+	return regexec(re, s, 0, NULL, 0) == 0;
+}
+
+/* Which columns a report shows, in order. Returns the count. */
+static int pick_cols(const struct ps *s, unsigned acts, int *idx)
+{
+	int n = 0;
+
+	if (s->group) {
+		if (acts & A_CPU) {
+			idx[n++] = C_GUSER;
+			idx[n++] = C_SYS;
+			idx[n++] = C_CPU;
+		}
+		if (acts & A_MEM) {
+			idx[n++] = C_MINFLT;
+			idx[n++] = C_MAJFLT;
+			idx[n++] = C_GRSS;
+		}
+		if (acts & A_IO) {
+			idx[n++] = C_RD;
+			idx[n++] = C_WR;
+			idx[n++] = C_CCWR;
+		}
+		if (acts & A_CSW) {
+			idx[n++] = C_CSW;
+			idx[n++] = C_NVCSW;
+		}
+		idx[n++] = C_NTASKS;
+		idx[n++] = C_KEY;
+		return n;
+	}
+	idx[n++] = C_UID;
+	if (s->threads) {
+		idx[n++] = C_TGID;
+		idx[n++] = C_TID;
+	} else {
+		idx[n++] = C_PID;
+	}
+	if (acts & A_CPU)
+		for (int c = C_USR; c <= C_CPUNUM; c++)
+			idx[n++] = c;
+	if (acts & A_MEM)
+		for (int c = C_MINFLT; c <= C_MEM; c++)
+			idx[n++] = c;
+	if (acts & A_IO)
+		for (int c = C_RD; c <= C_IODELAY; c++)
+			idx[n++] = c;
+	if (acts & A_CSW) {
+		idx[n++] = C_CSW;
+		idx[n++] = C_NVCSW;
+	}
+	idx[n++] = C_CMD;
+	return n;
+}
+
+struct rctx {
+	struct ptk_ctx *ctx;
+	struct ps *s;
+	bool avg;
+	double itv;
+	double irix_k; /* -I: ticks of one CPU over the interval / ticks of all CPUs */
+	long pagesz;
+	struct json_object *arr;
+};
+
+/* Values of one task row (all columns; the caller picks). */
+static void task_vals(const struct rctx *rc, const struct ptk_task_rate *r, bool thread,
+		      struct ptk_val *v)
+{
+	static const struct ptk_task zero;
+	const struct ps *s = rc->s;
+	const struct ptk_task *c = r->cur, *p = r->prev ? r->prev : &zero;
+	const struct acc *a = rc->avg ? acc_find(thread ? &s->acct : &s->accp, c) : NULL;
+	double usr = r->usr_pct - r->guest_pct;
+
+	for (int i = 0; i < C_N; i++)
+		v[i] = PTK_NA;
+	v[C_UID] = c->status_ok ? PTK_U(c->uid) : PTK_NA;
+	v[C_PID] = PTK_U(c->pid);
+	v[C_TGID] = PTK_U(c->tgid);
+	v[C_TID] = thread ? PTK_U(c->pid) : PTK_NA;
+	v[C_USR] = PTK_F(usr > 0 ? usr : 0);
+	v[C_SYS] = PTK_F(r->sys_pct);
+	v[C_GUEST] = PTK_F(r->guest_pct);
+	v[C_WAIT] = r->wait_ok ? PTK_F(r->wait_pct) : PTK_NA;
+	v[C_CPU] = PTK_F(r->cpu_pct * rc->irix_k);
+	v[C_CPUNUM] = rc->avg || c->processor < 0 ? PTK_NA : PTK_I(c->processor);
+	v[C_MINFLT] = PTK_F(r->minflt_s);
+	v[C_MAJFLT] = PTK_F(r->majflt_s);
+	double vsz = (double)(c->vsize >> 10), rss = (double)(c->rss_pages * rc->pagesz / 1024);
+	if (a && a->n) {
+		vsz = a->vsz / a->n;
+		rss = a->rss / a->n;
+	}
+	v[C_VSZ] = PTK_F(vsz);
+	v[C_RSS] = PTK_F(rss);
+	v[C_MEM] = s->memtotal_kb ? PTK_F(100.0 * rss / s->memtotal_kb) : PTK_NA;
+	if (r->io_ok) {
+		v[C_RD] = PTK_F(r->rkb_s);
+		v[C_WR] = PTK_F(r->wkb_s);
+		v[C_CCWR] = PTK_F(r->ccwr_kb_s);
+	}
+	double d = (double)ptk_delta(p->blkio_ticks, c->blkio_ticks);
+	v[C_IODELAY] = PTK_F(a && a->n ? d / a->n : d);
+	if (r->csw_ok) {
+		v[C_CSW] = PTK_F(r->cswch_s);
+		v[C_NVCSW] = PTK_F(r->nvcswch_s);
+	}
+}
+
+static void print_cell(FILE *f, const struct ptk_metric *m, const struct ptk_val *v)
+{
+	char buf[512];
+
+	fprintf(f, " %*s", m->width, ptk_metric_fmt(m, v, buf, sizeof(buf)));
+}
+
+static void header(const struct rctx *rc, const char *prefix, const int *idx, int n)
+{
+	FILE *f = rc->ctx->sink.out;
+
+	fprintf(f, "\n%-11s", prefix);
+	for (int i = 0; i < n; i++) {
+		const struct ptk_metric *m = &ps_cols[idx[i]];
+		if (idx[i] == C_CMD || idx[i] == C_KEY)
+			fprintf(f, "  %s",
+				idx[i] == C_KEY ? ptk_group_by_name[rc->s->by] : m->name);
+		else
+			fprintf(f, " %*s", m->width, m->name);
+	}
+	fputc('\n', f);
+}
+
+/*
+ * One row. leader_shown: for a thread, whether its process row is displayed in this table
+ * (sysstat prints "-" as TGID and "|__" before the name; otherwise the TGID and
+ * "(leader)__"). JSON gets every column.
+ */
+static void emit_row(const struct rctx *rc, const char *prefix, const int *idx, int n,
+		     const struct ptk_val *v, bool thread, const char *leader_comm,
+		     bool leader_shown, const char *cmd)
+{
+	FILE *f = rc->ctx->sink.out;
+
+	if (rc->ctx->json) {
+		struct ptk_metric cols[C_N];
+		struct ptk_val vv[C_N];
+		struct ptk_table tab = { "tasks", cols, n };
+		for (int i = 0; i < n; i++) {
+			cols[i] = ps_cols[idx[i]];
+			vv[i] = v[idx[i]];
+			if (idx[i] == C_CMD)
+				vv[i] = PTK_S(cmd);
+		}
+		json_object_array_add(rc->arr, ptk_json_row(&tab, vv));
+		return;
+	}
+	fprintf(f, "%-11s", prefix);
+	for (int i = 0; i < n; i++) {
+		int c = idx[i];
+		if (c == C_CMD) {
+			if (thread && leader_shown)
+				fprintf(f, "  |__%s", cmd);
+			else if (thread)
+				fprintf(f, "  (%s)__%s", leader_comm, cmd);
+			else
+				fprintf(f, "  %s", cmd);
+		} else if (c == C_KEY) {
+			fprintf(f, "  %s", v[c].s);
+		} else if (c == C_TGID && thread && leader_shown) {
+			print_cell(f, &ps_cols[c], &PTK_NA);
+		} else {
+			print_cell(f, &ps_cols[c], &v[c]);
+		}
+	}
+	fputc('\n', f);
+}
+
+static int cmp_thread(const void *a, const void *b)
+{
+	const struct ptk_task_rate *x = a, *y = b;
+
+	if (x->cur->tgid != y->cur->tgid)
+		return (x->cur->tgid > y->cur->tgid) - (x->cur->tgid < y->cur->tgid);
+	return (x->cur->pid > y->cur->pid) - (x->cur->pid < y->cur->pid);
+}
+
+/* One table (an activity set) of task rows. Returns the rows shown. */
+static int task_table(struct rctx *rc, unsigned acts, const char *hdr_prefix, const char *prefix)
+{
+	struct ps *s = rc->s;
+	int idx[C_N], n = pick_cols(s, acts, idx), shown = 0, j = 0;
+	struct ptk_val v[C_N];
+	bool filter_active = (s->all || s->threads) && s->active_only;
+
+	if (!rc->ctx->json && hdr_prefix)
+		header(rc, hdr_prefix, idx, n);
+	for (int i = 0; i < s->nrp; i++) {
+		const struct ptk_task_rate *r = &s->rp[i];
+		bool shown_p = false;
+		if (r->valid && (!filter_active || active(r, acts))) {
+			const char *cmd = task_cmd(s, r->cur, false);
+			if ((!s->has_c || cmd_match(&s->creg, cmd)) &&
+			    (!s->has_g || cmd_match(&s->greg, cmd))) {
+				task_vals(rc, r, false, v);
+				emit_row(rc, prefix, idx, n, v, false, NULL, false, cmd);
+				shown_p = true;
+				shown++;
+			}
+		}
+		if (!s->threads)
+			continue;
+		/* this process's threads (rt sorted by tgid, tid) */
+		while (j < s->nrt && s->rt[j].cur->tgid < r->cur->pid)
+			j++;
+		bool leader_shown = shown_p;
+		for (; j < s->nrt && s->rt[j].cur->tgid == r->cur->pid; j++) {
+			const struct ptk_task_rate *t = &s->rt[j];
+			if (!t->valid || (filter_active && !active(t, acts)))
+				continue;
+			if (s->has_c && !cmd_match(&s->creg, t->cur->comm))
+				continue;
+			if (s->has_g && !shown_p)
+				continue;
+			task_vals(rc, t, true, v);
+			emit_row(rc, prefix, idx, n, v, true, r->cur->comm, leader_shown,
+				 t->cur->comm);
+			leader_shown = true;
+			shown++;
+		}
+	}
+	return shown;
+}
+
+static int group_table(struct rctx *rc, unsigned acts, const char *hdr_prefix, const char *prefix)
+{
+	struct ps *s = rc->s;
+	int idx[C_N], n = pick_cols(s, acts, idx), shown = 0;
+	bool thr = use_threads(s);
+	struct ptk_task_rate *r = thr ? s->rt : s->rp;
+	int nr = thr ? s->nrt : s->nrp;
+	struct ptk_group *g;
+	struct ptk_val v[C_N];
+
+	/* filters apply to the tasks before grouping */
+	for (int i = 0; i < nr; i++) {
+		const char *cmd = task_cmd(s, r[i].cur, thr);
+		if ((s->has_c && !cmd_match(&s->creg, cmd)) ||
+		    (s->has_g && !cmd_match(&s->greg, cmd)))
+			r[i].valid = false;
+	}
+	int ng = ptk_group_rates(r, nr, s->by, &g);
+	if (!rc->ctx->json && hdr_prefix)
+		header(rc, hdr_prefix, idx, n);
+	for (int i = 0; i < ng; i++) {
+		bool act = ((acts & A_CPU) && g[i].cpu_pct > 0) ||
+			   ((acts & A_MEM) && (g[i].minflt_s > 0 || g[i].majflt_s > 0)) ||
+			   ((acts & A_IO) &&
+			    (g[i].rkb_s > 0 || g[i].wkb_s > 0 || g[i].ccwr_kb_s > 0)) ||
+			   ((acts & A_CSW) && (g[i].cswch_s > 0 || g[i].nvcswch_s > 0));
+		if (s->active_only && !act)
+			continue;
+		for (int c = 0; c < C_N; c++)
+			v[c] = PTK_NA;
+		v[C_GUSER] = PTK_F(g[i].usr_pct * rc->irix_k);
+		v[C_SYS] = PTK_F(g[i].sys_pct * rc->irix_k);
+		v[C_CPU] = PTK_F(g[i].cpu_pct * rc->irix_k);
+		v[C_MINFLT] = PTK_F(g[i].minflt_s);
+		v[C_MAJFLT] = PTK_F(g[i].majflt_s);
+		v[C_GRSS] = PTK_U(g[i].rss_kb);
+		if (g[i].io_ok) {
+			v[C_RD] = PTK_F(g[i].rkb_s);
+			v[C_WR] = PTK_F(g[i].wkb_s);
+			v[C_CCWR] = PTK_F(g[i].ccwr_kb_s);
+		}
+		if (g[i].csw_ok) {
+			v[C_CSW] = PTK_F(g[i].cswch_s);
+			v[C_NVCSW] = PTK_F(g[i].nvcswch_s);
+		}
+		v[C_NTASKS] = PTK_U(g[i].ntasks);
+		v[C_KEY] = PTK_S(g[i].key);
+		emit_row(rc, prefix, idx, n, v, false, NULL, false, g[i].key);
+		shown++;
+	}
+	free(g);
+	return shown;
+}
+
+/*
+ * One report between sample slots a (NULL: since boot) and b. prefix: time or "Average:";
+ * hdr_prefix: the header's prefix, NULL for no header.
+ */
+static void report(struct ptk_ctx *ctx, struct ps *s, int a, int b, double itv, const char *prefix,
+		   const char *hdr_prefix, const char *kind)
+{
+	struct rctx rc = { .ctx = ctx, .s = s, .avg = !strcmp(kind, "average"), .itv = itv };
+	const struct ptk_ptab *pa = a >= 0 ? &s->p[a] : NULL, *ta = a >= 0 ? &s->t[a] : NULL;
+	double up_a = a >= 0 ? s->up[a] : -1;
+
+	rc.pagesz = sysconf(_SC_PAGESIZE);
+	rc.irix_k = 1;
+	if (s->irix) {
+		u64 dj = ptk_delta(a >= 0 ? s->jiffies[a] : 0, s->jiffies[b]);
+		rc.irix_k = dj ? itv * s->hz / (double)dj : 0;
+	}
+	s->rp = xrealloc(s->rp, (size_t)MAX(s->p[b].n, 1) * sizeof(*s->rp));
+	s->nrp = s->p[b].n;
+	ptk_task_rates(pa, &s->p[b], itv, s->hz, up_a, s->ncpu, s->rp);
+	s->nrt = 0;
+	if (use_threads(s)) {
+		s->rt = xrealloc(s->rt, (size_t)MAX(s->t[b].n, 1) * sizeof(*s->rt));
+		s->nrt = s->t[b].n;
+		ptk_task_rates(ta, &s->t[b], itv, s->hz, up_a, s->ncpu, s->rt);
+		qsort(s->rt, s->nrt, sizeof(*s->rt), cmp_thread);
+	}
+	if (ctx->json) {
+		ptk_sink_begin(&ctx->sink);
+		ptk_sink_meta_str(&ctx->sink, "type", kind);
+		if (!rc.avg)
+			ptk_sink_meta_f64(&ctx->sink, "time", ptk_ctx_walltime(ctx));
+		ptk_sink_meta_f64(&ctx->sink, "interval_s", itv);
+		ptk_sink_meta_u64(&ctx->sink, "ncpu", s->ncpu);
+		if (s->group)
+			ptk_sink_meta_str(&ctx->sink, "group_by", ptk_group_by_name[s->by]);
+		rc.arr = json_object_new_array();
+		if (s->group)
+			group_table(&rc, s->acts, NULL, NULL);
+		else
+			task_table(&rc, s->acts, NULL, NULL);
+		ptk_sink_meta_json(&ctx->sink, s->group ? "groups" : "tasks", rc.arr);
+		ptk_sink_end(&ctx->sink);
+		return;
+	}
+	if (s->group || s->oneline) {
+		const char *hp = hdr_prefix ? (s->oneline ? "# Time" : hdr_prefix) : NULL;
+		if (s->group)
+			group_table(&rc, s->acts, hp, prefix);
+		else
+			task_table(&rc, s->acts, hp, prefix);
+	} else {
+		for (size_t i = 0; i < ARRAY_SIZE(act_order); i++)
+			if (s->acts & act_order[i])
+				task_table(&rc, act_order[i], hdr_prefix, prefix);
+	}
+	fflush(ctx->sink.out);
+}
+
+static bool any_selected_alive(const struct ps *s, int slot)
+{
+	return s->p[slot].n > 0;
+}
+
+static int ps_sample(struct ptk_ctx *ctx, void *arg, long i, double itv)
+{
+	struct ps *s = arg;
+	char clock[32];
+	int r;
+
+	if (i == 0) { /* the baseline, also kept for the Average lines */
+		if ((r = scan(ctx, s, 1)))
+			return r;
+		ptab_copy(&s->p[0], &s->p[1]);
+		ptab_copy(&s->t[0], &s->t[1]);
+		s->up[0] = s->up[1];
+		s->jiffies[0] = s->jiffies[1];
+		ptk_ctx_clock(ctx, s->prev_clock, sizeof(s->prev_clock));
+		return 0;
+	}
+	if ((r = scan(ctx, s, 2)))
+		return r;
+	if (s->npids && !any_selected_alive(s, 2)) {
+		s->gone = true; /* sysstat stops when every -p task has exited */
+		return -ESRCH;
+	}
+	long pagesz = sysconf(_SC_PAGESIZE);
+	acc_update(&s->accp, &s->p[2], pagesz);
+	if (use_threads(s))
+		acc_update(&s->acct, &s->t[2], pagesz);
+	ptk_ctx_clock(ctx, clock, sizeof(clock));
+	bool dis = true;
+	if (!s->dis_hdr) { /* a header every `rows` reports, as sysstat */
+		dis = s->lines / s->rows;
+		if (dis)
+			s->lines %= s->rows;
+		s->lines++;
+	}
+	report(ctx, s, 1, 2, itv, clock, dis ? s->prev_clock : NULL, "interval");
+	s->reports++;
+	s->total_itv += itv;
+	ptab_swap(&s->p[1], &s->p[2]);
+	ptab_swap(&s->t[1], &s->t[2]);
+	s->up[1] = s->up[2];
+	s->jiffies[1] = s->jiffies[2];
+	snprintf(s->prev_clock, sizeof(s->prev_clock), "%s", clock);
+	return 0;
+}
+
+/* "Linux 6.1.0 (host) \t11/29/26 \t_x86_64_\t(2 CPU)" as sysstat print_gal_header. */
+static void banner(struct ptk_ctx *ctx, int ncpu)
+{
+	struct utsname u;
+	char rel[128] = "", host[128] = "", date[64];
+	time_t t = (time_t)ptk_ctx_walltime(ctx);
+	struct tm tm;
+
+	uname(&u);
+	if (ptk_src_read(&ctx->src, PTK_PROC, "sys/kernel/osrelease", rel, sizeof(rel)) <= 0)
+		snprintf(rel, sizeof(rel), "%s", u.release);
+	if (ptk_src_read(&ctx->src, PTK_PROC, "sys/kernel/hostname", host, sizeof(host)) <= 0)
+		snprintf(host, sizeof(host), "%s", u.nodename);
+	rel[strcspn(rel, "\n")] = '\0';
+	host[strcspn(host, "\n")] = '\0';
+	localtime_r(&t, &tm);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+	strftime(date, sizeof(date), nl_langinfo(D_FMT), &tm);
+#pragma GCC diagnostic pop
+	printf("%s %s (%s) \t%s \t_%s_\t(%d CPU)\n", u.sysname, rel, host, date, u.machine, ncpu);
+}
+
+static int parse_pids(struct ptk_ctx *ctx, struct ps *s, const char *arg)
+{
+	char *dup = xstrdup(arg), *save = NULL;
+	int rc = 0;
+
+	for (char *t = strtok_r(dup, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		int pid;
+		if (!strcmp(t, "ALL")) {
+			s->all = true;
+			continue;
+		}
+		if (!strcmp(t, "SELF"))
+			pid = getpid();
+		else if (ptk_parse_int(t, &pid) || pid < 1) {
+			rc = ptk_usage_error(ctx, "invalid PID '%s'", t);
+			break;
+		}
+		s->pids = xrealloc(s->pids, (size_t)(s->npids + 1) * sizeof(int));
+		s->pids[s->npids++] = pid;
+	}
+	free(dup);
+	if (!rc && !s->npids && !s->all)
+		rc = ptk_usage_error(ctx, "-p needs a PID list, SELF or ALL");
+	if (s->all) /* ALL wins, as sysstat */
+		s->npids = 0;
+	return rc;
+}
+
+static int count_cpus(struct ptk_ctx *ctx)
+{
+	struct ptk_stat st = { 0 };
+	int n = 0;
+
+	if (ptk_stat_read(&ctx->src, &st) == 0)
+		for (int i = 0; i < st.ncpu; i++)
+			n += st.present[i];
+	ptk_stat_free(&st);
+	return n > 0 ? n : 1;
+}
+
+static int int_cmp(const void *a, const void *b)
+{
+	return (*(const int *)a > *(const int *)b) - (*(const int *)a < *(const int *)b);
+}
+
+enum { OPT_GROUP_BY = 0x2000 };
 
 int cmd_pidstat(struct ptk_ctx *ctx, int argc, char **argv)
 {
-	ptk_err("not written yet");
-	return 1;
+	static const struct option opts[] = { { "group-by", required_argument, NULL, OPT_GROUP_BY },
+					      PTK_COMMON_OPTS,
+					      { 0 } };
+	struct ps s = { .hz = sysconf(_SC_CLK_TCK), .rows = 23 };
+	bool has_itv, pid_given = false;
+	double interval = 1;
+	long count = -1;
+	int c, r, rc = 0, nact = 0;
+
+	while ((c = getopt_long(argc, argv, "urdwtp:C:G:lIh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'u':
+			s.acts |= A_CPU;
+			nact++;
+			break;
+		case 'r':
+			s.acts |= A_MEM;
+			nact++;
+			break;
+		case 'd':
+			s.acts |= A_IO;
+			nact++;
+			break;
+		case 'w':
+			s.acts |= A_CSW;
+			nact++;
+			break;
+		case 't':
+			s.threads = true;
+			break;
+		case 'p':
+			pid_given = true;
+			if ((rc = parse_pids(ctx, &s, optarg)))
+				goto out;
+			break;
+		case 'C':
+		case 'G': {
+			regex_t *re = c == 'C' ? &s.creg : &s.greg;
+			bool *has = c == 'C' ? &s.has_c : &s.has_g;
+			if (!*optarg) {
+				rc = ptk_usage_error(ctx, "-%c needs a pattern", c);
+				goto out;
+			}
+			if (*has)
+				regfree(re);
+			if (regcomp(re, optarg, REG_EXTENDED | REG_NOSUB)) {
+				*has = false;
+				rc = ptk_usage_error(ctx, "invalid regular expression '%s'",
+						     optarg);
+				goto out;
+			}
+			*has = true;
+			break;
+		}
+		case 'l':
+			s.cmdline = true;
+			break;
+		case 'I':
+			s.irix = true;
+			break;
+		case 'h':
+			s.oneline = true;
+			break;
+		case OPT_GROUP_BY:
+			if (ptk_group_by_parse(optarg, &s.by)) {
+				rc = ptk_usage_error(ctx,
+						     "invalid --group-by '%s' (pid, tgid, comm, "
+						     "user, cgroup, container)",
+						     optarg);
+				goto out;
+			}
+			s.group = true;
+			break;
+		default:
+			r = ptk_common_opt(ctx, c, optarg);
+			if (r == 1) {
+				fputs(usage, stdout);
+				goto out;
+			}
+			if (r < 0) {
+				rc = ptk_usage_error(ctx, "unknown option");
+				goto out;
+			}
+		}
+	}
+	if ((rc = ptk_parse_interval_count(ctx, argc, argv, &interval, &count, &has_itv)))
+		goto out;
+	if (!s.acts) {
+		s.acts = A_CPU;
+		nact = 1;
+	}
+	if (!pid_given)
+		s.all = s.active_only = true;
+	if (s.npids)
+		qsort(s.pids, s.npids, sizeof(int), int_cmp);
+	/* sysstat: header each interval unless one activity of a single -p task */
+	s.dis_hdr = !pid_given || nact > 1 || s.npids > 1 || s.all || s.oneline || s.group;
+	if (!s.dis_hdr) {
+		struct winsize ws;
+		if (ioctl(STDIN_FILENO, TIOCGWINSZ, &ws) != -1 && ws.ws_row > 2)
+			s.rows = ws.ws_row - 2;
+		s.lines = s.rows;
+	}
+	s.flags = PTK_PT_STATUS | PTK_PT_SCHED;
+	if (s.acts & A_IO)
+		s.flags |= PTK_PT_IO;
+	if (s.cmdline)
+		s.flags |= PTK_PT_CMDLINE;
+	if (s.group && (s.by == PTK_BY_CGROUP || s.by == PTK_BY_CONTAINER))
+		s.flags |= PTK_PT_CGROUP;
+	if ((rc = ptk_ctx_ready(ctx)))
+		goto out;
+	s.ncpu = count_cpus(ctx);
+	struct ptk_meminfo mi;
+	if (ptk_meminfo_read(&ctx->src, &mi) == 0)
+		s.memtotal_kb = mi.mem_total;
+	if (!ctx->json)
+		banner(ctx, s.ncpu);
+	if (!has_itv) {
+		if ((rc = scan(ctx, &s, 1)))
+			goto out;
+		ptk_ctx_clock(ctx, s.prev_clock, sizeof(s.prev_clock));
+		report(ctx, &s, -1, 1, s.up[1], s.prev_clock, s.prev_clock, "since_boot");
+		goto out;
+	}
+	r = ptk_loop(ctx, interval, count, ps_sample, &s);
+	if (r > 0) {
+		rc = r;
+		goto out;
+	}
+	if (s.reports > 0 && !s.gone && !s.oneline) {
+		if (r == -EINTR && !ctx->json)
+			putchar('\n'); /* after the ^C echo */
+		report(ctx, &s, 0, 1, s.total_itv, "Average:", s.dis_hdr ? "Average:" : NULL,
+		       "average");
+	}
+out:
+	for (int i = 0; i < 3; i++) {
+		ptk_ptab_free(&s.p[i]);
+		ptk_ptab_free(&s.t[i]);
+	}
+	free(s.accp.a);
+	free(s.acct.a);
+	free(s.rp);
+	free(s.rt);
+	free(s.pids);
+	if (s.has_c)
+		regfree(&s.creg);
+	if (s.has_g)
+		regfree(&s.greg);
+	return rc;
 }

@@ -1,9 +1,935 @@
 // SPDX-License-Identifier: GPL-2.0
-/* TEMPORARY: to be written. */
+/*
+ * ptk top: procps-ng top's batch layout (-b) and an htop-like interactive viewer.
+ *
+ * First frame: like procps top 4.x (top.c frame_make: "prime the pump" with a refresh, then
+ * usleep(LIB_USLEEP) = 0.15 s, then the real refresh), the first frame's %CPU is measured
+ * over a short real interval of 0.15 s, not since boot or since the process started.
+ *
+ * Cost: the process table keeps each task's stat and statm open between scans and re-reads
+ * them with pread (struct ptk_ptab.keep); USER is the owner of the stat file (procps top
+ * fstat()s /proc/PID the same way) rather than a parse of status.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+#include <utmpx.h>
+
 #include "cmd/cmd.h"
+#include "model/delta.h"
+#include "model/ptask.h"
+#include "output/tui.h"
+#include "source/procfs/pid.h"
+#include "source/procfs/procfs.h"
+
+#define PRIME_S 0.15 /* procps top LIB_USLEEP */
+
+static const struct ptk_metric top_cols[TC_N] = {
+	[TC_PID] = { "PID", "pid", "", PTK_GAUGE, PTK_V_U64, 5, 0,
+		     "process id (thread id with -H) (/proc/PID/stat field 1)" },
+	[TC_USER] = { "USER", "user", "", PTK_GAUGE, PTK_V_STR, -8, 0,
+		      "effective user: owner of /proc/PID (root when not dumpable)" },
+	[TC_PR] = { "PR", "priority", "", PTK_GAUGE, PTK_V_S64, 3, 0,
+		    "kernel priority; rt for real-time (/proc/PID/stat field 18)" },
+	[TC_NI] = { "NI", "nice", "", PTK_GAUGE, PTK_V_S64, 3, 0,
+		    "nice value (/proc/PID/stat field 19)" },
+	[TC_VIRT] = { "VIRT", "virt_kb", "KiB", PTK_GAUGE, PTK_V_U64, 7, 0,
+		      "virtual memory size (/proc/PID/statm size x page size)" },
+	[TC_RES] = { "RES", "res_kb", "KiB", PTK_GAUGE, PTK_V_U64, 6, 0,
+		     "resident memory (/proc/PID/statm resident = VmRSS)" },
+	[TC_SHR] = { "SHR", "shr_kb", "KiB", PTK_GAUGE, PTK_V_U64, 6, 0,
+		     "resident file-backed and shmem pages (/proc/PID/statm shared)" },
+	[TC_S] = { "S", "state", "", PTK_GAUGE, PTK_V_STR, 1, 0,
+		   "state R S D Z T t I (/proc/PID/stat field 3)" },
+	[TC_CPU] = { "%CPU", "cpu_pct", "%", PTK_GAUGE, PTK_V_F64, 5, 1,
+		     "CPU time in the interval, % of one CPU; threads summed, capped at ncpu x 100 "
+		     "(/proc/PID/stat utime+stime)" },
+	[TC_MEM] = { "%MEM", "mem_pct", "%", PTK_GAUGE, PTK_V_F64, 5, 1,
+		     "RES as % of MemTotal (/proc/meminfo)" },
+	[TC_TIME] = { "TIME+", "time_s", "s", PTK_COUNTER, PTK_V_F64, 9, 2,
+		      "CPU time since start, shown min:sec.hundredths (stat utime+stime)" },
+	[TC_RKB] = { "rkB/s", "rkb_s", "kB/s", PTK_GAUGE, PTK_V_F64, 8, 1,
+		     "block-layer reads (/proc/PID/io read_bytes)" },
+	[TC_WKB] = { "wkB/s", "wkb_s", "kB/s", PTK_GAUGE, PTK_V_F64, 8, 1,
+		     "block-layer writes (/proc/PID/io write_bytes)" },
+	[TC_MAJFLT] = { "majflt/s", "majflt_s", "/s", PTK_GAUGE, PTK_V_F64, 8, 1,
+			"major page faults (/proc/PID/stat field 12)" },
+	[TC_CSW] = { "csw/s", "csw_s", "/s", PTK_GAUGE, PTK_V_F64, 8, 1,
+		     "voluntary + involuntary context switches (/proc/PID/status)" },
+	[TC_FDS] = { "FDS", "fds", "", PTK_GAUGE, PTK_V_S64, 5, 0,
+		     "open file descriptors (/proc/PID/fd entries)" },
+	[TC_CGROUP] = { "CGROUP", "cgroup", "", PTK_GAUGE, PTK_V_STR, -24, 0,
+			"cgroup v2 path (/proc/PID/cgroup)" },
+	[TC_COMMAND] = { "COMMAND", "command", "", PTK_GAUGE, PTK_V_STR, -7, 0,
+			 "command name (stat comm), or the command line with -c" },
+};
+static const struct ptk_table top_tab = { "processes", top_cols, TC_N };
+
+static const char usage[] =
+	"usage: ptk top [-b] [-n N] [-d S] [-p PID,...] [-u USER] [-H] [-c] [-o FIELD] [-w COLS]\n"
+	"               [--group-by pid|tgid|comm|user|cgroup|container] [--json]\n"
+	"Processes by CPU. -b prints procps top's batch layout; without it an interactive\n"
+	"viewer runs (keys: P M T N sort, < > column, t tree, H threads, \\ filter, / search,\n"
+	"k kill, r renice, f columns, q quit). -o sorts by a field (PID USER PR NI VIRT RES SHR\n"
+	"S %CPU %MEM TIME+ COMMAND, '+' descending or '-' ascending prefix).\n";
+
+struct top {
+	struct ptk_ctx *ctx;
+	long hz, page_kb;
+	int ncpu_online;
+	struct ptk_ptab tab[2];
+	int cur;
+	struct ptk_ptab_keep *keep;
+	struct ptk_stat st[2];
+	u64 prev_ns;
+	double prev_up;
+	struct ptk_task_rate *rates;
+	int rcap;
+	int *pids, npids;
+	bool user_set;
+	char user[64];
+	struct ptk_top_frame f;
+	int ocap;
+	u64 cpu0_ns, wall0_ns;
+	bool have_prev;
+	struct ptk_top_view *view;
+};
+
+/* ---- sampling -------------------------------------------------------------------------- */
+
+static int count_users(void)
+{
+	struct utmpx *u;
+	int n = 0;
+
+	setutxent();
+	while ((u = getutxent()))
+		if (u->ut_type == USER_PROCESS && u->ut_user[0])
+			n++;
+	endutxent();
+	return n;
+}
+
+/* Files to read. The priming scan reads the same, so the frame after it can reuse the rows
+ * of tasks that did not run (PTK_PT_SKIPIDLE). */
+static unsigned scan_flags(const struct ptk_top_view *v, bool prime)
+{
+	unsigned fl = (v->threads ? PTK_PT_THREADS : 0) | PTK_PT_STATM | PTK_PT_OWNER;
+
+	if (prime && v->oneshot)
+		return fl & ~(PTK_PT_STATM | PTK_PT_OWNER); /* one frame: stat is the baseline */
+	if (!v->oneshot)
+		fl |= PTK_PT_SKIPIDLE; /* pays off from the second frame on */
+
+	if (v->cmdline)
+		fl |= PTK_PT_CMDLINE;
+	if (v->show[TC_RKB] || v->show[TC_WKB])
+		fl |= PTK_PT_IO;
+	if (v->show[TC_CSW])
+		fl |= PTK_PT_STATUS;
+	if (v->show[TC_FDS])
+		fl |= PTK_PT_FDS;
+	if (v->show[TC_CGROUP])
+		fl |= PTK_PT_CGROUP;
+	return fl;
+}
+
+static int do_scan(struct top *tp, unsigned flags, struct ptk_ptab *pt)
+{
+	pt->keep = tp->keep;
+	if (tp->pids)
+		return ptk_ptab_scan_pids(&tp->ctx->src, flags, tp->pids, tp->npids, pt);
+	return ptk_ptab_scan(&tp->ctx->src, flags, pt);
+}
+
+static const char *task_user(const struct ptk_task *t)
+{
+	return t->owner_ok ? ptk_user_name(t->euid) : NULL;
+}
+
+static bool user_match(const struct top *tp, const struct ptk_task *t)
+{
+	if (!tp->user_set)
+		return true;
+	if (!t->owner_ok)
+		return false;
+	char num[16];
+	snprintf(num, sizeof(num), "%u", t->euid);
+	return !strcmp(tp->user, num) || !strcmp(tp->user, ptk_user_name(t->euid));
+}
+
+/* Build the rows of tab[cur] against tab[!cur] (NULL prev: first frame without priming). */
+static void build_rows(struct top *tp, double itv)
+{
+	struct ptk_ptab *cur = &tp->tab[tp->cur], *prev = tp->have_prev ? &tp->tab[!tp->cur] : NULL;
+	struct ptk_top_frame *f = &tp->f;
+	u64 memtot = f->mi.mem_total;
+
+	if (cur->n > tp->rcap) {
+		tp->rcap = cur->n;
+		tp->rates = xrealloc(tp->rates, tp->rcap * sizeof(*tp->rates));
+		f->rows = xrealloc(f->rows, tp->rcap * sizeof(*f->rows));
+		f->order = xrealloc(f->order, tp->rcap * sizeof(*f->order));
+	}
+	ptk_task_rates(prev, cur, itv, tp->hz, tp->prev_up, tp->ncpu_online, tp->rates);
+	f->ntasks = f->nrun = f->nsleep = f->ndisk = f->nstop = f->nzomb = f->nidle = 0;
+	f->nrows = 0;
+	for (int i = 0; i < cur->n; i++) {
+		const struct ptk_task *t = &cur->t[i];
+		const struct ptk_task_rate *r = &tp->rates[i];
+		if (!user_match(tp, t))
+			continue;
+		f->ntasks++;
+		switch (t->state) {
+		case 'R':
+			f->nrun++;
+			break;
+		case 'D':
+			f->ndisk++;
+			f->nsleep++;
+			break;
+		case 'I':
+			f->nidle++;
+			f->nsleep++;
+			break;
+		case 'S':
+			f->nsleep++;
+			break;
+		case 'T':
+		case 't':
+			f->nstop++;
+			break;
+		case 'Z':
+			f->nzomb++;
+			break;
+		}
+		struct ptk_top_row *row = &f->rows[f->nrows++];
+		struct ptk_val *v = row->v;
+		const char *user = task_user(t);
+		u64 virt = t->statm_ok ? t->statm_size * tp->page_kb : t->vsize / 1024;
+		u64 res = (t->statm_ok ? t->statm_resident : t->rss_pages) * tp->page_kb;
+		static char states[256][2];
+
+		row->pid = t->pid;
+		row->ppid = t->ppid;
+		row->tgid = t->tgid;
+		row->depth = 0;
+		row->tree[0] = '\0';
+		if (tp->view->cmdline && t->cmdline[0])
+			snprintf(row->cmd, sizeof(row->cmd), "%s", t->cmdline);
+		else if (tp->view->cmdline)
+			snprintf(row->cmd, sizeof(row->cmd), "[%s]", t->comm);
+		else
+			snprintf(row->cmd, sizeof(row->cmd), "%s", t->comm);
+		states[(unsigned char)t->state][0] = t->state;
+		v[TC_PID] = PTK_U(t->pid);
+		v[TC_USER] = user ? PTK_S(user) : PTK_NA;
+		v[TC_PR] = PTK_I(t->priority);
+		v[TC_NI] = PTK_I(t->nice);
+		v[TC_VIRT] = PTK_U(virt);
+		v[TC_RES] = PTK_U(res);
+		v[TC_SHR] = t->statm_ok ? PTK_U(t->statm_shared * tp->page_kb) : PTK_NA;
+		v[TC_S] = PTK_S(states[(unsigned char)t->state]);
+		v[TC_CPU] = r->valid ? PTK_F(r->cpu_pct) : PTK_F(0);
+		v[TC_MEM] = memtot ? PTK_F(100.0 * res / memtot) : PTK_NA;
+		v[TC_TIME] = PTK_F((double)(t->utime + t->stime) / tp->hz);
+		v[TC_RKB] = r->valid && r->io_ok ? PTK_F(r->rkb_s) : PTK_NA;
+		v[TC_WKB] = r->valid && r->io_ok ? PTK_F(r->wkb_s) : PTK_NA;
+		v[TC_MAJFLT] = r->valid ? PTK_F(r->majflt_s) : PTK_NA;
+		v[TC_CSW] = r->valid && r->csw_ok ? PTK_F(r->cswch_s + r->nvcswch_s) : PTK_NA;
+		v[TC_FDS] = t->nfds >= 0 ? PTK_I(t->nfds) : PTK_NA;
+		v[TC_CGROUP] = t->cgroup[0] ? PTK_S(t->cgroup) : PTK_NA;
+		v[TC_COMMAND] = PTK_S(row->cmd);
+	}
+}
+
+/*
+ * One sample: /proc/stat, meminfo, loadavg, PSI and the process table. first: no previous
+ * table yet (live: prime, sleep 0.15 s, scan again; replay: snapshot N is the baseline and
+ * N+1 the frame).
+ */
+static int sample(void *arg, const struct ptk_top_view *v)
+{
+	struct top *tp = arg;
+	struct ptk_ctx *ctx = tp->ctx;
+	struct ptk_top_frame *f = &tp->f;
+	struct ptk_uptime up;
+	int r;
+
+	if (!tp->have_prev) {
+		if ((r = ptk_stat_read(&ctx->src, &tp->st[0])) ||
+		    (r = do_scan(tp, scan_flags(v, true), &tp->tab[0]))) {
+			ptk_err("cannot read %s: %s", ctx->src.procfs, strerror(-r));
+			return PTK_EXIT_RUNTIME;
+		}
+		tp->prev_ns = tp->tab[0].scanned_ns;
+		tp->prev_up = ptk_ctx_uptime(ctx);
+		tp->cur = 0;
+		if (ctx->src.replay) {
+			if (ptk_src_next(&ctx->src))
+				return -ENODATA;
+		} else {
+			ptk_sleep_until(ptk_now_ns() + (u64)(PRIME_S * 1e9), &ctx->stop);
+		}
+		tp->have_prev = true;
+	}
+	tp->cur = !tp->cur;
+	struct ptk_stat *sc = &tp->st[tp->cur], *sp = &tp->st[!tp->cur];
+	if ((r = ptk_stat_read(&ctx->src, sc)) || (r = ptk_meminfo_read(&ctx->src, &f->mi)) ||
+	    (r = ptk_loadavg_read(&ctx->src, &f->la)) || (r = ptk_uptime_read(&ctx->src, &up)) ||
+	    (r = do_scan(tp, scan_flags(v, false), &tp->tab[tp->cur]))) {
+		ptk_err("cannot read %s: %s", ctx->src.procfs, strerror(-r));
+		return PTK_EXIT_RUNTIME;
+	}
+	double itv = ctx->src.replay ? up.up_s - tp->prev_up :
+				       (tp->tab[tp->cur].scanned_ns - tp->prev_ns) / 1e9;
+	if (itv <= 0)
+		itv = 1e-3;
+	f->itv_s = itv;
+	f->up_s = up.up_s;
+	f->users = ptk_src_is_live(&ctx->src) ? count_users() : -1;
+	ptk_cpu_pct(&sp->all, &sc->all, f->cpu);
+	if (f->ncpu < sc->ncpu) {
+		f->percpu = xrealloc(f->percpu, sc->ncpu * sizeof(*f->percpu));
+		f->present = xrealloc(f->present, sc->ncpu * sizeof(*f->present));
+	}
+	f->ncpu = sc->ncpu;
+	tp->ncpu_online = 0;
+	for (int c = 0; c < sc->ncpu; c++) {
+		f->present[c] = sc->present[c] && c < sp->ncpu && sp->present[c];
+		tp->ncpu_online += sc->present[c];
+		if (f->present[c])
+			ptk_cpu_pct(&sp->cpu[c], &sc->cpu[c], f->percpu[c]);
+	}
+	f->forks_s = ptk_rate(sp->processes, sc->processes, itv);
+	for (int i = 0; i < PTK_PSI_NRES; i++) {
+		struct ptk_psi psi;
+		f->psi10[i] = ptk_psi_read(&ctx->src, i, &psi) == 0 && psi.some.present ?
+				      psi.some.avg10 :
+				      NAN;
+	}
+	build_rows(tp, itv);
+	u64 now = ptk_now_ns(), cpu = ptk_self_cpu_ns();
+	if (tp->wall0_ns && now > tp->wall0_ns)
+		f->observer_pct = 100.0 * (cpu - tp->cpu0_ns) / (now - tp->wall0_ns);
+	tp->wall0_ns = now;
+	tp->cpu0_ns = cpu;
+	tp->prev_ns = tp->tab[tp->cur].scanned_ns;
+	tp->prev_up = up.up_s;
+	return 0;
+}
+
+/* ---- ordering --------------------------------------------------------------------------- */
+
+static struct top_sort {
+	const struct ptk_top_row *rows;
+	int col;
+	bool asc;
+} srt; /* qsort has no context argument */
+
+static int cmp_val(const struct ptk_top_row *a, const struct ptk_top_row *b, int col)
+{
+	const struct ptk_val *x = &a->v[col], *y = &b->v[col];
+
+	if (x->na || y->na)
+		return (int)y->na - (int)x->na;
+	switch (top_cols[col].type) {
+	case PTK_V_STR:
+		return strcmp(x->s, y->s);
+	case PTK_V_U64:
+		return (x->u > y->u) - (x->u < y->u);
+	case PTK_V_S64:
+		return (x->i > y->i) - (x->i < y->i);
+	case PTK_V_F64:
+		return (x->f > y->f) - (x->f < y->f);
+	}
+	return 0;
+}
+
+static int cmp_rows(const void *pa, const void *pb)
+{
+	const struct ptk_top_row *a = &srt.rows[*(const int *)pa], *b = &srt.rows[*(const int *)pb];
+	int c = cmp_val(a, b, srt.col);
+
+	if (!srt.asc)
+		c = -c;
+	if (!c)
+		c = (a->pid > b->pid) - (a->pid < b->pid);
+	return c;
+}
+
+static bool row_visible(const struct ptk_top_row *r, const struct ptk_top_view *v)
+{
+	return !v->filter[0] || strstr(r->cmd, v->filter);
+}
+
+/* Depth-first walk of the tree below row idx (children already in sort order). */
+static void tree_walk(struct ptk_top_frame *f, const int *sorted, int n, const int *first,
+		      const int *next, int idx, int depth, char *branch, int *out)
+{
+	struct ptk_top_row *r = &f->rows[idx];
+
+	r->depth = depth;
+	snprintf(r->tree, sizeof(r->tree), "%s", branch);
+	f->order[(*out)++] = idx;
+	size_t bl = strlen(branch);
+	for (int c = first[idx]; c >= 0; c = next[c]) {
+		char sub[48];
+		/* replace this level's marker by a continuation for the children */
+		snprintf(sub, sizeof(sub), "%.*s%s", (int)(bl >= 3 ? bl - 3 : 0), branch,
+			 bl >= 3 ? (branch[bl - 3] == '`' ? "   " : "|  ") : "");
+		size_t sl = strlen(sub);
+		snprintf(sub + sl, sizeof(sub) - sl, "%s", next[c] >= 0 ? "|- " : "`- ");
+		if (depth < 14)
+			tree_walk(f, sorted, n, first, next, c, depth + 1, sub, out);
+		else
+			f->order[(*out)++] = c;
+	}
+}
+
+static int find_row(const struct ptk_top_frame *f, const int *byid, int n, int pid)
+{
+	int lo = 0, hi = n - 1;
+
+	while (lo <= hi) {
+		int m = (lo + hi) / 2, p = f->rows[byid[m]].pid;
+		if (p == pid)
+			return byid[m];
+		if (p < pid)
+			lo = m + 1;
+		else
+			hi = m - 1;
+	}
+	return -1;
+}
+
+static void arrange(void *arg, const struct ptk_top_view *v)
+{
+	struct top *tp = arg;
+	struct ptk_top_frame *f = &tp->f;
+	int n = 0;
+
+	for (int i = 0; i < f->nrows; i++)
+		if (row_visible(&f->rows[i], v))
+			f->order[n++] = i;
+	srt = (struct top_sort){ f->rows, v->sort, v->asc };
+	if (n)
+		qsort(f->order, n, sizeof(int), cmp_rows);
+	f->norder = n;
+	if (!v->tree || !n)
+		return;
+	/* tree: children in sort order under their parent (thread rows under their process) */
+	int *sorted = xmalloc(n * sizeof(int)), *byid = xmalloc(n * sizeof(int));
+	int *first = xmalloc(f->nrows * sizeof(int)), *next = xmalloc(f->nrows * sizeof(int));
+	int *last = xmalloc(f->nrows * sizeof(int));
+	memcpy(sorted, f->order, n * sizeof(int));
+	memcpy(byid, f->order, n * sizeof(int));
+	srt = (struct top_sort){ f->rows, TC_PID, true };
+	qsort(byid, n, sizeof(int), cmp_rows);
+	for (int i = 0; i < f->nrows; i++)
+		first[i] = next[i] = last[i] = -1;
+	bool *child = xcalloc(f->nrows, sizeof(bool));
+	for (int k = 0; k < n; k++) {
+		int i = sorted[k];
+		struct ptk_top_row *r = &f->rows[i];
+		int parent = v->threads && r->pid != r->tgid ? r->tgid : r->ppid;
+		int p = parent != r->pid ? find_row(f, byid, n, parent) : -1;
+		if (p < 0)
+			continue;
+		child[i] = true;
+		if (last[p] < 0)
+			first[p] = i;
+		else
+			next[last[p]] = i;
+		last[p] = i;
+	}
+	int out = 0;
+	for (int k = 0; k < n; k++)
+		if (!child[sorted[k]])
+			tree_walk(f, sorted, n, first, next, sorted[k], 0, "", &out);
+	f->norder = out;
+	free(sorted);
+	free(byid);
+	free(first);
+	free(next);
+	free(last);
+	free(child);
+}
+
+/* ---- top-style text --------------------------------------------------------------------- */
+
+/* procps top scale_mem: KiB when it fits, else m with 1 decimal, g with 3, t with 4 ... */
+static void scale_mem(u64 kib, int width, char *buf, size_t size)
+{
+	static const char sfx[] = "kmgtpe";
+	double num = kib;
+
+	for (int i = 0; i < 6; i++) {
+		int n = i == 0 ? snprintf(buf, size, "%.0f", num) :
+				 snprintf(buf, size, "%#.*f%c", i == 1 ? 1 : i + 1, num, sfx[i]);
+		if (n <= width)
+			return;
+		num /= 1024.0;
+	}
+	/* too wide even so: whole units, from the smallest that fits */
+	num = kib;
+	for (int i = 0; i < 6; i++, num /= 1024.0)
+		if (snprintf(buf, size, "%.0f%c", num, i ? sfx[i] : 'k') <= width)
+			return;
+	snprintf(buf, size, "?");
+}
+
+/* procps top scale_tics for TIME+: min:sec.hundredths, then min:sec, then hours, days. */
+static void scale_tics(double secs, int width, char *buf, size_t size)
+{
+	u64 cs = (u64)(secs * 100 + 0.5), s = cs / 100, m = s / 60;
+
+	if (snprintf(buf, size, "%" PRIu64 ":%02" PRIu64 ".%02" PRIu64, m, s % 60, cs % 100) <=
+	    width)
+		return;
+	if (snprintf(buf, size, "%" PRIu64 ":%02" PRIu64, m, s % 60) <= width)
+		return;
+	if (snprintf(buf, size, "%" PRIu64 ",%02" PRIu64, m / 60, m % 60) <= width)
+		return;
+	if (snprintf(buf, size, "%" PRIu64 "h", m / 60) <= width)
+		return;
+	snprintf(buf, size, "%" PRIu64 "d", m / 60 / 24);
+}
+
+/* Truncate to width with '+' in the last column, as top does. */
+static void trunc_plus(char *buf, int width)
+{
+	if (width > 0 && (int)strlen(buf) > width) {
+		buf[width - 1] = '+';
+		buf[width] = '\0';
+	}
+}
+
+static void cell(void *arg, const struct ptk_top_row *r, int col, int width, char *buf, size_t size)
+{
+	const struct ptk_val *v = &r->v[col];
+
+	if (v->na) {
+		snprintf(buf, size, "-");
+		return;
+	}
+	switch (col) {
+	case TC_VIRT:
+	case TC_RES:
+	case TC_SHR:
+		scale_mem(v->u, width, buf, size);
+		return;
+	case TC_TIME:
+		scale_tics(v->f, width, buf, size);
+		return;
+	case TC_PR:
+		if (v->i < -99)
+			snprintf(buf, size, "rt");
+		else
+			snprintf(buf, size, "%" PRId64, v->i);
+		return;
+	case TC_CPU:
+	case TC_MEM:
+		if (snprintf(buf, size, "%.1f", v->f) > width)
+			snprintf(buf, size, "%.0f", v->f);
+		return;
+	case TC_COMMAND:
+		snprintf(buf, size, "%s%s", r->tree, r->cmd);
+		trunc_plus(buf, width);
+		return;
+	default:
+		ptk_metric_fmt(&top_cols[col], v, buf, size);
+		trunc_plus(buf, width);
+	}
+}
+
+/* ---- batch output ----------------------------------------------------------------------- */
+
+static int pid_width(void)
+{
+	char buf[32];
+	int w = 5;
+
+	if (ptk_read_file("/proc/sys/kernel/pid_max", buf, sizeof(buf)) > 0) {
+		int d = (int)strlen(buf) - (buf[strlen(buf) - 1] == '\n');
+		w = MAX(w, d);
+	}
+	return w;
+}
+
+static void print_summary(struct top *tp)
+{
+	struct ptk_top_frame *f = &tp->f;
+	const double *c = f->cpu;
+	char clock[16];
+	u64 s = (u64)f->up_s, days = s / 86400, hrs = s % 86400 / 3600, mins = s % 3600 / 60;
+	struct ptk_meminfo *mi = &f->mi;
+
+	ptk_ctx_clock(tp->ctx, clock, sizeof(clock));
+	/* procps sprint_uptime */
+	printf("top - %s up ", clock);
+	if (days)
+		printf("%" PRIu64 " day%s, ", days, days > 1 ? "s" : "");
+	if (hrs)
+		printf("%2" PRIu64 ":%02" PRIu64 ", ", hrs, mins);
+	else
+		printf("%" PRIu64 " min, ", mins);
+	if (f->users >= 0)
+		printf(" %d user%s, ", f->users, f->users > 1 ? "s" : "");
+	printf(" load average: %.2f, %.2f, %.2f\n", f->la.load1, f->la.load5, f->la.load15);
+	printf("%s: %3d total, %3d running, %3d sleeping, %3d stopped, %3d zombie, %5.1f forks/s\n",
+	       tp->view->threads ? "Threads" : "Tasks", f->ntasks, f->nrun, f->nsleep, f->nstop,
+	       f->nzomb, f->forks_s);
+	printf("%%Cpu(s):%5.1f us,%5.1f sy,%5.1f ni,%5.1f id,%5.1f wa,%5.1f hi,%5.1f si,%5.1f st \n",
+	       c[PTK_CPU_USER], c[PTK_CPU_SYSTEM], c[PTK_CPU_NICE], c[PTK_CPU_IDLE],
+	       c[PTK_CPU_IOWAIT], c[PTK_CPU_IRQ], c[PTK_CPU_SOFTIRQ], c[PTK_CPU_STEAL]);
+	u64 used = mi->mem_total > mi->mem_available ? mi->mem_total - mi->mem_available : 0;
+	u64 swap_used = mi->swap_total > mi->swap_free ? mi->swap_total - mi->swap_free : 0;
+	char b[4][16];
+	u64 mem[4] = { mi->mem_total, mi->mem_free, used,
+		       mi->buffers + mi->cached + mi->sreclaimable };
+	for (int i = 0; i < 4; i++)
+		if (snprintf(b[i], sizeof(b[i]), "%.1f", mem[i] / 1024.0) > 9)
+			b[i][8] = '+', b[i][9] = '\0';
+	printf("MiB Mem : %8s total, %8s free, %8s used, %8s buff/cache     \n", b[0], b[1], b[2],
+	       b[3]);
+	u64 swp[4] = { mi->swap_total, mi->swap_free, swap_used, mi->mem_available };
+	for (int i = 0; i < 4; i++)
+		if (snprintf(b[i], sizeof(b[i]), "%.1f", swp[i] / 1024.0) > 9)
+			b[i][8] = '+', b[i][9] = '\0';
+	printf("MiB Swap: %8s total, %8s free, %8s used. %8s avail Mem \n", b[0], b[1], b[2], b[3]);
+}
+
+static const int batch_cols[] = { TC_PID, TC_USER, TC_PR,  TC_NI,  TC_VIRT, TC_RES,
+				  TC_SHR, TC_S,	   TC_CPU, TC_MEM, TC_TIME, TC_COMMAND };
+
+static void print_batch(struct top *tp, int width, int pidw)
+{
+	struct ptk_top_frame *f = &tp->f;
+	char line[4096], cellbuf[512];
+
+	print_summary(tp);
+	/* header */
+	int o = snprintf(line, sizeof(line), "\n");
+	for (size_t k = 0; k < ARRAY_SIZE(batch_cols); k++) {
+		const struct ptk_metric *m = &top_cols[batch_cols[k]];
+		int w = batch_cols[k] == TC_PID ? pidw : m->width;
+		o += snprintf(line + o, sizeof(line) - o, k ? " %*s" : "%*s", w, m->name);
+	}
+	line[MIN(o, width + 1)] = '\0';
+	puts(line);
+	for (int i = 0; i < f->norder; i++) {
+		const struct ptk_top_row *r = &f->rows[f->order[i]];
+		o = 0;
+		for (size_t k = 0; k < ARRAY_SIZE(batch_cols); k++) {
+			int col = batch_cols[k], w = col == TC_PID ? pidw : top_cols[col].width;
+			if (col == TC_COMMAND) {
+				cell(tp, r, col, MAX(width - o - 1, 1), cellbuf, sizeof(cellbuf));
+				o += snprintf(line + o, sizeof(line) - o, " %s", cellbuf);
+				break;
+			}
+			cell(tp, r, col, abs(w), cellbuf, sizeof(cellbuf));
+			o += snprintf(line + o, sizeof(line) - o, k ? " %*s" : "%*s", w, cellbuf);
+		}
+		line[MIN(o, width)] = '\0';
+		puts(line);
+	}
+}
+
+static void print_json(struct top *tp)
+{
+	struct ptk_top_frame *f = &tp->f;
+	struct ptk_sink *s = &tp->ctx->sink;
+	static const char *const cpu_keys[PTK_CPU_NSTATES] = { "us",	"ni",	     "sy", "id",
+							       "wa",	"hi",	     "si", "st",
+							       "guest", "guest_nice" };
+	struct ptk_val v[TC_N];
+
+	ptk_sink_begin(s);
+	ptk_sink_meta_f64(s, "timestamp", ptk_ctx_walltime(tp->ctx));
+	ptk_sink_meta_f64(s, "interval_s", f->itv_s);
+	ptk_sink_meta_f64(s, "uptime_s", f->up_s);
+	ptk_sink_meta_f64(s, "load1", f->la.load1);
+	ptk_sink_meta_f64(s, "load5", f->la.load5);
+	ptk_sink_meta_f64(s, "load15", f->la.load15);
+	ptk_sink_meta_u64(s, "tasks_total", f->ntasks);
+	ptk_sink_meta_u64(s, "tasks_running", f->nrun);
+	ptk_sink_meta_u64(s, "tasks_sleeping", f->nsleep);
+	ptk_sink_meta_u64(s, "tasks_stopped", f->nstop);
+	ptk_sink_meta_u64(s, "tasks_zombie", f->nzomb);
+	ptk_sink_meta_f64(s, "forks_s", round(f->forks_s * 10) / 10);
+	for (int i = 0; i < 8; i++) {
+		char k[32];
+		snprintf(k, sizeof(k), "cpu_%s_pct", cpu_keys[i]);
+		ptk_sink_meta_f64(s, k, round(f->cpu[i] * 10) / 10);
+	}
+	ptk_sink_meta_u64(s, "mem_total_kb", f->mi.mem_total);
+	ptk_sink_meta_u64(s, "mem_free_kb", f->mi.mem_free);
+	ptk_sink_meta_u64(s, "mem_avail_kb", f->mi.mem_available);
+	ptk_sink_meta_u64(s, "swap_total_kb", f->mi.swap_total);
+	ptk_sink_meta_u64(s, "swap_free_kb", f->mi.swap_free);
+	ptk_sink_table_begin(s, &top_tab, false, NULL);
+	for (int i = 0; i < f->norder; i++) {
+		const struct ptk_top_row *r = &f->rows[f->order[i]];
+		memcpy(v, r->v, sizeof(v));
+		ptk_sink_row(s, NULL, v);
+	}
+	ptk_sink_table_end(s);
+	ptk_sink_end(s);
+}
+
+/* --group-by: the rates of the frame summed per key. */
+static void print_groups(struct top *tp, enum ptk_group_by by)
+{
+	static const struct ptk_metric gcols[] = {
+		{ "GROUP", "group", "", PTK_GAUGE, PTK_V_STR, -24, 0, "grouping key" },
+		{ "TASKS", "tasks", "", PTK_GAUGE, PTK_V_U64, 6, 0, "tasks in the group" },
+		{ "%CPU", "cpu_pct", "%", PTK_GAUGE, PTK_V_F64, 6, 1,
+		  "summed %CPU of the group's tasks (stat utime+stime)" },
+		{ "RES", "res_kb", "KiB", PTK_GAUGE, PTK_V_U64, 10, 0,
+		  "summed resident memory (stat rss; once per process with tgid)" },
+		{ "rkB/s", "rkb_s", "kB/s", PTK_GAUGE, PTK_V_F64, 9, 1, "block reads (io)" },
+		{ "wkB/s", "wkb_s", "kB/s", PTK_GAUGE, PTK_V_F64, 9, 1, "block writes (io)" },
+	};
+	static const struct ptk_table gtab = { "groups", gcols, ARRAY_SIZE(gcols) };
+	struct ptk_ptab *cur = &tp->tab[tp->cur];
+	struct ptk_group *g;
+	int ng = ptk_group_rates(tp->rates, cur->n, by, &g);
+	struct ptk_sink *s = &tp->ctx->sink;
+
+	for (int i = 0; i < ng; i++) /* by CPU, descending */
+		for (int j = i; j > 0 && g[j].cpu_pct > g[j - 1].cpu_pct; j--) {
+			struct ptk_group t = g[j];
+			g[j] = g[j - 1];
+			g[j - 1] = t;
+		}
+	if (!tp->ctx->json)
+		print_summary(tp), putchar('\n');
+	else
+		ptk_sink_begin(s);
+	ptk_sink_table_begin(s, &gtab, true, NULL);
+	for (int i = 0; i < ng; i++) {
+		struct ptk_val v[] = { PTK_S(g[i].key),
+				       PTK_U(g[i].ntasks),
+				       PTK_F(g[i].cpu_pct),
+				       PTK_U(g[i].rss_kb),
+				       g[i].io_ok ? PTK_F(g[i].rkb_s) : PTK_NA,
+				       g[i].io_ok ? PTK_F(g[i].wkb_s) : PTK_NA };
+		ptk_sink_row(s, NULL, v);
+	}
+	ptk_sink_table_end(s);
+	ptk_sink_end(s);
+	free(g);
+}
+
+/* ---- options ---------------------------------------------------------------------------- */
+
+static int parse_sort(const char *s, struct ptk_top_view *v)
+{
+	bool asc = false, forced = false;
+
+	if (*s == '+' || *s == '-') {
+		asc = *s == '-';
+		forced = true;
+		s++;
+	}
+	for (int i = 0; i < TC_N; i++) {
+		if (!strcasecmp(s, top_cols[i].name)) {
+			v->sort = i;
+			v->asc = forced ? asc : false;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+static int parse_pids(const char *arg, struct top *tp)
+{
+	char *dup = xstrdup(arg), *save = NULL;
+
+	for (char *tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int pid;
+		if (ptk_parse_int(tok, &pid) || pid <= 0) {
+			free(dup);
+			return -EINVAL;
+		}
+		tp->pids = xrealloc(tp->pids, (tp->npids + 1) * sizeof(int));
+		tp->pids[tp->npids++] = pid;
+	}
+	free(dup);
+	return tp->npids ? 0 : -EINVAL;
+}
+
+enum { OPT_GROUP_BY = 0x2000 };
 
 int cmd_top(struct ptk_ctx *ctx, int argc, char **argv)
 {
-	ptk_err("not written yet");
-	return 1;
+	static const struct option opts[] = {
+		{ "batch", no_argument, NULL, 'b' },
+		{ "iterations", required_argument, NULL, 'n' },
+		{ "delay", required_argument, NULL, 'd' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "user", required_argument, NULL, 'u' },
+		{ "threads", no_argument, NULL, 'H' },
+		{ "sort", required_argument, NULL, 'o' },
+		{ "width", required_argument, NULL, 'w' },
+		{ "group-by", required_argument, NULL, OPT_GROUP_BY },
+		PTK_COMMON_OPTS,
+		{ 0 },
+	};
+	struct ptk_top_view view = { .sort = TC_CPU };
+	struct top tp = { .ctx = ctx, .view = &view };
+	bool batch = false, grouped = false;
+	enum ptk_group_by by = PTK_BY_PID;
+	double delay = 3.0;
+	long iters = -1;
+	int width = 0, c, r;
+
+	for (int i = 0; i <= TC_TIME; i++)
+		view.show[i] = true;
+	view.show[TC_COMMAND] = true;
+	while ((c = getopt_long(argc, argv, "bn:d:p:u:Ho:w:c", opts, NULL)) != -1) {
+		switch (c) {
+		case 'b':
+			batch = true;
+			break;
+		case 'n': {
+			u64 n;
+			if (ptk_parse_u64(optarg, &n) || n < 1 || n > 1u << 30)
+				return ptk_usage_error(ctx, "invalid iteration count '%s'", optarg);
+			iters = n;
+			break;
+		}
+		case 'd':
+			if (ptk_parse_double(optarg, &delay) || !(delay > 0) || delay > 86400)
+				return ptk_usage_error(ctx, "invalid delay '%s'", optarg);
+			break;
+		case 'p':
+			if (parse_pids(optarg, &tp))
+				return ptk_usage_error(ctx, "invalid pid list '%s'", optarg);
+			break;
+		case 'u':
+			snprintf(tp.user, sizeof(tp.user), "%s", optarg);
+			tp.user_set = true;
+			break;
+		case 'H':
+			view.threads = true;
+			break;
+		case 'c':
+			view.cmdline = true;
+			break;
+		case 'o':
+			if (parse_sort(optarg, &view))
+				return ptk_usage_error(ctx, "unrecognized field name '%s'", optarg);
+			break;
+		case 'w':
+			if (ptk_parse_int(optarg, &width) || width < 20 || width > 4000)
+				return ptk_usage_error(ctx, "invalid width '%s'", optarg);
+			break;
+		case OPT_GROUP_BY:
+			if (ptk_group_by_parse(optarg, &by))
+				return ptk_usage_error(ctx, "invalid --group-by '%s'", optarg);
+			grouped = true;
+			break;
+		default:
+			r = ptk_common_opt(ctx, c, optarg);
+			if (r == 1) {
+				fputs(usage, stdout);
+				free(tp.pids);
+				return 0;
+			}
+			if (r < 0)
+				return ptk_usage_error(ctx, "unknown option");
+		}
+	}
+	if (optind < argc)
+		return ptk_usage_error(ctx, "unexpected operand '%s'", argv[optind]);
+	if (ctx->json || grouped)
+		batch = true;
+	if (!batch && !isatty(STDOUT_FILENO))
+		batch = true; /* as procps top without a terminal: print, do not draw */
+	if (batch && iters < 0 && (ctx->json || grouped))
+		iters = 1;
+	view.oneshot = batch && iters == 1;
+	if ((r = ptk_ctx_ready(ctx)))
+		goto out;
+	tp.hz = sysconf(_SC_CLK_TCK);
+	tp.page_kb = sysconf(_SC_PAGESIZE) / 1024;
+	tp.ncpu_online = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	tp.keep = ptk_ptab_keep_new();
+	if (by == PTK_BY_USER)
+		view.show[TC_CSW] = true; /* status: real uid */
+	if (by == PTK_BY_CGROUP || by == PTK_BY_CONTAINER)
+		view.show[TC_CGROUP] = true;
+
+	struct ptk_top_ops ops = {
+		.arg = &tp,
+		.cols = top_cols,
+		.sample = sample,
+		.arrange = arrange,
+		.frame = &tp.f,
+		.cell = cell,
+	};
+	if (!batch) {
+		r = ptk_tui_top(ctx, &ops, &view, delay);
+		goto out;
+	}
+	if (!width) {
+		const char *cols = getenv("COLUMNS");
+		struct winsize ws;
+		if (cols && atoi(cols) >= 20)
+			width = atoi(cols);
+		else if (isatty(STDOUT_FILENO) && !ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) &&
+			 ws.ws_col >= 20)
+			width = ws.ws_col;
+		else
+			width = 80;
+	}
+	width--; /* as procps top: the last column stays empty */
+	int pidw = pid_width();
+	r = 0;
+	for (long i = 0; iters < 0 || i < iters; i++) {
+		if (i) {
+			if (ctx->src.replay ?
+				    ptk_src_next(&ctx->src) :
+				    ptk_sleep_until(ptk_now_ns() + (u64)(delay * 1e9), &ctx->stop))
+				break;
+		}
+		if (ctx->stop)
+			break;
+		r = sample(&tp, &view);
+		if (r == -ENODATA) {
+			r = 0;
+			break;
+		}
+		if (r)
+			break;
+		arrange(&tp, &view);
+		if (grouped)
+			print_groups(&tp, by);
+		else if (ctx->json)
+			print_json(&tp);
+		else {
+			if (i)
+				fputs("\n", stdout);
+			print_batch(&tp, width, pidw);
+			fflush(stdout);
+		}
+	}
+out:
+	ptk_ptab_free(&tp.tab[0]);
+	ptk_ptab_free(&tp.tab[1]);
+	ptk_ptab_keep_free(tp.keep);
+	ptk_stat_free(&tp.st[0]);
+	ptk_stat_free(&tp.st[1]);
+	free(tp.rates);
+	free(tp.f.rows);
+	free(tp.f.order);
+	free(tp.f.percpu);
+	free(tp.f.present);
+	free(tp.pids);
+	return r;
 }

@@ -40,12 +40,18 @@ int ptk_task_rates(const struct ptk_ptab *prev, const struct ptk_ptab *cur, doub
 		r->usr_pct = 100.0 * ut / hz / itv_s;
 		r->sys_pct = 100.0 * st / hz / itv_s;
 		r->cpu_pct = r->usr_pct + r->sys_pct;
+		r->guest_pct = 100.0 * ptk_delta_ticks(p->gtime, c->gtime) / hz / itv_s;
 		if (r->cpu_pct > cap) {
 			double k = cap / r->cpu_pct;
 			r->cpu_pct = cap;
 			r->usr_pct *= k;
 			r->sys_pct *= k;
+			r->guest_pct *= k;
 		}
+		r->wait_ok = c->sched_ok && (p == &zero || p->sched_ok);
+		if (r->wait_ok)
+			r->wait_pct =
+				100.0 * ptk_delta(p->run_delay_ns, c->run_delay_ns) / 1e9 / itv_s;
 		r->minflt_s = ptk_delta(p->minflt, c->minflt) / itv_s;
 		r->majflt_s = ptk_delta(p->majflt, c->majflt) / itv_s;
 		r->iodelay_pct =

@@ -25,6 +25,11 @@ struct ptk_task_rate {
 	double cswch_s, nvcswch_s; /* voluntary / involuntary context switches per s */
 	double iodelay_pct; /* delayacct_blkio_ticks: % of the interval the task
 					   * waited for block I/O (needs kernel.task_delayacct) */
+	double guest_pct; /* % of one CPU running a vCPU (guest_time, inside usr_pct);
+			   * scaled with the cap like usr/sys */
+	bool wait_ok; /* schedstat read at both ends (PTK_PT_SCHED) */
+	double wait_pct; /* % of the interval runnable but waiting for a CPU (schedstat
+			   * run_delay) */
 };
 
 /*

@@ -6,6 +6,8 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int ptk_task_parse_stat(const char *buf, struct ptk_task *t)
@@ -67,6 +69,7 @@ int ptk_task_parse_stat(const char *buf, struct ptk_task *t)
 	t->rss_pages = F(24);
 	t->processor = nf >= 36 ? (int)F(39) : -1;
 	t->blkio_ticks = nf >= 39 ? F(42) : 0;
+	t->gtime = nf >= 40 ? F(43) : 0;
 #undef F
 	return 0;
 }
@@ -95,6 +98,17 @@ int ptk_task_parse_io(const char *buf, struct ptk_task *t)
 		}
 	}
 	return seen >= 4 ? 0 : -EINVAL;
+}
+
+int ptk_task_parse_schedstat(const char *buf, struct ptk_task *t)
+{
+	unsigned long long run, wait;
+
+	if (sscanf(buf, "%llu %llu", &run, &wait) != 2)
+		return -EINVAL;
+	t->run_delay_ns = wait;
+	t->sched_ok = true;
+	return 0;
 }
 
 int ptk_task_parse_status(const char *buf, struct ptk_task *t)
@@ -220,13 +234,256 @@ static bool numeric(const char *s)
 	return true;
 }
 
-/* Read one task directory (dirfd points at /proc/PID or /proc/PID/task/TID). */
-static int read_task(struct ptk_ptab *pt, int dirfd, int tgid, unsigned flags, char *buf,
-		     size_t size)
-{
-	struct ptk_task *t;
-	ssize_t n = ptk_read_file_at(dirfd, "stat", buf, size);
+/*
+ * fds held open across scans (struct ptk_ptab.keep). Entries are sorted by (kind, id); a
+ * scan takes the entries of the tasks it meets into a new array and closes the rest (tasks
+ * that exited).
+ */
+struct keep_ent {
+	int id; /* pid (process row) or tid (thread row) */
+	int kind; /* 0 process row, 1 thread row; -1 once taken by the current scan */
+	int stat_fd, statm_fd, sched_fd;
+	unsigned euid; /* owner of the stat file when it was opened */
+	bool owner_ok;
+	/* PTK_PT_SKIPIDLE: the last full read, the flags it used, schedstat run time then */
+	struct ptk_task *last;
+	unsigned last_flags;
+	int age;
+	u64 sum_exec;
+};
 
+struct ptk_ptab_keep {
+	struct keep_ent *old, *cur;
+	int nold, ncur, capold, capcur;
+	int held, max_held;
+};
+
+struct ptk_ptab_keep *ptk_ptab_keep_new(void)
+{
+	struct ptk_ptab_keep *k = xcalloc(1, sizeof(*k));
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
+		if (rl.rlim_cur < rl.rlim_max) {
+			rl.rlim_cur = rl.rlim_max;
+			setrlimit(RLIMIT_NOFILE, &rl);
+			getrlimit(RLIMIT_NOFILE, &rl);
+		}
+		/* leave room for everything else the process opens */
+		k->max_held = rl.rlim_cur > 512 ? (int)MIN(rl.rlim_cur - 256, 1u << 22) : 0;
+	}
+	return k;
+}
+
+static void keep_close(struct ptk_ptab_keep *k, struct keep_ent *e)
+{
+	if (e->stat_fd >= 0) {
+		close(e->stat_fd);
+		k->held--;
+	}
+	if (e->statm_fd >= 0) {
+		close(e->statm_fd);
+		k->held--;
+	}
+	if (e->sched_fd >= 0) {
+		close(e->sched_fd);
+		k->held--;
+	}
+	e->stat_fd = e->statm_fd = e->sched_fd = -1;
+	free(e->last);
+	e->last = NULL;
+}
+
+void ptk_ptab_keep_free(struct ptk_ptab_keep *k)
+{
+	if (!k)
+		return;
+	for (int i = 0; i < k->nold; i++)
+		keep_close(k, &k->old[i]);
+	for (int i = 0; i < k->ncur; i++)
+		keep_close(k, &k->cur[i]);
+	free(k->old);
+	free(k->cur);
+	free(k);
+}
+
+int ptk_ptab_keep_count(const struct ptk_ptab_keep *k)
+{
+	return k ? k->held : 0;
+}
+
+static int keep_cmp(const void *a, const void *b)
+{
+	const struct keep_ent *x = a, *y = b;
+
+	if (x->kind != y->kind)
+		return x->kind - y->kind;
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+/* The entry of (id, kind) for this scan: moved over from the last scan, or a new one. The
+ * pointer is valid until the next keep_take(). */
+static struct keep_ent *keep_take(struct ptk_ptab_keep *k, int id, int kind)
+{
+	struct keep_ent key = {
+		.id = id, .kind = kind, .stat_fd = -1, .statm_fd = -1, .sched_fd = -1
+	};
+	struct keep_ent *e =
+		k->nold ? bsearch(&key, k->old, k->nold, sizeof(*k->old), keep_cmp) : NULL;
+
+	if (k->ncur == k->capcur) {
+		k->capcur = k->capcur ? k->capcur * 2 : 512;
+		k->cur = xrealloc(k->cur, k->capcur * sizeof(*k->cur));
+	}
+	if (e) {
+		k->cur[k->ncur] = *e;
+		e->kind = -1; /* taken: its fds moved */
+		e->stat_fd = e->statm_fd = e->sched_fd = -1;
+		e->last = NULL;
+	} else {
+		k->cur[k->ncur] = key;
+	}
+	return &k->cur[k->ncur++];
+}
+
+/* End of a scan: close what no task took, make this scan's entries the lookup table. */
+static void keep_end(struct ptk_ptab_keep *k)
+{
+	bool sorted = true;
+
+	for (int i = 0; i < k->nold; i++)
+		keep_close(k, &k->old[i]);
+	for (int i = 1; i < k->ncur && sorted; i++)
+		sorted = keep_cmp(&k->cur[i - 1], &k->cur[i]) < 0;
+	if (!sorted)
+		qsort(k->cur, k->ncur, sizeof(*k->cur), keep_cmp);
+	struct keep_ent *t = k->old;
+	int cap = k->capold;
+	k->old = k->cur;
+	k->nold = k->ncur;
+	k->capold = k->capcur;
+	k->cur = t;
+	k->capcur = cap;
+	k->ncur = 0;
+}
+
+/*
+ * Read a /proc file that the kernel generates in one show() call (stat, statm): one pread
+ * at offset 0 is the whole file when it comes back short. Returns bytes or -errno.
+ */
+static ssize_t pread_whole(int fd, char *buf, size_t size)
+{
+	ssize_t n;
+
+	do
+		n = pread(fd, buf, size - 1, 0);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	return n;
+}
+
+/*
+ * Read base/path into buf. With a held-fd slot (fdp != NULL) the fd stays open for the next
+ * scan (re-read with pread); a held fd that fails (the task died: -ESRCH) is reopened by
+ * path. owner (may be NULL) gets the file's uid when the file is opened here.
+ */
+static ssize_t read_kept(struct ptk_ptab_keep *k, int *fdp, int base, const char *path, char *buf,
+			 size_t size, struct keep_ent *owner)
+{
+	int fd = fdp ? *fdp : -1;
+	ssize_t n;
+
+	if (fd >= 0) {
+		n = pread_whole(fd, buf, size);
+		if (n > 0)
+			return n;
+		close(fd);
+		k->held--;
+		*fdp = -1;
+	}
+	fd = openat(base, path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = pread_whole(fd, buf, size);
+	if (owner && n > 0) {
+		struct stat st;
+		owner->owner_ok = fstat(fd, &st) == 0;
+		owner->euid = st.st_uid;
+	}
+	if (fdp && k && n > 0 && k->held < k->max_held) {
+		*fdp = fd;
+		k->held++;
+	} else {
+		close(fd);
+	}
+	return n;
+}
+
+static void count_fds(int base, const char *path, int *nfds)
+{
+	int fdd = openat(base, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *fdir = fdd >= 0 ? fdopendir(fdd) : NULL;
+
+	if (!fdir) {
+		if (fdd >= 0)
+			close(fdd);
+		return;
+	}
+	struct dirent *fe;
+	*nfds = 0;
+	while ((fe = readdir(fdir)))
+		*nfds += fe->d_name[0] != '.';
+	closedir(fdir);
+}
+
+/*
+ * Read one task: base is a directory fd (the procfs root, or /proc/PID/task) and rel the
+ * task's directory under it ("PID" or "TID"); files are opened as "rel/name", without
+ * opening the task directory itself. kind: 0 process row, 1 thread row (fd cache key).
+ */
+static int read_task(struct ptk_ptab *pt, int base, const char *rel, int kind, int tgid,
+		     unsigned flags, char *buf, size_t size)
+{
+	struct ptk_ptab_keep *k = pt->keep;
+	struct keep_ent tmp = { .stat_fd = -1, .statm_fd = -1, .sched_fd = -1 };
+	struct keep_ent *e = k ? keep_take(k, atoi(rel), kind) : &tmp;
+	const unsigned reusable =
+		PTK_PT_STATM | PTK_PT_OWNER | PTK_PT_CMDLINE | PTK_PT_THREADS | PTK_PT_SKIPIDLE;
+	bool can = k && (flags & PTK_PT_SKIPIDLE) && !(flags & ~reusable), same = false;
+	u64 sum_exec = 0;
+	struct ptk_task *t;
+	char path[96];
+	ssize_t n;
+
+#define P(name) (snprintf(path, sizeof(path), "%s/%s", rel, name), path)
+	/* schedstat before stat: a run time that did not move since then means stat did not */
+	if (can && (kind == 1 || !e->last || e->last->nthreads == 1)) {
+		bool held = e->sched_fd >= 0;
+		n = held ? pread_whole(e->sched_fd, buf, size) : -EBADF;
+		if (n <= 0) {
+			/* not held, or its task died (a reused pid): this is a new task */
+			held = false;
+			if (e->sched_fd >= 0) {
+				close(e->sched_fd);
+				k->held--;
+				e->sched_fd = -1;
+			}
+			n = read_kept(k, &e->sched_fd, base, P("schedstat"), buf, size, NULL);
+		}
+		sum_exec = n > 0 ? strtoull(buf, NULL, 10) : 0;
+		same = held && n > 0 && e->last && e->last_flags == flags &&
+		       e->sum_exec == sum_exec && e->age < 10;
+	}
+	if (same) {
+		e->age++;
+		t = ptab_add(pt);
+		*t = *e->last;
+		return 0;
+	}
+	n = read_kept(k, k ? &e->stat_fd : NULL, base, P("stat"), buf, size,
+		      (flags & PTK_PT_OWNER) || k ? e : NULL);
 	if (n < 0) {
 		if (n == -EACCES || n == -EPERM)
 			pt->denied++;
@@ -242,19 +499,26 @@ static int read_task(struct ptk_ptab *pt, int dirfd, int tgid, unsigned flags, c
 		return -EINVAL;
 	}
 	t->tgid = tgid;
+	t->owner_ok = e->owner_ok;
+	t->euid = e->euid;
 	if (flags & PTK_PT_IO) {
-		n = ptk_read_file_at(dirfd, "io", buf, size);
+		n = ptk_read_file_at(base, P("io"), buf, size);
 		if (n >= 0)
 			t->io_ok = ptk_task_parse_io(buf, t) == 0;
 		else if (n == -EACCES || n == -EPERM)
 			pt->denied++;
 	}
 	if (flags & PTK_PT_STATUS) {
-		n = ptk_read_file_at(dirfd, "status", buf, size);
+		n = ptk_read_file_at(base, P("status"), buf, size);
 		t->status_ok = n > 0 && ptk_task_parse_status(buf, t) == 0;
 	}
+	if (flags & PTK_PT_SCHED) {
+		n = ptk_read_file_at(base, P("schedstat"), buf, size);
+		if (n > 0)
+			ptk_task_parse_schedstat(buf, t);
+	}
 	if (flags & PTK_PT_STATM) {
-		n = ptk_read_file_at(dirfd, "statm", buf, size);
+		n = read_kept(k, k ? &e->statm_fd : NULL, base, P("statm"), buf, size, NULL);
 		unsigned long long a, b, c;
 		if (n > 0 && sscanf(buf, "%llu %llu %llu", &a, &b, &c) == 3) {
 			t->statm_size = a;
@@ -264,32 +528,30 @@ static int read_task(struct ptk_ptab *pt, int dirfd, int tgid, unsigned flags, c
 		}
 	}
 	if (flags & PTK_PT_CMDLINE) {
-		n = ptk_read_file_at(dirfd, "cmdline", buf, size);
+		n = ptk_read_file_at(base, P("cmdline"), buf, size);
 		if (n > 0)
 			ptk_cmdline_escape(buf, n, t->cmdline, sizeof(t->cmdline));
 	}
 	if (flags & PTK_PT_CGROUP) {
-		n = ptk_read_file_at(dirfd, "cgroup", buf, size);
+		n = ptk_read_file_at(base, P("cgroup"), buf, size);
 		if (n > 0)
 			ptk_cgroup_path(buf, t->cgroup, sizeof(t->cgroup));
 	}
-	if (flags & PTK_PT_FDS) {
-		int fdd = openat(dirfd, "fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		DIR *fdir = fdd >= 0 ? fdopendir(fdd) : NULL;
-		if (fdir) {
-			struct dirent *fe;
-			t->nfds = 0;
-			while ((fe = readdir(fdir)))
-				t->nfds += fe->d_name[0] != '.';
-			closedir(fdir);
-		} else if (fdd >= 0) {
-			close(fdd);
-		}
-	}
+	if (flags & PTK_PT_FDS)
+		count_fds(base, P("fd"), &t->nfds);
 	if ((flags & PTK_PT_WCHAN) && (t->state == 'D' || (flags & PTK_PT_ALLWCHAN))) {
-		n = ptk_read_file_at(dirfd, "wchan", buf, 64);
+		n = ptk_read_file_at(base, P("wchan"), buf, 64);
 		if (n > 0 && strcmp(buf, "0"))
 			snprintf(t->wchan, sizeof(t->wchan), "%s", buf);
+	}
+#undef P
+	if (can) {
+		if (!e->last)
+			e->last = xmalloc(sizeof(*e->last));
+		*e->last = *t;
+		e->last_flags = flags;
+		e->sum_exec = sum_exec;
+		e->age = 0;
 	}
 	return 0;
 }
@@ -305,87 +567,76 @@ static int cmp_pid(const void *a, const void *b)
 static void scan_one(struct ptk_ptab *pt, int rootfd, const char *pidname, unsigned flags,
 		     char *buf, size_t size)
 {
-	int pfd = openat(rootfd, pidname, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	int tgid = atoi(pidname);
+	char path[64];
 
-	if (pfd < 0) {
-		pt->vanished++;
-		return;
-	}
 	if (!(flags & PTK_PT_THREADS)) {
-		read_task(pt, pfd, tgid, flags, buf, size);
-		close(pfd);
+		read_task(pt, rootfd, pidname, 0, tgid, flags, buf, size);
 		return;
 	}
-	int tfd = openat(pfd, "task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	snprintf(path, sizeof(path), "%s/task", pidname);
+	int tfd = openat(rootfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	DIR *td = tfd >= 0 ? fdopendir(tfd) : NULL;
 	if (!td) {
 		if (tfd >= 0)
 			close(tfd);
-		/* snapshot without task/: fall back to the process row */
-		read_task(pt, pfd, tgid, flags, buf, size);
-		close(pfd);
+		else if (errno == ENOENT && faccessat(rootfd, pidname, F_OK, 0) == 0)
+			/* snapshot without task/: fall back to the process row */
+			read_task(pt, rootfd, pidname, 0, tgid, flags, buf, size);
+		else
+			pt->vanished++;
 		return;
 	}
-	/* cmdline and cgroup belong to the process: read once, copy to each thread */
+	/* cmdline and the fd count belong to the process: read once, copy to each thread */
 	int first = pt->n;
 	unsigned tflags = flags & ~(PTK_PT_CMDLINE | PTK_PT_FDS);
 	struct dirent *te;
 	while ((te = readdir(td))) {
-		if (!numeric(te->d_name))
-			continue;
-		int xfd = openat(dirfd(td), te->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (xfd < 0)
-			continue;
-		read_task(pt, xfd, tgid, tflags, buf, size);
-		close(xfd);
+		if (numeric(te->d_name))
+			read_task(pt, dirfd(td), te->d_name, 1, tgid, tflags, buf, size);
 	}
 	closedir(td);
 	if ((flags & (PTK_PT_CMDLINE | PTK_PT_FDS)) && pt->n > first) {
-		struct ptk_task one;
-		memset(&one, 0, sizeof(one));
-		one.nfds = -1;
+		char cmdline[sizeof(pt->t->cmdline)] = "";
+		int nfds = -1;
 		if (flags & PTK_PT_CMDLINE) {
-			ssize_t n = ptk_read_file_at(pfd, "cmdline", buf, size);
+			snprintf(path, sizeof(path), "%s/cmdline", pidname);
+			ssize_t n = ptk_read_file_at(rootfd, path, buf, size);
 			if (n > 0)
-				ptk_cmdline_escape(buf, n, one.cmdline, sizeof(one.cmdline));
+				ptk_cmdline_escape(buf, n, cmdline, sizeof(cmdline));
 		}
 		if (flags & PTK_PT_FDS) {
-			int fdd = openat(pfd, "fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-			DIR *fdir = fdd >= 0 ? fdopendir(fdd) : NULL;
-			if (fdir) {
-				struct dirent *fe;
-				one.nfds = 0;
-				while ((fe = readdir(fdir)))
-					one.nfds += fe->d_name[0] != '.';
-				closedir(fdir);
-			} else if (fdd >= 0) {
-				close(fdd);
-			}
+			snprintf(path, sizeof(path), "%s/fd", pidname);
+			count_fds(rootfd, path, &nfds);
 		}
 		for (int i = first; i < pt->n; i++) {
-			memcpy(pt->t[i].cmdline, one.cmdline, sizeof(one.cmdline));
-			pt->t[i].nfds = one.nfds;
+			memcpy(pt->t[i].cmdline, cmdline, sizeof(cmdline));
+			pt->t[i].nfds = nfds;
 		}
 	}
-	close(pfd);
 }
 
 static int scan(const struct ptk_src *src, unsigned flags, const int *pids, int npids,
 		struct ptk_ptab *pt)
 {
 	char root[PATH_MAX], buf[8192];
+	struct ptk_ptab_keep *keep = pt->keep;
+	bool sorted = true;
 	int r;
 
 	pt->n = pt->vanished = pt->denied = 0;
 	pt->scanned_ns = ptk_now_ns();
+	if (src->replay)
+		pt->keep = NULL; /* the root moves every sample: nothing to keep */
 	r = ptk_src_path(src, PTK_PROC, ".", root, sizeof(root));
 	if (r)
-		return r;
+		goto out;
 	if (pids) {
 		int rootfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (rootfd < 0)
-			return -errno;
+		if (rootfd < 0) {
+			r = -errno;
+			goto out;
+		}
 		for (int i = 0; i < npids; i++) {
 			char name[16];
 			snprintf(name, sizeof(name), "%d", pids[i]);
@@ -395,15 +646,25 @@ static int scan(const struct ptk_src *src, unsigned flags, const int *pids, int 
 	} else {
 		DIR *d = opendir(root);
 		struct dirent *de;
-		if (!d)
-			return -errno;
+		if (!d) {
+			r = -errno;
+			goto out;
+		}
 		while ((de = readdir(d)))
-			if (numeric(de->d_name))
+			if (de->d_name[0] >= '1' && de->d_name[0] <= '9' && numeric(de->d_name))
 				scan_one(pt, dirfd(d), de->d_name, flags, buf, sizeof(buf));
 		closedir(d);
 	}
-	qsort(pt->t, pt->n, sizeof(*pt->t), cmp_pid);
-	return 0;
+	if (pt->keep)
+		keep_end(pt->keep);
+	/* /proc lists pids in ascending order: sort only when it did not */
+	for (int i = 1; i < pt->n && sorted; i++)
+		sorted = pt->t[i - 1].pid < pt->t[i].pid;
+	if (!sorted)
+		qsort(pt->t, pt->n, sizeof(*pt->t), cmp_pid);
+out:
+	pt->keep = keep;
+	return r;
 }
 
 int ptk_ptab_scan(const struct ptk_src *src, unsigned flags, struct ptk_ptab *pt)

@@ -29,6 +29,7 @@ struct ptk_task {
 	u64 rss_pages;	   /* resident pages (stat field 24) */
 	int processor;	   /* CPU last run on (stat field 39) */
 	u64 blkio_ticks;   /* delayacct_blkio_ticks (stat field 42), 0 when absent */
+	u64 gtime;	   /* guest_time ticks (stat field 43; inside utime), 0 when absent */
 	bool io_ok;	   /* /proc/PID/io was readable */
 	u64 rchar, wchar;  /* bytes via read()/write() syscalls (io) */
 	u64 read_bytes, write_bytes, cancelled_write_bytes; /* bytes at the block layer (io) */
@@ -54,6 +55,16 @@ struct ptk_task {
 
 	/* number of open fds, /proc/PID/fd entries (PTK_PT_FDS); -1 when unreadable */
 	int nfds;
+
+	/* /proc/PID/schedstat (PTK_PT_SCHED; CONFIG_SCHED_INFO): time spent runnable on a run
+	 * queue waiting for a CPU, ns (field 2, sched_info.run_delay) */
+	bool sched_ok;
+	u64 run_delay_ns;
+
+	/* owner of /proc/PID (PTK_PT_OWNER): the effective uid, as procps top and ps show
+	 * it; root for a non-dumpable process (proc's task_dump_owner) */
+	bool owner_ok;
+	unsigned euid;
 };
 
 enum ptk_ptab_flags {
@@ -66,7 +77,20 @@ enum ptk_ptab_flags {
 	PTK_PT_CGROUP = 1 << 6,	 /* read cgroup */
 	PTK_PT_FDS = 1 << 7,	 /* count /proc/PID/fd entries */
 	PTK_PT_ALLWCHAN = 1 << 8, /* read wchan for every task, not only D */
+	PTK_PT_SCHED = 1 << 9,	  /* read schedstat (run-queue wait) */
+	PTK_PT_OWNER = 1 << 10, /* fstat the task's stat file: euid (no extra read) */
+/*
+	 * With a keep cache: a task whose schedstat sum_exec_runtime did not move since its last
+	 * full read did not run, so its stat/statm rows are reused instead of re-read (schedstat
+	 * costs a quarter of stat). Only for thread rows and single-threaded processes, only with
+	 * flags limited to STATM, OWNER, CMDLINE, THREADS; a full read is forced every 10th scan
+	 * (RSS can shrink by reclaim and nice can change by renice without the task running).
+ */
+	PTK_PT_SKIPIDLE = 1 << 11,
 };
+
+/* File descriptors held open across scans (see struct ptk_ptab.keep). */
+struct ptk_ptab_keep;
 
 struct ptk_ptab {
 	int n, cap;
@@ -74,7 +98,23 @@ struct ptk_ptab {
 	u64 scanned_ns;	    /* CLOCK_MONOTONIC of the scan */
 	int vanished;	    /* tasks that disappeared mid-scan (dropped) */
 	int denied;	    /* files we could not read (EACCES/EPERM) */
+/*
+	 * Optional, set by the caller (share one between the tables of a loop): keep each
+	 * task's stat and statm open between scans and re-read them with pread() at offset 0,
+	 * which costs about half of open+read+close on /proc. A held fd whose task died
+	 * reads -ESRCH and is reopened by path, so a reused pid gets the new process. Ignored
+	 * in replay mode (the root changes every sample). NULL: open and close every file.
+ */
+	struct ptk_ptab_keep *keep;
 };
+
+/* A new fd cache for struct ptk_ptab.keep. Raises RLIMIT_NOFILE's soft limit to the hard
+ * limit; when fds run out anyway, files are read without being kept. */
+struct ptk_ptab_keep *ptk_ptab_keep_new(void);
+/* Close every held fd and free the cache (NULL is fine). */
+void ptk_ptab_keep_free(struct ptk_ptab_keep *k);
+/* Number of fds held now. */
+int ptk_ptab_keep_count(const struct ptk_ptab_keep *k);
 
 /*
  * Parse one /proc/PID/stat line into t (pid, comm, state, ppid, faults, times, threads,
@@ -94,6 +134,10 @@ int ptk_ptab_scan(const struct ptk_src *src, unsigned flags, struct ptk_ptab *pt
  * that does not exist is skipped. Returns 0 or -errno. */
 int ptk_ptab_scan_pids(const struct ptk_src *src, unsigned flags, const int *pids, int npids,
 		       struct ptk_ptab *pt);
+
+/* Parse /proc/PID/schedstat ("run_ns wait_ns timeslices") into t->run_delay_ns and set
+ * t->sched_ok. Returns 0 or -EINVAL. */
+int ptk_task_parse_schedstat(const char *buf, struct ptk_task *t);
 
 /* Parse /proc/PID/status text into t (uid, ctxt switches, VmRSS, VmSwap, Name). 0/-EINVAL */
 int ptk_task_parse_status(const char *buf, struct ptk_task *t);

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The interactive process viewer (ncursesw), like htop: CPU/memory/load/PSI meters over a
+ * sortable, filterable process list. It only renders and handles keys: the data (a frame of
+ * the summary and one row of values per task) comes from the command through struct
+ * ptk_top_ops, so the TUI shows exactly the values `ptk top -b` and `--json` print.
+ */
+#ifndef PTK_OUTPUT_TUI_H
+#define PTK_OUTPUT_TUI_H
+
+#include "lib/cli.h"
+#include "model/metric.h"
+#include "source/procfs/procfs.h"
+
+/* Columns of the process list, in default display order. */
+enum ptk_top_col {
+	TC_PID,
+	TC_USER,
+	TC_PR,
+	TC_NI,
+	TC_VIRT,
+	TC_RES,
+	TC_SHR,
+	TC_S,
+	TC_CPU,
+	TC_MEM,
+	TC_TIME,
+	TC_RKB,
+	TC_WKB,
+	TC_MAJFLT,
+	TC_CSW,
+	TC_FDS,
+	TC_CGROUP,
+	TC_COMMAND,
+	TC_N
+};
+
+struct ptk_top_row {
+	struct ptk_val v[TC_N];
+	int pid, ppid, tgid;
+	int depth; /* tree view: nesting level */
+	char tree[48]; /* tree view: the branch drawn before the command */
+	char cmd[256]; /* COMMAND text (comm, or the command line with 'c') */
+};
+
+/* What the user asked to see; the command's arrange() honours it. */
+struct ptk_top_view {
+	int sort; /* enum ptk_top_col */
+	bool asc; /* ascending (default: descending, except PID/USER/COMMAND) */
+	bool tree; /* parent/child tree */
+	bool threads; /* one row per thread */
+	bool cmdline; /* COMMAND shows the command line */
+	bool show[TC_N]; /* visible columns */
+	char filter[128]; /* substring of COMMAND ("" = all) */
+	bool oneshot; /* a single frame will be shown (batch -n 1) */
+};
+
+struct ptk_top_frame {
+	double up_s, itv_s;
+	int users; /* -1 unknown */
+	struct ptk_loadavg la;
+	int ntasks, nrun, nsleep, ndisk, nstop, nzomb, nidle;
+	double cpu[PTK_CPU_NSTATES]; /* all CPUs, % of the interval */
+	int ncpu; /* slots in percpu[] */
+	double (*percpu)[PTK_CPU_NSTATES];
+	bool *present;
+	struct ptk_meminfo mi;
+	double psi10[PTK_PSI_NRES]; /* "some avg10"; NAN when unavailable */
+	double forks_s; /* /proc/stat processes, per second */
+	double observer_pct; /* ptk's own CPU time, % of one CPU */
+	int nrows;
+	struct ptk_top_row *rows;
+	int norder; /* rows to show, in display order (after filter, sort, tree) */
+	int *order;
+};
+
+struct ptk_top_ops {
+	void *arg;
+	const struct ptk_metric *cols; /* TC_N descriptions */
+	/* Take a new sample (the view tells which files to read). 0 or an exit code. */
+	int (*sample)(void *arg, const struct ptk_top_view *v);
+	/* Filter, sort and build the tree into the frame's order[]. */
+	void (*arrange)(void *arg, const struct ptk_top_view *v);
+	struct ptk_top_frame *frame;
+	/* Text of one cell, top style (scaled memory, TIME+), at most width chars. */
+	void (*cell)(void *arg, const struct ptk_top_row *r, int col, int width, char *buf,
+		     size_t size);
+};
+
+/*
+ * Run the interactive viewer until 'q', Ctrl-C or SIGTERM (ctx->stop). Samples every
+ * delay_s seconds. The terminal is restored on every exit path. Returns 0 or an exit code.
+ */
+int ptk_tui_top(struct ptk_ctx *ctx, const struct ptk_top_ops *ops, struct ptk_top_view *view,
+		double delay_s);
+
+#endif

@@ -1,0 +1,158 @@
+#!/usr/bin/env bash
+# ptk pidstat: side by side with sysstat pidstat over the same window on a busy process we
+# start, headers of -u -r -d -w -t -h against sysstat's, filters (-p, -C, -G), threads, the
+# fixture replay (exact rates), usage errors and JSON.
+. "$(dirname "$0")/lib.sh"
+[ -x "$PTK" ] || { not_ok "no ptk binary at $PTK"; exit 1; }
+t() { local d=$1; shift; if eval "$1"; then ok "$d"; else not_ok "$d"; fi; }
+
+# A busy loop with its own command name (a script's comm is its file name).
+printf '#!/bin/sh\nwhile :; do :; done\n' >"$TMP/ptkspin_g"
+chmod +x "$TMP/ptkspin_g"
+"$TMP/ptkspin_g" &
+BUSY=$!
+# A process with 3 threads (python: main + 2 sleepers)
+MT=
+if have python3; then
+	python3 -c 'import threading, time
+for _ in range(2): threading.Thread(target=time.sleep, args=(600,), daemon=True).start()
+time.sleep(600)' &
+	MT=$!
+fi
+cleanup() { kill "$BUSY" ${MT:+"$MT"} 2>/dev/null; wait 2>/dev/null; rm -rf "$TMP"; }
+trap cleanup EXIT
+sleep 0.5
+
+# ---- live, against sysstat --------------------------------------------------------------
+if ! have pidstat; then
+	skip "sysstat pidstat not installed"
+else
+	LC_ALL=C pidstat -u 1 3 >"$TMP/sys.txt" 2>&1 &
+	s1=$!
+	LC_ALL=C pidstat -u -I -p "$BUSY" 1 3 >"$TMP/sysI.txt" 2>&1 &
+	s2=$!
+	LC_ALL=C "$PTK" pidstat -u 1 3 >"$TMP/ptk.txt" 2>"$TMP/ptk.err" &
+	p1=$!
+	LC_ALL=C "$PTK" pidstat -u -I -p "$BUSY" 1 3 >"$TMP/ptkI.txt" 2>&1 &
+	p2=$!
+	wait $s1 $s2
+	wait $p1
+	rc=$?
+	wait $p2
+	check "ptk pidstat -u 1 3 exits 0" [ "$rc" -eq 0 ]
+	b1=$(head -1 "$TMP/sys.txt") b2=$(head -1 "$TMP/ptk.txt")
+	note "sysstat banner: $b1"
+	note "ptk     banner: $b2"
+	check "banner identical to sysstat's" [ "$b1" = "$b2" ]
+	h1=$(grep -m1 ' UID ' "$TMP/sys.txt" | cut -c12-) h2=$(grep -m1 ' UID ' "$TMP/ptk.txt" | cut -c12-)
+	note "header: $h2"
+	t "-u header identical to sysstat's" '[ -n "$h1" ] && [ "$h1" = "$h2" ]'
+	n1=$(grep -c ' UID ' "$TMP/sys.txt") n2=$(grep -c ' UID ' "$TMP/ptk.txt")
+	check "as many header lines as sysstat ($n1 vs $n2: 3 intervals + Average)" [ "$n1" -eq "$n2" ]
+	avg() { awk -v p="$2" '$1 == "Average:" && $3 == p { print $(NF - 2) }' "$1"; }
+	c1=$(avg "$TMP/sys.txt" "$BUSY") c2=$(avg "$TMP/ptk.txt" "$BUSY")
+	note "Average %CPU of the busy loop (pid $BUSY): sysstat ${c1:-?} ptk ${c2:-?}"
+	t "Average %CPU within 5 points of sysstat" '[ -n "$c1" ] && [ -n "$c2" ] && near "$c1" "$c2" 5'
+	t "the busy loop shows CPU use (> 0 %CPU)" '[ -n "$c2" ] && awk -v c="$c2" "BEGIN { exit !(c > 0) }"'
+	c1=$(avg "$TMP/sysI.txt" "$BUSY") c2=$(avg "$TMP/ptkI.txt" "$BUSY")
+	note "-I (divided by $(nproc) CPUs): sysstat ${c1:-?} ptk ${c2:-?}"
+	t "-I Average %CPU within 5 points of sysstat" '[ -n "$c1" ] && [ -n "$c2" ] && near "$c1" "$c2" 5'
+	u1=$(awk -v p="$BUSY" '$1 == "Average:" && $3 == p { print $2 }' "$TMP/sys.txt")
+	u2=$(awk -v p="$BUSY" '$1 == "Average:" && $3 == p { print $2 }' "$TMP/ptk.txt")
+	t "UID of the busy loop as sysstat's ($u1 vs $u2)" '[ -n "$u1" ] && [ "$u1" = "$u2" ]'
+
+	# headers of the other reports, -t and -h, and the Average header rule (-p 1 task, 1
+	# activity: no header on Average)
+	for opts in "-r" "-d" "-w" "-r -d -w" "-t" "-h -u -r -d -w" "-u -t -r"; do
+		# shellcheck disable=SC2086
+		LC_ALL=C pidstat $opts -p "$BUSY" 1 1 >"$TMP/s.txt" 2>&1
+		# shellcheck disable=SC2086
+		LC_ALL=C "$PTK" pidstat $opts -p "$BUSY" 1 1 >"$TMP/p.txt" 2>&1
+		hs=$(grep -E ' (UID|USER) ' "$TMP/s.txt" | cut -c12-) hp=$(grep -E ' (UID|USER) ' "$TMP/p.txt" | cut -c12-)
+		note "pidstat $opts headers: $(echo "$hp" | tr '\n' '|')"
+		t "headers of pidstat $opts identical to sysstat's" '[ -n "$hs" ] && [ "$hs" = "$hp" ]'
+		ns=$(grep -c "^Average:" "$TMP/s.txt") np=$(grep -c "^Average:" "$TMP/p.txt")
+		check "as many Average lines as sysstat for $opts ($ns vs $np)" [ "$ns" -eq "$np" ]
+	done
+fi
+
+# ---- threads -----------------------------------------------------------------------------
+if [ -n "$MT" ]; then
+	"$PTK" pidstat -t -p "$MT" 1 1 >"$TMP/t.txt" 2>&1
+	want=$(ls /proc/"$MT"/task | sort -n | tr '\n' ' ')
+	got=$(awk '$1 != "Average:" && $4 ~ /^[0-9]+$/ { print $4 }' "$TMP/t.txt" | sort -n | tr '\n' ' ')
+	note "threads of $MT: /proc says $want, ptk -t shows $got"
+	t "-t shows every thread of the process (3)" '[ "$(echo $want | wc -w)" -eq 3 ] && [ "$want" = "$got" ]'
+	check "-t thread rows are marked |__" grep -q '|__python3' "$TMP/t.txt"
+else
+	skip "python3 not installed (threads check)"
+fi
+
+# ---- filters -----------------------------------------------------------------------------
+"$PTK" pidstat -p "$BUSY" 1 1 >"$TMP/f.txt" 2>&1
+pids=$(awk '$1 != "Average:" && $3 ~ /^[0-9]+$/ { print $3 }' "$TMP/f.txt" | sort -u | tr '\n' ' ')
+check "-p $BUSY shows only that process ($pids)" [ "$pids" = "$BUSY " ]
+"$PTK" pidstat -p "$BUSY,1" -r 1 1 >"$TMP/f.txt" 2>&1
+pids=$(awk '$1 != "Average:" && $3 ~ /^[0-9]+$/ { print $3 }' "$TMP/f.txt" | sort -nu | tr '\n' ' ')
+check "-p 1,$BUSY -r shows both, inactive too ($pids)" [ "$pids" = "1 $BUSY " ]
+"$PTK" pidstat -C 'spin_g$' 1 1 >"$TMP/c.txt" 2>&1
+cmds=$(awk '$1 != "Average:" && $3 ~ /^[0-9]+$/ { print $NF }' "$TMP/c.txt" | sort -u | tr '\n' ' ')
+check "-C 'spin_g\$' keeps only the busy loop ($cmds)" [ "$cmds" = "ptkspin_g " ]
+"$PTK" pidstat -C 'zz_no_such_command_zz' 1 1 >"$TMP/c.txt" 2>&1
+check "-C with no match prints headers but no rows" \
+	[ "$(awk '$3 ~ /^[0-9]+$/' "$TMP/c.txt" | wc -l)" -eq 0 ]
+if [ -n "$MT" ]; then
+	"$PTK" pidstat -t -G '^python3$' -p ALL 1 1 >"$TMP/g.txt" 2>&1
+	want=$(ls /proc/"$MT"/task | sort -n | tr '\n' ' ')
+	got=$(awk -v p="$MT" '$1 != "Average:" && $3 == p { on = 1; next } $3 != "-" { on = 0 }
+		on && $4 ~ /^[0-9]+$/ { print $4 }' "$TMP/g.txt" | sort -n | tr '\n' ' ')
+	other=$(awk '$1 != "Average:" && $NF !~ /python3/ && $2 ~ /^[0-9]+$/' "$TMP/g.txt" | wc -l)
+	note "-G python3 -t -p ALL: threads of $MT shown: $got (/proc: $want); rows of other commands: $other"
+	t "-G '^python3\$' -t keeps python3 processes with their threads, nothing else" \
+		'[ "$(echo $want | wc -w)" -eq 3 ] && [ "$want" = "$got" ] && [ "$other" -eq 0 ]'
+fi
+"$PTK" pidstat -l -p "$BUSY" 1 1 >"$TMP/l.txt" 2>&1
+check "-l shows the command line" grep -q "/bin/sh $TMP/ptkspin_g\$" "$TMP/l.txt"
+
+# ---- fixture replay: exact rates ---------------------------------------------------------
+FX=$FIX/pid_rates
+"$PTK" pidstat --procfs "$FX" -u -r -d -w -p 200 1 >"$TMP/fx.txt" 2>&1
+check "replay exits 0" [ $? -eq 0 ]
+line=$(awk '$1 != "Average:" && $3 == 200 && NF == 10 { $1 = ""; print substr($0, 2) }' "$TMP/fx.txt" | head -1)
+note "pid 200 -u row: $line"
+check "replay -u: 75 usr, 15 sys, 90 %CPU, no schedstat -> %wait '-'" \
+	[ "$line" = "0 200 75.00 15.00 0.00 - 90.00 0 busy" ]
+t "replay -r/-d/-w: 100 minflt/s, 1000 kB_rd/s, 50 ticks iodelay, 20 cswch/s" \
+	'grep -q "100.00      2.00    4000    1000   0.10  busy" "$TMP/fx.txt" &&
+	 grep -q "1000.00    200.00      0.00      50  busy" "$TMP/fx.txt" &&
+	 grep -q "20.00      2.00  busy" "$TMP/fx.txt"'
+"$PTK" pidstat --procfs "$FX" --group-by comm -p ALL 1 >"$TMP/gb.txt" 2>&1
+note "group-by comm: $(grep -m1 ' busy$' "$TMP/gb.txt")"
+check "--group-by comm sums 200 and 210 (90 + 25 = 115 %CPU, 2 tasks)" \
+	grep -q '100.00   15.00  115.00      2  busy$' "$TMP/gb.txt"
+
+# ---- usage errors ------------------------------------------------------------------------
+for bad in "-Z" "-p abc" "-p" "--group-by nope" "-C (" "1 0" "x"; do
+	# shellcheck disable=SC2086
+	"$PTK" pidstat $bad >"$TMP/o" 2>"$TMP/e"
+	rc=$?
+	note "pidstat $bad: exit $rc: $(head -1 "$TMP/e")"
+	t "pidstat $bad exits 2 with an error on stderr, nothing on stdout" \
+		'[ "$rc" -eq 2 ] && [ -s "$TMP/e" ] && [ ! -s "$TMP/o" ]'
+done
+
+# ---- JSON --------------------------------------------------------------------------------
+if have python3; then
+	out=$("$PTK" pidstat --json -u -r -p "$BUSY" 1 2 | python3 -c '
+import json, sys
+objs = [json.loads(l) for l in sys.stdin]
+t = objs[0]["tasks"][0]
+print(len(objs), objs[0]["type"], objs[-1]["type"], t["pid"], t["command"],
+      t["cpu_pct"] > 0 and abs(t["usr_pct"] + t["system_pct"] + t["guest_pct"] - t["cpu_pct"]) <= 0.02,
+      t["rss_kb"] > 0, "wait_pct" in t)' 2>&1)
+	note "json: $out"
+	check "--json: 2 intervals + average; the busy loop: cpu_pct > 0 = usr + system + guest, rss" \
+		[ "$out" = "3 interval average $BUSY ptkspin_g True True True" ]
+else
+	skip "python3 not installed (JSON check)"
+fi

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# ptk top interactive (ncursesw) in a detached tmux pane at 80x24: meters and header drawn,
+# sort by %MEM ('M'), tree ('t'), filter ('\' string Enter: only matching rows remain), a
+# resize to 100x30 redraws at the new width, 'q' quits and no ptk process remains.
+. "$(dirname "$0")/lib.sh"
+
+if ! have tmux; then
+	skip "tmux not installed"
+	exit 0
+fi
+S=ptktop$$
+# a private tmux server: nothing shared with other sessions on this machine
+tmux() { command tmux -L "$S" "$@"; }
+# a process with a distinctive name for the filter
+cp "$(command -v sleep)" "$TMP/ptkfiltzz"
+"$TMP/ptkfiltzz" 300 &
+FZ=$!
+trap 'tmux kill-server 2>/dev/null; kill $FZ 2>/dev/null; wait $FZ 2>/dev/null; rm -rf "$TMP"' EXIT
+
+tmux new-session -d -s $S -x 80 -y 24 "TERM=xterm-256color $PTK top -d 1"
+cap() { tmux capture-pane -p -t $S; }
+waitfor() { # waitfor REGEX: up to 5 s for the screen to show it
+	for _ in $(seq 50); do cap | grep -q -- "$1" && return 0; sleep 0.1; done
+	return 1
+}
+waitfor 'PID USER' && ok "header row drawn" || not_ok "no header row"
+cap > "$TMP/s0"
+sed 's/^/# /' "$TMP/s0" | head -10
+grep -q '^ *0\[' "$TMP/s0" && grep -q 'Mem\[' "$TMP/s0" && grep -q 'Swp\[' "$TMP/s0" &&
+	grep -q '|us' "$TMP/s0" && grep -q 'Load' "$TMP/s0" && grep -q 'PSI some avg10' "$TMP/s0" &&
+	grep -q 'forks/s' "$TMP/s0" && ok "meters: CPU bars with legend, Mem, Swp, load, tasks, PSI" ||
+	not_ok "meters missing"
+grep -q 'ptk cost [0-9.]*% CPU' "$TMP/s0" && ok "status line shows the observer cost" ||
+	not_ok "no observer cost"
+w=$(awk 'length($0) > 80' "$TMP/s0" | wc -l)
+[ "$w" -eq 0 ] && ok "fits 80 columns" || not_ok "$w lines wider than 80"
+
+# rows of the list: lines after the header row
+rows() { awk 'f { print } /PID USER/ { f = 1 }' | sed '$d'; }
+
+tmux send-keys -t $S M
+sleep 1.5
+cap | rows > "$TMP/m"
+maxmem=$(rows < "$TMP/s0" | awk 'NF >= 12 && $10 + 0 > m { m = $10 + 0 } END { print m + 0 }')
+awk -v mx="$maxmem" 'NF >= 12 { if (n++ && $10 + 0 > prev + 0.0001) bad = 1; if (n == 1 && $10 + 0 < mx) bad = 1; prev = $10 }
+	END { exit bad || n < 5 }' "$TMP/m" &&
+	ok "'M' sorts by %MEM (top row: $(head -1 "$TMP/m" | awk '{print $10, $12}'))" ||
+	{ not_ok "'M' order"; sed 's/^/# /' "$TMP/m" | head; }
+
+tmux send-keys -t $S t
+sleep 1.5
+cap | rows > "$TMP/t"
+grep -q -- '[|`]- ' "$TMP/t" && ok "'t' tree view draws branches" ||
+	{ not_ok "'t' no tree"; sed 's/^/# /' "$TMP/t" | head; }
+tmux send-keys -t $S t
+
+tmux send-keys -t $S '\'
+sleep 0.3
+tmux send-keys -t $S ptkfiltzz Enter
+sleep 1.5
+cap | rows | grep -v '^ *$' > "$TMP/f"
+n=$(wc -l < "$TMP/f")
+m=$(grep -c ptkfiltzz "$TMP/f")
+note "filter ptkfiltzz: $n rows, $m matching"
+[ "$n" -ge 1 ] && [ "$n" -eq "$m" ] && grep -q "^ *$FZ " "$TMP/f" &&
+	ok "filter: only the matching row(s) remain ($n)" || { not_ok "filter: $n rows, $m match"; sed 's/^/# /' "$TMP/f"; }
+
+tmux resize-window -t $S -x 100 -y 30 2>/dev/null || tmux resize-pane -t $S -x 100 -y 30
+sleep 1.5
+cap > "$TMP/s1"
+l0=$(grep -m1 '^ *0\[' "$TMP/s0" | awk '{ print length($0) }')
+l1=$(grep -m1 '^ *0\[' "$TMP/s1" | awk '{ print length($0) }')
+h=$(wc -l < "$TMP/s1")
+note "CPU bar width: $l0 at 80 columns, $l1 at 100; $h lines"
+[ "$l0" -le 80 ] && [ "$l1" -gt 80 ] && [ "$l1" -le 100 ] && [ "$h" -ge 29 ] &&
+	ok "resize to 100x30 redraws at the new size" || not_ok "resize: bar $l0 -> $l1, $h lines"
+
+tmux has-session -t $S 2>/dev/null && ok "ptk top still running before 'q'" || not_ok "ptk top ended early"
+tmux send-keys -t $S q
+for _ in $(seq 30); do tmux has-session -t $S 2>/dev/null || break; sleep 0.1; done
+tmux has-session -t $S 2>/dev/null && not_ok "'q' did not end the pane" || ok "'q' quits, the pane exits"
+sleep 0.2
+if pgrep -f "^$PTK top -d 1" > /dev/null; then not_ok "a ptk top process remains"; else ok "no ptk top process remains"; fi
+
+# SIGTERM restores the terminal and exits too
+tmux new-session -d -s $S -x 80 -y 24 "TERM=xterm-256color $PTK top -d 1; echo rc=\$?; sleep 5"
+waitfor 'PID USER' >/dev/null
+pkill -TERM -f "^$PTK top -d 1"
+waitfor 'rc=' && ok "SIGTERM: ptk top exits ($(cap | grep -o 'rc=[0-9]*'))" || not_ok "SIGTERM did not end ptk top"
+tmux kill-session -t $S 2>/dev/null
