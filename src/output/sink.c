@@ -127,11 +127,28 @@ void ptk_sink_row(struct ptk_sink *s, const char *prefix, const struct ptk_val *
 		fprintf(s->out, "%-*s", s->prefix_width, prefix ? prefix : "");
 	for (int i = 0; i < tab->ncols; i++) {
 		char buf[256];
-		text_cell(s, &tab->cols[i],
-			  ptk_metric_fmt(&tab->cols[i], &vals[i], buf, sizeof(buf)),
-			  i == 0 && !s->prefix_width);
+		/* strings unbounded (exec arguments, paths) */
+		const char *txt = tab->cols[i].type == PTK_V_STR && !vals[i].na ?
+					  (vals[i].s ? vals[i].s : "") :
+					  ptk_metric_fmt(&tab->cols[i], &vals[i], buf, sizeof(buf));
+		text_cell(s, &tab->cols[i], txt, i == 0 && !s->prefix_width);
 	}
 	fputc('\n', s->out);
+}
+
+void ptk_sink_event(struct ptk_sink *s, const struct ptk_table *tab, const struct ptk_val *vals)
+{
+	if (s->fmt != PTK_FMT_JSON) {
+		const struct ptk_table *prev = s->tab;
+		s->tab = tab;
+		ptk_sink_row(s, NULL, vals);
+		s->tab = prev;
+		return;
+	}
+	ptk_sink_begin(s);
+	for (int i = 0; i < tab->ncols; i++)
+		ptk_sink_meta_json(s, tab->cols[i].key, ptk_json_val(&tab->cols[i], &vals[i]));
+	ptk_sink_end(s);
 }
 
 void ptk_sink_table_end(struct ptk_sink *s)

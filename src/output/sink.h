@@ -45,6 +45,11 @@ void ptk_sink_row(struct ptk_sink *s, const char *prefix, const struct ptk_val *
 void ptk_sink_table_end(struct ptk_sink *s);
 void ptk_sink_end(struct ptk_sink *s);
 
+/* One event of an event (snoop) tool: text, a row under the header printed by
+ * ptk_sink_table_begin(); JSON, one flat object per event (keys from the metric
+ * descriptions) on its own line. */
+void ptk_sink_event(struct ptk_sink *s, const struct ptk_table *tab, const struct ptk_val *vals);
+
 /* A json-c object of one row (keys from the metric descriptions). */
 struct json_object *ptk_json_row(const struct ptk_table *tab, const struct ptk_val *vals);
 /* JSON value of one metric value (NULL json for na). */

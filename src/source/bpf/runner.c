@@ -102,14 +102,35 @@ bool ptk_bpf_has_tp_btf(const char *tp)
 	return btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF) > 0;
 }
 
+/* Load a two-instruction fentry program on BTF function id: some kernels have BTF and
+ * ftrace but refuse BPF trampolines (EPERM/ENOTSUPP at load), which only a trial shows. */
+static bool fentry_loads(int btf_id)
+{
+	const struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = BPF_TRACE_FENTRY,
+		    .attach_btf_id = btf_id);
+	int fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, "ptk_probe", "GPL", insns, 2, &opts);
+
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
 bool ptk_bpf_has_fentry(const char *func)
 {
 	struct btf *btf = vmlinux_btf();
+	int id;
 
 	/* trampolines came with BTF-typed tracepoints (5.5); a traceable function has a
 	 * BTF_KIND_FUNC entry */
-	return btf && ptk_bpf_has_tp_btf("sched_switch") &&
-	       btf__find_by_name_kind(btf, func, BTF_KIND_FUNC) > 0 && ptk_bpf_has_ksym(func);
+	if (!btf || !ptk_bpf_has_tp_btf("sched_switch"))
+		return false;
+	id = btf__find_by_name_kind(btf, func, BTF_KIND_FUNC);
+	return id > 0 && ptk_bpf_has_ksym(func) && fentry_loads(id);
 }
 
 bool ptk_bpf_has_ksym(const char *func)
@@ -302,4 +323,19 @@ bool ptk_bpf_pick_tp(struct bpf_program *tp_btf, struct bpf_program *raw_tp, con
 	bpf_program__set_autoload(tp_btf, btf);
 	bpf_program__set_autoload(raw_tp, !btf);
 	return btf;
+}
+
+u64 ptk_bpf_percpu_sum(int map_fd, u32 key)
+{
+	int n = libbpf_num_possible_cpus();
+	u64 sum = 0, *v;
+
+	if (n <= 0 || map_fd < 0)
+		return 0;
+	v = xcalloc(n, sizeof(*v));
+	if (bpf_map_lookup_elem(map_fd, &key, v) == 0)
+		for (int i = 0; i < n; i++)
+			sum += v[i];
+	free(v);
+	return sum;
 }

@@ -99,6 +99,10 @@ bool ptk_bpf_has_fentry(const char *func);
 /* Does this kernel function exist (kallsyms / BTF)? For kprobe fallbacks. */
 bool ptk_bpf_has_ksym(const char *func);
 
+/* Sum of one u64 slot of a BPF_MAP_TYPE_PERCPU_ARRAY over all possible CPUs (the lost-event
+ * counters of event tools). Returns the sum, 0 when the map cannot be read. */
+u64 ptk_bpf_percpu_sum(int map_fd, u32 key);
+
 /* Observer line/object: kernel CPU of the programs and lost events over elapsed_s. */
 void ptk_bpf_observer_text(struct ptk_bpf_run *r, FILE *f);
 struct json_object *ptk_bpf_observer_json(struct ptk_bpf_run *r);

@@ -1,0 +1,314 @@
+// SPDX-License-Identifier: GPL-2.0
+/* ptk opensnoop: trace open/openat/openat2 as they complete (libbpf-tools opensnoop). */
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <json-c/json.h>
+#include <limits.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd/cmd.h"
+#include "lib/errnoname.h"
+#include "opensnoop.skel.h"
+#include "source/bpf/opensnoop.h"
+#include "source/bpf/runner.h"
+#include "source/tracefs/tracefs.h"
+
+static const char usage[] =
+	"usage: ptk opensnoop [-T] [-U] [-x] [-e] [-F] [-p PID] [-t TID] [-u UID] [-n NAME]\n"
+	"                     [-c COMM] [--cgroup PATH] [-d SECONDS] [--json] [duration]\n"
+	"Trace open(), openat() and openat2() as they complete, from the syscalls tracepoints.\n"
+	"  -T           HH:MM:SS time column           -U  UID column\n"
+	"  -x           failed opens only (ERR is the errno name, FD -1)\n"
+	"  -e           extended columns: FLAGS (octal O_*) and MODE (with O_CREAT/O_TMPFILE)\n"
+	"  -F           full path: a relative path is prefixed with its directory (the cwd or\n"
+	"               the dirfd), resolved in the kernel at the time of the open\n"
+	"  -p PID       only this process, any of its threads; -t TID one thread\n"
+	"  -u UID       only this user; -n NAME only comms containing NAME; -c COMM exact comm\n"
+	"  duration / -d SECONDS  stop after this long (default: until Ctrl-C)\n"
+	"Events lost (ring buffer full) are counted and printed at exit, never dropped silently.\n";
+
+enum {
+	COL_TIME,
+	COL_UID,
+	COL_PID,
+	COL_COMM,
+	COL_FD,
+	COL_ERR,
+	COL_FLAGS,
+	COL_MODE,
+	COL_PATH,
+	NCOLS
+};
+
+static const struct ptk_metric cols[NCOLS] = {
+	[COL_TIME] = { "TIME", "time", "", PTK_GAUGE, PTK_V_STR, -8, 0,
+		       "wall-clock time the event was printed (HH:MM:SS)" },
+	[COL_UID] = { "UID", "uid", "", PTK_GAUGE, PTK_V_U64, -7, 0,
+		      "real UID of the caller (bpf_get_current_uid_gid)" },
+	[COL_PID] = { "PID", "pid", "", PTK_GAUGE, PTK_V_S64, -6, 0,
+		      "process id (tgid) of the opening thread" },
+	[COL_COMM] = { "COMM", "comm", "", PTK_GAUGE, PTK_V_STR, -16, 0,
+		       "comm of the opening thread, task_struct::comm" },
+	[COL_FD] = { "FD", "fd", "", PTK_GAUGE, PTK_V_S64, 3, 0,
+		     "file descriptor returned, -1 when the open failed" },
+	[COL_ERR] = { "ERR", "err", "", PTK_GAUGE, PTK_V_STR, -6, 0,
+		      "errno name of a failed open (ENOENT), 0 on success; sys_exit ret" },
+	[COL_FLAGS] = { "FLAGS", "flags", "", PTK_GAUGE, PTK_V_STR, -8, 0,
+			"open flags in octal (O_*; open_how.flags for openat2)" },
+	[COL_MODE] = { "MODE", "mode", "", PTK_GAUGE, PTK_V_STR, -5, 0,
+		       "creation mode in octal, n/a without O_CREAT/O_TMPFILE" },
+	[COL_PATH] = { "PATH", "path", "", PTK_GAUGE, PTK_V_STR, 0, 0,
+		       "path argument as passed (-F: with its directory resolved)" },
+};
+
+struct priv {
+	bool time, print_uid, failed, extended, full_path;
+	__u32 uid;
+	const char *name;
+	struct ptk_metric shown[NCOLS];
+	int map[NCOLS];
+	struct ptk_table tab;
+	u64 events;
+};
+
+static struct bpf_object *object(struct ptk_bpf_run *r)
+{
+	return ((struct opensnoop_bpf *)r->skel)->obj;
+}
+
+static bool tp_exists(const char *event)
+{
+	char path[PATH_MAX + 64], root[PATH_MAX];
+
+	if (ptk_tracefs_find(root, sizeof(root)))
+		return true; /* let attach report it */
+	snprintf(path, sizeof(path), "%s/events/syscalls/%s", root, event);
+	return access(path, F_OK) == 0;
+}
+
+static int os_open(struct ptk_bpf_run *r)
+{
+	struct opensnoop_bpf *s = opensnoop_bpf__open();
+	struct priv *p = r->priv;
+
+	if (!s)
+		return -errno;
+	r->skel = s;
+	PTK_BPF_SET_FILTERS(s, &r->filter);
+	s->rodata->targ_uid = p->uid;
+	s->rodata->targ_failed = p->failed;
+	s->rodata->full_path = p->full_path;
+	/* open(2) does not exist on arm64/riscv; openat2(2) came with 5.6 */
+	if (!tp_exists("sys_enter_open")) {
+		bpf_program__set_autoload(s->progs.tp_sys_enter_open, false);
+		bpf_program__set_autoload(s->progs.tp_sys_exit_open, false);
+	}
+	if (!tp_exists("sys_enter_openat2")) {
+		bpf_program__set_autoload(s->progs.tp_sys_enter_openat2, false);
+		bpf_program__set_autoload(s->progs.tp_sys_exit_openat2, false);
+	}
+	return 0;
+}
+
+/* The path to show: with -F, "/dir/.../fname" for a relative fname. */
+static void full_path(const struct opensnoop_event *e, u32 depth, char *out, size_t size)
+{
+	size_t o = 0;
+
+	out[0] = '\0';
+	if (e->dir_truncated)
+		o += snprintf(out + o, size - o, "...");
+	for (int d = (int)depth - 1; d >= 0 && o < size; d--)
+		o += snprintf(out + o, size - o, "/%.*s", OPENSNOOP_NAME_LEN, e->dirs[d]);
+	if (o < size)
+		snprintf(out + o, size - o, "/%s", e->fname);
+}
+
+static int handle_event(void *ctx, void *data, size_t len)
+{
+	struct ptk_bpf_run *r = ctx;
+	struct priv *p = r->priv;
+	const struct opensnoop_event *e = data;
+	static char path[OPENSNOOP_NAME_LEN * (OPENSNOOP_MAX_DEPTH + 2)];
+	struct ptk_val all[NCOLS], vals[NCOLS];
+	char ts[16], comm[17], err[16], flags[16], mode[16], fname[OPENSNOOP_NAME_LEN + 1];
+	const char *en;
+	u32 depth;
+
+	if (len < offsetof(struct opensnoop_event, dirs))
+		return 0;
+	memcpy(comm, e->comm, 16);
+	comm[16] = '\0';
+	if (p->name && !strstr(comm, p->name))
+		return 0;
+	p->events++;
+	memcpy(fname, e->fname, OPENSNOOP_NAME_LEN);
+	fname[OPENSNOOP_NAME_LEN] = '\0';
+	depth = MIN(e->depth,
+		    (u32)((len - offsetof(struct opensnoop_event, dirs)) / OPENSNOOP_NAME_LEN));
+	if (p->full_path && fname[0] != '/')
+		full_path(e, depth, path, sizeof(path));
+	else
+		snprintf(path, sizeof(path), "%s", fname);
+	if (e->ret >= 0)
+		snprintf(err, sizeof(err), "0");
+	else if ((en = ptk_errno_name(e->ret)))
+		snprintf(err, sizeof(err), "%s", en);
+	else
+		snprintf(err, sizeof(err), "%d", -e->ret);
+	snprintf(flags, sizeof(flags), "%08o", e->flags);
+	if (e->mode == 0 && !(e->flags & O_CREAT) && (e->flags & O_TMPFILE) != O_TMPFILE)
+		snprintf(mode, sizeof(mode), "n/a");
+	else
+		snprintf(mode, sizeof(mode), "%04o", e->mode);
+	ptk_ctx_clock(r->ctx, ts, sizeof(ts));
+	all[COL_TIME] = PTK_S(ts);
+	all[COL_UID] = PTK_U(e->uid);
+	all[COL_PID] = PTK_I(e->pid);
+	all[COL_COMM] = PTK_S(comm);
+	all[COL_FD] = PTK_I(e->ret >= 0 ? e->ret : -1);
+	all[COL_ERR] = PTK_S(err);
+	all[COL_FLAGS] = PTK_S(flags);
+	all[COL_MODE] = PTK_S(mode);
+	all[COL_PATH] = PTK_S(path);
+	for (int i = 0; i < p->tab.ncols; i++)
+		vals[i] = all[p->map[i]];
+	ptk_sink_event(&r->ctx->sink, &p->tab, vals);
+	return 0;
+}
+
+static int os_load(struct ptk_bpf_run *r)
+{
+	struct opensnoop_bpf *s = r->skel;
+	struct priv *p = r->priv;
+	int err = opensnoop_bpf__load(s);
+
+	if (err)
+		return err;
+	r->rb = ring_buffer__new(bpf_map__fd(s->maps.events), handle_event, r, NULL);
+	if (!r->rb)
+		return -errno;
+	if ((err = opensnoop_bpf__attach(s)))
+		return err;
+	if (!r->ctx->json)
+		ptk_sink_table_begin(&r->ctx->sink, &p->tab, true, NULL);
+	fflush(stdout);
+	fprintf(stderr, "Tracing open()s... Hit Ctrl-C to end.\n");
+	return 0;
+}
+
+static u64 os_lost(struct ptk_bpf_run *r)
+{
+	return ptk_bpf_percpu_sum(bpf_map__fd(((struct opensnoop_bpf *)r->skel)->maps.lost), 0);
+}
+
+static int os_report(struct ptk_bpf_run *r, long i, double itv, bool last)
+{
+	struct priv *p = r->priv;
+
+	if (r->ctx->json) {
+		ptk_sink_begin(&r->ctx->sink);
+		ptk_sink_meta_u64(&r->ctx->sink, "events", p->events);
+		ptk_sink_meta_json(&r->ctx->sink, "observer", ptk_bpf_observer_json(r));
+		ptk_sink_end(&r->ctx->sink);
+	}
+	fflush(stdout);
+	return 0;
+}
+
+static void os_destroy(struct ptk_bpf_run *r)
+{
+	ring_buffer__free(r->rb);
+	r->rb = NULL;
+	opensnoop_bpf__destroy(r->skel);
+}
+
+static const struct ptk_bpf_ops ops = {
+	.name = "opensnoop",
+	.open = os_open,
+	.load = os_load,
+	.report = os_report,
+	.lost = os_lost,
+	.object = object,
+	.destroy = os_destroy,
+	.needs_tracefs = true,
+};
+
+int cmd_opensnoop(struct ptk_ctx *ctx, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "timestamp", no_argument, NULL, 'T' },
+		{ "print-uid", no_argument, NULL, 'U' },
+		{ "failed", no_argument, NULL, 'x' },
+		{ "extended-fields", no_argument, NULL, 'e' },
+		{ "full-path", no_argument, NULL, 'F' },
+		{ "uid", required_argument, NULL, 'u' },
+		{ "name", required_argument, NULL, 'n' },
+		{ "duration", required_argument, NULL, 'd' },
+		PTK_BPF_LONGOPTS,
+		{ 0 },
+	};
+	struct priv p = { .uid = OPENSNOOP_INVALID_UID };
+	struct ptk_bpf_run r = { .ctx = ctx, .ops = &ops, .priv = &p, .count = -1 };
+	const char *dur = NULL;
+	int c, rc, v;
+
+	while ((c = getopt_long(argc, argv, "TUxeFu:n:d:p:t:c:v", opts, NULL)) != -1) {
+		switch (c) {
+		case 'T':
+			p.time = true;
+			continue;
+		case 'U':
+			p.print_uid = true;
+			continue;
+		case 'x':
+			p.failed = true;
+			continue;
+		case 'e':
+			p.extended = true;
+			continue;
+		case 'F':
+			p.full_path = true;
+			continue;
+		case 'n':
+			p.name = optarg;
+			continue;
+		case 'd':
+			dur = optarg;
+			continue;
+		case 'u':
+			if (ptk_parse_int(optarg, &v) || v < 0)
+				return ptk_usage_error(ctx, "invalid UID '%s'", optarg);
+			p.uid = v;
+			continue;
+		}
+		rc = ptk_bpf_common_opt(ctx, &r.filter, c, optarg);
+		if (rc == 1) {
+			fputs(usage, stdout);
+			return 0;
+		}
+		if (rc == PTK_EXIT_USAGE)
+			return rc;
+		if (rc < 0)
+			return ptk_usage_error(ctx, "unknown option '%s'", argv[optind - 1]);
+	}
+	if (optind < argc && !dur)
+		dur = argv[optind++];
+	if (optind < argc)
+		return ptk_usage_error(ctx, "unexpected operand '%s'", argv[optind]);
+	if (dur && (ptk_parse_double(dur, &r.duration_s) || r.duration_s <= 0))
+		return ptk_usage_error(ctx, "invalid duration '%s'", dur);
+	for (int i = 0; i < NCOLS; i++) {
+		if ((i == COL_TIME && !p.time) || (i == COL_UID && !p.print_uid) ||
+		    ((i == COL_FLAGS || i == COL_MODE) && !p.extended))
+			continue;
+		p.map[p.tab.ncols] = i;
+		p.shown[p.tab.ncols++] = cols[i];
+	}
+	p.tab.name = "opens";
+	p.tab.cols = p.shown;
+	return ptk_bpf_run(&r);
+}

@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tcpconnect: active TCP connects. The cheapest hook is fexit on tcp_v4_connect /
+ * tcp_v6_connect: one program per call that sees the socket and the return value, in the
+ * connecting process's context, after inet_hash_connect() has assigned the local port.
+ * Fallbacks: kprobe (remember the socket per thread) + kretprobe; then, on kernels with
+ * neither trampolines nor kprobes, the syscalls tracepoints sys_enter/exit_connect (the
+ * socket found from the fd at exit; connects made inside the kernel or by io_uring are not
+ * seen that way). sock:inet_sock_set_state (CLOSE -> SYN_SENT) is not used: it fires before
+ * the local port is chosen. Ring buffer reserve failures are counted per CPU in lost[0].
+ */
+#include "common.bpf.h"
+#include <bpf/bpf_endian.h>
+#include "tcpconnect.h"
+
+#define AF_INET 2
+#define AF_INET6 10
+#define IPPROTO_TCP 6
+#define EINPROGRESS 115
+
+const volatile int targ_family = 0; /* 0 = both; AF_INET (-4) or AF_INET6 (-6) */
+const volatile __u32 targ_uid = TCPCONNECT_INVALID_UID;
+const volatile int filter_ports_len = 0;
+const volatile __u16 filter_ports[TCPCONNECT_MAX_PORTS] = {};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 10240);
+	__type(key, __u32);
+	__type(value, struct sock *);
+} sockets SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 10240);
+	__type(key, __u32);
+	__type(value, int);
+} connfds SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 1 << 20);
+} events SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} lost SEC(".maps");
+
+static __always_inline void count_lost(void)
+{
+	__u32 zero = 0;
+	__u64 *n = bpf_map_lookup_elem(&lost, &zero);
+
+	if (n)
+		__sync_fetch_and_add(n, 1);
+}
+
+static __always_inline bool selected(void)
+{
+	if (!current_selected())
+		return false;
+	if (targ_uid != TCPCONNECT_INVALID_UID && (__u32)bpf_get_current_uid_gid() != targ_uid)
+		return false;
+	return true;
+}
+
+static __always_inline bool port_selected(__u16 dport)
+{
+	if (!filter_ports_len)
+		return true;
+	for (int i = 0; i < TCPCONNECT_MAX_PORTS && i < filter_ports_len; i++)
+		if (filter_ports[i] == dport)
+			return true;
+	return false;
+}
+
+static __always_inline int emit(struct sock *sk, int ret, __u16 af)
+{
+	struct tcpconnect_event *e;
+	__u64 id = bpf_get_current_pid_tgid();
+	__u16 dport;
+
+	if (ret)
+		return 0; /* connect failed before the SYN: nothing went out */
+	if (targ_family && af != targ_family)
+		return 0;
+	dport = bpf_ntohs(BPF_CORE_READ(sk, __sk_common.skc_dport));
+	if (!port_selected(dport))
+		return 0;
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		count_lost();
+		return 0;
+	}
+	__builtin_memset(e, 0, sizeof(*e));
+	e->ts_ns = bpf_ktime_get_ns();
+	e->pid = id >> 32;
+	e->tid = (__u32)id;
+	e->uid = (__u32)bpf_get_current_uid_gid();
+	e->af = af;
+	e->sport = BPF_CORE_READ(sk, __sk_common.skc_num);
+	e->dport = dport;
+	if (af == AF_INET) {
+		__u32 l = BPF_CORE_READ(sk, __sk_common.skc_rcv_saddr);
+		__u32 r = BPF_CORE_READ(sk, __sk_common.skc_daddr);
+
+		__builtin_memcpy(e->saddr, &l, 4);
+		__builtin_memcpy(e->daddr, &r, 4);
+	} else {
+		bpf_core_read(e->saddr, 16, &sk->__sk_common.skc_v6_rcv_saddr);
+		bpf_core_read(e->daddr, 16, &sk->__sk_common.skc_v6_daddr);
+	}
+	bpf_get_current_comm(e->comm, sizeof(e->comm));
+	bpf_ringbuf_submit(e, 0);
+	return 0;
+}
+
+SEC("fexit/tcp_v4_connect")
+int BPF_PROG(fexit_v4_connect, struct sock *sk, struct sockaddr *uaddr, int addr_len, int ret)
+{
+	return selected() ? emit(sk, ret, AF_INET) : 0;
+}
+
+SEC("fexit/tcp_v6_connect")
+int BPF_PROG(fexit_v6_connect, struct sock *sk, struct sockaddr *uaddr, int addr_len, int ret)
+{
+	return selected() ? emit(sk, ret, AF_INET6) : 0;
+}
+
+static __always_inline int kp_enter(struct sock *sk)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+
+	if (selected())
+		bpf_map_update_elem(&sockets, &tid, &sk, BPF_ANY);
+	return 0;
+}
+
+static __always_inline int kp_exit(int ret, __u16 af)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct sock **skp = bpf_map_lookup_elem(&sockets, &tid);
+
+	if (!skp)
+		return 0;
+	emit(*skp, ret, af);
+	bpf_map_delete_elem(&sockets, &tid);
+	return 0;
+}
+
+SEC("kprobe/tcp_v4_connect")
+int BPF_KPROBE(kp_v4_connect, struct sock *sk)
+{
+	return kp_enter(sk);
+}
+
+SEC("kretprobe/tcp_v4_connect")
+int BPF_KRETPROBE(krp_v4_connect, int ret)
+{
+	return kp_exit(ret, AF_INET);
+}
+
+SEC("kprobe/tcp_v6_connect")
+int BPF_KPROBE(kp_v6_connect, struct sock *sk)
+{
+	return kp_enter(sk);
+}
+
+SEC("kretprobe/tcp_v6_connect")
+int BPF_KRETPROBE(krp_v6_connect, int ret)
+{
+	return kp_exit(ret, AF_INET6);
+}
+
+#define S_IFMT 00170000
+#define S_IFSOCK 0140000
+
+/* The socket behind a file descriptor of the current task, NULL when it is not one. */
+static __always_inline struct sock *fd_sock(int fd)
+{
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+	struct fdtable *fdt = BPF_CORE_READ(task, files, fdt);
+	struct file **fds = BPF_CORE_READ(fdt, fd);
+	struct file *f = NULL;
+	struct socket *sock;
+
+	if (fd < 0 || (__u32)fd >= BPF_CORE_READ(fdt, max_fds))
+		return NULL;
+	bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]);
+	if (!f || (BPF_CORE_READ(f, f_inode, i_mode) & S_IFMT) != S_IFSOCK)
+		return NULL;
+	sock = BPF_CORE_READ(f, private_data);
+	return BPF_CORE_READ(sock, sk);
+}
+
+SEC("tracepoint/syscalls/sys_enter_connect")
+int tp_sys_enter_connect(struct trace_event_raw_sys_enter *ctx)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	int fd = ctx->args[0];
+
+	if (selected())
+		bpf_map_update_elem(&connfds, &tid, &fd, BPF_ANY);
+	return 0;
+}
+
+SEC("tracepoint/syscalls/sys_exit_connect")
+int tp_sys_exit_connect(struct trace_event_raw_sys_exit *ctx)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	int *fdp = bpf_map_lookup_elem(&connfds, &tid);
+	long ret = ctx->ret;
+	struct sock *sk;
+	__u16 af;
+
+	if (!fdp)
+		return 0;
+	sk = fd_sock(*fdp);
+	bpf_map_delete_elem(&connfds, &tid);
+	/* a non-blocking connect returns -EINPROGRESS after sending the SYN */
+	if (!sk || (ret && ret != -EINPROGRESS))
+		return 0;
+	if (BPF_CORE_READ_BITFIELD_PROBED(sk, sk_protocol) != IPPROTO_TCP)
+		return 0;
+	af = BPF_CORE_READ(sk, __sk_common.skc_family);
+	if (af != AF_INET && af != AF_INET6)
+		return 0;
+	return emit(sk, 0, af);
+}
+
+char LICENSE[] SEC("license") = "GPL";

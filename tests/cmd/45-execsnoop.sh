@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# ptk execsnoop: 500 short-lived /bin/true are all reported (or counted as lost), side by side
+# with libbpf-tools execsnoop; execveat (dirfd-relative and fexecve) is reported; a failed
+# exec shows a negative RET with -x only; SIGINT/SIGTERM leave nothing attached.
+. "$(dirname "$0")/lib.sh"
+is_root || { skip "execsnoop needs root (BPF)"; exit 0; }
+have cc || { skip "no C compiler for tests/progs/execat.c"; exit 0; }
+have jq || { skip "jq missing"; exit 0; }
+cc -O1 -o "$TMP/execat" "$(dirname "$0")/../progs/execat.c" || { not_ok "build execat.c"; exit 0; }
+ours() { bpftool prog show 2>/dev/null | grep -c -E 'name (tp_sys_enter_ex|tp_sys_exit_exe)'; }
+tracefs_mounted() { grep -c ' tracefs ' /proc/mounts; }
+# wait_for FILE PATTERN: up to 20 s for the tool to say it is attached
+wait_for() { for _ in $(seq 200); do grep -q "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done; return 1; }
+
+M=ptkk$$
+before=$(ours) mnt_before=$(tracefs_mounted)
+"$PTK" execsnoop -x --json > "$TMP/es.json" 2> "$TMP/es.err" & ES=$!
+"$PTK" execsnoop -x -P $$ > "$TMP/es.txt" 2> "$TMP/est.err" & ET=$!
+ANCHOR=
+if have execsnoop; then
+	stdbuf -oL execsnoop -x > "$TMP/anchor.txt" 2> "$TMP/anchor.err" & ANCHOR=$!
+fi
+trap 'kill $ES $ET $ANCHOR 2>/dev/null; rm -rf "$TMP"' EXIT
+wait_for "$TMP/es.err" Tracing && wait_for "$TMP/est.err" Tracing || { not_ok "ptk execsnoop did not attach: $(cat "$TMP/es.err")"; exit 0; }
+[ -n "$ANCHOR" ] && { wait_for "$TMP/anchor.txt" PCOMM || note "libbpf-tools execsnoop did not start: $(head -3 "$TMP/anchor.err")"; }
+check "programs attached while running" test "$(ours)" -gt "$before"
+
+for i in $(seq 500); do /bin/true "$M-loop"; done
+"$TMP/execat" dirat "$M-dirat"
+"$TMP/execat" fexec "$M-fexec"
+"/nonexistent/$M-missing" 2>/dev/null
+sleep 1
+kill -INT $ES; kill -TERM $ET
+[ -n "$ANCHOR" ] && kill -INT $ANCHOR
+wait $ES; rc_int=$?
+wait $ET; rc_term=$?
+[ -n "$ANCHOR" ] && wait $ANCHOR
+check "SIGINT: exit 0" test $rc_int -eq 0
+check "SIGTERM: exit 0" test $rc_term -eq 0
+
+n=$(jq -r "select(.args? and (.args | contains(\"$M-loop\")) and .comm == \"true\" and .ret == 0) | .pid" "$TMP/es.json" | sort -u | wc -l)
+lost=$(jq -r 'select(.observer?) | .observer.lost_events' "$TMP/es.json")
+note "ptk execsnoop: $n of 500 /bin/true reported, $lost events lost"
+check "500 short execs: reported + lost >= 500 (reported $n, lost ${lost:-?})" test $((n + ${lost:-0})) -ge 500
+check "lost count printed: JSON observer.lost_events ($lost) and the text run's stderr" \
+	test -n "$lost" -a "$(grep -c 'events lost' "$TMP/est.err")" -eq 1
+if [ -n "$ANCHOR" ] && [ -s "$TMP/anchor.txt" ]; then
+	a=$(grep -c -- "$M-loop" "$TMP/anchor.txt")
+	note "libbpf-tools execsnoop: $a of 500; ptk: $n (same run)"
+	check "same 500 as libbpf-tools execsnoop within 1% ($n vs $a)" near_rel "$n" "$a" 0.01 2
+else
+	skip "libbpf-tools execsnoop not installed or not running here: no side-by-side"
+fi
+
+# execveat: the dirfd-relative path "true", and fexecve (no path: argv[0])
+ja() { jq -c "select(.args? and (.args | contains(\"$1\")))" "$TMP/es.json"; }
+note "dirat: $(ja "$M-dirat")"
+note "fexec: $(ja "$M-fexec")"
+check "execveat(dirfd, \"true\") reported with ret 0 and args 'true $M-dirat'" \
+	test "$(ja "$M-dirat" | jq -r 'select(.ret == 0 and .comm == "true") | .args')" = "true $M-dirat"
+check "fexecve (execveat AT_EMPTY_PATH) reported with ret 0" \
+	test "$(ja "$M-fexec" | jq -r 'select(.ret == 0 and .comm == "true") | .args')" = "true $M-fexec"
+
+# failed exec: -x shows RET -2 (ENOENT); the PID is the shell's child that tried it
+f=$(ja "$M-missing" | jq -r '.ret' | sort -u)
+note "failed exec RET: $f"
+check "-x: failed exec shows RET -2" test "$f" = "-2"
+
+# text layout and the -P PPID filter: only children of this shell
+check "text header: PCOMM PID PPID RET ARGS" grep -q "^PCOMM  *PID  *PPID  *RET ARGS$" "$TMP/es.txt"
+t=$(grep -c -- "$M-loop" "$TMP/es.txt")
+other=$(awk -v p=$$ 'NR > 1 && $3 != p' "$TMP/es.txt" | grep -vc -- "$M" || true)
+note "-P $$: $t loop lines, $other lines with another parent"
+check "-P PPID: the 500 children of this shell, and nothing else" test "$t" -eq 500 -a "$other" -eq 0
+
+# --max-args: the truncation marker
+"$PTK" execsnoop --max-args 2 --json > "$TMP/ma.json" 2> "$TMP/ma.err" & MA=$!
+wait_for "$TMP/ma.err" Tracing
+/bin/true a b c "$M-max"
+sleep 0.5; kill -INT $MA; wait $MA
+check "--max-args 2: '/bin/true a ...'" test "$(jq -r "select(.args? and .comm == \"true\" and .pid) | .args" "$TMP/ma.json" | grep -c '^/bin/true a \.\.\.$')" -ge 1
+
+check "nothing left attached after exit ($(ours) programs, $before before)" test "$(ours)" -eq "$before"
+check "tracefs mount state restored" test "$(tracefs_mounted)" -eq "$mnt_before"
+"$PTK" execsnoop --max-args 0 > /dev/null 2>&1
+check "--max-args 0 is a usage error (exit 2)" test $? -eq 2
