@@ -13,8 +13,8 @@ log=$(mktemp)
 tally() { # $1 = suite name; reads TAP from $log
 	while IFS= read -r line; do
 		case "$line" in
+		*"# SKIP"* | *"# skip"*) skip=$((skip + 1)); echo "SKIP $1: ${line#*ok }" ;;
 		"not ok"*) fail=$((fail + 1)); failed_names+=("$1: ${line#not ok }"); echo "FAIL $1: ${line#not ok }" ;;
-		ok*"# SKIP"* | ok*"# skip"*) skip=$((skip + 1)); echo "SKIP $1: ${line#ok }" ;;
 		ok*) pass=$((pass + 1)); [ -n "${VERBOSE:-}" ] && echo "ok   $1: ${line#ok }" ;;
 		"#"*) [ -n "${VERBOSE:-}" ] && echo "$line" ;;
 		esac
