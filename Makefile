@@ -40,6 +40,8 @@ all: $(BUILD)/ptk
 # objects in the ptk binary.
 CLANG ?= clang
 BPFTOOL ?= bpftool
+# DWARF is not needed at run time (BTF is): strip it so the embedded objects stay small
+LLVM_STRIP ?= $(shell command -v llvm-strip || command -v llvm-strip-14 || echo true)
 BPF_SRC := $(sort $(wildcard src/source/bpf/*.bpf.c))
 BPF_OBJ := $(BPF_SRC:src/source/bpf/%.bpf.c=$(BUILD)/bpf/%.bpf.o)
 SKELS := $(BPF_SRC:src/source/bpf/%.bpf.c=$(BUILD)/bpf/%.skel.h)
@@ -56,6 +58,7 @@ $(VMLINUX):
 
 $(BUILD)/bpf/%.bpf.o: src/source/bpf/%.bpf.c $(wildcard src/source/bpf/*.h) | $(VMLINUX)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+	$(LLVM_STRIP) -g $@
 
 $(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $(subst -,_,$*)_bpf > $@.tmp && mv $@.tmp $@
