@@ -1,0 +1,503 @@
+// SPDX-License-Identifier: GPL-2.0
+/* ptk offcputime: off-CPU time by stack (user + kernel), summed in the kernel. */
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <assert.h>
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "offcputime.skel.h"
+#include "source/bpf/offcputime.h"
+#include "source/bpf/runner.h"
+#include "source/sym/sym.h"
+
+static const char usage[] =
+	"usage: ptk offcputime [-p PID | -t TID | -c COMM | --cgroup PATH] [-u | -k] [--state N]\n"
+	"                      [-m MIN_US] [-M MAX_US] [-f] [--stack-storage-size N] [-v] [--json]\n"
+	"                      [duration]\n"
+	"Off-CPU time by stack trace: from sched_switch, the time each task spent switched out,\n"
+	"summed in the kernel per (thread, user stack, kernel stack) (libbpf-tools offcputime).\n"
+	"Reports at the end of duration (seconds) or at Ctrl-C.\n"
+	"  -p PID       only this process (all of its threads); -t TID one thread\n"
+	"  -c COMM      only tasks with this comm; --cgroup PATH only tasks in this cgroup v2\n"
+	"  -u / -k      user threads only / kernel threads only\n"
+	"  --state N    only blocks that began in this task state (e.g. 1 TASK_INTERRUPTIBLE,\n"
+	"               2 TASK_UNINTERRUPTIBLE, 0 preempted while runnable)\n"
+	"  -m MIN_US    only blocks of at least MIN_US microseconds (default 1)\n"
+	"  -M MAX_US    only blocks of at most MAX_US microseconds (default unlimited)\n"
+	"  -f           folded output for flame graphs: comm;user frames (root first);-;kernel\n"
+	"               frames (root first) usecs\n"
+	"  --stack-storage-size N   distinct stacks kept (default 1024); stacks that do not fit\n"
+	"               are counted as lost and reported\n"
+	"Text output reads leaf first: kernel frames, '--', user frames, then comm (tid) and the\n"
+	"total off-CPU microseconds; the largest totals are printed last.\n";
+
+enum { OPT_STATE = 0x1200, OPT_STACK_STORAGE };
+
+struct priv {
+	bool folded, user_only, kern_only, btf;
+	long state;
+	u64 min_us, max_us;
+	u32 stack_storage;
+	struct ptk_symbolizer *sym;
+};
+
+struct entry {
+	struct offcpu_key k;
+	struct offcpu_val v;
+};
+
+/* A resolved stack, leaf first. */
+struct stack {
+	struct ptk_frame f[OFFCPU_MAX_DEPTH];
+	int n;
+	int err; /* -errno: the stack is missing (never taken: -ENODATA) */
+};
+
+static const char *const lost_name[OFFCPU_LOST_NR] = {
+	[OFFCPU_LOST_USTACK_FULL] = "user stacks: stack map full",
+	[OFFCPU_LOST_KSTACK_FULL] = "kernel stacks: stack map full",
+	[OFFCPU_LOST_USTACK_FAULT] = "user stacks: not readable",
+	[OFFCPU_LOST_KSTACK_FAULT] = "kernel stacks: not readable",
+	[OFFCPU_LOST_START_FULL] = "blocked tasks not timed: start map full",
+	[OFFCPU_LOST_INFO_FULL] = "off-CPU periods dropped: key map full",
+};
+static const char *const lost_key[OFFCPU_LOST_NR] = {
+	[OFFCPU_LOST_USTACK_FULL] = "user_stack_map_full",
+	[OFFCPU_LOST_KSTACK_FULL] = "kernel_stack_map_full",
+	[OFFCPU_LOST_USTACK_FAULT] = "user_stack_unreadable",
+	[OFFCPU_LOST_KSTACK_FAULT] = "kernel_stack_unreadable",
+	[OFFCPU_LOST_START_FULL] = "start_map_full",
+	[OFFCPU_LOST_INFO_FULL] = "key_map_full",
+};
+static_assert(ARRAY_SIZE(lost_name) == OFFCPU_LOST_NR, "lost_name");
+
+static struct bpf_object *object(struct ptk_bpf_run *r)
+{
+	return ((struct offcputime_bpf *)r->skel)->obj;
+}
+
+static int oc_open(struct ptk_bpf_run *r)
+{
+	struct offcputime_bpf *s = offcputime_bpf__open();
+	struct priv *p = r->priv;
+	int err;
+
+	if (!s)
+		return -errno;
+	r->skel = s;
+	PTK_BPF_SET_FILTERS(s, &r->filter);
+	s->rodata->user_threads_only = p->user_only;
+	s->rodata->kernel_threads_only = p->kern_only;
+	s->rodata->state = p->state;
+	s->rodata->min_block_us = p->min_us;
+	s->rodata->max_block_us = p->max_us;
+	err = bpf_map__set_max_entries(s->maps.stackmap, p->stack_storage);
+	if (err)
+		return err;
+	p->btf = ptk_bpf_pick_tp(s->progs.tp_btf_sched_switch, s->progs.raw_sched_switch,
+				 "sched_switch");
+	return 0;
+}
+
+static int oc_load(struct ptk_bpf_run *r)
+{
+	struct offcputime_bpf *s = r->skel;
+	int err = offcputime_bpf__load(s);
+
+	if (err)
+		return err;
+	return offcputime_bpf__attach(s);
+}
+
+static void read_lost(struct ptk_bpf_run *r, u64 out[OFFCPU_LOST_NR])
+{
+	struct offcputime_bpf *s = r->skel;
+	int ncpu = libbpf_num_possible_cpus(), fd = bpf_map__fd(s->maps.lost);
+
+	memset(out, 0, OFFCPU_LOST_NR * sizeof(u64));
+	if (ncpu <= 0 || fd < 0)
+		return;
+	u64 *v = xcalloc(ncpu, sizeof(u64));
+	for (u32 k = 0; k < OFFCPU_LOST_NR; k++) {
+		if (bpf_map_lookup_elem(fd, &k, v) == 0)
+			for (int c = 0; c < ncpu; c++)
+				out[k] += v[c];
+	}
+	free(v);
+}
+
+static u64 oc_lost(struct ptk_bpf_run *r)
+{
+	u64 l[OFFCPU_LOST_NR], sum = 0;
+
+	read_lost(r, l);
+	for (int i = 0; i < OFFCPU_LOST_NR; i++)
+		sum += l[i];
+	return sum;
+}
+
+/* Frames of the observer itself at the top of a kernel stack taken in the tracepoint: the
+ * tracepoint iterator, bpf_trace_run, the program (tp_btf: __traceiter_sched_switch,
+ * bpf_trace_run4, bpf_prog_<tag>_<name>; raw_tp: __bpf_trace_sched_switch ...). */
+static bool observer_frame(const char *name)
+{
+	static const char *const pfx[] = { "bpf_prog_", "bpf_trace_run", "__bpf_trace_",
+					   "__traceiter_", "bpf_trampoline_" };
+
+	for (size_t i = 0; name && i < ARRAY_SIZE(pfx); i++)
+		if (!strncmp(name, pfx[i], strlen(pfx[i])))
+			return true;
+	return false;
+}
+
+static void resolve(struct ptk_bpf_run *r, int id, bool user, pid_t tgid, struct stack *st)
+{
+	struct offcputime_bpf *s = r->skel;
+	struct priv *p = r->priv;
+	u64 ip[OFFCPU_MAX_DEPTH];
+	int i = 0;
+
+	st->n = 0;
+	st->err = 0;
+	if (id < 0) {
+		st->err = id == -1 ? -ENODATA : id;
+		return;
+	}
+	memset(ip, 0, sizeof(ip));
+	if (bpf_map_lookup_elem(bpf_map__fd(s->maps.stackmap), &id, ip)) {
+		st->err = -errno;
+		return;
+	}
+	for (; i < OFFCPU_MAX_DEPTH && ip[i]; i++) {
+		struct ptk_frame *f = &st->f[st->n];
+		if (user)
+			ptk_sym_user(p->sym, tgid, ip[i], f);
+		else
+			ptk_sym_kernel(p->sym, ip[i], f);
+		if (!user && st->n == 0 && observer_frame(f->func))
+			continue;
+		st->n++;
+	}
+}
+
+static int by_delta(const void *a, const void *b)
+{
+	const struct entry *x = a, *y = b;
+
+	if (x->v.delta_us != y->v.delta_us)
+		return x->v.delta_us < y->v.delta_us ? -1 : 1;
+	return x->k.pid < y->k.pid ? -1 : x->k.pid > y->k.pid;
+}
+
+static struct json_object *stack_json(const struct stack *st)
+{
+	struct json_object *a;
+
+	if (st->err)
+		return NULL;
+	a = json_object_new_array();
+	for (int i = 0; i < st->n; i++) {
+		const struct ptk_frame *f = &st->f[i];
+		struct json_object *o = json_object_new_object();
+		char addr[24];
+
+		snprintf(addr, sizeof(addr), "0x%" PRIx64, f->addr);
+		json_object_object_add(o, "addr", json_object_new_string(addr));
+		json_object_object_add(o, "func", json_object_new_string(ptk_frame_name(f)));
+		json_object_object_add(o, "offset",
+				       f->func ? json_object_new_uint64(f->off) : NULL);
+		json_object_object_add(o, "module",
+				       f->module ? json_object_new_string(f->module) : NULL);
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+static const char *missed(const struct stack *st, bool user)
+{
+	if (st->err == -EEXIST)
+		return user ? "[Missed User Stack: stack map full]" :
+			      "[Missed Kernel Stack: stack map full]";
+	return user ? "[Missed User Stack]" : "[Missed Kernel Stack]";
+}
+
+/* folded: comm;user root..leaf;-;kernel root..leaf */
+static char *fold(const struct entry *e, const struct stack *us, const struct stack *ks)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	fputs(e->k.comm, m);
+	if (us->err && us->err != -ENODATA)
+		fprintf(m, ";%s", missed(us, true));
+	for (int i = us->n - 1; i >= 0; i--)
+		fprintf(m, ";%s", ptk_frame_name(&us->f[i]));
+	fputs(";-", m);
+	if (ks->err)
+		fprintf(m, ";%s", missed(ks, false));
+	for (int i = ks->n - 1; i >= 0; i--)
+		fprintf(m, ";%s", ptk_frame_name(&ks->f[i]));
+	fclose(m);
+	return buf;
+}
+
+struct folded {
+	char *line;
+	u64 us;
+};
+
+static int by_folded(const void *a, const void *b)
+{
+	return strcmp(((const struct folded *)a)->line, ((const struct folded *)b)->line);
+}
+
+static int by_folded_us(const void *a, const void *b)
+{
+	const struct folded *x = a, *y = b;
+
+	if (x->us != y->us)
+		return x->us < y->us ? -1 : 1;
+	return strcmp(x->line, y->line);
+}
+
+static void print_text(const struct entry *e, const struct stack *us, const struct stack *ks)
+{
+	if (ks->err)
+		printf("    %s\n", missed(ks, false));
+	for (int i = 0; i < ks->n; i++)
+		printf("    %s\n", ptk_frame_name(&ks->f[i]));
+	if (us->err != -ENODATA)
+		printf("    --\n");
+	if (us->err && us->err != -ENODATA)
+		printf("    %s\n", missed(us, true));
+	for (int i = 0; i < us->n; i++)
+		printf("    %s\n", ptk_frame_name(&us->f[i]));
+	printf("    %-16s %s (%u)\n", "-", e->k.comm, e->k.pid);
+	printf("        %" PRIu64 "\n\n", (u64)e->v.delta_us);
+}
+
+static int oc_report(struct ptk_bpf_run *r, long i, double itv, bool last)
+{
+	struct offcputime_bpf *s = r->skel;
+	struct priv *p = r->priv;
+	int fd = bpf_map__fd(s->maps.info);
+	struct offcpu_key key, next, *prev = NULL;
+	struct entry *ents = NULL;
+	struct folded *fl = NULL;
+	size_t n = 0, cap = 0, nf = 0;
+	struct json_object *arr = NULL;
+	struct stack *us = xmalloc(sizeof(*us)), *ks = xmalloc(sizeof(*ks));
+	u64 lost[OFFCPU_LOST_NR];
+
+	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
+		if (n == cap) {
+			cap = cap ? cap * 2 : 256;
+			ents = xrealloc(ents, cap * sizeof(*ents));
+		}
+		if (bpf_map_lookup_elem(fd, &next, &ents[n].v) == 0) {
+			ents[n].k = next;
+			n++;
+		}
+		key = next;
+		prev = &key;
+	}
+	if (n)
+		qsort(ents, n, sizeof(*ents), by_delta);
+	if (r->ctx->json)
+		arr = json_object_new_array();
+	else if (p->folded)
+		fl = xcalloc(n ? n : 1, sizeof(*fl));
+	for (size_t j = 0; j < n; j++) {
+		const struct entry *e = &ents[j];
+
+		resolve(r, e->k.kern_stack_id, false, e->k.tgid, ks);
+		resolve(r, e->k.user_stack_id, true, e->k.tgid, us);
+		if (arr) {
+			struct json_object *o = json_object_new_object();
+			json_object_object_add(o, "pid", json_object_new_int(e->k.tgid));
+			json_object_object_add(o, "tid", json_object_new_int(e->k.pid));
+			json_object_object_add(o, "comm", json_object_new_string(e->k.comm));
+			json_object_object_add(o, "user_stack", stack_json(us));
+			json_object_object_add(o, "kernel_stack", stack_json(ks));
+			if (us->err && us->err != -ENODATA)
+				json_object_object_add(o, "user_stack_error",
+						       json_object_new_string(strerror(-us->err)));
+			if (ks->err)
+				json_object_object_add(o, "kernel_stack_error",
+						       json_object_new_string(strerror(-ks->err)));
+			json_object_object_add(o, "usecs", json_object_new_uint64(e->v.delta_us));
+			json_object_object_add(o, "count", json_object_new_uint64(e->v.count));
+			json_object_array_add(arr, o);
+		} else if (fl) {
+			fl[nf].line = fold(e, us, ks);
+			fl[nf++].us = (u64)e->v.delta_us;
+		} else {
+			print_text(e, us, ks);
+		}
+	}
+	if (fl) {
+		/* threads of one process with the same stacks fold into one line */
+		size_t m = 0;
+		if (nf)
+			qsort(fl, nf, sizeof(*fl), by_folded);
+		for (size_t j = 0; j < nf; j++) {
+			if (m && !strcmp(fl[m - 1].line, fl[j].line)) {
+				fl[m - 1].us += fl[j].us;
+				free(fl[j].line);
+				continue;
+			}
+			fl[m++] = fl[j];
+		}
+		if (m)
+			qsort(fl, m, sizeof(*fl), by_folded_us);
+		for (size_t j = 0; j < m; j++) {
+			printf("%s %" PRIu64 "\n", fl[j].line, fl[j].us);
+			free(fl[j].line);
+		}
+		free(fl);
+	}
+	read_lost(r, lost);
+	if (arr) {
+		struct json_object *lo = json_object_new_object();
+		for (int k = 0; k < OFFCPU_LOST_NR; k++)
+			json_object_object_add(lo, lost_key[k], json_object_new_uint64(lost[k]));
+		ptk_sink_begin(&r->ctx->sink);
+		ptk_sink_meta_f64(&r->ctx->sink, "duration_s", itv);
+		ptk_sink_meta_str(&r->ctx->sink, "hook", p->btf ? "tp_btf" : "raw_tp");
+		ptk_sink_meta_json(&r->ctx->sink, "stacks", arr);
+		ptk_sink_meta_json(&r->ctx->sink, "lost", lo);
+		ptk_sink_meta_json(&r->ctx->sink, "observer", ptk_bpf_observer_json(r));
+		ptk_sink_end(&r->ctx->sink);
+	} else {
+		fprintf(stderr, "traced %.3f s\n", itv);
+		for (int k = 0; k < OFFCPU_LOST_NR; k++)
+			if (lost[k])
+				fprintf(stderr, "lost: %" PRIu64 " %s%s\n", lost[k], lost_name[k],
+					k == OFFCPU_LOST_USTACK_FULL ||
+							k == OFFCPU_LOST_KSTACK_FULL ?
+						" (raise --stack-storage-size)" :
+						"");
+	}
+	fflush(stdout);
+	free(ents);
+	free(us);
+	free(ks);
+	return 0;
+}
+
+static void oc_destroy(struct ptk_bpf_run *r)
+{
+	offcputime_bpf__destroy(r->skel);
+}
+
+static const struct ptk_bpf_ops ops = {
+	.name = "offcputime",
+	.open = oc_open,
+	.load = oc_load,
+	.report = oc_report,
+	.lost = oc_lost,
+	.object = object,
+	.destroy = oc_destroy,
+};
+
+static int parse_us(struct ptk_ctx *ctx, const char *opt, const char *arg, u64 *v)
+{
+	if (ptk_parse_u64(arg, v))
+		return ptk_usage_error(ctx, "invalid %s '%s' (microseconds)", opt, arg);
+	return 0;
+}
+
+int cmd_offcputime(struct ptk_ctx *ctx, int argc, char **argv)
+{
+	static const struct option opts[] = { { "user-threads-only", no_argument, NULL, 'u' },
+					      { "kernel-threads-only", no_argument, NULL, 'k' },
+					      { "min-block-time", required_argument, NULL, 'm' },
+					      { "max-block-time", required_argument, NULL, 'M' },
+					      { "folded", no_argument, NULL, 'f' },
+					      { "state", required_argument, NULL, OPT_STATE },
+					      { "stack-storage-size", required_argument, NULL,
+						OPT_STACK_STORAGE },
+					      PTK_BPF_LONGOPTS,
+					      { 0 } };
+	struct priv p = { .state = -1, .min_us = 1, .max_us = UINT64_MAX, .stack_storage = 1024 };
+	struct ptk_bpf_run r = { .ctx = ctx, .ops = &ops, .priv = &p, .count = -1 };
+	int c, rc, v;
+
+	/* -m is the minimum block time here (libbpf-tools), not the runner's milliseconds;
+	 * -P/-L do not apply: the key is always the thread. */
+	while ((c = getopt_long(argc, argv, "p:t:c:vukm:M:f", opts, NULL)) != -1) {
+		switch (c) {
+		case 'u':
+			p.user_only = true;
+			continue;
+		case 'k':
+			p.kern_only = true;
+			continue;
+		case 'f':
+			p.folded = true;
+			continue;
+		case 'm':
+			if ((rc = parse_us(ctx, "-m", optarg, &p.min_us)))
+				return rc;
+			continue;
+		case 'M':
+			if ((rc = parse_us(ctx, "-M", optarg, &p.max_us)))
+				return rc;
+			continue;
+		case OPT_STATE:
+			if (ptk_parse_int(optarg, &v) || v < 0)
+				return ptk_usage_error(ctx, "invalid --state '%s'", optarg);
+			p.state = v;
+			continue;
+		case OPT_STACK_STORAGE:
+			if (ptk_parse_int(optarg, &v) || v < 1 || v > 1 << 24)
+				return ptk_usage_error(ctx, "invalid --stack-storage-size '%s'",
+						       optarg);
+			p.stack_storage = v;
+			continue;
+		case 'P':
+		case 'L':
+			return ptk_usage_error(ctx, "unknown option '%s'", argv[optind - 1]);
+		}
+		rc = ptk_bpf_common_opt(ctx, &r.filter, c, optarg);
+		if (rc == 1) {
+			fputs(usage, stdout);
+			return 0;
+		}
+		if (rc == PTK_EXIT_USAGE)
+			return rc;
+		if (rc < 0)
+			return ptk_usage_error(ctx, "unknown option '%s'", argv[optind - 1]);
+	}
+	if (p.user_only && p.kern_only)
+		return ptk_usage_error(ctx, "-u and -k are exclusive");
+	if (p.min_us > p.max_us)
+		return ptk_usage_error(ctx, "-m %" PRIu64 " is above -M %" PRIu64, p.min_us,
+				       p.max_us);
+	if (optind < argc) {
+		if (ptk_parse_double(argv[optind], &r.duration_s) || !(r.duration_s > 0))
+			return ptk_usage_error(ctx, "invalid duration '%s'", argv[optind]);
+		optind++;
+	}
+	if (optind < argc)
+		return ptk_usage_error(ctx, "unexpected operand '%s'", argv[optind]);
+	r.interval_s = 0;
+	p.sym = ptk_sym_new(ctx->procfs, 0);
+	if (!ctx->json && !p.folded)
+		fprintf(stderr, "Tracing off-CPU time (us) of %s%s by user + kernel stack... %s\n",
+			r.filter.tgid ? "one process" :
+			r.filter.tid  ? "one thread" :
+					"all threads",
+			p.user_only ? " (user threads only)" :
+			p.kern_only ? " (kernel threads only)" :
+				      "",
+			r.duration_s > 0 ? "" : "Hit Ctrl-C to end.");
+	rc = ptk_bpf_run(&r);
+	ptk_sym_free(p.sym);
+	return rc;
+}

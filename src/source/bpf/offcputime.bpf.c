@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * offcputime: time tasks spend off CPU, summed in the kernel per (tid, tgid, comm, user stack,
+ * kernel stack). At sched_switch the task switched out (prev) gets a start time and its
+ * stacks (if it passes the filters and the task-state filter); when it is switched in again
+ * (next), the time off CPU is added to its key if it lies within [min, max] us. The idle task
+ * (pid 0) is never counted. Stacks that cannot be stored are counted per reason, not silent.
+ */
+#include "common.bpf.h"
+#include "offcputime.h"
+
+#define PF_KTHREAD 0x00200000
+#define EEXIST 17
+
+const volatile bool user_threads_only = false;
+const volatile bool kernel_threads_only = false;
+const volatile long state = -1; /* task state (bitmask value) to match, -1 any */
+const volatile __u64 min_block_us = 1;
+const volatile __u64 max_block_us = (__u64)-1;
+
+struct start_t {
+	__u64 ts;
+	struct offcpu_key key;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, OFFCPU_MAX_ENTRIES);
+	__type(key, __u32);
+	__type(value, struct start_t);
+} start SEC(".maps");
+
+/* max_entries is set from --stack-storage-size before load */
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, OFFCPU_MAX_DEPTH * sizeof(__u64));
+	__uint(max_entries, 1024);
+} stackmap SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, OFFCPU_MAX_ENTRIES);
+	__type(key, struct offcpu_key);
+	__type(value, struct offcpu_val);
+} info SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, OFFCPU_LOST_NR);
+	__type(key, __u32);
+	__type(value, __u64);
+} lost SEC(".maps");
+
+static __always_inline void count_lost(__u32 why)
+{
+	__u64 *v = bpf_map_lookup_elem(&lost, &why);
+
+	if (v)
+		(*v)++;
+}
+
+static __always_inline bool allow_record(struct task_struct *t)
+{
+	bool kthread = BPF_CORE_READ(t, flags) & PF_KTHREAD;
+
+	if (!BPF_CORE_READ(t, pid) || !task_selected(t))
+		return false;
+	if (user_threads_only && kthread)
+		return false;
+	if (kernel_threads_only && !kthread)
+		return false;
+	if (state != -1 && task_state(t) != state)
+		return false;
+	return true;
+}
+
+static __always_inline int on_switch(void *ctx, struct task_struct *prev, struct task_struct *next)
+{
+	struct start_t *sp, s = {};
+	struct offcpu_val *vp, zero = {};
+	__u32 pid;
+	__s64 delta;
+
+	if (allow_record(prev)) {
+		s.key.pid = BPF_CORE_READ(prev, pid);
+		s.key.tgid = BPF_CORE_READ(prev, tgid);
+		s.ts = bpf_ktime_get_ns();
+		if (BPF_CORE_READ(prev, flags) & PF_KTHREAD) {
+			s.key.user_stack_id = -1;
+		} else {
+			s.key.user_stack_id = bpf_get_stackid(ctx, &stackmap, BPF_F_USER_STACK);
+			if (s.key.user_stack_id < 0)
+				count_lost(s.key.user_stack_id == -EEXIST ?
+						   OFFCPU_LOST_USTACK_FULL :
+						   OFFCPU_LOST_USTACK_FAULT);
+		}
+		s.key.kern_stack_id = bpf_get_stackid(ctx, &stackmap, 0);
+		if (s.key.kern_stack_id < 0)
+			count_lost(s.key.kern_stack_id == -EEXIST ? OFFCPU_LOST_KSTACK_FULL :
+								    OFFCPU_LOST_KSTACK_FAULT);
+		bpf_probe_read_kernel_str(s.key.comm, sizeof(s.key.comm), prev->comm);
+		pid = s.key.pid;
+		if (bpf_map_update_elem(&start, &pid, &s, BPF_ANY))
+			count_lost(OFFCPU_LOST_START_FULL);
+	}
+
+	pid = BPF_CORE_READ(next, pid);
+	if (!pid)
+		return 0;
+	sp = bpf_map_lookup_elem(&start, &pid);
+	if (!sp)
+		return 0;
+	delta = (__s64)(bpf_ktime_get_ns() - sp->ts);
+	if (delta < 0)
+		goto cleanup;
+	delta /= 1000;
+	if ((__u64)delta < min_block_us || (__u64)delta > max_block_us)
+		goto cleanup;
+	vp = bpf_map_lookup_elem(&info, &sp->key);
+	if (!vp) {
+		bpf_map_update_elem(&info, &sp->key, &zero, BPF_NOEXIST);
+		vp = bpf_map_lookup_elem(&info, &sp->key);
+		if (!vp) {
+			count_lost(OFFCPU_LOST_INFO_FULL);
+			goto cleanup;
+		}
+	}
+	__sync_fetch_and_add(&vp->delta_us, delta);
+	__sync_fetch_and_add(&vp->count, 1);
+cleanup:
+	bpf_map_delete_elem(&start, &pid);
+	return 0;
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(tp_btf_sched_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
+{
+	return on_switch(ctx, prev, next);
+}
+
+SEC("raw_tp/sched_switch")
+int BPF_PROG(raw_sched_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
+{
+	return on_switch(ctx, prev, next);
+}
+
+char LICENSE[] SEC("license") = "GPL";

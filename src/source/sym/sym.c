@@ -1,0 +1,337 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The symbolizer: kallsyms for the kernel, libdwfl per process for user space. */
+#include <elf.h>
+#include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "source/sym/sym.h"
+
+#define NBUCKETS 256
+
+/* "clock_nanosleep@GLIBC_2.2.5" -> "clock_nanosleep", once per distinct symbol name. */
+struct vname {
+	struct vname *next;
+	const char *orig; /* in the ELF string table: stable while the session lives */
+	char name[];
+};
+
+struct upid {
+	struct upid *next;
+	pid_t pid;
+	Dwfl *dwfl; /* NULL: the process could not be read */
+	bool rereported; /* the maps were read again after a miss */
+	struct vname *vnames; /* names with the symbol version cut off */
+	Dwfl_Callbacks cb;
+};
+
+struct ptk_symbolizer {
+	unsigned flags;
+	char *kallsyms;
+	struct ptk_ksyms ks;
+	int ks_err; /* 1: not loaded yet */
+	struct upid *bucket[NBUCKETS];
+};
+
+struct ptk_symbolizer *ptk_sym_new(const char *procfs, unsigned flags)
+{
+	struct ptk_symbolizer *s = xcalloc(1, sizeof(*s));
+	char path[PATH_MAX];
+
+	s->flags = flags;
+	snprintf(path, sizeof(path), "%s/kallsyms", procfs ? procfs : "/proc");
+	s->kallsyms = xstrdup(path);
+	s->ks_err = 1;
+	return s;
+}
+
+static void upid_free(struct upid *u)
+{
+	while (u->vnames) {
+		struct vname *v = u->vnames;
+		u->vnames = v->next;
+		free(v);
+	}
+	if (u->dwfl)
+		dwfl_end(u->dwfl);
+	free(u);
+}
+
+void ptk_sym_free(struct ptk_symbolizer *s)
+{
+	if (!s)
+		return;
+	for (int i = 0; i < NBUCKETS; i++) {
+		while (s->bucket[i]) {
+			struct upid *u = s->bucket[i];
+			s->bucket[i] = u->next;
+			upid_free(u);
+		}
+	}
+	ptk_ksyms_free(&s->ks);
+	free(s->kallsyms);
+	free(s);
+}
+
+int ptk_sym_kernel(struct ptk_symbolizer *s, u64 addr, struct ptk_frame *f)
+{
+	const struct ptk_ksym *k;
+
+	memset(f, 0, sizeof(*f));
+	f->addr = addr;
+	if (s->ks_err == 1)
+		s->ks_err = ptk_ksyms_load(s->kallsyms, &s->ks);
+	if (s->ks_err)
+		return s->ks_err;
+	k = ptk_ksyms_find(&s->ks, addr);
+	if (!k)
+		return -ENOENT;
+	f->func = k->name;
+	f->off = addr - k->addr;
+	f->module = k->module ? k->module : "kernel";
+	return 0;
+}
+
+/* ---- user space ---- */
+
+/* Open a mapped file through the process's root (its mount namespace), regular files only
+ * (a mapped device could block on open or read); else libdwfl's own (deleted files and the
+ * vdso come from the process's memory). */
+static int find_elf(Dwfl_Module *mod, void **userdata, const char *name, Dwarf_Addr base,
+		    char **file_name, Elf **elfp)
+{
+	struct upid *u = *userdata;
+
+	if (u && name[0] == '/' && !strstr(name, " (deleted)")) {
+		char path[PATH_MAX];
+		struct stat st;
+		int fd;
+
+		snprintf(path, sizeof(path), "/proc/%d/root%s", u->pid, name);
+		fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		if (fd >= 0) {
+			if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+				*file_name = xstrdup(path);
+				return fd;
+			}
+			close(fd);
+			return -1;
+		}
+	}
+	return dwfl_linux_proc_find_elf(mod, userdata, name, base, file_name, elfp);
+}
+
+/* Read the GNU build-ID note of the ELF image mapped at base in the process's memory.
+ * Returns its length (> 0), or 0 when there is none or it cannot be read. */
+static int mem_build_id(int memfd, u64 base, unsigned char *id, size_t idsize)
+{
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph[32];
+	u64 bias = 0;
+	int n;
+
+	if (pread(memfd, &eh, sizeof(eh), base) != sizeof(eh) ||
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_phentsize != sizeof(Elf64_Phdr))
+		return 0;
+	n = MIN(eh.e_phnum, (int)ARRAY_SIZE(ph));
+	if (pread(memfd, ph, n * sizeof(ph[0]), base + eh.e_phoff) != (ssize_t)(n * sizeof(ph[0])))
+		return 0;
+	for (int i = 0; i < n; i++) {
+		if (ph[i].p_type == PT_LOAD) {
+			/* the image starts with its first PT_LOAD, page aligned */
+			bias = base - (ph[i].p_vaddr & ~(u64)0xfff);
+			break;
+		}
+	}
+	for (int i = 0; i < n; i++) {
+		unsigned char note[1024];
+		size_t len = MIN(ph[i].p_filesz, sizeof(note)), o = 0;
+
+		if (ph[i].p_type != PT_NOTE)
+			continue;
+		if (pread(memfd, note, len, bias + ph[i].p_vaddr) != (ssize_t)len)
+			continue;
+		while (o + sizeof(Elf64_Nhdr) <= len) {
+			Elf64_Nhdr nh;
+			memcpy(&nh, note + o, sizeof(nh));
+			size_t name_at = o + sizeof(nh),
+			       desc_at = name_at + ((nh.n_namesz + 3) & ~3u);
+			if (desc_at + nh.n_descsz > len)
+				break;
+			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+			    !memcmp(note + name_at, "GNU", 4) && nh.n_descsz <= idsize &&
+			    nh.n_descsz > 0) {
+				memcpy(id, note + desc_at, nh.n_descsz);
+				return nh.n_descsz;
+			}
+			o = desc_at + ((nh.n_descsz + 3) & ~3u);
+		}
+	}
+	return 0;
+}
+
+struct report_arg {
+	struct upid *u;
+	int memfd;
+};
+
+static int tag_module(Dwfl_Module *mod, void **userdata, const char *name, Dwarf_Addr start,
+		      void *arg)
+{
+	struct report_arg *ra = arg;
+	unsigned char id[64];
+	const unsigned char *known;
+	GElf_Addr vaddr;
+	int n;
+
+	*userdata = ra->u;
+	/* Only before the module's ELF is opened; the file must then carry the same ID. */
+	if (ra->memfd >= 0 && name[0] == '/' && dwfl_module_build_id(mod, &known, &vaddr) == 0 &&
+	    (n = mem_build_id(ra->memfd, start, id, sizeof(id))) > 0)
+		dwfl_module_report_build_id(mod, id, n, 0);
+	return DWARF_CB_OK;
+}
+
+static int upid_report(struct upid *u)
+{
+	struct report_arg ra = { .u = u, .memfd = -1 };
+	char path[64];
+	int err;
+
+	dwfl_report_begin(u->dwfl);
+	err = dwfl_linux_proc_report(u->dwfl, u->pid);
+	if (dwfl_report_end(u->dwfl, NULL, NULL) != 0 && !err)
+		err = -1;
+	if (err)
+		return err > 0 ? -err : -ESRCH;
+	snprintf(path, sizeof(path), "/proc/%d/mem", u->pid);
+	ra.memfd = open(path, O_RDONLY | O_CLOEXEC);
+	dwfl_getmodules(u->dwfl, tag_module, &ra, 0);
+	if (ra.memfd >= 0)
+		close(ra.memfd);
+	return 0;
+}
+
+static struct upid *upid_get(struct ptk_symbolizer *s, pid_t pid)
+{
+	struct upid **b = &s->bucket[(unsigned)pid % NBUCKETS], *u;
+
+	for (u = *b; u; u = u->next)
+		if (u->pid == pid)
+			return u;
+	u = xcalloc(1, sizeof(*u));
+	u->pid = pid;
+	u->cb.find_elf = find_elf;
+	u->cb.find_debuginfo = dwfl_standard_find_debuginfo;
+	u->dwfl = dwfl_begin(&u->cb);
+	if (u->dwfl && upid_report(u)) {
+		dwfl_end(u->dwfl);
+		u->dwfl = NULL;
+	}
+	u->next = *b;
+	*b = u;
+	return u;
+}
+
+struct Dwfl *ptk_sym_dwfl(struct ptk_symbolizer *s, pid_t pid)
+{
+	return upid_get(s, pid)->dwfl;
+}
+
+void ptk_sym_forget(struct ptk_symbolizer *s, pid_t pid)
+{
+	struct upid **p = &s->bucket[(unsigned)pid % NBUCKETS];
+
+	for (; *p; p = &(*p)->next) {
+		if ((*p)->pid == pid) {
+			struct upid *u = *p;
+			*p = u->next;
+			upid_free(u);
+			return;
+		}
+	}
+}
+
+static const char *unversioned(struct upid *u, const char *name)
+{
+	const char *at = strchr(name, '@');
+	struct vname *v;
+
+	if (!at || at == name)
+		return name;
+	for (v = u->vnames; v; v = v->next)
+		if (v->orig == name)
+			return v->name;
+	v = xmalloc(sizeof(*v) + (at - name) + 1);
+	v->orig = name;
+	memcpy(v->name, name, at - name);
+	v->name[at - name] = '\0';
+	v->next = u->vnames;
+	u->vnames = v;
+	return v->name;
+}
+
+int ptk_sym_user(struct ptk_symbolizer *s, pid_t pid, u64 addr, struct ptk_frame *f)
+{
+	struct upid *u = upid_get(s, pid);
+	Dwfl_Module *mod;
+	GElf_Off off;
+	GElf_Sym sym;
+	const char *name;
+
+	memset(f, 0, sizeof(*f));
+	f->addr = addr;
+	if (!u->dwfl)
+		return -ESRCH;
+	mod = dwfl_addrmodule(u->dwfl, addr);
+	if (!mod && !u->rereported) {
+		u->rereported = true;
+		if (upid_report(u) == 0)
+			mod = dwfl_addrmodule(u->dwfl, addr);
+	}
+	if (!mod)
+		return -ENOENT;
+	f->module = dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+	name = dwfl_module_addrinfo(mod, addr, &off, &sym, NULL, NULL, NULL);
+	if (s->flags & PTK_SYM_LINES) {
+		Dwfl_Line *l = dwfl_module_getsrc(mod, addr);
+		if (l)
+			f->file = dwfl_lineinfo(l, NULL, &f->line, NULL, NULL, NULL);
+	}
+	if (!name || !*name)
+		return -ENOENT;
+	f->func = unversioned(u, name);
+	f->off = off;
+	return 0;
+}
+
+const char *ptk_frame_name(const struct ptk_frame *f)
+{
+	return f->func ? f->func : "[unknown]";
+}
+
+int ptk_frame_fmt(const struct ptk_frame *f, unsigned flags, char *buf, size_t size)
+{
+	int n;
+	const char *mod = f->module;
+
+	if (f->func && (flags & PTK_FRAME_OFFSET))
+		n = snprintf(buf, size, "%s+0x%" PRIx64, f->func, f->off);
+	else
+		n = snprintf(buf, size, "%s", ptk_frame_name(f));
+	if ((flags & PTK_FRAME_MODULE) && mod) {
+		const char *slash = strrchr(mod, '/');
+		n += snprintf(buf + MIN((size_t)n, size), size - MIN((size_t)n, size), " [%s]",
+			      slash ? slash + 1 : mod);
+	}
+	if ((flags & PTK_FRAME_LINE) && f->file && f->line > 0)
+		n += snprintf(buf + MIN((size_t)n, size), size - MIN((size_t)n, size), " (%s:%d)",
+			      f->file, f->line);
+	return n;
+}
