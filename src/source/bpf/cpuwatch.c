@@ -69,6 +69,7 @@ int ptk_cpuwatch_start(struct ptk_cpuwatch **out)
 	ptk_bpf_pick_tp(w->sl->progs.tp_btf_fork, w->sl->progs.raw_fork, "sched_process_fork");
 	ptk_bpf_pick_tp(w->sl->progs.tp_btf_exec, w->sl->progs.raw_exec, "sched_process_exec");
 	w->sl->rodata->attach_ns = ptk_now_ns(); /* CLOCK_MONOTONIC, as task->start_time */
+	ptk_bpf_probes_done();
 	if ((err = runqlat_bpf__load(w->rq)) || (err = shortlived_bpf__load(w->sl)) ||
 	    (err = runqlat_bpf__attach(w->rq)) || (err = shortlived_bpf__attach(w->sl)))
 		goto fail;

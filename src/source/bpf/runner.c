@@ -77,18 +77,27 @@ int ptk_bpf_common_opt(struct ptk_ctx *ctx, struct ptk_bpf_filter *f, int c, con
 	}
 }
 
+/* The kernel BTF, parsed once for the feature probes and freed before the tool's own load
+ * (libbpf parses its own copy for CO-RE): two copies at once would double the peak RSS. */
+static struct btf *probe_btf;
+static bool probe_btf_tried;
+
 static struct btf *vmlinux_btf(void)
 {
-	static struct btf *btf;
-	static bool tried;
-
-	if (!tried) {
-		tried = true;
-		btf = btf__load_vmlinux_btf();
-		if (libbpf_get_error(btf))
-			btf = NULL;
+	if (!probe_btf_tried) {
+		probe_btf_tried = true;
+		probe_btf = btf__load_vmlinux_btf();
+		if (libbpf_get_error(probe_btf))
+			probe_btf = NULL;
 	}
-	return btf;
+	return probe_btf;
+}
+
+void ptk_bpf_probes_done(void)
+{
+	btf__free(probe_btf);
+	probe_btf = NULL;
+	probe_btf_tried = false;
 }
 
 bool ptk_bpf_has_tp_btf(const char *tp)
@@ -112,25 +121,41 @@ static bool fentry_loads(int btf_id)
 	};
 	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = BPF_TRACE_FENTRY,
 		    .attach_btf_id = btf_id);
-	int fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, "ptk_probe", "GPL", insns, 2, &opts);
+	int fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, "ptk_probe", "GPL", insns, 2, &opts), link;
 
 	if (fd < 0)
 		return false;
+	/* loading is not attaching: the trampoline is made at attach time */
+	link = bpf_link_create(fd, 0, BPF_TRACE_FENTRY, NULL);
+	if (link >= 0)
+		close(link);
 	close(fd);
-	return true;
+	return link >= 0;
 }
 
 bool ptk_bpf_has_fentry(const char *func)
 {
+	/* BTF says a function is traceable, but the kernel may still refuse trampolines:
+	 * try for real, once per function name. */
+	static struct {
+		char name[64];
+		bool ok;
+	} cache[16];
+	static int ncache;
 	struct btf *btf = vmlinux_btf();
 	int id;
+	bool ok;
 
-	/* trampolines came with BTF-typed tracepoints (5.5); a traceable function has a
-	 * BTF_KIND_FUNC entry */
-	if (!btf || !ptk_bpf_has_tp_btf("sched_switch"))
-		return false;
-	id = btf__find_by_name_kind(btf, func, BTF_KIND_FUNC);
-	return id > 0 && ptk_bpf_has_ksym(func) && fentry_loads(id);
+	for (int i = 0; i < ncache; i++)
+		if (!strcmp(cache[i].name, func))
+			return cache[i].ok;
+	id = btf ? btf__find_by_name_kind(btf, func, BTF_KIND_FUNC) : -1;
+	ok = id > 0 && fentry_loads(id);
+	if (ncache < (int)ARRAY_SIZE(cache)) {
+		snprintf(cache[ncache].name, sizeof(cache[ncache].name), "%s", func);
+		cache[ncache++].ok = ok;
+	}
+	return ok;
 }
 
 bool ptk_bpf_has_ksym(const char *func)
@@ -250,6 +275,7 @@ int ptk_bpf_run(struct ptk_bpf_run *r)
 		rc = PTK_EXIT_RUNTIME;
 		goto out;
 	}
+	ptk_bpf_probes_done();
 	err = r->ops->load(r);
 	if (err) {
 		ptk_err("cannot load or attach the BPF programs: %s%s", strerror(-err),

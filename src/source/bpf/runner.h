@@ -96,6 +96,8 @@ bool ptk_bpf_has_tp_btf(const char *tp);
 /* Can fentry attach to this kernel function (it is in BTF and the kernel supports
  * trampolines)? */
 bool ptk_bpf_has_fentry(const char *func);
+/* Free the kernel BTF the probes parsed (the runner calls it between open and load). */
+void ptk_bpf_probes_done(void);
 /* Does this kernel function exist (kallsyms / BTF)? For kprobe fallbacks. */
 bool ptk_bpf_has_ksym(const char *func);
 
