@@ -69,7 +69,12 @@ static const struct cap_file cap_files[] = {
 	{ CAP_PID, "io", 0, "ptk_ptab_scan (PTK_PT_IO)" },
 	{ CAP_PID, "wchan", 0, "ptk_ptab_scan (PTK_PT_WCHAN)" },
 	{ CAP_PID, "cmdline", 0, "process command line" },
+	{ CAP_PID, "schedstat", 0, "run-queue wait (PTK_PT_SCHED, pidstat %wait)" },
+	{ CAP_PID, "cgroup", 0, "cgroup path (PTK_PT_CGROUP, --group-by)" },
 	{ CAP_TID, "stat", CAP_REQUIRED, "ptk_ptab_scan (PTK_PT_THREADS)" },
+	{ CAP_TID, "status", 0, "per-thread context switches (cswtop, pidstat -w -t)" },
+	{ CAP_TID, "io", 0, "per-thread I/O (iotop, pidstat -d -t)" },
+	{ CAP_TID, "schedstat", 0, "per-thread run-queue wait" },
 	{ CAP_TID, "wchan", 0, "ptk_ptab_scan (PTK_PT_THREADS | PTK_PT_WCHAN)" },
 };
 
