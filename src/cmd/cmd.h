@@ -28,5 +28,14 @@ int cmd_pmap(struct ptk_ctx *ctx, int argc, char **argv);
 int cmd_iotop(struct ptk_ctx *ctx, int argc, char **argv);
 int cmd_cswtop(struct ptk_ctx *ctx, int argc, char **argv);
 int cmd_runqlat(struct ptk_ctx *ctx, int argc, char **argv);
+int cmd_offcputime(struct ptk_ctx *ctx, int argc, char **argv);
+int cmd_biolatency(struct ptk_ctx *ctx, int argc, char **argv);
+int cmd_biosnoop(struct ptk_ctx *ctx, int argc, char **argv);
+int cmd_cachestat(struct ptk_ctx *ctx, int argc, char **argv);
+int cmd_execsnoop(struct ptk_ctx *ctx, int argc, char **argv);
+int cmd_opensnoop(struct ptk_ctx *ctx, int argc, char **argv);
+int cmd_tcpconnect(struct ptk_ctx *ctx, int argc, char **argv);
+int cmd_tcpaccept(struct ptk_ctx *ctx, int argc, char **argv);
+int cmd_agg(struct ptk_ctx *ctx, int argc, char **argv);
 
 #endif

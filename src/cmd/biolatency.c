@@ -1,0 +1,394 @@
+// SPDX-License-Identifier: GPL-2.0
+/* ptk biolatency: block I/O latency histograms (optionally per disk, per flags, per stage),
+ * aggregated in the kernel, after libbpf-tools biolatency. */
+#include <assert.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "biolatency.skel.h"
+#include "cmd/cmd.h"
+#include "model/hist.h"
+#include "source/bpf/biolatency.h"
+#include "source/bpf/blk.h"
+#include "source/bpf/runner.h"
+
+static const char usage[] =
+	"usage: ptk biolatency [-T] [-m] [-D] [-F] [-Q] [--stages] [-d DISK] [-c COMM] [-p PID]\n"
+	"                      [--json] [interval [count]]\n"
+	"Block I/O latency as a log2 histogram aggregated in the kernel (libbpf-tools\n"
+	"biolatency): from block_rq_issue (driver dispatch) to the final block_rq_complete of each\n"
+	"request. Without an interval it reports once at Ctrl-C.\n"
+	"  -T           timestamp each report\n"
+	"  -m           milliseconds instead of microseconds\n"
+	"  -D           one histogram per disk\n"
+	"  -F           one histogram per request flags (op and REQ_* flags)\n"
+	"  -Q           include the OS queue time (from block_rq_insert)\n"
+	"  --stages     three histograms, as blktrace's events: Q2D (insert->issue, OS queue),\n"
+	"               D2C (issue->complete, device) and Q2C (insert->complete, total)\n"
+	"  -d DISK      only this disk (a name under /sys/block)\n"
+	"  -p PID / -c COMM  only I/O submitted by this process / command (block_io_start)\n"
+	"p50/p90/p99/max are bucket upper bounds derived from the histogram.\n";
+
+enum { OPT_STAGES = 0x1200 };
+
+struct priv {
+	bool timestamp, per_disk, per_flag, queued, stages;
+	const char *disk;
+	u32 dev;
+	const char *hook;
+};
+
+/* The per-report request counters, described once for text and JSON. */
+enum { C_DONE, C_NOQ, C_PART, C_NEG, C_UNTR, C_N };
+static const struct ptk_metric count_cols[C_N] = {
+	[C_DONE] = { "completed", "completed", "requests", PTK_GAUGE, PTK_V_U64, 10, 0,
+		     "requests counted, at their final block_rq_complete" },
+	[C_NOQ] = { "no-insert", "no_insert", "requests", PTK_GAUGE, PTK_V_U64, 10, 0,
+		    "of those, issued without block_rq_insert (bypassed the scheduler): not in "
+		    "Q2D/Q2C, Q2C falls back to D2C with -Q" },
+	[C_PART] = { "partial", "partial_completions", "events", PTK_GAUGE, PTK_V_U64, 10, 0,
+		     "block_rq_complete with bytes still outstanding (not counted)" },
+	[C_NEG] = { "negative", "negative_dropped", "deltas", PTK_GAUGE, PTK_V_U64, 10, 0,
+		    "latencies < 0 dropped" },
+	[C_UNTR] = { "untracked", "untracked", "requests", PTK_GAUGE, PTK_V_U64, 10, 0,
+		     "completions of requests issued before tracing started (not counted)" },
+};
+static const struct ptk_table count_tab = { "requests", count_cols, C_N };
+static_assert((int)C_N == (int)BIOLAT_CNT_MAX, "one column per BPF counter");
+
+static const char *const stage_names[] = {
+	[BIOLAT_LAT] = "",
+	[BIOLAT_Q2D] = "Q2D",
+	[BIOLAT_D2C] = "D2C",
+	[BIOLAT_Q2C] = "Q2C",
+};
+static const char *const stage_help[] = {
+	[BIOLAT_LAT] = "",
+	[BIOLAT_Q2D] = "block_rq_insert -> block_rq_issue: OS queue",
+	[BIOLAT_D2C] = "block_rq_issue -> block_rq_complete: device service",
+	[BIOLAT_Q2C] = "block_rq_insert -> block_rq_complete: total",
+};
+
+static struct bpf_object *object(struct ptk_bpf_run *r)
+{
+	return ((struct biolatency_bpf *)r->skel)->obj;
+}
+
+static int bl_open(struct ptk_bpf_run *r)
+{
+	struct biolatency_bpf *s = biolatency_bpf__open();
+	struct priv *p = r->priv;
+	bool task_filter =
+		r->filter.tgid || r->filter.tid || r->filter.comm[0] || r->filter.cgroup_id;
+	bool old = ptk_blk_rq_tp_two_args(), io_start = false;
+
+	if (!s)
+		return -errno;
+	r->skel = s;
+	PTK_BPF_SET_FILTERS(s, &r->filter);
+	s->rodata->targ_per_disk = p->per_disk;
+	s->rodata->targ_per_flag = p->per_flag;
+	s->rodata->targ_queued = p->queued;
+	s->rodata->targ_stages = p->stages;
+	s->rodata->targ_ms = r->filter.millis;
+	s->rodata->filter_dev = p->disk != NULL;
+	s->rodata->targ_dev = p->dev;
+	s->rodata->filter_task = task_filter;
+
+	/* the submitting task is only needed for -p/-c/-t/--cgroup */
+	if (task_filter && ptk_bpf_has_tp_btf("block_io_start"))
+		io_start = true;
+	s->rodata->io_start_hooked = io_start;
+	bpf_program__set_autoload(s->progs.tp_btf_block_io_start, io_start);
+
+	if (old) {
+		/* (q, rq) arguments: only the raw_tp twins that know it */
+		bpf_program__set_autoload(s->progs.tp_btf_block_rq_insert, false);
+		bpf_program__set_autoload(s->progs.tp_btf_block_rq_issue, false);
+		bpf_program__set_autoload(s->progs.tp_btf_block_rq_merge, false);
+		bpf_program__set_autoload(s->progs.raw_block_rq_insert, false);
+		bpf_program__set_autoload(s->progs.raw_block_rq_issue, false);
+		bpf_program__set_autoload(s->progs.raw_block_rq_merge, false);
+	} else {
+		bpf_program__set_autoload(s->progs.raw_block_rq_insert_old, false);
+		bpf_program__set_autoload(s->progs.raw_block_rq_issue_old, false);
+		bpf_program__set_autoload(s->progs.raw_block_rq_merge_old, false);
+		ptk_bpf_pick_tp(s->progs.tp_btf_block_rq_insert, s->progs.raw_block_rq_insert,
+				"block_rq_insert");
+		ptk_bpf_pick_tp(s->progs.tp_btf_block_rq_issue, s->progs.raw_block_rq_issue,
+				"block_rq_issue");
+		ptk_bpf_pick_tp(s->progs.tp_btf_block_rq_merge, s->progs.raw_block_rq_merge,
+				"block_rq_merge");
+	}
+	p->hook = ptk_bpf_pick_tp(s->progs.tp_btf_block_rq_complete, s->progs.raw_block_rq_complete,
+				  "block_rq_complete") ?
+			  "tp_btf" :
+			  "raw_tp";
+	if (old)
+		p->hook = "raw_tp";
+	return 0;
+}
+
+static int bl_load(struct ptk_bpf_run *r)
+{
+	struct biolatency_bpf *s = r->skel;
+	int err = biolatency_bpf__load(s);
+
+	if (err)
+		return err;
+	return biolatency_bpf__attach(s);
+}
+
+struct entry {
+	struct biolat_key k;
+	struct biolat_hist h;
+};
+
+static int entry_cmp(const void *a, const void *b)
+{
+	const struct biolat_key *x = &((const struct entry *)a)->k;
+	const struct biolat_key *y = &((const struct entry *)b)->k;
+
+	if (x->dev != y->dev)
+		return x->dev < y->dev ? -1 : 1;
+	if (x->flags != y->flags)
+		return x->flags < y->flags ? -1 : 1;
+	return (int)x->stage - (int)y->stage;
+}
+
+/* Sum and reset the per-CPU counters. */
+static int read_counts(struct biolatency_bpf *s, u64 *out)
+{
+	int fd = bpf_map__fd(s->maps.counts), ncpu = libbpf_num_possible_cpus();
+	u64 *v;
+
+	if (ncpu <= 0)
+		return ncpu ? ncpu : -EINVAL;
+	v = xcalloc(ncpu, sizeof(*v));
+	for (u32 k = 0; k < BIOLAT_CNT_MAX; k++) {
+		out[k] = 0;
+		if (bpf_map_lookup_elem(fd, &k, v) == 0)
+			for (int c = 0; c < ncpu; c++)
+				out[k] += v[c];
+		memset(v, 0, ncpu * sizeof(*v));
+		bpf_map_update_elem(fd, &k, v, BPF_ANY);
+	}
+	free(v);
+	return 0;
+}
+
+static void print_timestamp(void)
+{
+	char ts[16];
+	time_t t = time(NULL);
+	struct tm tm;
+
+	localtime_r(&t, &tm);
+	strftime(ts, sizeof(ts), "%H:%M:%S", &tm);
+	printf("%-8s\n", ts);
+}
+
+static int bl_report(struct ptk_bpf_run *r, long i, double itv, bool last)
+{
+	struct biolatency_bpf *s = r->skel;
+	struct priv *p = r->priv;
+	struct ptk_sink *sink = &r->ctx->sink;
+	int fd = bpf_map__fd(s->maps.hists);
+	struct biolat_key key, next, *prev = NULL;
+	struct entry *e = NULL;
+	size_t n = 0, cap = 0;
+	struct json_object *arr = NULL;
+	const char *unit = r->filter.millis ? "msecs" : "usecs";
+	u64 cnt[BIOLAT_CNT_MAX];
+	struct ptk_val v[C_N];
+
+	(void)i;
+	(void)last;
+	/* take each histogram out of the map as it is read */
+	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
+		if (n == cap) {
+			cap = cap ? 2 * cap : 16;
+			e = xrealloc(e, cap * sizeof(*e));
+		}
+		if (bpf_map_lookup_elem(fd, &next, &e[n].h) == 0) {
+			e[n].k = next;
+			n++;
+		}
+		key = next;
+		prev = &key;
+	}
+	for (size_t j = 0; j < n; j++)
+		bpf_map_delete_elem(fd, &e[j].k);
+	if (read_counts(s, cnt)) {
+		free(e);
+		return -EIO;
+	}
+	if (n > 1)
+		qsort(e, n, sizeof(*e), entry_cmp);
+
+	if (r->ctx->json)
+		arr = json_object_new_array();
+	else if (p->timestamp)
+		print_timestamp();
+	for (size_t j = 0; j < n; j++) {
+		struct ptk_hist h = { .unit = unit };
+		char disk[64] = "", flags[256] = "";
+		u32 st = e[j].k.stage;
+		bool new_group =
+			j == 0 || e[j].k.dev != e[j - 1].k.dev || e[j].k.flags != e[j - 1].k.flags;
+
+		memcpy(h.slot, e[j].h.slots, sizeof(h.slot));
+		if (p->per_disk)
+			ptk_blk_dev_name(e[j].k.dev, disk, sizeof(disk));
+		if (p->per_flag)
+			ptk_blk_flags_str(e[j].k.flags, flags, sizeof(flags));
+		if (arr) {
+			struct json_object *o = json_object_new_object();
+			if (p->per_disk)
+				json_object_object_add(o, "disk", json_object_new_string(disk));
+			if (p->per_flag) {
+				json_object_object_add(o, "flags", json_object_new_string(flags));
+				json_object_object_add(o, "cmd_flags",
+						       json_object_new_uint64(e[j].k.flags));
+			}
+			if (p->stages)
+				json_object_object_add(o, "stage",
+						       json_object_new_string(stage_names[st & 3]));
+			json_object_object_add(o, "hist", ptk_hist_json(&h));
+			json_object_array_add(arr, o);
+			continue;
+		}
+		if (new_group && (p->per_disk || p->per_flag)) {
+			putchar('\n');
+			if (p->per_disk)
+				printf("disk = %s\t", disk);
+			if (p->per_flag)
+				printf("flags = %s", flags);
+			putchar('\n');
+		}
+		if (p->stages)
+			printf("\n%s (%s)\n", stage_names[st & 3], stage_help[st & 3]);
+		ptk_hist_print(stdout, &h);
+	}
+	free(e);
+
+	v[C_DONE] = PTK_U(cnt[BIOLAT_CNT_DONE]);
+	v[C_NOQ] = PTK_U(cnt[BIOLAT_CNT_NO_INSERT]);
+	v[C_PART] = PTK_U(cnt[BIOLAT_CNT_PARTIAL]);
+	v[C_NEG] = PTK_U(cnt[BIOLAT_CNT_NEGATIVE]);
+	v[C_UNTR] = PTK_U(cnt[BIOLAT_CNT_UNTRACKED]);
+	ptk_sink_begin(sink);
+	if (arr) {
+		ptk_sink_meta_f64(sink, "interval_s", itv);
+		ptk_sink_meta_str(sink, "hook", p->hook);
+		ptk_sink_meta_str(sink, "measure",
+				  p->stages ? "stages" :
+				  p->queued ? "Q2C" :
+					      "D2C");
+		if (p->disk)
+			ptk_sink_meta_str(sink, "disk_filter", p->disk);
+		ptk_sink_meta_json(sink, "histograms", arr);
+	} else {
+		putchar('\n');
+	}
+	ptk_sink_table_begin(sink, &count_tab, true, NULL);
+	ptk_sink_row(sink, NULL, v);
+	ptk_sink_table_end(sink);
+	if (arr)
+		ptk_sink_meta_json(sink, "observer", ptk_bpf_observer_json(r));
+	else
+		putchar('\n');
+	ptk_sink_end(sink);
+	return 0;
+}
+
+static u64 bl_lost(struct ptk_bpf_run *r)
+{
+	(void)r;
+	return 0; /* aggregated in maps: nothing can be lost but histogram keys (4096) */
+}
+
+static void bl_destroy(struct ptk_bpf_run *r)
+{
+	biolatency_bpf__destroy(r->skel);
+}
+
+static const struct ptk_bpf_ops ops = {
+	.name = "biolatency",
+	.open = bl_open,
+	.load = bl_load,
+	.report = bl_report,
+	.lost = bl_lost,
+	.object = object,
+	.destroy = bl_destroy,
+};
+
+int cmd_biolatency(struct ptk_ctx *ctx, int argc, char **argv)
+{
+	static const struct option opts[] = { { "timestamp", no_argument, NULL, 'T' },
+					      { "disks", no_argument, NULL, 'D' },
+					      { "flag", no_argument, NULL, 'F' },
+					      { "queued", no_argument, NULL, 'Q' },
+					      { "disk", required_argument, NULL, 'd' },
+					      { "stages", no_argument, NULL, OPT_STAGES },
+					      PTK_BPF_LONGOPTS,
+					      { 0 } };
+	struct priv p = { 0 };
+	struct ptk_bpf_run r = { .ctx = ctx, .ops = &ops, .priv = &p, .count = -1 };
+	bool has_itv;
+	int c, rc;
+
+	while ((c = getopt_long(argc, argv, "TDFQd:" PTK_BPF_SHORTOPTS, opts, NULL)) != -1) {
+		switch (c) {
+		case 'T':
+			p.timestamp = true;
+			continue;
+		case 'D':
+			p.per_disk = true;
+			continue;
+		case 'F':
+			p.per_flag = true;
+			continue;
+		case 'Q':
+			p.queued = true;
+			continue;
+		case OPT_STAGES:
+			p.stages = true;
+			continue;
+		case 'd':
+			p.disk = optarg;
+			rc = ptk_blk_disk_dev(optarg, &p.dev);
+			if (rc)
+				return ptk_usage_error(ctx,
+						       "-d %s: no such disk in /sys/block (%s)",
+						       optarg, strerror(-rc));
+			continue;
+		case 'P':
+		case 'L':
+			return ptk_usage_error(ctx, "-%c is not supported here (try -D or -F)", c);
+		}
+		rc = ptk_bpf_common_opt(ctx, &r.filter, c, optarg);
+		if (rc == 1) {
+			fputs(usage, stdout);
+			return 0;
+		}
+		if (rc == PTK_EXIT_USAGE)
+			return rc;
+		if (rc < 0)
+			return ptk_usage_error(ctx, "unknown option '%s'", argv[optind - 1]);
+	}
+	if (p.stages && p.queued)
+		return ptk_usage_error(ctx, "--stages already shows the queue time: drop -Q");
+	if ((rc = ptk_parse_interval_count(ctx, argc, argv, &r.interval_s, &r.count, &has_itv)))
+		return rc;
+	if (!has_itv)
+		r.interval_s = 0;
+	if (!ctx->json)
+		fprintf(stderr, "Tracing block device I/O... Hit Ctrl-C to end.\n");
+	return ptk_bpf_run(&r);
+}

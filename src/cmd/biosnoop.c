@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: GPL-2.0
+/* ptk biosnoop: one line per block I/O request with its latency, after libbpf-tools
+ * biosnoop. */
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "biosnoop.skel.h"
+#include "cmd/cmd.h"
+#include "source/bpf/biosnoop.h"
+#include "source/bpf/blk.h"
+#include "source/bpf/runner.h"
+
+static const char usage[] =
+	"usage: ptk biosnoop [-d DISK] [-Q] [-p PID] [-c COMM] [--json] [duration]\n"
+	"One line per block I/O request, printed when it completes (libbpf-tools biosnoop).\n"
+	"Stops at Ctrl-C, or after duration seconds.\n"
+	"  -d DISK      only this disk (a name under /sys/block)\n"
+	"  -Q           add QUE(ms), the OS queue time (block_rq_insert -> block_rq_issue)\n"
+	"  -p PID / -c COMM  only I/O submitted by this process / command\n";
+
+enum { S_TIME, S_COMM, S_PID, S_DISK, S_T, S_SECTOR, S_BYTES, S_QUE, S_LAT, S_N };
+static const struct ptk_metric snoop_cols[S_N] = {
+	[S_TIME] = { "TIME(s)", "time_s", "s", PTK_GAUGE, PTK_V_F64, -11, 6,
+		     "completion time, seconds since the first traced completion" },
+	[S_COMM] = { "COMM", "comm", "", PTK_GAUGE, PTK_V_STR, -14, 0,
+		     "task that submitted the request (block_io_start), else inserted/issued it" },
+	[S_PID] = { "PID", "pid", "", PTK_GAUGE, PTK_V_U64, -7, 0, "its process id (tgid)" },
+	[S_DISK] = { "DISK", "disk", "", PTK_GAUGE, PTK_V_STR, -7, 0,
+		     "disk (gendisk of the request queue; /sys/dev/block/MAJ:MIN)" },
+	[S_T] = { "T", "rwbs", "", PTK_GAUGE, PTK_V_STR, -4, 0,
+		  "op and flags as blktrace rwbs: R read, W write, F flush/FUA, D discard, S sync, "
+		  "A readahead, M meta (rq->cmd_flags)" },
+	[S_SECTOR] = { "SECTOR", "sector", "512-byte sectors", PTK_GAUGE, PTK_V_U64, -10, 0,
+		       "first sector (rq->__sector at block_rq_issue)" },
+	[S_BYTES] = { "BYTES", "bytes", "bytes", PTK_GAUGE, PTK_V_U64, -7, 0,
+		      "size of the request (rq->__data_len at block_rq_issue)" },
+	[S_QUE] = { "QUE(ms)", "queue_ms", "ms", PTK_GAUGE, PTK_V_F64, 7, 3,
+		    "block_rq_insert -> block_rq_issue; - when the request bypassed the scheduler" },
+	[S_LAT] = { "LAT(ms)", "lat_ms", "ms", PTK_GAUGE, PTK_V_F64, 7, 3,
+		    "block_rq_issue -> final block_rq_complete (device service time)" },
+};
+
+struct priv {
+	const char *disk;
+	u32 dev;
+	bool queued;
+	u64 first_ns, events;
+	struct ptk_metric cols[S_N];
+	struct ptk_table tab;
+	const char *hook;
+};
+
+static struct bpf_object *object(struct ptk_bpf_run *r)
+{
+	return ((struct biosnoop_bpf *)r->skel)->obj;
+}
+
+static int bs_open(struct ptk_bpf_run *r)
+{
+	struct biosnoop_bpf *s = biosnoop_bpf__open();
+	struct priv *p = r->priv;
+	bool old = ptk_blk_rq_tp_two_args();
+
+	if (!s)
+		return -errno;
+	r->skel = s;
+	PTK_BPF_SET_FILTERS(s, &r->filter);
+	s->rodata->filter_dev = p->disk != NULL;
+	s->rodata->targ_dev = p->dev;
+	bpf_program__set_autoload(s->progs.tp_btf_block_io_start,
+				  ptk_bpf_has_tp_btf("block_io_start"));
+	if (old) {
+		bpf_program__set_autoload(s->progs.tp_btf_block_rq_insert, false);
+		bpf_program__set_autoload(s->progs.tp_btf_block_rq_issue, false);
+		bpf_program__set_autoload(s->progs.tp_btf_block_rq_merge, false);
+		bpf_program__set_autoload(s->progs.raw_block_rq_insert, false);
+		bpf_program__set_autoload(s->progs.raw_block_rq_issue, false);
+		bpf_program__set_autoload(s->progs.raw_block_rq_merge, false);
+	} else {
+		bpf_program__set_autoload(s->progs.raw_block_rq_insert_old, false);
+		bpf_program__set_autoload(s->progs.raw_block_rq_issue_old, false);
+		bpf_program__set_autoload(s->progs.raw_block_rq_merge_old, false);
+		ptk_bpf_pick_tp(s->progs.tp_btf_block_rq_insert, s->progs.raw_block_rq_insert,
+				"block_rq_insert");
+		ptk_bpf_pick_tp(s->progs.tp_btf_block_rq_issue, s->progs.raw_block_rq_issue,
+				"block_rq_issue");
+		ptk_bpf_pick_tp(s->progs.tp_btf_block_rq_merge, s->progs.raw_block_rq_merge,
+				"block_rq_merge");
+	}
+	p->hook = ptk_bpf_pick_tp(s->progs.tp_btf_block_rq_complete, s->progs.raw_block_rq_complete,
+				  "block_rq_complete") &&
+				  !old ?
+			  "tp_btf" :
+			  "raw_tp";
+	return 0;
+}
+
+static int on_event(void *ctx, void *data, size_t size)
+{
+	struct ptk_bpf_run *r = ctx;
+	struct priv *p = r->priv;
+	struct ptk_sink *sink = &r->ctx->sink;
+	const struct biosnoop_event *e = data;
+	struct ptk_val v[S_N];
+	char comm[17], disk[64], rwbs[8];
+	int n = 0;
+
+	if (size < sizeof(*e))
+		return 0;
+	if (!p->events++)
+		p->first_ns = e->ts_ns;
+	memcpy(comm, e->comm, 16);
+	comm[16] = '\0';
+	v[n++] = PTK_F((e->ts_ns - p->first_ns) / 1e9);
+	v[n++] = PTK_S(comm);
+	v[n++] = PTK_U(e->pid);
+	v[n++] = PTK_S(ptk_blk_dev_name(e->dev, disk, sizeof(disk)));
+	v[n++] = PTK_S(ptk_blk_rwbs(e->cmd_flags, rwbs));
+	v[n++] = PTK_U(e->sector);
+	v[n++] = PTK_U(e->bytes);
+	if (p->queued)
+		v[n++] = e->que_ns < 0 ? PTK_NA : PTK_F(e->que_ns / 1e6);
+	v[n++] = PTK_F(e->lat_ns / 1e6);
+	ptk_sink_begin(sink);
+	if (r->ctx->json) {
+		/* one flat object per I/O, keys from the metric descriptions */
+		for (int i = 0; i < n; i++)
+			ptk_sink_meta_json(sink, p->tab.cols[i].key,
+					   ptk_json_val(&p->tab.cols[i], &v[i]));
+	} else {
+		ptk_sink_table_begin(sink, &p->tab, false, NULL);
+		ptk_sink_row(sink, NULL, v);
+		ptk_sink_table_end(sink);
+	}
+	ptk_sink_end(sink);
+	return 0;
+}
+
+static int bs_load(struct ptk_bpf_run *r)
+{
+	struct biosnoop_bpf *s = r->skel;
+	struct priv *p = r->priv;
+	int err = biosnoop_bpf__load(s);
+
+	if (err)
+		return err;
+	err = biosnoop_bpf__attach(s);
+	if (err)
+		return err;
+	r->rb = ring_buffer__new(bpf_map__fd(s->maps.events), on_event, r, NULL);
+	if (!r->rb)
+		return -errno;
+	if (!r->ctx->json) {
+		ptk_sink_table_begin(&r->ctx->sink, &p->tab, true, NULL);
+		ptk_sink_table_end(&r->ctx->sink);
+	}
+	return 0;
+}
+
+static u64 bs_lost(struct ptk_bpf_run *r)
+{
+	struct biosnoop_bpf *s = r->skel;
+	int ncpu = libbpf_num_possible_cpus();
+	u32 zero = 0;
+	u64 sum = 0, *v;
+
+	if (!s || ncpu <= 0)
+		return 0;
+	v = xcalloc(ncpu, sizeof(*v));
+	if (bpf_map_lookup_elem(bpf_map__fd(s->maps.lost), &zero, v) == 0)
+		for (int c = 0; c < ncpu; c++)
+			sum += v[c];
+	free(v);
+	return sum;
+}
+
+static int bs_report(struct ptk_bpf_run *r, long i, double itv, bool last)
+{
+	struct priv *p = r->priv;
+	struct ptk_sink *sink = &r->ctx->sink;
+
+	(void)i;
+	(void)itv;
+	(void)last;
+	if (!r->ctx->json)
+		return 0; /* the runner prints events and lost events on stderr */
+	ptk_sink_begin(sink);
+	ptk_sink_meta_u64(sink, "events", p->events);
+	ptk_sink_meta_u64(sink, "lost_events", bs_lost(r));
+	ptk_sink_meta_str(sink, "hook", p->hook);
+	ptk_sink_meta_json(sink, "observer", ptk_bpf_observer_json(r));
+	ptk_sink_end(sink);
+	return 0;
+}
+
+static void bs_destroy(struct ptk_bpf_run *r)
+{
+	if (r->rb)
+		ring_buffer__free(r->rb);
+	r->rb = NULL;
+	biosnoop_bpf__destroy(r->skel);
+}
+
+static const struct ptk_bpf_ops ops = {
+	.name = "biosnoop",
+	.open = bs_open,
+	.load = bs_load,
+	.report = bs_report,
+	.lost = bs_lost,
+	.object = object,
+	.destroy = bs_destroy,
+};
+
+int cmd_biosnoop(struct ptk_ctx *ctx, int argc, char **argv)
+{
+	static const struct option opts[] = { { "disk", required_argument, NULL, 'd' },
+					      { "queued", no_argument, NULL, 'Q' },
+					      PTK_BPF_LONGOPTS,
+					      { 0 } };
+	struct priv p = { 0 };
+	struct ptk_bpf_run r = { .ctx = ctx, .ops = &ops, .priv = &p, .count = -1 };
+	int c, rc, n = 0;
+	double d;
+
+	while ((c = getopt_long(argc, argv, "d:Q" PTK_BPF_SHORTOPTS, opts, NULL)) != -1) {
+		switch (c) {
+		case 'Q':
+			p.queued = true;
+			continue;
+		case 'd':
+			p.disk = optarg;
+			rc = ptk_blk_disk_dev(optarg, &p.dev);
+			if (rc)
+				return ptk_usage_error(ctx,
+						       "-d %s: no such disk in /sys/block (%s)",
+						       optarg, strerror(-rc));
+			continue;
+		case 'P':
+		case 'L':
+		case 'm':
+			return ptk_usage_error(ctx, "-%c is not supported here", c);
+		}
+		rc = ptk_bpf_common_opt(ctx, &r.filter, c, optarg);
+		if (rc == 1) {
+			fputs(usage, stdout);
+			return 0;
+		}
+		if (rc == PTK_EXIT_USAGE)
+			return rc;
+		if (rc < 0)
+			return ptk_usage_error(ctx, "unknown option '%s'", argv[optind - 1]);
+	}
+	if (optind < argc) {
+		if (ptk_parse_double(argv[optind], &d) || !(d > 0))
+			return ptk_usage_error(ctx, "invalid duration '%s'", argv[optind]);
+		r.duration_s = d;
+		optind++;
+	}
+	if (optind < argc)
+		return ptk_usage_error(ctx, "unexpected operand '%s'", argv[optind]);
+	for (int i = 0; i < S_N; i++)
+		if (i != S_QUE || p.queued)
+			p.cols[n++] = snoop_cols[i];
+	p.tab = (struct ptk_table){ "io", p.cols, n };
+	return ptk_bpf_run(&r);
+}

@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * biolatency: block I/O latency from the request tracepoints (block/blk-mq.c, blk-core.c):
+ * block_io_start (the submitting task, only with -p/-c), block_rq_insert (Q), block_rq_issue
+ * (D), block_rq_complete (C, possibly several times per request: blk_update_request() fires it
+ * with the bytes completed now; the request is done when they cover rq->__data_len, the bytes
+ * still outstanding). Each request is counted once, at its final completion.
+ */
+#include "common.bpf.h"
+#include "biolatency.h"
+
+#define MINORBITS 20
+
+const volatile bool targ_per_disk = false;
+const volatile bool targ_per_flag = false;
+const volatile bool targ_queued = false;
+const volatile bool targ_stages = false;
+const volatile bool targ_ms = false;
+const volatile bool filter_dev = false;
+const volatile __u32 targ_dev = 0;
+const volatile bool filter_task = false;
+/* block_io_start (6.5+) is attached: the submitter was judged there */
+const volatile bool io_start_hooked = false;
+
+struct rq_state {
+	__u64 insert_ns;
+	__u64 issue_ns;
+	__u32 skip; /* the submitting task did not pass -p/-c */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 10240);
+	__type(key, __u64);
+	__type(value, struct rq_state);
+} start SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, BIOLAT_MAX_HISTS);
+	__type(key, struct biolat_key);
+	__type(value, struct biolat_hist);
+} hists SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, BIOLAT_CNT_MAX);
+	__type(key, __u32);
+	__type(value, __u64);
+} counts SEC(".maps");
+
+static struct biolat_hist zero_hist;
+
+/* kernels < 5.17 have rq->rq_disk; later ones only rq->q->disk */
+struct request___old {
+	struct gendisk *rq_disk;
+} __attribute__((preserve_access_index));
+
+static __always_inline __u32 rq_dev(struct request *rq)
+{
+	struct request___old *o = (void *)rq;
+	struct gendisk *disk;
+
+	if (bpf_core_field_exists(o->rq_disk))
+		disk = BPF_CORE_READ(o, rq_disk);
+	else
+		disk = BPF_CORE_READ(rq, q, disk);
+	if (!disk)
+		return 0;
+	return ((__u32)BPF_CORE_READ(disk, major) << MINORBITS) | BPF_CORE_READ(disk, first_minor);
+}
+
+static __always_inline void count(__u32 idx)
+{
+	__u64 *c = bpf_map_lookup_elem(&counts, &idx);
+
+	if (c)
+		*c += 1;
+}
+
+static __always_inline int on_io_start(struct request *rq)
+{
+	struct rq_state s = {};
+	__u64 key = (__u64)rq;
+
+	if (filter_dev && rq_dev(rq) != targ_dev)
+		return 0;
+	s.skip = !current_selected();
+	bpf_map_update_elem(&start, &key, &s, BPF_ANY);
+	return 0;
+}
+
+static __always_inline void stamp(struct rq_state *sp, bool insert, __u64 now)
+{
+	if (insert) {
+		/* a requeued request inserted again keeps its first queue time */
+		if (!sp->insert_ns)
+			sp->insert_ns = now;
+	} else {
+		sp->issue_ns = now;
+	}
+}
+
+static __always_inline int on_start(struct request *rq, bool insert)
+{
+	__u64 key = (__u64)rq, now = bpf_ktime_get_ns();
+	struct rq_state *sp, s = {};
+
+	sp = bpf_map_lookup_elem(&start, &key);
+	if (sp) {
+		stamp(sp, insert, now);
+		return 0;
+	}
+	if (filter_dev && rq_dev(rq) != targ_dev)
+		return 0;
+	if (filter_task) {
+		/* the submitter was judged at block_io_start: a request first seen here was
+		 * submitted before tracing (or without I/O accounting) */
+		if (io_start_hooked)
+			return 0;
+		/* no block_io_start: judge the task inserting/issuing it */
+		s.skip = !current_selected();
+	}
+	stamp(&s, insert, now);
+	bpf_map_update_elem(&start, &key, &s, BPF_ANY);
+	return 0;
+}
+
+static __always_inline void add(__u32 dev, __u32 flags, __u32 stage, __s64 delta_ns)
+{
+	struct biolat_key k = { .stage = stage };
+	struct biolat_hist *h;
+	__u64 slot;
+
+	if (delta_ns < 0) {
+		count(BIOLAT_CNT_NEGATIVE);
+		return;
+	}
+	if (targ_per_disk)
+		k.dev = dev;
+	if (targ_per_flag)
+		k.flags = flags;
+	h = bpf_map_lookup_elem(&hists, &k);
+	if (!h) {
+		bpf_map_update_elem(&hists, &k, &zero_hist, BPF_NOEXIST);
+		h = bpf_map_lookup_elem(&hists, &k);
+		if (!h)
+			return;
+	}
+	delta_ns /= targ_ms ? 1000000 : 1000;
+	slot = log2_slot(delta_ns);
+	if (slot >= BIOLAT_SLOTS)
+		slot = BIOLAT_SLOTS - 1;
+	__sync_fetch_and_add(&h->slots[slot], 1);
+}
+
+static __always_inline int on_complete(struct request *rq, unsigned int nr_bytes)
+{
+	__u64 key = (__u64)rq, now = bpf_ktime_get_ns();
+	struct rq_state *sp;
+	__u32 dev, flags;
+
+	sp = bpf_map_lookup_elem(&start, &key);
+	if (!sp) {
+		if (!filter_task && (!filter_dev || rq_dev(rq) == targ_dev) &&
+		    nr_bytes >= BPF_CORE_READ(rq, __data_len))
+			count(BIOLAT_CNT_UNTRACKED);
+		return 0;
+	}
+	/* blk_update_request(): nr_bytes completed now, rq->__data_len still outstanding
+	 * before this update; less means a partial completion, more will follow */
+	if (nr_bytes < BPF_CORE_READ(rq, __data_len)) {
+		if (!sp->skip)
+			count(BIOLAT_CNT_PARTIAL);
+		return 0;
+	}
+	if (sp->skip || !sp->issue_ns)
+		goto out;
+	dev = rq_dev(rq);
+	flags = BPF_CORE_READ(rq, cmd_flags);
+	count(BIOLAT_CNT_DONE);
+	if (!sp->insert_ns)
+		count(BIOLAT_CNT_NO_INSERT);
+	if (targ_stages) {
+		if (sp->insert_ns) {
+			add(dev, flags, BIOLAT_Q2D, (__s64)(sp->issue_ns - sp->insert_ns));
+			add(dev, flags, BIOLAT_Q2C, (__s64)(now - sp->insert_ns));
+		}
+		add(dev, flags, BIOLAT_D2C, (__s64)(now - sp->issue_ns));
+	} else {
+		__u64 from = targ_queued && sp->insert_ns ? sp->insert_ns : sp->issue_ns;
+		add(dev, flags, BIOLAT_LAT, (__s64)(now - from));
+	}
+out:
+	bpf_map_delete_elem(&start, &key);
+	return 0;
+}
+
+/* a request merged into another one is freed without completing */
+static __always_inline int on_merge(struct request *rq)
+{
+	__u64 key = (__u64)rq;
+
+	bpf_map_delete_elem(&start, &key);
+	return 0;
+}
+
+SEC("tp_btf/block_io_start")
+int BPF_PROG(tp_btf_block_io_start, struct request *rq)
+{
+	return on_io_start(rq);
+}
+
+SEC("tp_btf/block_rq_insert")
+int BPF_PROG(tp_btf_block_rq_insert, struct request *rq)
+{
+	return on_start(rq, true);
+}
+
+SEC("tp_btf/block_rq_issue")
+int BPF_PROG(tp_btf_block_rq_issue, struct request *rq)
+{
+	return on_start(rq, false);
+}
+
+SEC("tp_btf/block_rq_merge")
+int BPF_PROG(tp_btf_block_rq_merge, struct request *rq)
+{
+	return on_merge(rq);
+}
+
+SEC("tp_btf/block_rq_complete")
+int BPF_PROG(tp_btf_block_rq_complete, struct request *rq, int error, unsigned int nr_bytes)
+{
+	return on_complete(rq, nr_bytes);
+}
+
+SEC("raw_tp/block_rq_insert")
+int BPF_PROG(raw_block_rq_insert, struct request *rq)
+{
+	return on_start(rq, true);
+}
+
+SEC("raw_tp/block_rq_issue")
+int BPF_PROG(raw_block_rq_issue, struct request *rq)
+{
+	return on_start(rq, false);
+}
+
+SEC("raw_tp/block_rq_merge")
+int BPF_PROG(raw_block_rq_merge, struct request *rq)
+{
+	return on_merge(rq);
+}
+
+SEC("raw_tp/block_rq_complete")
+int BPF_PROG(raw_block_rq_complete, struct request *rq, int error, unsigned int nr_bytes)
+{
+	return on_complete(rq, nr_bytes);
+}
+
+/* kernels < 5.11: block_rq_insert/issue/merge(struct request_queue *q, struct request *rq) */
+SEC("raw_tp/block_rq_insert")
+int BPF_PROG(raw_block_rq_insert_old, struct request_queue *q, struct request *rq)
+{
+	return on_start(rq, true);
+}
+
+SEC("raw_tp/block_rq_issue")
+int BPF_PROG(raw_block_rq_issue_old, struct request_queue *q, struct request *rq)
+{
+	return on_start(rq, false);
+}
+
+SEC("raw_tp/block_rq_merge")
+int BPF_PROG(raw_block_rq_merge_old, struct request_queue *q, struct request *rq)
+{
+	return on_merge(rq);
+}
+
+char LICENSE[] SEC("license") = "GPL";

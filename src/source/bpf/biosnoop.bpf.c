@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * biosnoop: one event per block I/O request, at its final block_rq_complete (a request
+ * completed in pieces fires it once per piece: blk_update_request() passes the bytes done
+ * now, and the request is finished when they cover rq->__data_len). The task is the one
+ * seen first: block_io_start (6.5+, runs in the submitter's context), else block_rq_insert,
+ * else block_rq_issue. Ring buffer reserve failures are counted, never silent.
+ */
+#include "common.bpf.h"
+#include "biosnoop.h"
+
+#define MINORBITS 20
+
+const volatile bool filter_dev = false;
+const volatile __u32 targ_dev = 0;
+
+struct rq_state {
+	__u64 insert_ns;
+	__u64 issue_ns;
+	__u64 sector;
+	__u32 bytes;
+	__u32 pid;
+	__u32 skip; /* the submitting task did not pass -p/-c */
+	char comm[16];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 10240);
+	__type(key, __u64);
+	__type(value, struct rq_state);
+} start SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 1 << 22);
+} events SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} lost SEC(".maps");
+
+struct request___old {
+	struct gendisk *rq_disk;
+} __attribute__((preserve_access_index));
+
+static __always_inline __u32 rq_dev(struct request *rq)
+{
+	struct request___old *o = (void *)rq;
+	struct gendisk *disk;
+
+	if (bpf_core_field_exists(o->rq_disk))
+		disk = BPF_CORE_READ(o, rq_disk);
+	else
+		disk = BPF_CORE_READ(rq, q, disk);
+	if (!disk)
+		return 0;
+	return ((__u32)BPF_CORE_READ(disk, major) << MINORBITS) | BPF_CORE_READ(disk, first_minor);
+}
+
+/* A new entry for a request first seen now, owned by the current task. */
+static __always_inline void new_state(struct rq_state *s)
+{
+	s->skip = !current_selected();
+	s->pid = bpf_get_current_pid_tgid() >> 32;
+	bpf_get_current_comm(s->comm, sizeof(s->comm));
+}
+
+static __always_inline int on_io_start(struct request *rq)
+{
+	struct rq_state s = {};
+	__u64 key = (__u64)rq;
+
+	if (filter_dev && rq_dev(rq) != targ_dev)
+		return 0;
+	new_state(&s);
+	bpf_map_update_elem(&start, &key, &s, BPF_ANY);
+	return 0;
+}
+
+static __always_inline void stamp(struct rq_state *sp, struct request *rq, bool insert, __u64 now)
+{
+	if (insert) {
+		/* a requeued request inserted again keeps its first queue time */
+		if (!sp->insert_ns)
+			sp->insert_ns = now;
+	} else {
+		sp->issue_ns = now;
+		sp->sector = BPF_CORE_READ(rq, __sector);
+		sp->bytes = BPF_CORE_READ(rq, __data_len);
+	}
+}
+
+static __always_inline int on_start(struct request *rq, bool insert)
+{
+	__u64 key = (__u64)rq, now = bpf_ktime_get_ns();
+	struct rq_state *sp, s = {};
+
+	sp = bpf_map_lookup_elem(&start, &key);
+	if (sp) {
+		stamp(sp, rq, insert, now);
+		return 0;
+	}
+	if (filter_dev && rq_dev(rq) != targ_dev)
+		return 0;
+	new_state(&s);
+	stamp(&s, rq, insert, now);
+	bpf_map_update_elem(&start, &key, &s, BPF_ANY);
+	return 0;
+}
+
+static __always_inline int on_complete(struct request *rq, unsigned int nr_bytes)
+{
+	__u64 key = (__u64)rq, now = bpf_ktime_get_ns();
+	struct biosnoop_event *e;
+	struct rq_state *sp;
+
+	sp = bpf_map_lookup_elem(&start, &key);
+	if (!sp)
+		return 0;
+	if (nr_bytes < BPF_CORE_READ(rq, __data_len))
+		return 0; /* partial completion: more bytes to come */
+	if (sp->skip || !sp->issue_ns || now < sp->issue_ns)
+		goto out;
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		__u32 zero = 0;
+		__u64 *c = bpf_map_lookup_elem(&lost, &zero);
+		if (c)
+			*c += 1;
+		goto out;
+	}
+	e->ts_ns = now;
+	e->lat_ns = now - sp->issue_ns;
+	e->que_ns = sp->insert_ns && sp->issue_ns >= sp->insert_ns ?
+			    (__s64)(sp->issue_ns - sp->insert_ns) :
+			    -1;
+	e->sector = sp->sector;
+	e->bytes = sp->bytes;
+	e->cmd_flags = BPF_CORE_READ(rq, cmd_flags);
+	e->dev = rq_dev(rq);
+	e->pid = sp->pid;
+	__builtin_memcpy(e->comm, sp->comm, sizeof(e->comm));
+	bpf_ringbuf_submit(e, 0);
+out:
+	bpf_map_delete_elem(&start, &key);
+	return 0;
+}
+
+static __always_inline int on_merge(struct request *rq)
+{
+	__u64 key = (__u64)rq;
+
+	bpf_map_delete_elem(&start, &key);
+	return 0;
+}
+
+SEC("tp_btf/block_io_start")
+int BPF_PROG(tp_btf_block_io_start, struct request *rq)
+{
+	return on_io_start(rq);
+}
+
+SEC("tp_btf/block_rq_insert")
+int BPF_PROG(tp_btf_block_rq_insert, struct request *rq)
+{
+	return on_start(rq, true);
+}
+
+SEC("tp_btf/block_rq_issue")
+int BPF_PROG(tp_btf_block_rq_issue, struct request *rq)
+{
+	return on_start(rq, false);
+}
+
+SEC("tp_btf/block_rq_merge")
+int BPF_PROG(tp_btf_block_rq_merge, struct request *rq)
+{
+	return on_merge(rq);
+}
+
+SEC("tp_btf/block_rq_complete")
+int BPF_PROG(tp_btf_block_rq_complete, struct request *rq, int error, unsigned int nr_bytes)
+{
+	return on_complete(rq, nr_bytes);
+}
+
+SEC("raw_tp/block_rq_insert")
+int BPF_PROG(raw_block_rq_insert, struct request *rq)
+{
+	return on_start(rq, true);
+}
+
+SEC("raw_tp/block_rq_issue")
+int BPF_PROG(raw_block_rq_issue, struct request *rq)
+{
+	return on_start(rq, false);
+}
+
+SEC("raw_tp/block_rq_merge")
+int BPF_PROG(raw_block_rq_merge, struct request *rq)
+{
+	return on_merge(rq);
+}
+
+SEC("raw_tp/block_rq_complete")
+int BPF_PROG(raw_block_rq_complete, struct request *rq, int error, unsigned int nr_bytes)
+{
+	return on_complete(rq, nr_bytes);
+}
+
+/* kernels < 5.11: block_rq_insert/issue/merge(struct request_queue *q, struct request *rq) */
+SEC("raw_tp/block_rq_insert")
+int BPF_PROG(raw_block_rq_insert_old, struct request_queue *q, struct request *rq)
+{
+	return on_start(rq, true);
+}
+
+SEC("raw_tp/block_rq_issue")
+int BPF_PROG(raw_block_rq_issue_old, struct request_queue *q, struct request *rq)
+{
+	return on_start(rq, false);
+}
+
+SEC("raw_tp/block_rq_merge")
+int BPF_PROG(raw_block_rq_merge_old, struct request_queue *q, struct request *rq)
+{
+	return on_merge(rq);
+}
+
+char LICENSE[] SEC("license") = "GPL";
