@@ -13,7 +13,7 @@
 
 struct ptk_folded_stack {
 	char *stack; /* "comm;root;...;leaf" (frames joined by ';') */
-	u64 count;   /* samples, or a weight such as microseconds off-CPU */
+	u64 count; /* samples, or a weight such as microseconds off-CPU */
 };
 
 struct ptk_folded {

@@ -13,10 +13,10 @@
 #include "model/folded.h"
 
 struct ptk_flame_opts {
-	const char *title;   /* default "Flame Graph" */
+	const char *title; /* default "Flame Graph" */
 	const char *subtitle;
-	int width;	     /* pixels, default 1200 */
-	bool reverse;	     /* icicle: root at the top */
+	int width; /* pixels, default 1200 */
+	bool reverse; /* icicle: root at the top */
 	const char *palette; /* "hot" (default), "mem", "io", "java", "js" */
 	const char *countname; /* "samples", "us" ... */
 };

@@ -166,7 +166,9 @@ void ptk_sink_table_end(struct ptk_sink *s)
 void ptk_sink_end(struct ptk_sink *s)
 {
 	if (s->fmt == PTK_FMT_JSON && s->obj) {
-		fputs(json_object_to_json_string_ext(s->obj, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE), s->out);
+		fputs(json_object_to_json_string_ext(
+			      s->obj, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE),
+		      s->out);
 		fputc('\n', s->out);
 		json_object_put(s->obj);
 		s->obj = NULL;

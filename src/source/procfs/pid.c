@@ -55,7 +55,7 @@ int ptk_task_parse_stat(const char *buf, struct ptk_task *t)
 	}
 	if (nf < 21) /* through rss (field 24) */
 		return -EINVAL;
-#define F(k) v[(k) - 4]
+#define F(k) v[(k)-4]
 	t->ppid = F(4);
 	t->minflt = F(10);
 	t->majflt = F(12);

@@ -15,32 +15,32 @@
 #include "source/root.h"
 
 struct ptk_task {
-	int pid;  /* tgid for a process row, tid for a thread row */
+	int pid; /* tgid for a process row, tid for a thread row */
 	int tgid; /* thread group id */
 	int ppid;
 	char comm[64]; /* between the first '(' and the last ')' of stat, controls escaped */
-	char state;    /* R S D Z T t X I ... */
+	char state; /* R S D Z T t X I ... */
 	u64 minflt, majflt; /* faults since start (stat fields 10, 12) */
-	u64 utime, stime;   /* USER_HZ ticks (stat fields 14, 15) */
+	u64 utime, stime; /* USER_HZ ticks (stat fields 14, 15) */
 	long priority, nice;
-	long nthreads;	   /* stat field 20 */
-	u64 starttime;	   /* ticks after boot (stat field 22): part of the task's identity */
-	u64 vsize;	   /* bytes (stat field 23) */
-	u64 rss_pages;	   /* resident pages (stat field 24) */
-	int processor;	   /* CPU last run on (stat field 39) */
-	u64 blkio_ticks;   /* delayacct_blkio_ticks (stat field 42), 0 when absent */
-	u64 gtime;	   /* guest_time ticks (stat field 43; inside utime), 0 when absent */
-	bool io_ok;	   /* /proc/PID/io was readable */
-	u64 rchar, wchar;  /* bytes via read()/write() syscalls (io) */
+	long nthreads; /* stat field 20 */
+	u64 starttime; /* ticks after boot (stat field 22): part of the task's identity */
+	u64 vsize; /* bytes (stat field 23) */
+	u64 rss_pages; /* resident pages (stat field 24) */
+	int processor; /* CPU last run on (stat field 39) */
+	u64 blkio_ticks; /* delayacct_blkio_ticks (stat field 42), 0 when absent */
+	u64 gtime; /* guest_time ticks (stat field 43; inside utime), 0 when absent */
+	bool io_ok; /* /proc/PID/io was readable */
+	u64 rchar, wchar; /* bytes via read()/write() syscalls (io) */
 	u64 read_bytes, write_bytes, cancelled_write_bytes; /* bytes at the block layer (io) */
-	char wchan[64];	   /* kernel function the task sleeps in ("" when running or unknown) */
+	char wchan[64]; /* kernel function the task sleeps in ("" when running or unknown) */
 
 	/* /proc/PID/status (PTK_PT_STATUS) */
 	bool status_ok;
-	unsigned uid;		   /* real uid (Uid: field 1) */
+	unsigned uid; /* real uid (Uid: field 1) */
 	u64 vol_ctxt, nonvol_ctxt; /* voluntary_/nonvoluntary_ctxt_switches since start */
-	u64 vmrss_kb, vmswap_kb;   /* VmRSS, VmSwap (kB); 0 for kernel threads */
-	char name[64];		   /* Name: as the kernel prints it (escaped) */
+	u64 vmrss_kb, vmswap_kb; /* VmRSS, VmSwap (kB); 0 for kernel threads */
+	char name[64]; /* Name: as the kernel prints it (escaped) */
 
 	/* /proc/PID/statm (PTK_PT_STATM), pages */
 	bool statm_ok;
@@ -68,18 +68,18 @@ struct ptk_task {
 };
 
 enum ptk_ptab_flags {
-	PTK_PT_IO = 1 << 0,	 /* read /proc/PID/io */
-	PTK_PT_WCHAN = 1 << 1,	 /* read /proc/PID/wchan for tasks in D state */
+	PTK_PT_IO = 1 << 0, /* read /proc/PID/io */
+	PTK_PT_WCHAN = 1 << 1, /* read /proc/PID/wchan for tasks in D state */
 	PTK_PT_THREADS = 1 << 2, /* rows are threads (/proc/PID/task/TID), not processes */
-	PTK_PT_STATUS = 1 << 3,	 /* read status (uid, context switches, VmRSS, VmSwap) */
-	PTK_PT_STATM = 1 << 4,	 /* read statm */
+	PTK_PT_STATUS = 1 << 3, /* read status (uid, context switches, VmRSS, VmSwap) */
+	PTK_PT_STATM = 1 << 4, /* read statm */
 	PTK_PT_CMDLINE = 1 << 5, /* read cmdline (per process, also set on its threads) */
-	PTK_PT_CGROUP = 1 << 6,	 /* read cgroup */
-	PTK_PT_FDS = 1 << 7,	 /* count /proc/PID/fd entries */
+	PTK_PT_CGROUP = 1 << 6, /* read cgroup */
+	PTK_PT_FDS = 1 << 7, /* count /proc/PID/fd entries */
 	PTK_PT_ALLWCHAN = 1 << 8, /* read wchan for every task, not only D */
-	PTK_PT_SCHED = 1 << 9,	  /* read schedstat (run-queue wait) */
+	PTK_PT_SCHED = 1 << 9, /* read schedstat (run-queue wait) */
 	PTK_PT_OWNER = 1 << 10, /* fstat the task's stat file: euid (no extra read) */
-/*
+	/*
 	 * With a keep cache: a task whose schedstat sum_exec_runtime did not move since its last
 	 * full read did not run, so its stat/statm rows are reused instead of re-read (schedstat
 	 * costs a quarter of stat). Only for thread rows and single-threaded processes, only with
@@ -95,10 +95,10 @@ struct ptk_ptab_keep;
 struct ptk_ptab {
 	int n, cap;
 	struct ptk_task *t; /* sorted by pid after a scan */
-	u64 scanned_ns;	    /* CLOCK_MONOTONIC of the scan */
-	int vanished;	    /* tasks that disappeared mid-scan (dropped) */
-	int denied;	    /* files we could not read (EACCES/EPERM) */
-/*
+	u64 scanned_ns; /* CLOCK_MONOTONIC of the scan */
+	int vanished; /* tasks that disappeared mid-scan (dropped) */
+	int denied; /* files we could not read (EACCES/EPERM) */
+	/*
 	 * Optional, set by the caller (share one between the tables of a loop): keep each
 	 * task's stat and statm open between scans and re-read them with pread() at offset 0,
 	 * which costs about half of open+read+close on /proc. A held fd whose task died
@@ -153,7 +153,6 @@ void ptk_cgroup_path(const char *buf, char *out, size_t size);
 /* The container id a cgroup path shows (64 hex chars after docker-, cri-containerd-,
  * crio-, libpod- or a /docker/ component), first 12 chars in out; "" when none. */
 void ptk_container_id(const char *cgroup, char *out, size_t size);
-
 
 /* Find the task with this pid and starttime (binary search). NULL when absent or reused. */
 const struct ptk_task *ptk_ptab_find(const struct ptk_ptab *pt, int pid, u64 starttime);
