@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The symbolizer: kallsyms for the kernel, libdwfl per process for user space. */
+#include <dwarf.h>
 #include <elf.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
@@ -28,6 +29,17 @@ struct upid {
 	bool rereported; /* the maps were read again after a miss */
 	struct vname *vnames; /* names with the symbol version cut off */
 	Dwfl_Callbacks cb;
+	struct jitsym *jit; /* /tmp/perf-PID.map, sorted by start */
+	size_t njit;
+	bool jit_loaded;
+	char *jit_path;
+};
+
+/* One line of a JIT map /tmp/perf-PID.map: "START SIZE name" (hex), written by JITs (V8
+ * --perf-basic-prof, the JVM's perf-map-agent, LuaJIT ...) for code outside every ELF. */
+struct jitsym {
+	u64 start, size;
+	char *name;
 };
 
 struct ptk_symbolizer {
@@ -59,6 +71,10 @@ static void upid_free(struct upid *u)
 	}
 	if (u->dwfl)
 		dwfl_end(u->dwfl);
+	for (size_t i = 0; i < u->njit; i++)
+		free(u->jit[i].name);
+	free(u->jit);
+	free(u->jit_path);
 	free(u);
 }
 
@@ -277,6 +293,82 @@ static const char *unversioned(struct upid *u, const char *name)
 	return v->name;
 }
 
+static int jit_cmp(const void *a, const void *b)
+{
+	const struct jitsym *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static void jit_load(struct upid *u)
+{
+	char path[64], *line = NULL;
+	size_t cap = 0, alloc = 0;
+	FILE *f;
+
+	u->jit_loaded = true;
+	snprintf(path, sizeof(path), "/tmp/perf-%d.map", u->pid);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	u->jit_path = xstrdup(path);
+	while (getline(&line, &cap, f) > 0) {
+		char *p = line, *e;
+		u64 start = strtoull(p, &e, 16), size;
+
+		if (e == p || *e != ' ')
+			continue;
+		p = e + 1;
+		size = strtoull(p, &e, 16);
+		if (e == p || *e != ' ' || !size)
+			continue;
+		p = e + 1;
+		p[strcspn(p, "\n")] = '\0';
+		if (u->njit == alloc) {
+			alloc = alloc ? alloc * 2 : 64;
+			u->jit = xrealloc(u->jit, alloc * sizeof(*u->jit));
+		}
+		u->jit[u->njit++] = (struct jitsym){ start, size, xstrdup(p) };
+	}
+	free(line);
+	fclose(f);
+	if (u->njit)
+		qsort(u->jit, u->njit, sizeof(*u->jit), jit_cmp);
+}
+
+/* The JIT symbol containing addr (the last one starting at or below it), or NULL. */
+static const struct jitsym *jit_find(struct upid *u, u64 addr)
+{
+	size_t lo = 0, hi;
+
+	if (!u->jit_loaded)
+		jit_load(u);
+	hi = u->njit;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (u->jit[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || addr - u->jit[lo - 1].start >= u->jit[lo - 1].size)
+		return NULL;
+	return &u->jit[lo - 1];
+}
+
+/* Resolve addr from the process's JIT map. 0, or -ENOENT. */
+static int sym_jit(struct upid *u, u64 addr, struct ptk_frame *f)
+{
+	const struct jitsym *j = jit_find(u, addr);
+
+	if (!j)
+		return -ENOENT;
+	f->func = j->name;
+	f->off = addr - j->start;
+	f->module = u->jit_path;
+	return 0;
+}
+
 int ptk_sym_user(struct ptk_symbolizer *s, pid_t pid, u64 addr, struct ptk_frame *f)
 {
 	struct upid *u = upid_get(s, pid);
@@ -288,7 +380,7 @@ int ptk_sym_user(struct ptk_symbolizer *s, pid_t pid, u64 addr, struct ptk_frame
 	memset(f, 0, sizeof(*f));
 	f->addr = addr;
 	if (!u->dwfl)
-		return -ESRCH;
+		return sym_jit(u, addr, f) == 0 ? 0 : -ESRCH;
 	mod = dwfl_addrmodule(u->dwfl, addr);
 	if (!mod && !u->rereported) {
 		u->rereported = true;
@@ -296,7 +388,7 @@ int ptk_sym_user(struct ptk_symbolizer *s, pid_t pid, u64 addr, struct ptk_frame
 			mod = dwfl_addrmodule(u->dwfl, addr);
 	}
 	if (!mod)
-		return -ENOENT;
+		return sym_jit(u, addr, f); /* JIT code lives in anonymous memory */
 	f->module = dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
 	name = dwfl_module_addrinfo(mod, addr, &off, &sym, NULL, NULL, NULL);
 	if (s->flags & PTK_SYM_LINES) {
@@ -309,6 +401,69 @@ int ptk_sym_user(struct ptk_symbolizer *s, pid_t pid, u64 addr, struct ptk_frame
 	f->func = unversioned(u, name);
 	f->off = off;
 	return 0;
+}
+
+/* File name of a DW_AT_call_file index in the CU's file table. */
+static const char *call_file(Dwarf_Die *cu, Dwarf_Die *die, int *line)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word idx, l;
+	Dwarf_Files *files;
+	size_t nfiles;
+
+	*line = 0;
+	if (dwarf_formudata(dwarf_attr(die, DW_AT_call_line, &a), &l) == 0)
+		*line = (int)l;
+	if (dwarf_formudata(dwarf_attr(die, DW_AT_call_file, &a), &idx) != 0 ||
+	    dwarf_getsrcfiles(cu, &files, &nfiles) != 0 || idx >= nfiles)
+		return NULL;
+	return dwarf_filesrc(files, idx, NULL, NULL);
+}
+
+int ptk_sym_user_inlines(struct ptk_symbolizer *s, pid_t pid, u64 addr, struct ptk_frame *out,
+			 int max, const char **cfile, int *cline)
+{
+	struct upid *u = upid_get(s, pid);
+	Dwfl_Module *mod;
+	Dwarf_Die *cu, *scopes = NULL;
+	Dwarf_Addr bias;
+	const char *file = NULL;
+	int nscopes, n = 0, line = 0;
+
+	*cfile = NULL;
+	*cline = 0;
+	if (!u->dwfl || !(mod = dwfl_addrmodule(u->dwfl, addr)) ||
+	    !(cu = dwfl_module_addrdie(mod, addr, &bias)))
+		return 0;
+	nscopes = dwarf_getscopes(cu, addr - bias, &scopes);
+	if (nscopes <= 0)
+		return 0;
+	Dwfl_Line *l = dwfl_module_getsrc(mod, addr);
+	if (l)
+		file = dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL);
+	for (int i = 0; i < nscopes && n < max; i++) {
+		Dwarf_Attribute a;
+		const char *name;
+
+		if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine)
+			continue;
+		name = dwarf_formstring(dwarf_attr_integrate(&scopes[i], DW_AT_name, &a));
+		memset(&out[n], 0, sizeof(out[n]));
+		out[n].addr = addr;
+		out[n].func = name;
+		out[n].module = dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+		out[n].file = file;
+		out[n].line = line;
+		/* the next one up is at this one's call site */
+		file = call_file(cu, &scopes[i], &line);
+		n++;
+	}
+	free(scopes);
+	if (n) {
+		*cfile = file;
+		*cline = line;
+	}
+	return n;
 }
 
 const char *ptk_frame_name(const struct ptk_frame *f)

@@ -87,10 +87,23 @@ int ptk_sym_kernel(struct ptk_symbolizer *s, u64 addr, struct ptk_frame *f);
  * opened through /proc/PID/root (processes in containers). An address outside every known
  * module re-reads the maps once (libraries loaded later). The name is the symbol containing
  * addr from .symtab, else .dynsym, without its symbol version ("clock_nanosleep", not
- * "clock_nanosleep@GLIBC_2.2.5"). Returns 0 when a function resolved; -ESRCH (process gone),
+ * "clock_nanosleep@GLIBC_2.2.5"). An address in no module (JIT code in anonymous memory) is
+ * looked up in the JIT map /tmp/perf-PID.map ("START SIZE name" lines, hex; read once per pid),
+ * f->module then being that file. Returns 0 when a function resolved; -ESRCH (process gone),
  * -ENOENT (no module or no symbol: f->module may still be set).
  */
 int ptk_sym_user(struct ptk_symbolizer *s, pid_t pid, u64 addr, struct ptk_frame *f);
+
+/*
+ * The functions inlined at user address addr of pid, innermost first, from the DWARF scopes
+ * of the compile unit (DW_TAG_inlined_subroutine, names through DW_AT_abstract_origin). Fills
+ * out[0..n-1]: func = the inlined function, module, file:line = where addr's code is for
+ * out[0] (line table) and the call site of out[i-1] for i > 0 (DW_AT_call_file/_line).
+ * *call_file / *call_line get the call site of the outermost one, inside the real function.
+ * Returns n (0 when nothing is inlined there or there is no DWARF).
+ */
+int ptk_sym_user_inlines(struct ptk_symbolizer *s, pid_t pid, u64 addr, struct ptk_frame *out,
+			 int max, const char **call_file, int *call_line);
 
 /* Drop the cached modules of pid (it exited, or its pid may be reused). Frames resolved for
  * it before become invalid. */
