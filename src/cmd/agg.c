@@ -1116,9 +1116,8 @@ int cmd_agg(struct ptk_ctx *ctx, int argc, char **argv)
 	build_tables(&p);
 	if (ctx->stop)
 		goto out_release;
-	if (!ctx->json)
-		fprintf(stderr, "Tracing %s%s... Hit Ctrl-C to end.\n", p.event_desc,
-			p.latency ? " latency" : "");
+	snprintf(r.banner, sizeof(r.banner), "Tracing %.200s%s... Hit Ctrl-C to end.", p.event_desc,
+		 p.latency ? " latency" : "");
 	rc = ptk_bpf_run(&r);
 	goto out;
 usage_val:

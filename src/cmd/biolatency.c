@@ -388,7 +388,6 @@ int cmd_biolatency(struct ptk_ctx *ctx, int argc, char **argv)
 		return rc;
 	if (!has_itv)
 		r.interval_s = 0;
-	if (!ctx->json)
-		fprintf(stderr, "Tracing block device I/O... Hit Ctrl-C to end.\n");
+	snprintf(r.banner, sizeof(r.banner), "Tracing block device I/O... Hit Ctrl-C to end.");
 	return ptk_bpf_run(&r);
 }

@@ -488,15 +488,16 @@ int cmd_offcputime(struct ptk_ctx *ctx, int argc, char **argv)
 		return ptk_usage_error(ctx, "unexpected operand '%s'", argv[optind]);
 	r.interval_s = 0;
 	p.sym = ptk_sym_new(ctx->procfs, 0);
-	if (!ctx->json && !p.folded)
-		fprintf(stderr, "Tracing off-CPU time (us) of %s%s by user + kernel stack... %s\n",
-			r.filter.tgid ? "one process" :
-			r.filter.tid  ? "one thread" :
-					"all threads",
-			p.user_only ? " (user threads only)" :
-			p.kern_only ? " (kernel threads only)" :
-				      "",
-			r.duration_s > 0 ? "" : "Hit Ctrl-C to end.");
+	if (!p.folded)
+		snprintf(r.banner, sizeof(r.banner),
+			 "Tracing off-CPU time (us) of %s%s by user + kernel stack... %s",
+			 r.filter.tgid ? "one process" :
+			 r.filter.tid  ? "one thread" :
+					 "all threads",
+			 p.user_only ? " (user threads only)" :
+			 p.kern_only ? " (kernel threads only)" :
+				       "",
+			 r.duration_s > 0 ? "" : "Hit Ctrl-C to end.");
 	rc = ptk_bpf_run(&r);
 	ptk_sym_free(p.sym);
 	return rc;

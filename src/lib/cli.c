@@ -67,6 +67,11 @@ int ptk_ctx_ready(struct ptk_ctx *ctx)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	/* a closed pipe (ptk execsnoop | head) must end the loop through the normal cleanup
+	 * path (probes detached, tracefs unmounted), not kill the process: ignore SIGPIPE and
+	 * let the loops see the write error */
+	signal(SIGPIPE, SIG_IGN);
 	ctx->cpu_start_ns = ptk_self_cpu_ns();
 	return 0;
 }
@@ -82,8 +87,11 @@ int ptk_parse_interval_count(struct ptk_ctx *ctx, int argc, char **argv, double 
 		return ptk_usage_error(ctx, "too many operands: '%s'", argv[optind + 2]);
 	if (n >= 1) {
 		double v;
-		if (ptk_parse_double(argv[optind], &v) || v <= 0 || v > 86400 * 365)
-			return ptk_usage_error(ctx, "invalid interval '%s'", argv[optind]);
+		if (ptk_parse_double(argv[optind], &v) || v < PTK_MIN_INTERVAL_S ||
+		    v > PTK_MAX_INTERVAL_S)
+			return ptk_usage_error(ctx, "invalid interval '%s' (%.2g to %.0f s)",
+					       argv[optind], PTK_MIN_INTERVAL_S,
+					       PTK_MAX_INTERVAL_S);
 		*interval = v;
 		if (has_interval)
 			*has_interval = true;
@@ -141,7 +149,7 @@ int ptk_loop(struct ptk_ctx *ctx, double interval_s, long count, ptk_sample_fn s
 		return r;
 	for (long i = 1; count < 0 || i <= count; i++) {
 		double itv;
-		if (ctx->stop)
+		if (ctx->stop || ptk_output_broken())
 			return -EINTR;
 		if (ctx->src.replay) {
 			if (ptk_src_next(&ctx->src))
@@ -161,4 +169,9 @@ int ptk_loop(struct ptk_ctx *ctx, double interval_s, long count, ptk_sample_fn s
 			return r;
 	}
 	return 0;
+}
+
+bool ptk_output_broken(void)
+{
+	return ferror(stdout) != 0;
 }

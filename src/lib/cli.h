@@ -12,6 +12,14 @@
 #include "output/sink.h"
 #include "source/root.h"
 
+/* Bounds of an interval or duration in seconds: below a few clock ticks the counters
+ * (USER_HZ ticks, ms in diskstats) are pure quantisation; above a year it is a typo. */
+#define PTK_MIN_INTERVAL_S 0.01
+#define PTK_MAX_INTERVAL_S (86400.0 * 365)
+
+/* True once a write to stdout failed (EPIPE from a closed pipe, ENOSPC): loops stop. */
+bool ptk_output_broken(void);
+
 /* Exit codes: 0 ok, 1 runtime error, 2 usage error. */
 enum { PTK_EXIT_OK = 0, PTK_EXIT_RUNTIME = 1, PTK_EXIT_USAGE = 2 };
 

@@ -9,7 +9,9 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/capability.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "source/tracefs/tracefs.h"
@@ -72,9 +74,31 @@ int ptk_bpf_common_opt(struct ptk_ctx *ctx, struct ptk_bpf_filter *f, int c, con
 	case 'v':
 		f->verbose = true;
 		return 0;
+	case PTK_OPT_PROCFS:
+	case PTK_OPT_SYSFS:
+		return ptk_usage_error(ctx, "BPF tools trace the live kernel: --procfs and --sysfs "
+					    "do not apply");
 	default:
 		return ptk_common_opt(ctx, c, arg);
 	}
+}
+
+/* BPF tracing needs CAP_BPF + CAP_PERFMON (5.8+) or CAP_SYS_ADMIN: check before any work
+ * so an unprivileged run fails with one line that names the cause. */
+static bool bpf_privileged(void)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct d[2];
+	u64 eff;
+
+	if (geteuid() == 0)
+		return true;
+	if (syscall(SYS_capget, &h, d) < 0)
+		return false;
+	eff = d[0].effective | (u64)d[1].effective << 32;
+#define HAS(cap) (eff & (1ull << (cap)))
+	return HAS(21 /* CAP_SYS_ADMIN */) || (HAS(39 /* CAP_BPF */) && HAS(38 /* CAP_PERFMON */));
+#undef HAS
 }
 
 /* The kernel BTF, parsed once for the feature probes and freed before the tool's own load
@@ -256,6 +280,11 @@ int ptk_bpf_run(struct ptk_bpf_run *r)
 
 	verbose = r->filter.verbose;
 	libbpf_set_print(libbpf_print);
+	if (!bpf_privileged()) {
+		ptk_err("needs root, or CAP_BPF and CAP_PERFMON (or CAP_SYS_ADMIN), to load BPF "
+			"programs");
+		return PTK_EXIT_RUNTIME;
+	}
 	if ((err = ptk_ctx_ready(ctx)))
 		return err;
 	if (r->ops->needs_tracefs) {
@@ -273,7 +302,7 @@ int ptk_bpf_run(struct ptk_bpf_run *r)
 	if (err) {
 		ptk_err("cannot open the BPF programs: %s", strerror(-err));
 		rc = PTK_EXIT_RUNTIME;
-		goto out;
+		goto out_destroy; /* open may have created the skeleton before failing */
 	}
 	ptk_bpf_probes_done();
 	err = r->ops->load(r);
@@ -284,13 +313,15 @@ int ptk_bpf_run(struct ptk_bpf_run *r)
 		rc = PTK_EXIT_RUNTIME;
 		goto out_destroy;
 	}
+	if (r->banner[0] && !ctx->json)
+		fprintf(stderr, "%s\n", r->banner);
 	r->start_ns = ptk_now_ns();
 	u64 step = (u64)(r->interval_s * 1e9), next = r->start_ns + step, prev = r->start_ns;
 	u64 end = r->duration_s > 0 ? r->start_ns + (u64)(r->duration_s * 1e9) : 0;
 	for (;;) {
 		u64 now = ptk_now_ns(), deadline = ~0ull;
 
-		if (ctx->stop)
+		if (ctx->stop || ptk_output_broken())
 			break;
 		if (step)
 			deadline = next;
@@ -301,7 +332,12 @@ int ptk_bpf_run(struct ptk_bpf_run *r)
 				err = r->ops->report(r, i, (now - prev) / 1e9, false);
 				prev = now;
 				next += step;
-				if (err || (r->count > 0 && i >= r->count))
+				if (err) {
+					ptk_err("cannot read the BPF maps: %s", strerror(-err));
+					rc = PTK_EXIT_RUNTIME;
+					break;
+				}
+				if (r->count > 0 && i >= r->count)
 					break;
 				i++;
 			}
@@ -333,9 +369,9 @@ int ptk_bpf_run(struct ptk_bpf_run *r)
 	if (!ctx->json)
 		ptk_bpf_observer_text(r, stderr);
 out_destroy:
+	ptk_bpf_probes_done();
 	if (r->ops->destroy)
 		r->ops->destroy(r);
-out:
 	if (stats_fd >= 0)
 		close(stats_fd);
 	ptk_tracefs_release();

@@ -77,6 +77,9 @@ struct ptk_bpf_run {
 	double interval_s; /* 0: report only at exit (Ctrl-C, or duration_s) */
 	long count; /* reports to print; < 0 unbounded */
 	double duration_s; /* > 0: stop after this long (for tests and scripts) */
+	/* "Tracing ... Hit Ctrl-C to end.": printed on stderr once attached (text mode), so a
+	 * failure stays one line */
+	char banner[256];
 	bool header_printed;
 	u64 start_ns;
 	/* observer cost, filled after each report */

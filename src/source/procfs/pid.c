@@ -337,7 +337,7 @@ static struct keep_ent *keep_take(struct ptk_ptab_keep *k, int id, int kind)
 	}
 	if (e) {
 		k->cur[k->ncur] = *e;
-		e->kind = -1; /* taken: its fds moved */
+		/* taken: its fds moved (kind stays, the array must stay sorted for bsearch) */
 		e->stat_fd = e->statm_fd = e->sched_fd = -1;
 		e->last = NULL;
 	} else {
@@ -397,8 +397,15 @@ static ssize_t read_kept(struct ptk_ptab_keep *k, int *fdp, int base, const char
 
 	if (fd >= 0) {
 		n = pread_whole(fd, buf, size);
-		if (n > 0)
+		if (n > 0) {
+			/* the owner can change (setuid): fstat the held fd, no path walk */
+			if (owner) {
+				struct stat st;
+				owner->owner_ok = fstat(fd, &st) == 0;
+				owner->euid = st.st_uid;
+			}
 			return n;
+		}
 		close(fd);
 		k->held--;
 		*fdp = -1;
