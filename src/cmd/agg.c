@@ -978,7 +978,8 @@ static int parse_linear(struct ptk_ctx *ctx, struct priv *p, const char *arg)
 				       "invalid --linear '%s' (want MIN,MAX,STEP, MAX > MIN, "
 				       "STEP > 0)",
 				       arg);
-	if ((b - a + c - 1) / c > AGG_SLOTS)
+	/* in 128 bits: MAX - MIN + STEP overflows 64 for extreme bounds */
+	if (((__int128)b - a + c - 1) / c > AGG_SLOTS)
 		return ptk_usage_error(ctx, "--linear %s: more than %d buckets", arg, AGG_SLOTS);
 	p->lin_min = a;
 	p->lin_max = b;

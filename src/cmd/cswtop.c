@@ -443,7 +443,8 @@ static void remember_unnamed(struct cswtop *c)
 	for (int i = 0; i < pt->n; i++)
 		if (pt->t[i].tgid == c->pids[0] && !ptk_jstack_find(&c->jd, pt->t[i].pid))
 			c->tried[c->ntried++] = pt->t[i].pid;
-	qsort(c->tried, c->ntried, sizeof(*c->tried), cmp_int);
+	if (c->ntried)
+		qsort(c->tried, c->ntried, sizeof(*c->tried), cmp_int);
 }
 
 /* A JVM thread appeared that neither the dump names nor the last run left unnamed. */
@@ -574,7 +575,8 @@ static int sample(struct ptk_ctx *ctx, void *arg, long i, double itv)
 			ptk_meter_mark_span(&g->meter, g->dvol + g->dinv, c->prev_ns, c->now_ns);
 	}
 	ptk_meter_mark_span(&c->total, tvol + tinv, c->prev_ns, c->now_ns);
-	qsort(c->g, c->ng, sizeof(*c->g), cmp_group);
+	if (c->ng)
+		qsort(c->g, c->ng, sizeof(*c->g), cmp_group);
 	rehash(c);
 
 	double total_rate = itv > 0 ? (double)(tvol + tinv) / itv : 0;

@@ -111,9 +111,15 @@ static void join_args(const struct execsnoop_event *e, size_t len, const struct 
 				PUT('"');
 			continue;
 		}
-		if (p->quote && (c == '"' || c == '\\' || c == '\n' || c == '\t')) {
+		/* one event per line: controls are escaped whether quoting or not */
+		if ((p->quote && (c == '"' || c == '\\')) || c == '\n' || c == '\t' || c == '\r') {
 			PUT('\\');
-			c = c == '\n' ? 'n' : c == '\t' ? 't' : c;
+			c = c == '\n' ? 'n' : c == '\t' ? 't' : c == '\r' ? 'r' : c;
+		} else if ((unsigned char)c < 0x20 || c == 0x7f) {
+			PUT('\\');
+			PUT('x');
+			PUT("0123456789abcdef"[(unsigned char)c >> 4]);
+			c = "0123456789abcdef"[c & 15];
 		}
 		PUT(c);
 	}

@@ -5,9 +5,10 @@
 #include <utmpx.h>
 
 #include "cmd/cmd.h"
+#include "source/procfs/pid.h"
 #include "source/procfs/procfs.h"
 
-enum { U_UP, U_USERS, U_L1, U_L5, U_L15, U_RUN, U_BLK, U_THREADS, U_N };
+enum { U_UP, U_USERS, U_L1, U_L5, U_L15, U_RUN, U_DSTATE, U_BLK, U_THREADS, U_N };
 static const struct ptk_metric uptime_cols[U_N] = {
 	[U_UP] = { "up", "uptime_s", "s", PTK_GAUGE, PTK_V_F64, 0, 2,
 		   "time since boot (/proc/uptime field 1)" },
@@ -21,8 +22,11 @@ static const struct ptk_metric uptime_cols[U_N] = {
 		    "15-minute load average (/proc/loadavg field 3)" },
 	[U_RUN] = { "running", "procs_running", "", PTK_GAUGE, PTK_V_U64, 0, 0,
 		    "tasks runnable now, R state (/proc/stat procs_running)" },
+	[U_DSTATE] = { "D", "dstate_tasks", "", PTK_GAUGE, PTK_V_U64, 0, 0,
+		       "threads in uninterruptible sleep, D state: I/O, fsfreeze, NFS, locks "
+		       "(/proc/PID/task/TID/stat state)" },
 	[U_BLK] = { "blocked", "procs_blocked", "", PTK_GAUGE, PTK_V_U64, 0, 0,
-		    "tasks in uninterruptible I/O sleep, D state (/proc/stat procs_blocked)" },
+		    "of those, tasks in I/O wait (/proc/stat procs_blocked)" },
 	[U_THREADS] = { "threads", "nr_threads", "", PTK_GAUGE, PTK_V_U64, 0, 0,
 			"scheduling entities (/proc/loadavg field 4, after '/')" },
 };
@@ -82,6 +86,18 @@ int cmd_uptime(struct ptk_ctx *ctx, int argc, char **argv)
 	v[U_L15] = PTK_F(la.load15);
 	v[U_RUN] = PTK_U(st.procs_running);
 	v[U_BLK] = PTK_U(st.procs_blocked);
+	/* procs_blocked counts only I/O wait; load counts every D task: count them */
+	struct ptk_ptab pt = { 0 };
+	if (ptk_ptab_scan(&ctx->src, PTK_PT_THREADS, &pt) == 0 && pt.n > 0) {
+		u64 d = 0;
+		for (int i = 0; i < pt.n; i++)
+			d += pt.t[i].state == 'D';
+		/* I/O waiters are D tasks too; the two reads are not atomic */
+		v[U_DSTATE] = PTK_U(MAX(d, st.procs_blocked));
+	} else {
+		v[U_DSTATE] = PTK_NA;
+	}
+	ptk_ptab_free(&pt);
 	v[U_THREADS] = PTK_U(la.nr_threads);
 	ptk_stat_free(&st);
 
@@ -108,8 +124,10 @@ int cmd_uptime(struct ptk_ctx *ctx, int argc, char **argv)
 	       ptk_metric_fmt(&uptime_cols[U_L1], &v[U_L1], l[0], 32),
 	       ptk_metric_fmt(&uptime_cols[U_L5], &v[U_L5], l[1], 32),
 	       ptk_metric_fmt(&uptime_cols[U_L15], &v[U_L15], l[2], 32));
-	printf(" tasks: %s running (R), %s blocked (D), %s threads\n",
+	char dn[32];
+	printf(" tasks: %s running (R), %s in D state (%s blocked on I/O), %s threads\n",
 	       ptk_metric_fmt(&uptime_cols[U_RUN], &v[U_RUN], n[0], 32),
+	       ptk_metric_fmt(&uptime_cols[U_DSTATE], &v[U_DSTATE], dn, 32),
 	       ptk_metric_fmt(&uptime_cols[U_BLK], &v[U_BLK], n[1], 32),
 	       ptk_metric_fmt(&uptime_cols[U_THREADS], &v[U_THREADS], n[2], 32));
 	return 0;

@@ -14,8 +14,10 @@ const volatile __u32 targ_uid = EXECSNOOP_INVALID_UID;
 const volatile pid_t targ_ppid = 0;
 const volatile int max_args = EXECSNOOP_DEFAULT_MAX_ARGS;
 
+/* LRU: an exec from a non-leader thread changes the tid before sys_exit, leaving its entry
+ * behind; LRU eviction keeps such leaks from filling the map over a long run */
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 10240);
 	__type(key, pid_t);
 	__type(value, struct execsnoop_event);
