@@ -65,6 +65,12 @@ $(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
 
 $(LIB_OBJ) $(CMD_OBJ) $(MAIN_OBJ): | $(SKELS)
 
+# The x86_64 syscall table is generated from its declarative list; the generated header is
+# committed (no awk needed to build) and regenerated whenever the list or the script changes.
+src/source/ptrace/syscallent.h: src/source/ptrace/syscalls.list scripts/gen-syscalls.sh
+	scripts/gen-syscalls.sh $< > $@.tmp && mv $@.tmp $@
+$(BUILD)/src/source/ptrace/syscalls.o $(BUILD)/src/source/ptrace/decode.o: src/source/ptrace/syscallent.h
+
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@

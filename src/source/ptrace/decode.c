@@ -1,0 +1,1390 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "source/ptrace/decode.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/netlink.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lib/errnoname.h"
+#include "source/ptrace/syscalls.h"
+#include "source/ptrace/xlat.h"
+
+/* ---- buffer ----------------------------------------------------------------------------- */
+
+static void sb_grow(struct ptk_sbuf *sb, size_t add)
+{
+	if (sb->len + add + 1 <= sb->cap)
+		return;
+	size_t cap = sb->cap ? sb->cap : 256;
+	while (cap < sb->len + add + 1)
+		cap *= 2;
+	sb->p = xrealloc(sb->p, cap);
+	sb->cap = cap;
+}
+
+void ptk_sb_reset(struct ptk_sbuf *sb)
+{
+	sb->len = 0;
+	if (sb->p)
+		sb->p[0] = 0;
+}
+
+void ptk_sb_free(struct ptk_sbuf *sb)
+{
+	free(sb->p);
+	sb->p = NULL;
+	sb->len = sb->cap = 0;
+}
+
+void ptk_sb_putn(struct ptk_sbuf *sb, const char *s, size_t n)
+{
+	sb_grow(sb, n);
+	memcpy(sb->p + sb->len, s, n);
+	sb->len += n;
+	sb->p[sb->len] = 0;
+}
+
+void ptk_sb_puts(struct ptk_sbuf *sb, const char *s)
+{
+	ptk_sb_putn(sb, s, strlen(s));
+}
+
+void ptk_sb_printf(struct ptk_sbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	sb_grow(sb, 64);
+	va_start(ap, fmt);
+	n = vsnprintf(sb->p + sb->len, sb->cap - sb->len, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n >= sb->cap - sb->len) {
+		sb_grow(sb, (size_t)n);
+		va_start(ap, fmt);
+		vsnprintf(sb->p + sb->len, sb->cap - sb->len, fmt, ap);
+		va_end(ap);
+	}
+	sb->len += (size_t)n;
+}
+
+void ptk_dec_quote(struct ptk_sbuf *sb, const unsigned char *s, size_t len, bool more)
+{
+	sb_grow(sb, len * 4 + 8);
+	char *o = sb->p + sb->len;
+
+	*o++ = '"';
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = s[i];
+		switch (c) {
+		case '"':
+			*o++ = '\\';
+			*o++ = '"';
+			break;
+		case '\\':
+			*o++ = '\\';
+			*o++ = '\\';
+			break;
+		case '\n':
+			*o++ = '\\';
+			*o++ = 'n';
+			break;
+		case '\t':
+			*o++ = '\\';
+			*o++ = 't';
+			break;
+		case '\r':
+			*o++ = '\\';
+			*o++ = 'r';
+			break;
+		case '\v':
+			*o++ = '\\';
+			*o++ = 'v';
+			break;
+		case '\f':
+			*o++ = '\\';
+			*o++ = 'f';
+			break;
+		default:
+			if (c >= ' ' && c < 0x7f) {
+				*o++ = (char)c;
+			} else {
+				/* shortest octal, unless an octal digit follows */
+				bool full = i + 1 < len && s[i + 1] >= '0' && s[i + 1] <= '7';
+				*o++ = '\\';
+				if (full || c >= 0100) {
+					*o++ = (char)('0' + (c >> 6));
+					*o++ = (char)('0' + ((c >> 3) & 7));
+				} else if (c >= 010) {
+					*o++ = (char)('0' + ((c >> 3) & 7));
+				}
+				*o++ = (char)('0' + (c & 7));
+			}
+		}
+	}
+	*o++ = '"';
+	if (more) {
+		memcpy(o, "...", 3);
+		o += 3;
+	}
+	*o = 0;
+	sb->len = (size_t)(o - sb->p);
+}
+
+/* ---- helpers ---------------------------------------------------------------------------- */
+
+struct dec {
+	struct ptk_sbuf *sb;
+	const struct ptk_decopt *o;
+	struct ptk_tcb *t;
+	const struct ptk_syscall *sc;
+	s64 rval;
+	bool err;
+};
+
+static void put_ptr(struct ptk_sbuf *sb, u64 p)
+{
+	if (p)
+		ptk_sb_printf(sb, "%#" PRIx64, p);
+	else
+		ptk_sb_puts(sb, "NULL");
+}
+
+int ptk_dec_fdpath(pid_t pid, int fd, char *buf, size_t size)
+{
+	char path[64];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/fd/%d", pid, fd);
+	n = readlink(path, buf, size - 1);
+	if (n < 0)
+		return -errno;
+	buf[n] = 0;
+	return 0;
+}
+
+static void put_fd(struct dec *d, int fd)
+{
+	char p[4096];
+
+	ptk_sb_printf(d->sb, "%d", fd);
+	if (d->o->fdpath && fd >= 0 && !ptk_dec_fdpath(d->t->pid, fd, p, sizeof(p)))
+		ptk_sb_printf(d->sb, "<%s>", p);
+}
+
+static void put_flags(struct ptk_sbuf *sb, const struct ptk_xlat *x, u64 v, const char *zero)
+{
+	char buf[512];
+	ptk_sb_puts(sb, ptk_xlat_flags(x, v, zero, buf, sizeof(buf)));
+}
+
+static void put_xval(struct ptk_sbuf *sb, const struct ptk_xlat *x, u64 v, bool dec)
+{
+	const char *n = ptk_xlat_name(x, v);
+	if (n)
+		ptk_sb_puts(sb, n);
+	else if (dec)
+		ptk_sb_printf(sb, "%d", (int)v);
+	else
+		ptk_sb_printf(sb, "%#" PRIx64, v);
+}
+
+/* A NUL-terminated string of the tracee; max bytes shown. */
+static void put_str(struct dec *d, u64 addr, size_t max)
+{
+	char stackbuf[4097], *buf = stackbuf;
+	ssize_t n;
+
+	if (!addr) {
+		ptk_sb_puts(d->sb, "NULL");
+		return;
+	}
+	if (max + 1 > sizeof(stackbuf))
+		buf = xmalloc(max + 1);
+	n = ptk_tracee_readstr(d->t, addr, buf, max);
+	if (n < 0)
+		put_ptr(d->sb, addr);
+	else
+		ptk_dec_quote(d->sb, (unsigned char *)buf, (size_t)MIN((size_t)n, max),
+			      (size_t)n > max);
+	if (buf != stackbuf)
+		free(buf);
+}
+
+/* A buffer of len bytes of the tracee, cut at -s. */
+static void put_buf(struct dec *d, u64 addr, u64 len)
+{
+	size_t show = (size_t)MIN(len, (u64)d->o->strsize);
+	unsigned char stackbuf[4096], *buf = stackbuf;
+	ssize_t n;
+
+	if (!addr) {
+		ptk_sb_puts(d->sb, "NULL");
+		return;
+	}
+	if (show > sizeof(stackbuf))
+		buf = xmalloc(show);
+	n = ptk_tracee_read(d->t, addr, buf, show);
+	if (n < 0 || (size_t)n < show)
+		put_ptr(d->sb, addr);
+	else
+		ptk_dec_quote(d->sb, buf, show, len > show);
+	if (buf != stackbuf)
+		free(buf);
+}
+
+static bool read_obj(struct dec *d, u64 addr, void *obj, size_t len)
+{
+	return addr && ptk_tracee_read(d->t, addr, obj, len) == (ssize_t)len;
+}
+
+static void put_sigset_val(struct ptk_sbuf *sb, u64 set)
+{
+	int bits = __builtin_popcountll(set);
+	bool inv = bits > 32;
+
+	if (inv) {
+		ptk_sb_putn(sb, "~", 1);
+		set = ~set;
+	}
+	ptk_sb_putn(sb, "[", 1);
+	bool first = true;
+	for (int s = 1; s <= 64; s++) {
+		if (!(set & (1ULL << (s - 1))))
+			continue;
+		const char *n = ptk_signal_abbrev(s);
+		if (n)
+			ptk_sb_printf(sb, "%s%s", first ? "" : " ", n);
+		else
+			ptk_sb_printf(sb, "%s%d", first ? "" : " ", s);
+		first = false;
+	}
+	ptk_sb_putn(sb, "]", 1);
+}
+
+static void put_sigset(struct dec *d, u64 addr)
+{
+	u64 set = 0;
+	if (!addr)
+		ptk_sb_puts(d->sb, "NULL");
+	else if (!read_obj(d, addr, &set, sizeof(set)))
+		put_ptr(d->sb, addr);
+	else
+		put_sigset_val(d->sb, set);
+}
+
+static void put_sig(struct ptk_sbuf *sb, int sig)
+{
+	const char *n = ptk_signal_name(sig);
+	if (n)
+		ptk_sb_puts(sb, n);
+	else
+		ptk_sb_printf(sb, "%d", sig);
+}
+
+static void put_timespec(struct dec *d, u64 addr)
+{
+	struct timespec ts;
+	if (!addr)
+		ptk_sb_puts(d->sb, "NULL");
+	else if (!read_obj(d, addr, &ts, sizeof(ts)))
+		put_ptr(d->sb, addr);
+	else
+		ptk_sb_printf(d->sb, "{tv_sec=%lld, tv_nsec=%ld}", (long long)ts.tv_sec,
+			      (long)ts.tv_nsec);
+}
+
+static void put_mode(struct ptk_sbuf *sb, u64 mode)
+{
+	ptk_sb_printf(sb, "%#03o", (unsigned)mode);
+}
+
+static void put_dev(struct ptk_sbuf *sb, dev_t dev)
+{
+	unsigned ma = major(dev), mi = minor(dev);
+	ptk_sb_puts(sb, "makedev(");
+	ptk_sb_printf(sb, ma ? "%#x, " : "0, ", ma);
+	ptk_sb_printf(sb, mi ? "%#x)" : "0)", mi);
+}
+
+static const char *file_type(mode_t m)
+{
+	switch (m & S_IFMT) {
+	case S_IFREG:
+		return "S_IFREG";
+	case S_IFDIR:
+		return "S_IFDIR";
+	case S_IFCHR:
+		return "S_IFCHR";
+	case S_IFBLK:
+		return "S_IFBLK";
+	case S_IFIFO:
+		return "S_IFIFO";
+	case S_IFLNK:
+		return "S_IFLNK";
+	case S_IFSOCK:
+		return "S_IFSOCK";
+	}
+	return NULL;
+}
+
+static void put_stat_mode(struct ptk_sbuf *sb, mode_t m)
+{
+	const char *ft = file_type(m);
+	if (ft)
+		ptk_sb_printf(sb, "%s|%#03o", ft, m & ~S_IFMT);
+	else
+		ptk_sb_printf(sb, "%#o", m);
+}
+
+static void put_time_field(struct ptk_sbuf *sb, const char *name, struct timespec ts)
+{
+	char buf[64];
+	struct tm tm;
+	time_t t = ts.tv_sec;
+
+	ptk_sb_printf(sb, "%s=%lld", name, (long long)ts.tv_sec);
+	if (localtime_r(&t, &tm) && strftime(buf, sizeof(buf), "%FT%T%z", &tm))
+		ptk_sb_printf(sb, " /* %s */", buf);
+	ptk_sb_printf(sb, ", %s_nsec=%ld", name, (long)ts.tv_nsec);
+}
+
+static void put_stat(struct dec *d, u64 addr)
+{
+	struct stat st;
+	struct ptk_sbuf *sb = d->sb;
+	bool dev;
+
+	if (!read_obj(d, addr, &st, sizeof(st))) {
+		put_ptr(sb, addr);
+		return;
+	}
+	dev = S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode);
+	ptk_sb_puts(sb, "{");
+	if (d->o->verbose) {
+		ptk_sb_puts(sb, "st_dev=");
+		put_dev(sb, st.st_dev);
+		ptk_sb_printf(sb, ", st_ino=%llu, st_mode=", (unsigned long long)st.st_ino);
+		put_stat_mode(sb, st.st_mode);
+		ptk_sb_printf(
+			sb, ", st_nlink=%lu, st_uid=%u, st_gid=%u, st_blksize=%ld, st_blocks=%lld",
+			(unsigned long)st.st_nlink, st.st_uid, st.st_gid, (long)st.st_blksize,
+			(long long)st.st_blocks);
+		if (dev) {
+			ptk_sb_puts(sb, ", st_rdev=");
+			put_dev(sb, st.st_rdev);
+		} else {
+			ptk_sb_printf(sb, ", st_size=%lld", (long long)st.st_size);
+		}
+		ptk_sb_puts(sb, ", ");
+		put_time_field(sb, "st_atime", st.st_atim);
+		ptk_sb_puts(sb, ", ");
+		put_time_field(sb, "st_mtime", st.st_mtim);
+		ptk_sb_puts(sb, ", ");
+		put_time_field(sb, "st_ctime", st.st_ctim);
+		ptk_sb_puts(sb, "}");
+		return;
+	}
+	ptk_sb_puts(sb, "st_mode=");
+	put_stat_mode(sb, st.st_mode);
+	if (dev) {
+		ptk_sb_puts(sb, ", st_rdev=");
+		put_dev(sb, st.st_rdev);
+	} else {
+		ptk_sb_printf(sb, ", st_size=%lld", (long long)st.st_size);
+	}
+	ptk_sb_puts(sb, ", ...}");
+}
+
+static void put_sockaddr(struct dec *d, u64 addr, u64 len)
+{
+	struct sockaddr_storage ss;
+	struct ptk_sbuf *sb = d->sb;
+	char ip[INET6_ADDRSTRLEN];
+
+	if (!addr) {
+		ptk_sb_puts(sb, "NULL");
+		return;
+	}
+	if (len > sizeof(ss))
+		len = sizeof(ss);
+	memset(&ss, 0, sizeof(ss));
+	if (len < 2 || ptk_tracee_read(d->t, addr, &ss, (size_t)len) != (ssize_t)len) {
+		put_ptr(sb, addr);
+		return;
+	}
+	ptk_sb_puts(sb, "{sa_family=");
+	put_xval(sb, &ptk_x_af, ss.ss_family, true);
+	switch (ss.ss_family) {
+	case AF_UNIX: {
+		struct sockaddr_un *un = (struct sockaddr_un *)&ss;
+		size_t plen = len - offsetof(struct sockaddr_un, sun_path);
+		if (!plen)
+			break;
+		ptk_sb_puts(sb, ", sun_path=");
+		if (un->sun_path[0] == 0) { /* abstract */
+			ptk_sb_puts(sb, "@");
+			ptk_dec_quote(sb, (unsigned char *)un->sun_path + 1, plen - 1, false);
+		} else {
+			ptk_dec_quote(sb, (unsigned char *)un->sun_path,
+				      strnlen(un->sun_path, plen), false);
+		}
+		break;
+	}
+	case AF_INET: {
+		struct sockaddr_in *in = (struct sockaddr_in *)&ss;
+		inet_ntop(AF_INET, &in->sin_addr, ip, sizeof(ip));
+		ptk_sb_printf(sb, ", sin_port=htons(%u), sin_addr=inet_addr(\"%s\")",
+			      ntohs(in->sin_port), ip);
+		break;
+	}
+	case AF_INET6: {
+		struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&ss;
+		inet_ntop(AF_INET6, &in6->sin6_addr, ip, sizeof(ip));
+		ptk_sb_printf(sb,
+			      ", sin6_port=htons(%u), sin6_flowinfo=htonl(%u), "
+			      "inet_pton(AF_INET6, \"%s\", &sin6_addr), sin6_scope_id=%u",
+			      ntohs(in6->sin6_port), ntohl(in6->sin6_flowinfo), ip,
+			      in6->sin6_scope_id);
+		break;
+	}
+	case AF_NETLINK: {
+		struct sockaddr_nl *nl = (struct sockaddr_nl *)&ss;
+		ptk_sb_printf(sb, ", nl_pid=%u, nl_groups=%08x", nl->nl_pid, nl->nl_groups);
+		break;
+	}
+	default:
+		ptk_sb_puts(sb, ", sa_data=");
+		ptk_dec_quote(sb, (unsigned char *)&ss + 2, (size_t)len - 2, false);
+	}
+	ptk_sb_puts(sb, "}");
+}
+
+static void put_argv(struct dec *d, u64 addr, bool env)
+{
+	struct ptk_sbuf *sb = d->sb;
+	u64 p;
+	int n = 0;
+
+	if (!addr) {
+		ptk_sb_puts(sb, "NULL");
+		return;
+	}
+	if (env && !d->o->verbose) {
+		while (n < 100000 && read_obj(d, addr + 8 * (u64)n, &p, sizeof(p)) && p)
+			n++;
+		ptk_sb_printf(sb, "%#" PRIx64 " /* %d var%s */", addr, n, n == 1 ? "" : "s");
+		return;
+	}
+	ptk_sb_puts(sb, "[");
+	for (;; n++) {
+		if (!read_obj(d, addr + 8 * (u64)n, &p, sizeof(p))) {
+			if (!n) {
+				sb->len--;
+				put_ptr(sb, addr);
+				return;
+			}
+			break;
+		}
+		if (!p)
+			break;
+		if (n >= d->o->strsize) {
+			ptk_sb_puts(sb, ", ...");
+			break;
+		}
+		if (n)
+			ptk_sb_puts(sb, ", ");
+		put_str(d, p, (size_t)d->o->strsize);
+	}
+	ptk_sb_puts(sb, "]");
+}
+
+static void put_wstatus(struct dec *d, u64 addr)
+{
+	struct ptk_sbuf *sb = d->sb;
+	int s;
+
+	if (!addr) {
+		ptk_sb_puts(sb, "NULL");
+		return;
+	}
+	if (d->err || d->rval == 0 || !read_obj(d, addr, &s, sizeof(s))) {
+		put_ptr(sb, addr);
+		return;
+	}
+	if (WIFEXITED(s))
+		ptk_sb_printf(sb, "[{WIFEXITED(s) && WEXITSTATUS(s) == %d}]", WEXITSTATUS(s));
+	else if (WIFSIGNALED(s)) {
+		ptk_sb_puts(sb, "[{WIFSIGNALED(s) && WTERMSIG(s) == ");
+		put_sig(sb, WTERMSIG(s));
+		ptk_sb_puts(sb, WCOREDUMP(s) ? " && WCOREDUMP(s)}]" : "}]");
+	} else if (WIFSTOPPED(s)) {
+		ptk_sb_puts(sb, "[{WIFSTOPPED(s) && WSTOPSIG(s) == ");
+		put_sig(sb, WSTOPSIG(s));
+		ptk_sb_puts(sb, "}]");
+	} else {
+		ptk_sb_printf(sb, "[%#x]", s);
+	}
+}
+
+static void put_sigaction(struct dec *d, u64 addr)
+{
+	struct {
+		u64 handler, flags, restorer, mask;
+	} sa;
+	struct ptk_sbuf *sb = d->sb;
+
+	if (!addr) {
+		ptk_sb_puts(sb, "NULL");
+		return;
+	}
+	if (!read_obj(d, addr, &sa, sizeof(sa))) {
+		put_ptr(sb, addr);
+		return;
+	}
+	ptk_sb_puts(sb, "{sa_handler=");
+	if (sa.handler == 0)
+		ptk_sb_puts(sb, "SIG_DFL");
+	else if (sa.handler == 1)
+		ptk_sb_puts(sb, "SIG_IGN");
+	else
+		ptk_sb_printf(sb, "%#" PRIx64, sa.handler);
+	ptk_sb_puts(sb, ", sa_mask=");
+	put_sigset_val(sb, sa.mask);
+	ptk_sb_puts(sb, ", sa_flags=");
+	put_flags(sb, &ptk_x_sa_flags, sa.flags, "0");
+	if (sa.flags & 0x04000000) {
+		ptk_sb_puts(sb, ", sa_restorer=");
+		put_ptr(sb, sa.restorer);
+	}
+	ptk_sb_puts(sb, "}");
+}
+
+static void put_iov(struct dec *d, u64 addr, u64 cnt, s64 data)
+{
+	struct ptk_sbuf *sb = d->sb;
+	struct {
+		u64 base, len;
+	} v;
+
+	if (!addr) {
+		ptk_sb_puts(sb, "NULL");
+		return;
+	}
+	ptk_sb_puts(sb, "[");
+	for (u64 i = 0; i < cnt; i++) {
+		if (i >= (u64)d->o->strsize) {
+			ptk_sb_puts(sb, ", ...");
+			break;
+		}
+		if (!read_obj(d, addr + 16 * i, &v, sizeof(v))) {
+			if (!i) {
+				sb->len--;
+				put_ptr(sb, addr);
+				return;
+			}
+			break;
+		}
+		ptk_sb_puts(sb, i ? ", {iov_base=" : "{iov_base=");
+		u64 show = data < 0 ? v.len : MIN(v.len, (u64)data);
+		if (data >= 0 && show == 0 && v.len)
+			put_ptr(sb, v.base);
+		else
+			put_buf(d, v.base, show);
+		ptk_sb_printf(sb, ", iov_len=%" PRIu64 "}", v.len);
+		if (data >= 0)
+			data -= (s64)show;
+	}
+	ptk_sb_puts(sb, "]");
+}
+
+/* ---- ioctl ---------------------------------------------------------------------------- */
+
+static bool fd_is_tty(struct dec *d, int fd)
+{
+	char p[256];
+	if (ptk_dec_fdpath(d->t->pid, fd, p, sizeof(p)))
+		return false;
+	return !strncmp(p, "/dev/pts/", 9) || !strncmp(p, "/dev/tty", 8) ||
+	       !strcmp(p, "/dev/ptmx") || !strcmp(p, "/dev/console");
+}
+
+static bool fd_is_sequencer(struct dec *d, int fd)
+{
+	char p[256];
+	if (ptk_dec_fdpath(d->t->pid, fd, p, sizeof(p)))
+		return false;
+	return !strncmp(p, "/dev/sequencer", 14) || !strncmp(p, "/dev/music", 10);
+}
+
+static void put_ioctl_req(struct dec *d, int fd, unsigned req)
+{
+	static const char *const tmr[] = { "SNDCTL_TMR_START", "SNDCTL_TMR_STOP",
+					   "SNDCTL_TMR_CONTINUE" };
+	const char *n;
+
+	/* 'T' 2..4 is TCSETS* on a terminal and SNDCTL_TMR_* on the OSS sequencer */
+	if (req >= TCSETS && req <= TCSETSF) {
+		n = ptk_xlat_name(&ptk_x_ioctl_tty, req);
+		if (fd_is_tty(d, fd))
+			ptk_sb_puts(d->sb, n);
+		else if (fd_is_sequencer(d, fd))
+			ptk_sb_puts(d->sb, tmr[req - TCSETS]);
+		else
+			ptk_sb_printf(d->sb, "%s or %s", tmr[req - TCSETS], n);
+		return;
+	}
+	if ((n = ptk_xlat_name(&ptk_x_ioctl_tty, req)) ||
+	    (n = ptk_xlat_name(&ptk_x_ioctl_misc, req)))
+		ptk_sb_puts(d->sb, n);
+	else
+		ptk_sb_printf(d->sb, "_IOC(%#x, %#x, %#x, %#x)", _IOC_DIR(req), _IOC_TYPE(req),
+			      _IOC_NR(req), _IOC_SIZE(req));
+}
+
+static bool ioctl_arg_at_exit(unsigned req)
+{
+	return req == TCGETS || req == TIOCGWINSZ || req == FIONREAD || req == TIOCGPGRP ||
+	       req == TIOCOUTQ || req == TIOCGPTN;
+}
+
+static const char *speed_name(unsigned c)
+{
+	static const struct {
+		unsigned v;
+		const char *n;
+	} sp[] = { { B0, "B0" },	   { B50, "B50" },	   { B75, "B75" },
+		   { B110, "B110" },	   { B134, "B134" },	   { B150, "B150" },
+		   { B200, "B200" },	   { B300, "B300" },	   { B600, "B600" },
+		   { B1200, "B1200" },	   { B1800, "B1800" },	   { B2400, "B2400" },
+		   { B4800, "B4800" },	   { B9600, "B9600" },	   { B19200, "B19200" },
+		   { B38400, "B38400" },   { B57600, "B57600" },   { B115200, "B115200" },
+		   { B230400, "B230400" }, { B460800, "B460800" }, { B921600, "B921600" } };
+	for (size_t i = 0; i < ARRAY_SIZE(sp); i++)
+		if (sp[i].v == (c & CBAUD))
+			return sp[i].n;
+	return NULL;
+}
+
+/* a multi-bit field of a termios word: "NL0" style, named by value */
+static void put_tfield(struct ptk_sbuf *sb, unsigned w, unsigned mask, const char *pfx)
+{
+	unsigned v = w & mask, sh = (unsigned)__builtin_ctz(mask);
+	ptk_sb_printf(sb, "%s%u|", pfx, v >> sh);
+}
+
+static void put_termios(struct dec *d, u64 addr)
+{
+	struct {
+		unsigned iflag, oflag, cflag, lflag;
+		unsigned char line, cc[19];
+	} tio;
+	struct ptk_sbuf *sb = d->sb;
+	const char *sp;
+
+	if (!read_obj(d, addr, &tio, sizeof(tio))) {
+		put_ptr(sb, addr);
+		return;
+	}
+	ptk_sb_puts(sb, "{c_iflag=");
+	put_flags(sb, &ptk_x_tc_iflag, tio.iflag, "0");
+	ptk_sb_puts(sb, ", c_oflag=");
+	put_tfield(sb, tio.oflag, NLDLY, "NL");
+	put_tfield(sb, tio.oflag, CRDLY, "CR");
+	put_tfield(sb, tio.oflag, TABDLY, "TAB");
+	put_tfield(sb, tio.oflag, BSDLY, "BS");
+	put_tfield(sb, tio.oflag, VTDLY, "VT");
+	put_tfield(sb, tio.oflag, FFDLY, "FF");
+	put_flags(sb, &ptk_x_tc_oflag,
+		  tio.oflag & ~(unsigned)(NLDLY | CRDLY | TABDLY | BSDLY | VTDLY | FFDLY), "0");
+	ptk_sb_puts(sb, ", c_cflag=");
+	sp = speed_name(tio.cflag);
+	if (sp)
+		ptk_sb_printf(sb, "%s|", sp);
+	ptk_sb_printf(sb, "CS%u", 5 + ((tio.cflag & CSIZE) >> 4));
+	if (tio.cflag & ~(unsigned)(CBAUD | CSIZE)) {
+		ptk_sb_puts(sb, "|");
+		put_flags(sb, &ptk_x_tc_cflag, tio.cflag & ~(unsigned)(CBAUD | CSIZE), "0");
+	}
+	ptk_sb_puts(sb, ", c_lflag=");
+	put_flags(sb, &ptk_x_tc_lflag, tio.lflag, "0");
+	if (d->o->verbose) {
+		ptk_sb_printf(sb, ", c_line=%u, c_cc=", tio.line);
+		ptk_dec_quote(sb, tio.cc, sizeof(tio.cc), false);
+		ptk_sb_puts(sb, "}");
+	} else {
+		ptk_sb_puts(sb, ", ...}");
+	}
+}
+
+static void put_ioctl_arg(struct dec *d, unsigned req, u64 arg)
+{
+	struct ptk_sbuf *sb = d->sb;
+
+	switch (req) {
+	case TCGETS:
+		if (d->err)
+			put_ptr(sb, arg);
+		else
+			put_termios(d, arg);
+		return;
+	case TCSETS:
+	case TCSETSW:
+	case TCSETSF:
+		if (fd_is_tty(d, (int)d->t->args[0])) {
+			put_termios(d, arg);
+			return;
+		}
+		break;
+	case TIOCGWINSZ:
+	case TIOCSWINSZ: {
+		struct winsize ws;
+		if (d->err || !read_obj(d, arg, &ws, sizeof(ws)))
+			put_ptr(sb, arg);
+		else
+			ptk_sb_printf(sb, "{ws_row=%u, ws_col=%u, ws_xpixel=%u, ws_ypixel=%u}",
+				      ws.ws_row, ws.ws_col, ws.ws_xpixel, ws.ws_ypixel);
+		return;
+	}
+	case FIONREAD:
+	case TIOCGPGRP:
+	case TIOCSPGRP:
+	case TIOCOUTQ:
+	case TIOCGPTN:
+	case FIONBIO: {
+		int v;
+		if (d->err || !read_obj(d, arg, &v, sizeof(v)))
+			put_ptr(sb, arg);
+		else
+			ptk_sb_printf(sb, "[%d]", v);
+		return;
+	}
+	case TCSBRK:
+	case TCXONC:
+	case TCFLSH:
+		ptk_sb_printf(sb, "%d", (int)arg);
+		return;
+	}
+	put_ptr(sb, arg);
+	if (!arg) /* strace prints a zero argument as 0, not NULL */
+		sb->len -= 4, ptk_sb_puts(sb, "0");
+}
+
+/* ---- fcntl ---------------------------------------------------------------------------- */
+
+static void put_fcntl_arg(struct dec *d, int cmd, u64 arg)
+{
+	switch (cmd) {
+	case F_SETFD:
+		ptk_sb_puts(d->sb, arg & FD_CLOEXEC ? "FD_CLOEXEC" : "0");
+		break;
+	case F_SETFL: {
+		char buf[256];
+		ptk_xlat_flags(&ptk_x_open_flags, arg & ~(u64)O_ACCMODE, NULL, buf, sizeof(buf));
+		if (arg & ~(u64)O_ACCMODE) {
+			if (arg & O_ACCMODE)
+				ptk_sb_printf(d->sb, "%s|%s",
+					      (arg & O_ACCMODE) == O_WRONLY ? "O_WRONLY" : "O_RDWR",
+					      buf);
+			else
+				ptk_sb_puts(d->sb, buf);
+		} else {
+			ptk_sb_puts(d->sb, (arg & O_ACCMODE) == O_WRONLY ? "O_WRONLY" :
+					   (arg & O_ACCMODE) == O_RDWR	 ? "O_RDWR" :
+									   "0");
+		}
+		break;
+	}
+	case F_DUPFD:
+	case F_DUPFD_CLOEXEC:
+	case F_SETOWN:
+	case F_SETSIG:
+	case F_SETPIPE_SZ:
+	case F_SETLEASE:
+	case F_NOTIFY:
+	case F_ADD_SEALS:
+		ptk_sb_printf(d->sb, "%d", (int)arg);
+		break;
+	default:
+		put_ptr(d->sb, arg);
+	}
+}
+
+static bool fcntl_has_arg(int cmd)
+{
+	return !(cmd == F_GETFD || cmd == F_GETFL || cmd == F_GETOWN || cmd == F_GETSIG ||
+		 cmd == F_GETLEASE || cmd == F_GETPIPE_SZ || cmd == F_GET_SEALS);
+}
+
+/* ---- the generic argument printer --------------------------------------------------------- */
+
+static void put_oflags(struct ptk_sbuf *sb, u64 f)
+{
+	static const char *const acc[] = { "O_RDONLY", "O_WRONLY", "O_RDWR", "O_ACCMODE" };
+	char buf[512];
+
+	ptk_sb_puts(sb, acc[f & O_ACCMODE]);
+	f &= ~(u64)O_ACCMODE;
+	if (f)
+		ptk_sb_printf(sb, "|%s",
+			      ptk_xlat_flags(&ptk_x_open_flags, f, NULL, buf, sizeof(buf)));
+}
+
+static bool is_exit_arg(const struct dec *d, int type)
+{
+	switch (type) {
+	case SA_OBUF:
+	case SA_OBUFS:
+	case SA_OIOV:
+	case SA_OSIGSET:
+	case SA_OSIGACT:
+	case SA_OSTAT:
+	case SA_OTS:
+	case SA_OSA:
+	case SA_OSALEN:
+	case SA_OWSTATUS:
+	case SA_OPIPE:
+	case SA_ODENTS:
+		return true;
+	case SA_IOARG:
+		return ioctl_arg_at_exit((unsigned)d->t->args[1]);
+	}
+	return false;
+}
+
+/* Print argument i. Returns false when it is omitted altogether (with its comma). */
+static bool put_arg(struct dec *d, int i)
+{
+	struct ptk_sbuf *sb = d->sb;
+	const u64 *a = d->t->args;
+	u64 v = a[i];
+
+	switch (d->sc->args[i]) {
+	case SA_D:
+		ptk_sb_printf(sb, "%d", (int)v);
+		break;
+	case SA_LD:
+		ptk_sb_printf(sb, "%lld", (long long)v);
+		break;
+	case SA_U:
+		ptk_sb_printf(sb, "%" PRIu64, v);
+		break;
+	case SA_X:
+		ptk_sb_printf(sb, v ? "%#" PRIx64 : "0", v);
+		break;
+	case SA_O:
+		ptk_sb_printf(sb, "%#o", (unsigned)v);
+		break;
+	case SA_FD:
+		put_fd(d, (int)v);
+		break;
+	case SA_DFD:
+		if ((int)v == AT_FDCWD)
+			ptk_sb_puts(sb, "AT_FDCWD");
+		else
+			put_fd(d, (int)v);
+		break;
+	case SA_PATH:
+		put_str(d, v, 4096);
+		break;
+	case SA_STR:
+		put_str(d, v, (size_t)d->o->strsize);
+		break;
+	case SA_IBUF:
+		put_buf(d, v, i < 5 ? a[i + 1] : 0);
+		break;
+	case SA_OBUF:
+		if (d->err) {
+			put_ptr(sb, v);
+		} else if (d->t->nr == __NR_getrandom) {
+			/* random bytes: strace forces hex */
+			unsigned char rb[256];
+			size_t show =
+				(size_t)MIN((u64)d->rval, MIN((u64)d->o->strsize, sizeof(rb)));
+			if (ptk_tracee_read(d->t, v, rb, show) != (ssize_t)show) {
+				put_ptr(sb, v);
+				break;
+			}
+			ptk_sb_puts(sb, "\"");
+			for (size_t k = 0; k < show; k++)
+				ptk_sb_printf(sb, "\\x%02x", rb[k]);
+			ptk_sb_puts(sb, (u64)d->rval > show ? "\"..." : "\"");
+		} else {
+			put_buf(d, v, (u64)d->rval);
+		}
+		break;
+	case SA_OBUFS:
+		if (d->err)
+			put_ptr(sb, v);
+		else
+			put_str(d, v, (size_t)d->o->strsize);
+		break;
+	case SA_IOV:
+		put_iov(d, v, i < 5 ? a[i + 1] : 0, -1);
+		break;
+	case SA_OIOV:
+		if (d->err)
+			put_ptr(sb, v);
+		else
+			put_iov(d, v, i < 5 ? a[i + 1] : 0, d->rval);
+		break;
+	case SA_OFLAGS:
+		put_oflags(sb, v);
+		break;
+	case SA_OMODE:
+		if (!(a[i - 1] & (O_CREAT | __O_TMPFILE)))
+			return false;
+		put_mode(sb, v);
+		break;
+	case SA_MODE:
+		put_mode(sb, v);
+		break;
+	case SA_OFL:
+		put_flags(sb, &ptk_x_open_flags, v, "0");
+		break;
+	case SA_ATFL:
+		put_flags(sb, &ptk_x_at_flags, v, "0");
+		break;
+	case SA_ACC:
+		put_flags(sb, &ptk_x_access, v, "F_OK");
+		break;
+	case SA_PROT:
+		put_flags(sb, &ptk_x_prot, v, "PROT_NONE");
+		break;
+	case SA_MAPFL:
+		put_xval(sb, &ptk_x_map_type, v & 0xf, false);
+		if (v & ~0xfULL) {
+			ptk_sb_puts(sb, "|");
+			put_flags(sb, &ptk_x_map_flags, v & ~0xfULL, "0");
+		}
+		break;
+	case SA_SIG:
+		if ((int)v == 0)
+			ptk_sb_puts(sb, "0");
+		else
+			put_sig(sb, (int)v);
+		break;
+	case SA_SIGSET:
+		put_sigset(d, v);
+		break;
+	case SA_OSIGSET:
+		if (d->err)
+			put_ptr(sb, v);
+		else
+			put_sigset(d, v);
+		break;
+	case SA_SIGHOW:
+		put_xval(sb, &ptk_x_sighow, v, true);
+		break;
+	case SA_SIGACT:
+		put_sigaction(d, v);
+		break;
+	case SA_OSIGACT:
+		if (d->err)
+			put_ptr(sb, v);
+		else
+			put_sigaction(d, v);
+		break;
+	case SA_IOREQ:
+		put_ioctl_req(d, (int)a[0], (unsigned)v);
+		break;
+	case SA_IOARG:
+		put_ioctl_arg(d, (unsigned)a[1], v);
+		break;
+	case SA_OSTAT:
+		if (d->err)
+			put_ptr(sb, v);
+		else
+			put_stat(d, v);
+		break;
+	case SA_ITS:
+		put_timespec(d, v);
+		break;
+	case SA_OTS:
+		/* nanosleep's remainder is written only when interrupted */
+		if (d->err == !strstr(d->sc->name, "nanosleep") && v)
+			put_ptr(sb, v);
+		else
+			put_timespec(d, v);
+		break;
+	case SA_ISA:
+		put_sockaddr(d, v, i < 5 ? a[i + 1] : 0);
+		break;
+	case SA_OSA: {
+		int len = 0;
+		if (d->err || (i < 5 && a[i + 1] && !read_obj(d, a[i + 1], &len, sizeof(len))))
+			put_ptr(sb, v);
+		else
+			put_sockaddr(d, v, (u64)len);
+		break;
+	}
+	case SA_OSALEN: {
+		int len;
+		if (!v)
+			ptk_sb_puts(sb, "NULL");
+		else if (d->err || !read_obj(d, v, &len, sizeof(len)))
+			put_ptr(sb, v);
+		else
+			ptk_sb_printf(sb, "[%d]", len);
+		break;
+	}
+	case SA_FAM:
+		put_xval(sb, &ptk_x_af, v, true);
+		break;
+	case SA_STYPE:
+		put_xval(sb, &ptk_x_sock_type, v & 0xf, true);
+		if (v & ~0xfULL) {
+			ptk_sb_puts(sb, "|");
+			put_flags(sb, &ptk_x_sock_flags, v & ~0xfULL, "0");
+		}
+		break;
+	case SA_SPROTO:
+		if (a[0] == AF_INET || a[0] == AF_INET6)
+			put_xval(sb, &ptk_x_ipproto, v, true);
+		else
+			ptk_sb_printf(sb, "%d", (int)v);
+		break;
+	case SA_SOCKFL:
+		put_flags(sb, &ptk_x_sock_flags, v, "0");
+		break;
+	case SA_MSGFL:
+		put_flags(sb, &ptk_x_msg_flags, v, "0");
+		break;
+	case SA_CLK:
+		put_xval(sb, &ptk_x_clocks, v, true);
+		break;
+	case SA_TMFL:
+		ptk_sb_puts(sb, v == 1 ? "TIMER_ABSTIME" : v ? "0x?" : "0");
+		if (v > 1)
+			sb->len -= 3, ptk_sb_printf(sb, "%#" PRIx64, v);
+		break;
+	case SA_WHENCE:
+		put_xval(sb, &ptk_x_whence, v, true);
+		break;
+	case SA_CLONEFLAGS:
+		put_flags(sb, &ptk_x_clone_flags, v & ~0xffULL, "0");
+		break;
+	case SA_ARGV:
+		put_argv(d, v, false);
+		break;
+	case SA_ENVP:
+		put_argv(d, v, true);
+		break;
+	case SA_OWSTATUS:
+		put_wstatus(d, v);
+		break;
+	case SA_WOPTS:
+		put_flags(sb, &ptk_x_wait_opts, v, "0");
+		break;
+	case SA_OPIPE: {
+		int fds[2];
+		if (d->err || !read_obj(d, v, fds, sizeof(fds))) {
+			put_ptr(sb, v);
+		} else {
+			ptk_sb_puts(sb, "[");
+			put_fd(d, fds[0]);
+			ptk_sb_puts(sb, ", ");
+			put_fd(d, fds[1]);
+			ptk_sb_puts(sb, "]");
+		}
+		break;
+	}
+	case SA_FCNTLCMD:
+		put_xval(sb, &ptk_x_fcntl_cmd, v, false);
+		break;
+	case SA_FCNTLARG:
+		if (!fcntl_has_arg((int)a[1]))
+			return false;
+		put_fcntl_arg(d, (int)a[1], v);
+		break;
+	case SA_ARCHCODE:
+		put_xval(sb, &ptk_x_arch_prctl, v, false);
+		break;
+	case SA_ODENTS: {
+		if (d->err || d->rval <= 0) {
+			put_ptr(sb, v);
+			break;
+		}
+		size_t len = (size_t)MIN(d->rval, 1 << 20);
+		unsigned char *buf = xmalloc(len);
+		int n = 0;
+		if (ptk_tracee_read(d->t, v, buf, len) == (ssize_t)len) {
+			for (size_t off = 0; off + 19 <= len; n++) {
+				unsigned short reclen;
+				memcpy(&reclen, buf + off + 16, sizeof(reclen));
+				if (!reclen)
+					break;
+				off += reclen;
+			}
+		}
+		free(buf);
+		ptk_sb_printf(sb, "%#" PRIx64 " /* %d entries */", v, n);
+		break;
+	}
+	case SA_P:
+	default:
+		put_ptr(sb, v);
+	}
+	return true;
+}
+
+const char *ptk_dec_name(int nr, char *buf, size_t size)
+{
+	const struct ptk_syscall *sc = ptk_syscall_get(nr);
+
+	if (sc)
+		return sc->name;
+	snprintf(buf, size, "syscall_%#x", nr < 0 ? (unsigned)(-1 - nr) : (unsigned)nr);
+	return buf;
+}
+
+static const struct ptk_syscall unknown_sc = { "?",
+					       6,
+					       0,
+					       SA_X,
+					       { SA_X, SA_X, SA_X, SA_X, SA_X, SA_X } };
+
+static void dec_init(struct dec *d, struct ptk_sbuf *sb, const struct ptk_decopt *o,
+		     struct ptk_tcb *t)
+{
+	memset(d, 0, sizeof(*d));
+	d->sb = sb;
+	d->o = o;
+	d->t = t;
+	d->sc = ptk_syscall_get(t->nr);
+	if (!d->sc)
+		d->sc = &unknown_sc;
+}
+
+static void put_clone(struct dec *d)
+{
+	struct ptk_sbuf *sb = d->sb;
+	const u64 *a = d->t->args;
+	u64 fl = a[0];
+	const char *sig = ptk_signal_name((int)(fl & 0xff));
+
+	/* x86_64 argument order: flags, stack, parent_tid, child_tid, tls */
+	ptk_sb_puts(sb, "child_stack=");
+	put_ptr(sb, a[1]);
+	ptk_sb_puts(sb, ", flags=");
+	if (fl & ~0xffULL) {
+		put_flags(sb, &ptk_x_clone_flags, fl & ~0xffULL, "0");
+		if (sig)
+			ptk_sb_printf(sb, "|%s", sig);
+	} else {
+		ptk_sb_puts(sb, sig ? sig : "0");
+	}
+	if (fl & (CLONE_PARENT_SETTID | CLONE_PIDFD)) {
+		ptk_sb_puts(sb, ", parent_tid=");
+		put_ptr(sb, a[2]);
+	}
+	if (fl & (CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID)) {
+		ptk_sb_puts(sb, ", child_tidptr=");
+		put_ptr(sb, a[3]);
+	}
+	if (fl & CLONE_SETTLS) {
+		ptk_sb_puts(sb, ", tls=");
+		put_ptr(sb, a[4]);
+	}
+}
+
+static void put_clone3(struct dec *d)
+{
+	struct {
+		u64 flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls;
+	} ca;
+	struct ptk_sbuf *sb = d->sb;
+	const u64 *a = d->t->args;
+
+	if (!read_obj(d, a[0], &ca, sizeof(ca))) {
+		put_ptr(sb, a[0]);
+	} else {
+		ptk_sb_puts(sb, "{flags=");
+		put_flags(sb, &ptk_x_clone_flags, ca.flags, "0");
+		ptk_sb_puts(sb, ", exit_signal=");
+		if (ca.exit_signal)
+			put_sig(sb, (int)ca.exit_signal);
+		else
+			ptk_sb_puts(sb, "0");
+		ptk_sb_puts(sb, ", stack=");
+		put_ptr(sb, ca.stack);
+		ptk_sb_printf(sb, ", stack_size=%#" PRIx64 "}", ca.stack_size);
+	}
+	ptk_sb_printf(sb, ", %" PRIu64, a[1]);
+}
+
+int ptk_dec_entry(struct ptk_sbuf *sb, const struct ptk_decopt *o, struct ptk_tcb *t)
+{
+	struct dec d;
+	char nb[32];
+	int i;
+
+	dec_init(&d, sb, o, t);
+	ptk_sb_puts(sb, ptk_dec_name(t->nr, nb, sizeof(nb)));
+	ptk_sb_puts(sb, "(");
+	if (t->nr == __NR_clone) {
+		put_clone(&d);
+		return 6;
+	}
+	if (t->nr == __NR_clone3) {
+		put_clone3(&d);
+		return 6;
+	}
+	if (t->nr == __NR_rt_sigreturn) {
+		/* the frame's uc_sigmask: struct rt_sigframe after the return address was popped,
+		 * uc at sp, uc_sigmask after uc_flags, uc_link, uc_stack, uc_mcontext */
+		u64 mask;
+		if (read_obj(&d, t->sp + 8 + 8 + 24 + 256, &mask, sizeof(mask))) {
+			ptk_sb_puts(sb, "{mask=");
+			put_sigset_val(sb, mask);
+			ptk_sb_puts(sb, "}");
+		}
+		return 6;
+	}
+	for (i = 0; i < d.sc->nargs; i++) {
+		if (is_exit_arg(&d, d.sc->args[i])) {
+			if (i)
+				ptk_sb_puts(sb, ", ");
+			return i;
+		}
+		size_t mark = sb->len;
+		if (i)
+			ptk_sb_puts(sb, ", ");
+		if (!put_arg(&d, i)) {
+			sb->len = mark;
+			sb->p[mark] = 0;
+		}
+	}
+	return i;
+}
+
+void ptk_dec_pad(struct ptk_sbuf *sb, size_t col0, size_t start)
+{
+	size_t col = col0 + sb->len - start;
+	if (col < 40)
+		ptk_sb_printf(sb, "%*s", (int)(40 - col), "");
+}
+
+static const char *restart_msg(int e)
+{
+	switch (e) {
+	case 512:
+		return "To be restarted if SA_RESTART is set";
+	case 513:
+		return "To be restarted";
+	case 514:
+		return "To be restarted if no handler";
+	case 516:
+		return "Interrupted by signal";
+	}
+	return NULL;
+}
+
+void ptk_dec_exit(struct ptk_sbuf *sb, const struct ptk_decopt *o, struct ptk_tcb *t, int from,
+		  s64 rval, bool is_error, size_t col0)
+{
+	struct dec d;
+	size_t start = sb->len;
+
+	dec_init(&d, sb, o, t);
+	d.rval = rval;
+	d.err = is_error;
+	for (int i = from; i < d.sc->nargs; i++) {
+		size_t mark = sb->len;
+		if (i > from)
+			ptk_sb_puts(sb, ", ");
+		if (!put_arg(&d, i)) {
+			sb->len = mark;
+			sb->p[mark] = 0;
+		}
+	}
+	ptk_sb_puts(sb, ") ");
+	ptk_dec_pad(sb, col0, start);
+	if (is_error) {
+		int e = (int)-rval;
+		const char *name = ptk_errno_name(e), *rm = restart_msg(e);
+		if (rm)
+			ptk_sb_printf(sb, "= ? %s (%s)", name, rm);
+		else if (name)
+			ptk_sb_printf(sb, "= -1 %s (%s)", name, strerror(e));
+		else
+			ptk_sb_printf(sb, "= -1 (errno %d)", e);
+		return;
+	}
+	if (t->nr == __NR_fcntl && (t->args[1] == F_GETFD || t->args[1] == F_GETFL) && rval) {
+		ptk_sb_printf(sb, "= %#llx (flags ", (unsigned long long)rval);
+		if (t->args[1] == F_GETFD)
+			ptk_sb_puts(sb, rval & FD_CLOEXEC ? "FD_CLOEXEC" : "0");
+		else
+			put_oflags(sb, (u64)rval);
+		ptk_sb_puts(sb, ")");
+		return;
+	}
+	switch (d.sc->ret) {
+	case SA_X:
+		ptk_sb_printf(sb, "= %#" PRIx64, (u64)rval);
+		break;
+	case SA_O:
+		ptk_sb_printf(sb, "= %#llo", (unsigned long long)rval);
+		break;
+	case SA_FD:
+		ptk_sb_puts(sb, "= ");
+		put_fd(&d, (int)rval);
+		break;
+	default:
+		ptk_sb_printf(sb, "= %lld", (long long)rval);
+	}
+}
+
+void ptk_dec_siginfo(struct ptk_sbuf *sb, const siginfo_t *si)
+{
+	const char *code;
+
+	ptk_sb_puts(sb, "{si_signo=");
+	put_sig(sb, si->si_signo);
+	ptk_sb_puts(sb, ", si_code=");
+	if (si->si_signo == SIGCHLD && si->si_code > 0 &&
+	    (code = ptk_xlat_name(&ptk_x_cld_codes, (u64)si->si_code))) {
+		ptk_sb_printf(sb, "%s, si_pid=%d, si_uid=%u, si_status=", code, si->si_pid,
+			      si->si_uid);
+		if (si->si_code == CLD_EXITED)
+			ptk_sb_printf(sb, "%d", si->si_status);
+		else
+			put_sig(sb, si->si_status);
+		ptk_sb_printf(sb, ", si_utime=%ld, si_stime=%ld}", (long)si->si_utime,
+			      (long)si->si_stime);
+		return;
+	}
+	code = ptk_xlat_name(&ptk_x_si_codes, (u64)(s64)si->si_code);
+	if (code)
+		ptk_sb_puts(sb, code);
+	else
+		ptk_sb_printf(sb, "%d", si->si_code);
+	if (si->si_code <= 0 && si->si_code != SI_KERNEL) {
+		ptk_sb_printf(sb, ", si_pid=%d, si_uid=%u", si->si_pid, si->si_uid);
+		if (si->si_code == SI_QUEUE)
+			ptk_sb_printf(sb, ", si_int=%d, si_ptr=%p", si->si_int, si->si_ptr);
+	} else if (si->si_signo == SIGSEGV || si->si_signo == SIGBUS || si->si_signo == SIGILL ||
+		   si->si_signo == SIGFPE) {
+		ptk_sb_puts(sb, ", si_addr=");
+		put_ptr(sb, (u64)(uintptr_t)si->si_addr);
+	}
+	ptk_sb_puts(sb, "}");
+}

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Syscall argument decoding into strace's notation: strings cut at -s with C escapes, flag
+ * sets as A|B, structs as {field=value, ...}, errors as "-1 ENOENT (No such file or
+ * directory)". Decoders take the tracee's registers (from PTRACE_GET_SYSCALL_INFO) and read
+ * its memory (process_vm_readv); they never print: text goes into a growable buffer.
+ */
+#ifndef PTK_SOURCE_PTRACE_DECODE_H
+#define PTK_SOURCE_PTRACE_DECODE_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "lib/util.h"
+#include "source/ptrace/ptrace.h"
+
+struct ptk_sbuf {
+	char *p;
+	size_t len, cap;
+};
+
+void ptk_sb_reset(struct ptk_sbuf *sb);
+void ptk_sb_free(struct ptk_sbuf *sb);
+void ptk_sb_puts(struct ptk_sbuf *sb, const char *s);
+void ptk_sb_putn(struct ptk_sbuf *sb, const char *s, size_t n);
+void ptk_sb_printf(struct ptk_sbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+struct ptk_decopt {
+	int strsize; /* -s: bytes of a buffer or string shown (default 32) */
+	bool verbose; /* -v: whole structs, environment arrays */
+	bool fdpath; /* -y: descriptors as 3</path> */
+};
+
+/*
+ * Quote len bytes as strace does: "..." with \n \t \r \v \f \" \\ escapes, other
+ * non-printable bytes as octal (\0, \33, \177); more appends the "..." marker.
+ */
+void ptk_dec_quote(struct ptk_sbuf *sb, const unsigned char *s, size_t len, bool more);
+
+/*
+ * Decode the start of a syscall line at its entry: "name(arg1, arg2" up to (not including)
+ * the first argument only known at exit. Returns the index of that argument (nargs when
+ * every argument is printed), to pass to ptk_dec_exit().
+ */
+int ptk_dec_entry(struct ptk_sbuf *sb, const struct ptk_decopt *o, struct ptk_tcb *t);
+
+/*
+ * Decode the rest at exit: arguments from index from, ") ", spaces up to column 40 (col0 is
+ * the column the line was at when sb started), and "= value" with the error name and
+ * message for a failure (rval = -errno when is_error).
+ */
+void ptk_dec_exit(struct ptk_sbuf *sb, const struct ptk_decopt *o, struct ptk_tcb *t, int from,
+		  s64 rval, bool is_error, size_t col0);
+
+/* Pad with spaces to column 40 (strace's return-value column): col0 + what sb got since
+ * offset start is the current column. */
+void ptk_dec_pad(struct ptk_sbuf *sb, size_t col0, size_t start);
+
+/* The name of syscall nr as strace prints it ("syscall_0x1c3" when unassigned). */
+const char *ptk_dec_name(int nr, char *buf, size_t size);
+
+/* "{si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=12, ...}" for a signal-delivery-stop. */
+void ptk_dec_siginfo(struct ptk_sbuf *sb, const siginfo_t *si);
+
+/* The path a tracee's descriptor refers to (/proc/PID/fd/N), or -errno. */
+int ptk_dec_fdpath(pid_t pid, int fd, char *buf, size_t size);
+
+#endif
