@@ -130,6 +130,8 @@ static int cmp_stack(const void *a, const void *b)
 
 void ptk_folded_sort(struct ptk_folded *f)
 {
+	if (!f->n)
+		return;
 	qsort(f->s, f->n, sizeof(*f->s), cmp_stack);
 	/* indices moved: rebuild the index */
 	f->hcap /= 2;

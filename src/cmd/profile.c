@@ -1,0 +1,787 @@
+// SPDX-License-Identifier: GPL-2.0
+/* ptk profile: sample stacks with perf_event_open, fold them, show top functions or an SVG. */
+#include <errno.h>
+#include <json-c/json.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cmd/cmd.h"
+#include "model/folded.h"
+#include "output/flamegraph.h"
+#include "source/perf/perf.h"
+#include "source/perf/ptop.h"
+#include "source/perf/unwind.h"
+#include "source/sym/sym.h"
+
+static const char usage[] =
+	"usage: ptk profile [-F HZ] [-a | -p PID | -- CMD [ARGS]] [-d SECONDS]\n"
+	"                   [-g | --call-graph fp|dwarf] [--kernel | --user] [-m PAGES] [-o FILE]\n"
+	"                   [--folded | --top | --svg] [--json]\n"
+	"Sample on-CPU stacks with perf_event_open(2): hardware cycles when the PMU has them,\n"
+	"else cpu-clock (a timer). Until CMD exits, the process exits, -d SECONDS pass, or Ctrl-C.\n"
+	"  -F HZ         samples per second per CPU (default 99)\n"
+	"  -a            all CPUs (the default without -p or CMD); -p PID one process\n"
+	"  -d SECONDS    stop after this long\n"
+	"  -m PAGES      ring buffer pages per CPU, a power of 2 (default 64; 512 with dwarf)\n"
+	"  -g            call chains by frame pointer (PERF_SAMPLE_CALLCHAIN); without -g only\n"
+	"                the sampled function\n"
+	"  --call-graph fp|dwarf   dwarf: copy 8 KiB of user stack and the registers with each\n"
+	"                sample and unwind them with libdw's CFI (code built without frame\n"
+	"                pointers); kernel frames still come from the kernel's unwinder\n"
+	"  --kernel / --user   only samples in kernel mode / user mode\n"
+	"  --folded      'comm;root;...;leaf count' lines, the FlameGraph format (default)\n"
+	"  --top         top functions: self % (sampled there) and total % (on the stack)\n"
+	"  --svg         a flame graph (also chosen by -o NAME.svg)\n"
+	"  -o FILE       write the folded stacks / table / SVG to FILE (default stdout)\n"
+	"  --json        one object: top functions, folded stacks, samples, lost, observer\n"
+	"The cost of ptk itself (its CPU time, samples, samples lost) is printed on stderr.\n";
+
+enum { CG_NONE, CG_FP, CG_DWARF };
+enum { OUT_FOLDED, OUT_TOP, OUT_SVG };
+enum { OPT_CALLGRAPH = 0x1400, OPT_KERNEL, OPT_USER, OPT_FOLDED, OPT_TOP, OPT_SVG };
+
+#define MAX_FRAMES 256
+#define STACK_USER 8192
+
+/* top functions: perf report's Self and Children */
+enum { T_SELF, T_TOTAL, T_SAMPLES, T_FUNC, T_N };
+static const struct ptk_metric top_cols[T_N] = {
+	[T_SELF] = { "SELF%", "self_pct", "%", PTK_GAUGE, PTK_V_F64, 7, 2,
+		     "share of samples taken in this function (the leaf frame)" },
+	[T_TOTAL] = { "TOTAL%", "total_pct", "%", PTK_GAUGE, PTK_V_F64, 7, 2,
+		      "share of samples with this function anywhere on the stack (once per "
+		      "stack)" },
+	[T_SAMPLES] = { "SAMPLES", "self_samples", "", PTK_COUNTER, PTK_V_U64, 8, 0,
+			"samples taken in this function" },
+	[T_FUNC] = { "FUNCTION", "function", "", PTK_GAUGE, PTK_V_STR, -1, 0,
+		     "symbol: ELF .symtab/.dynsym by build ID, /tmp/perf-PID.map, kallsyms" },
+};
+static const struct ptk_table top_tab = { "top", top_cols, T_N };
+#define TOP_ROWS 50
+
+struct comm {
+	struct comm *next;
+	pid_t tid;
+	char name[16];
+};
+
+/* Resolved names by (pid, address): libdwfl's address lookup scans the symbol table, and a
+ * profile asks for the same few return addresses over and over. pid -1 = kernel. */
+struct name_slot {
+	u64 addr;
+	pid_t pid;
+	bool used;
+	const char *name; /* owned by the symbolizer */
+};
+struct name_cache {
+	struct name_slot *s;
+	size_t cap, n;
+};
+
+struct prof {
+	struct ptk_ctx *ctx;
+	struct ptk_perf_target tgt;
+	int hz, cg, mode, pages;
+	double dur;
+	bool kernel_only, user_only;
+	const char *outpath;
+	const char *event; /* "cycles" or "cpu-clock" */
+	struct perf_event_attr attr;
+	u64 regs_mask;
+	int *fd, nfd;
+	struct ptk_perf_ring *ring;
+	int nring;
+	struct ptk_symbolizer *sym;
+	struct ptk_folded *folded;
+	struct comm *comms[1024];
+	struct name_cache names;
+	u64 samples, bad, unwind_fail;
+	pid_t child;
+};
+
+/* ---- comm of a thread: PERF_RECORD_COMM, else /proc, else ":TID" as perf script ---- */
+
+static struct comm *comm_get(struct prof *p, pid_t pid, pid_t tid)
+{
+	struct comm **b = &p->comms[(unsigned)tid % ARRAY_SIZE(p->comms)], *c;
+	char path[64], buf[32];
+
+	for (c = *b; c; c = c->next)
+		if (c->tid == tid)
+			return c;
+	c = xcalloc(1, sizeof(*c));
+	c->tid = tid;
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", pid, tid);
+	if (tid == 0)
+		snprintf(c->name, sizeof(c->name), "swapper");
+	else if (ptk_read_file(path, buf, sizeof(buf)) > 0) {
+		buf[strcspn(buf, "\n")] = '\0';
+		snprintf(c->name, sizeof(c->name), "%.15s", buf);
+	} else
+		snprintf(c->name, sizeof(c->name), ":%d", tid);
+	c->next = *b;
+	*b = c;
+	return c;
+}
+
+static void comms_free(struct prof *p)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(p->comms); i++)
+		while (p->comms[i]) {
+			struct comm *c = p->comms[i];
+			p->comms[i] = c->next;
+			free(c);
+		}
+}
+
+/* ---- samples to folded stacks ---- */
+
+static size_t name_hash(pid_t pid, u64 addr)
+{
+	u64 h = (addr ^ ((u64)(u32)pid << 47)) * 0x9e3779b97f4a7c15ull;
+
+	return (size_t)(h >> 20);
+}
+
+/* The slot of (pid, addr): found (used) or the free one to fill. */
+static struct name_slot *name_slot(struct name_cache *c, pid_t pid, u64 addr)
+{
+	size_t i;
+
+	if (c->n * 2 >= c->cap) {
+		struct name_cache nc = { .cap = c->cap ? c->cap * 2 : 4096 };
+		nc.s = xcalloc(nc.cap, sizeof(*nc.s));
+		for (size_t k = 0; k < c->cap; k++) {
+			if (!c->s[k].used)
+				continue;
+			i = name_hash(c->s[k].pid, c->s[k].addr) & (nc.cap - 1);
+			while (nc.s[i].used)
+				i = (i + 1) & (nc.cap - 1);
+			nc.s[i] = c->s[k];
+			nc.n++;
+		}
+		free(c->s);
+		*c = nc;
+	}
+	i = name_hash(pid, addr) & (c->cap - 1);
+	while (c->s[i].used && (c->s[i].pid != pid || c->s[i].addr != addr))
+		i = (i + 1) & (c->cap - 1);
+	return &c->s[i];
+}
+
+static void names_clear(struct name_cache *c)
+{
+	free(c->s);
+	memset(c, 0, sizeof(*c));
+}
+
+static const char *kname(struct prof *p, u64 ip)
+{
+	struct name_slot *sl = name_slot(&p->names, -1, ip);
+	struct ptk_frame f;
+
+	if (sl->used)
+		return sl->name;
+	ptk_sym_kernel(p->sym, ip, &f);
+	*sl = (struct name_slot){ .addr = ip, .pid = -1, .used = true, .name = ptk_frame_name(&f) };
+	p->names.n++;
+	return sl->name;
+}
+
+static const char *uname(struct prof *p, pid_t pid, u64 ip, bool leaf)
+{
+	/* a return address may be the first byte after a call at the end of a function */
+	u64 a = leaf ? ip : ip - 1;
+	struct name_slot *sl = name_slot(&p->names, pid, a);
+	struct ptk_frame f;
+
+	if (sl->used)
+		return sl->name;
+	ptk_sym_user(p->sym, pid, a, &f);
+	*sl = (struct name_slot){ .addr = a, .pid = pid, .used = true, .name = ptk_frame_name(&f) };
+	p->names.n++;
+	return sl->name;
+}
+
+static void on_sample(struct prof *p, const struct perf_event_header *h)
+{
+	struct ptk_perf_sample s;
+	u64 kips[MAX_FRAMES], uips[MAX_FRAMES];
+	int nk = 0, nu = 0, n = 0;
+	const char *frames[1 + 2 * MAX_FRAMES];
+	bool in_user = true;
+
+	if (ptk_perf_sample_parse(h, p->attr.sample_type, p->regs_mask, &s)) {
+		p->bad++;
+		return;
+	}
+	p->samples++;
+	if (s.nr) {
+		in_user = false;
+		for (u64 i = 0; i < s.nr; i++) {
+			u64 ip = s.ips[i];
+			if (ip >= (u64)PERF_CONTEXT_MAX) {
+				in_user = ip == (u64)PERF_CONTEXT_USER;
+				continue;
+			}
+			if (in_user && nu < MAX_FRAMES)
+				uips[nu++] = ip;
+			else if (!in_user && nk < MAX_FRAMES)
+				kips[nk++] = ip;
+		}
+	} else if (p->cg != CG_DWARF || !s.user) {
+		if (s.user)
+			uips[nu++] = s.ip;
+		else
+			kips[nk++] = s.ip;
+	}
+	if (p->cg == CG_DWARF && s.regs_abi && s.pid) {
+		int r = ptk_unwind_dwarf(p->sym, s.pid, &s, uips, MAX_FRAMES);
+		if (r <= 1)
+			p->unwind_fail++;
+		nu = r > 0 ? r : 1;
+		if (r <= 0)
+			uips[0] = s.regs[8 /* PERF_REG_X86_IP */];
+	}
+	frames[n++] = comm_get(p, s.pid, s.tid)->name;
+	/* root first: user outermost .. leaf, then kernel entry .. leaf */
+	for (int i = nu - 1; i >= 0; i--)
+		frames[n++] = uname(p, s.pid, uips[i], i == 0);
+	for (int i = nk - 1; i >= 0; i--)
+		frames[n++] = kname(p, kips[i]);
+	ptk_folded_add(p->folded, frames, n, 1);
+}
+
+static int on_record(const struct perf_event_header *h, void *arg)
+{
+	struct prof *p = arg;
+
+	if (h->type == PERF_RECORD_SAMPLE) {
+		on_sample(p, h);
+	} else if (h->type == PERF_RECORD_COMM) {
+		/* u32 pid, tid; char comm[] */
+		const u32 *v = (const u32 *)(h + 1);
+		struct comm *c = comm_get(p, v[0], v[1]);
+		snprintf(c->name, sizeof(c->name), "%.*s", 15, (const char *)(v + 2));
+		/* an exec replaces the image: forget the modules read for the old one */
+		if ((h->misc & PERF_RECORD_MISC_COMM_EXEC) && v[0] == v[1]) {
+			ptk_sym_forget(p->sym, v[0]);
+			names_clear(&p->names); /* its names pointed into the forgotten modules */
+		}
+	}
+	return 0;
+}
+
+static void drain(struct prof *p)
+{
+	for (int i = 0; i < p->nring; i++)
+		if (ptk_perf_ring_read(&p->ring[i], on_record, p) == -EIO)
+			p->bad++;
+}
+
+static u64 lost(const struct prof *p)
+{
+	u64 n = 0;
+
+	for (int i = 0; i < p->nring; i++)
+		n += p->ring[i].lost;
+	return n;
+}
+
+/* ---- opening: one ring per CPU, every task's event of that CPU redirected into it ---- */
+
+static int open_all(struct prof *p, bool try_cycles)
+{
+	struct ptk_perf_pair *pairs;
+	int n = ptk_perf_target_pairs(&p->tgt, true, &pairs), ncpu = ptk_perf_ncpus();
+	int *ring_of_cpu = xmalloc(ncpu * sizeof(int)), err = 0, opened = 0;
+	int pages = p->pages ? p->pages : p->cg == CG_DWARF ? 512 : 64;
+
+	if (n < 0) {
+		free(ring_of_cpu);
+		return n;
+	}
+	for (int c = 0; c < ncpu; c++)
+		ring_of_cpu[c] = -1;
+	p->fd = xmalloc(n * sizeof(int));
+	p->ring = xcalloc(ncpu, sizeof(*p->ring));
+	p->nfd = p->nring = 0;
+	for (int i = 0; i < n; i++) {
+		int fd = ptk_perf_open(&p->attr, pairs[i].pid, pairs[i].cpu, -1,
+				       PERF_FLAG_FD_CLOEXEC);
+		int c = pairs[i].cpu;
+
+		if (fd == -ESRCH)
+			continue; /* a thread exited meanwhile */
+		if (fd < 0) {
+			err = fd;
+			break;
+		}
+		p->fd[p->nfd++] = fd;
+		opened++;
+		if (ring_of_cpu[c] < 0) {
+			err = ptk_perf_ring_mmap(&p->ring[p->nring], fd, pages);
+			if (err)
+				break;
+			ring_of_cpu[c] = p->nring++;
+		} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, p->ring[ring_of_cpu[c]].fd) < 0) {
+			err = -errno;
+			break;
+		}
+	}
+	free(pairs);
+	free(ring_of_cpu);
+	if (!err && !opened)
+		err = -ESRCH;
+	if (err) {
+		for (int i = 0; i < p->nring; i++)
+			ptk_perf_ring_unmap(&p->ring[i]);
+		for (int i = 0; i < p->nfd; i++)
+			close(p->fd[i]);
+		free(p->fd);
+		free(p->ring);
+		p->fd = NULL;
+		p->ring = NULL;
+		p->nfd = p->nring = 0;
+	}
+	(void)try_cycles;
+	return err;
+}
+
+static void setup_attr(struct prof *p, bool cycles)
+{
+	struct perf_event_attr *a = &p->attr;
+
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->type = cycles ? PERF_TYPE_HARDWARE : PERF_TYPE_SOFTWARE;
+	a->config = cycles ? PERF_COUNT_HW_CPU_CYCLES : PERF_COUNT_SW_CPU_CLOCK;
+	a->freq = 1;
+	a->sample_freq = p->hz;
+	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
+			 PERF_SAMPLE_PERIOD;
+	if (p->cg != CG_NONE)
+		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+	if (p->cg == CG_DWARF) {
+		/* kernel frames from the kernel; user frames from the copied stack */
+		a->exclude_callchain_user = 1;
+		a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+		a->sample_regs_user = p->regs_mask;
+		a->sample_stack_user = STACK_USER;
+	}
+	a->exclude_kernel = p->user_only;
+	a->exclude_user = p->kernel_only;
+	a->comm = 1;
+	a->comm_exec = 1;
+	a->inherit = p->tgt.kind != PTK_PERF_CPUS;
+	a->sample_id_all = 1;
+	if (p->tgt.kind == PTK_PERF_CMD) {
+		a->disabled = 1;
+		a->enable_on_exec = 1;
+	}
+	p->event = cycles ? "cycles" : "cpu-clock";
+}
+
+/* ---- output ---- */
+
+static int write_top(struct prof *p, FILE *out)
+{
+	struct ptk_top_fn *t;
+	int n = ptk_top_functions(p->folded, &t);
+	u64 tot = p->folded->total;
+	struct ptk_sink sk;
+
+	ptk_sink_init(&sk, PTK_FMT_TEXT, out);
+	ptk_sink_table_begin(&sk, &top_tab, true, NULL);
+	for (int i = 0; i < n && i < TOP_ROWS; i++) {
+		struct ptk_val v[T_N] = {
+			[T_SELF] = PTK_F(tot ? 100.0 * t[i].self / tot : 0),
+			[T_TOTAL] = PTK_F(tot ? 100.0 * t[i].total / tot : 0),
+			[T_SAMPLES] = PTK_U(t[i].self),
+			[T_FUNC] = PTK_S(t[i].name),
+		};
+		ptk_sink_row(&sk, NULL, v);
+	}
+	ptk_sink_table_end(&sk);
+	ptk_top_free(t, n);
+	return ferror(out) ? -EIO : 0;
+}
+
+static struct json_object *top_json(struct prof *p)
+{
+	struct ptk_top_fn *t;
+	int n = ptk_top_functions(p->folded, &t);
+	u64 tot = p->folded->total;
+	struct json_object *a = json_object_new_array();
+
+	for (int i = 0; i < n && i < TOP_ROWS; i++) {
+		struct ptk_val v[T_N] = {
+			[T_SELF] = PTK_F(tot ? 100.0 * t[i].self / tot : 0),
+			[T_TOTAL] = PTK_F(tot ? 100.0 * t[i].total / tot : 0),
+			[T_SAMPLES] = PTK_U(t[i].self),
+			[T_FUNC] = PTK_S(t[i].name),
+		};
+		struct json_object *o = ptk_json_row(&top_tab, v);
+		json_object_object_add(o, "total_samples", json_object_new_uint64(t[i].total));
+		json_object_array_add(a, o);
+	}
+	ptk_top_free(t, n);
+	return a;
+}
+
+static int write_output(struct prof *p)
+{
+	FILE *out = stdout;
+	int err = 0;
+
+	if (p->ctx->json && !p->outpath)
+		return 0; /* the stacks are in the JSON object */
+	if (p->outpath && !(out = fopen(p->outpath, "we"))) {
+		ptk_err("cannot write %s: %s", p->outpath, strerror(errno));
+		return PTK_EXIT_RUNTIME;
+	}
+	if (p->mode == OUT_SVG) {
+		struct ptk_flame_opts o = { .title = "CPU profile", .countname = "samples" };
+		char sub[160];
+		snprintf(sub, sizeof(sub), "ptk profile: %s at %d Hz, %" PRIu64 " samples",
+			 p->event, p->hz, p->folded->total);
+		o.subtitle = sub;
+		err = p->folded->n ? ptk_flamegraph_svg(p->folded, NULL, &o, out) : -ENODATA;
+	} else if (p->mode == OUT_TOP) {
+		err = write_top(p, out);
+	} else {
+		if (p->folded->n) /* qsort(NULL, 0) upsets UBSan in ptk_folded_sort */
+			ptk_folded_sort(p->folded);
+		err = ptk_folded_write(p->folded, out);
+	}
+	if (out != stdout && fclose(out) && !err)
+		err = -errno;
+	if (err) {
+		ptk_err("cannot write %s: %s", p->outpath ? p->outpath : "the output",
+			err == -ENODATA ? "no samples" : strerror(-err));
+		return PTK_EXIT_RUNTIME;
+	}
+	return 0;
+}
+
+static void report(struct prof *p, double wall)
+{
+	double cpu = (ptk_self_cpu_ns() - p->ctx->cpu_start_ns) / 1e9;
+	u64 l = lost(p);
+
+	if (p->ctx->json) {
+		struct ptk_sink *sk = &p->ctx->sink;
+		struct json_object *st = json_object_new_array(), *ob = json_object_new_object();
+
+		if (p->folded->n) /* qsort(NULL, 0) upsets UBSan in ptk_folded_sort */
+			ptk_folded_sort(p->folded);
+		for (int i = 0; i < p->folded->n; i++) {
+			struct json_object *o = json_object_new_object();
+			json_object_object_add(o, "stack",
+					       json_object_new_string(p->folded->s[i].stack));
+			json_object_object_add(o, "count",
+					       json_object_new_uint64(p->folded->s[i].count));
+			json_object_array_add(st, o);
+		}
+		json_object_object_add(ob, "cpu_s", json_object_new_double(cpu));
+		json_object_object_add(ob, "wall_s", json_object_new_double(wall));
+		json_object_object_add(ob, "cpu_pct_of_one_cpu",
+				       json_object_new_double(wall > 0 ? 100 * cpu / wall : 0));
+		json_object_object_add(ob, "samples", json_object_new_uint64(p->samples));
+		json_object_object_add(ob, "lost", json_object_new_uint64(l));
+		ptk_sink_begin(sk);
+		ptk_sink_meta_str(sk, "event", p->event);
+		ptk_sink_meta_u64(sk, "frequency_hz", p->hz);
+		ptk_sink_meta_str(sk, "call_graph",
+				  p->cg == CG_DWARF ? "dwarf" :
+				  p->cg == CG_FP    ? "fp" :
+						      "none");
+		ptk_sink_meta_f64(sk, "duration_s", wall);
+		ptk_sink_meta_u64(sk, "samples", p->samples);
+		ptk_sink_meta_u64(sk, "lost", l);
+		ptk_sink_meta_json(sk, "top", top_json(p));
+		ptk_sink_meta_json(sk, "stacks", st);
+		ptk_sink_meta_json(sk, "observer", ob);
+		ptk_sink_end(sk);
+		fflush(stdout);
+	}
+	fprintf(stderr,
+		"observer: ptk used %.1f ms of CPU over %.2f s (%.3f%% of one CPU); %" PRIu64
+		" samples of %s at %d Hz, %" PRIu64 " lost\n",
+		cpu * 1e3, wall, wall > 0 ? 100 * cpu / wall : 0, p->samples, p->event, p->hz, l);
+	if (l)
+		fprintf(stderr,
+			"lost: %" PRIu64 " samples (ring buffer full: raise -m or lower -F)\n", l);
+	if (p->cg == CG_DWARF && p->unwind_fail)
+		fprintf(stderr,
+			"dwarf: %" PRIu64 " of %" PRIu64 " user stacks did not unwind past "
+			"the sampled function\n",
+			p->unwind_fail, p->samples);
+}
+
+static bool task_alive(pid_t pid)
+{
+	char path[64], buf[512];
+	const char *s;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	if (ptk_read_file(path, buf, sizeof(buf)) <= 0)
+		return false;
+	s = strrchr(buf, ')');
+	return s && s[1] == ' ' && s[2] != 'Z' && s[2] != 'X';
+}
+
+static void run_loop(struct prof *p, u64 t0)
+{
+	struct pollfd *pf = xcalloc(p->nring ? p->nring : 1, sizeof(*pf));
+	u64 deadline = p->dur > 0 ? t0 + (u64)(p->dur * 1e9) : 0;
+
+	for (int i = 0; i < p->nring; i++)
+		pf[i] = (struct pollfd){ .fd = p->ring[i].fd, .events = POLLIN };
+	for (;;) {
+		int timeout = 100;
+		u64 now = ptk_now_ns();
+
+		if (deadline && now >= deadline)
+			break;
+		if (deadline && (deadline - now) / 1000000 < 100)
+			timeout = (int)((deadline - now) / 1000000) + 1;
+		poll(pf, p->nring, timeout);
+		drain(p);
+		if (p->ctx->stop)
+			break;
+		if (p->child > 0) {
+			if (waitpid(p->child, NULL, WNOHANG) == p->child) {
+				p->child = 0;
+				break;
+			}
+		} else if (p->tgt.kind == PTK_PERF_PID && !task_alive(p->tgt.pid)) {
+			break;
+		}
+	}
+	free(pf);
+}
+
+static int parse_opts(struct prof *p, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "freq", required_argument, NULL, 'F' },
+		{ "all-cpus", no_argument, NULL, 'a' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "mmap-pages", required_argument, NULL, 'm' },
+		{ "call-graph", required_argument, NULL, OPT_CALLGRAPH },
+		{ "kernel", no_argument, NULL, OPT_KERNEL },
+		{ "user", no_argument, NULL, OPT_USER },
+		{ "output", required_argument, NULL, 'o' },
+		{ "folded", no_argument, NULL, OPT_FOLDED },
+		{ "top", no_argument, NULL, OPT_TOP },
+		{ "svg", no_argument, NULL, OPT_SVG },
+		PTK_COMMON_OPTS,
+		{ 0 },
+	};
+	struct ptk_ctx *ctx = p->ctx;
+	int c, r, ntarget = 0, nmode = 0;
+	char buf[32];
+	u64 maxrate = 0;
+
+	p->hz = 99;
+	p->mode = -1;
+	p->tgt.kind = PTK_PERF_CPUS;
+	while ((c = getopt_long(argc, argv, "+F:ap:d:m:go:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'F':
+			if (ptk_parse_int(optarg, &p->hz) || p->hz < 1)
+				return ptk_usage_error(ctx, "invalid frequency '%s'", optarg);
+			break;
+		case 'a':
+			p->tgt.kind = PTK_PERF_CPUS;
+			ntarget++;
+			break;
+		case 'p': {
+			int pid;
+			if (ptk_parse_int(optarg, &pid) || pid <= 0)
+				return ptk_usage_error(ctx, "invalid PID '%s'", optarg);
+			p->tgt.kind = PTK_PERF_PID;
+			p->tgt.pid = pid;
+			ntarget++;
+			break;
+		}
+		case 'd':
+			if (ptk_parse_double(optarg, &p->dur) || p->dur <= 0 || p->dur > 1e7)
+				return ptk_usage_error(ctx, "invalid duration '%s'", optarg);
+			break;
+		case 'm':
+			if (ptk_parse_int(optarg, &p->pages) || p->pages < 1 || p->pages > 65536 ||
+			    (p->pages & (p->pages - 1)))
+				return ptk_usage_error(ctx, "-m: a power of 2 pages, not '%s'",
+						       optarg);
+			break;
+		case 'g':
+			p->cg = CG_FP;
+			break;
+		case OPT_CALLGRAPH:
+			if (!strcmp(optarg, "fp"))
+				p->cg = CG_FP;
+			else if (!strcmp(optarg, "dwarf"))
+				p->cg = CG_DWARF;
+			else
+				return ptk_usage_error(
+					ctx, "--call-graph: 'fp' or 'dwarf', not '%s'", optarg);
+			break;
+		case OPT_KERNEL:
+			p->kernel_only = true;
+			break;
+		case OPT_USER:
+			p->user_only = true;
+			break;
+		case 'o':
+			p->outpath = optarg;
+			break;
+		case OPT_FOLDED:
+		case OPT_TOP:
+		case OPT_SVG:
+			p->mode = c == OPT_FOLDED ? OUT_FOLDED : c == OPT_TOP ? OUT_TOP : OUT_SVG;
+			nmode++;
+			break;
+		default:
+			r = ptk_common_opt(ctx, c, optarg);
+			if (r == 1) {
+				fputs(usage, stdout);
+				return -1;
+			}
+			if (r < 0)
+				return ptk_usage_error(ctx, "unknown option '%s'",
+						       argv[optind - 1]);
+		}
+	}
+	if (ntarget > 1)
+		return ptk_usage_error(ctx, "-a and -p exclude each other");
+	if (nmode > 1)
+		return ptk_usage_error(ctx, "--folded, --top and --svg exclude each other");
+	if (p->kernel_only && p->user_only)
+		return ptk_usage_error(ctx, "--kernel and --user exclude each other");
+	if (p->cg == CG_DWARF && p->kernel_only)
+		return ptk_usage_error(ctx, "--call-graph dwarf unwinds user stacks: not with "
+					    "--kernel");
+	if (optind < argc) {
+		if (ntarget)
+			return ptk_usage_error(ctx, "-a/-p and a command exclude each other");
+		p->tgt.kind = PTK_PERF_CMD;
+	}
+	if (p->mode < 0) {
+		size_t l = p->outpath ? strlen(p->outpath) : 0;
+		p->mode = l > 4 && !strcmp(p->outpath + l - 4, ".svg") ? OUT_SVG : OUT_FOLDED;
+	}
+	if (p->mode == OUT_SVG && !p->outpath && !ctx->json && isatty(STDOUT_FILENO) == 1)
+		return ptk_usage_error(ctx, "--svg to a terminal: give -o FILE.svg");
+	if ((ctx->procfs && strcmp(ctx->procfs, "/proc")) ||
+	    (ctx->sysfs && strcmp(ctx->sysfs, "/sys")))
+		return ptk_usage_error(ctx, "samples come from perf_event_open: --procfs/--sysfs "
+					    "replay does not apply");
+	if (ptk_read_file("/proc/sys/kernel/perf_event_max_sample_rate", buf, sizeof(buf)) > 0) {
+		buf[strcspn(buf, "\n")] = '\0';
+		if (ptk_parse_u64(buf, &maxrate) == 0 && maxrate && (u64)p->hz > maxrate)
+			return ptk_usage_error(ctx,
+					       "-F %d is above kernel.perf_event_max_sample_rate "
+					       "(%" PRIu64 ")",
+					       p->hz, maxrate);
+	}
+	return 0;
+}
+
+int cmd_profile(struct ptk_ctx *ctx, int argc, char **argv)
+{
+	struct prof p = { .ctx = ctx };
+	struct ptk_perf_child child = { .go_fd = -1, .err_fd = -1 };
+	int rc, err;
+	u64 t0;
+
+	rc = parse_opts(&p, argc, argv);
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	if ((rc = ptk_ctx_ready(ctx)))
+		return rc;
+	p.regs_mask = ptk_unwind_regs_mask();
+	if (p.cg == CG_DWARF && !p.regs_mask) {
+		ptk_err("--call-graph dwarf is only implemented for x86_64");
+		return PTK_EXIT_RUNTIME;
+	}
+	if (p.tgt.kind == PTK_PERF_CMD) {
+		err = ptk_perf_child_fork(argv + optind, &child);
+		if (err) {
+			ptk_err("cannot fork: %s", strerror(-err));
+			return PTK_EXIT_RUNTIME;
+		}
+		p.child = p.tgt.pid = child.pid;
+	}
+	/* cycles when the PMU has them, else the cpu-clock timer */
+	setup_attr(&p, true);
+	err = open_all(&p, true);
+	if (err && ptk_perf_err_unsupported(err)) {
+		setup_attr(&p, false);
+		err = open_all(&p, false);
+	}
+	if (err) {
+		if (err == -ESRCH)
+			ptk_err("no such process: %d", p.tgt.pid);
+		else
+			ptk_err("perf_event_open %s: %s%s", p.event, strerror(-err),
+				err == -EACCES || err == -EPERM ?
+					" (needs root or kernel.perf_event_paranoid <= 1)" :
+				err == -EMFILE ? " (raise ulimit -n)" :
+						 "");
+		rc = PTK_EXIT_RUNTIME;
+		goto out_child;
+	}
+	p.sym = ptk_sym_new(NULL, 0);
+	p.folded = ptk_folded_new();
+	t0 = ptk_now_ns();
+	if (p.child > 0) {
+		err = ptk_perf_child_start(&child);
+		if (err) {
+			ptk_err("cannot run '%s': %s", argv[optind], strerror(-err));
+			p.child = 0;
+			rc = PTK_EXIT_RUNTIME;
+			goto out_close;
+		}
+	}
+	run_loop(&p, t0);
+	for (int i = 0; i < p.nfd; i++)
+		ioctl(p.fd[i], PERF_EVENT_IOC_DISABLE, 0);
+	drain(&p);
+	if (p.child > 0) {
+		/* stopped (Ctrl-C, -d) while the command runs: end it as perf record does */
+		kill(p.child, SIGTERM);
+		waitpid(p.child, NULL, 0);
+		p.child = 0;
+	}
+	rc = write_output(&p);
+	report(&p, (ptk_now_ns() - t0) / 1e9);
+out_close:
+	for (int i = 0; i < p.nring; i++)
+		ptk_perf_ring_unmap(&p.ring[i]);
+	for (int i = 0; i < p.nfd; i++)
+		close(p.fd[i]);
+	free(p.fd);
+	free(p.ring);
+	ptk_folded_free(p.folded);
+	names_clear(&p.names);
+	ptk_sym_free(p.sym);
+	comms_free(&p);
+out_child:
+	if (p.child > 0) {
+		if (child.go_fd >= 0)
+			close(child.go_fd);
+		if (child.err_fd >= 0)
+			close(child.err_fd);
+		kill(p.child, SIGKILL);
+		waitpid(p.child, NULL, 0);
+	}
+	return rc;
+}
