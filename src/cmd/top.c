@@ -21,6 +21,7 @@
 #include "cmd/cmd.h"
 #include "model/delta.h"
 #include "model/ptask.h"
+#include "output/archive.h"
 #include "output/tui.h"
 #include "source/procfs/pid.h"
 #include "source/procfs/procfs.h"
@@ -74,7 +75,10 @@ static const char usage[] =
 	"Processes by CPU. -b prints procps top's batch layout; without it an interactive\n"
 	"viewer runs (keys: P M T N sort, < > column, t tree, H threads, \\ filter, / search,\n"
 	"k kill, r renice, f columns, q quit). -o sorts by a field (PID USER PR NI VIRT RES SHR\n"
-	"S %CPU %MEM TIME+ COMMAND, '+' descending or '-' ascending prefix).\n";
+	"S %CPU %MEM TIME+ COMMAND, '+' descending or '-' ascending prefix).\n"
+	"Time travel: --at TIME [--db PATH] [--utc] shows the processes and meters recorded by\n"
+	"'ptk record' nearest TIME ('YYYY-MM-DD HH:MM[:SS]', ISO 8601, HH:MM, -30m); in the\n"
+	"viewer '[' and ']' step to the previous and next recorded sample.\n";
 
 struct top {
 	struct ptk_ctx *ctx;
@@ -96,7 +100,32 @@ struct top {
 	u64 cpu0_ns, wall0_ns;
 	bool have_prev;
 	struct ptk_top_view *view;
+	/* time travel (--at): snapshots materialised from the archive */
+	const char *at, *db;
+	bool utc;
+	int at_shift;
+	char at_dir[PATH_MAX];
 };
+
+/* --at: (re)build the two-snapshot tree (baseline + the sample nearest TIME, moved by the
+ * viewer's '[' ']' steps) and replay it from its start. 0 or an exit code. */
+static int at_tree(struct top *tp, int shift)
+{
+	char dir[PATH_MAX], err[PATH_MAX + 256];
+	int n = ptk_arc_at(tp->db, tp->at, tp->utc, 1, 0, shift, dir, sizeof(dir), NULL, err,
+			   sizeof(err));
+
+	if (n < 2) {
+		if (n >= 0)
+			ptk_arc_rmtree(dir);
+		ptk_err("%s", err);
+		return PTK_EXIT_RUNTIME;
+	}
+	ptk_arc_rmtree(tp->at_dir);
+	snprintf(tp->at_dir, sizeof(tp->at_dir), "%s", dir);
+	tp->at_shift = shift;
+	return 0;
+}
 
 /* ---- sampling -------------------------------------------------------------------------- */
 
@@ -259,6 +288,14 @@ static int sample(void *arg, const struct ptk_top_view *v)
 	struct ptk_uptime up;
 	int r;
 
+	if (tp->at && tp->at_dir[0]) {
+		/* time travel: every frame is computed afresh from the tree's two snapshots */
+		if (v->step != tp->at_shift && (r = at_tree(tp, v->step)))
+			return r;
+		if (ptk_src_init(&ctx->src, tp->at_dir, NULL))
+			return PTK_EXIT_RUNTIME;
+		tp->have_prev = false;
+	}
 	if (!tp->have_prev) {
 		if ((r = ptk_stat_read(&ctx->src, &tp->st[0])) ||
 		    (r = do_scan(tp, scan_flags(v, true), &tp->tab[0]))) {
@@ -763,7 +800,7 @@ static int parse_pids(const char *arg, struct top *tp)
 	return tp->npids ? 0 : -EINVAL;
 }
 
-enum { OPT_GROUP_BY = 0x2000 };
+enum { OPT_GROUP_BY = 0x2000, OPT_AT, OPT_DB, OPT_UTC };
 
 int cmd_top(struct ptk_ctx *ctx, int argc, char **argv)
 {
@@ -777,6 +814,9 @@ int cmd_top(struct ptk_ctx *ctx, int argc, char **argv)
 		{ "sort", required_argument, NULL, 'o' },
 		{ "width", required_argument, NULL, 'w' },
 		{ "group-by", required_argument, NULL, OPT_GROUP_BY },
+		{ "at", required_argument, NULL, OPT_AT },
+		{ "db", required_argument, NULL, OPT_DB },
+		{ "utc", no_argument, NULL, OPT_UTC },
 		PTK_COMMON_OPTS,
 		{ 0 },
 	};
@@ -834,6 +874,15 @@ int cmd_top(struct ptk_ctx *ctx, int argc, char **argv)
 				return ptk_usage_error(ctx, "invalid --group-by '%s'", optarg);
 			grouped = true;
 			break;
+		case OPT_AT:
+			tp.at = optarg;
+			break;
+		case OPT_DB:
+			tp.db = optarg;
+			break;
+		case OPT_UTC:
+			tp.utc = true;
+			break;
 		default:
 			r = ptk_common_opt(ctx, c, optarg);
 			if (r == 1) {
@@ -854,6 +903,13 @@ int cmd_top(struct ptk_ctx *ctx, int argc, char **argv)
 	if (batch && iters < 0 && (ctx->json || grouped))
 		iters = 1;
 	view.oneshot = batch && iters == 1;
+	if (tp.at) {
+		if (ctx->procfs)
+			return ptk_usage_error(ctx, "--at replays the archive: no --procfs");
+		if ((r = at_tree(&tp, 0)))
+			goto out;
+		ctx->procfs = tp.at_dir;
+	}
 	if ((r = ptk_ctx_ready(ctx)))
 		goto out;
 	tp.hz = sysconf(_SC_CLK_TCK);
@@ -920,6 +976,7 @@ int cmd_top(struct ptk_ctx *ctx, int argc, char **argv)
 		}
 	}
 out:
+	ptk_arc_rmtree(tp.at_dir);
 	ptk_ptab_free(&tp.tab[0]);
 	ptk_ptab_free(&tp.tab[1]);
 	ptk_ptab_keep_free(tp.keep);

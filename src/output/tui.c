@@ -553,6 +553,10 @@ static int key(struct tui *t, int ch)
 		break;
 	case ' ':
 		return 2;
+	case '[': /* time travel (top --at): previous / next recorded sample */
+	case ']':
+		v->step += ch == '[' ? -1 : 1;
+		return 2;
 	}
 	return 0;
 }

@@ -53,6 +53,7 @@ struct ptk_top_view {
 	bool show[TC_N]; /* visible columns */
 	char filter[128]; /* substring of COMMAND ("" = all) */
 	bool oneshot; /* a single frame will be shown (batch -n 1) */
+	int step; /* time travel (top --at): samples moved with '[' and ']' */
 };
 
 struct ptk_top_frame {

@@ -112,6 +112,7 @@ static const struct field vmstat_fields[] = {
 	VM("pgsteal_kswapd", pgsteal_kswapd),
 	VM("pgsteal_direct", pgsteal_direct),
 	VM("oom_kill", oom_kill),
+	VM("pgfree", pgfree),
 };
 
 /*

@@ -103,6 +103,7 @@ struct ptk_vmstat {
 	u64 allocstall; /* sum of allocstall_* (direct reclaim entries) */
 	u64 oom_kill; /* OOM kills (kernel >= 4.13) */
 	bool has_oom_kill;
+	u64 pgfree; /* pages freed (sar -B pgfree/s) */
 };
 int ptk_vmstat_read(const struct ptk_src *src, struct ptk_vmstat *vm);
 int ptk_vmstat_parse(const char *text, struct ptk_vmstat *vm);

@@ -1,0 +1,357 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ptk record: the collector behind `ptk sar` and time travel (`ptk top --at`, `ptk check
+ * --at`). Every interval it reads every system metric (the same readers the live commands
+ * use) and the top-N processes by CPU, memory and I/O, and stores them in the SQLite
+ * archive (output/archive.h), one transaction per sample.
+ */
+#include <errno.h>
+#include <libgen.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "cmd/cmd.h"
+#include "model/delta.h"
+#include "output/archive.h"
+#include "source/procfs/pid.h"
+
+static const char usage[] =
+	"usage: ptk record [-i SECONDS] [--db PATH] [--retain DAYS] [--processes N] [-c COUNT]\n"
+	"                  [--cmdline] [--schema]\n"
+	"Collect every system metric (CPU, memory, vmstat, disks, network, TCP, PSI, load) and\n"
+	"the top-N processes by CPU, memory and I/O into a SQLite archive, in the foreground.\n"
+	"  -i, --interval SECONDS  sampling interval (default 10)\n"
+	"  --db PATH               archive (default " PTK_ARC_DEFAULT_DB ")\n"
+	"  --retain DAYS           delete samples older than DAYS (default 7; 0 keeps all)\n"
+	"  --processes N           top-N processes per criterion (default 10; 0: none)\n"
+	"  -c, --count COUNT       stop after COUNT samples (default: until SIGTERM/SIGINT)\n"
+	"  --cmdline               also store command lines\n"
+	"  --schema                print the archive's SQL schema and exit\n"
+	"Read it with 'ptk sar', 'ptk top --at TIME', 'ptk check --at TIME'.\n"
+	"Each sample is one transaction (WAL mode): a crash loses at most the sample in flight;\n"
+	"SIGTERM finishes the current sample and exits.\n";
+
+enum { OPT_DB = 0x100, OPT_RETAIN, OPT_PROCS, OPT_CMDLINE, OPT_SCHEMA };
+
+struct rec {
+	struct ptk_arc *arc;
+	struct ptk_arc_sample s;
+	struct ptk_ptab tab[2];
+	int cur;
+	bool have_prev;
+	struct ptk_ptab_keep *keep;
+	int nprocs; /* N per criterion */
+	bool cmdline;
+	double retain_days;
+	long retain_every, failures;
+	s64 prev_id;
+	/* (pid, starttime) of the processes stored at prev_id */
+	int nstored, scap;
+	struct {
+		int pid;
+		u64 start;
+	} * stored;
+	struct ptk_task *extra; /* baselines of new entrants, stored at prev_id */
+	int ecap;
+	u64 *key;
+	int *order;
+	bool *pick;
+	int kcap;
+};
+
+static struct rec *sort_rec;
+static int by_key_desc(const void *a, const void *b)
+{
+	u64 x = sort_rec->key[*(const int *)a], y = sort_rec->key[*(const int *)b];
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+static void pick_top(struct rec *rc, int n)
+{
+	for (int i = 0; i < n; i++)
+		rc->order[i] = i;
+	sort_rec = rc;
+	qsort(rc->order, n, sizeof(int), by_key_desc);
+	for (int i = 0; i < n && i < rc->nprocs; i++)
+		if (rc->key[rc->order[i]] > 0)
+			rc->pick[rc->order[i]] = true;
+}
+
+static bool was_stored(const struct rec *rc, const struct ptk_task *t)
+{
+	for (int i = 0; i < rc->nstored; i++)
+		if (rc->stored[i].pid == t->pid && rc->stored[i].start == t->starttime)
+			return true;
+	return false;
+}
+
+/* The top-N processes of this interval by CPU ticks, resident memory, and block I/O bytes
+ * (first sample: since the process started); their union goes into s.procs. */
+static void select_procs(struct rec *rc, const struct ptk_ptab *now, const struct ptk_ptab *prev,
+			 int *nextra)
+{
+	int n = now->n;
+
+	*nextra = 0;
+	rc->s.nproc = 0;
+	if (n > rc->kcap) {
+		rc->kcap = n + 64;
+		rc->key = xrealloc(rc->key, rc->kcap * sizeof(*rc->key));
+		rc->order = xrealloc(rc->order, rc->kcap * sizeof(*rc->order));
+		rc->pick = xrealloc(rc->pick, rc->kcap * sizeof(*rc->pick));
+	}
+	memset(rc->pick, 0, n * sizeof(*rc->pick));
+	for (int pass = 0; pass < 3; pass++) {
+		for (int i = 0; i < n; i++) {
+			const struct ptk_task *t = &now->t[i];
+			const struct ptk_task *o =
+				prev ? ptk_ptab_find(prev, t->pid, t->starttime) : NULL;
+			u64 io = t->io_ok ? t->read_bytes + t->write_bytes : 0;
+			if (pass == 0)
+				rc->key[i] =
+					ptk_delta(o ? o->utime + o->stime : 0, t->utime + t->stime);
+			else if (pass == 1)
+				rc->key[i] = t->rss_pages;
+			else
+				rc->key[i] = ptk_delta(
+					o && o->io_ok ? o->read_bytes + o->write_bytes : 0, io);
+		}
+		pick_top(rc, n);
+	}
+	for (int i = 0; i < n; i++) {
+		if (!rc->pick[i])
+			continue;
+		if (rc->s.nproc == rc->s.pcap) {
+			rc->s.pcap = rc->s.pcap ? rc->s.pcap * 2 : 64;
+			rc->s.procs = xrealloc(rc->s.procs, rc->s.pcap * sizeof(*rc->s.procs));
+		}
+		rc->s.procs[rc->s.nproc++] = now->t[i];
+		/* a newcomer: store its previous values too, so its rates have a baseline */
+		const struct ptk_task *o =
+			prev ? ptk_ptab_find(prev, now->t[i].pid, now->t[i].starttime) : NULL;
+		if (o && rc->prev_id > 0 && !was_stored(rc, o)) {
+			if (*nextra == rc->ecap) {
+				rc->ecap = rc->ecap ? rc->ecap * 2 : 32;
+				rc->extra = xrealloc(rc->extra, rc->ecap * sizeof(*rc->extra));
+			}
+			rc->extra[(*nextra)++] = *o;
+		}
+	}
+}
+
+/*
+ * /proc/PID/io of the tasks that ran since the previous scan (and of new tasks). A task that
+ * did not run did no I/O: its block-layer and syscall byte counts are charged in its own
+ * context (task_io_account_read/write), so its previous values are carried over. This halves
+ * the cost of a scan on a mostly idle machine.
+ */
+static void read_io(struct ptk_ctx *ctx, struct ptk_ptab *now, const struct ptk_ptab *prev)
+{
+	char rel[32], buf[1024];
+
+	for (int i = 0; i < now->n; i++) {
+		struct ptk_task *t = &now->t[i];
+		const struct ptk_task *o = prev ? ptk_ptab_find(prev, t->pid, t->starttime) : NULL;
+		if (o && o->io_ok && o->utime == t->utime && o->stime == t->stime) {
+			t->io_ok = true;
+			t->rchar = o->rchar;
+			t->wchar = o->wchar;
+			t->read_bytes = o->read_bytes;
+			t->write_bytes = o->write_bytes;
+			t->cancelled_write_bytes = o->cancelled_write_bytes;
+			continue;
+		}
+		snprintf(rel, sizeof(rel), "%d/io", t->pid);
+		t->io_ok = ptk_src_read(&ctx->src, PTK_PROC, rel, buf, sizeof(buf)) > 0 &&
+			   ptk_task_parse_io(buf, t) == 0;
+	}
+	/* where the tasks in D state sleep (/proc/PID/wchan), as PTK_PT_WCHAN reads it */
+	for (int i = 0; i < now->n; i++) {
+		struct ptk_task *t = &now->t[i];
+		ssize_t n;
+		t->wchan[0] = '\0';
+		if (t->state != 'D')
+			continue;
+		snprintf(rel, sizeof(rel), "%d/wchan", t->pid);
+		n = ptk_src_read(&ctx->src, PTK_PROC, rel, buf, sizeof(buf));
+		if (n > 0 && strcmp(buf, "0"))
+			snprintf(t->wchan, sizeof(t->wchan), "%.63s", buf);
+	}
+}
+
+static int record_sample(struct ptk_ctx *ctx, void *arg, long i, double itv)
+{
+	struct rec *rc = arg;
+	struct ptk_ptab *now = &rc->tab[rc->cur], *prev = &rc->tab[!rc->cur];
+	int r, nextra = 0;
+
+	if ((r = ptk_arc_collect(&ctx->src, &rc->s))) {
+		ptk_err("cannot read %s: %s", ctx->src.procfs, strerror(-r));
+		return PTK_EXIT_RUNTIME;
+	}
+	rc->s.nproc = 0;
+	if (rc->nprocs > 0) {
+		/* SKIPIDLE: tasks that did not run keep last scan's stat (schedstat tells) */
+		unsigned fl = PTK_PT_OWNER | PTK_PT_SKIPIDLE | (rc->cmdline ? PTK_PT_CMDLINE : 0);
+		now->keep = rc->keep;
+		if (ptk_ptab_scan(&ctx->src, fl, now) == 0) {
+			read_io(ctx, now, rc->have_prev ? prev : NULL);
+			select_procs(rc, now, rc->have_prev ? prev : NULL, &nextra);
+		}
+	}
+	r = ptk_arc_write(rc->arc, &rc->s, rc->prev_id, rc->extra, nextra);
+	if (r) {
+		ptk_warn("sample not stored: %s", ptk_arc_errmsg(rc->arc));
+		if (++rc->failures >= 10) {
+			ptk_err("10 samples in a row could not be stored; giving up");
+			return PTK_EXIT_RUNTIME;
+		}
+		rc->prev_id = 0;
+		rc->nstored = 0;
+	} else {
+		rc->failures = 0;
+		rc->prev_id = rc->s.id;
+		if (rc->s.nproc > rc->scap) {
+			rc->scap = rc->s.nproc + 32;
+			rc->stored = xrealloc(rc->stored, rc->scap * sizeof(*rc->stored));
+		}
+		rc->nstored = rc->s.nproc;
+		for (int k = 0; k < rc->s.nproc; k++) {
+			rc->stored[k].pid = rc->s.procs[k].pid;
+			rc->stored[k].start = rc->s.procs[k].starttime;
+		}
+	}
+	if (rc->nprocs > 0) {
+		rc->cur = !rc->cur;
+		rc->have_prev = true;
+	}
+	if (rc->retain_days > 0 && rc->retain_every > 0 && i % rc->retain_every == 0) {
+		s64 before = ptk_arc_now_ms() - llround(rc->retain_days * 86400e3);
+		long n = ptk_arc_retain(rc->arc, before, 500);
+		if (n < 0)
+			ptk_warn("retention failed: %s", ptk_arc_errmsg(rc->arc));
+	}
+	return 0;
+}
+
+int cmd_record(struct ptk_ctx *ctx, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "interval", required_argument, NULL, 'i' },
+		{ "count", required_argument, NULL, 'c' },
+		{ "db", required_argument, NULL, OPT_DB },
+		{ "retain", required_argument, NULL, OPT_RETAIN },
+		{ "processes", required_argument, NULL, OPT_PROCS },
+		{ "cmdline", no_argument, NULL, OPT_CMDLINE },
+		{ "schema", no_argument, NULL, OPT_SCHEMA },
+		PTK_COMMON_OPTS,
+		{ 0 },
+	};
+	struct rec rc = { .nprocs = 10, .retain_days = 7 };
+	const char *db = PTK_ARC_DEFAULT_DB;
+	double interval = 10;
+	long count = -1;
+	char err[PATH_MAX + 256];
+	int c, r;
+
+	while ((c = getopt_long(argc, argv, "i:c:", opts, NULL)) != -1) {
+		u64 u;
+		switch (c) {
+		case 'i':
+			if (ptk_parse_double(optarg, &interval) || !(interval >= 0.01) ||
+			    interval > 86400)
+				return ptk_usage_error(ctx, "invalid interval '%s'", optarg);
+			break;
+		case 'c':
+			if (ptk_parse_u64(optarg, &u) || u < 1 || u > (u64)1 << 40)
+				return ptk_usage_error(ctx, "invalid count '%s'", optarg);
+			count = (long)u;
+			break;
+		case OPT_DB:
+			if (!*optarg)
+				return ptk_usage_error(ctx, "empty --db");
+			db = optarg;
+			break;
+		case OPT_RETAIN:
+			if (ptk_parse_double(optarg, &rc.retain_days) || rc.retain_days < 0 ||
+			    rc.retain_days > 36500)
+				return ptk_usage_error(ctx, "invalid --retain '%s'", optarg);
+			break;
+		case OPT_PROCS:
+			if (ptk_parse_u64(optarg, &u) || u > 10000)
+				return ptk_usage_error(ctx, "invalid --processes '%s'", optarg);
+			rc.nprocs = (int)u;
+			break;
+		case OPT_CMDLINE:
+			rc.cmdline = true;
+			break;
+		case OPT_SCHEMA:
+			ptk_arc_schema_print(stdout);
+			return 0;
+		default:
+			r = ptk_common_opt(ctx, c, optarg);
+			if (r == 1) {
+				fputs(usage, stdout);
+				return 0;
+			}
+			if (r < 0)
+				return ptk_usage_error(ctx, "unknown option");
+		}
+	}
+	if (optind < argc)
+		return ptk_usage_error(ctx, "unexpected operand '%s'", argv[optind]);
+	if ((r = ptk_ctx_ready(ctx)))
+		return r;
+	{
+		char *dup = xstrdup(db), *dir = dirname(dup);
+		if (strcmp(dir, ".") && (r = ptk_mkdir_p(dir, 0755))) {
+			ptk_err("cannot create %s: %s", dir, strerror(-r));
+			free(dup);
+			return PTK_EXIT_RUNTIME;
+		}
+		free(dup);
+	}
+	rc.arc = ptk_arc_open(db, PTK_ARC_RDWR, err, sizeof(err));
+	if (!rc.arc) {
+		ptk_err("%s", err);
+		return PTK_EXIT_RUNTIME;
+	}
+	{
+		struct utsname un;
+		char v[64];
+		if (uname(&un) == 0) {
+			ptk_arc_set_meta(rc.arc, "sysname", un.sysname);
+			ptk_arc_set_meta(rc.arc, "release", un.release);
+			ptk_arc_set_meta(rc.arc, "hostname", un.nodename);
+			ptk_arc_set_meta(rc.arc, "machine", un.machine);
+		}
+		snprintf(v, sizeof(v), "%ld", sysconf(_SC_NPROCESSORS_CONF));
+		ptk_arc_set_meta(rc.arc, "ncpu", v);
+		snprintf(v, sizeof(v), "%ld", sysconf(_SC_CLK_TCK));
+		ptk_arc_set_meta(rc.arc, "hz", v);
+		snprintf(v, sizeof(v), "%ld", sysconf(_SC_PAGESIZE));
+		ptk_arc_set_meta(rc.arc, "page_size", v);
+	}
+	rc.keep = ptk_src_is_live(&ctx->src) ? ptk_ptab_keep_new() : NULL;
+	/* retention at start, then about every 10 minutes */
+	rc.retain_every = MAX(1, (long)(600 / interval));
+	if (count >= 0)
+		count--; /* ptk_loop counts intervals after the first sample */
+	r = ptk_loop(ctx, interval, count, record_sample, &rc);
+	if (r == -EINTR)
+		r = 0; /* SIGTERM/SIGINT: every completed sample is committed */
+	ptk_arc_close(rc.arc); /* checkpoints the WAL */
+	ptk_arc_sample_free(&rc.s);
+	ptk_ptab_free(&rc.tab[0]);
+	ptk_ptab_free(&rc.tab[1]);
+	ptk_ptab_keep_free(rc.keep);
+	free(rc.stored);
+	free(rc.extra);
+	free(rc.key);
+	free(rc.order);
+	free(rc.pick);
+	return r;
+}

@@ -1,0 +1,2012 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The SQLite archive: schema, writer, reader, and materialisation back into /proc files.
+ * The schema is described once, in the tables below; docs/schema.md documents it. */
+#include "output/archive.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <math.h>
+#include <stdarg.h>
+#include <sqlite3.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---- the sample table: one row per sample, one column per scalar reader field --------- */
+
+enum col_type {
+	C_U64, /* u64 as is */
+	C_U32, /* unsigned */
+	C_I32, /* int */
+	C_X100, /* double, stored as round(x * 100): the kernel prints 2 decimals */
+	C_FLAG, /* bool */
+};
+
+/* Presence groups: a whole group is NULL when its file was unreadable. */
+enum col_grp {
+	G_BASE, /* /proc/stat + /proc/uptime: always there */
+	G_LA,
+	G_MI,
+	G_VM,
+	G_PSI0, /* G_PSI0 + 2 * res + (0 some | 1 full) */
+};
+
+struct arc_col {
+	const char *name;
+	int grp;
+	enum col_type type;
+	size_t off; /* into struct ptk_arc_sample */
+	const char *help; /* unit and kernel source */
+};
+
+#define S_(f) offsetof(struct ptk_arc_sample, f)
+#define COL(n, g, t, f, h)        \
+	{                         \
+		n, g, t, S_(f), h \
+	}
+#define MI_(n, f, h) COL(n, G_MI, C_U64, mi.f, "kB, /proc/meminfo " h)
+#define VM_(n, f) COL(n, G_VM, C_U64, vm.f, "count since boot, /proc/vmstat " #f)
+#define PSI_(r, R, w, W)                                                                    \
+	COL("psi_" r "_" #w "_avg10", G_PSI0 + 2 * R + W, C_X100, psi[R].w.avg10,           \
+	    "% x 100, /proc/pressure/" r " " #w " avg10"),                                  \
+		COL("psi_" r "_" #w "_avg60", G_PSI0 + 2 * R + W, C_X100, psi[R].w.avg60,   \
+		    "% x 100, /proc/pressure/" r " " #w " avg60"),                          \
+		COL("psi_" r "_" #w "_avg300", G_PSI0 + 2 * R + W, C_X100, psi[R].w.avg300, \
+		    "% x 100, /proc/pressure/" r " " #w " avg300"),                         \
+		COL("psi_" r "_" #w "_total", G_PSI0 + 2 * R + W, C_U64, psi[R].w.total_us, \
+		    "us stalled since boot, /proc/pressure/" r " " #w " total")
+
+static const struct arc_col sample_cols[] = {
+	COL("uptime_cs", G_BASE, C_X100, up.up_s, "centiseconds since boot, /proc/uptime 1"),
+	COL("idle_cs", G_BASE, C_X100, up.idle_s, "centiseconds idle (all CPUs), /proc/uptime 2"),
+	COL("btime", G_BASE, C_U64, st.btime, "boot time, epoch s, /proc/stat btime"),
+	COL("ctxt", G_BASE, C_U64, st.ctxt, "context switches since boot, /proc/stat ctxt"),
+	COL("intr", G_BASE, C_U64, st.intr, "interrupts since boot, /proc/stat intr"),
+	COL("processes", G_BASE, C_U64, st.processes, "forks since boot, /proc/stat processes"),
+	COL("procs_running", G_BASE, C_U64, st.procs_running, "tasks in R, /proc/stat"),
+	COL("procs_blocked", G_BASE, C_U64, st.procs_blocked, "tasks in D, /proc/stat"),
+	COL("load1", G_LA, C_X100, la.load1, "x 100, /proc/loadavg 1"),
+	COL("load5", G_LA, C_X100, la.load5, "x 100, /proc/loadavg 2"),
+	COL("load15", G_LA, C_X100, la.load15, "x 100, /proc/loadavg 3"),
+	COL("nr_running", G_LA, C_U32, la.nr_running, "runnable entities, /proc/loadavg 4"),
+	COL("nr_threads", G_LA, C_U32, la.nr_threads, "scheduling entities, /proc/loadavg 4"),
+	COL("last_pid", G_LA, C_I32, la.last_pid, "last pid allocated, /proc/loadavg 5"),
+	MI_("mem_total", mem_total, "MemTotal"),
+	MI_("mem_free", mem_free, "MemFree"),
+	MI_("mem_available", mem_available, "MemAvailable (estimated when absent)"),
+	COL("mem_has_available", G_MI, C_FLAG, mi.has_available, "1 when MemAvailable exists"),
+	MI_("buffers", buffers, "Buffers"),
+	MI_("cached", cached, "Cached"),
+	MI_("swap_cached", swap_cached, "SwapCached"),
+	MI_("active", active, "Active"),
+	MI_("inactive", inactive, "Inactive"),
+	MI_("active_anon", active_anon, "Active(anon)"),
+	MI_("inactive_anon", inactive_anon, "Inactive(anon)"),
+	MI_("active_file", active_file, "Active(file)"),
+	MI_("inactive_file", inactive_file, "Inactive(file)"),
+	MI_("swap_total", swap_total, "SwapTotal"),
+	MI_("swap_free", swap_free, "SwapFree"),
+	MI_("dirty", dirty, "Dirty"),
+	MI_("writeback", writeback, "Writeback"),
+	MI_("anon_pages", anon_pages, "AnonPages"),
+	MI_("mapped", mapped, "Mapped"),
+	MI_("shmem", shmem, "Shmem"),
+	MI_("kreclaimable", kreclaimable, "KReclaimable"),
+	MI_("slab", slab, "Slab"),
+	MI_("sreclaimable", sreclaimable, "SReclaimable"),
+	MI_("sunreclaim", sunreclaim, "SUnreclaim"),
+	MI_("commit_limit", commit_limit, "CommitLimit"),
+	MI_("committed_as", committed_as, "Committed_AS"),
+	COL("hugepages_total", G_MI, C_U64, mi.hugepages_total, "pages, /proc/meminfo"),
+	COL("hugepages_free", G_MI, C_U64, mi.hugepages_free, "pages, /proc/meminfo"),
+	MI_("hugepagesize", hugepagesize, "Hugepagesize"),
+	VM_("pgpgin", pgpgin),
+	VM_("pgpgout", pgpgout),
+	VM_("pswpin", pswpin),
+	VM_("pswpout", pswpout),
+	VM_("pgfault", pgfault),
+	VM_("pgmajfault", pgmajfault),
+	VM_("pgfree", pgfree),
+	VM_("pgscan_kswapd", pgscan_kswapd),
+	VM_("pgscan_direct", pgscan_direct),
+	VM_("pgsteal_kswapd", pgsteal_kswapd),
+	VM_("pgsteal_direct", pgsteal_direct),
+	VM_("allocstall", allocstall),
+	VM_("oom_kill", oom_kill),
+	COL("vm_has_oom_kill", G_VM, C_FLAG, vm.has_oom_kill, "1 when oom_kill exists"),
+	PSI_("cpu", 0, some, 0),
+	PSI_("cpu", 0, full, 1),
+	PSI_("memory", 1, some, 0),
+	PSI_("memory", 1, full, 1),
+	PSI_("io", 2, some, 0),
+	PSI_("io", 2, full, 1),
+};
+#define NSCOL ((int)ARRAY_SIZE(sample_cols))
+
+static const char *const cpu_cols[PTK_CPU_NSTATES] = {
+	"user", "nice",	   "system", "idle",  "iowait",
+	"irq",	"softirq", "steal",  "guest", "guest_nice",
+};
+static const char *const disk_cols[PTK_DK_NFIELDS] = {
+	"rd_ios",     "rd_merges",  "rd_sectors", "rd_ticks", "wr_ios",	       "wr_merges",
+	"wr_sectors", "wr_ticks",   "in_flight",  "io_ticks", "time_in_queue", "dc_ios",
+	"dc_merges",  "dc_sectors", "dc_ticks",	  "fl_ios",   "fl_ticks",
+};
+static const char *const net_cols[PTK_ND_NFIELDS] = {
+	"rx_bytes",	 "rx_packets",	 "rx_errs",    "rx_drop",	"rx_fifo", "rx_frame",
+	"rx_compressed", "rx_multicast", "tx_bytes",   "tx_packets",	"tx_errs", "tx_drop",
+	"tx_fifo",	 "tx_colls",	 "tx_carrier", "tx_compressed",
+};
+
+/* ---- small helpers ---------------------------------------------------------------------- */
+
+static int grp_present(const struct ptk_arc_sample *s, int g)
+{
+	switch (g) {
+	case G_BASE:
+		return 1;
+	case G_LA:
+		return s->has_la;
+	case G_MI:
+		return s->has_mi;
+	case G_VM:
+		return s->has_vm;
+	default: {
+		int r = (g - G_PSI0) / 2;
+		const struct ptk_psi_line *l = (g - G_PSI0) % 2 ? &s->psi[r].full : &s->psi[r].some;
+		return s->has_psi[r] && l->present;
+	}
+	}
+}
+
+static void grp_set(struct ptk_arc_sample *s, int g)
+{
+	switch (g) {
+	case G_BASE:
+		break;
+	case G_LA:
+		s->has_la = true;
+		break;
+	case G_MI:
+		s->has_mi = true;
+		break;
+	case G_VM:
+		s->has_vm = true;
+		break;
+	default: {
+		int r = (g - G_PSI0) / 2;
+		s->has_psi[r] = true;
+		((g - G_PSI0) % 2 ? &s->psi[r].full : &s->psi[r].some)->present = true;
+	}
+	}
+}
+
+static s64 col_get(const struct ptk_arc_sample *s, const struct arc_col *c)
+{
+	const char *p = (const char *)s + c->off;
+
+	switch (c->type) {
+	case C_U64:
+		return (s64) * (const u64 *)p;
+	case C_U32:
+		return *(const unsigned *)p;
+	case C_I32:
+		return *(const int *)p;
+	case C_X100:
+		return llround(*(const double *)p * 100.0);
+	case C_FLAG:
+		return *(const bool *)p;
+	}
+	return 0;
+}
+
+static void col_put(struct ptk_arc_sample *s, const struct arc_col *c, s64 v)
+{
+	char *p = (char *)s + c->off;
+
+	switch (c->type) {
+	case C_U64:
+		*(u64 *)p = (u64)v;
+		break;
+	case C_U32:
+		*(unsigned *)p = (unsigned)v;
+		break;
+	case C_I32:
+		*(int *)p = (int)v;
+		break;
+	case C_X100:
+		*(double *)p = v / 100.0;
+		break;
+	case C_FLAG:
+		*(bool *)p = v != 0;
+		break;
+	}
+}
+
+void ptk_arc_sample_free(struct ptk_arc_sample *s)
+{
+	ptk_stat_free(&s->st);
+	ptk_diskstats_free(&s->ds);
+	ptk_netdev_free(&s->nd);
+	ptk_kvs_free(&s->kvs);
+	free(s->rot);
+	free(s->speed);
+	free(s->procs);
+	memset(s, 0, sizeof(*s));
+}
+
+static void ensure_side(struct ptk_arc_sample *s)
+{
+	if (s->ds.n > s->dcap) {
+		s->dcap = s->ds.n + 8;
+		s->rot = xrealloc(s->rot, s->dcap * sizeof(*s->rot));
+	}
+	if (s->nd.n > s->ncap) {
+		s->ncap = s->nd.n + 8;
+		s->speed = xrealloc(s->speed, s->ncap * sizeof(*s->speed));
+	}
+}
+
+/* ---- the clock ------------------------------------------------------------------------- */
+
+s64 ptk_arc_now_ms(void)
+{
+	static bool init;
+	static s64 fake0_ms = -1;
+	static u64 mono0;
+	struct timespec ts;
+
+	if (!init) {
+		const char *f = getenv("PTK_FAKE_TIME");
+		double v;
+		init = true;
+		if (f && *f && ptk_parse_double(f, &v) == 0 && v >= 0) {
+			fake0_ms = llround(v * 1000.0);
+			mono0 = ptk_now_ns();
+		}
+	}
+	if (fake0_ms >= 0)
+		return fake0_ms + (s64)((ptk_now_ns() - mono0) / 1000000);
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (s64)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* ---- collection -------------------------------------------------------------------------- */
+
+/*
+ * Live, a collector reads the same dozen files every interval: keep them open and pread()
+ * them at offset 0 (seq_file regenerates the text), which saves the path walk of every
+ * open(). The text goes to the same parsers the readers use. Other roots: the readers.
+ */
+enum {
+	F_UPTIME,
+	F_STAT,
+	F_LOADAVG,
+	F_MEMINFO,
+	F_VMSTAT,
+	F_DISKSTATS,
+	F_NETDEV,
+	F_SNMP,
+	F_NETSTAT,
+	F_PSI_CPU,
+	F_PSI_MEM,
+	F_PSI_IO,
+	F_N
+};
+static const char *const live_files[F_N] = {
+	"/proc/uptime",	     "/proc/stat",	   "/proc/loadavg",	    "/proc/meminfo",
+	"/proc/vmstat",	     "/proc/diskstats",	   "/proc/net/dev",	    "/proc/net/snmp",
+	"/proc/net/netstat", "/proc/pressure/cpu", "/proc/pressure/memory", "/proc/pressure/io",
+};
+static struct {
+	int fd; /* 0: not opened yet, -1: absent */
+	struct ptk_buf b;
+} live[F_N];
+
+static ssize_t live_read(int f)
+{
+	struct ptk_buf *b = &live[f].b;
+
+	if (live[f].fd == 0) {
+		live[f].fd = open(live_files[f], O_RDONLY | O_CLOEXEC);
+		if (live[f].fd < 0) {
+			live[f].fd = -1;
+			return -errno;
+		}
+	}
+	if (live[f].fd < 0)
+		return -ENOENT;
+	for (;;) {
+		if (b->cap < 4096) {
+			b->cap = 65536;
+			b->p = xrealloc(b->p, b->cap);
+		}
+		ssize_t n = pread(live[f].fd, b->p, b->cap - 1, 0);
+		if (n < 0)
+			return -errno;
+		if ((size_t)n < b->cap - 1) {
+			b->p[n] = '\0';
+			b->len = n;
+			return n;
+		}
+		b->cap *= 2; /* did not fit: read again with room */
+		b->p = xrealloc(b->p, b->cap);
+	}
+}
+
+/* sysfs facts per device/interface, re-read every 60 collections (they rarely change) */
+struct sys_fact {
+	char name[64];
+	int part, rot;
+	long speed;
+};
+static struct sys_fact *facts;
+static int nfacts;
+static unsigned ncollect;
+
+static struct sys_fact *fact(const struct ptk_src *src, const char *name, bool disk)
+{
+	for (int i = 0; i < nfacts; i++)
+		if (!strcmp(facts[i].name, name) && (facts[i].speed == -2) == disk)
+			return &facts[i];
+	facts = xrealloc(facts, (nfacts + 1) * sizeof(*facts));
+	struct sys_fact *f = &facts[nfacts++];
+	snprintf(f->name, sizeof(f->name), "%s", name);
+	f->part = -1;
+	f->rot = -1;
+	f->speed = disk ? -2 : -1;
+	if (disk) {
+		char rel[128], path[PATH_MAX], nm[64];
+		snprintf(nm, sizeof(nm), "%s", name);
+		for (char *c = nm; *c; c++)
+			if (*c == '/')
+				*c = '!';
+		snprintf(rel, sizeof(rel), "class/block/%s", nm);
+		if (!ptk_src_path(src, PTK_SYS, rel, path, sizeof(path)) && !access(path, F_OK)) {
+			snprintf(rel, sizeof(rel), "class/block/%s/partition", nm);
+			if (!ptk_src_path(src, PTK_SYS, rel, path, sizeof(path)))
+				f->part = access(path, F_OK) == 0;
+		}
+		if (f->part != 1)
+			f->rot = ptk_disk_rotational_read(src, name);
+		if (f->rot < 0)
+			f->rot = -1;
+	} else if (ptk_net_speed_read(src, name, &f->speed) || f->speed <= 0) {
+		f->speed = -1;
+	}
+	return f;
+}
+
+static int collect_live(const struct ptk_src *src, struct ptk_arc_sample *s)
+{
+	ssize_t n;
+	int r;
+
+	if (++ncollect % 60 == 0)
+		nfacts = 0;
+	if ((n = live_read(F_UPTIME)) < 0)
+		return (int)n;
+	if (sscanf(live[F_UPTIME].b.p, "%lf %lf", &s->up.up_s, &s->up.idle_s) != 2)
+		return -EINVAL;
+	if ((n = live_read(F_STAT)) < 0)
+		return (int)n;
+	if ((r = ptk_stat_parse(live[F_STAT].b.p, &s->st)))
+		return r;
+	s->has_la =
+		live_read(F_LOADAVG) > 0 &&
+		sscanf(live[F_LOADAVG].b.p, "%lf %lf %lf %u/%u %d", &s->la.load1, &s->la.load5,
+		       &s->la.load15, &s->la.nr_running, &s->la.nr_threads, &s->la.last_pid) >= 5;
+	s->has_mi = live_read(F_MEMINFO) > 0 && !ptk_meminfo_parse(live[F_MEMINFO].b.p, &s->mi);
+	s->has_vm = live_read(F_VMSTAT) > 0 && !ptk_vmstat_parse(live[F_VMSTAT].b.p, &s->vm);
+	s->ds.n = 0;
+	if (live_read(F_DISKSTATS) < 0 || ptk_diskstats_parse(live[F_DISKSTATS].b.p, &s->ds))
+		s->ds.n = 0;
+	s->nd.n = 0;
+	if (live_read(F_NETDEV) < 0 || ptk_netdev_parse(live[F_NETDEV].b.p, &s->nd))
+		s->nd.n = 0;
+	ensure_side(s);
+	for (int i = 0; i < s->ds.n; i++) {
+		struct sys_fact *f = fact(src, s->ds.d[i].name, true);
+		if (f->part >= 0)
+			s->ds.d[i].is_partition = f->part;
+		s->rot[i] = s->ds.d[i].is_partition ? -1 : f->rot;
+	}
+	for (int i = 0; i < s->nd.n; i++)
+		s->speed[i] = fact(src, s->nd.d[i].name, false)->speed;
+	s->kvs.n = 0;
+	if (live_read(F_SNMP) > 0)
+		ptk_netsnmp_parse(live[F_SNMP].b.p, &s->kvs);
+	if (live_read(F_NETSTAT) > 0)
+		ptk_netsnmp_parse(live[F_NETSTAT].b.p, &s->kvs);
+	for (int k = 0; k < PTK_PSI_NRES; k++)
+		s->has_psi[k] = live_read(F_PSI_CPU + k) > 0 &&
+				!ptk_psi_parse(live[F_PSI_CPU + k].b.p, &s->psi[k]);
+	s->t_ms = ptk_arc_now_ms();
+	return 0;
+}
+
+int ptk_arc_collect(const struct ptk_src *src, struct ptk_arc_sample *s)
+{
+	int r;
+
+	s->id = 0;
+	if (ptk_src_is_live(src) && !src->sysfs_given)
+		return collect_live(src, s);
+	if ((r = ptk_uptime_read(src, &s->up)) || (r = ptk_stat_read(src, &s->st)))
+		return r;
+	s->has_la = ptk_loadavg_read(src, &s->la) == 0;
+	s->has_mi = ptk_meminfo_read(src, &s->mi) == 0;
+	s->has_vm = ptk_vmstat_read(src, &s->vm) == 0;
+	if (ptk_diskstats_read(src, &s->ds))
+		s->ds.n = 0;
+	if (ptk_netdev_read(src, &s->nd))
+		s->nd.n = 0;
+	ensure_side(s);
+	for (int i = 0; i < s->ds.n; i++) {
+		s->rot[i] = s->ds.d[i].is_partition ?
+				    -1 :
+				    ptk_disk_rotational_read(src, s->ds.d[i].name);
+		if (s->rot[i] < 0)
+			s->rot[i] = -1;
+	}
+	for (int i = 0; i < s->nd.n; i++)
+		if (ptk_net_speed_read(src, s->nd.d[i].name, &s->speed[i]) || s->speed[i] <= 0)
+			s->speed[i] = -1;
+	s->kvs.n = 0;
+	if (ptk_netsnmp_read(src, &s->kvs))
+		s->kvs.n = 0;
+	for (int k = 0; k < PTK_PSI_NRES; k++)
+		s->has_psi[k] = ptk_psi_read(src, k, &s->psi[k]) == 0;
+	s->t_ms = llround((s->st.btime + s->up.up_s) * 1000.0);
+	return 0;
+}
+
+/* ---- materialisation -------------------------------------------------------------------- */
+
+struct wbuf {
+	char *p;
+	size_t len, cap;
+};
+
+static void __attribute__((format(printf, 2, 3))) wb_add(struct wbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	for (;;) {
+		va_start(ap, fmt);
+		n = vsnprintf(b->p ? b->p + b->len : NULL, b->p ? b->cap - b->len : 0, fmt, ap);
+		va_end(ap);
+		if (n >= 0 && b->p && b->len + n < b->cap) {
+			b->len += n;
+			return;
+		}
+		b->cap = MAX(b->cap * 2, b->len + n + 4096);
+		b->p = xrealloc(b->p, b->cap);
+	}
+}
+
+static int wb_write(struct wbuf *b, const char *dir, const char *rel)
+{
+	char path[PATH_MAX];
+	int r;
+
+	if (snprintf(path, sizeof(path), "%s/%s", dir, rel) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
+	r = ptk_write_file(path, b->p ? b->p : "", b->len);
+	if (r == -ENOENT) {
+		char *slash = strrchr(path, '/');
+		*slash = '\0';
+		if ((r = ptk_mkdir_p(path, 0755)))
+			return r;
+		*slash = '/';
+		r = ptk_write_file(path, b->p ? b->p : "", b->len);
+	}
+	b->len = 0;
+	return r;
+}
+
+static void wb_cpu(struct wbuf *b, const char *label, const struct ptk_cpu_times *t)
+{
+	wb_add(b, "%s", label);
+	for (int k = 0; k < PTK_CPU_NSTATES; k++)
+		wb_add(b, " %" PRIu64, t->t[k]);
+	wb_add(b, "\n");
+}
+
+static void wb_psi_line(struct wbuf *b, const char *w, const struct ptk_psi_line *l)
+{
+	if (l->present)
+		wb_add(b, "%s avg10=%.2f avg60=%.2f avg300=%.2f total=%" PRIu64 "\n", w, l->avg10,
+		       l->avg60, l->avg300, l->total_us);
+}
+
+/* net/snmp text for the keys of one file: "Proto: names\nProto: values\n" per protocol,
+ * in first-seen order. netstat: the *Ext protocols (TcpExt, IpExt, MPTcpExt). */
+static void wb_snmp(struct wbuf *b, const struct ptk_kvs *kvs, bool netstat)
+{
+	for (int i = 0; i < kvs->n; i++) {
+		const char *dot = strchr(kvs->kv[i].key, '.');
+		size_t plen = dot ? (size_t)(dot - kvs->kv[i].key) : 0;
+		bool seen = false, ext = plen >= 3 && !strncmp(kvs->kv[i].key + plen - 3, "Ext", 3);
+		if (!dot || ext != netstat)
+			continue;
+		for (int j = 0; j < i && !seen; j++)
+			seen = !strncmp(kvs->kv[j].key, kvs->kv[i].key, plen + 1);
+		if (seen)
+			continue;
+		for (int pass = 0; pass < 2; pass++) {
+			wb_add(b, "%.*s:", (int)plen, kvs->kv[i].key);
+			for (int j = i; j < kvs->n; j++) {
+				if (strncmp(kvs->kv[j].key, kvs->kv[i].key, plen + 1))
+					continue;
+				if (pass == 0)
+					wb_add(b, " %s", kvs->kv[j].key + plen + 1);
+				else
+					wb_add(b, " %" PRId64, kvs->kv[j].val);
+			}
+			wb_add(b, "\n");
+		}
+	}
+}
+
+static void wb_task_stat(struct wbuf *b, const struct ptk_task *t, int pid)
+{
+	/* proc(5) fields 1..44; the ones the readers do not use are 0 */
+	wb_add(b,
+	       "%d (%s) %c %d 0 0 0 -1 0 %" PRIu64 " 0 %" PRIu64 " 0 %" PRIu64 " %" PRIu64
+	       " 0 0 %ld %ld %ld 0 %" PRIu64 " %" PRIu64 " %" PRIu64 " 0 0 0 0 0 0 0 0 0 0 0 0 "
+	       "0 17 %d 0 0 %" PRIu64 " %" PRIu64 " 0\n",
+	       pid, t->comm, t->state ? t->state : 'S', t->ppid, t->minflt, t->majflt, t->utime,
+	       t->stime, t->priority, t->nice, t->nthreads, t->starttime, t->vsize, t->rss_pages,
+	       t->processor < 0 ? 0 : t->processor, t->blkio_ticks, t->gtime);
+}
+
+static int materialize_task(struct wbuf *b, const char *dir, const struct ptk_task *t)
+{
+	char rel[128];
+	int r;
+
+	snprintf(rel, sizeof(rel), "%d/stat", t->pid);
+	wb_task_stat(b, t, t->pid);
+	if ((r = wb_write(b, dir, rel)))
+		return r;
+	/* the main thread, for thread scans (D-state tasks and their wchan) */
+	snprintf(rel, sizeof(rel), "%d/task/%d/stat", t->pid, t->pid);
+	wb_task_stat(b, t, t->pid);
+	if ((r = wb_write(b, dir, rel)))
+		return r;
+	if (t->io_ok) {
+		wb_add(b,
+		       "rchar: %" PRIu64 "\nwchar: %" PRIu64
+		       "\nsyscr: 0\nsyscw: 0\nread_bytes: %" PRIu64 "\nwrite_bytes: %" PRIu64
+		       "\ncancelled_write_bytes: %" PRIu64 "\n",
+		       t->rchar, t->wchar, t->read_bytes, t->write_bytes, t->cancelled_write_bytes);
+		snprintf(rel, sizeof(rel), "%d/io", t->pid);
+		if ((r = wb_write(b, dir, rel)))
+			return r;
+	}
+	if (t->wchan[0]) {
+		wb_add(b, "%s", t->wchan);
+		snprintf(rel, sizeof(rel), "%d/wchan", t->pid);
+		wb_write(b, dir, rel);
+		snprintf(rel, sizeof(rel), "%d/task/%d/wchan", t->pid, t->pid);
+		wb_add(b, "%s", t->wchan);
+		wb_write(b, dir, rel);
+	}
+	if (t->cmdline[0]) {
+		wb_add(b, "%s", t->cmdline);
+		b->len++; /* the kernel's trailing NUL */
+		snprintf(rel, sizeof(rel), "%d/cmdline", t->pid);
+		wb_write(b, dir, rel);
+	}
+	if (t->owner_ok) {
+		wb_add(b, "Name:\t%s\nUid:\t%u\t%u\t%u\t%u\n", t->comm, t->euid, t->euid, t->euid,
+		       t->euid);
+		snprintf(rel, sizeof(rel), "%d/status", t->pid);
+		wb_write(b, dir, rel);
+		/* the owner of /proc/PID/stat is what top and ps show as USER */
+		char path[PATH_MAX];
+		snprintf(path, sizeof(path), "%s/%d/stat", dir, t->pid);
+		if (lchown(path, t->euid, -1)) {
+			/* not root: USER shows the reader's uid; nothing else is affected */
+		}
+	}
+	return 0;
+}
+
+int ptk_arc_materialize(const struct ptk_arc_sample *s, const char *dir)
+{
+	struct wbuf b = { 0 };
+	char rel[PATH_MAX];
+	int r;
+
+	if ((r = ptk_mkdir_p(dir, 0755)))
+		return r;
+	wb_add(&b, "%.2f %.2f\n", s->up.up_s, s->up.idle_s);
+	if ((r = wb_write(&b, dir, "uptime")))
+		goto out;
+	/* The replayed clock is btime + uptime: write the btime that makes it the recorded
+	 * wall time t_ms (to the second), so time travel shows the time the sample was taken
+	 * even where the kernel's btime drifted from the wall clock. */
+	u64 btime = s->st.btime;
+	if (s->t_ms > 0 && s->t_ms / 1000 > (s64)s->up.up_s)
+		btime = (u64)(s->t_ms / 1000 - (s64)s->up.up_s);
+	wb_cpu(&b, "cpu ", &s->st.all);
+	for (int i = 0; i < s->st.ncpu; i++) {
+		char label[32];
+		if (!s->st.present[i])
+			continue;
+		snprintf(label, sizeof(label), "cpu%d", i);
+		wb_cpu(&b, label, &s->st.cpu[i]);
+	}
+	wb_add(&b,
+	       "intr %" PRIu64 "\nctxt %" PRIu64 "\nbtime %" PRIu64 "\nprocesses %" PRIu64
+	       "\nprocs_running %" PRIu64 "\nprocs_blocked %" PRIu64 "\n",
+	       s->st.intr, s->st.ctxt, btime, s->st.processes, s->st.procs_running,
+	       s->st.procs_blocked);
+	if ((r = wb_write(&b, dir, "stat")))
+		goto out;
+	/* online CPUs = the CPUs /proc/stat listed (the kernel hides offline ones) */
+	for (int i = 0, first = 1; i < s->st.ncpu; i++) {
+		if (!s->st.present[i])
+			continue;
+		wb_add(&b, "%s%d", first ? "" : ",", i);
+		first = 0;
+	}
+	wb_add(&b, "\n");
+	if ((r = wb_write(&b, dir, "sys/devices/system/cpu/online")))
+		goto out;
+	if (s->has_la) {
+		wb_add(&b, "%.2f %.2f %.2f %u/%u %d\n", s->la.load1, s->la.load5, s->la.load15,
+		       s->la.nr_running, s->la.nr_threads, s->la.last_pid);
+		if ((r = wb_write(&b, dir, "loadavg")))
+			goto out;
+	}
+	if (s->has_mi) {
+		for (int i = 0; i < NSCOL; i++) {
+			const struct arc_col *c = &sample_cols[i];
+			const char *h = strstr(c->help, "/proc/meminfo ");
+			if (c->grp != G_MI || c->type != C_U64)
+				continue;
+			if (c->off == S_(mi.mem_available) && !s->mi.has_available)
+				continue;
+			if (h) {
+				char key[64];
+				sscanf(h + 14, "%63s", key);
+				wb_add(&b, "%s: %" PRId64 " kB\n", key, col_get(s, c));
+			} else {
+				wb_add(&b, "%s: %" PRId64 "\n",
+				       c->off == S_(mi.hugepages_total) ? "HugePages_Total" :
+									  "HugePages_Free",
+				       col_get(s, c));
+			}
+		}
+		if ((r = wb_write(&b, dir, "meminfo")))
+			goto out;
+	}
+	if (s->has_vm) {
+		for (int i = 0; i < NSCOL; i++) {
+			const struct arc_col *c = &sample_cols[i];
+			if (c->grp != G_VM || c->type != C_U64)
+				continue;
+			if (c->off == S_(vm.oom_kill) && !s->vm.has_oom_kill)
+				continue;
+			wb_add(&b, "%s%s %" PRId64 "\n", c->name,
+			       c->off == S_(vm.allocstall) ? "_normal" : "", col_get(s, c));
+		}
+		if ((r = wb_write(&b, dir, "vmstat")))
+			goto out;
+	}
+	if (s->ds.n) {
+		for (int i = 0; i < s->ds.n; i++) {
+			const struct ptk_disk *d = &s->ds.d[i];
+			wb_add(&b, "%4u %7u %s", d->major, d->minor, d->name);
+			for (int k = 0; k < d->nfields && k < PTK_DK_NFIELDS; k++)
+				wb_add(&b, " %" PRIu64, d->f[k]);
+			wb_add(&b, "\n");
+		}
+		if ((r = wb_write(&b, dir, "diskstats")))
+			goto out;
+		for (int i = 0; i < s->ds.n; i++) {
+			const struct ptk_disk *d = &s->ds.d[i];
+			char name[64];
+			snprintf(name, sizeof(name), "%s", d->name);
+			for (char *c = name; *c; c++)
+				if (*c == '/')
+					*c = '!';
+			snprintf(rel, sizeof(rel), "sys/class/block/%s/%s", name,
+				 d->is_partition ? "partition" : "dev");
+			wb_add(&b, d->is_partition ? "1\n" : "%u:%u\n", d->major, d->minor);
+			wb_write(&b, dir, rel);
+			if (s->rot && s->rot[i] >= 0) {
+				snprintf(rel, sizeof(rel), "sys/block/%s/queue/rotational", name);
+				wb_add(&b, "%d\n", s->rot[i]);
+				wb_write(&b, dir, rel);
+			}
+		}
+	}
+	if (s->nd.n) {
+		wb_add(&b, "Inter-|   Receive                                                |  "
+			   "Transmit\n face |bytes    packets errs drop fifo frame compressed "
+			   "multicast|bytes    packets errs drop fifo colls carrier compressed\n");
+		for (int i = 0; i < s->nd.n; i++) {
+			wb_add(&b, "%6s:", s->nd.d[i].name);
+			for (int k = 0; k < PTK_ND_NFIELDS; k++)
+				wb_add(&b, " %" PRIu64, s->nd.d[i].f[k]);
+			wb_add(&b, "\n");
+		}
+		if ((r = wb_write(&b, dir, "net/dev")))
+			goto out;
+		for (int i = 0; s->speed && i < s->nd.n; i++) {
+			if (s->speed[i] <= 0)
+				continue;
+			snprintf(rel, sizeof(rel), "sys/class/net/%s/speed", s->nd.d[i].name);
+			wb_add(&b, "%ld\n", s->speed[i]);
+			wb_write(&b, dir, rel);
+		}
+	}
+	if (s->kvs.n) {
+		wb_snmp(&b, &s->kvs, false);
+		if ((r = wb_write(&b, dir, "net/snmp")))
+			goto out;
+		wb_snmp(&b, &s->kvs, true);
+		if (b.len && (r = wb_write(&b, dir, "net/netstat")))
+			goto out;
+		b.len = 0;
+	}
+	for (int k = 0; k < PTK_PSI_NRES; k++) {
+		if (!s->has_psi[k])
+			continue;
+		wb_psi_line(&b, "some", &s->psi[k].some);
+		wb_psi_line(&b, "full", &s->psi[k].full);
+		snprintf(rel, sizeof(rel), "pressure/%s", ptk_psi_res_name[k]);
+		if ((r = wb_write(&b, dir, rel)))
+			goto out;
+	}
+	for (int i = 0; i < s->nproc; i++)
+		if ((r = materialize_task(&b, dir, &s->procs[i])))
+			goto out;
+out:
+	free(b.p);
+	return r;
+}
+
+/* ---- the database ------------------------------------------------------------------------ */
+
+struct dict_ent {
+	s64 id;
+	char name[64];
+	s64 a, b, c, d, e; /* identity fields (dev: major minor partition rotational nfields) */
+};
+struct dict {
+	int n, cap;
+	struct dict_ent *e;
+};
+
+struct ptk_arc {
+	sqlite3 *db;
+	bool rw;
+	sqlite3_stmt *ins_sample, *ins_cpu, *ins_disk, *ins_net, *ins_snmp, *ins_proc;
+	sqlite3_stmt *sel_sample, *sel_cpu, *sel_disk, *sel_net, *sel_snmp, *sel_proc;
+	struct dict devs, ifs, tasks;
+	s64 keyset_id;
+	char damage[128]; /* found at open: the file is shorter than its header says */
+	char *keyset; /* the last keyset string */
+	unsigned char *blob;
+	size_t blobcap;
+	char err[256];
+};
+
+const char *ptk_arc_errmsg(const struct ptk_arc *a)
+{
+	return a->err;
+}
+
+static int db_fail(struct ptk_arc *a, const char *what)
+{
+	snprintf(a->err, sizeof(a->err), "%s: %s", what, sqlite3_errmsg(a->db));
+	return -EIO;
+}
+
+static int exec(struct ptk_arc *a, const char *sql)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(a->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		snprintf(a->err, sizeof(a->err), "%s", msg ? msg : sqlite3_errmsg(a->db));
+		sqlite3_free(msg);
+		return -EIO;
+	}
+	return 0;
+}
+
+/* Append the DDL of the schema to b (also printed by `ptk record --schema`). */
+static void schema_sql(struct wbuf *b)
+{
+	wb_add(b, "CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);\n");
+	wb_add(b,
+	       "CREATE TABLE IF NOT EXISTS sample(id INTEGER PRIMARY KEY, t_ms INTEGER NOT NULL");
+	for (int i = 0; i < NSCOL; i++)
+		wb_add(b, ", %s INTEGER", sample_cols[i].name);
+	wb_add(b, ");\nCREATE INDEX IF NOT EXISTS sample_t ON sample(t_ms);\n");
+	wb_add(b,
+	       "CREATE TABLE IF NOT EXISTS cpu(sample_id INTEGER NOT NULL, cpu INTEGER NOT NULL");
+	for (int i = 0; i < PTK_CPU_NSTATES; i++)
+		wb_add(b, ", %s INTEGER", cpu_cols[i]);
+	wb_add(b, ", PRIMARY KEY(sample_id, cpu)) WITHOUT ROWID;\n");
+	wb_add(b, "CREATE TABLE IF NOT EXISTS dev(id INTEGER PRIMARY KEY, name TEXT NOT NULL, "
+		  "major INTEGER, minor INTEGER, partition INTEGER, rotational INTEGER, "
+		  "nfields INTEGER);\n");
+	wb_add(b,
+	       "CREATE TABLE IF NOT EXISTS disk(sample_id INTEGER NOT NULL, dev INTEGER NOT NULL");
+	for (int i = 0; i < PTK_DK_NFIELDS; i++)
+		wb_add(b, ", %s INTEGER", disk_cols[i]);
+	wb_add(b, ", PRIMARY KEY(sample_id, dev)) WITHOUT ROWID;\n");
+	wb_add(b, "CREATE TABLE IF NOT EXISTS netif(id INTEGER PRIMARY KEY, name TEXT NOT NULL, "
+		  "speed INTEGER);\n");
+	wb_add(b,
+	       "CREATE TABLE IF NOT EXISTS net(sample_id INTEGER NOT NULL, netif INTEGER NOT NULL");
+	for (int i = 0; i < PTK_ND_NFIELDS; i++)
+		wb_add(b, ", %s INTEGER", net_cols[i]);
+	wb_add(b, ", PRIMARY KEY(sample_id, netif)) WITHOUT ROWID;\n");
+	wb_add(b, "CREATE TABLE IF NOT EXISTS keyset(id INTEGER PRIMARY KEY, keys TEXT NOT NULL);\n"
+		  "CREATE TABLE IF NOT EXISTS snmp(sample_id INTEGER PRIMARY KEY, keyset INTEGER "
+		  "NOT NULL, vals BLOB NOT NULL);\n");
+	wb_add(b, "CREATE TABLE IF NOT EXISTS task(id INTEGER PRIMARY KEY, pid INTEGER NOT NULL, "
+		  "starttime INTEGER NOT NULL, comm TEXT NOT NULL, cmdline TEXT, uid INTEGER);\n"
+		  "CREATE INDEX IF NOT EXISTS task_pid ON task(pid, starttime);\n");
+	wb_add(b, "CREATE TABLE IF NOT EXISTS proc(sample_id INTEGER NOT NULL, task INTEGER NOT "
+		  "NULL, state INTEGER, ppid INTEGER, nthreads INTEGER, priority INTEGER, nice "
+		  "INTEGER, processor INTEGER, utime INTEGER, stime INTEGER, gtime INTEGER, minflt "
+		  "INTEGER, majflt INTEGER, blkio_ticks INTEGER, vsize INTEGER, rss INTEGER, "
+		  "rchar INTEGER, wchar INTEGER, read_bytes INTEGER, write_bytes INTEGER, "
+		  "cancelled_write_bytes INTEGER, wchan TEXT, PRIMARY KEY(sample_id, task)) "
+		  "WITHOUT ROWID;\n");
+}
+
+void ptk_arc_schema_print(FILE *f)
+{
+	struct wbuf b = { 0 };
+
+	schema_sql(&b);
+	fwrite(b.p, 1, b.len, f);
+	free(b.p);
+}
+
+static int prep(struct ptk_arc *a, sqlite3_stmt **st, const char *sql)
+{
+	if (sqlite3_prepare_v3(a->db, sql, -1, SQLITE_PREPARE_PERSISTENT, st, NULL) != SQLITE_OK)
+		return db_fail(a, "prepare");
+	return 0;
+}
+
+static int prepare_all(struct ptk_arc *a)
+{
+	struct wbuf b = { 0 };
+	int r = 0;
+
+	if (a->rw) {
+		wb_add(&b, "INSERT INTO sample(t_ms");
+		for (int i = 0; i < NSCOL; i++)
+			wb_add(&b, ",%s", sample_cols[i].name);
+		wb_add(&b, ") VALUES(?");
+		for (int i = 0; i < NSCOL; i++)
+			wb_add(&b, ",?");
+		wb_add(&b, ")");
+		r = prep(a, &a->ins_sample, b.p);
+		b.len = 0;
+		r = r ?: prep(a, &a->ins_cpu, "INSERT INTO cpu VALUES(?,?,?,?,?,?,?,?,?,?,?,?)");
+		r = r	  ?:
+			    prep(a, &a->ins_disk,
+				 "INSERT INTO disk VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+		r = r	  ?:
+			    prep(a, &a->ins_net,
+				 "INSERT INTO net VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+		r = r ?: prep(a, &a->ins_snmp, "INSERT INTO snmp VALUES(?,?,?)");
+		r = r	  ?:
+			    prep(a, &a->ins_proc,
+				 "INSERT OR REPLACE INTO proc VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
+				 "?,?,?,?,?,?)");
+	}
+	wb_add(&b, "SELECT t_ms");
+	for (int i = 0; i < NSCOL; i++)
+		wb_add(&b, ",%s", sample_cols[i].name);
+	wb_add(&b, " FROM sample WHERE id=?");
+	r = r ?: prep(a, &a->sel_sample, b.p);
+	free(b.p);
+	if (r)
+		return r;
+	/* the reader of a damaged file goes on without the tables whose schema is lost */
+	int r2 = prep(a, &a->sel_cpu, "SELECT * FROM cpu WHERE sample_id=?");
+	r = prep(a, &a->sel_disk,
+		 "SELECT d.*, v.name, v.major, v.minor, v.partition, v.rotational, v.nfields "
+		 "FROM disk d JOIN dev v ON v.id=d.dev WHERE d.sample_id=? ORDER BY d.dev");
+	r = prep(a, &a->sel_net,
+		 "SELECT n.*, i.name, i.speed FROM net n JOIN netif i ON i.id=n.netif "
+		 "WHERE n.sample_id=? ORDER BY n.netif");
+	r = prep(a, &a->sel_snmp,
+		 "SELECT k.keys, s.vals FROM snmp s JOIN keyset k ON k.id=s.keyset "
+		 "WHERE s.sample_id=?");
+	r = prep(a, &a->sel_proc,
+		 "SELECT p.*, t.pid, t.starttime, t.comm, t.cmdline, t.uid FROM proc p "
+		 "JOIN task t ON t.id=p.task WHERE p.sample_id=? ORDER BY t.pid");
+	if (!a->sel_cpu || !a->sel_disk || !a->sel_net || !a->sel_snmp || !a->sel_proc) {
+		sqlite3_stmt **sts[] = { &a->sel_cpu, &a->sel_disk, &a->sel_net, &a->sel_snmp,
+					 &a->sel_proc };
+		if (a->rw)
+			return r ?: r2 ?: -EIO;
+		if (!a->damage[0])
+			snprintf(a->damage, sizeof(a->damage), "tables lost: %.100s", a->err);
+		/* a lost table reads as empty */
+		for (size_t i = 0; i < ARRAY_SIZE(sts); i++)
+			if (!*sts[i] && prep(a, sts[i], "SELECT 1 WHERE ?1 IS NULL AND 0"))
+				return -EIO;
+	}
+	return 0;
+}
+
+static void meta_set(struct ptk_arc *a, const char *key, const char *val)
+{
+	sqlite3_stmt *st;
+
+	if (sqlite3_prepare_v2(a->db, "INSERT OR IGNORE INTO meta VALUES(?,?)", -1, &st, NULL))
+		return;
+	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, val, -1, SQLITE_STATIC);
+	sqlite3_step(st);
+	sqlite3_finalize(st);
+}
+
+void ptk_arc_set_meta(struct ptk_arc *a, const char *key, const char *val)
+{
+	sqlite3_stmt *st;
+
+	if (sqlite3_prepare_v2(a->db, "INSERT OR REPLACE INTO meta VALUES(?,?)", -1, &st, NULL))
+		return;
+	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, val, -1, SQLITE_STATIC);
+	sqlite3_step(st);
+	sqlite3_finalize(st);
+}
+
+void ptk_arc_meta(struct ptk_arc *a, const char *key, char *buf, size_t size)
+{
+	sqlite3_stmt *st;
+
+	buf[0] = '\0';
+	if (sqlite3_prepare_v2(a->db, "SELECT value FROM meta WHERE key=?", -1, &st, NULL))
+		return;
+	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+		snprintf(buf, size, "%s", (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+}
+
+struct ptk_arc *ptk_arc_open(const char *path, int mode, char *err, size_t errsize)
+{
+	struct ptk_arc *a = xcalloc(1, sizeof(*a));
+	int flags = mode == PTK_ARC_RDWR ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE :
+					   SQLITE_OPEN_READONLY;
+	struct stat sb;
+	int ver = -1;
+
+	a->rw = mode == PTK_ARC_RDWR;
+	if (!a->rw && stat(path, &sb) < 0) {
+		snprintf(err, errsize, "%s: %s", path, strerror(errno));
+		free(a);
+		return NULL;
+	}
+	if (sqlite3_open_v2(path, &a->db, flags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+		snprintf(err, errsize, "%s: %s", path,
+			 a->db ? sqlite3_errmsg(a->db) : "cannot open");
+		goto fail;
+	}
+	sqlite3_busy_timeout(a->db, 5000);
+	if (!a->rw) {
+		/* A truncated file: SQLite refuses it as a whole unless the schema check is
+		 * relaxed; the reader then gets every row on the pages that are still there. */
+		unsigned char h[100];
+		FILE *f = fopen(path, "rb");
+		if (f && fread(h, 1, sizeof(h), f) == sizeof(h) &&
+		    !memcmp(h, "SQLite format 3", 15)) {
+			u64 psz = (h[16] << 8 | h[17]) == 1 ? 65536 : (u64)(h[16] << 8 | h[17]);
+			u64 npg = (u64)h[28] << 24 | h[29] << 16 | h[30] << 8 | h[31];
+			if (npg && psz && (u64)sb.st_size < npg * psz)
+				snprintf(a->damage, sizeof(a->damage),
+					 "file truncated: %" PRIu64 " of %" PRIu64 " bytes",
+					 (u64)sb.st_size, npg * psz);
+		}
+		if (f)
+			fclose(f);
+		exec(a, "PRAGMA writable_schema=ON");
+		a->err[0] = '\0';
+	}
+	sqlite3_extended_result_codes(a->db, 0);
+	if (a->rw) {
+		struct wbuf b = { 0 };
+		char val[64];
+		int r;
+		/* WAL: readers never block the writer; synchronous=FULL: a committed sample
+		 * survives a power cut too, not only a crash of the recorder */
+		r = exec(a, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;");
+		if (!r) {
+			wb_add(&b, "BEGIN;");
+			schema_sql(&b);
+			wb_add(&b, "COMMIT;");
+			r = exec(a, b.p);
+			free(b.p);
+		}
+		if (r) {
+			snprintf(err, errsize, "%s: %s", path, a->err);
+			goto fail;
+		}
+		snprintf(val, sizeof(val), "%d", PTK_ARC_SCHEMA_VERSION);
+		meta_set(a, "schema_version", val);
+		exec(a, "PRAGMA user_version="
+			"1");
+	}
+	{
+		sqlite3_stmt *st;
+		if (sqlite3_prepare_v2(a->db, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK) {
+			if (sqlite3_step(st) == SQLITE_ROW)
+				ver = sqlite3_column_int(st, 0);
+			sqlite3_finalize(st);
+		}
+	}
+	if (ver < 0) {
+		snprintf(err, errsize, "%s: not a ptk archive: %s", path, sqlite3_errmsg(a->db));
+		goto fail;
+	}
+	if (ver != PTK_ARC_SCHEMA_VERSION) {
+		snprintf(err, errsize, "%s: schema version %d, this ptk reads version %d", path,
+			 ver, PTK_ARC_SCHEMA_VERSION);
+		goto fail;
+	}
+	if (prepare_all(a)) {
+		snprintf(err, errsize, "%s: not a ptk archive or damaged: %s", path, a->err);
+		goto fail;
+	}
+	return a;
+fail:
+	ptk_arc_close(a);
+	return NULL;
+}
+
+void ptk_arc_close(struct ptk_arc *a)
+{
+	if (!a)
+		return;
+	sqlite3_stmt *sts[] = { a->ins_sample, a->ins_cpu,  a->ins_disk,   a->ins_net,
+				a->ins_snmp,   a->ins_proc, a->sel_sample, a->sel_cpu,
+				a->sel_disk,   a->sel_net,  a->sel_snmp,   a->sel_proc };
+	for (size_t i = 0; i < ARRAY_SIZE(sts); i++)
+		sqlite3_finalize(sts[i]);
+	sqlite3_close(a->db);
+	free(a->devs.e);
+	free(a->ifs.e);
+	free(a->tasks.e);
+	free(a->keyset);
+	free(a->blob);
+	free(a);
+}
+
+/* ---- writing ------------------------------------------------------------------------------ */
+
+static struct dict_ent *dict_find(struct dict *d, const char *name, s64 a, s64 b, s64 c, s64 e4,
+				  s64 e5)
+{
+	for (int i = d->n - 1; i >= 0; i--) {
+		struct dict_ent *x = &d->e[i];
+		if (x->a == a && x->b == b && x->c == c && x->d == e4 && x->e == e5 &&
+		    !strcmp(x->name, name))
+			return x;
+	}
+	return NULL;
+}
+
+static struct dict_ent *dict_add(struct dict *d, s64 id, const char *name, s64 a, s64 b, s64 c,
+				 s64 e4, s64 e5)
+{
+	if (d->n == d->cap) {
+		if (d->cap >= 8192) { /* a cache: start over */
+			d->n = 0;
+		} else {
+			d->cap = d->cap ? d->cap * 2 : 64;
+			d->e = xrealloc(d->e, d->cap * sizeof(*d->e));
+		}
+	}
+	struct dict_ent *x = &d->e[d->n++];
+	x->id = id;
+	snprintf(x->name, sizeof(x->name), "%s", name);
+	x->a = a, x->b = b, x->c = c, x->d = e4, x->e = e5;
+	return x;
+}
+
+static void bind_opt(sqlite3_stmt *st, int i, bool present, s64 v)
+{
+	if (present)
+		sqlite3_bind_int64(st, i, v);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+static int step_reset(struct ptk_arc *a, sqlite3_stmt *st, const char *what)
+{
+	int rc = sqlite3_step(st);
+
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	return rc == SQLITE_DONE ? 0 : db_fail(a, what);
+}
+
+/* id of the dev row for a disk, inserted when new */
+static int dev_id(struct ptk_arc *a, const struct ptk_disk *d, int rot, s64 *id)
+{
+	struct dict_ent *x =
+		dict_find(&a->devs, d->name, d->major, d->minor, d->is_partition, rot, d->nfields);
+	sqlite3_stmt *st;
+
+	if (x) {
+		*id = x->id;
+		return 0;
+	}
+	if (sqlite3_prepare_v2(a->db,
+			       "SELECT id FROM dev WHERE name=? AND major=? AND minor=? AND "
+			       "partition=? AND rotational IS ? AND nfields=?",
+			       -1, &st, NULL))
+		return db_fail(a, "dev");
+	sqlite3_bind_text(st, 1, d->name, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 2, d->major);
+	sqlite3_bind_int(st, 3, d->minor);
+	sqlite3_bind_int(st, 4, d->is_partition);
+	bind_opt(st, 5, rot >= 0, rot);
+	sqlite3_bind_int(st, 6, d->nfields);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		*id = sqlite3_column_int64(st, 0);
+		sqlite3_finalize(st);
+	} else {
+		sqlite3_finalize(st);
+		if (sqlite3_prepare_v2(a->db, "INSERT INTO dev VALUES(NULL,?,?,?,?,?,?)", -1, &st,
+				       NULL))
+			return db_fail(a, "dev");
+		sqlite3_bind_text(st, 1, d->name, -1, SQLITE_STATIC);
+		sqlite3_bind_int(st, 2, d->major);
+		sqlite3_bind_int(st, 3, d->minor);
+		sqlite3_bind_int(st, 4, d->is_partition);
+		bind_opt(st, 5, rot >= 0, rot);
+		sqlite3_bind_int(st, 6, d->nfields);
+		int rc = sqlite3_step(st);
+		sqlite3_finalize(st);
+		if (rc != SQLITE_DONE)
+			return db_fail(a, "dev");
+		*id = sqlite3_last_insert_rowid(a->db);
+	}
+	dict_add(&a->devs, *id, d->name, d->major, d->minor, d->is_partition, rot, d->nfields);
+	return 0;
+}
+
+static int netif_id(struct ptk_arc *a, const char *name, long speed, s64 *id)
+{
+	struct dict_ent *x = dict_find(&a->ifs, name, speed, 0, 0, 0, 0);
+	sqlite3_stmt *st;
+
+	if (x) {
+		*id = x->id;
+		return 0;
+	}
+	if (sqlite3_prepare_v2(a->db, "SELECT id FROM netif WHERE name=? AND speed IS ?", -1, &st,
+			       NULL))
+		return db_fail(a, "netif");
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	bind_opt(st, 2, speed > 0, speed);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		*id = sqlite3_column_int64(st, 0);
+		sqlite3_finalize(st);
+	} else {
+		sqlite3_finalize(st);
+		if (sqlite3_prepare_v2(a->db, "INSERT INTO netif VALUES(NULL,?,?)", -1, &st, NULL))
+			return db_fail(a, "netif");
+		sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+		bind_opt(st, 2, speed > 0, speed);
+		int rc = sqlite3_step(st);
+		sqlite3_finalize(st);
+		if (rc != SQLITE_DONE)
+			return db_fail(a, "netif");
+		*id = sqlite3_last_insert_rowid(a->db);
+	}
+	dict_add(&a->ifs, *id, name, speed, 0, 0, 0, 0);
+	return 0;
+}
+
+static int task_id(struct ptk_arc *a, const struct ptk_task *t, s64 *id)
+{
+	s64 uid = t->owner_ok ? (s64)t->euid : -1;
+	struct dict_ent *x = dict_find(&a->tasks, t->comm, t->pid, (s64)t->starttime, uid, 0, 0);
+	sqlite3_stmt *st;
+
+	if (x) {
+		*id = x->id;
+		return 0;
+	}
+	if (sqlite3_prepare_v2(a->db,
+			       "SELECT id FROM task WHERE pid=? AND starttime=? AND comm=? AND "
+			       "uid IS ? AND cmdline IS ?",
+			       -1, &st, NULL))
+		return db_fail(a, "task");
+	sqlite3_bind_int(st, 1, t->pid);
+	sqlite3_bind_int64(st, 2, (s64)t->starttime);
+	sqlite3_bind_text(st, 3, t->comm, -1, SQLITE_STATIC);
+	bind_opt(st, 4, uid >= 0, uid);
+	if (t->cmdline[0])
+		sqlite3_bind_text(st, 5, t->cmdline, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		*id = sqlite3_column_int64(st, 0);
+		sqlite3_finalize(st);
+	} else {
+		sqlite3_finalize(st);
+		if (sqlite3_prepare_v2(a->db, "INSERT INTO task VALUES(NULL,?,?,?,?,?)", -1, &st,
+				       NULL))
+			return db_fail(a, "task");
+		sqlite3_bind_int(st, 1, t->pid);
+		sqlite3_bind_int64(st, 2, (s64)t->starttime);
+		sqlite3_bind_text(st, 3, t->comm, -1, SQLITE_STATIC);
+		if (t->cmdline[0])
+			sqlite3_bind_text(st, 4, t->cmdline, -1, SQLITE_STATIC);
+		bind_opt(st, 5, uid >= 0, uid);
+		int rc = sqlite3_step(st);
+		sqlite3_finalize(st);
+		if (rc != SQLITE_DONE)
+			return db_fail(a, "task");
+		*id = sqlite3_last_insert_rowid(a->db);
+	}
+	/* cmdline is part of the identity only through the database lookup */
+	dict_add(&a->tasks, *id, t->comm, t->pid, (s64)t->starttime, uid, 0, 0);
+	return 0;
+}
+
+static int put_procs(struct ptk_arc *a, s64 sid, const struct ptk_task *t, int n)
+{
+	sqlite3_stmt *st = a->ins_proc;
+	int r;
+
+	for (int i = 0; i < n; i++, t++) {
+		s64 tid;
+		int k = 1;
+		if ((r = task_id(a, t, &tid)))
+			return r;
+		sqlite3_bind_int64(st, k++, sid);
+		sqlite3_bind_int64(st, k++, tid);
+		sqlite3_bind_int(st, k++, t->state);
+		sqlite3_bind_int(st, k++, t->ppid);
+		sqlite3_bind_int64(st, k++, t->nthreads);
+		sqlite3_bind_int64(st, k++, t->priority);
+		sqlite3_bind_int64(st, k++, t->nice);
+		sqlite3_bind_int(st, k++, t->processor);
+		sqlite3_bind_int64(st, k++, (s64)t->utime);
+		sqlite3_bind_int64(st, k++, (s64)t->stime);
+		sqlite3_bind_int64(st, k++, (s64)t->gtime);
+		sqlite3_bind_int64(st, k++, (s64)t->minflt);
+		sqlite3_bind_int64(st, k++, (s64)t->majflt);
+		sqlite3_bind_int64(st, k++, (s64)t->blkio_ticks);
+		sqlite3_bind_int64(st, k++, (s64)t->vsize);
+		sqlite3_bind_int64(st, k++, (s64)t->rss_pages);
+		bind_opt(st, k++, t->io_ok, (s64)t->rchar);
+		bind_opt(st, k++, t->io_ok, (s64)t->wchar);
+		bind_opt(st, k++, t->io_ok, (s64)t->read_bytes);
+		bind_opt(st, k++, t->io_ok, (s64)t->write_bytes);
+		bind_opt(st, k++, t->io_ok, (s64)t->cancelled_write_bytes);
+		if (t->wchan[0])
+			sqlite3_bind_text(st, k++, t->wchan, -1, SQLITE_STATIC);
+		if ((r = step_reset(a, st, "insert proc")))
+			return r;
+	}
+	return 0;
+}
+
+/* zigzag LEB128 varints: small magnitudes, positive or negative, take 1-2 bytes */
+static size_t put_varint(unsigned char *p, s64 v)
+{
+	u64 z = ((u64)v << 1) ^ (u64)(v >> 63);
+	size_t n = 0;
+
+	do {
+		p[n] = z & 0x7f;
+		z >>= 7;
+		if (z)
+			p[n] |= 0x80;
+		n++;
+	} while (z);
+	return n;
+}
+
+static int get_varint(const unsigned char *p, size_t len, size_t *pos, s64 *v)
+{
+	u64 z = 0;
+	int shift = 0;
+
+	while (*pos < len && shift < 64) {
+		unsigned char c = p[(*pos)++];
+		z |= (u64)(c & 0x7f) << shift;
+		shift += 7;
+		if (!(c & 0x80)) {
+			*v = (s64)(z >> 1) ^ -(s64)(z & 1);
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+static int put_snmp(struct ptk_arc *a, s64 sid, const struct ptk_kvs *kvs)
+{
+	struct wbuf keys = { 0 };
+	size_t len = 0;
+	int r;
+
+	if (!kvs->n)
+		return 0;
+	for (int i = 0; i < kvs->n; i++)
+		wb_add(&keys, "%s%s", i ? " " : "", kvs->kv[i].key);
+	if (!a->keyset || strcmp(a->keyset, keys.p)) {
+		sqlite3_stmt *st;
+		a->keyset_id = 0;
+		if (sqlite3_prepare_v2(a->db, "SELECT id FROM keyset WHERE keys=?", -1, &st, NULL))
+			goto fail;
+		sqlite3_bind_text(st, 1, keys.p, -1, SQLITE_STATIC);
+		if (sqlite3_step(st) == SQLITE_ROW)
+			a->keyset_id = sqlite3_column_int64(st, 0);
+		sqlite3_finalize(st);
+		if (!a->keyset_id) {
+			if (sqlite3_prepare_v2(a->db, "INSERT INTO keyset VALUES(NULL,?)", -1, &st,
+					       NULL))
+				goto fail;
+			sqlite3_bind_text(st, 1, keys.p, -1, SQLITE_STATIC);
+			int rc = sqlite3_step(st);
+			sqlite3_finalize(st);
+			if (rc != SQLITE_DONE)
+				goto fail;
+			a->keyset_id = sqlite3_last_insert_rowid(a->db);
+		}
+		free(a->keyset);
+		a->keyset = xstrdup(keys.p);
+	}
+	free(keys.p);
+	if (a->blobcap < (size_t)kvs->n * 10) {
+		a->blobcap = kvs->n * 10;
+		a->blob = xrealloc(a->blob, a->blobcap);
+	}
+	for (int i = 0; i < kvs->n; i++)
+		len += put_varint(a->blob + len, kvs->kv[i].val);
+	sqlite3_bind_int64(a->ins_snmp, 1, sid);
+	sqlite3_bind_int64(a->ins_snmp, 2, a->keyset_id);
+	sqlite3_bind_blob(a->ins_snmp, 3, a->blob, (int)len, SQLITE_STATIC);
+	r = step_reset(a, a->ins_snmp, "insert snmp");
+	return r;
+fail:
+	free(keys.p);
+	return db_fail(a, "keyset");
+}
+
+int ptk_arc_write(struct ptk_arc *a, struct ptk_arc_sample *s, s64 prev_id,
+		  const struct ptk_task *prev_procs, int nprev)
+{
+	sqlite3_stmt *st = a->ins_sample;
+	s64 sid;
+	int r;
+
+	if ((r = exec(a, "BEGIN IMMEDIATE")))
+		return r;
+	sqlite3_bind_int64(st, 1, s->t_ms);
+	for (int i = 0; i < NSCOL; i++)
+		bind_opt(st, i + 2, grp_present(s, sample_cols[i].grp),
+			 col_get(s, &sample_cols[i]));
+	if ((r = step_reset(a, st, "insert sample")))
+		goto fail;
+	sid = s->id = sqlite3_last_insert_rowid(a->db);
+	for (int c = -1; c < s->st.ncpu; c++) {
+		const struct ptk_cpu_times *t = c < 0 ? &s->st.all : &s->st.cpu[c];
+		if (c >= 0 && !s->st.present[c])
+			continue;
+		sqlite3_bind_int64(a->ins_cpu, 1, sid);
+		sqlite3_bind_int(a->ins_cpu, 2, c);
+		for (int k = 0; k < PTK_CPU_NSTATES; k++)
+			sqlite3_bind_int64(a->ins_cpu, 3 + k, (s64)t->t[k]);
+		if ((r = step_reset(a, a->ins_cpu, "insert cpu")))
+			goto fail;
+	}
+	for (int i = 0; i < s->ds.n; i++) {
+		const struct ptk_disk *d = &s->ds.d[i];
+		s64 id;
+		if ((r = dev_id(a, d, s->rot ? s->rot[i] : -1, &id)))
+			goto fail;
+		sqlite3_bind_int64(a->ins_disk, 1, sid);
+		sqlite3_bind_int64(a->ins_disk, 2, id);
+		for (int k = 0; k < PTK_DK_NFIELDS; k++)
+			bind_opt(a->ins_disk, 3 + k, k < d->nfields, (s64)d->f[k]);
+		if ((r = step_reset(a, a->ins_disk, "insert disk")))
+			goto fail;
+	}
+	for (int i = 0; i < s->nd.n; i++) {
+		s64 id;
+		if ((r = netif_id(a, s->nd.d[i].name, s->speed ? s->speed[i] : -1, &id)))
+			goto fail;
+		sqlite3_bind_int64(a->ins_net, 1, sid);
+		sqlite3_bind_int64(a->ins_net, 2, id);
+		for (int k = 0; k < PTK_ND_NFIELDS; k++)
+			sqlite3_bind_int64(a->ins_net, 3 + k, (s64)s->nd.d[i].f[k]);
+		if ((r = step_reset(a, a->ins_net, "insert net")))
+			goto fail;
+	}
+	if ((r = put_snmp(a, sid, &s->kvs)))
+		goto fail;
+	if ((r = put_procs(a, sid, s->procs, s->nproc)))
+		goto fail;
+	if (prev_id > 0 && nprev && (r = put_procs(a, prev_id, prev_procs, nprev)))
+		goto fail;
+	if ((r = exec(a, "COMMIT")))
+		goto fail;
+	return 0;
+fail:
+	exec(a, "ROLLBACK");
+	return -EIO;
+}
+
+long ptk_arc_retain(struct ptk_arc *a, s64 before_ms, int batch)
+{
+	static const char *const del[] = {
+		"DELETE FROM proc WHERE sample_id IN (SELECT id FROM old)",
+		"DELETE FROM cpu WHERE sample_id IN (SELECT id FROM old)",
+		"DELETE FROM disk WHERE sample_id IN (SELECT id FROM old)",
+		"DELETE FROM net WHERE sample_id IN (SELECT id FROM old)",
+		"DELETE FROM snmp WHERE sample_id IN (SELECT id FROM old)",
+		"DELETE FROM sample WHERE id IN (SELECT id FROM old)",
+	};
+	long total = 0;
+	char sql[256];
+
+	if (batch < 1)
+		batch = 1;
+	for (;;) {
+		sqlite3_stmt *st;
+		int n = 0;
+		if (exec(a, "BEGIN IMMEDIATE"))
+			return -EIO;
+		snprintf(sql, sizeof(sql),
+			 "CREATE TEMP TABLE old AS SELECT id FROM sample WHERE t_ms < %" PRId64
+			 " ORDER BY id LIMIT %d",
+			 before_ms, batch);
+		if (exec(a, sql))
+			goto fail;
+		if (sqlite3_prepare_v2(a->db, "SELECT count(*) FROM old", -1, &st, NULL))
+			goto fail;
+		if (sqlite3_step(st) == SQLITE_ROW)
+			n = sqlite3_column_int(st, 0);
+		sqlite3_finalize(st);
+		for (size_t i = 0; n && i < ARRAY_SIZE(del); i++)
+			if (exec(a, del[i]))
+				goto fail;
+		if (exec(a, "DROP TABLE old") || exec(a, "COMMIT"))
+			goto fail;
+		total += n;
+		if (n < batch)
+			return total;
+	}
+fail:
+	exec(a, "ROLLBACK");
+	exec(a, "DROP TABLE IF EXISTS temp.old");
+	return -EIO;
+}
+
+/* ---- reading ------------------------------------------------------------------------------- */
+
+static void idx_add(struct ptk_arc_index *idx, s64 id, s64 t)
+{
+	if (idx->n == idx->cap) {
+		idx->cap = idx->cap ? idx->cap * 2 : 256;
+		idx->id = xrealloc(idx->id, idx->cap * sizeof(*idx->id));
+		idx->t_ms = xrealloc(idx->t_ms, idx->cap * sizeof(*idx->t_ms));
+	}
+	idx->id[idx->n] = id;
+	idx->t_ms[idx->n++] = t;
+}
+
+static int cmp_idx(const void *x, const void *y)
+{
+	const s64 *a = x, *b = y;
+	return a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : (a[0] > b[0]) - (a[0] < b[0]);
+}
+
+int ptk_arc_list(struct ptk_arc *a, s64 from_ms, s64 to_ms, struct ptk_arc_index *idx)
+{
+	sqlite3_stmt *st;
+	s64 after = 0, maxid = 0;
+	int ok = 0;
+
+	idx->n = 0;
+	idx->damaged = a->damage[0] != '\0';
+	if (idx->damaged)
+		snprintf(a->err, sizeof(a->err), "%s", a->damage);
+	/* Walk the rowid b-tree (not the t_ms index, which may be damaged separately). On a
+	 * corrupt page, skip ahead by growing steps and resume, so the samples past the
+	 * damage are still found. */
+	if (sqlite3_prepare_v2(a->db, "SELECT max(id) FROM sample", -1, &st, NULL) == SQLITE_OK) {
+		if (sqlite3_step(st) == SQLITE_ROW)
+			maxid = sqlite3_column_int64(st, 0);
+		else
+			idx->damaged = true;
+		sqlite3_finalize(st);
+	}
+	if (sqlite3_prepare_v2(a->db, "SELECT id, t_ms FROM sample WHERE id > ? ORDER BY id", -1,
+			       &st, NULL) != SQLITE_OK) {
+		db_fail(a, "list");
+		return -EIO;
+	}
+	for (s64 skip = 1;;) {
+		int rc;
+		sqlite3_bind_int64(st, 1, after);
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+			s64 id = sqlite3_column_int64(st, 0), t = sqlite3_column_int64(st, 1);
+			ok = 1;
+			after = id;
+			skip = 1;
+			if (t >= from_ms && t <= to_ms)
+				idx_add(idx, id, t);
+		}
+		sqlite3_reset(st);
+		if (rc == SQLITE_DONE)
+			break;
+		if (!idx->damaged)
+			db_fail(a, "archive damaged");
+		idx->damaged = true;
+		if (maxid <= 0) {
+			/* max(id) unreadable: probe a bounded range past the damage */
+			maxid = after + 1000000;
+		}
+		after += skip;
+		skip *= 2;
+		if (after >= maxid)
+			break;
+	}
+	sqlite3_finalize(st);
+	/* time order (a clock stepped back during recording keeps its rows, sorted) */
+	s64 *pairs = xmalloc((size_t)idx->n * 2 * sizeof(s64) + 1);
+	for (int i = 0; i < idx->n; i++)
+		pairs[2 * i] = idx->id[i], pairs[2 * i + 1] = idx->t_ms[i];
+	qsort(pairs, idx->n, 2 * sizeof(s64), cmp_idx);
+	for (int i = 0; i < idx->n; i++)
+		idx->id[i] = pairs[2 * i], idx->t_ms[i] = pairs[2 * i + 1];
+	free(pairs);
+	return ok || !idx->damaged ? 0 : -EIO;
+}
+
+void ptk_arc_index_free(struct ptk_arc_index *idx)
+{
+	free(idx->id);
+	free(idx->t_ms);
+	memset(idx, 0, sizeof(*idx));
+}
+
+int ptk_arc_nearest(const struct ptk_arc_index *idx, s64 t_ms)
+{
+	int best = -1;
+	s64 bd = 0;
+
+	for (int i = 0; i < idx->n; i++) {
+		s64 d = idx->t_ms[i] > t_ms ? idx->t_ms[i] - t_ms : t_ms - idx->t_ms[i];
+		if (best < 0 || d < bd)
+			best = i, bd = d;
+	}
+	return best;
+}
+
+static int load_rows(struct ptk_arc *a, sqlite3_stmt *st, s64 id)
+{
+	sqlite3_reset(st);
+	sqlite3_bind_int64(st, 1, id);
+	return 0;
+}
+
+static int stat_slot(struct ptk_stat *st, int cpu)
+{
+	if (cpu >= st->cap) {
+		int cap = cpu + 8;
+		st->cpu = xrealloc(st->cpu, cap * sizeof(*st->cpu));
+		st->present = xrealloc(st->present, cap * sizeof(*st->present));
+		for (int i = st->cap; i < cap; i++)
+			st->present[i] = false;
+		st->cap = cap;
+	}
+	if (cpu >= st->ncpu) {
+		for (int i = st->ncpu; i <= cpu; i++)
+			st->present[i] = false;
+		st->ncpu = cpu + 1;
+	}
+	return 0;
+}
+
+int ptk_arc_load(struct ptk_arc *a, s64 id, bool procs, struct ptk_arc_sample *s)
+{
+	sqlite3_stmt *st = a->sel_sample;
+	int rc;
+
+	s->id = id;
+	s->has_la = s->has_mi = s->has_vm = false;
+	memset(s->has_psi, 0, sizeof(s->has_psi));
+	memset(s->psi, 0, sizeof(s->psi));
+	memset(&s->mi, 0, sizeof(s->mi));
+	memset(&s->vm, 0, sizeof(s->vm));
+	load_rows(a, st, id);
+	rc = sqlite3_step(st);
+	if (rc != SQLITE_ROW) {
+		sqlite3_reset(st);
+		if (rc == SQLITE_DONE)
+			return -ENOENT;
+		return db_fail(a, "archive damaged");
+	}
+	s->t_ms = sqlite3_column_int64(st, 0);
+	for (int i = 0; i < NSCOL; i++) {
+		if (sqlite3_column_type(st, i + 1) == SQLITE_NULL)
+			continue;
+		grp_set(s, sample_cols[i].grp);
+		col_put(s, &sample_cols[i], sqlite3_column_int64(st, i + 1));
+	}
+	sqlite3_reset(st);
+
+	st = a->sel_cpu;
+	load_rows(a, st, id);
+	s->st.ncpu = 0;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int c = sqlite3_column_int(st, 1);
+		struct ptk_cpu_times *t;
+		if (c < -1 || c > 65535)
+			continue;
+		if (c >= 0) {
+			stat_slot(&s->st, c);
+			s->st.present[c] = true;
+			t = &s->st.cpu[c];
+		} else {
+			t = &s->st.all;
+		}
+		for (int k = 0; k < PTK_CPU_NSTATES; k++)
+			t->t[k] = (u64)sqlite3_column_int64(st, 2 + k);
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE)
+		return db_fail(a, "archive damaged");
+
+	st = a->sel_disk;
+	load_rows(a, st, id);
+	s->ds.n = 0;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (s->ds.n == s->ds.cap) {
+			s->ds.cap = s->ds.cap ? s->ds.cap * 2 : 16;
+			s->ds.d = xrealloc(s->ds.d, s->ds.cap * sizeof(*s->ds.d));
+		}
+		struct ptk_disk *d = &s->ds.d[s->ds.n++];
+		int c = 2 + PTK_DK_NFIELDS;
+		memset(d, 0, sizeof(*d));
+		for (int k = 0; k < PTK_DK_NFIELDS; k++)
+			d->f[k] = (u64)sqlite3_column_int64(st, 2 + k);
+		snprintf(d->name, sizeof(d->name), "%s",
+			 sqlite3_column_text(st, c) ? (const char *)sqlite3_column_text(st, c) :
+						      "?");
+		d->major = sqlite3_column_int(st, c + 1);
+		d->minor = sqlite3_column_int(st, c + 2);
+		d->is_partition = sqlite3_column_int(st, c + 3);
+		ensure_side(s);
+		s->rot[s->ds.n - 1] = sqlite3_column_type(st, c + 4) == SQLITE_NULL ?
+					      -1 :
+					      sqlite3_column_int(st, c + 4);
+		d->nfields = sqlite3_column_int(st, c + 5);
+		if (d->nfields < 0 || d->nfields > PTK_DK_NFIELDS)
+			d->nfields = PTK_DK_NFIELDS;
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE)
+		return db_fail(a, "archive damaged");
+
+	st = a->sel_net;
+	load_rows(a, st, id);
+	s->nd.n = 0;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (s->nd.n == s->nd.cap) {
+			s->nd.cap = s->nd.cap ? s->nd.cap * 2 : 16;
+			s->nd.d = xrealloc(s->nd.d, s->nd.cap * sizeof(*s->nd.d));
+		}
+		struct ptk_netdev *d = &s->nd.d[s->nd.n++];
+		int c = 2 + PTK_ND_NFIELDS;
+		for (int k = 0; k < PTK_ND_NFIELDS; k++)
+			d->f[k] = (u64)sqlite3_column_int64(st, 2 + k);
+		snprintf(d->name, sizeof(d->name), "%s",
+			 sqlite3_column_text(st, c) ? (const char *)sqlite3_column_text(st, c) :
+						      "?");
+		ensure_side(s);
+		s->speed[s->nd.n - 1] = sqlite3_column_type(st, c + 1) == SQLITE_NULL ?
+						-1 :
+						sqlite3_column_int64(st, c + 1);
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE)
+		return db_fail(a, "archive damaged");
+
+	st = a->sel_snmp;
+	load_rows(a, st, id);
+	s->kvs.n = 0;
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *keys = (const char *)sqlite3_column_text(st, 0);
+		const unsigned char *blob = sqlite3_column_blob(st, 1);
+		size_t len = sqlite3_column_bytes(st, 1), pos = 0;
+		const char *p = keys ? keys : "";
+		while (*p) {
+			const char *sp = strchr(p, ' ');
+			size_t kl = sp ? (size_t)(sp - p) : strlen(p);
+			s64 v;
+			if (get_varint(blob, len, &pos, &v))
+				break;
+			if (s->kvs.n == s->kvs.cap) {
+				s->kvs.cap = s->kvs.cap ? s->kvs.cap * 2 : 256;
+				s->kvs.kv = xrealloc(s->kvs.kv, s->kvs.cap * sizeof(*s->kvs.kv));
+			}
+			struct ptk_kv *kv = &s->kvs.kv[s->kvs.n++];
+			snprintf(kv->key, sizeof(kv->key), "%.*s", (int)MIN(kl, 63), p);
+			kv->val = v;
+			p += kl;
+			while (*p == ' ')
+				p++;
+		}
+		rc = SQLITE_DONE;
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE)
+		return db_fail(a, "archive damaged");
+
+	s->nproc = 0;
+	if (!procs)
+		return 0;
+	st = a->sel_proc;
+	load_rows(a, st, id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (s->nproc == s->pcap) {
+			s->pcap = s->pcap ? s->pcap * 2 : 64;
+			s->procs = xrealloc(s->procs, s->pcap * sizeof(*s->procs));
+		}
+		struct ptk_task *t = &s->procs[s->nproc++];
+		int k = 2;
+		memset(t, 0, sizeof(*t));
+		t->state = (char)sqlite3_column_int(st, k++);
+		t->ppid = sqlite3_column_int(st, k++);
+		t->nthreads = sqlite3_column_int64(st, k++);
+		t->priority = sqlite3_column_int64(st, k++);
+		t->nice = sqlite3_column_int64(st, k++);
+		t->processor = sqlite3_column_int(st, k++);
+		t->utime = sqlite3_column_int64(st, k++);
+		t->stime = sqlite3_column_int64(st, k++);
+		t->gtime = sqlite3_column_int64(st, k++);
+		t->minflt = sqlite3_column_int64(st, k++);
+		t->majflt = sqlite3_column_int64(st, k++);
+		t->blkio_ticks = sqlite3_column_int64(st, k++);
+		t->vsize = sqlite3_column_int64(st, k++);
+		t->rss_pages = sqlite3_column_int64(st, k++);
+		t->io_ok = sqlite3_column_type(st, k) != SQLITE_NULL;
+		t->rchar = sqlite3_column_int64(st, k++);
+		t->wchar = sqlite3_column_int64(st, k++);
+		t->read_bytes = sqlite3_column_int64(st, k++);
+		t->write_bytes = sqlite3_column_int64(st, k++);
+		t->cancelled_write_bytes = sqlite3_column_int64(st, k++);
+		if (sqlite3_column_text(st, k))
+			snprintf(t->wchan, sizeof(t->wchan), "%s", sqlite3_column_text(st, k));
+		k++;
+		t->pid = t->tgid = sqlite3_column_int(st, k++);
+		t->starttime = sqlite3_column_int64(st, k++);
+		if (sqlite3_column_text(st, k))
+			snprintf(t->comm, sizeof(t->comm), "%s", sqlite3_column_text(st, k));
+		k++;
+		if (sqlite3_column_text(st, k))
+			snprintf(t->cmdline, sizeof(t->cmdline), "%s", sqlite3_column_text(st, k));
+		k++;
+		t->owner_ok = sqlite3_column_type(st, k) != SQLITE_NULL;
+		t->euid = t->uid = sqlite3_column_int(st, k);
+		if (t->pid <= 0)
+			s->nproc--;
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE)
+		return db_fail(a, "archive damaged");
+	return 0;
+}
+
+static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	return remove(path) < 0 && errno != ENOENT ? -1 : 0;
+}
+
+void ptk_arc_rmtree(const char *dir)
+{
+	if (dir && *dir)
+		nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+int ptk_arc_snapshot_tree(struct ptk_arc *a, const struct ptk_arc_index *idx, int first, int last,
+			  char *dir, size_t size)
+{
+	const char *tmp = getenv("TMPDIR");
+	struct ptk_arc_sample s = { 0 };
+	int n = 0, r = 0;
+
+	snprintf(dir, size, "%s/ptk-at.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(dir))
+		return -errno;
+	for (int i = MAX(first, 0); i <= last && i < idx->n; i++) {
+		char sub[PATH_MAX];
+		if (ptk_arc_load(a, idx->id[i], true, &s))
+			continue; /* damaged: skipped */
+		snprintf(sub, sizeof(sub), "%s/%d", dir, n);
+		if ((r = ptk_arc_materialize(&s, sub)))
+			break;
+		n++;
+	}
+	ptk_arc_sample_free(&s);
+	if (r) {
+		ptk_arc_rmtree(dir);
+		return r;
+	}
+	return n;
+}
+
+/* ---- time --------------------------------------------------------------------------------- */
+
+int ptk_arc_parse_time(const char *s, bool utc, s64 ref_ms, s64 *out_ms)
+{
+	struct tm tm = { 0 };
+	const char *p;
+	time_t t;
+	double v;
+
+	if (!s || !*s)
+		return -EINVAL;
+	if (!strcmp(s, "now")) {
+		*out_ms = ptk_arc_now_ms();
+		return 0;
+	}
+	if (s[0] == '@')
+		return ptk_parse_double(s + 1, &v) ? -EINVAL : (*out_ms = llround(v * 1000), 0);
+	if (s[0] == '-' && strlen(s) >= 2) {
+		char unit = s[strlen(s) - 1], num[32];
+		double mul = unit == 's' ? 1 :
+			     unit == 'm' ? 60 :
+			     unit == 'h' ? 3600 :
+			     unit == 'd' ? 86400 :
+					   0;
+		snprintf(num, sizeof(num), "%.*s", (int)strlen(s) - 2, s + 1);
+		if (!mul || ptk_parse_double(num, &v) || v < 0)
+			return -EINVAL;
+		*out_ms = ptk_arc_now_ms() - llround(v * mul * 1000);
+		return 0;
+	}
+	tm.tm_isdst = -1;
+	if ((p = strptime(s, "%Y-%m-%d", &tm)) && (*p == ' ' || *p == 'T')) {
+		const char *q = strptime(p + 1, "%H:%M:%S", &tm);
+		if (!q)
+			q = strptime(p + 1, "%H:%M", &tm);
+		p = q;
+	} else if (p && !*p) {
+		/* a date alone: midnight */
+	} else {
+		/* a time of day */
+		time_t base =
+			ref_ms > 0 ? (time_t)(ref_ms / 1000) : (time_t)(ptk_arc_now_ms() / 1000);
+		int h, m, sec = 0;
+		char extra;
+		if (sscanf(s, "%d:%d:%d%c", &h, &m, &sec, &extra) < 2 ||
+		    sscanf(s, "%d:%d:%d%c", &h, &m, &sec, &extra) == 4 || h < 0 || h > 23 ||
+		    m < 0 || m > 59 || sec < 0 || sec > 60)
+			return -EINVAL;
+		if (utc)
+			gmtime_r(&base, &tm);
+		else
+			localtime_r(&base, &tm);
+		tm.tm_hour = h, tm.tm_min = m, tm.tm_sec = sec;
+		tm.tm_isdst = -1;
+		p = "";
+	}
+	if (!p)
+		return -EINVAL;
+	long off = 0;
+	bool zone = false;
+	if (*p == 'Z') {
+		zone = true;
+		p++;
+	} else if (*p == '+' || *p == '-') {
+		int hh, mm = 0;
+		if (sscanf(p + 1, "%2d:%2d", &hh, &mm) < 1)
+			return -EINVAL;
+		off = (hh * 3600L + mm * 60L) * (*p == '-' ? -1 : 1);
+		zone = true;
+		p += strlen(p);
+	}
+	if (*p)
+		return -EINVAL;
+	t = (utc || zone) ? timegm(&tm) - off : mktime(&tm);
+	if (t == (time_t)-1)
+		return -EINVAL;
+	*out_ms = (s64)t * 1000;
+	return 0;
+}
+
+void ptk_arc_fmt_time(s64 t_ms, bool utc, bool iso, char *buf, size_t size)
+{
+	time_t t = (time_t)(t_ms >= 0 ? t_ms / 1000 : (t_ms - 999) / 1000);
+	struct tm tm;
+
+	if (utc)
+		gmtime_r(&t, &tm);
+	else
+		localtime_r(&t, &tm);
+	if (!iso) {
+		strftime(buf, size, "%H:%M:%S", &tm);
+		return;
+	}
+	if (utc) {
+		strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	} else {
+		char z[8];
+		strftime(buf, size, "%Y-%m-%dT%H:%M:%S", &tm);
+		strftime(z, sizeof(z), "%z", &tm); /* +0200 -> +02:00 */
+		size_t l = strlen(buf);
+		if (strlen(z) == 5)
+			snprintf(buf + l, size - l, "%.3s:%s", z, z + 3);
+	}
+}
+
+int ptk_arc_at(const char *db, const char *at, bool utc, int before, double span_s, int shift,
+	       char *dir, size_t size, s64 *t_ms, char *err, size_t errsize)
+{
+	struct ptk_arc_index idx = { 0 };
+	char e[PATH_MAX + 256];
+	struct ptk_arc *a;
+	s64 t;
+	int k, last, n;
+
+	if (!db)
+		db = PTK_ARC_DEFAULT_DB;
+	if (!(a = ptk_arc_open(db, PTK_ARC_RDONLY, e, sizeof(e)))) {
+		snprintf(err, errsize, "%s", e);
+		return -ENOENT;
+	}
+	if (ptk_arc_list(a, INT64_MIN, INT64_MAX, &idx) < 0 || idx.n == 0) {
+		snprintf(err, errsize, "%s: no readable sample (%s)", db,
+			 idx.damaged ? ptk_arc_errmsg(a) : "empty archive");
+		n = -ENODATA;
+		goto out;
+	}
+	if (ptk_arc_parse_time(at, utc, idx.t_ms[idx.n - 1], &t)) {
+		snprintf(err, errsize,
+			 "invalid time '%s' (YYYY-MM-DD HH:MM[:SS], ISO 8601, "
+			 "HH:MM[:SS], @EPOCH, -30m)",
+			 at);
+		n = -EINVAL;
+		goto out;
+	}
+	k = ptk_arc_nearest(&idx, t) + shift;
+	k = MAX(k, MIN(before, idx.n - 1));
+	k = MIN(k, idx.n - 1);
+	last = k;
+	while (span_s > 0 && last + 1 < idx.n &&
+	       idx.t_ms[last + 1] <= idx.t_ms[k] + llround(span_s * 1000) + 500)
+		last++;
+	if (t_ms)
+		*t_ms = idx.t_ms[k];
+	n = ptk_arc_snapshot_tree(a, &idx, k - before, last, dir, size);
+	if (n < 0)
+		snprintf(err, errsize, "cannot write snapshots: %s", strerror(-n));
+	else if (n < 2)
+		snprintf(err, errsize, "%s: fewer than 2 readable samples around %s", db, at);
+out:
+	ptk_arc_index_free(&idx);
+	ptk_arc_close(a);
+	return n;
+}

@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The SQLite archive behind `ptk record`, `ptk sar` and time travel (`--at`).
+ *
+ * One sample holds exactly what the /proc readers (source/procfs/procfs.h) produce -- per-CPU
+ * times, the /proc/stat counters, loadavg, uptime, meminfo, vmstat, diskstats per device,
+ * net/dev per interface, the net/snmp + net/netstat keys, PSI -- plus a few processes (struct
+ * ptk_task rows). The same struct is filled live (ptk_arc_collect), from the archive
+ * (ptk_arc_load), and turned back into /proc text files (ptk_arc_materialize) so every
+ * command can replay a recorded window through the ordinary --procfs snapshot path.
+ *
+ * Integers only (SQLite stores them in 0-8 bytes by size); fractional kernel values are
+ * stored scaled (uptime in centiseconds, load and PSI averages in hundredths), exactly as
+ * precise as the kernel prints them. Times are UTC milliseconds since the epoch. The schema
+ * is versioned (PRAGMA user_version, meta.schema_version) and documented in docs/schema.md.
+ */
+#ifndef PTK_OUTPUT_ARCHIVE_H
+#define PTK_OUTPUT_ARCHIVE_H
+
+#include <stdbool.h>
+
+#include "lib/util.h"
+#include "source/procfs/pid.h"
+#include "source/procfs/procfs.h"
+
+#define PTK_ARC_SCHEMA_VERSION 1
+#define PTK_ARC_DEFAULT_DB "/var/lib/ptk/ptk.db"
+
+/* One recorded (or live) sample. Buffers are reused across loads; free with
+ * ptk_arc_sample_free(). */
+struct ptk_arc_sample {
+	s64 id; /* archive row id (0 when live) */
+	s64 t_ms; /* wall clock, UTC ms since the epoch */
+	struct ptk_uptime up;
+	struct ptk_stat st;
+	bool has_la, has_mi, has_vm;
+	struct ptk_loadavg la;
+	struct ptk_meminfo mi;
+	struct ptk_vmstat vm;
+	struct ptk_diskstats ds;
+	int *rot; /* per ds.d[i]: /sys/block/DEV/queue/rotational, -1 unknown */
+	struct ptk_netdevs nd;
+	long *speed; /* per nd.d[i]: /sys/class/net/IF/speed Mb/s, -1 unknown */
+	struct ptk_kvs kvs; /* net/snmp + net/netstat */
+	bool has_psi[PTK_PSI_NRES];
+	struct ptk_psi psi[PTK_PSI_NRES];
+	int nproc, pcap;
+	struct ptk_task *procs;
+	int dcap, ncap; /* allocated slots of rot[] / speed[] */
+};
+
+void ptk_arc_sample_free(struct ptk_arc_sample *s);
+
+/*
+ * Read every system metric of the source's current sample into s (processes untouched).
+ * /proc/stat and uptime are required; the rest is flagged absent when unreadable (no PSI in
+ * this kernel). t_ms is the wall clock (CLOCK_REALTIME, or PTK_FAKE_TIME, see
+ * ptk_arc_now_ms) live, btime + uptime on another root. Returns 0 or -errno.
+ */
+int ptk_arc_collect(const struct ptk_src *src, struct ptk_arc_sample *s);
+
+/* Wall clock in UTC ms. Test hook: the environment variable PTK_FAKE_TIME=EPOCH_SECONDS
+ * moves the clock so that the first call returns EPOCH_SECONDS and later calls advance
+ * with CLOCK_MONOTONIC (used by tests to record "old" samples for retention). */
+s64 ptk_arc_now_ms(void);
+
+/*
+ * Write s as /proc text files (and sys/ files) into dir, in the layout `ptk capture` writes
+ * for one snapshot, so the readers parse back the same values. Processes go to dir/<pid>/
+ * (stat, io, wchan, cmdline). Returns 0 or -errno.
+ */
+int ptk_arc_materialize(const struct ptk_arc_sample *s, const char *dir);
+
+struct ptk_arc;
+
+enum { PTK_ARC_RDONLY = 0, PTK_ARC_RDWR = 1 };
+
+/*
+ * Open (RDWR: create, WAL mode, schema) or open read-only an archive. On failure returns
+ * NULL and writes a one-line reason into err (never prints).
+ */
+struct ptk_arc *ptk_arc_open(const char *path, int mode, char *err, size_t errsize);
+void ptk_arc_close(struct ptk_arc *a);
+/* Print the schema's SQL (CREATE statements) to f. */
+void ptk_arc_schema_print(FILE *f);
+/* The last SQLite error message of a ("" when none). */
+const char *ptk_arc_errmsg(const struct ptk_arc *a);
+/* Set (replace) a meta table value. */
+void ptk_arc_set_meta(struct ptk_arc *a, const char *key, const char *val);
+/* meta table value of key into buf ("" when absent). */
+void ptk_arc_meta(struct ptk_arc *a, const char *key, char *buf, size_t size);
+
+/*
+ * Store one sample in one transaction: the sample with its processes, plus prev_procs (tasks
+ * that joined the top-N this interval, as they were at the previous sample prev_id; 0 = none)
+ * so that every recorded process has a baseline for its rates. s->id is set. 0 or -EIO.
+ */
+int ptk_arc_write(struct ptk_arc *a, struct ptk_arc_sample *s, s64 prev_id,
+		  const struct ptk_task *prev_procs, int nprev);
+
+/*
+ * Delete the samples older than before_ms (and their rows), at most batch samples per
+ * transaction, until none is left. Returns the number of samples deleted, or -EIO.
+ */
+long ptk_arc_retain(struct ptk_arc *a, s64 before_ms, int batch);
+
+/* The samples of a window, in time order. */
+struct ptk_arc_index {
+	int n, cap;
+	s64 *id, *t_ms;
+	bool damaged; /* a corrupt page cut the listing short: some samples are missing */
+};
+/* List the samples with from_ms <= t_ms <= to_ms. Corruption is not fatal: the rows read
+ * before it are kept (and scanning resumes past it when possible), idx->damaged is set.
+ * Returns 0, or -EIO when nothing at all could be read. */
+int ptk_arc_list(struct ptk_arc *a, s64 from_ms, s64 to_ms, struct ptk_arc_index *idx);
+void ptk_arc_index_free(struct ptk_arc_index *idx);
+/* Index in idx of the sample nearest t_ms (-1 when empty). */
+int ptk_arc_nearest(const struct ptk_arc_index *idx, s64 t_ms);
+
+/* Load sample id into s (with its processes when procs). 0, -ENOENT, or -EIO (corrupt). */
+int ptk_arc_load(struct ptk_arc *a, s64 id, bool procs, struct ptk_arc_sample *s);
+
+/*
+ * Time travel: write the samples idx[first..last] as snapshot directories 0/, 1/, ... under
+ * a new temporary directory (its path into dir), ready for --procfs. Unreadable samples are
+ * skipped. Returns the number of snapshots written, or -errno.
+ */
+int ptk_arc_snapshot_tree(struct ptk_arc *a, const struct ptk_arc_index *idx, int first, int last,
+			  char *dir, size_t size);
+/*
+ * Time travel in one call: open db read-only, find the sample nearest the time `at`
+ * (ptk_arc_parse_time; shift moves that many samples later/earlier), and write it with
+ * `before` samples before it (baselines for rates) and the samples up to span_s seconds
+ * after it as a snapshot tree (ptk_arc_snapshot_tree). *t_ms gets the time of the sample
+ * found. Returns the number of snapshots (< 2: nothing to compute rates from), or -errno
+ * with a one-line reason in err.
+ */
+int ptk_arc_at(const char *db, const char *at, bool utc, int before, double span_s, int shift,
+	       char *dir, size_t size, s64 *t_ms, char *err, size_t errsize);
+/* rm -rf of a tree made by ptk_arc_snapshot_tree. */
+void ptk_arc_rmtree(const char *dir);
+
+/*
+ * Parse a time: "YYYY-MM-DD HH:MM[:SS]", "YYYY-MM-DDTHH:MM[:SS][Z|+HH:MM]", "HH:MM[:SS]"
+ * (today, or of the day of ref_ms when ref_ms > 0), "@EPOCH", or "now"/"-30m"/"-2h"/"-1d"
+ * relative to now. Local time unless utc or an explicit zone. 0 or -EINVAL.
+ */
+int ptk_arc_parse_time(const char *s, bool utc, s64 ref_ms, s64 *out_ms);
+
+/* Format t_ms as "HH:MM:SS" (local, or UTC when utc), or ISO 8601 with the zone offset
+ * ("2024-05-01T13:20:01+02:00") when iso. */
+void ptk_arc_fmt_time(s64 t_ms, bool utc, bool iso, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# ptk record: samples land in SQLite (WAL, versioned schema), values equal /proc, the top
+# processes are kept, kill -9 loses nothing committed, SIGTERM exits cleanly, retention
+# deletes exactly the old samples (PTK_FAKE_TIME test hook).
+. "$(dirname "$0")/lib.sh"
+
+if ! have sqlite3; then skip "sqlite3 CLI not installed"; exit 0; fi
+q() { sqlite3 "$1" "$2"; }
+
+DB=$TMP/a.db
+# a CPU burner that must appear among the recorded top processes
+( exec -a ptkburn70 bash -c 'while :; do :; done' ) & BURN=$!
+"$PTK" record -i 0.5 -c 5 --db "$DB" --processes 5 2>"$TMP/err"; rc=$?
+check "record -c 5 exits 0" test $rc -eq 0
+n=$(q "$DB" "select count(*) from sample")
+note "samples: $n; journal: $(q "$DB" 'PRAGMA journal_mode'); user_version: $(q "$DB" 'PRAGMA user_version')"
+check "5 samples stored" test "$n" = 5
+check "WAL journal mode" test "$(q "$DB" 'PRAGMA journal_mode')" = wal
+check "schema version 1 (PRAGMA user_version and meta)" test "$(q "$DB" 'PRAGMA user_version')/$(q "$DB" "select value from meta where key='schema_version'")" = 1/1
+check "integrity_check ok" test "$(q "$DB" 'PRAGMA integrity_check')" = ok
+ncpu=$(grep -c '^cpu[0-9]' /proc/stat)
+check "one cpu row per CPU + aggregate per sample" test "$(q "$DB" 'select count(*) from cpu')" -eq $((5 * (ncpu + 1)))
+mt=$(awk '/^MemTotal/ {print $2}' /proc/meminfo)
+check "mem_total equals /proc/meminfo MemTotal ($mt kB)" test "$(q "$DB" 'select distinct mem_total from sample')" = "$mt"
+bt=$(awk '/^btime/ {print $2}' /proc/stat)
+check "btime equals /proc/stat ($bt)" test "$(q "$DB" 'select distinct btime from sample')" = "$bt"
+nd=$(grep -c : /proc/net/dev)
+check "one net row per interface per sample ($nd)" test "$(q "$DB" 'select count(*) from net')" -eq $((5 * nd))
+ndk=$(wc -l < /proc/diskstats)
+check "one disk row per diskstats line per sample ($ndk)" test "$(q "$DB" 'select count(*) from disk')" -eq $((5 * ndk))
+ok_tcp=$(q "$DB" "select count(*) from keyset where keys like '%Tcp.RetransSegs%' and keys like '%TcpExt.ListenOverflows%'")
+check "snmp + netstat keys recorded" test "$ok_tcp" -ge 1
+burn=$(q "$DB" "select count(*) from proc p join task t on t.id=p.task where t.pid=$BURN")
+note "burner pid $BURN recorded in $burn samples"
+check "the CPU burner is among the top processes of every sample" test "$burn" -ge 5
+kill $BURN 2>/dev/null; wait $BURN 2>/dev/null
+# the last sample holds only its own top-N (earlier ones also hold the baselines of the next
+# sample's newcomers)
+np=$(q "$DB" "select count(*) from proc where sample_id=(select max(id) from sample)")
+check "top 5 by CPU, memory, I/O: 5..15 processes in the last sample ($np)" test "$np" -le 15 -a "$np" -ge 5
+t_db=$(q "$DB" "select max(t_ms)/1000 from sample"); now=$(date +%s)
+check "times are UTC epoch ms (last sample within 5 s of now)" test $((now - t_db)) -le 5 -a $((now - t_db)) -ge 0
+
+# kill -9 mid-run: every completed sample stays readable
+DB2=$TMP/k.db
+"$PTK" record -i 0.2 --db "$DB2" 2>/dev/null & P=$!
+for i in $(seq 50); do [ "$(q "$DB2" 'select count(*) from sample' 2>/dev/null)" -ge 5 ] 2>/dev/null && break; sleep 0.2; done
+kill -9 $P; wait $P 2>/dev/null
+n2=$(q "$DB2" "select count(*) from sample")
+note "after kill -9: $n2 samples, integrity: $(q "$DB2" 'PRAGMA integrity_check')"
+check "after kill -9 the database opens and integrity_check is ok" test "$(q "$DB2" 'PRAGMA integrity_check')" = ok
+check "after kill -9 at least 5 samples" test "$n2" -ge 5
+rows=$("$PTK" sar -u --db "$DB2" --from @0 2>/dev/null | grep -c '^[0-9].* all ')
+check "every completed sample is readable: $((n2 - 1)) intervals -> $rows rows" test "$rows" -eq $((n2 - 1))
+check "no orphan rows (every cpu row has its sample)" test "$(q "$DB2" 'select count(*) from cpu where sample_id not in (select id from sample)')" = 0
+
+# SIGTERM: the current sample completes, exit 0, the WAL is checkpointed
+DB3=$TMP/t.db
+"$PTK" record -i 0.2 --db "$DB3" 2>/dev/null & P=$!
+for i in $(seq 50); do [ "$(q "$DB3" 'select count(*) from sample' 2>/dev/null)" -ge 3 ] 2>/dev/null && break; sleep 0.2; done
+kill -TERM $P; wait $P; rc=$?
+check "SIGTERM: exit 0" test $rc -eq 0
+check "SIGTERM: WAL checkpointed and removed" test ! -s "$DB3-wal"
+check "SIGTERM: integrity ok" test "$(q "$DB3" 'PRAGMA integrity_check')" = ok
+
+# retention: samples 10 and 6 days old (faked clock), then a real run with --retain 7
+DB4=$TMP/r.db
+now=$(date +%s)
+PTK_FAKE_TIME=$((now - 10 * 86400)) "$PTK" record -i 0.1 -c 3 --retain 0 --db "$DB4" 2>/dev/null
+PTK_FAKE_TIME=$((now - 6 * 86400)) "$PTK" record -i 0.1 -c 4 --retain 0 --db "$DB4" 2>/dev/null
+check "faked clock: 7 samples, 3 older than 7 days" test "$(q "$DB4" 'select count(*) from sample')/$(q "$DB4" "select count(*) from sample where t_ms < ($now - 7*86400)*1000")" = 7/3
+old_ids=$(q "$DB4" "select group_concat(id) from sample where t_ms < ($now - 7*86400)*1000")
+"$PTK" record -i 0.1 -c 2 --retain 7 --db "$DB4" 2>/dev/null
+left=$(q "$DB4" "select count(*) from sample")
+note "after --retain 7: $left samples (expected 4 six-day-old + 2 new)"
+check "retention deleted the 3 old samples and nothing else" test "$left" = 6
+check "retention deleted their cpu/disk/net/snmp/proc rows" test "$(q "$DB4" "select (select count(*) from cpu where sample_id in ($old_ids)) + (select count(*) from disk where sample_id in ($old_ids)) + (select count(*) from net where sample_id in ($old_ids)) + (select count(*) from snmp where sample_id in ($old_ids)) + (select count(*) from proc where sample_id in ($old_ids))")" = 0
+check "the 6-day-old samples are kept" test "$(q "$DB4" "select count(*) from sample where t_ms < ($now - 5*86400)*1000")" = 4
+
+# usage errors
+"$PTK" record -i 0 --db "$TMP/x.db" 2>/dev/null; check "invalid interval: exit 2" test $? -eq 2
+"$PTK" record --db /proc/nope/x.db -c 1 2>"$TMP/e"; rc=$?
+check "unwritable --db: exit 1 with one error line" test $rc -eq 1 -a "$(wc -l < "$TMP/e")" -eq 1

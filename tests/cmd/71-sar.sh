@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# ptk sar: 30 s recorded at 1 s against sysstat sar run live over the same window; headers
+# of every report against sar's; live mode; JSON/CSV; damaged archives; time zones.
+. "$(dirname "$0")/lib.sh"
+
+if ! have sar; then skip "sysstat sar not installed"; exit 0; fi
+if ! have sqlite3; then skip "sqlite3 CLI not installed"; exit 0; fi
+export LC_ALL=C
+DB=$TMP/s.db
+
+# load for part of the window so the numbers are not all idle
+( exec -a ptkburn71 bash -c 'end=$((SECONDS+12)); while [ $SECONDS -lt $end ]; do :; done' ) &
+"$PTK" record -i 1 -c 31 --db "$DB" 2>/dev/null & REC=$!
+sar -u 1 30 > "$TMP/sar.txt" & SAR=$!
+wait $REC; rc=$?
+wait $SAR
+check "record 31 samples at 1 s: exit 0" test $rc -eq 0
+"$PTK" sar -u --db "$DB" > "$TMP/ptk.txt"; rc=$?
+check "ptk sar -u: exit 0" test $rc -eq 0
+sed 's/^/# ptk: /' "$TMP/ptk.txt" | sed -n '1,4p;$p'
+sed 's/^/# sar: /' "$TMP/sar.txt" | sed -n '1,4p;$p'
+rows=$(grep -c '^[0-9][0-9]:[0-9][0-9]:[0-9][0-9] *all ' "$TMP/ptk.txt")
+check "30 rows ($rows)" test "$rows" -eq 30
+check "an Average line" grep -q '^Average: *all ' "$TMP/ptk.txt"
+check "header as sar's" test "$(sed -n 3p "$TMP/ptk.txt" | cut -c12-)" = "$(sed -n 3p "$TMP/sar.txt" | cut -c12-)"
+pa=$(grep '^Average:' "$TMP/ptk.txt"); sa=$(grep '^Average:' "$TMP/sar.txt")
+note "ptk $pa"; note "sar $sa"
+for col in 3 5 6 8; do
+	name=$(sed -n 3p "$TMP/sar.txt" | awk -v c=$col '{print $c}')
+	a=$(echo "$pa" | awk -v c=$col '{print $c}'); b=$(echo "$sa" | awk -v c=$col '{print $c}')
+	check "Average $name: ptk $a vs sar $b within 2 points" near "$a" "$b" 2
+done
+
+# headers of every report against sysstat's (live sar, one interval)
+for o in "-u ALL" "-P ALL" "-r" "-b" "-d" "-n DEV" "-n TCP" "-n ETCP" "-q" "-w" "-W" "-B"; do
+	want=$(sar $o 1 1 2>/dev/null | sed -n 3p | cut -c12- | tr -s ' ')
+	got=$("$PTK" sar $o --db "$DB" 2>/dev/null | sed -n 3p | cut -c12- | tr -s ' ')
+	[ "$want" = "$got" ] && ok "sar $o header: $got" || { not_ok "sar $o header"; note "want '$want'"; note "got  '$got'"; }
+done
+want=$(sar -q ALL 1 1 | grep -m1 '%scpu-10' | cut -c12- | tr -s ' ')
+got=$("$PTK" sar --psi --db "$DB" | grep -m1 '%scpu-10' | cut -c12- | tr -s ' ')
+check "--psi CPU header as sar -q CPU: $got" test "$want" = "$got"
+"$PTK" sar -q --db "$DB" > "$TMP/q.txt"
+check "-q: runq-sz excludes the reader, plist-sz = nr_threads of the last sample" \
+	test "$(grep -v Average "$TMP/q.txt" | tail -1 | awk '{print $3}')" = "$(sqlite3 "$DB" 'select nr_threads from sample order by id desc limit 1')"
+"$PTK" sar -r --db "$DB" > "$TMP/r.txt"
+read -r tot fr bu ca sl <<<"$(sqlite3 -separator ' ' "$DB" 'select mem_total, mem_free, buffers, cached, slab from sample order by id desc limit 1')"
+check "-r kbmemused = MemTotal - MemFree - Buffers - Cached - Slab = $((tot - fr - bu - ca - sl))" \
+	test "$(grep -v Average "$TMP/r.txt" | tail -1 | awk '{print $4}')" = "$((tot - fr - bu - ca - sl))"
+"$PTK" sar -w --db "$DB" > "$TMP/w.txt"
+read -r c0 c1 t0 t1 <<<"$(sqlite3 -separator ' ' "$DB" 'select (select ctxt from sample order by id limit 1), (select ctxt from sample order by id desc limit 1), (select uptime_cs from sample order by id limit 1), (select uptime_cs from sample order by id desc limit 1)')"
+avg=$(awk -v a=$c0 -v b=$c1 -v s=$t0 -v e=$t1 'BEGIN { printf "%.2f", (b - a) / ((e - s) / 100) }')
+check "-w Average cswch/s = (ctxt last - first) / uptime span = $avg" test "$(grep Average "$TMP/w.txt" | awk '{print $3}')" = "$avg"
+
+# -s/-e: a sub-window
+t5=$(sqlite3 "$DB" 'select t_ms/1000 from sample order by id limit 1 offset 5')
+t15=$(sqlite3 "$DB" 'select t_ms/1000 from sample order by id limit 1 offset 15')
+sub=$("$PTK" sar -u --db "$DB" -s "$(date -d @$t5 +%H:%M:%S)" -e "$(date -d @$t15 +%H:%M:%S)" | grep -c '^[0-9].* all ')
+check "-s/-e over samples 5..15: 10 rows ($sub)" test "$sub" -eq 10
+
+# JSON and CSV
+"$PTK" sar -u -r --db "$DB" --json > "$TMP/j.json"
+check "--json: 30 interval objects + Average, each with cpu and memory" python3 -c "
+import json,sys
+L=[json.loads(l) for l in open('$TMP/j.json')]
+assert len(L)==31, len(L)
+assert all('cpu' in o and 'memory' in o for o in L)
+assert L[-1]['timestamp']=='Average'
+assert abs(L[-1]['cpu'][0]['idle_pct'] - float('$(echo "$pa" | awk '{print $8}')'))<0.011
+"
+"$PTK" sar -u --db "$DB" --csv > "$TMP/c.csv"
+check "--csv: header + 30 rows + Average" test "$(head -1 "$TMP/c.csv"),$(grep -c '^20' "$TMP/c.csv"),$(grep -c '^Average' "$TMP/c.csv")" = "time,CPU,%user,%nice,%system,%iowait,%steal,%idle,30,1"
+
+# live, as sar does
+"$PTK" sar -u 1 3 > "$TMP/live.txt"; rc=$?
+check "live 'ptk sar -u 1 3': exit 0, 3 rows and Average" test $rc -eq 0 -a "$(grep -c '^[0-9].* all ' "$TMP/live.txt")" -eq 3 -a "$(grep -c '^Average' "$TMP/live.txt")" -eq 1
+
+# damaged archives: what can be read, one error line, never a crash
+sz=$(stat -c %s "$DB"); note "archive: $sz bytes"
+# cut the last two pages (in a 30-sample archive the sample rows sit in its last third)
+cp "$DB" "$TMP/trunc.db"; truncate -s $((sz - 8192)) "$TMP/trunc.db"
+"$PTK" sar -u --db "$TMP/trunc.db" > "$TMP/t.out" 2> "$TMP/t.err"; rc=$?
+note "truncated: exit $rc, $(grep -c '^[0-9].* all ' "$TMP/t.out") rows, stderr: $(head -c 300 "$TMP/t.err")"
+check "truncated archive: exit 1 (no crash), one error line" test $rc -eq 1 -a "$(wc -l < "$TMP/t.err")" -eq 1
+check "truncated archive: the readable samples are printed" test "$(grep -c '^[0-9].* all ' "$TMP/t.out")" -ge 1
+cp "$DB" "$TMP/dd.db"
+dd if=/dev/urandom of="$TMP/dd.db" bs=4096 seek=$((sz / 4096 / 2)) count=2 conv=notrunc 2>/dev/null
+"$PTK" sar -u --db "$TMP/dd.db" > "$TMP/d.out" 2> "$TMP/d.err"; rc=$?
+note "overwritten: exit $rc, $(grep -c '^[0-9].* all ' "$TMP/d.out") rows, stderr: $(head -c 300 "$TMP/d.err")"
+check "overwritten pages: exit 0 or 1 (no crash), at most one error line" test $rc -le 1 -a "$(wc -l < "$TMP/d.err")" -le 1
+check "overwritten pages: samples still printed" test "$(grep -c '^[0-9].* all ' "$TMP/d.out")" -ge 1
+printf 'not a database at all, just text\n%.0s' $(seq 200) > "$TMP/junk.db"
+"$PTK" sar --db "$TMP/junk.db" > /dev/null 2> "$TMP/j.err"; rc=$?
+check "not an archive: exit 1, one error line" test $rc -eq 1 -a "$(wc -l < "$TMP/j.err")" -eq 1
+"$PTK" sar --db "$TMP/none.db" 2> "$TMP/n.err"; rc=$?
+check "missing archive: exit 1, one error line" test $rc -eq 1 -a "$(wc -l < "$TMP/n.err")" -eq 1
+
+# time zones (sysstat#331): recorded under one TZ, read under another, times agree
+DBZ=$TMP/z.db
+TZ=America/New_York "$PTK" record -i 0.5 -c 3 --db "$DBZ" 2>/dev/null
+t=$(sqlite3 "$DBZ" 'select t_ms/1000 from sample order by id desc limit 1')
+want=$(TZ=Asia/Tokyo date -d @$t +%H:%M:%S)
+got=$(TZ=Asia/Tokyo "$PTK" sar -u --db "$DBZ" --from @0 | grep ' all ' | grep -v Average | tail -1 | awk '{print $1}')
+check "recorded in New York, read in Tokyo: last row at $want Tokyo time ($got)" test "$want" = "$got"
+got=$(TZ=Asia/Tokyo "$PTK" sar -u --db "$DBZ" --from @0 --utc | grep ' all ' | grep -v Average | tail -1 | awk '{print $1}')
+check "--utc: $(date -u -d @$t +%H:%M:%S) ($got)" test "$(date -u -d @$t +%H:%M:%S)" = "$got"
+got=$(TZ=Asia/Tokyo "$PTK" sar -u --db "$DBZ" --from @0 --iso | grep ' all ' | grep -v Average | tail -1 | awk '{print $1}')
+check "--iso carries the offset: $(TZ=Asia/Tokyo date -d @$t +%Y-%m-%dT%H:%M:%S+09:00) ($got)" test "$(TZ=Asia/Tokyo date -d @$t +%Y-%m-%dT%H:%M:%S+09:00)" = "$got"

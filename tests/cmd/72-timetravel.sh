@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Time travel: `ptk top -b --at` and `ptk check --at` replay recorded samples through the
+# ordinary snapshot path; a CPU burner recorded in the window is found with its CPU share.
+. "$(dirname "$0")/lib.sh"
+
+if ! have sqlite3; then skip "sqlite3 CLI not installed"; exit 0; fi
+DB=$TMP/tt.db
+( exec -a ptkburn72 bash -c 'while :; do :; done' ) & BURN=$!
+TZ=America/New_York "$PTK" record -i 1 -c 6 --db "$DB" 2>/dev/null
+kill $BURN; wait $BURN 2>/dev/null
+check "recorded 6 samples" test "$(sqlite3 "$DB" 'select count(*) from sample')" = 6
+t3=$(sqlite3 "$DB" 'select t_ms/1000 from sample order by id limit 1 offset 3')
+t3f=$(sqlite3 "$DB" 'select t_ms/1000.0 from sample order by id limit 1 offset 3')
+t0=$(sqlite3 "$DB" 'select t_ms/1000 from sample order by id limit 1')
+
+# top -b --at: the sample nearest the time, its rates against the sample before it
+"$PTK" top -b --at "@$t3f" --db "$DB" -w 200 > "$TMP/top.txt"; rc=$?
+sed 's/^/# /' "$TMP/top.txt" | head -12
+check "top -b --at: exit 0" test $rc -eq 0
+check "header clock is the recorded sample's local time $(date -d @$t3 +%H:%M:%S)" grep -q "^top - $(date -d @$t3 +%H:%M:%S) " "$TMP/top.txt"
+line=$(awk -v p=$BURN '$1 == p' "$TMP/top.txt")
+note "burner row: $line"
+cpu=$(echo "$line" | awk '{print $9}')
+# expected: its recorded utime+stime ticks between samples 2 and 3 over the uptime span
+hz=$(getconf CLK_TCK)
+want=$(sqlite3 "$DB" "select round(100.0 * ((select utime+stime from proc p join task t on t.id=p.task where t.pid=$BURN and p.sample_id=s3.id) - (select utime+stime from proc p join task t on t.id=p.task where t.pid=$BURN and p.sample_id=s2.id)) / $hz / ((s3.uptime_cs - s2.uptime_cs) / 100.0), 1) from sample s2, sample s3 where s2.id=(select id from sample order by id limit 1 offset 2) and s3.id=(select id from sample order by id limit 1 offset 3)")
+check "the burner (pid $BURN) is listed with its recorded CPU share $want% ($cpu)" near "${cpu:-0}" "${want:-x}" 0.15
+# the same instant written four ways picks the same sample
+a=$(TZ=Asia/Tokyo "$PTK" top -b --at "$(TZ=Asia/Tokyo date -d @$t3 '+%Y-%m-%d %H:%M:%S')" --db "$DB" | head -1)
+a0=$(TZ=Asia/Tokyo "$PTK" top -b --at "@$t3" --db "$DB" | head -1)
+b=$("$PTK" top -b --at "$(date -u -d @$t3 '+%Y-%m-%d %H:%M:%S')" --utc --db "$DB" | head -1 | cut -d' ' -f4-)
+c=$("$PTK" top -b --at "$(date -u -d @$t3 '+%Y-%m-%dT%H:%M:%SZ')" --db "$DB" | head -1 | cut -d' ' -f4-)
+note "Tokyo local: $a"
+check "Tokyo local time picks the same sample as @$t3, shown in Tokyo time" test -n "$a" -a "$a" = "$a0"
+check "--utc and ISO Z pick the same sample" test -n "$b" -a "$b" = "$c"
+"$PTK" top -b --at "@$t3f" --db "$DB" --json > "$TMP/top.json"
+check "top --at --json: the burner at its recorded share" python3 -c "
+import json; d=json.loads(open('$TMP/top.json').readline())
+r=[p for p in d['processes'] if p['pid']==$BURN][0]; assert abs(r['cpu_pct']-$want)<0.15, r"
+
+# check --at -d: the USE triage over the recorded window
+"$PTK" check --at "@$t0" -d 3 --db "$DB" --json > "$TMP/c.json"; rc=$?
+check "check --at -d 3: exit 0" test $rc -eq 0
+check "window is the 3 s recorded after the sample" python3 -c "
+import json; d=json.load(open('$TMP/c.json')); assert abs(d['duration_s']-3)<0.3, d['duration_s']"
+want=$(sqlite3 "$DB" "select round(100.0 * ((select utime+stime from proc p join task t on t.id=p.task where t.pid=$BURN and p.sample_id=s3.id) - (select utime+stime from proc p join task t on t.id=p.task where t.pid=$BURN and p.sample_id=s0.id)) / $hz / ((s3.uptime_cs - s0.uptime_cs) / 100.0), 1) from sample s0, sample s3 where s0.id=(select id from sample order by id limit 1) and s3.id=(select id from sample order by id limit 1 offset 3)")
+check "the burner is a CPU offender with its recorded share over the window ($want%)" python3 -c "
+import json; d=json.load(open('$TMP/c.json'))
+cpu=[r for r in d['resources'] if r['resource']=='cpu'][0]
+o=[o for o in cpu['offenders'] if o['pid']==$BURN][0]; assert abs(o['cpu_pct']-$want)<0.15, (o, $want)"
+busy=$(python3 -c "import json; d=json.load(open('$TMP/c.json')); print([r for r in d['resources'] if r['resource']=='cpu'][0]['utilization']['busy_pct'])")
+t3f=$(sqlite3 "$DB" 'select t_ms/1000.0 from sample order by id limit 1 offset 3')
+u=$("$PTK" sar -u --db "$DB" --from @$t0 --to @$t3f | awk '/^Average/ {print 100 - $8 - $6}')
+check "check's CPU busy ($busy%) equals sar's over the same samples ($u%)" near "$busy" "$u" 0.15
+
+# errors
+"$PTK" top -b --at "not a time" --db "$DB" 2>"$TMP/e"; rc=$?
+check "invalid --at: exit 1, one error line" test $rc -eq 1 -a "$(wc -l < "$TMP/e")" -eq 1
+"$PTK" check --at now --db "$TMP/missing.db" 2>"$TMP/e"; rc=$?
+check "missing archive: exit 1, one error line" test $rc -eq 1 -a "$(wc -l < "$TMP/e")" -eq 1
+check "no temporary snapshot tree is left behind" test -z "$(ls -d /tmp/ptk-at.* 2>/dev/null | xargs -r -n1 find 2>/dev/null -maxdepth 0 -newer "$DB")"

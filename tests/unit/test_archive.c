@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The SQLite archive: a sample read from a fixture tree survives write -> load and
+ * load -> materialise -> read unchanged; retention deletes exactly the old samples; times. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "output/archive.h"
+#include "source/procfs/pid.h"
+
+#define TREE PTK_FIXTURES "/arc_full"
+
+static void collect_tree(const char *root, struct ptk_arc_sample *s, struct ptk_ptab *pt)
+{
+	struct ptk_src src;
+
+	assert_int_equal(ptk_src_init(&src, root, NULL), 0);
+	assert_true(src.replay);
+	assert_int_equal(ptk_arc_collect(&src, s), 0);
+	assert_int_equal(ptk_ptab_scan(&src, PTK_PT_IO | PTK_PT_WCHAN, pt), 0);
+	s->nproc = pt->n;
+	s->pcap = pt->n;
+	s->procs = xcalloc(pt->n, sizeof(*s->procs));
+	memcpy(s->procs, pt->t, pt->n * sizeof(*s->procs));
+}
+
+static void assert_same(const struct ptk_arc_sample *a, const struct ptk_arc_sample *b)
+{
+	assert_true(llabs(a->t_ms - b->t_ms) <= 1000);
+	assert_true(a->up.up_s == b->up.up_s && a->up.idle_s == b->up.idle_s);
+	assert_memory_equal(&a->st.all, &b->st.all, sizeof(a->st.all));
+	assert_int_equal(a->st.ncpu, b->st.ncpu);
+	for (int i = 0; i < a->st.ncpu; i++) {
+		assert_int_equal(a->st.present[i], b->st.present[i]);
+		if (a->st.present[i])
+			assert_memory_equal(&a->st.cpu[i], &b->st.cpu[i], sizeof(a->st.cpu[i]));
+	}
+	assert_int_equal(a->st.ctxt, b->st.ctxt);
+	assert_int_equal(a->st.intr, b->st.intr);
+	/* materialised btime is t_ms - uptime (the replay clock shows the recorded time) */
+	assert_true(a->st.btime - b->st.btime + 1 <= 2);
+	assert_int_equal(a->st.processes, b->st.processes);
+	assert_true(a->has_la && b->has_la && a->has_mi && b->has_mi && a->has_vm && b->has_vm);
+	assert_true(a->la.load1 == b->la.load1 && a->la.load15 == b->la.load15);
+	assert_int_equal(a->la.nr_threads, b->la.nr_threads);
+	assert_int_equal(a->la.last_pid, b->la.last_pid);
+	assert_memory_equal(&a->mi, &b->mi, sizeof(a->mi));
+	assert_memory_equal(&a->vm, &b->vm, sizeof(a->vm));
+	assert_int_equal(a->ds.n, b->ds.n);
+	for (int i = 0; i < a->ds.n; i++) {
+		assert_string_equal(a->ds.d[i].name, b->ds.d[i].name);
+		assert_int_equal(a->ds.d[i].nfields, b->ds.d[i].nfields);
+		assert_int_equal(a->ds.d[i].is_partition, b->ds.d[i].is_partition);
+		assert_memory_equal(a->ds.d[i].f, b->ds.d[i].f, sizeof(a->ds.d[i].f));
+	}
+	assert_int_equal(a->nd.n, b->nd.n);
+	for (int i = 0; i < a->nd.n; i++) {
+		assert_string_equal(a->nd.d[i].name, b->nd.d[i].name);
+		assert_memory_equal(a->nd.d[i].f, b->nd.d[i].f, sizeof(a->nd.d[i].f));
+	}
+	assert_int_equal(a->kvs.n, b->kvs.n);
+	for (int i = 0; i < a->kvs.n; i++) {
+		s64 v;
+		assert_true(ptk_kvs_get(&b->kvs, a->kvs.kv[i].key, &v));
+		assert_int_equal(v, a->kvs.kv[i].val);
+	}
+	for (int k = 0; k < PTK_PSI_NRES; k++) {
+		assert_int_equal(a->has_psi[k], b->has_psi[k]);
+		assert_true(a->psi[k].some.avg10 == b->psi[k].some.avg10);
+		assert_int_equal(a->psi[k].some.total_us, b->psi[k].some.total_us);
+		assert_int_equal(a->psi[k].full.present, b->psi[k].full.present);
+	}
+	assert_int_equal(a->nproc, b->nproc);
+	for (int i = 0; i < a->nproc; i++) {
+		const struct ptk_task *x = &a->procs[i], *y = &b->procs[i];
+		assert_int_equal(x->pid, y->pid);
+		assert_string_equal(x->comm, y->comm);
+		assert_int_equal(x->state, y->state);
+		assert_int_equal(x->utime, y->utime);
+		assert_int_equal(x->stime, y->stime);
+		assert_int_equal(x->starttime, y->starttime);
+		assert_int_equal(x->rss_pages, y->rss_pages);
+		assert_int_equal(x->majflt, y->majflt);
+		assert_int_equal(x->io_ok, y->io_ok);
+		assert_int_equal(x->read_bytes, y->read_bytes);
+		assert_int_equal(x->write_bytes, y->write_bytes);
+		assert_string_equal(x->wchan, y->wchan);
+	}
+}
+
+/* fixture -> archive -> load: every value the readers produced comes back */
+static void test_roundtrip(void **state)
+{
+	char db[] = "/tmp/ptk-arc-test.XXXXXX", path[PATH_MAX], err[512], tree[PATH_MAX];
+	struct ptk_arc_sample a = { 0 }, b = { 0 }, c = { 0 };
+	struct ptk_ptab pa = { 0 }, pc = { 0 };
+	struct ptk_arc_index idx = { 0 };
+	struct ptk_arc *arc;
+
+	assert_non_null(mkdtemp(db));
+	snprintf(path, sizeof(path), "%s/t.db", db);
+	collect_tree(TREE, &a, &pa);
+	assert_int_equal(a.nproc, 2);
+	assert_true(a.kvs.n > 20);
+	s64 maxconn;
+	assert_true(ptk_kvs_get(&a.kvs, "Tcp.MaxConn", &maxconn));
+	assert_int_equal(maxconn, -1); /* negative values survive the zigzag varints */
+
+	arc = ptk_arc_open(path, PTK_ARC_RDWR, err, sizeof(err));
+	assert_non_null(arc);
+	assert_int_equal(ptk_arc_write(arc, &a, 0, NULL, 0), 0);
+	assert_true(a.id > 0);
+	ptk_arc_close(arc);
+
+	arc = ptk_arc_open(path, PTK_ARC_RDONLY, err, sizeof(err));
+	assert_non_null(arc);
+	assert_int_equal(ptk_arc_list(arc, INT64_MIN, INT64_MAX, &idx), 0);
+	assert_int_equal(idx.n, 1);
+	assert_false(idx.damaged);
+	assert_int_equal(ptk_arc_load(arc, idx.id[0], true, &b), 0);
+	assert_same(&a, &b);
+	assert_int_equal(ptk_arc_load(arc, idx.id[0] + 1, true, &c), -ENOENT);
+
+	/* load -> /proc text -> readers: the same values again (time travel's path) */
+	assert_int_equal(ptk_arc_snapshot_tree(arc, &idx, 0, 0, tree, sizeof(tree)), 1);
+	ptk_arc_sample_free(&c);
+	collect_tree(tree, &c, &pc);
+	assert_same(&a, &c);
+	ptk_arc_rmtree(tree);
+	ptk_arc_close(arc);
+
+	ptk_arc_index_free(&idx);
+	ptk_arc_sample_free(&a);
+	ptk_arc_sample_free(&b);
+	ptk_arc_sample_free(&c);
+	ptk_ptab_free(&pa);
+	ptk_ptab_free(&pc);
+	ptk_arc_rmtree(db);
+}
+
+static long count(const char *path, const char *sql)
+{
+	char cmd[PATH_MAX + 256];
+	long n = -1;
+
+	snprintf(cmd, sizeof(cmd), "sqlite3 '%s' '%s'", path, sql);
+	FILE *p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	if (fscanf(p, "%ld", &n) != 1)
+		n = -1;
+	pclose(p);
+	return n;
+}
+
+/* retention deletes the samples before the cut, their child rows, and nothing else */
+static void test_retention(void **state)
+{
+	char db[] = "/tmp/ptk-arc-test.XXXXXX", path[PATH_MAX], err[512];
+	struct ptk_arc_sample a = { 0 };
+	struct ptk_ptab pa = { 0 };
+	struct ptk_arc *arc;
+
+	if (access("/usr/bin/sqlite3", X_OK))
+		skip();
+	assert_non_null(mkdtemp(db));
+	snprintf(path, sizeof(path), "%s/t.db", db);
+	collect_tree(TREE, &a, &pa);
+	arc = ptk_arc_open(path, PTK_ARC_RDWR, err, sizeof(err));
+	assert_non_null(arc);
+	for (int i = 0; i < 25; i++) {
+		a.t_ms = 1000000 + i * 1000; /* 1000 s .. 1024 s */
+		assert_int_equal(ptk_arc_write(arc, &a, 0, NULL, 0), 0);
+	}
+	/* cut at 1010 s: samples 1000..1009 go, in batches of 3 */
+	assert_int_equal(ptk_arc_retain(arc, 1010000, 3), 10);
+	assert_int_equal(ptk_arc_retain(arc, 1010000, 3), 0);
+	ptk_arc_close(arc);
+	assert_int_equal(count(path, "select count(*) from sample"), 15);
+	assert_int_equal(count(path, "select min(t_ms) from sample"), 1010000);
+	assert_int_equal(count(path, "select count(*) from proc"), 15 * 2);
+	assert_int_equal(count(path, "select count(distinct sample_id) from cpu"), 15);
+	assert_int_equal(count(path, "select count(*) from snmp"), 15);
+	assert_int_equal(count(path, "select count(*) from disk where sample_id not in "
+				     "(select id from sample)"),
+			 0);
+	ptk_arc_sample_free(&a);
+	ptk_ptab_free(&pa);
+	ptk_arc_rmtree(db);
+}
+
+static void test_times(void **state)
+{
+	s64 t;
+	char buf[64];
+
+	assert_int_equal(ptk_arc_parse_time("@1700000000", false, 0, &t), 0);
+	assert_int_equal(t, 1700000000000LL);
+	assert_int_equal(ptk_arc_parse_time("2024-01-02T03:04:05Z", false, 0, &t), 0);
+	assert_int_equal(t, 1704164645000LL);
+	assert_int_equal(ptk_arc_parse_time("2024-01-02T05:04:05+02:00", false, 0, &t), 0);
+	assert_int_equal(t, 1704164645000LL);
+	assert_int_equal(ptk_arc_parse_time("2024-01-02 03:04:05", true, 0, &t), 0);
+	assert_int_equal(t, 1704164645000LL);
+	/* a time of day on the day of the reference, in UTC */
+	assert_int_equal(ptk_arc_parse_time("10:30", true, 1704164645000LL, &t), 0);
+	assert_int_equal(t, 1704164645000LL - (3 * 3600 + 4 * 60 + 5) * 1000LL + 37800000LL);
+	assert_int_equal(ptk_arc_parse_time("25:00", true, 0, &t), -EINVAL);
+	assert_int_equal(ptk_arc_parse_time("yesterday", true, 0, &t), -EINVAL);
+	ptk_arc_fmt_time(1704164645000LL, true, true, buf, sizeof(buf));
+	assert_string_equal(buf, "2024-01-02T03:04:05Z");
+	ptk_arc_fmt_time(1704164645000LL, true, false, buf, sizeof(buf));
+	assert_string_equal(buf, "03:04:05");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_retention),
+		cmocka_unit_test(test_times),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
