@@ -55,8 +55,12 @@ if py "$TMP/short.json" "[s for s in d['observer']['sources'] if s['source'].sta
 	show "$TMP/short.json" cpu
 	check "BPF: 60 /bin/true runs inside the window counted as short-lived (>= 60)" py "$TMP/short.json" "row('cpu')['utilization']['shortlived_processes']>=60"
 	check "BPF: the programs' kernel CPU is reported under observer" py "$TMP/short.json" "d['observer']['bpf_run_time_ns'] is not None and d['observer']['bpf_run_time_ns']>0"
-	before=$(bpftool prog show 2>/dev/null | grep -c -E 'sched_switch|tp_btf_exit|raw_exit')
-	check "BPF: nothing left attached after check exits ($before programs named like check's)" test "$before" -eq 0
+	"$PTK" check -d 2 --json > /dev/null & CP=$!
+	sleep 1
+	ids=$(bpf_prog_ids_of $CP | tr '\n' ' ')
+	wait $CP
+	check "BPF: check held programs [$ids] while sampling, all gone after it exits" bpf_progs_gone $ids
+	check "BPF: check held at least one program" test -n "$ids"
 else
 	skip "BPF unavailable for ptk check (not root or no BTF): short-lived count not measured"
 fi

@@ -23,3 +23,27 @@ near_rel() { awk -v a="$1" -v b="$2" -v f="$3" -v m="${4:-0}" 'BEGIN { d = a - b
 
 is_root() { [ "$(id -u)" -eq 0 ]; }
 have() { command -v "$1" >/dev/null 2>&1; }
+
+# BPF programs held by process PID (ids, one per line): the prog_id of its program and
+# link fds, from /proc/PID/fdinfo.
+bpf_prog_ids_of() {
+	cat /proc/"$1"/fdinfo/* 2>/dev/null | awk '/^prog_id:/ { print $2 }' | sort -un
+}
+# True when none of the given program ids is loaded any more (the kernel frees programs
+# shortly after the last fd closes: wait up to 5 s).
+bpf_progs_gone() {
+	local i ids="$*"
+	[ -n "$ids" ] || return 0
+	for i in $(seq 50); do
+		local left
+		left=$(bpftool -j prog show 2>/dev/null | python3 -c "
+import json, sys
+ids = set(int(x) for x in '$ids'.split())
+try: progs = json.load(sys.stdin)
+except Exception: progs = []
+print(sum(1 for p in progs if p['id'] in ids))")
+		[ "$left" = 0 ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
