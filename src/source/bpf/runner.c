@@ -14,6 +14,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "source/bpf/cpuwatch.h"
 #include "source/tracefs/tracefs.h"
 
 static bool verbose;
@@ -206,25 +207,10 @@ bool ptk_bpf_has_ksym(const char *func)
 static void collect_stats(struct ptk_bpf_run *r)
 {
 	struct bpf_object *obj = r->ops->object ? r->ops->object(r) : NULL;
-	struct bpf_program *prog;
 
 	r->prog_run_ns = r->prog_run_cnt = 0;
-	if (!obj)
-		return;
-	bpf_object__for_each_program(prog, obj)
-	{
-		struct bpf_prog_info info;
-		__u32 len = sizeof(info);
-		int fd = bpf_program__fd(prog);
-
-		if (fd < 0)
-			continue;
-		memset(&info, 0, sizeof(info));
-		if (bpf_obj_get_info_by_fd(fd, &info, &len) == 0) {
-			r->prog_run_ns += info.run_time_ns;
-			r->prog_run_cnt += info.run_cnt;
-		}
-	}
+	if (obj)
+		ptk_bpf_obj_runtime(obj, &r->prog_run_ns, &r->prog_run_cnt);
 }
 
 static double elapsed_s(const struct ptk_bpf_run *r)
