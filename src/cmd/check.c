@@ -14,9 +14,11 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "cmd/check.h"
 #include "cmd/cmd.h"
 #include "model/delta.h"
 #include "model/ptask.h"
+#include "output/archive.h"
 #include "source/bpf/cpuwatch.h"
 #include "source/procfs/pid.h"
 #include "source/procfs/procfs.h"
@@ -329,6 +331,10 @@ static void sample_free(struct sample *s)
 struct state {
 	struct ptk_ctx *ctx;
 	struct ptk_cpuwatch *watch; /* BPF: runqlat + short-lived processes, when available */
+	struct ptk_cpuwatch *shared_watch; /* started by the caller (ptk_check_run): read at
+					    * both ends of the window, never stopped here */
+	struct ptk_cpuwatch_result wres0; /* shared_watch at the start of the window */
+	bool quiet; /* no countdown, no "interrupted" warning (background checks) */
 	int err_watch;
 	bool have_watch;
 	struct ptk_cpuwatch_result wres;
@@ -961,7 +967,9 @@ static int run_window(struct state *s)
 	struct ptk_ctx *ctx = s->ctx;
 	struct ptk_src *src = &ctx->src;
 
-	if (s->live && !src->replay) {
+	if (s->shared_watch) {
+		s->err_watch = ptk_cpuwatch_read(s->shared_watch, &s->wres0);
+	} else if (s->live && !src->replay) {
 		s->err_watch = ptk_cpuwatch_start(&s->watch);
 	} else {
 		s->err_watch = -ENOTSUP;
@@ -1011,7 +1019,7 @@ static int run_window(struct state *s)
 		}
 		if (s->countdown)
 			fprintf(stderr, "\r%40s\r", "");
-		if (ctx->stop)
+		if (ctx->stop && !s->quiet)
 			ptk_warn("interrupted: reporting the %.1f s sampled so far",
 				 (ptk_now_ns() - t0) / 1e9);
 	}
@@ -1019,6 +1027,18 @@ static int run_window(struct state *s)
 		s->have_watch = ptk_cpuwatch_read(s->watch, &s->wres) == 0;
 		ptk_cpuwatch_stop(s->watch);
 		s->watch = NULL;
+	} else if (s->shared_watch && !s->err_watch) {
+		/* the shared programs count since they were attached: keep the window's part */
+		struct ptk_cpuwatch_result *w = &s->wres, *w0 = &s->wres0;
+		s->have_watch = ptk_cpuwatch_read(s->shared_watch, w) == 0;
+		for (int i = 0; i < PTK_HIST_SLOTS; i++)
+			w->runq.slot[i] = ptk_delta(w0->runq.slot[i], w->runq.slot[i]);
+		w->forks = ptk_delta(w0->forks, w->forks);
+		w->execs = ptk_delta(w0->execs, w->execs);
+		w->exits = ptk_delta(w0->exits, w->exits);
+		w->shortlived = ptk_delta(w0->shortlived, w->shortlived);
+		w->bpf_run_ns = ptk_delta(w0->bpf_run_ns, w->bpf_run_ns);
+		w->bpf_run_cnt = ptk_delta(w0->bpf_run_cnt, w->bpf_run_cnt);
 	}
 	sample_read(src, &s->b);
 	if (s->b.err_st) {
@@ -1058,6 +1078,60 @@ static int build_proc_deltas(struct state *s, struct proc_delta **out)
 	free(tr);
 	*out = pd;
 	return n;
+}
+
+/* ---- one check: sample the window, then analyse it ------------------------------------- */
+/* Sample s->want_s seconds and give every resource its row; *rsp and *pdp are malloc'd (free
+ * them with rows_free() and free()). Returns 0 or PTK_EXIT_RUNTIME (after printing why). */
+static int check_window(struct state *s, struct rows **rsp, struct proc_delta **pdp)
+{
+	struct ptk_ctx *ctx = s->ctx;
+	bool mask[4096] = { 0 };
+	struct rows *rs;
+	int r, npd;
+
+	s->live = ptk_src_is_live(&ctx->src);
+	s->hz = sysconf(_SC_CLK_TCK);
+	r = run_window(s);
+	if (r)
+		return r;
+	int hi = ptk_cpu_online_read(&ctx->src, mask, ARRAY_SIZE(mask));
+	s->ncpu_online = 0;
+	for (int i = 0; hi > 0 && i < hi && i < (int)ARRAY_SIZE(mask); i++)
+		s->ncpu_online += mask[i];
+	if (s->ncpu_online == 0)
+		for (int i = 0; i < s->b.st.ncpu; i++)
+			s->ncpu_online += s->b.st.present[i];
+
+	rs = xcalloc(1, sizeof(*rs));
+	npd = build_proc_deltas(s, pdp);
+	bool any_disk;
+	analyse_cpu(s, rs, *pdp, npd);
+	analyse_memory(s, rs, *pdp, npd);
+	analyse_disks(s, rs, *pdp, npd, &any_disk);
+	analyse_net(s, rs);
+	analyse_kernel(s, rs);
+	*rsp = rs;
+	return 0;
+}
+
+static void rows_free(struct rows *rs)
+{
+	for (int i = 0; i < rs->n; i++)
+		for (int k = 0; k < rs->r[i].nev; k++)
+			free(rs->r[i].evidence[k]);
+	free(rs);
+}
+
+static void state_free(struct state *s)
+{
+	sample_free(&s->a);
+	sample_free(&s->b);
+	ptk_cpuwatch_stop(s->watch);
+	ptk_ptab_free(&s->pa);
+	ptk_ptab_free(&s->pb);
+	ptk_ptab_free(&s->threads);
+	ptk_kmsg_free(&s->km);
 }
 
 /* ---- sinks ------------------------------------------------------------------------------ */
@@ -1326,21 +1400,37 @@ static const char usage[] =
 	"Unprivileged, it reports what it could not read (other users' /proc/PID/io, the\n"
 	"kernel log under kernel.dmesg_restrict=1) instead of guessing. Its own CPU cost over the\n"
 	"window is measured and reported under 'observer'.\n"
+	"Time travel: --at TIME [--db PATH] [--utc] runs the triage over the window of -d seconds\n"
+	"recorded by 'ptk record' from the sample nearest TIME (the kernel log is not recorded).\n"
 	"Exit status: 0 when the check ran (whatever the verdicts), 1 on a runtime error, 2 on\n"
 	"a usage error.\n";
 
 int cmd_check(struct ptk_ctx *ctx, int argc, char **argv)
 {
+	enum { OPT_AT = 0x3000, OPT_DB, OPT_UTC };
 	static const struct option opts[] = { { "duration", required_argument, NULL, 'd' },
+					      { "at", required_argument, NULL, OPT_AT },
+					      { "db", required_argument, NULL, OPT_DB },
+					      { "utc", no_argument, NULL, OPT_UTC },
 					      PTK_COMMON_OPTS,
 					      { 0 } };
 	struct state s = { .ctx = ctx, .want_s = 10 };
 	struct rows *rs;
 	struct proc_delta *pd;
-	int c, r, npd;
-	bool mask[4096] = { 0 };
+	const char *at = NULL, *db = NULL;
+	char at_dir[PATH_MAX] = "";
+	bool utc = false;
+	int c, r;
 
 	while ((c = getopt_long(argc, argv, "d:", opts, NULL)) != -1) {
+		if (c == OPT_AT || c == OPT_DB) {
+			*(c == OPT_AT ? &at : &db) = optarg;
+			continue;
+		}
+		if (c == OPT_UTC) {
+			utc = true;
+			continue;
+		}
 		if (c == 'd') {
 			if (ptk_parse_double(optarg, &s.want_s) || s.want_s <= 0 ||
 			    s.want_s > 86400)
@@ -1357,49 +1447,65 @@ int cmd_check(struct ptk_ctx *ctx, int argc, char **argv)
 	}
 	if (optind < argc)
 		return ptk_usage_error(ctx, "unexpected operand '%s'", argv[optind]);
-	if ((r = ptk_ctx_ready(ctx)))
+	if (at) {
+		/* time travel: the recorded window as a snapshot tree, replayed as usual */
+		char err[PATH_MAX + 256];
+		if (ctx->procfs)
+			return ptk_usage_error(ctx, "--at replays the archive: no --procfs");
+		int n = ptk_arc_at(db, at, utc, 0, s.want_s, 0, at_dir, sizeof(at_dir), NULL, err,
+				   sizeof(err));
+		if (n < 2) {
+			if (n >= 0)
+				ptk_arc_rmtree(at_dir);
+			ptk_err("%s", err);
+			return PTK_EXIT_RUNTIME;
+		}
+		ctx->procfs = at_dir;
+	}
+	if ((r = ptk_ctx_ready(ctx))) {
+		ptk_arc_rmtree(at_dir);
 		return r;
-	s.live = ptk_src_is_live(&ctx->src);
-	s.hz = sysconf(_SC_CLK_TCK);
+	}
 	s.countdown = isatty(STDERR_FILENO) && !ctx->src.replay && !ctx->json;
 	u64 w0 = ptk_now_ns();
-	r = run_window(&s);
+	r = check_window(&s, &rs, &pd);
 	if (r)
 		goto out;
-	int hi = ptk_cpu_online_read(&ctx->src, mask, ARRAY_SIZE(mask));
-	s.ncpu_online = 0;
-	for (int i = 0; hi > 0 && i < hi && i < (int)ARRAY_SIZE(mask); i++)
-		s.ncpu_online += mask[i];
-	if (s.ncpu_online == 0)
-		for (int i = 0; i < s.b.st.ncpu; i++)
-			s.ncpu_online += s.b.st.present[i];
-
-	rs = xcalloc(1, sizeof(*rs));
-	npd = build_proc_deltas(&s, &pd);
-	bool any_disk;
-	analyse_cpu(&s, rs, pd, npd);
-	analyse_memory(&s, rs, pd, npd);
-	analyse_disks(&s, rs, pd, npd, &any_disk);
-	analyse_net(&s, rs);
-	analyse_kernel(&s, rs);
 	double wall = ctx->src.replay ? s.dur : (ptk_now_ns() - w0) / 1e9;
 	s.cpu_ns = ptk_self_cpu_ns() - ctx->cpu_start_ns;
 	if (ctx->json)
 		print_json(&s, rs, wall);
 	else
 		print_text(&s, rs, wall);
-	for (int i = 0; i < rs->n; i++)
-		for (int k = 0; k < rs->r[i].nev; k++)
-			free(rs->r[i].evidence[k]);
-	free(rs);
+	rows_free(rs);
 	free(pd);
 out:
-	sample_free(&s.a);
-	sample_free(&s.b);
-	ptk_cpuwatch_stop(s.watch);
-	ptk_ptab_free(&s.pa);
-	ptk_ptab_free(&s.pb);
-	ptk_ptab_free(&s.threads);
-	ptk_kmsg_free(&s.km);
+	state_free(&s);
+	ptk_arc_rmtree(at_dir);
 	return r;
+}
+
+int ptk_check_run(struct ptk_ctx *ctx, double window_s, struct ptk_cpuwatch *watch,
+		  struct ptk_check_verdict *out, int max)
+{
+	struct state s = { .ctx = ctx, .want_s = window_s, .shared_watch = watch, .quiet = true };
+	struct rows *rs;
+	struct proc_delta *pd;
+	int r, n = 0;
+
+	r = check_window(&s, &rs, &pd);
+	if (r) {
+		state_free(&s);
+		return -EIO;
+	}
+	for (int i = 0; i < rs->n && n < max; i++) {
+		out[n].resource = rs->r[i].resource;
+		snprintf(out[n].device, sizeof(out[n].device), "%s", rs->r[i].device);
+		out[n].verdict = rs->r[i].verdict;
+		n++;
+	}
+	rows_free(rs);
+	free(pd);
+	state_free(&s);
+	return n;
 }

@@ -22,6 +22,8 @@ int cmd_iostat(struct ptk_ctx *ctx, int argc, char **argv);
 int cmd_nicstat(struct ptk_ctx *ctx, int argc, char **argv);
 int cmd_pressure(struct ptk_ctx *ctx, int argc, char **argv);
 int cmd_capture(struct ptk_ctx *ctx, int argc, char **argv);
+int cmd_record(struct ptk_ctx *ctx, int argc, char **argv);
+int cmd_sar(struct ptk_ctx *ctx, int argc, char **argv);
 int cmd_top(struct ptk_ctx *ctx, int argc, char **argv);
 int cmd_pidstat(struct ptk_ctx *ctx, int argc, char **argv);
 int cmd_pmap(struct ptk_ctx *ctx, int argc, char **argv);
@@ -37,5 +39,12 @@ int cmd_opensnoop(struct ptk_ctx *ctx, int argc, char **argv);
 int cmd_tcpconnect(struct ptk_ctx *ctx, int argc, char **argv);
 int cmd_tcpaccept(struct ptk_ctx *ctx, int argc, char **argv);
 int cmd_agg(struct ptk_ctx *ctx, int argc, char **argv);
+int cmd_strace(struct ptk_ctx *ctx, int argc, char **argv);
+int cmd_stat(struct ptk_ctx *ctx, int argc, char **argv);
+int cmd_profile(struct ptk_ctx *ctx, int argc, char **argv);
+int cmd_exporter(struct ptk_ctx *ctx, int argc, char **argv);
+int cmd_flamegraph(struct ptk_ctx *ctx, int argc, char **argv);
+int cmd_pstack(struct ptk_ctx *ctx, int argc, char **argv);
+int cmd_gcore(struct ptk_ctx *ctx, int argc, char **argv);
 
 #endif
