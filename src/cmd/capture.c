@@ -338,9 +338,15 @@ static int copy_procs(struct ptk_ctx *ctx, struct capture *cap)
 		close(rfd);
 		return -e;
 	}
+	char self[16];
+	snprintf(self, sizeof(self), "%d", (int)getpid());
 	while ((de = readdir(d))) {
 		int pfd;
 		if (!numeric(de->d_name))
+			continue;
+		/* leave the observer out: its own pid in the capture would show ptk capture as
+		 * the top CPU offender of every replay */
+		if (ptk_src_is_live(&ctx->src) && !strcmp(de->d_name, self))
 			continue;
 		pfd = openat(rfd, de->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (pfd < 0)
@@ -414,6 +420,17 @@ static int capture_sample(struct ptk_ctx *ctx, void *arg, long i, double itv)
 	if ((r = copy_procs(ctx, cap))) {
 		ptk_err("cannot list %s: %s", ctx->src.procfs, strerror(-r));
 		goto fail;
+	}
+	/* the capturing process was running while it read stat: procs_running counts it.
+	 * The marker lets replays subtract it, as live tools subtract themselves. */
+	if (ptk_src_is_live(&ctx->src)) {
+		char pid[24];
+		int n = snprintf(pid, sizeof(pid), "%d\n", (int)getpid());
+		if ((r = write_at(cap, PTK_CAPTURE_MARKER, pid, n))) {
+			ptk_err("cannot write %s/%s: %s", cap->tmp, PTK_CAPTURE_MARKER,
+				strerror(-r));
+			goto fail;
+		}
 	}
 	if (rename(cap->tmp, final) < 0) {
 		ptk_err("cannot rename %s to %s: %s", cap->tmp, final, strerror(errno));

@@ -102,6 +102,7 @@ enum {
 	M_HUNG,
 	M_LOCKUP,
 	M_KOOM,
+	M_KOOM_BOOT,
 	M_KIOERR,
 	M_NMETRICS
 };
@@ -138,9 +139,9 @@ static const struct ptk_metric metrics[M_NMETRICS] = {
 	[M_SHORTLIVED] = C("short-lived", "shortlived_processes", "",
 			   "processes started and exited inside the window, invisible to any "
 			   "snapshot (BPF sched_process_exit)"),
-	[M_RUNQLAT_P99] = C("runqlat p99 <=", "runqlat_p99_le_us", "us",
+	[M_RUNQLAT_P99] = { "runqlat p99 <=", "runqlat_p99_le_us", "us", PTK_GAUGE, PTK_V_U64, 0, 0,
 			    "run-queue latency p99, a log2 bucket upper bound (BPF sched_wakeup -> "
-			    "sched_switch)"),
+			    "sched_switch)" },
 	[M_FORKS] = G("forks", "forks_per_s", "/s", 1,
 		      "processes created per second (/proc/stat processes)"),
 	[M_MEM_USED] = G("used", "used_pct", "%", 1, "MemTotal - MemAvailable (/proc/meminfo)"),
@@ -191,6 +192,8 @@ static const struct ptk_metric metrics[M_NMETRICS] = {
 		G("D max", "dstate_tasks_max", "", 0, "highest 1 s sample of procs_blocked"),
 	[M_HUNG] = C("hung tasks", "hung_tasks", "", "'blocked for more than' reports (/dev/kmsg)"),
 	[M_LOCKUP] = C("lockups", "lockups", "", "soft/hard lockups, RCU stalls (/dev/kmsg)"),
+	[M_KOOM_BOOT] = C("since boot", "oom_kills_logged_since_boot", "",
+			  "OOM kills in the kernel log since boot (/dev/kmsg)"),
 	[M_KOOM] = C("OOM", "oom_kills_logged", "", "OOM kills in the kernel log (/dev/kmsg)"),
 	[M_KIOERR] =
 		C("I/O err", "io_errors_logged", "", "I/O errors in the kernel log (/dev/kmsg)"),
@@ -225,6 +228,7 @@ struct row {
 	struct offender off[TOP_N * 2];
 	int noff;
 	const char *offender_kind; /* "cpu", "io", "memory", "D state" */
+	bool partial; /* a source was unreadable: the verdict covers less */
 	char next[3][160];
 	int nnext;
 };
@@ -339,6 +343,8 @@ struct state {
 	bool have_watch;
 	struct ptk_cpuwatch_result wres;
 	double want_s; /* -d */
+	int capture_pid; /* replay: the pid of the ptk capture that wrote the tree, 0 unknown */
+	int self_pid; /* the observer: never an offender */
 	struct sample a, b;
 	struct ptk_ptab pa, pb, threads;
 	int err_pa, err_pb, err_threads;
@@ -589,6 +595,8 @@ static void analyse_cpu(struct state *s, struct rows *rs, struct proc_delta *pd,
 	next(r, "ptk vmstat 1 5");
 }
 
+static int kmsg_count_text(const struct state *s, int kind, const char *text, bool window);
+
 static void analyse_memory(struct state *s, struct rows *rs, struct proc_delta *pd, int npd)
 {
 	struct row *r = row_new(rs, "memory", NULL);
@@ -629,14 +637,21 @@ static void analyse_memory(struct state *s, struct rows *rs, struct proc_delta *
 	SAT(r, M_PSI_FULL, fval(pfull));
 	ERR(r, M_OOM, s->b.vm.has_oom_kill ? PTK_U(ooms) : PTK_NA);
 
-	if (ooms)
+	int cg_ooms = kmsg_count_text(s, PTK_KMSG_OOM, "Memory cgroup", true);
+	if (ooms && s->err_km == 0 && (u64)cg_ooms >= ooms)
+		evidence(r, V_WARN,
+			 "%" PRIu64
+			 " OOM kill(s) during the window, all inside a memory cgroup that "
+			 "hit its limit (memory.max): the host itself has %.1f%% available",
+			 ooms, availp);
+	else if (ooms)
 		evidence(r, V_CRIT, "%" PRIu64 " OOM kill(s) during the window", ooms);
 	if (availp < MEM_AVAIL_CRIT)
 		evidence(r, V_CRIT, "only %.1f%% of memory available", availp);
 	else if (availp < MEM_AVAIL_WARN)
 		evidence(r, V_WARN, "only %.1f%% of memory available", availp);
 	if (si > 0 || so > 0)
-		evidence(r, (si + so) * 4 > 1024 ? V_CRIT : V_WARN,
+		evidence(r, (si + so) * sysconf(_SC_PAGESIZE) > 1024 * 1024 ? V_CRIT : V_WARN,
 			 "swapping: %.1f pages/s in, %.1f pages/s out (anything above 0 is "
 			 "saturation)",
 			 si, so);
@@ -659,7 +674,32 @@ static bool disk_has_io(const struct ptk_disk *d)
 	return d->f[PTK_DK_RD_IOS] || d->f[PTK_DK_WR_IOS] || d->f[PTK_DK_DC_IOS];
 }
 
-static int kmsg_count(const struct state *s, int kind, const char *needle, bool window)
+/* Does a kernel message name this disk (or one of its partitions)? "sda" matches "sda" and
+ * "sda1" but not "sdab"; "loop1" and "nvme0n1" match "nvme0n1p2" but not "loop10". */
+static bool names_disk(const char *msg, const char *dev)
+{
+	size_t l = strlen(dev);
+	bool ends_digit = l && dev[l - 1] >= '0' && dev[l - 1] <= '9';
+
+	for (const char *p = strstr(msg, dev); p; p = strstr(p + 1, dev)) {
+		const char *q = p + l;
+		if (p > msg && ((p[-1] >= 'a' && p[-1] <= 'z') || (p[-1] >= '0' && p[-1] <= '9')))
+			continue; /* "xvda" is not "vda" */
+		if (ends_digit && *q == 'p' && q[1] >= '0' && q[1] <= '9')
+			return true; /* nvme0n1p2 */
+		if (*q >= 'a' && *q <= 'z')
+			continue;
+		if (ends_digit && *q >= '0' && *q <= '9')
+			continue;
+		return true;
+	}
+	return false;
+}
+
+/* Kernel log events of a kind, since boot or inside the window, optionally only those naming
+ * a disk (dev) or containing a text. */
+static int kmsg_match(const struct state *s, int kind, const char *dev, const char *text,
+		      bool window)
 {
 	int n = 0;
 	double from_us = (s->a.up >= 0 ? s->a.up : 0) * 1e6;
@@ -668,22 +708,21 @@ static int kmsg_count(const struct state *s, int kind, const char *needle, bool 
 		const struct ptk_kmsg_event *e = &s->km.ev[i];
 		if ((int)e->kind != kind || (window && e->ts_us < from_us))
 			continue;
-		if (needle) {
-			/* device names as whole words: "sda" must not match "sda1"'s host "sdab" */
-			const char *p = strstr(e->msg, needle);
-			size_t l = strlen(needle);
-			bool word = false;
-			while (p && !word) {
-				char c = p[l];
-				word = !(c >= 'a' && c <= 'z');
-				p = word ? p : strstr(p + 1, needle);
-			}
-			if (!word)
-				continue;
-		}
+		if ((dev && !names_disk(e->msg, dev)) || (text && !strstr(e->msg, text)))
+			continue;
 		n++;
 	}
 	return n;
+}
+
+static int kmsg_count(const struct state *s, int kind, const char *dev, bool window)
+{
+	return kmsg_match(s, kind, dev, NULL, window);
+}
+
+static int kmsg_count_text(const struct state *s, int kind, const char *text, bool window)
+{
+	return kmsg_match(s, kind, NULL, text, window);
 }
 
 static void analyse_disks(struct state *s, struct rows *rs, struct proc_delta *pd, int npd,
@@ -726,6 +765,7 @@ static void analyse_disks(struct state *s, struct rows *rs, struct proc_delta *p
 		int errs = kmsg_count(s, PTK_KMSG_IO_ERROR, nd->name, true);
 		int errs_boot = kmsg_count(s, PTK_KMSG_IO_ERROR, nd->name, false);
 		ERR(r, M_IOERR, s->err_km ? PTK_NA : PTK_U(errs));
+		r->partial = s->err_km != 0;
 		if (errs)
 			evidence(r, V_CRIT,
 				 "%d I/O error(s) for %s in the kernel log during the window", errs,
@@ -734,6 +774,11 @@ static void analyse_disks(struct state *s, struct rows *rs, struct proc_delta *p
 			evidence(r, V_WARN, "%d I/O error(s) for %s in the kernel log since boot",
 				 errs_boot, nd->name);
 		double await = MAX(dr.r_await, dr.w_await);
+		/* virtio-blk and xen-blkfront report rotational=1 whatever is behind them (often
+		 * SSD or network storage serving requests in parallel): %util alone is no
+		 * evidence of saturation there */
+		if (rot == 1 && (!strncmp(nd->name, "vd", 2) || !strncmp(nd->name, "xvd", 3)))
+			rot = -1;
 		if (rot == 1) {
 			if (dr.util >= DISK_UTIL_CRIT && dr.aqu_sz > 1)
 				evidence(r, V_CRIT,
@@ -747,7 +792,8 @@ static void analyse_disks(struct state *s, struct rows *rs, struct proc_delta *p
 				r, V_OK,
 				"%%util %.0f on a device that serves requests in parallel (%s) is not "
 				"saturation: judge by aqu-sz %.2f and await %.2f ms",
-				dr.util, rot == 0 ? "non-rotational" : "rotational unknown",
+				dr.util,
+				rot == 0 ? "non-rotational" : "virtual: rotational flag unreliable",
 				dr.aqu_sz, await);
 		}
 		if (await >= DISK_AWAIT_CRIT && dr.aqu_sz > 1)
@@ -888,9 +934,13 @@ static void analyse_kernel(struct state *s, struct rows *rs)
 
 	SAT(r, M_DSTATE, fval(dst));
 	SAT(r, M_DSTATE_MAX, PTK_F(s->dstate_max));
+	bool want_mem = false, want_io = false, want_stack = false;
+
 	if (s->err_km) {
 		for (size_t k = 0; k < ARRAY_SIZE(kinds); k++)
 			ERR(r, mets[k], PTK_NA);
+		ERR(r, M_KOOM_BOOT, PTK_NA);
+		r->partial = true;
 		evidence(r, V_OK, "kernel log not readable (%s)%s", strerror(-s->err_km),
 			 s->err_km == -EPERM || s->err_km == -EACCES ?
 				 ": needs CAP_SYSLOG or kernel.dmesg_restrict=0" :
@@ -900,6 +950,14 @@ static void analyse_kernel(struct state *s, struct rows *rs)
 			int win = kmsg_count(s, kinds[k], NULL, true);
 			int boot = kmsg_count(s, kinds[k], NULL, false);
 			ERR(r, mets[k], PTK_U(win));
+			if (kinds[k] == PTK_KMSG_OOM)
+				ERR(r, M_KOOM_BOOT, PTK_U(boot));
+			if (boot && kinds[k] == PTK_KMSG_OOM)
+				want_mem = true;
+			if (boot && kinds[k] == PTK_KMSG_IO_ERROR)
+				want_io = true;
+			if (boot && kinds[k] == PTK_KMSG_HUNG_TASK)
+				want_stack = true;
 			if (win)
 				evidence(r, V_CRIT,
 					 "%d %s message(s) in the kernel log during the window",
@@ -933,8 +991,23 @@ static void analyse_kernel(struct state *s, struct rows *rs)
 			 dst, s->dstate_max);
 	if (r->verdict != V_OK)
 		dstate_offenders(r, s);
-	next(r, "ptk iostat -x 1 5");
-	next(r, "ptk uptime");
+	/* the next step follows what fired */
+	int dpid = 0;
+	for (int i = 0; i < s->threads.n && !dpid; i++)
+		if (s->threads.t[i].state == 'D')
+			dpid = s->threads.t[i].tgid;
+	if (want_mem) {
+		next(r, "ptk free -w");
+		next(r, "ptk top -b -n 1 -o %%MEM");
+	}
+	if (want_io)
+		next(r, "ptk iostat -x 1 5");
+	if ((want_stack || dst >= DSTATE_WARN) && dpid)
+		next(r, "ptk pstack %d", dpid);
+	else if (dst >= DSTATE_WARN)
+		next(r, "ptk iostat -x 1 5");
+	if (!r->nnext)
+		next(r, "ptk uptime");
 }
 
 /* ---- sampling ------------------------------------------------------------------------- */
@@ -942,8 +1015,8 @@ static void tick(struct state *s, const struct ptk_stat *st)
 {
 	double run = st->procs_running;
 
-	if (s->live && run > 0)
-		run -= 1; /* ptk itself is running while it reads /proc/stat */
+	if ((s->live || s->capture_pid) && run > 0)
+		run -= 1; /* ptk itself (or ptk capture) was running while it read /proc/stat */
 	s->runq_sum += run;
 	s->dstate_sum += st->procs_blocked;
 	if (st->procs_blocked > s->dstate_max)
@@ -984,23 +1057,38 @@ static int run_window(struct state *s)
 	 * D-state tasks shows in it as well as in the thread scan at the end */
 	if (!s->err_pa)
 		s->dthreads_a = count_d(&s->pa);
+	s->self_pid = s->live ? (int)getpid() : 0;
+	if (src->replay) {
+		char buf[32];
+		if (ptk_src_read(src, PTK_PROC, PTK_CAPTURE_MARKER, buf, sizeof(buf)) > 0)
+			s->capture_pid = atoi(buf);
+	}
 	tick(s, &s->a.st);
 	if (src->replay) {
-		/* use the snapshots up to -d seconds after the first */
-		while (ptk_src_remaining(src) > 1) {
+		/* the window: snapshot 0 to the last one within -d seconds of it, and always at
+		 * least one step */
+		int first = src->snap, end = first + 1;
+		if (ptk_src_remaining(src) < 2) {
+			ptk_err("%s: a window needs at least two snapshots, found %d", src->procfs,
+				ptk_src_remaining(src));
+			return PTK_EXIT_RUNTIME;
+		}
+		for (int i = first + 2; i < src->nsnap; i++) {
 			struct ptk_uptime up;
-			int save = src->snap;
-			ptk_src_next(src);
-			if (ptk_uptime_read(src, &up) == 0 && s->a.up >= 0 &&
-			    up.up_s - s->a.up > s->want_s + 0.5) {
-				src->snap = save;
+			src->snap = i;
+			if (ptk_uptime_read(src, &up) || s->a.up < 0 ||
+			    up.up_s - s->a.up > s->want_s + 0.5)
 				break;
-			}
+			end = i;
+		}
+		for (int i = first + 1; i < end; i++) {
 			struct ptk_stat st = { 0 };
-			if (ptk_stat_read(src, &st) == 0 && ptk_src_remaining(src) > 1)
+			src->snap = i;
+			if (ptk_stat_read(src, &st) == 0)
 				tick(s, &st);
 			ptk_stat_free(&st);
 		}
+		src->snap = end;
 	} else {
 		u64 t0 = ptk_now_ns();
 		int n = (int)ceil(s->want_s);
@@ -1052,6 +1140,11 @@ static int run_window(struct state *s)
 		s->dthreads_b = count_d(&s->threads);
 	s->err_km = ptk_kmsg_read(src, &s->km);
 	s->dur = (s->a.up >= 0 && s->b.up >= 0) ? s->b.up - s->a.up : s->want_s;
+	if (src->replay && s->dur <= 0) {
+		ptk_err("%s: snapshots %d and %d are %.2f s apart: not one boot's capture in order",
+			src->procfs, 0, src->snap, s->dur);
+		return PTK_EXIT_RUNTIME;
+	}
 	return 0;
 }
 
@@ -1065,6 +1158,8 @@ static int build_proc_deltas(struct state *s, struct proc_delta **out)
 
 	ptk_task_rates(&s->pa, &s->pb, s->dur, s->hz, s->a.up, s->ncpu_online, tr);
 	for (int i = 0; i < s->pb.n; i++) {
+		if (tr[i].cur->pid == s->self_pid || tr[i].cur->pid == s->capture_pid)
+			continue; /* the observer is not an offender */
 		struct proc_delta *p = &pd[n++];
 		p->t = tr[i].cur;
 		p->rss_bytes = (double)tr[i].cur->rss_pages * pagesz;
@@ -1199,6 +1294,7 @@ static void print_text(struct state *s, struct rows *rs, double wall)
 	struct utsname un;
 	char clock[16];
 	static const char *const upper[] = { "ok", "WARNING", "CRITICAL" };
+	bool any_partial = false;
 
 	uname(&un);
 	ptk_ctx_clock(s->ctx, clock, sizeof(clock));
@@ -1215,8 +1311,15 @@ static void print_text(struct state *s, struct rows *rs, double wall)
 		summary(r->util, r->nu, 2, u, sizeof(u));
 		summary(r->sat, r->ns, 2, sa, sizeof(sa));
 		summary(r->err, r->ne, 2, e, sizeof(e));
-		fprintf(f, "%-14s %-9s %-38s %-40s %s\n", name, upper[r->verdict], u, sa, e);
+		char v[16];
+		snprintf(v, sizeof(v), "%s%s", upper[r->verdict], r->partial ? "*" : "");
+		if (r->partial)
+			any_partial = true;
+		fprintf(f, "%-14s %-9s %-38s %-40s %s\n", name, v, u, sa, e);
 	}
+	if (any_partial)
+		fprintf(f,
+			"* partial: a source of this row could not be read (see its evidence)\n");
 	for (int i = 0; i < rs->n; i++) {
 		struct row *r = &rs->r[i];
 		if (r->verdict == V_OK && !r->nev)
@@ -1288,6 +1391,7 @@ static void print_json(struct state *s, struct rows *rs, double wall)
 		json_object_object_add(o, "errors", mvals_json(r->err, r->ne));
 		json_object_object_add(o, "verdict",
 				       json_object_new_string(verdict_name[r->verdict]));
+		json_object_object_add(o, "partial", json_object_new_boolean(r->partial));
 		a = json_object_new_array();
 		for (int k = 0; k < r->nev; k++)
 			json_object_array_add(a, json_object_new_string(r->evidence[k]));
@@ -1432,9 +1536,9 @@ int cmd_check(struct ptk_ctx *ctx, int argc, char **argv)
 			continue;
 		}
 		if (c == 'd') {
-			if (ptk_parse_double(optarg, &s.want_s) || s.want_s <= 0 ||
-			    s.want_s > 86400)
-				return ptk_usage_error(ctx, "invalid duration '%s'", optarg);
+			if (ptk_parse_double(optarg, &s.want_s) || s.want_s < 1 || s.want_s > 86400)
+				return ptk_usage_error(ctx, "invalid duration '%s' (1 to 86400 s)",
+						       optarg);
 			continue;
 		}
 		r = ptk_common_opt(ctx, c, optarg);

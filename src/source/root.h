@@ -18,6 +18,10 @@
 
 enum ptk_fs { PTK_PROC, PTK_SYS };
 
+/* File in each snapshot written by `ptk capture`: the capturing process's pid. That process
+ * was running while it read /proc/stat, so procs_running counts it once. */
+#define PTK_CAPTURE_MARKER "ptk-capture"
+
 struct ptk_src {
 	char procfs[PATH_MAX];
 	char sysfs[PATH_MAX];

@@ -94,3 +94,22 @@ check "text and JSON agree: busy 95.0% in the table" grep -q "^cpu .*busy 95.0%"
 # -d shorter than the tree: only the snapshots inside the window
 "$PTK" check --procfs "$T" -d 1 --json > "$TMP/r1.json"
 check "-d 1 over the tree uses snapshots 0..1 (1.0 s)" python3 -c "import json; d=json.load(open('$TMP/r1.json')); assert abs(d['duration_s']-1.0)<1e-6"
+
+# windows that cannot be judged are refused, never reported as a quiet "ok"
+mkdir -p "$TMP/one" && cp -r "$T/0" "$TMP/one/0"
+"$PTK" check --procfs "$TMP/one" > /dev/null 2> "$TMP/one.err"; rc=$?
+check "a single snapshot is refused (exit $rc: $(cat "$TMP/one.err"))" test $rc -eq 1 -a "$(wc -l < "$TMP/one.err")" -eq 1
+mkdir -p "$TMP/rev" && cp -r "$T/2" "$TMP/rev/0" && cp -r "$T/0" "$TMP/rev/1"
+"$PTK" check --procfs "$TMP/rev" > /dev/null 2> "$TMP/rev.err"; rc=$?
+check "snapshots in reverse order are refused (exit $rc: $(cat "$TMP/rev.err"))" test $rc -eq 1
+# -d shorter than the gap between snapshots still steps once: the window is the gap
+"$PTK" check --procfs "$T" -d 1 --json > /dev/null; check "-d 1 on 1 s snapshots exits 0" test $? -eq 0
+mkdir -p "$TMP/gap" && cp -r "$T/0" "$TMP/gap/0" && cp -r "$T/2" "$TMP/gap/1"
+"$PTK" check --procfs "$TMP/gap" -d 1 --json > "$TMP/gap.json"
+check "-d 1 over snapshots 2 s apart uses the 2 s window, not 0 s" python3 -c "import json; d=json.load(open('$TMP/gap.json')); assert abs(d['duration_s']-2.0)<1e-6, d['duration_s']"
+# a tree written by ptk capture carries the capturing pid: it is subtracted and never an offender
+for i in 0 1 2; do echo 100 > "$T/$i/ptk-capture"; done
+"$PTK" check --procfs "$T" -d 2 --json > "$TMP/cap.json"
+check "capture marker: run queue 7-1=6 on 2 CPUs = 3.00 per CPU, pid 100 not an offender" python3 -c "
+import json; d=json.load(open('$TMP/cap.json')); c=[x for x in d['resources'] if x['resource']=='cpu'][0]
+assert c['saturation']['runq_per_cpu']==3.0, c['saturation']; assert all(o['pid']!=100 for o in c['offenders']), c['offenders']"
