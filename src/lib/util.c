@@ -158,6 +158,29 @@ int ptk_mkdir_p(const char *path, unsigned mode)
 	return 0;
 }
 
+u64 ptk_strtou64(const char *p, const char **end)
+{
+	const char *q = p;
+	u64 v = 0;
+
+	while (*q == ' ' || *q == '\t')
+		q++;
+	if (*q < '0' || *q > '9') {
+		*end = p;
+		return 0;
+	}
+	for (; *q >= '0' && *q <= '9'; q++) {
+		unsigned d = *q - '0';
+		if (v > (~0ull - d) / 10) {
+			*end = p; /* overflow */
+			return 0;
+		}
+		v = v * 10 + d;
+	}
+	*end = q;
+	return v;
+}
+
 int ptk_parse_u64(const char *s, u64 *out)
 {
 	char *end;

@@ -45,6 +45,11 @@ int ptk_write_file(const char *path, const char *buf, size_t len);
 /* mkdir -p. Returns 0 or -errno. */
 int ptk_mkdir_p(const char *path, unsigned mode);
 
+/* Parse an unsigned decimal at p (leading blanks skipped). Unlike strtoull a sign is not
+ * accepted ("-5" is not 2^64-5) and overflow is an error: on failure *end == p. For /proc
+ * fields, where garbage must give an error, never a wrapped number. */
+u64 ptk_strtou64(const char *p, const char **end);
+
 /* Strict unsigned/signed/float parsing of a whole string: 0 or -EINVAL/-ERANGE. */
 int ptk_parse_u64(const char *s, u64 *out);
 int ptk_parse_int(const char *s, int *out);

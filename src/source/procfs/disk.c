@@ -40,7 +40,9 @@ static int parse_line(const char *line, struct ptk_disk *d)
 	memcpy(d->name, tok, len);
 	d->name[len] = '\0';
 	while ((p = ptk_next_tok(p, &tok, &len)) && nv < (int)ARRAY_SIZE(v)) {
-		v[nv] = strtoull(tok, &end, 10);
+		const char *e;
+		v[nv] = ptk_strtou64(tok, &e);
+		end = (char *)e;
 		if (end != tok + len)
 			return -EINVAL;
 		nv++;

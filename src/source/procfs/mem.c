@@ -62,7 +62,12 @@ int ptk_meminfo_parse(const char *text, struct ptk_meminfo *mi)
 			const struct field *f = &meminfo_fields[i];
 			if (strlen(f->name) != klen || strncmp(p, f->name, klen))
 				continue;
-			*(u64 *)((char *)mi + f->off) = strtoull(colon + 1, NULL, 10);
+			const char *end;
+			u64 v = ptk_strtou64(colon + 1, &end);
+			/* kB: anything past 2^54 kB would overflow bytes */
+			if (end == colon + 1 || v > (~0ull >> 10))
+				return -EINVAL;
+			*(u64 *)((char *)mi + f->off) = v;
 			if (f->off == offsetof(struct ptk_meminfo, mem_available))
 				mi->has_available = true;
 			if (f->off == offsetof(struct ptk_meminfo, mem_total))
@@ -157,7 +162,10 @@ int ptk_vmstat_parse(const char *text, struct ptk_vmstat *vm)
 		if (!sp || (eol && sp > eol))
 			goto next;
 		size_t klen = sp - p;
-		u64 v = strtoull(sp + 1, NULL, 10);
+		const char *vend;
+		u64 v = ptk_strtou64(sp + 1, &vend);
+		if (vend == sp + 1)
+			return -EINVAL;
 		if (klen >= 10 && !strncmp(p, "allocstall", 10)) {
 			vm->allocstall += v; /* allocstall_dma, _normal, _movable ... */
 			seen++;

@@ -33,7 +33,7 @@ int ptk_netdev_parse(const char *text, struct ptk_netdevs *nd)
 			char *end;
 			while (*q == ' ')
 				q++;
-			d->f[i] = strtoull(q, &end, 10);
+			d->f[i] = ptk_strtou64(q, (const char **)&end);
 			if (end == q)
 				break;
 			q = end;

@@ -42,15 +42,21 @@ int ptk_task_parse_stat(const char *buf, struct ptk_task *t)
 			p++;
 		if (!*p || *p == '\n')
 			break;
-		v[nf] = strtoull(p, &end, 10);
-		if (end == p) {
-			/* negative values (priority, nice) */
-			long long s = strtoll(p, &end, 10);
-			if (end == p)
+		const char *e;
+		int field = nf + 4;
+		v[nf] = ptk_strtou64(p, &e);
+		if (e == p) {
+			/* signed fields: tty_nr, tpgid, priority, nice, exit_signal, the
+			 * kstk/wchan placeholders; never the counters and times */
+			bool sgn = field == 7 || field == 8 || field == 18 || field == 19 ||
+				   field == 38 || field > 44;
+			long long sv = strtoll(p, &end, 10);
+			if (end == p || !sgn)
 				return -EINVAL;
-			v[nf] = (unsigned long long)s;
+			v[nf] = (unsigned long long)sv;
+			e = end;
 		}
-		p = end;
+		p = e;
 		nf++;
 	}
 	if (nf < 21) /* through rss (field 24) */

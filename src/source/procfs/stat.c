@@ -20,26 +20,31 @@ static void stat_grow(struct ptk_stat *st, int slots)
 	st->cap = cap;
 }
 
-static const char *parse_cpu_times(const char *p, struct ptk_cpu_times *t)
+/* Parse the tick columns of a cpu line. Kernels before 2.6.33 print fewer columns (the
+ * rest stay 0); anything but digits is an error. Returns 0 or -EINVAL. */
+static int parse_cpu_times(const char *p, struct ptk_cpu_times *t)
 {
 	memset(t, 0, sizeof(*t));
 	for (int i = 0; i < PTK_CPU_NSTATES; i++) {
-		char *end;
+		const char *end;
 		while (*p == ' ')
 			p++;
-		if (*p < '0' || *p > '9')
-			break; /* old kernels have fewer columns */
-		t->t[i] = strtoull(p, &end, 10);
+		if (!*p || *p == '\n')
+			return 0;
+		t->t[i] = ptk_strtou64(p, &end);
+		if (end == p)
+			return -EINVAL;
 		p = end;
 	}
-	return p;
+	return 0;
 }
 
-static u64 field_u64(const char *p)
+static int field_u64(const char *p, u64 *v)
 {
-	while (*p == ' ')
-		p++;
-	return strtoull(p, NULL, 10);
+	const char *end;
+
+	*v = ptk_strtou64(p, &end);
+	return end == p ? -EINVAL : 0;
 }
 
 int ptk_stat_parse(const char *text, struct ptk_stat *st)
@@ -56,7 +61,8 @@ int ptk_stat_parse(const char *text, struct ptk_stat *st)
 		const char *eol = strchr(p, '\n');
 		if (!strncmp(p, "cpu", 3)) {
 			if (p[3] == ' ') {
-				parse_cpu_times(p + 4, &st->all);
+				if (parse_cpu_times(p + 4, &st->all))
+					return -EINVAL;
 				have_all = true;
 			} else if (p[3] >= '0' && p[3] <= '9') {
 				char *end;
@@ -64,23 +70,30 @@ int ptk_stat_parse(const char *text, struct ptk_stat *st)
 				if (*end != ' ' || n > 1u << 20)
 					return -EINVAL;
 				stat_grow(st, n + 1);
-				parse_cpu_times(end, &st->cpu[n]);
+				if (parse_cpu_times(end, &st->cpu[n]))
+					return -EINVAL;
 				st->present[n] = true;
 				if ((int)n + 1 > st->ncpu)
 					st->ncpu = n + 1;
 			}
 		} else if (!strncmp(p, "ctxt ", 5)) {
-			st->ctxt = field_u64(p + 5);
+			if (field_u64(p + 5, &st->ctxt))
+				return -EINVAL;
 		} else if (!strncmp(p, "intr ", 5)) {
-			st->intr = field_u64(p + 5);
+			if (field_u64(p + 5, &st->intr))
+				return -EINVAL;
 		} else if (!strncmp(p, "processes ", 10)) {
-			st->processes = field_u64(p + 10);
+			if (field_u64(p + 10, &st->processes))
+				return -EINVAL;
 		} else if (!strncmp(p, "procs_running ", 14)) {
-			st->procs_running = field_u64(p + 14);
+			if (field_u64(p + 14, &st->procs_running))
+				return -EINVAL;
 		} else if (!strncmp(p, "procs_blocked ", 14)) {
-			st->procs_blocked = field_u64(p + 14);
+			if (field_u64(p + 14, &st->procs_blocked))
+				return -EINVAL;
 		} else if (!strncmp(p, "btime ", 6)) {
-			st->btime = field_u64(p + 6);
+			if (field_u64(p + 6, &st->btime))
+				return -EINVAL;
 		}
 		if (!eol)
 			break;
