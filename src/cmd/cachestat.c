@@ -310,7 +310,7 @@ static int cs_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 		}
 		ptk_sink_meta_f64(sink, "interval_s", itv);
 		if (p->timestamp)
-			ptk_sink_meta_str(sink, "time", ts);
+			ptk_sink_meta_str(sink, "clock", ts);
 		ptk_sink_meta_json(sink, "counts", raw);
 		ptk_sink_meta_json(sink, "probes", probes);
 		ptk_sink_meta_str(sink, "unit", p->pages ? "pages" : "calls");

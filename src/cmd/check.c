@@ -1377,8 +1377,11 @@ static void print_json(struct state *s, struct rows *rs, double wall)
 {
 	struct json_object *root = json_object_new_object(), *arr = json_object_new_array();
 
-	json_object_object_add(root, "duration_s", json_object_new_double(s->dur));
-	json_object_object_add(root, "timestamp", json_object_new_double(ptk_ctx_walltime(s->ctx)));
+	char dbuf[32];
+	/* uptime has 10 ms resolution: print what was measured, not float noise */
+	snprintf(dbuf, sizeof(dbuf), "%.3f", s->dur);
+	json_object_object_add(root, "duration_s", json_object_new_double_s(s->dur, dbuf));
+	json_object_object_add(root, "time", json_object_new_double(ptk_ctx_walltime(s->ctx)));
 	json_object_object_add(root, "ncpu", json_object_new_int(s->ncpu_online));
 	for (int i = 0; i < rs->n; i++) {
 		struct row *r = &rs->r[i];

@@ -242,8 +242,8 @@ static int nicstat_sample(struct ptk_ctx *ctx, void *arg, long i, double itv)
 	}
 	ptk_ctx_clock(ctx, clock, sizeof(clock));
 	ptk_sink_begin(s);
-	ptk_sink_meta_str(s, "time", clock);
-	ptk_sink_meta_f64(s, "timestamp", ptk_ctx_walltime(ctx));
+	ptk_sink_meta_f64(s, "time", ptk_ctx_walltime(ctx));
+	ptk_sink_meta_str(s, "clock", clock);
 	ptk_sink_meta_f64(s, "interval_s", itv);
 	ptk_sink_meta_bool(s, "since_boot", i == 0);
 

@@ -686,7 +686,7 @@ static void print_json(struct top *tp)
 	struct ptk_val v[TC_N];
 
 	ptk_sink_begin(s);
-	ptk_sink_meta_f64(s, "timestamp", ptk_ctx_walltime(tp->ctx));
+	ptk_sink_meta_f64(s, "time", ptk_ctx_walltime(tp->ctx));
 	ptk_sink_meta_f64(s, "interval_s", f->itv_s);
 	ptk_sink_meta_f64(s, "uptime_s", f->up_s);
 	ptk_sink_meta_f64(s, "load1", f->la.load1);
