@@ -45,8 +45,20 @@ void ptk_sink_meta_u64(struct ptk_sink *s, const char *key, u64 v)
 
 void ptk_sink_meta_f64(struct ptk_sink *s, const char *key, double v)
 {
-	if (s->fmt == PTK_FMT_JSON)
-		ptk_sink_meta_json(s, key, json_object_new_double(v));
+	char buf[64];
+	size_t n;
+
+	if (s->fmt != PTK_FMT_JSON)
+		return;
+	if (!isfinite(v)) {
+		ptk_sink_meta_json(s, key, NULL);
+		return;
+	}
+	/* microsecond precision, trailing zeros trimmed: no binary float noise */
+	n = snprintf(buf, sizeof(buf), "%.6f", v);
+	while (n > 1 && buf[n - 1] == '0' && buf[n - 2] != '.')
+		buf[--n] = '\0';
+	ptk_sink_meta_json(s, key, json_object_new_double_s(v, buf));
 }
 
 void ptk_sink_meta_bool(struct ptk_sink *s, const char *key, bool v)
