@@ -11,6 +11,7 @@
  * fstat()s /proc/PID the same way) rather than a parse of status.
  */
 #include <errno.h>
+#include <pwd.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -851,10 +852,16 @@ int cmd_top(struct ptk_ctx *ctx, int argc, char **argv)
 			if (parse_pids(optarg, &tp))
 				return ptk_usage_error(ctx, "invalid pid list '%s'", optarg);
 			break;
-		case 'u':
+		case 'u': {
+			/* as procps: a user name or number that does not exist is an error */
+			char *e;
+			strtoul(optarg, &e, 10);
+			if (!getpwnam(optarg) && (*e || e == optarg))
+				return ptk_usage_error(ctx, "invalid user '%s'", optarg);
 			snprintf(tp.user, sizeof(tp.user), "%s", optarg);
 			tp.user_set = true;
 			break;
+		}
 		case 'H':
 			view.threads = true;
 			break;
