@@ -24,6 +24,7 @@
 #include "model/ptask.h"
 #include "output/archive.h"
 #include "output/tui.h"
+#include "source/bpf/taskscan.h"
 #include "source/procfs/pid.h"
 #include "source/procfs/procfs.h"
 
@@ -88,6 +89,7 @@ struct top {
 	struct ptk_ptab tab[2];
 	int cur;
 	struct ptk_ptab_keep *keep;
+	struct ptk_taskscan *ts; /* BPF task iterator for large tables (root), else NULL */
 	struct ptk_stat st[2];
 	u64 prev_ns;
 	double prev_up;
@@ -169,10 +171,35 @@ static unsigned scan_flags(const struct ptk_top_view *v, bool prime)
 
 static int do_scan(struct top *tp, unsigned flags, struct ptk_ptab *pt)
 {
+	/* the iterator serves stat, statm and the owner; other columns need /proc */
+	if (tp->ts && !tp->pids && !(flags & ~PTK_TASKSCAN_FLAGS))
+		return ptk_taskscan_scan(tp->ts, flags, pt);
 	pt->keep = tp->keep;
 	if (tp->pids)
 		return ptk_ptab_scan_pids(&tp->ctx->src, flags, tp->pids, tp->npids, pt);
 	return ptk_ptab_scan(&tp->ctx->src, flags, pt);
+}
+
+/*
+ * Scanning thousands of /proc/PID directories costs an open, read and close of two files per
+ * process; above TASKSCAN_MIN tasks, as root, one BPF task iterator read returns them all
+ * (source/bpf/taskscan.h). PTK_TOP_SOURCE=proc|bpf forces a source (tests, benchmarks).
+ */
+#define TASKSCAN_MIN 1000
+static struct ptk_taskscan *open_taskscan(struct ptk_ctx *ctx, const struct top *tp)
+{
+	const char *force = getenv("PTK_TOP_SOURCE");
+	struct ptk_taskscan *ts = NULL;
+	struct ptk_loadavg la;
+
+	if (!ptk_src_is_live(&ctx->src) || tp->pids || tp->at || (force && !strcmp(force, "proc")))
+		return NULL;
+	if (!(force && !strcmp(force, "bpf")) &&
+	    (geteuid() != 0 || ptk_loadavg_read(&ctx->src, &la) || la.nr_threads < TASKSCAN_MIN))
+		return NULL;
+	if (ptk_taskscan_open(&ts))
+		return NULL; /* quiet fallback to /proc */
+	return ts;
 }
 
 static const char *task_user(const struct ptk_task *t)
@@ -923,6 +950,7 @@ int cmd_top(struct ptk_ctx *ctx, int argc, char **argv)
 	tp.page_kb = sysconf(_SC_PAGESIZE) / 1024;
 	tp.ncpu_online = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	tp.keep = ptk_ptab_keep_new();
+	tp.ts = open_taskscan(ctx, &tp);
 	if (by == PTK_BY_USER)
 		view.show[TC_CSW] = true; /* status: real uid */
 	if (by == PTK_BY_CGROUP || by == PTK_BY_CONTAINER)
@@ -987,6 +1015,7 @@ out:
 	ptk_ptab_free(&tp.tab[0]);
 	ptk_ptab_free(&tp.tab[1]);
 	ptk_ptab_keep_free(tp.keep);
+	ptk_taskscan_close(tp.ts);
 	ptk_stat_free(&tp.st[0]);
 	ptk_stat_free(&tp.st[1]);
 	free(tp.rates);

@@ -150,3 +150,29 @@ g=$(awk '$1 == "ptkbusy4" { print $2, $3 }' "$TMP/g.txt")
 note "group ptkbusy4: $g"
 [ -n "$g" ] && awk -v c="$(echo "$g" | awk '{print $2}')" 'BEGIN { exit !(c > 0) }' &&
 	ok "--group-by comm sums the program's %CPU ($g)" || not_ok "--group-by comm: '$g'"
+
+# The BPF task iterator (used as root above 1000 tasks) and the /proc scan list the same tasks
+# with the same values: compare them on this machine, forced both ways.
+if is_root && [ -r /sys/kernel/btf/vmlinux ]; then
+	PTK_TOP_SOURCE=bpf "$PTK" top -b -n 1 --json > "$TMP/bpf.json" 2>/dev/null
+	PTK_TOP_SOURCE=proc "$PTK" top -b -n 1 --json > "$TMP/proc.json" 2>/dev/null
+	python3 - "$TMP/bpf.json" "$TMP/proc.json" > "$TMP/cmp.txt" <<'PY'
+import json, sys
+def rows(p):
+    d = json.load(open(p))
+    return {r["pid"]: r for r in d["processes"]}
+b, p = rows(sys.argv[1]), rows(sys.argv[2])
+common = set(b) & set(p)
+only_b, only_p = set(b) - set(p), set(p) - set(b)
+# kernel workqueue workers: /proc adds the workqueue to the 15-character comm
+bad = [k for k in common if not p[k]["command"].startswith(b[k]["command"]) or b[k]["virt_kb"] != p[k]["virt_kb"]
+       or b[k]["user"] != p[k]["user"] or b[k]["nice"] != p[k]["nice"]]
+print(len(common), len(only_b), len(only_p), len(bad), sorted(bad)[:5])
+PY
+	read -r ncommon onlyb onlyp nbad rest < "$TMP/cmp.txt"
+	note "bpf vs proc: $ncommon tasks in both, $onlyb only in bpf, $onlyp only in proc, $nbad differing: $rest"
+	check "task iterator and /proc list the same tasks (up to 3 born or gone in between)" test "$ncommon" -gt 20 -a "$onlyb" -le 3 -a "$onlyp" -le 3
+	check "task iterator and /proc agree on command, VIRT, user and nice" test "$nbad" -le 2
+else
+	skip "task iterator comparison needs root and kernel BTF"
+fi

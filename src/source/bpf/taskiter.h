@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Kernel/user ABI of taskiter: one record per task from a BPF task iterator. */
+#ifndef PTK_TASKITER_H
+#define PTK_TASKITER_H
+
+struct taskiter_rec {
+	__s32 pid, tgid, ppid;
+	__u32 euid;
+	char comm[16];
+	__u32 state; /* __state | exit_state, masked as /proc's task_state_index */
+	__s32 prio; /* task->prio */
+	__s32 static_prio;
+	__u32 cpu;
+	__s32 nr_threads;
+	__u64 utime_ns, stime_ns; /* this thread */
+	__u64 sig_utime_ns, sig_stime_ns; /* the group's exited threads (signal_struct) */
+	__u64 min_flt, maj_flt; /* this thread */
+	__u64 sig_min_flt, sig_maj_flt; /* the group's exited threads */
+	__u64 start_boottime_ns;
+	__u64 total_vm; /* pages */
+	__s64 rss_file, rss_anon, rss_shmem; /* pages */
+};
+
+#endif

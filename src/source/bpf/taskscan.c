@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "source/bpf/taskscan.h"
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "source/bpf/runner.h"
+#include "source/bpf/taskiter.h"
+#include "taskiter.skel.h"
+
+struct ptk_taskscan {
+	struct taskiter_bpf *skel;
+	struct bpf_link *link;
+	struct taskiter_rec *rec;
+	size_t cap; /* records */
+	long hz, pagesz;
+};
+
+static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	return 0;
+}
+
+int ptk_taskscan_open(struct ptk_taskscan **out)
+{
+	struct ptk_taskscan *ts = xcalloc(1, sizeof(*ts));
+	int err;
+
+	libbpf_set_print(quiet);
+	ts->hz = sysconf(_SC_CLK_TCK);
+	ts->pagesz = sysconf(_SC_PAGESIZE);
+	ts->skel = taskiter_bpf__open_and_load();
+	if (!ts->skel) {
+		err = errno ? -errno : -EINVAL;
+		goto fail;
+	}
+	ts->link = bpf_program__attach_iter(ts->skel->progs.dump_task, NULL);
+	if (!ts->link) {
+		err = errno ? -errno : -EINVAL;
+		goto fail;
+	}
+	*out = ts;
+	return 0;
+fail:
+	ptk_taskscan_close(ts);
+	return err;
+}
+
+void ptk_taskscan_close(struct ptk_taskscan *ts)
+{
+	if (!ts)
+		return;
+	bpf_link__destroy(ts->link);
+	taskiter_bpf__destroy(ts->skel);
+	free(ts->rec);
+	free(ts);
+}
+
+/* Read every record of one iteration. Returns the count or -errno. */
+static long read_all(struct ptk_taskscan *ts)
+{
+	int fd = bpf_iter_create(bpf_link__fd(ts->link));
+	size_t n = 0;
+
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		if (n == ts->cap) {
+			ts->cap = ts->cap ? ts->cap * 2 : 4096;
+			ts->rec = xrealloc(ts->rec, ts->cap * sizeof(*ts->rec));
+		}
+		ssize_t r = read(fd, (char *)(ts->rec + n), (ts->cap - n) * sizeof(*ts->rec));
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			int e = errno;
+			close(fd);
+			return -e;
+		}
+		if (r == 0)
+			break;
+		n += r / sizeof(*ts->rec);
+	}
+	close(fd);
+	return n;
+}
+
+static char state_letter(unsigned s)
+{
+	/* fs/proc/array.c task_state_array: R S D T t X Z P I, by the highest bit set */
+	static const char letters[] = "RSDTtXZPI";
+
+	if (s == 0x402)
+		return 'I';
+	if (!s)
+		return 'R';
+	int i = 32 - __builtin_clz(s);
+	return i < (int)sizeof(letters) - 1 ? letters[i] : '?';
+}
+
+static u64 ticks(const struct ptk_taskscan *ts, u64 ns)
+{
+	return ns / (1000000000ull / ts->hz);
+}
+
+static void fill(const struct ptk_taskscan *ts, const struct taskiter_rec *r, struct ptk_task *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->pid = r->pid;
+	t->tgid = r->tgid;
+	t->ppid = r->ppid;
+	memcpy(t->comm, r->comm, sizeof(r->comm));
+	t->comm[sizeof(r->comm)] = '\0';
+	for (char *c = t->comm; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
+	t->state = state_letter(r->state);
+	t->priority = r->prio - 100;
+	t->nice = r->static_prio - 120;
+	t->nthreads = r->nr_threads;
+	t->processor = r->cpu;
+	t->starttime = ticks(ts, r->start_boottime_ns);
+	t->vsize = r->total_vm * ts->pagesz;
+	s64 res = r->rss_file + r->rss_anon + r->rss_shmem;
+	t->rss_pages = res > 0 ? res : 0;
+	t->statm_ok = true;
+	t->statm_size = r->total_vm;
+	t->statm_resident = t->rss_pages;
+	t->statm_shared = MAX(r->rss_file + r->rss_shmem, 0);
+	t->owner_ok = true;
+	t->euid = r->euid;
+	t->nfds = -1;
+}
+
+static int cmp_rec(const void *a, const void *b)
+{
+	const struct taskiter_rec *x = a, *y = b;
+
+	if (x->tgid != y->tgid)
+		return (x->tgid > y->tgid) - (x->tgid < y->tgid);
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+/* The task iterator of some kernels (seen on 6.18) starts after pid 1: read init from /proc
+ * and put it first, so both sources list the same tasks. */
+static void add_init(unsigned flags, struct ptk_ptab *pt)
+{
+	struct ptk_ptab one = { 0 };
+	struct ptk_src src;
+	static const int init = 1;
+
+	if ((pt->n && pt->t[0].pid == 1) || ptk_src_init(&src, NULL, NULL) ||
+	    ptk_ptab_scan_pids(&src, flags & ~PTK_PT_SKIPIDLE, &init, 1, &one) || !one.n) {
+		ptk_ptab_free(&one);
+		return;
+	}
+	if (pt->cap < pt->n + one.n) {
+		pt->cap = pt->n + one.n;
+		pt->t = xrealloc(pt->t, pt->cap * sizeof(*pt->t));
+	}
+	memmove(pt->t + one.n, pt->t, pt->n * sizeof(*pt->t));
+	memcpy(pt->t, one.t, one.n * sizeof(*pt->t));
+	pt->n += one.n;
+	ptk_ptab_free(&one);
+}
+
+int ptk_taskscan_scan(struct ptk_taskscan *ts, unsigned flags, struct ptk_ptab *pt)
+{
+	long n = read_all(ts);
+
+	pt->n = pt->vanished = pt->denied = 0;
+	pt->scanned_ns = ptk_now_ns();
+	if (n < 0)
+		return n;
+	if (pt->cap < n) {
+		pt->cap = n;
+		pt->t = xrealloc(pt->t, pt->cap * sizeof(*pt->t));
+	}
+	if (flags & PTK_PT_THREADS) {
+		for (long i = 0; i < n; i++) {
+			struct ptk_task *t = &pt->t[pt->n++];
+			fill(ts, &ts->rec[i], t);
+			t->utime = ticks(ts, ts->rec[i].utime_ns);
+			t->stime = ticks(ts, ts->rec[i].stime_ns);
+			t->minflt = ts->rec[i].min_flt;
+			t->majflt = ts->rec[i].maj_flt;
+		}
+		/* iterated in pid order already, as the /proc scan sorts */
+		add_init(flags, pt);
+		return 0;
+	}
+	/* process rows: a thread group's live threads summed, plus its exited threads */
+	qsort(ts->rec, n, sizeof(*ts->rec), cmp_rec);
+	for (long i = 0; i < n;) {
+		long j = i;
+		u64 ut = 0, st = 0, mi = 0, ma = 0;
+		const struct taskiter_rec *lead = NULL;
+		for (; j < n && ts->rec[j].tgid == ts->rec[i].tgid; j++) {
+			ut += ts->rec[j].utime_ns;
+			st += ts->rec[j].stime_ns;
+			mi += ts->rec[j].min_flt;
+			ma += ts->rec[j].maj_flt;
+			if (ts->rec[j].pid == ts->rec[j].tgid)
+				lead = &ts->rec[j];
+		}
+		if (lead) {
+			struct ptk_task *t = &pt->t[pt->n++];
+			fill(ts, lead, t);
+			t->utime = ticks(ts, ut + lead->sig_utime_ns);
+			t->stime = ticks(ts, st + lead->sig_stime_ns);
+			t->minflt = mi + lead->sig_min_flt;
+			t->majflt = ma + lead->sig_maj_flt;
+		}
+		i = j;
+	}
+	add_init(flags, pt);
+	return 0;
+}
