@@ -105,7 +105,8 @@ test: deps-test
 unit-bins: $(UNIT_BIN)
 
 lint:
-	@clang-format --dry-run --Werror $$(git ls-files 'src/*.c' 'src/*.h' 'tests/*.c' 'tests/*.h' 2>/dev/null || find src tests -name '*.[ch]')
+	@# syscallent.h is generated (scripts/gen-syscalls.sh): its layout is the generator's
+	@clang-format --dry-run --Werror $$( (git ls-files 'src/*.c' 'src/*.h' 'tests/*.c' 'tests/*.h' 2>/dev/null || find src tests -name '*.[ch]') | grep -v '/syscallent.h$$')
 	$(MAKE) BUILD=build-lint EXTRA_CFLAGS=-Werror build-lint/ptk unit-bins
 
 format:

@@ -32,7 +32,7 @@ for t in "$BUILD"/tests/test_*; do
 		echo "not ok 1 - $name exited $rc" >> "$log"
 	fi
 	tally "$name"
-	[ -n "${VERBOSE:-}" ] || grep -A8 '^not ok' "$log" | grep -v '^ok' | head -30
+	[ -n "${VERBOSE:-}" ] || grep -A8 "^not ok" "$log" | grep -v -e "^ok" -e "# SKIP" | head -30
 done
 
 for t in tests/cmd/[0-9]*.sh; do

@@ -1469,7 +1469,7 @@ static const char usage[] =
 	"network interface and TCP, the kernel log -- with a verdict (ok, warning, critical), the\n"
 	"evidence, the top offending processes, and the ptk command to run next.\n"
 	"\n"
-	"  -d, --duration SECONDS   sampling window (default 10, fractions allowed)\n"
+	"  -d, --duration SECONDS   sampling window, 1 to 86400 (default 10, fractions allowed)\n"
 	"  --json                   one JSON object: {duration_s, resources:[...], observer}\n"
 	"  --procfs DIR             read a snapshot tree from 'ptk capture' (no sleeping)\n"
 	"\n"
