@@ -16,6 +16,8 @@
 #include "cmd/cmd.h"
 #include "model/delta.h"
 #include "output/archive.h"
+#include "source/bpf/taskscan.h"
+#include "source/bpf/taskscan.h"
 #include "source/procfs/pid.h"
 
 static const char usage[] =
@@ -43,6 +45,7 @@ struct rec {
 	int cur;
 	bool have_prev;
 	struct ptk_ptab_keep *keep;
+	struct ptk_taskscan *ts; /* BPF task iterator (root, live): one read per scan */
 	int nprocs; /* N per criterion */
 	bool cmdline;
 	double retain_days;
@@ -197,7 +200,11 @@ static int record_sample(struct ptk_ctx *ctx, void *arg, long i, double itv)
 		/* SKIPIDLE: tasks that did not run keep last scan's stat (schedstat tells) */
 		unsigned fl = PTK_PT_OWNER | PTK_PT_SKIPIDLE | (rc->cmdline ? PTK_PT_CMDLINE : 0);
 		now->keep = rc->keep;
-		if (ptk_ptab_scan(&ctx->src, fl, now) == 0) {
+		/* the task iterator reads every task in one read(); /proc needs an open, read
+		 * and close per process, and is the fallback (other roots, no privilege) */
+		r = rc->ts && !rc->cmdline ? ptk_taskscan_scan(rc->ts, PTK_PT_OWNER, now) :
+					     ptk_ptab_scan(&ctx->src, fl, now);
+		if (r == 0) {
 			read_io(ctx, now, rc->have_prev ? prev : NULL);
 			select_procs(rc, now, rc->have_prev ? prev : NULL, &nextra);
 		}
@@ -336,6 +343,9 @@ int cmd_record(struct ptk_ctx *ctx, int argc, char **argv)
 		ptk_arc_set_meta(rc.arc, "page_size", v);
 	}
 	rc.keep = ptk_src_is_live(&ctx->src) ? ptk_ptab_keep_new() : NULL;
+	if (ptk_src_is_live(&ctx->src) && geteuid() == 0 && rc.nprocs > 0 && !rc.cmdline &&
+	    !getenv("PTK_NO_TASKITER") && ptk_taskscan_open(&rc.ts))
+		rc.ts = NULL; /* quiet fallback to /proc */
 	/* retention at start, then about every 10 minutes */
 	rc.retain_every = MAX(1, (long)(600 / interval));
 	if (count >= 0)
@@ -348,6 +358,7 @@ int cmd_record(struct ptk_ctx *ctx, int argc, char **argv)
 	ptk_ptab_free(&rc.tab[0]);
 	ptk_ptab_free(&rc.tab[1]);
 	ptk_ptab_keep_free(rc.keep);
+	ptk_taskscan_close(rc.ts);
 	free(rc.stored);
 	free(rc.extra);
 	free(rc.key);
