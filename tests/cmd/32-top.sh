@@ -57,7 +57,7 @@ if have top; then
 
 	# layout: the summary lines with numbers blanked, and the column header, as top's.
 	# ptk adds ", N forks/s" at the end of the Tasks line (documented): cut it for the compare.
-	skel() { sed -n '1,7p' | sed -e 's/, *[0-9.]* forks\/s$//' -e 's/[0-9][0-9.:]*/N/g' -e 's/N *\(min\|day\|days\),/T,/' -e 's/up .*,  *N user/up T, N user/'; }
+	skel() { sed -n '1,7p' | sed -e 's/, *[0-9.]* forks\/s$//' -e 's/[0-9][0-9.:]*/N/g' -e 's/ *N/ N/g' -e 's/N *\(min\|day\|days\),/T,/' -e 's/up .*,  *N user/up T, N user/'; }
 	"$PTK" top -b -n 1 > "$TMP/p1.txt"
 	top -b -n 1 > "$TMP/t1.txt"
 	diff <(skel < "$TMP/p1.txt" | tr -s ' ') <(skel < "$TMP/t1.txt" | tr -s ' ') > "$TMP/d" &&
