@@ -6,7 +6,7 @@ set -u
 cd "$(dirname "$0")/.."
 : "${PTK:=$PWD/build/ptk}" "${BUILD:=build}"
 export PTK
-pass=0 fail=0 skip=0
+pass=0 fail=0 skip=0 retried=0
 failed_names=()
 log=$(mktemp)
 
@@ -39,13 +39,23 @@ for t in tests/cmd/[0-9]*.sh; do
 	[ -f "$t" ] || continue
 	name=$(basename "$t" .sh)
 	if [ -n "${ONLY:-}" ] && [[ "$name" != *"$ONLY"* ]]; then continue; fi
-	timeout 900 bash "$t" > "$log" 2>&1
-	rc=$?
-	if ! grep -q '^\(not \)\?ok' "$log"; then
-		echo "not ok 1 - $name produced no results (exit $rc)" >> "$log"
-	elif [ $rc -ne 0 ] && ! grep -q '^not ok' "$log"; then
-		echo "not ok 1 - $name exited $rc" >> "$log"
-	fi
+	# Live tests compare with the classic tools on a shared machine: a script with failures is
+	# run once more, and the second run counts. The first run's failures are printed, never
+	# hidden; a test that fails twice fails.
+	for attempt in 1 2; do
+		timeout 900 bash "$t" > "$log" 2>&1
+		rc=$?
+		if ! grep -q '^\(not \)\?ok' "$log"; then
+			echo "not ok 1 - $name produced no results (exit $rc)" >> "$log"
+		elif [ $rc -ne 0 ] && ! grep -q '^not ok' "$log"; then
+			echo "not ok 1 - $name exited $rc" >> "$log"
+		fi
+		if ! grep '^not ok' "$log" | grep -qv '# SKIP'; then
+			[ $attempt -eq 2 ] && retried=$((retried + 1))
+			break
+		fi
+		[ $attempt -eq 1 ] && { echo "RETRY $name: failed on the first run:"; grep '^not ok' "$log" | grep -v '# SKIP' | sed 's/^/  /'; }
+	done
 	tally "$name"
 	grep -B2 -A12 '^not ok' "$log" | head -40
 done
@@ -55,5 +65,6 @@ if [ ${#failed_names[@]} -gt 0 ]; then
 	echo "failed:"
 	printf '  %s\n' "${failed_names[@]}"
 fi
+[ "$retried" -gt 0 ] && echo "($retried test script(s) passed only on a second run: see RETRY lines)"
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]
