@@ -17,7 +17,6 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
-#include <utmpx.h>
 
 #include "cmd/cmd.h"
 #include "model/delta.h"
@@ -131,19 +130,6 @@ static int at_tree(struct top *tp, int shift)
 }
 
 /* ---- sampling -------------------------------------------------------------------------- */
-
-static int count_users(void)
-{
-	struct utmpx *u;
-	int n = 0;
-
-	setutxent();
-	while ((u = getutxent()))
-		if (u->ut_type == USER_PROCESS && u->ut_user[0])
-			n++;
-	endutxent();
-	return n;
-}
 
 /* Files to read. The priming scan reads the same, so the frame after it can reuse the rows
  * of tasks that did not run (PTK_PT_SKIPIDLE). */
@@ -355,7 +341,7 @@ static int sample(void *arg, const struct ptk_top_view *v)
 		itv = 1e-3;
 	f->itv_s = itv;
 	f->up_s = up.up_s;
-	f->users = ptk_src_is_live(&ctx->src) ? count_users() : -1;
+	f->users = ptk_src_is_live(&ctx->src) ? ptk_count_users() : -1;
 	ptk_cpu_pct(&sp->all, &sc->all, f->cpu);
 	if (f->ncpu < sc->ncpu) {
 		f->percpu = xrealloc(f->percpu, sc->ncpu * sizeof(*f->percpu));

@@ -2,7 +2,6 @@
 /* ptk uptime: as procps uptime, plus the tasks in R and D state that load averages count. */
 #include <stdlib.h>
 #include <string.h>
-#include <utmpx.h>
 
 #include "cmd/cmd.h"
 #include "source/procfs/pid.h"
@@ -38,19 +37,6 @@ static const char usage[] =
 	"runnable) and D (uninterruptible, usually I/O). Linux load counts both, so a high\n"
 	"load with idle CPUs is a D-state (I/O) storm, not a CPU storm.\n";
 
-static int count_users(void)
-{
-	struct utmpx *u;
-	int n = 0;
-
-	setutxent();
-	while ((u = getutxent()))
-		if (u->ut_type == USER_PROCESS && u->ut_user[0])
-			n++;
-	endutxent();
-	return n;
-}
-
 int cmd_uptime(struct ptk_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = { PTK_COMMON_OPTS, { 0 } };
@@ -80,7 +66,7 @@ int cmd_uptime(struct ptk_ctx *ctx, int argc, char **argv)
 		return PTK_EXIT_RUNTIME;
 	}
 	v[U_UP] = PTK_F(up.up_s);
-	v[U_USERS] = ptk_src_is_live(&ctx->src) ? PTK_U(count_users()) : PTK_NA;
+	v[U_USERS] = ptk_src_is_live(&ctx->src) ? PTK_U(ptk_count_users()) : PTK_NA;
 	v[U_L1] = PTK_F(la.load1);
 	v[U_L5] = PTK_F(la.load5);
 	v[U_L15] = PTK_F(la.load15);

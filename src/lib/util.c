@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include <utmpx.h>
 
 const char *ptk_progname = "ptk";
 
@@ -247,6 +248,19 @@ const char *ptk_next_tok(const char *p, const char **tok, size_t *len)
 		p++;
 	*len = p - *tok;
 	return p;
+}
+
+int ptk_count_users(void)
+{
+	struct utmpx *u;
+	int n = 0;
+
+	setutxent();
+	while ((u = getutxent()))
+		if (u->ut_type == USER_PROCESS && u->ut_user[0])
+			n++;
+	endutxent();
+	return n;
 }
 
 u64 ptk_now_ns(void)

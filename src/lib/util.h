@@ -59,6 +59,9 @@ int ptk_parse_double(const char *s, double *out);
  * (not NUL-terminated; length in *len). Returns NULL at end of line/string. */
 const char *ptk_next_tok(const char *p, const char **tok, size_t *len);
 
+/* Logged-in users as uptime and top count them: utmp USER_PROCESS entries with a name. */
+int ptk_count_users(void);
+
 /* CLOCK_MONOTONIC in ns. */
 u64 ptk_now_ns(void);
 /* CPU time (user+sys) of this process, in ns (getrusage RUSAGE_SELF). */
