@@ -1536,8 +1536,8 @@ int ptk_arc_list(struct ptk_arc *a, s64 from_ms, s64 to_ms, struct ptk_arc_index
 	if (sqlite3_prepare_v2(a->db, "SELECT max(id) FROM sample", -1, &st, NULL) == SQLITE_OK) {
 		if (sqlite3_step(st) == SQLITE_ROW)
 			maxid = sqlite3_column_int64(st, 0);
-		else
-			idx->damaged = true;
+		else if (!idx->damaged)
+			idx->damaged = true, db_fail(a, "archive damaged");
 		sqlite3_finalize(st);
 	}
 	if (sqlite3_prepare_v2(a->db, "SELECT id, t_ms FROM sample WHERE id > ? ORDER BY id", -1,
