@@ -63,7 +63,14 @@ $(BUILD)/bpf/%.bpf.o: src/source/bpf/%.bpf.c $(wildcard src/source/bpf/*.h) | $(
 $(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $(subst -,_,$*)_bpf > $@.tmp && mv $@.tmp $@
 
-$(LIB_OBJ) $(CMD_OBJ) $(MAIN_OBJ): | $(SKELS)
+# Light skeletons (bpftool gen skeleton -L) for the programs on a one-shot hot path: the
+# kernel applies the CO-RE relocations itself, so loading does not parse the 5 MB vmlinux BTF
+# in user space (libbpf's open/load spends ~25 ms there).
+LSKELS := $(BUILD)/bpf/taskiter.lskel.h
+$(BUILD)/bpf/%.lskel.h: $(BUILD)/bpf/%.bpf.o
+	$(BPFTOOL) gen skeleton -L $< name $(subst -,_,$*)_bpf > $@.tmp && mv $@.tmp $@
+
+$(LIB_OBJ) $(CMD_OBJ) $(MAIN_OBJ): | $(SKELS) $(LSKELS)
 
 # The x86_64 syscall table is generated from its declarative list; the generated header is
 # committed (no awk needed to build) and regenerated whenever the list or the script changes.

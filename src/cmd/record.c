@@ -343,9 +343,9 @@ int cmd_record(struct ptk_ctx *ctx, int argc, char **argv)
 		ptk_arc_set_meta(rc.arc, "page_size", v);
 	}
 	rc.keep = ptk_src_is_live(&ctx->src) ? ptk_ptab_keep_new() : NULL;
-	if (ptk_src_is_live(&ctx->src) && geteuid() == 0 && rc.nprocs > 0 && !rc.cmdline &&
-	    !getenv("PTK_NO_TASKITER") && ptk_taskscan_open(&rc.ts))
-		rc.ts = NULL; /* quiet fallback to /proc */
+	/* every sample scans the table: the iterator pays off at any size */
+	if (rc.nprocs > 0 && !rc.cmdline)
+		rc.ts = ptk_taskscan_auto(&ctx->src, 0);
 	/* retention at start, then about every 10 minutes */
 	rc.retain_every = MAX(1, (long)(600 / interval));
 	if (count >= 0)

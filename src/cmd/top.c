@@ -169,23 +169,14 @@ static int do_scan(struct top *tp, unsigned flags, struct ptk_ptab *pt)
 /*
  * Scanning thousands of /proc/PID directories costs an open, read and close of two files per
  * process; above TASKSCAN_MIN tasks, as root, one BPF task iterator read returns them all
- * (source/bpf/taskscan.h). PTK_TOP_SOURCE=proc|bpf forces a source (tests, benchmarks).
+ * (source/bpf/taskscan.h).
  */
 #define TASKSCAN_MIN 1000
 static struct ptk_taskscan *open_taskscan(struct ptk_ctx *ctx, const struct top *tp)
 {
-	const char *force = getenv("PTK_TOP_SOURCE");
-	struct ptk_taskscan *ts = NULL;
-	struct ptk_loadavg la;
-
-	if (!ptk_src_is_live(&ctx->src) || tp->pids || tp->at || (force && !strcmp(force, "proc")))
+	if (tp->pids || tp->at)
 		return NULL;
-	if (!(force && !strcmp(force, "bpf")) &&
-	    (geteuid() != 0 || ptk_loadavg_read(&ctx->src, &la) || la.nr_threads < TASKSCAN_MIN))
-		return NULL;
-	if (ptk_taskscan_open(&ts))
-		return NULL; /* quiet fallback to /proc */
-	return ts;
+	return ptk_taskscan_auto(&ctx->src, TASKSCAN_MIN);
 }
 
 static const char *task_user(const struct ptk_task *t)

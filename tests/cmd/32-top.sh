@@ -154,8 +154,8 @@ note "group ptkbusy4: $g"
 # The BPF task iterator (used as root above 1000 tasks) and the /proc scan list the same tasks
 # with the same values: compare them on this machine, forced both ways.
 if is_root && [ -r /sys/kernel/btf/vmlinux ]; then
-	PTK_TOP_SOURCE=bpf "$PTK" top -b -n 1 --json > "$TMP/bpf.json" 2>/dev/null
-	PTK_TOP_SOURCE=proc "$PTK" top -b -n 1 --json > "$TMP/proc.json" 2>/dev/null
+	PTK_TASK_SOURCE=bpf "$PTK" top -b -n 1 --json > "$TMP/bpf.json" 2>/dev/null
+	PTK_TASK_SOURCE=proc "$PTK" top -b -n 1 --json > "$TMP/proc.json" 2>/dev/null
 	python3 - "$TMP/bpf.json" "$TMP/proc.json" > "$TMP/cmp.txt" <<'PY'
 import json, sys
 def rows(p):

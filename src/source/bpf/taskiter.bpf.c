@@ -36,14 +36,17 @@ int dump_task(struct bpf_iter__task *ctx)
 	struct taskiter_rec r = {};
 	struct mm_struct *mm;
 	struct signal_struct *sig;
+	const struct cred *cred;
 	unsigned int st;
 
 	if (!t || !task_selected(t))
 		return 0;
 	r.pid = t->pid;
 	r.tgid = t->tgid;
-	r.ppid = t->real_parent->tgid;
-	r.euid = t->cred->euid.val;
+	r.ppid = BPF_CORE_READ(t, real_parent, tgid);
+	cred = BPF_CORE_READ(t, cred);
+	r.euid = BPF_CORE_READ(cred, euid.val);
+	r.uid = BPF_CORE_READ(cred, uid.val);
 	__builtin_memcpy(r.comm, t->comm, sizeof(r.comm));
 	st = task_state(t);
 	r.state = (st | t->exit_state) & 0x7f;
@@ -58,6 +61,11 @@ int dump_task(struct bpf_iter__task *ctx)
 	r.min_flt = t->min_flt;
 	r.maj_flt = t->maj_flt;
 	r.start_boottime_ns = t->start_boottime;
+	r.nvcsw = t->nvcsw;
+	r.nivcsw = t->nivcsw;
+	r.gtime_ns = t->gtime;
+	if (bpf_core_field_exists(t->sched_info.run_delay))
+		r.run_delay_ns = t->sched_info.run_delay;
 	sig = t->signal;
 	if (sig) {
 		r.nr_threads = sig->nr_threads;
@@ -65,12 +73,14 @@ int dump_task(struct bpf_iter__task *ctx)
 		r.sig_stime_ns = sig->stime;
 		r.sig_min_flt = sig->min_flt;
 		r.sig_maj_flt = sig->maj_flt;
+		r.sig_gtime_ns = sig->gtime;
 	}
 	mm = t->mm;
 	if (mm) {
 		r.total_vm = mm->total_vm;
 		r.rss_file = rss(mm, 0);
 		r.rss_anon = rss(mm, 1);
+		r.rss_swap = rss(mm, 2);
 		r.rss_shmem = rss(mm, 3);
 	}
 	bpf_seq_write(ctx->meta->seq, &r, sizeof(r));

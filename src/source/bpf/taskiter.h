@@ -5,7 +5,7 @@
 
 struct taskiter_rec {
 	__s32 pid, tgid, ppid;
-	__u32 euid;
+	__u32 euid, uid; /* cred: effective (the /proc owner) and real (status Uid:) */
 	char comm[16];
 	__u32 state; /* __state | exit_state, masked as /proc's task_state_index */
 	__s32 prio; /* task->prio */
@@ -18,7 +18,10 @@ struct taskiter_rec {
 	__u64 sig_min_flt, sig_maj_flt; /* the group's exited threads */
 	__u64 start_boottime_ns;
 	__u64 total_vm; /* pages */
-	__s64 rss_file, rss_anon, rss_shmem; /* pages */
+	__s64 rss_file, rss_anon, rss_swap, rss_shmem; /* pages (MM_FILEPAGES..MM_SHMEMPAGES) */
+	__u64 nvcsw, nivcsw; /* this thread's context switches (status counts the task only) */
+	__u64 gtime_ns, sig_gtime_ns; /* guest time: this thread, the group's exited threads */
+	__u64 run_delay_ns; /* sched_info.run_delay (schedstat field 2); 0 without SCHED_INFO */
 };
 
 #endif

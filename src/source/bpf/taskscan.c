@@ -1,45 +1,40 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "source/bpf/taskscan.h"
 
-#include <bpf/bpf.h>
-#include <bpf/libbpf.h>
 #include <errno.h>
+#include <linux/types.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "source/bpf/runner.h"
 #include "source/bpf/taskiter.h"
-#include "taskiter.skel.h"
+#include "source/procfs/procfs.h"
+/* light skeleton: loaded by a kernel-side loader program, without libbpf's BTF parse */
+#include "taskiter.lskel.h"
 
 struct ptk_taskscan {
 	struct taskiter_bpf *skel;
-	struct bpf_link *link;
 	struct taskiter_rec *rec;
 	size_t cap; /* records */
 	long hz, pagesz;
 };
-
-static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	return 0;
-}
 
 int ptk_taskscan_open(struct ptk_taskscan **out)
 {
 	struct ptk_taskscan *ts = xcalloc(1, sizeof(*ts));
 	int err;
 
-	libbpf_set_print(quiet);
 	ts->hz = sysconf(_SC_CLK_TCK);
 	ts->pagesz = sysconf(_SC_PAGESIZE);
+	errno = 0;
 	ts->skel = taskiter_bpf__open_and_load();
 	if (!ts->skel) {
 		err = errno ? -errno : -EINVAL;
 		goto fail;
 	}
-	ts->link = bpf_program__attach_iter(ts->skel->progs.dump_task, NULL);
-	if (!ts->link) {
+	err = taskiter_bpf__attach(ts->skel);
+	if (err < 0) {
 		err = errno ? -errno : -EINVAL;
 		goto fail;
 	}
@@ -54,8 +49,7 @@ void ptk_taskscan_close(struct ptk_taskscan *ts)
 {
 	if (!ts)
 		return;
-	bpf_link__destroy(ts->link);
-	taskiter_bpf__destroy(ts->skel);
+	taskiter_bpf__destroy(ts->skel); /* closes the link, program and map fds */
 	free(ts->rec);
 	free(ts);
 }
@@ -63,7 +57,8 @@ void ptk_taskscan_close(struct ptk_taskscan *ts)
 /* Read every record of one iteration. Returns the count or -errno. */
 static long read_all(struct ptk_taskscan *ts)
 {
-	int fd = bpf_iter_create(bpf_link__fd(ts->link));
+	union bpf_attr attr = { .iter_create.link_fd = ts->skel->links.dump_task_fd };
+	int fd = skel_sys_bpf(BPF_ITER_CREATE, &attr, sizeof(attr));
 	size_t n = 0;
 
 	if (fd < 0)
@@ -134,6 +129,17 @@ static void fill(const struct ptk_taskscan *ts, const struct taskiter_rec *r, st
 	t->owner_ok = true;
 	t->euid = r->euid;
 	t->nfds = -1;
+	/* status: Uid, the task's own context switches, VmRSS/VmSwap (0 without an mm) */
+	t->status_ok = true;
+	t->uid = r->uid;
+	t->vol_ctxt = r->nvcsw;
+	t->nonvol_ctxt = r->nivcsw;
+	t->vmrss_kb = t->rss_pages * (ts->pagesz / 1024);
+	t->vmswap_kb = MAX(r->rss_swap, 0) * (ts->pagesz / 1024);
+	memcpy(t->name, t->comm, sizeof(t->name));
+	/* schedstat of the task itself (for a process: its leader, as /proc/PID/schedstat) */
+	t->sched_ok = true;
+	t->run_delay_ns = r->run_delay_ns;
 }
 
 static int cmp_rec(const void *a, const void *b)
@@ -188,6 +194,7 @@ int ptk_taskscan_scan(struct ptk_taskscan *ts, unsigned flags, struct ptk_ptab *
 			t->stime = ticks(ts, ts->rec[i].stime_ns);
 			t->minflt = ts->rec[i].min_flt;
 			t->majflt = ts->rec[i].maj_flt;
+			t->gtime = ticks(ts, ts->rec[i].gtime_ns);
 		}
 		/* iterated in pid order already, as the /proc scan sorts */
 		add_init(flags, pt);
@@ -197,13 +204,14 @@ int ptk_taskscan_scan(struct ptk_taskscan *ts, unsigned flags, struct ptk_ptab *
 	qsort(ts->rec, n, sizeof(*ts->rec), cmp_rec);
 	for (long i = 0; i < n;) {
 		long j = i;
-		u64 ut = 0, st = 0, mi = 0, ma = 0;
+		u64 ut = 0, st = 0, mi = 0, ma = 0, gt = 0;
 		const struct taskiter_rec *lead = NULL;
 		for (; j < n && ts->rec[j].tgid == ts->rec[i].tgid; j++) {
 			ut += ts->rec[j].utime_ns;
 			st += ts->rec[j].stime_ns;
 			mi += ts->rec[j].min_flt;
 			ma += ts->rec[j].maj_flt;
+			gt += ts->rec[j].gtime_ns;
 			if (ts->rec[j].pid == ts->rec[j].tgid)
 				lead = &ts->rec[j];
 		}
@@ -214,9 +222,27 @@ int ptk_taskscan_scan(struct ptk_taskscan *ts, unsigned flags, struct ptk_ptab *
 			t->stime = ticks(ts, st + lead->sig_stime_ns);
 			t->minflt = mi + lead->sig_min_flt;
 			t->majflt = ma + lead->sig_maj_flt;
+			t->gtime = ticks(ts, gt + lead->sig_gtime_ns);
 		}
 		i = j;
 	}
 	add_init(flags, pt);
 	return 0;
+}
+
+struct ptk_taskscan *ptk_taskscan_auto(const struct ptk_src *src, long min_tasks)
+{
+	const char *force = getenv("PTK_TASK_SOURCE");
+	struct ptk_taskscan *ts = NULL;
+	struct ptk_loadavg la;
+
+	if (!ptk_src_is_live(src) || (force && !strcmp(force, "proc")))
+		return NULL;
+	if (!(force && !strcmp(force, "bpf")) &&
+	    (geteuid() != 0 ||
+	     (min_tasks > 0 && (ptk_loadavg_read(src, &la) || la.nr_threads < min_tasks))))
+		return NULL;
+	if (ptk_taskscan_open(&ts))
+		return NULL;
+	return ts;
 }

@@ -17,12 +17,24 @@ int ptk_taskscan_open(struct ptk_taskscan **ts);
 /*
  * Fill pt with process rows (threads summed as /proc/PID/stat does: the group's exited
  * threads from signal_struct plus every live thread), or thread rows with PTK_PT_THREADS.
- * Sets stat fields, statm (PTK_PT_STATM) and the owner (euid). utime/stime/starttime are
- * converted from ns to USER_HZ ticks like /proc. Returns 0 or -errno.
+ * Sets stat fields, statm (PTK_PT_STATM), status (PTK_PT_STATUS: uid, context switches,
+ * VmRSS, VmSwap; Name is comm), schedstat run_delay (PTK_PT_SCHED) and the owner (euid).
+ * utime/stime/gtime/starttime are converted from ns to USER_HZ ticks like /proc; they are
+ * the raw tick-sampled counters, not cputime_adjust()ed to sum_exec_runtime as /proc's are.
+ * Returns 0 or -errno.
  */
 int ptk_taskscan_scan(struct ptk_taskscan *ts, unsigned flags, struct ptk_ptab *pt);
 /* The flags the iterator can serve (others need the /proc scan). */
-#define PTK_TASKSCAN_FLAGS (PTK_PT_THREADS | PTK_PT_STATM | PTK_PT_OWNER | PTK_PT_SKIPIDLE)
+#define PTK_TASKSCAN_FLAGS                                                                       \
+	(PTK_PT_THREADS | PTK_PT_STATM | PTK_PT_OWNER | PTK_PT_SKIPIDLE | PTK_PT_STATUS |          \
+	 PTK_PT_SCHED)
 void ptk_taskscan_close(struct ptk_taskscan *ts);
+/*
+ * The iterator when it pays off: a live source (not a replayed snapshot), as root, with at
+ * least min_tasks tasks (loadavg's nr_threads; loading costs ~5 ms, the /proc scan ~20 µs a
+ * task). PTK_TASK_SOURCE=proc|bpf in the environment forces the choice (tests, benchmarks).
+ * NULL: scan /proc (also when loading fails: an old kernel, no BPF).
+ */
+struct ptk_taskscan *ptk_taskscan_auto(const struct ptk_src *src, long min_tasks);
 
 #endif
