@@ -25,8 +25,8 @@ int ptk_taskscan_open(struct ptk_taskscan **ts);
  */
 int ptk_taskscan_scan(struct ptk_taskscan *ts, unsigned flags, struct ptk_ptab *pt);
 /* The flags the iterator can serve (others need the /proc scan). */
-#define PTK_TASKSCAN_FLAGS                                                                       \
-	(PTK_PT_THREADS | PTK_PT_STATM | PTK_PT_OWNER | PTK_PT_SKIPIDLE | PTK_PT_STATUS |          \
+#define PTK_TASKSCAN_FLAGS                                                                \
+	(PTK_PT_THREADS | PTK_PT_STATM | PTK_PT_OWNER | PTK_PT_SKIPIDLE | PTK_PT_STATUS | \
 	 PTK_PT_SCHED)
 void ptk_taskscan_close(struct ptk_taskscan *ts);
 /*
