@@ -146,7 +146,8 @@ static void select_procs(struct rec *rc, const struct ptk_ptab *now, const struc
 }
 
 /*
- * /proc/PID/io of the tasks that ran since the previous scan (and of new tasks). A task that
+ * The I/O counters the task iterator did not give (the /proc scan): /proc/PID/io of the
+ * tasks that ran since the previous scan (and of new tasks). A task that
  * did not run did no I/O: its block-layer and syscall byte counts are charged in its own
  * context (task_io_account_read/write), so its previous values are carried over. This halves
  * the cost of a scan on a mostly idle machine.
@@ -157,7 +158,11 @@ static void read_io(struct ptk_ctx *ctx, struct ptk_ptab *now, const struct ptk_
 
 	for (int i = 0; i < now->n; i++) {
 		struct ptk_task *t = &now->t[i];
+		if (t->io_ok)
+			continue; /* from the task iterator */
 		const struct ptk_task *o = prev ? ptk_ptab_find(prev, t->pid, t->starttime) : NULL;
+		if (t->io_denied || (o && o->io_denied))
+			continue; /* the access check failed: it does not pass by retrying */
 		if (o && o->io_ok && o->utime == t->utime && o->stime == t->stime) {
 			t->io_ok = true;
 			t->rchar = o->rchar;
@@ -168,8 +173,9 @@ static void read_io(struct ptk_ctx *ctx, struct ptk_ptab *now, const struct ptk_
 			continue;
 		}
 		snprintf(rel, sizeof(rel), "%d/io", t->pid);
-		t->io_ok = ptk_src_read(&ctx->src, PTK_PROC, rel, buf, sizeof(buf)) > 0 &&
-			   ptk_task_parse_io(buf, t) == 0;
+		ssize_t n = ptk_src_read(&ctx->src, PTK_PROC, rel, buf, sizeof(buf));
+		t->io_ok = n > 0 && ptk_task_parse_io(buf, t) == 0;
+		t->io_denied = n == -EACCES || n == -EPERM;
 	}
 	/* where the tasks in D state sleep (/proc/PID/wchan), as PTK_PT_WCHAN reads it */
 	for (int i = 0; i < now->n; i++) {
@@ -202,8 +208,9 @@ static int record_sample(struct ptk_ctx *ctx, void *arg, long i, double itv)
 		now->keep = rc->keep;
 		/* the task iterator reads every task in one read(); /proc needs an open, read
 		 * and close per process, and is the fallback (other roots, no privilege) */
-		r = rc->ts && !rc->cmdline ? ptk_taskscan_scan(rc->ts, PTK_PT_OWNER, now) :
-					     ptk_ptab_scan(&ctx->src, fl, now);
+		r = rc->ts && !rc->cmdline ?
+			    ptk_taskscan_scan(rc->ts, PTK_PT_OWNER | PTK_PT_IO, now) :
+			    ptk_ptab_scan(&ctx->src, fl, now);
 		if (r == 0) {
 			read_io(ctx, now, rc->have_prev ? prev : NULL);
 			select_procs(rc, now, rc->have_prev ? prev : NULL, &nextra);

@@ -161,8 +161,8 @@ fi
 # Since-boot report of every process with -u -r -w, forced both ways: the same tasks, the same
 # uid, VSZ and RSS, and context-switch and CPU rates that agree (they are read a few ms apart).
 if is_root && [ -r /sys/kernel/btf/vmlinux ] && have python3; then
-	PTK_TASK_SOURCE=bpf "$PTK" pidstat -u -r -w -p ALL --json > "$TMP/bpf.json" 2>"$TMP/bpf.err"
-	PTK_TASK_SOURCE=proc "$PTK" pidstat -u -r -w -p ALL --json > "$TMP/proc.json" 2>/dev/null
+	PTK_TASK_SOURCE=bpf "$PTK" pidstat -u -r -w -d -p ALL --json > "$TMP/bpf.json" 2>"$TMP/bpf.err"
+	PTK_TASK_SOURCE=proc "$PTK" pidstat -u -r -w -d -p ALL --json > "$TMP/proc.json" 2>/dev/null
 	python3 - "$TMP/bpf.json" "$TMP/proc.json" > "$TMP/cmp.txt" <<'PY'
 import json, sys
 def rows(p):
@@ -176,16 +176,22 @@ for k in sorted(common):
     x, y = b[k], p[k]
     if not (x["uid"] == y["uid"] and x["vsz_kb"] == y["vsz_kb"] and near(x["rss_kb"], y["rss_kb"], 0.02, 64)
             and near(x["cswch_s"], y["cswch_s"], 0.02, 0.05) and near(x["nvcswch_s"], y["nvcswch_s"], 0.02, 0.05)
-            and near(x["cpu_pct"], y["cpu_pct"], 0.05, 0.1) and near(x["minflt_s"], y["minflt_s"], 0.02, 0.1)):
+            and near(x["cpu_pct"], y["cpu_pct"], 0.05, 0.1) and near(x["minflt_s"], y["minflt_s"], 0.02, 0.1)
+            and x["iodelay_ticks"] == y["iodelay_ticks"]
+            and all((x[f] is None) == (y[f] is None) and (x[f] is None or near(x[f], y[f], 0.02, 0.05))
+                    for f in ("rd_kb_s", "wr_kb_s", "ccwr_kb_s"))):
         bad.append(k)
-print(len(common), len(set(b) - set(p)), len(set(p) - set(b)), len(bad), bad[:5])
+io = sum(1 for k in common if (b[k]["wr_kb_s"] or 0) > 0)
+print(len(common), len(set(b) - set(p)), len(set(p) - set(b)), len(bad), io, bad[:5])
 PY
-	read -r ncommon onlyb onlyp nbad rest < "$TMP/cmp.txt"
-	note "pidstat bpf vs proc: $ncommon in both, $onlyb only bpf, $onlyp only proc, $nbad differing $rest; stderr: $(head -c 200 "$TMP/bpf.err")"
+	read -r ncommon onlyb onlyp nbad nio rest < "$TMP/cmp.txt"
+	note "pidstat bpf vs proc: $ncommon in both, $onlyb only bpf, $onlyp only proc, $nbad differing $rest, $nio with writes; stderr: $(head -c 200 "$TMP/bpf.err")"
 	check "pidstat: task iterator and /proc list the same processes (up to 3 born or gone)" \
 		test "$ncommon" -gt 20 -a "$onlyb" -le 3 -a "$onlyp" -le 3
-	check "pidstat: task iterator and /proc agree on uid, VSZ, RSS, cswch/s, nvcswch/s, %CPU, minflt/s" \
+	check "pidstat: task iterator and /proc agree on uid, VSZ, RSS, cswch/s, nvcswch/s, %CPU, minflt/s, kB_rd/s, kB_wr/s, kB_ccwr/s, iodelay" \
 		test "$nbad" -le 2
+	check "pidstat -d: some processes have written (the I/O columns are compared on real values)" \
+		test "$nio" -ge 1
 else
 	skip "task iterator comparison needs root, kernel BTF and python3"
 fi

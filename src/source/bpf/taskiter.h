@@ -22,6 +22,12 @@ struct taskiter_rec {
 	__u64 nvcsw, nivcsw; /* this thread's context switches (status counts the task only) */
 	__u64 gtime_ns, sig_gtime_ns; /* guest time: this thread, the group's exited threads */
 	__u64 run_delay_ns; /* sched_info.run_delay (schedstat field 2); 0 without SCHED_INFO */
+	/* task->ioac of this thread, and signal->ioac (the group's exited threads): the fields
+	 * of /proc/PID/io; has_io is 0 on kernels without CONFIG_TASK_XACCT */
+	__u64 rchar, wchar, read_bytes, write_bytes, cancelled_write_bytes;
+	__u64 sig_rchar, sig_wchar, sig_read_bytes, sig_write_bytes, sig_cancelled_write_bytes;
+	__u32 has_io, pad;
+	__u64 blkio_delay_ns; /* delays->blkio_delay (stat field 42 in ns); 0 without delayacct */
 };
 
 #endif

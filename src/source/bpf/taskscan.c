@@ -15,6 +15,9 @@
 
 struct ptk_taskscan {
 	struct taskiter_bpf *skel;
+	struct ptk_src proc; /* the live /proc, for init (see add_init) */
+	struct ptk_ptab_keep *keep; /* init's /proc files, held open across scans */
+	bool init_io_denied; /* /proc/1/io failed its access check */
 	struct taskiter_rec *rec;
 	size_t cap; /* records */
 	long hz, pagesz;
@@ -25,6 +28,9 @@ int ptk_taskscan_open(struct ptk_taskscan **out)
 	struct ptk_taskscan *ts = xcalloc(1, sizeof(*ts));
 	int err;
 
+	if ((err = ptk_src_init(&ts->proc, NULL, NULL)))
+		goto fail;
+	ts->keep = ptk_ptab_keep_new();
 	ts->hz = sysconf(_SC_CLK_TCK);
 	ts->pagesz = sysconf(_SC_PAGESIZE);
 	errno = 0;
@@ -50,6 +56,7 @@ void ptk_taskscan_close(struct ptk_taskscan *ts)
 	if (!ts)
 		return;
 	taskiter_bpf__destroy(ts->skel); /* closes the link, program and map fds */
+	ptk_ptab_keep_free(ts->keep);
 	free(ts->rec);
 	free(ts);
 }
@@ -140,6 +147,8 @@ static void fill(const struct ptk_taskscan *ts, const struct taskiter_rec *r, st
 	/* schedstat of the task itself (for a process: its leader, as /proc/PID/schedstat) */
 	t->sched_ok = true;
 	t->run_delay_ns = r->run_delay_ns;
+	/* stat field 42: the task's own (a process's leader's) block I/O delay */
+	t->blkio_ticks = ticks(ts, r->blkio_delay_ns);
 }
 
 static int cmp_rec(const void *a, const void *b)
@@ -153,14 +162,15 @@ static int cmp_rec(const void *a, const void *b)
 
 /* The task iterator of some kernels (seen on 6.18) starts after pid 1: read init from /proc
  * and put it first, so both sources list the same tasks. */
-static void add_init(unsigned flags, struct ptk_ptab *pt)
+static void add_init(struct ptk_taskscan *ts, unsigned flags, struct ptk_ptab *pt)
 {
-	struct ptk_ptab one = { 0 };
-	struct ptk_src src;
+	struct ptk_ptab one = { .keep = ts->keep };
 	static const int init = 1;
 
-	if ((pt->n && pt->t[0].pid == 1) || ptk_src_init(&src, NULL, NULL) ||
-	    ptk_ptab_scan_pids(&src, flags & ~PTK_PT_SKIPIDLE, &init, 1, &one) || !one.n) {
+	if (ts->init_io_denied)
+		flags &= ~PTK_PT_IO; /* asked once: the access check will not pass later */
+	if ((pt->n && pt->t[0].pid == 1) ||
+	    ptk_ptab_scan_pids(&ts->proc, flags & ~PTK_PT_SKIPIDLE, &init, 1, &one) || !one.n) {
 		ptk_ptab_free(&one);
 		return;
 	}
@@ -170,6 +180,11 @@ static void add_init(unsigned flags, struct ptk_ptab *pt)
 	}
 	memmove(pt->t + one.n, pt->t, pt->n * sizeof(*pt->t));
 	memcpy(pt->t, one.t, one.n * sizeof(*pt->t));
+	if (one.t[0].io_denied)
+		ts->init_io_denied = true;
+	if (ts->init_io_denied)
+		for (int i = 0; i < one.n; i++)
+			pt->t[i].io_denied = true;
 	pt->n += one.n;
 	ptk_ptab_free(&one);
 }
@@ -195,16 +210,22 @@ int ptk_taskscan_scan(struct ptk_taskscan *ts, unsigned flags, struct ptk_ptab *
 			t->minflt = ts->rec[i].min_flt;
 			t->majflt = ts->rec[i].maj_flt;
 			t->gtime = ticks(ts, ts->rec[i].gtime_ns);
+			t->io_ok = ts->rec[i].has_io;
+			t->rchar = ts->rec[i].rchar;
+			t->wchar = ts->rec[i].wchar;
+			t->read_bytes = ts->rec[i].read_bytes;
+			t->write_bytes = ts->rec[i].write_bytes;
+			t->cancelled_write_bytes = ts->rec[i].cancelled_write_bytes;
 		}
 		/* iterated in pid order already, as the /proc scan sorts */
-		add_init(flags, pt);
+		add_init(ts, flags, pt);
 		return 0;
 	}
 	/* process rows: a thread group's live threads summed, plus its exited threads */
 	qsort(ts->rec, n, sizeof(*ts->rec), cmp_rec);
 	for (long i = 0; i < n;) {
 		long j = i;
-		u64 ut = 0, st = 0, mi = 0, ma = 0, gt = 0;
+		u64 ut = 0, st = 0, mi = 0, ma = 0, gt = 0, io[5] = { 0 };
 		const struct taskiter_rec *lead = NULL;
 		for (; j < n && ts->rec[j].tgid == ts->rec[i].tgid; j++) {
 			ut += ts->rec[j].utime_ns;
@@ -212,6 +233,11 @@ int ptk_taskscan_scan(struct ptk_taskscan *ts, unsigned flags, struct ptk_ptab *
 			mi += ts->rec[j].min_flt;
 			ma += ts->rec[j].maj_flt;
 			gt += ts->rec[j].gtime_ns;
+			io[0] += ts->rec[j].rchar;
+			io[1] += ts->rec[j].wchar;
+			io[2] += ts->rec[j].read_bytes;
+			io[3] += ts->rec[j].write_bytes;
+			io[4] += ts->rec[j].cancelled_write_bytes;
 			if (ts->rec[j].pid == ts->rec[j].tgid)
 				lead = &ts->rec[j];
 		}
@@ -223,10 +249,17 @@ int ptk_taskscan_scan(struct ptk_taskscan *ts, unsigned flags, struct ptk_ptab *
 			t->minflt = mi + lead->sig_min_flt;
 			t->majflt = ma + lead->sig_maj_flt;
 			t->gtime = ticks(ts, gt + lead->sig_gtime_ns);
+			/* /proc/PID/io of a process: signal->ioac plus every live thread's */
+			t->io_ok = lead->has_io;
+			t->rchar = io[0] + lead->sig_rchar;
+			t->wchar = io[1] + lead->sig_wchar;
+			t->read_bytes = io[2] + lead->sig_read_bytes;
+			t->write_bytes = io[3] + lead->sig_write_bytes;
+			t->cancelled_write_bytes = io[4] + lead->sig_cancelled_write_bytes;
 		}
 		i = j;
 	}
-	add_init(flags, pt);
+	add_init(ts, flags, pt);
 	return 0;
 }
 

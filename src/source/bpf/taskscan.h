@@ -18,7 +18,9 @@ int ptk_taskscan_open(struct ptk_taskscan **ts);
  * Fill pt with process rows (threads summed as /proc/PID/stat does: the group's exited
  * threads from signal_struct plus every live thread), or thread rows with PTK_PT_THREADS.
  * Sets stat fields, statm (PTK_PT_STATM), status (PTK_PT_STATUS: uid, context switches,
- * VmRSS, VmSwap; Name is comm), schedstat run_delay (PTK_PT_SCHED) and the owner (euid).
+ * VmRSS, VmSwap; Name is comm), schedstat run_delay (PTK_PT_SCHED), the owner (euid) and
+ * stat's delayacct_blkio_ticks, the byte counters of /proc/PID/io (PTK_PT_IO: rchar, wchar, read/write/cancelled bytes;
+ * io_ok is false on kernels without CONFIG_TASK_XACCT).
  * utime/stime/gtime/starttime are converted from ns to USER_HZ ticks like /proc; they are
  * the raw tick-sampled counters, not cputime_adjust()ed to sum_exec_runtime as /proc's are.
  * Returns 0 or -errno.
@@ -27,7 +29,7 @@ int ptk_taskscan_scan(struct ptk_taskscan *ts, unsigned flags, struct ptk_ptab *
 /* The flags the iterator can serve (others need the /proc scan). */
 #define PTK_TASKSCAN_FLAGS                                                                \
 	(PTK_PT_THREADS | PTK_PT_STATM | PTK_PT_OWNER | PTK_PT_SKIPIDLE | PTK_PT_STATUS | \
-	 PTK_PT_SCHED)
+	 PTK_PT_SCHED | PTK_PT_IO)
 void ptk_taskscan_close(struct ptk_taskscan *ts);
 /*
  * The iterator when it pays off: a live source (not a replayed snapshot), as root, with at

@@ -80,7 +80,13 @@ static void kv_add(struct ptk_kvs *kvs, const char *proto, size_t plen, const ch
 		kvs->kv = xrealloc(kvs->kv, kvs->cap * sizeof(*kvs->kv));
 	}
 	struct ptk_kv *kv = &kvs->kv[kvs->n++];
-	snprintf(kv->key, sizeof(kv->key), "%.*s.%.*s", (int)plen, proto, (int)nlen, name);
+	/* "proto.name", truncated to the key size (memcpy: ~300 keys a read) */
+	plen = MIN(plen, sizeof(kv->key) - 2);
+	nlen = MIN(nlen, sizeof(kv->key) - 2 - plen);
+	memcpy(kv->key, proto, plen);
+	kv->key[plen] = '.';
+	memcpy(kv->key + plen + 1, name, nlen);
+	kv->key[plen + 1 + nlen] = '\0';
 	kv->val = v;
 }
 

@@ -519,7 +519,7 @@ static int read_task(struct ptk_ptab *pt, int base, const char *rel, int kind, i
 		if (n >= 0)
 			t->io_ok = ptk_task_parse_io(buf, t) == 0;
 		else if (n == -EACCES || n == -EPERM)
-			pt->denied++;
+			pt->denied++, t->io_denied = true;
 	}
 	if (flags & PTK_PT_STATUS) {
 		n = ptk_read_file_at(base, P("status"), buf, size);

@@ -31,6 +31,7 @@ struct ptk_task {
 	u64 blkio_ticks; /* delayacct_blkio_ticks (stat field 42), 0 when absent */
 	u64 gtime; /* guest_time ticks (stat field 43; inside utime), 0 when absent */
 	bool io_ok; /* /proc/PID/io was readable */
+	bool io_denied; /* /proc/PID/io: EACCES/EPERM (ptrace access check), not worth retrying */
 	u64 rchar, wchar; /* bytes via read()/write() syscalls (io) */
 	u64 read_bytes, write_bytes, cancelled_write_bytes; /* bytes at the block layer (io) */
 	char wchan[64]; /* kernel function the task sleeps in ("" when running or unknown) */
