@@ -66,9 +66,18 @@ $(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
 # Light skeletons (bpftool gen skeleton -L) for the programs on a one-shot hot path: the
 # kernel applies the CO-RE relocations itself, so loading does not parse the 5 MB vmlinux BTF
 # in user space (libbpf's open/load spends ~25 ms there).
-LSKELS := $(BUILD)/bpf/taskiter.lskel.h
+# A tool with a tp_btf/raw_tp pair of hooks gets one light skeleton per flavour
+# (NAME_btf, NAME_raw): the kernel-side loader cannot leave a program out.
+LSKELS := $(BUILD)/bpf/taskiter.lskel.h $(BUILD)/bpf/runqlat_btf.lskel.h \
+	$(BUILD)/bpf/runqlat_raw.lskel.h
 $(BUILD)/bpf/%.lskel.h: $(BUILD)/bpf/%.bpf.o
 	$(BPFTOOL) gen skeleton -L $< name $(subst -,_,$*)_bpf > $@.tmp && mv $@.tmp $@
+$(BUILD)/bpf/%_btf.bpf.o: src/source/bpf/%.bpf.c $(wildcard src/source/bpf/*.h) | $(VMLINUX)
+	$(CLANG) $(BPF_CFLAGS) -DPTK_ONLY_TP_BTF -c $< -o $@
+	$(LLVM_STRIP) -g $@
+$(BUILD)/bpf/%_raw.bpf.o: src/source/bpf/%.bpf.c $(wildcard src/source/bpf/*.h) | $(VMLINUX)
+	$(CLANG) $(BPF_CFLAGS) -DPTK_ONLY_RAW_TP -c $< -o $@
+	$(LLVM_STRIP) -g $@
 
 $(LIB_OBJ) $(CMD_OBJ) $(MAIN_OBJ): | $(SKELS) $(LSKELS)
 

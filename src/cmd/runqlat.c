@@ -10,6 +10,9 @@
 #include "cmd/cmd.h"
 #include "model/hist.h"
 #include "runqlat.skel.h"
+/* light skeletons, one per hook flavour (kernel-side loader: no vmlinux BTF parse here) */
+#include "runqlat_btf.lskel.h"
+#include "runqlat_raw.lskel.h"
 #include "source/bpf/runner.h"
 #include "source/bpf/runqlat.h"
 
@@ -30,25 +33,69 @@ static const char usage[] =
 struct priv {
 	bool timestamp;
 	bool btf;
+	/*
+	 * Loaded as one of: a light skeleton (tp_btf flavour, else raw_tp), whose loader runs in
+	 * the kernel so neither the kernel BTF nor the object is parsed in user space (~11 MiB
+	 * of heap and ~20 ms with libbpf); or, on kernels without BPF_PROG_TYPE_SYSCALL or
+	 * kernel-side CO-RE (before 5.17), the libbpf skeleton. PTK_BPF_LSKEL=0 forces the
+	 * latter, PTK_BPF_LSKEL=raw the raw_tp light skeleton (tests).
+	 */
+	struct runqlat_btf_bpf *lbtf;
+	struct runqlat_raw_bpf *lraw;
+	int hists_fd;
 };
 
 static struct bpf_object *object(struct ptk_bpf_run *r)
 {
-	return ((struct runqlat_bpf *)r->skel)->obj;
+	return r->skel ? ((struct runqlat_bpf *)r->skel)->obj : NULL;
 }
 
-static int rq_open(struct ptk_bpf_run *r)
+static int prog_fds(struct ptk_bpf_run *r, int *fds, int max)
 {
-	struct runqlat_bpf *s = runqlat_bpf__open();
 	struct priv *p = r->priv;
+
+	if (max < 3)
+		return 0;
+	if (p->lbtf) {
+		fds[0] = p->lbtf->progs.tp_btf_sched_wakeup.prog_fd;
+		fds[1] = p->lbtf->progs.tp_btf_sched_wakeup_new.prog_fd;
+		fds[2] = p->lbtf->progs.tp_btf_sched_switch.prog_fd;
+		return 3;
+	}
+	if (p->lraw) {
+		fds[0] = p->lraw->progs.raw_sched_wakeup.prog_fd;
+		fds[1] = p->lraw->progs.raw_sched_wakeup_new.prog_fd;
+		fds[2] = p->lraw->progs.raw_sched_switch.prog_fd;
+		return 3;
+	}
+	return 0;
+}
+
+#define RQ_SET_RODATA(skel, r)                                              \
+	do {                                                                \
+		PTK_BPF_SET_FILTERS(skel, &(r)->filter);                    \
+		(skel)->rodata->targ_per_process = (r)->filter.per_process; \
+		(skel)->rodata->targ_per_thread = (r)->filter.per_thread;   \
+		(skel)->rodata->targ_ms = (r)->filter.millis;               \
+	} while (0)
+
+static bool use_lskel(void)
+{
+	const char *e = getenv("PTK_BPF_LSKEL");
+
+	return !e || strcmp(e, "0");
+}
+
+/* Open the libbpf skeleton and keep the cheapest hooks (a BTF probe). 0 or -errno. */
+static int open_libbpf(struct ptk_bpf_run *r)
+{
+	struct priv *p = r->priv;
+	struct runqlat_bpf *s = runqlat_bpf__open();
 
 	if (!s)
 		return -errno;
 	r->skel = s;
-	PTK_BPF_SET_FILTERS(s, &r->filter);
-	s->rodata->targ_per_process = r->filter.per_process;
-	s->rodata->targ_per_thread = r->filter.per_thread;
-	s->rodata->targ_ms = r->filter.millis;
+	RQ_SET_RODATA(s, r);
 	p->btf = ptk_bpf_pick_tp(s->progs.tp_btf_sched_wakeup, s->progs.raw_sched_wakeup,
 				 "sched_wakeup");
 	ptk_bpf_pick_tp(s->progs.tp_btf_sched_wakeup_new, s->progs.raw_sched_wakeup_new,
@@ -57,21 +104,73 @@ static int rq_open(struct ptk_bpf_run *r)
 	return 0;
 }
 
+static int rq_open(struct ptk_bpf_run *r)
+{
+	/* the light skeletons are opened and loaded together in rq_load */
+	return use_lskel() ? 0 : open_libbpf(r);
+}
+
+/* Try the light skeletons: tp_btf, then raw_tp. 0, or -errno of the last attempt. */
+static int load_lskel(struct ptk_bpf_run *r)
+{
+	struct priv *p = r->priv;
+	int err;
+
+	const char *e = getenv("PTK_BPF_LSKEL");
+
+	errno = 0;
+	if (!e || strcmp(e, "raw")) { /* PTK_BPF_LSKEL=raw: the raw_tp flavour (tests) */
+		p->lbtf = runqlat_btf_bpf__open();
+		if (!p->lbtf)
+			return errno ? -errno : -ENOMEM;
+		RQ_SET_RODATA(p->lbtf, r);
+		if (!(err = runqlat_btf_bpf__load(p->lbtf)) &&
+		    !(err = runqlat_btf_bpf__attach(p->lbtf))) {
+			p->btf = true;
+			p->hists_fd = p->lbtf->maps.hists.map_fd;
+			return 0;
+		}
+		runqlat_btf_bpf__destroy(p->lbtf);
+		p->lbtf = NULL;
+	}
+	p->lraw = runqlat_raw_bpf__open();
+	if (!p->lraw)
+		return errno ? -errno : -ENOMEM;
+	RQ_SET_RODATA(p->lraw, r);
+	if (!(err = runqlat_raw_bpf__load(p->lraw)) && !(err = runqlat_raw_bpf__attach(p->lraw))) {
+		p->hists_fd = p->lraw->maps.hists.map_fd;
+		return 0;
+	}
+	runqlat_raw_bpf__destroy(p->lraw);
+	p->lraw = NULL;
+	return err < 0 ? err : -EINVAL;
+}
+
 static int rq_load(struct ptk_bpf_run *r)
 {
-	struct runqlat_bpf *s = r->skel;
-	int err = runqlat_bpf__load(s);
+	struct priv *p = r->priv;
+	int err;
 
-	if (err)
+	if (!r->skel) {
+		err = load_lskel(r);
+		if (!err || err == -EPERM)
+			return err;
+		/* an older kernel: the libbpf skeleton */
+		if ((err = open_libbpf(r)))
+			return err;
+		ptk_bpf_probes_done();
+	}
+	struct runqlat_bpf *s = r->skel;
+	if ((err = runqlat_bpf__load(s)))
 		return err;
+	p->hists_fd = bpf_map__fd(s->maps.hists);
 	return runqlat_bpf__attach(s);
 }
 
 static int rq_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 {
-	struct runqlat_bpf *s = r->skel;
 	struct priv *p = r->priv;
-	int fd = bpf_map__fd(s->maps.hists);
+	int fd = p->hists_fd;
 	__u32 key, next, *prev = NULL;
 	struct runqlat_hist v;
 	struct json_object *arr = NULL;
@@ -131,6 +230,10 @@ static int rq_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 
 static void rq_destroy(struct ptk_bpf_run *r)
 {
+	struct priv *p = r->priv;
+
+	runqlat_btf_bpf__destroy(p->lbtf);
+	runqlat_raw_bpf__destroy(p->lraw);
 	runqlat_bpf__destroy(r->skel);
 }
 
@@ -140,6 +243,7 @@ static const struct ptk_bpf_ops ops = {
 	.load = rq_load,
 	.report = rq_report,
 	.object = object,
+	.prog_fds = prog_fds,
 	.destroy = rq_destroy,
 };
 

@@ -7,7 +7,7 @@ is_root || { skip "runqlat needs root (BPF)"; exit 0; }
 
 cc -O1 -pthread -o "$TMP/spin" "$(dirname "$0")/../progs/spin.c" || { not_ok "build spin.c"; exit 0; }
 
-taskset -c 0 "$TMP/spin" 4 8 & SPIN=$!
+taskset -c 0 "$TMP/spin" 4 12 & SPIN=$!
 trap 'kill $SPIN 2>/dev/null; rm -rf "$TMP"' EXIT
 sleep 0.5
 have runqlat && { timeout 10 runqlat 3 1 > "$TMP/anchor.txt" 2>&1 & ANCHOR=$!; }
@@ -21,6 +21,14 @@ check "4 threads pinned to CPU 0: counts > 0" py "$TMP/rq.json" "h['total']>0"
 check "4 threads pinned to CPU 0: p99 >= 1 ms (bucket bound >= 1023 us)" py "$TMP/rq.json" "h['p99_le']>=1023"
 check "-p PID: the pinned process's histogram has p99 >= 1 ms" py "$TMP/rqp.json" "h['total']>0 and h['p99_le']>=1023"
 check "observer: BPF run time and lost events reported" py "$TMP/rq.json" "d['observer']['lost_events']==0 and (d['observer']['bpf_run_count'] or 0)>0"
+# the three loaders: light skeletons (tp_btf, raw_tp flavours; kernel-side loader) and the
+# libbpf skeleton (older kernels) measure the same thing
+for l in 1:tp_btf raw:raw_tp 0:tp_btf; do
+	PTK_BPF_LSKEL=${l%%:*} "$PTK" runqlat -p $SPIN --json 1 1 > "$TMP/l.json" 2>/dev/null
+	note "PTK_BPF_LSKEL=${l%%:*}: $(python3 -c "import json; d=json.load(open('$TMP/l.json')); h=d['histograms'][0]['hist']; print(d['hook'], h['total'], h['p99_le'], d['observer']['bpf_run_count'])" 2>&1)"
+	check "loader PTK_BPF_LSKEL=${l%%:*}: hook ${l#*:}, the pinned process's p99 >= 1 ms, programs counted" \
+		py "$TMP/l.json" "d['hook']=='${l#*:}' and h['total']>0 and h['p99_le']>=1023 and d['observer']['bpf_run_count']>0"
+done
 if [ -s "$TMP/anchor.txt" ]; then
 	# p99 bucket of libbpf-tools' histogram
 	a99=$(awk '/->/ { lo[n]=$1; hi[n]=$3; c[n]=$5; t+=$5; n++ } END { s=0; for(i=0;i<n;i++){ s+=c[i]; if (s>=0.99*t){ print hi[i]; exit } } }' "$TMP/anchor.txt")

@@ -209,8 +209,20 @@ static void collect_stats(struct ptk_bpf_run *r)
 	struct bpf_object *obj = r->ops->object ? r->ops->object(r) : NULL;
 
 	r->prog_run_ns = r->prog_run_cnt = 0;
-	if (obj)
+	if (obj) {
 		ptk_bpf_obj_runtime(obj, &r->prog_run_ns, &r->prog_run_cnt);
+	} else if (r->ops->prog_fds) {
+		int fds[16], n = r->ops->prog_fds(r, fds, ARRAY_SIZE(fds));
+		for (int i = 0; i < n; i++) {
+			struct bpf_prog_info info;
+			__u32 len = sizeof(info);
+			memset(&info, 0, sizeof(info));
+			if (fds[i] >= 0 && bpf_obj_get_info_by_fd(fds[i], &info, &len) == 0) {
+				r->prog_run_ns += info.run_time_ns;
+				r->prog_run_cnt += info.run_cnt;
+			}
+		}
+	}
 }
 
 static double elapsed_s(const struct ptk_bpf_run *r)

@@ -63,6 +63,9 @@ struct ptk_bpf_ops {
 	u64 (*lost)(struct ptk_bpf_run *r);
 	/* The libbpf object, for run-time stats of its programs. */
 	struct bpf_object *(*object)(struct ptk_bpf_run *r);
+	/* Or, for a light skeleton (no bpf_object): fill up to max program fds, return the
+	 * count; used when object() is NULL or returns NULL. */
+	int (*prog_fds)(struct ptk_bpf_run *r, int *fds, int max);
 	void (*destroy)(struct ptk_bpf_run *r);
 	bool needs_tracefs; /* attaches tracepoints by name (perf_event): mount tracefs */
 };

@@ -80,6 +80,13 @@ static __always_inline int on_switch(struct task_struct *prev, struct task_struc
 	return 0;
 }
 
+/*
+ * Two flavours of the same hooks: the BTF-typed tracepoints (cheapest) and raw tracepoints.
+ * The libbpf skeleton holds both and loads one (ptk_bpf_pick_tp); the light skeletons are
+ * built once per flavour (PTK_ONLY_TP_BTF / PTK_ONLY_RAW_TP), and the loader tries tp_btf
+ * first.
+ */
+#ifndef PTK_ONLY_RAW_TP
 SEC("tp_btf/sched_wakeup")
 int BPF_PROG(tp_btf_sched_wakeup, struct task_struct *p)
 {
@@ -98,6 +105,9 @@ int BPF_PROG(tp_btf_sched_switch, bool preempt, struct task_struct *prev, struct
 	return on_switch(prev, next);
 }
 
+#endif
+
+#ifndef PTK_ONLY_TP_BTF
 SEC("raw_tp/sched_wakeup")
 int BPF_PROG(raw_sched_wakeup, struct task_struct *p)
 {
@@ -115,5 +125,7 @@ int BPF_PROG(raw_sched_switch, bool preempt, struct task_struct *prev, struct ta
 {
 	return on_switch(prev, next);
 }
+
+#endif
 
 char LICENSE[] SEC("license") = "GPL";
