@@ -49,9 +49,9 @@ python3 -c "print(f'  ptk runqlat {$p}   libbpf-tools runqlat {$a}   ratio {$p/m
 rm -f /tmp/ptk-bench-rq.json /tmp/ptk-bench-rq.txt
 
 echo
-echo "== throughput of perf bench sched pipe (100000 round trips): alone, under ptk runqlat, under"
-echo "   libbpf-tools runqlat, interleaved 5 times (the VM's noise moves single runs by 10%); medians"
-pipe() { perf bench sched pipe -l 100000 2>/dev/null | awk '/ops\/sec/ { print $1 }'; }
+echo "== throughput of perf bench sched pipe (100000 round trips, both ends pinned to CPU 1): alone,"
+echo "   under ptk runqlat, under libbpf-tools runqlat, interleaved 5 times; medians"
+pipe() { taskset -c 1 perf bench sched pipe -l 100000 2>/dev/null | awk '/ops\/sec/ { print $1 }'; }
 A=""; P=""; L=""
 for round in 1 2 3 4 5; do
 	A="$A $(pipe)"

@@ -34,6 +34,19 @@ static __always_inline long task_state(struct task_struct *t)
 	return BPF_CORE_READ(o, state);
 }
 
+/*
+ * The same for a BTF-typed (trusted) task pointer, e.g. a tp_btf argument: direct loads,
+ * which the verifier makes fault-safe, instead of a bpf_probe_read_kernel call each.
+ */
+static __always_inline long task_state_btf(struct task_struct *t)
+{
+	struct task_struct___o *o = (void *)t;
+
+	if (bpf_core_field_exists(t->__state))
+		return t->__state;
+	return o->state;
+}
+
 /* The task's cgroup v2 id (kernfs node id == the directory's inode number). */
 static __always_inline __u64 task_cgroup_id(struct task_struct *t)
 {

@@ -28,9 +28,16 @@ struct {
 
 static struct runqlat_hist zero;
 
-static __always_inline int enqueue(struct task_struct *p)
+/*
+ * btf: p, prev and next are BTF-typed tp_btf arguments, read with direct loads; a raw_tp
+ * program passes false and reads them with bpf_probe_read_kernel. The flag is a constant
+ * in each inlined copy, so the other branch is not compiled.
+ */
+#define TASK_FIELD(t, f, btf) ((btf) ? (t)->f : BPF_CORE_READ(t, f))
+
+static __always_inline int enqueue(struct task_struct *p, bool btf)
 {
-	__u32 tid = BPF_CORE_READ(p, pid);
+	__u32 tid = TASK_FIELD(p, pid, btf);
 	__u64 ts;
 
 	if (!tid || !task_selected(p))
@@ -40,7 +47,7 @@ static __always_inline int enqueue(struct task_struct *p)
 	return 0;
 }
 
-static __always_inline int on_switch(struct task_struct *prev, struct task_struct *next)
+static __always_inline int on_switch(struct task_struct *prev, struct task_struct *next, bool btf)
 {
 	struct runqlat_hist *h;
 	__u32 tid, key;
@@ -48,9 +55,9 @@ static __always_inline int on_switch(struct task_struct *prev, struct task_struc
 	__s64 delta;
 
 	/* preempted while runnable: it waits on the run queue from now */
-	if (task_state(prev) == TASK_RUNNING)
-		enqueue(prev);
-	tid = BPF_CORE_READ(next, pid);
+	if ((btf ? task_state_btf(prev) : task_state(prev)) == TASK_RUNNING)
+		enqueue(prev, btf);
+	tid = TASK_FIELD(next, pid, btf);
 	if (!tid)
 		return 0;
 	tsp = bpf_map_lookup_elem(&start, &tid);
@@ -60,7 +67,7 @@ static __always_inline int on_switch(struct task_struct *prev, struct task_struc
 	bpf_map_delete_elem(&start, &tid);
 	if (delta < 0)
 		return 0;
-	key = targ_per_process ? (__u32)BPF_CORE_READ(next, tgid) :
+	key = targ_per_process ? (__u32)TASK_FIELD(next, tgid, btf) :
 	      targ_per_thread  ? tid :
 				 RUNQLAT_ALL;
 	h = bpf_map_lookup_elem(&hists, &key);
@@ -90,19 +97,19 @@ static __always_inline int on_switch(struct task_struct *prev, struct task_struc
 SEC("tp_btf/sched_wakeup")
 int BPF_PROG(tp_btf_sched_wakeup, struct task_struct *p)
 {
-	return enqueue(p);
+	return enqueue(p, true);
 }
 
 SEC("tp_btf/sched_wakeup_new")
 int BPF_PROG(tp_btf_sched_wakeup_new, struct task_struct *p)
 {
-	return enqueue(p);
+	return enqueue(p, true);
 }
 
 SEC("tp_btf/sched_switch")
 int BPF_PROG(tp_btf_sched_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
-	return on_switch(prev, next);
+	return on_switch(prev, next, true);
 }
 
 #endif
@@ -111,19 +118,19 @@ int BPF_PROG(tp_btf_sched_switch, bool preempt, struct task_struct *prev, struct
 SEC("raw_tp/sched_wakeup")
 int BPF_PROG(raw_sched_wakeup, struct task_struct *p)
 {
-	return enqueue(p);
+	return enqueue(p, false);
 }
 
 SEC("raw_tp/sched_wakeup_new")
 int BPF_PROG(raw_sched_wakeup_new, struct task_struct *p)
 {
-	return enqueue(p);
+	return enqueue(p, false);
 }
 
 SEC("raw_tp/sched_switch")
 int BPF_PROG(raw_sched_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
-	return on_switch(prev, next);
+	return on_switch(prev, next, false);
 }
 
 #endif
