@@ -173,6 +173,31 @@ PY
 	note "bpf vs proc: $ncommon tasks in both, $onlyb only in bpf, $onlyp only in proc, $nbad differing: $rest"
 	check "task iterator and /proc list the same tasks (up to 3 born or gone in between)" test "$ncommon" -gt 20 -a "$onlyb" -le 3 -a "$onlyp" -le 3
 	check "task iterator and /proc agree on command, VIRT, user and nice" test "$nbad" -le 2
+	# Later frames: tasks that did not run get a short record and the previous pass's values
+	# (a full pass every 10th). A sleeping process and a busy one keep correct rows in every
+	# frame: the sleeper's VIRT/RES/TIME equal /proc's, the busy one's TIME grows.
+	sleep 300 & SL=$!
+	( exec -a ptkbusy32 bash -c 'while :; do :; done' ) & BZ=$!
+	sleep 0.3
+	PTK_TASK_SOURCE=bpf "$PTK" top -b -n 6 -d 0.2 --json > "$TMP/frames.json" 2>/dev/null
+	python3 - "$TMP/frames.json" $SL $BZ > "$TMP/fr.txt" <<'PY'
+import json, os, sys
+frames = [json.loads(l) for l in open(sys.argv[1])]
+sl, bz = int(sys.argv[2]), int(sys.argv[3])
+st = open(f"/proc/{sl}/stat").read().rsplit(")", 1)[1].split()
+page = os.sysconf("SC_PAGE_SIZE") // 1024
+want = (int(st[20]) // 1024, int(st[21]) * page, "S")  # vsize bytes -> kB, rss pages -> kB
+rows = [{r["pid"]: r for r in f["processes"]} for f in frames]
+sl_ok = all(sl in r and (r[sl]["virt_kb"], r[sl]["res_kb"], r[sl]["state"]) == want for r in rows)
+times = [r[bz]["time_s"] for r in rows if bz in r]
+print(len(frames), int(sl_ok), len(times), int(all(b > a for a, b in zip(times, times[1:]))),
+      want, [(r[sl]["virt_kb"], r[sl]["res_kb"], r[sl]["state"]) for r in rows if sl in r][-1:], times)
+PY
+	kill $SL $BZ 2>/dev/null; wait $SL $BZ 2>/dev/null
+	read -r nf slok nbz grows rest < "$TMP/fr.txt"
+	note "6 frames from the iterator: sleeper ok=$slok, busy TIME+ in $nbz frames, growing=$grows: $rest"
+	check "6 frames: the sleeping process keeps /proc's VIRT, RES and state in every frame" test "$nf" = 6 -a "$slok" = 1
+	check "6 frames: the busy process is in every frame with its TIME+ growing" test "$nbz" = 6 -a "$grows" = 1
 else
 	skip "task iterator comparison needs root and kernel BTF"
 fi
