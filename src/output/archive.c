@@ -283,8 +283,7 @@ s64 ptk_arc_now_ms(void)
  * open(). The text goes to the same parsers the readers use. Other roots: the readers.
  */
 enum {
-	F_UPTIME,
-	F_STAT,
+	F_STAT, /* /proc/uptime is not read: see collect_live */
 	F_LOADAVG,
 	F_MEMINFO,
 	F_VMSTAT,
@@ -298,9 +297,9 @@ enum {
 	F_N
 };
 static const char *const live_files[F_N] = {
-	"/proc/uptime",	     "/proc/stat",	   "/proc/loadavg",	    "/proc/meminfo",
-	"/proc/vmstat",	     "/proc/diskstats",	   "/proc/net/dev",	    "/proc/net/snmp",
-	"/proc/net/netstat", "/proc/pressure/cpu", "/proc/pressure/memory", "/proc/pressure/io",
+	"/proc/stat",	      "/proc/loadavg",	       "/proc/meminfo",	    "/proc/vmstat",
+	"/proc/diskstats",    "/proc/net/dev",	       "/proc/net/snmp",    "/proc/net/netstat",
+	"/proc/pressure/cpu", "/proc/pressure/memory", "/proc/pressure/io",
 };
 static struct {
 	int fd; /* 0: not opened yet, -1: absent */
@@ -388,14 +387,20 @@ static int collect_live(const struct ptk_src *src, struct ptk_arc_sample *s)
 
 	if (++ncollect % 60 == 0)
 		nfacts = 0;
-	if ((n = live_read(F_UPTIME)) < 0)
-		return (int)n;
-	if (sscanf(live[F_UPTIME].b.p, "%lf %lf", &s->up.up_s, &s->up.idle_s) != 2)
-		return -EINVAL;
 	if ((n = live_read(F_STAT)) < 0)
 		return (int)n;
 	if ((r = ptk_stat_parse(live[F_STAT].b.p, &s->st)))
 		return r;
+	/*
+	 * /proc/uptime without reading it: its first field is CLOCK_BOOTTIME, its second the
+	 * sum of every CPU's idle time (fs/proc/uptime.c get_idle_time), which is /proc/stat's
+	 * aggregate idle column (same function, USER_HZ ticks: the same 10 ms resolution).
+	 */
+	struct timespec bt;
+	if (clock_gettime(CLOCK_BOOTTIME, &bt))
+		return -errno;
+	s->up.up_s = bt.tv_sec + bt.tv_nsec / 1e9;
+	s->up.idle_s = (double)s->st.all.t[PTK_CPU_IDLE] / sysconf(_SC_CLK_TCK);
 	s->has_la =
 		live_read(F_LOADAVG) > 0 &&
 		sscanf(live[F_LOADAVG].b.p, "%lf %lf %lf %u/%u %d", &s->la.load1, &s->la.load5,
@@ -834,7 +839,7 @@ static void schema_sql(struct wbuf *b)
 	       "CREATE TABLE IF NOT EXISTS sample(id INTEGER PRIMARY KEY, t_ms INTEGER NOT NULL");
 	for (int i = 0; i < NSCOL; i++)
 		wb_add(b, ", %s INTEGER", sample_cols[i].name);
-	wb_add(b, ");\nCREATE INDEX IF NOT EXISTS sample_t ON sample(t_ms);\n");
+	wb_add(b, ");\n");
 	wb_add(b,
 	       "CREATE TABLE IF NOT EXISTS cpu(sample_id INTEGER NOT NULL, cpu INTEGER NOT NULL");
 	for (int i = 0; i < PTK_CPU_NSTATES; i++)
@@ -1004,6 +1009,9 @@ struct ptk_arc *ptk_arc_open(const char *path, int mode, char *err, size_t errsi
 		free(a);
 		return NULL;
 	}
+	/* no global allocation statistics (a mutex and counters around every malloc); only
+	 * effective before SQLite's first use in the process, harmless after */
+	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
 	if (sqlite3_open_v2(path, &a->db, flags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
 		snprintf(err, errsize, "%s: %s", path,
 			 a->db ? sqlite3_errmsg(a->db) : "cannot open");
