@@ -2,9 +2,11 @@
 #include "source/bpf/taskscan.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/types.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "source/bpf/runner.h"
@@ -18,6 +20,7 @@ struct ptk_taskscan {
 	struct ptk_src proc; /* the live /proc, for init (see add_init) */
 	struct ptk_ptab_keep *keep; /* init's /proc files, held open across scans */
 	bool init_io_denied; /* /proc/1/io failed its access check */
+	int init_fd[3]; /* /proc/1/stat, statm, io held open (pid 1 is never reused); 0: not yet */
 	struct taskiter_rec *rec;
 	size_t cap; /* records */
 	long hz, pagesz;
@@ -57,6 +60,9 @@ void ptk_taskscan_close(struct ptk_taskscan *ts)
 		return;
 	taskiter_bpf__destroy(ts->skel); /* closes the link, program and map fds */
 	ptk_ptab_keep_free(ts->keep);
+	for (int i = 0; i < 3; i++)
+		if (ts->init_fd[i] > 0)
+			close(ts->init_fd[i]);
 	free(ts->rec);
 	free(ts);
 }
@@ -160,6 +166,66 @@ static int cmp_rec(const void *a, const void *b)
 	return (x->pid > y->pid) - (x->pid < y->pid);
 }
 
+/* pread one of init's files, opened on first use and held. Returns the length or -errno. */
+static ssize_t init_read(struct ptk_taskscan *ts, int i, char *buf, size_t size)
+{
+	static const char *const files[] = { "/proc/1/stat", "/proc/1/statm", "/proc/1/io" };
+	ssize_t n;
+
+	if (ts->init_fd[i] == 0) {
+		ts->init_fd[i] = open(files[i], O_RDONLY | O_CLOEXEC);
+		if (ts->init_fd[i] < 0)
+			ts->init_fd[i] = -errno;
+	}
+	if (ts->init_fd[i] < 0)
+		return ts->init_fd[i];
+	n = pread(ts->init_fd[i], buf, size - 1, 0);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	return n;
+}
+
+/*
+ * init as a process row from its held stat, statm and io files: what the iterator serves
+ * for record and top (the owner, statm, io), without the /proc scan's directory walk.
+ * Returns 0, or -errno when the generic scan must do it.
+ */
+static int init_fast(struct ptk_taskscan *ts, unsigned flags, struct ptk_task *t)
+{
+	char buf[1024];
+	struct stat sb;
+
+	memset(t, 0, sizeof(*t));
+	t->nfds = -1;
+	if (init_read(ts, 0, buf, sizeof(buf)) <= 0 || ptk_task_parse_stat(buf, t))
+		return -ENOENT;
+	t->tgid = 1;
+	if (flags & PTK_PT_OWNER) {
+		/* /proc/1's owner (euid, root when not dumpable), as fstat of its stat shows */
+		t->owner_ok = fstat(ts->init_fd[0], &sb) == 0;
+		t->euid = sb.st_uid;
+	}
+	if (flags & PTK_PT_STATM) {
+		unsigned long long a, b, c;
+		if (init_read(ts, 1, buf, sizeof(buf)) > 0 &&
+		    sscanf(buf, "%llu %llu %llu", &a, &b, &c) == 3) {
+			t->statm_size = a;
+			t->statm_resident = b;
+			t->statm_shared = c;
+			t->statm_ok = true;
+		}
+	}
+	if (flags & PTK_PT_IO) {
+		ssize_t n = init_read(ts, 2, buf, sizeof(buf));
+		if (n > 0)
+			t->io_ok = ptk_task_parse_io(buf, t) == 0;
+		else
+			t->io_denied = n == -EACCES || n == -EPERM;
+	}
+	return 0;
+}
+
 /* The task iterator of some kernels (seen on 6.18) starts after pid 1: read init from /proc
  * and put it first, so both sources list the same tasks. */
 static void add_init(struct ptk_taskscan *ts, unsigned flags, struct ptk_ptab *pt)
@@ -169,6 +235,24 @@ static void add_init(struct ptk_taskscan *ts, unsigned flags, struct ptk_ptab *p
 
 	if (ts->init_io_denied)
 		flags &= ~PTK_PT_IO; /* asked once: the access check will not pass later */
+	if (pt->n && pt->t[0].pid == 1)
+		return;
+	if (!(flags & ~(PTK_PT_OWNER | PTK_PT_STATM | PTK_PT_IO | PTK_PT_SKIPIDLE))) {
+		struct ptk_task it;
+		if (init_fast(ts, flags, &it) == 0) {
+			if (it.io_denied)
+				ts->init_io_denied = true;
+			it.io_denied = ts->init_io_denied;
+			if (pt->cap < pt->n + 1) {
+				pt->cap = pt->n + 1;
+				pt->t = xrealloc(pt->t, pt->cap * sizeof(*pt->t));
+			}
+			memmove(pt->t + 1, pt->t, pt->n * sizeof(*pt->t));
+			pt->t[0] = it;
+			pt->n++;
+			return;
+		}
+	}
 	if ((pt->n && pt->t[0].pid == 1) ||
 	    ptk_ptab_scan_pids(&ts->proc, flags & ~PTK_PT_SKIPIDLE, &init, 1, &one) || !one.n) {
 		ptk_ptab_free(&one);
