@@ -15,6 +15,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -105,7 +106,10 @@ struct top {
 	/* time travel (--at): snapshots materialised from the archive */
 	const char *at, *db;
 	bool utc;
-	int at_shift;
+	int at_shift; /* samples from the one nearest TIME, as built */
+	int at_bias; /* added to the viewer's step: steps past either end are undone */
+	s64 at_t_ms; /* the time of the sample shown */
+	char at_anchor[32]; /* "@EPOCH.ms" of the first sample shown: TIME once resolved */
 	char at_dir[PATH_MAX];
 };
 
@@ -114,7 +118,8 @@ struct top {
 static int at_tree(struct top *tp, int shift)
 {
 	char dir[PATH_MAX], err[PATH_MAX + 256];
-	int n = ptk_arc_at(tp->db, tp->at, tp->utc, 1, 0, shift, dir, sizeof(dir), NULL, err,
+	s64 t_ms = 0;
+	int n = ptk_arc_at(tp->db, tp->at, tp->utc, 1, 0, shift, dir, sizeof(dir), &t_ms, err,
 			   sizeof(err));
 
 	if (n < 2) {
@@ -126,6 +131,15 @@ static int at_tree(struct top *tp, int shift)
 	ptk_arc_rmtree(tp->at_dir);
 	snprintf(tp->at_dir, sizeof(tp->at_dir), "%s", dir);
 	tp->at_shift = shift;
+	tp->at_t_ms = t_ms;
+	/* the viewer says which recorded sample it shows */
+	time_t t = (time_t)(t_ms / 1000);
+	struct tm tm;
+	char when[32];
+	if ((tp->utc ? gmtime_r(&t, &tm) : localtime_r(&t, &tm)) &&
+	    strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm))
+		snprintf(tp->f.at_label, sizeof(tp->f.at_label), "recorded %s%s", when,
+			 tp->utc ? " UTC" : "");
 	return 0;
 }
 
@@ -295,8 +309,18 @@ static int sample(void *arg, const struct ptk_top_view *v)
 
 	if (tp->at && tp->at_dir[0]) {
 		/* time travel: every frame is computed afresh from the tree's two snapshots */
-		if (v->step != tp->at_shift && (r = at_tree(tp, v->step)))
-			return r;
+		int want = v->step + tp->at_bias;
+		if (want != tp->at_shift) {
+			s64 shown = tp->at_t_ms;
+			int d = want > tp->at_shift ? 1 : -1;
+			if ((r = at_tree(tp, want)))
+				return r;
+			if (tp->at_t_ms == shown) {
+				/* at the first or last sample: the step did not move, undo it */
+				tp->at_bias -= d;
+				tp->at_shift -= d;
+			}
+		}
 		if (ptk_src_init(&ctx->src, tp->at_dir, NULL))
 			return PTK_EXIT_RUNTIME;
 		tp->have_prev = false;
@@ -919,6 +943,10 @@ int cmd_top(struct ptk_ctx *ctx, int argc, char **argv)
 			return ptk_usage_error(ctx, "--at replays the archive: no --procfs");
 		if ((r = at_tree(&tp, 0)))
 			goto out;
+		/* steps count from the sample shown, not from a relative TIME ("-30m") that
+		 * would move with the clock */
+		snprintf(tp.at_anchor, sizeof(tp.at_anchor), "@%.3f", tp.at_t_ms / 1000.0);
+		tp.at = tp.at_anchor;
 		ctx->procfs = tp.at_dir;
 	}
 	if ((r = ptk_ctx_ready(ctx)))

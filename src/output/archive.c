@@ -2013,7 +2013,8 @@ int ptk_arc_at(const char *db, const char *at, bool utc, int before, double span
 		n = -EINVAL;
 		goto out;
 	}
-	k = ptk_arc_nearest(&idx, t) + shift;
+	/* the first sample with `before` baselines, then the shift: a step always moves */
+	k = MAX(ptk_arc_nearest(&idx, t), MIN(before, idx.n - 1)) + shift;
 	k = MAX(k, MIN(before, idx.n - 1));
 	k = MIN(k, idx.n - 1);
 	last = k;

@@ -245,16 +245,28 @@ static void draw(struct tui *t)
 	if (t->msg[0])
 		mvprintw(LINES - 1, 0, "%-*.*s", COLS - 1, COLS - 1, t->msg);
 	else
-		mvprintw(LINES - 1, 0, "%-*.*s", COLS - 1, COLS - 1, ({
-				 static char s[256];
-				 snprintf(s, sizeof(s),
-					  "ptk cost %.2f%% CPU | %d/%d rows%s%s%s | q quit F6 sort "
-					  "t tree H thr \\ filter / find k kill r nice f cols",
-					  f->observer_pct, f->norder, f->nrows,
-					  t->v->filter[0] ? " filter:" : "", t->v->filter,
-					  t->v->tree ? " tree" : "");
-				 s;
-			 }));
+		mvprintw(
+			LINES - 1, 0, "%-*.*s", COLS - 1, COLS - 1, ({
+				static char s[512];
+				if (f->at_label[0])
+					snprintf(
+						s, sizeof(s),
+						"%s | [ ] step | %d/%d rows%s%s%s | q quit F6 sort "
+						"t tree \\ filter / find f cols",
+						f->at_label, f->norder, f->nrows,
+						t->v->filter[0] ? " filter:" : "", t->v->filter,
+						t->v->tree ? " tree" : "");
+				else
+					snprintf(
+						s, sizeof(s),
+						"ptk cost %.2f%% CPU | %d/%d rows%s%s%s | q quit F6 "
+						"sort t tree H thr \\ filter / find k kill r nice f "
+						"cols",
+						f->observer_pct, f->norder, f->nrows,
+						t->v->filter[0] ? " filter:" : "", t->v->filter,
+						t->v->tree ? " tree" : "");
+				s;
+			}));
 	attroff(COLOR_PAIR(PAIR_STATUS));
 	refresh();
 }

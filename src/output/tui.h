@@ -69,6 +69,8 @@ struct ptk_top_frame {
 	double psi10[PTK_PSI_NRES]; /* "some avg10"; NAN when unavailable */
 	double forks_s; /* /proc/stat processes, per second */
 	double observer_pct; /* ptk's own CPU time, % of one CPU */
+	/* time travel (top --at): "recorded YYYY-MM-DD HH:MM:SS", the sample shown; "" live */
+	char at_label[64];
 	int nrows;
 	struct ptk_top_row *rows;
 	int norder; /* rows to show, in display order (after filter, sort, tree) */

@@ -59,3 +59,43 @@ check "invalid --at: exit 1, one error line" test $rc -eq 1 -a "$(wc -l < "$TMP/
 "$PTK" check --at now --db "$TMP/missing.db" 2>"$TMP/e"; rc=$?
 check "missing archive: exit 1, one error line" test $rc -eq 1 -a "$(wc -l < "$TMP/e")" -eq 1
 check "no temporary snapshot tree is left behind" test -z "$(ls -d /tmp/ptk-at.* 2>/dev/null | xargs -r -n1 find 2>/dev/null -maxdepth 0 -newer "$DB")"
+
+# the interactive viewer (tmux): the status line names the recorded sample shown; ']' and '['
+# step through the archive's samples in order and stop at either end (the first sample with
+# a baseline, the last sample); the rows are that sample's
+if have tmux; then
+	S=ptkat$$
+	tm() { command tmux -L "$S" "$@"; }
+	trap 'tm kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
+	t1f=$(sqlite3 "$DB" 'select t_ms/1000.0 from sample order by id limit 1 offset 1')
+	tm new-session -d -s $S -x 120 -y 30 "TZ=America/New_York TERM=xterm-256color $PTK top --at @$t1f --db $DB"
+	shown() { # the time in the status line, after waiting for it to change from $1
+		for _ in $(seq 30); do
+			l=$(tm capture-pane -p -t $S | tail -1)
+			t=$(echo "$l" | sed -n 's/^recorded \([0-9-]* [0-9:]*\) .*/\1/p')
+			[ -n "$t" ] && [ "$t" != "$1" ] && { echo "$t"; return; }
+			sleep 0.1
+		done
+		echo "$t"
+	}
+	# the archive's times, as the viewer shows them (recorded in New York)
+	mapfile -t want < <(sqlite3 "$DB" 'select t_ms/1000 from sample order by id' | while read -r t; do TZ=America/New_York date -d "@$t" '+%Y-%m-%d %H:%M:%S'; done)
+	seen=("$(shown "")")
+	for k in '[' ']' ']' ']' ']' ']' ']' '['; do
+		tm send-keys -t $S "$k"
+		sleep 0.4
+		seen+=("$(shown "")")
+	done
+	tm capture-pane -p -t $S > "$TMP/at.txt"
+	tm send-keys -t $S q
+	sleep 0.3
+	note "archive: ${want[*]}"
+	note "viewer:  ${seen[*]}"
+	# start at sample 1; '[' stays (sample 0 has no baseline); ']' x6 walks 2..5 then stays
+	exp=("${want[1]}" "${want[1]}" "${want[2]}" "${want[3]}" "${want[4]}" "${want[5]}" "${want[5]}" "${want[5]}" "${want[4]}")
+	check "viewer: '[' and ']' step sample by sample and stop at either end" test "${seen[*]}" = "${exp[*]}"
+	check "viewer: the burner recorded in the window is listed at ${want[4]}" grep -q "ptkburn72\|^ *$BURN " "$TMP/at.txt"
+	check "viewer: q quits, no ptk top left" test -z "$(tm list-sessions 2>/dev/null)"
+else
+	skip "tmux not installed: no interactive time travel"
+fi
