@@ -161,7 +161,9 @@ static void read_io(struct ptk_ctx *ctx, struct ptk_ptab *now, const struct ptk_
 		if (t->io_ok)
 			continue; /* from the task iterator */
 		const struct ptk_task *o = prev ? ptk_ptab_find(prev, t->pid, t->starttime) : NULL;
-		if (t->io_denied || (o && o->io_denied))
+		if (o && o->io_denied)
+			t->io_denied = true;
+		if (t->io_denied)
 			continue; /* the access check failed: it does not pass by retrying */
 		if (o && o->io_ok && o->utime == t->utime && o->stime == t->stime) {
 			t->io_ok = true;

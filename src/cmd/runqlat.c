@@ -218,6 +218,8 @@ static int rq_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 		ptk_sink_begin(&r->ctx->sink);
 		ptk_sink_meta_f64(&r->ctx->sink, "interval_s", itv);
 		ptk_sink_meta_str(&r->ctx->sink, "hook", p->btf ? "tp_btf" : "raw_tp");
+		ptk_sink_meta_str(&r->ctx->sink, "loader",
+				  p->lbtf || p->lraw ? "light skeleton" : "libbpf");
 		ptk_sink_meta_json(&r->ctx->sink, "histograms", arr);
 		ptk_sink_meta_json(&r->ctx->sink, "observer", ptk_bpf_observer_json(r));
 		ptk_sink_end(&r->ctx->sink);

@@ -312,13 +312,13 @@ static int sample(void *arg, const struct ptk_top_view *v)
 		int want = v->step + tp->at_bias;
 		if (want != tp->at_shift) {
 			s64 shown = tp->at_t_ms;
-			int d = want > tp->at_shift ? 1 : -1;
+			int was = tp->at_shift;
 			if ((r = at_tree(tp, want)))
 				return r;
 			if (tp->at_t_ms == shown) {
 				/* at the first or last sample: the step did not move, undo it */
-				tp->at_bias -= d;
-				tp->at_shift -= d;
+				tp->at_bias -= want - was;
+				tp->at_shift = was;
 			}
 		}
 		if (ptk_src_init(&ctx->src, tp->at_dir, NULL))

@@ -839,7 +839,7 @@ static void schema_sql(struct wbuf *b)
 	       "CREATE TABLE IF NOT EXISTS sample(id INTEGER PRIMARY KEY, t_ms INTEGER NOT NULL");
 	for (int i = 0; i < NSCOL; i++)
 		wb_add(b, ", %s INTEGER", sample_cols[i].name);
-	wb_add(b, ");\n");
+	wb_add(b, ");\nCREATE INDEX IF NOT EXISTS sample_t ON sample(t_ms);\n");
 	wb_add(b,
 	       "CREATE TABLE IF NOT EXISTS cpu(sample_id INTEGER NOT NULL, cpu INTEGER NOT NULL");
 	for (int i = 0; i < PTK_CPU_NSTATES; i++)
@@ -1009,9 +1009,13 @@ struct ptk_arc *ptk_arc_open(const char *path, int mode, char *err, size_t errsi
 		free(a);
 		return NULL;
 	}
-	/* no global allocation statistics (a mutex and counters around every malloc); only
-	 * effective before SQLite's first use in the process, harmless after */
-	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+	/* no global allocation statistics (a mutex and counters around every malloc): set
+	 * once, before SQLite's first use in the process */
+	static bool configured;
+	if (!configured) {
+		configured = true;
+		sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+	}
 	if (sqlite3_open_v2(path, &a->db, flags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
 		snprintf(err, errsize, "%s: %s", path,
 			 a->db ? sqlite3_errmsg(a->db) : "cannot open");

@@ -69,22 +69,31 @@ if have tmux; then
 	trap 'tm kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
 	t1f=$(sqlite3 "$DB" 'select t_ms/1000.0 from sample order by id limit 1 offset 1')
 	tm new-session -d -s $S -x 120 -y 30 "TZ=America/New_York TERM=xterm-256color $PTK top --at @$t1f --db $DB"
-	shown() { # the time in the status line, after waiting for it to change from $1
+	shown_now() { tm capture-pane -p -t $S | tail -1 | sed -n 's/^recorded \([0-9-]* [0-9:]*\) .*/\1/p'; }
+	shown() { # the time in the status line, once it shows one (up to 3 s)
 		for _ in $(seq 30); do
-			l=$(tm capture-pane -p -t $S | tail -1)
-			t=$(echo "$l" | sed -n 's/^recorded \([0-9-]* [0-9:]*\) .*/\1/p')
-			[ -n "$t" ] && [ "$t" != "$1" ] && { echo "$t"; return; }
+			t=$(shown_now)
+			[ -n "$t" ] && { echo "$t"; return; }
 			sleep 0.1
 		done
-		echo "$t"
 	}
 	# the archive's times, as the viewer shows them (recorded in New York)
 	mapfile -t want < <(sqlite3 "$DB" 'select t_ms/1000 from sample order by id' | while read -r t; do TZ=America/New_York date -d "@$t" '+%Y-%m-%d %H:%M:%S'; done)
-	seen=("$(shown "")")
+	seen=("$(shown)")
+	# after each key: wait for the time it should show (up to 3 s), so a slow redraw is
+	# waited for and a wrong one is caught
+	exp=("${want[1]}" "${want[1]}" "${want[2]}" "${want[3]}" "${want[4]}" "${want[5]}" "${want[5]}" "${want[5]}" "${want[4]}")
+	i=1
 	for k in '[' ']' ']' ']' ']' ']' ']' '['; do
 		tm send-keys -t $S "$k"
-		sleep 0.4
-		seen+=("$(shown "")")
+		for _ in $(seq 30); do
+			t=$(shown_now)
+			[ "$t" = "${exp[$i]}" ] && break
+			sleep 0.1
+		done
+		sleep 0.2 # a step past either end must not move it later either
+		seen+=("$(shown_now)")
+		i=$((i + 1))
 	done
 	tm capture-pane -p -t $S > "$TMP/at.txt"
 	tm send-keys -t $S q
@@ -92,7 +101,6 @@ if have tmux; then
 	note "archive: ${want[*]}"
 	note "viewer:  ${seen[*]}"
 	# start at sample 1; '[' stays (sample 0 has no baseline); ']' x6 walks 2..5 then stays
-	exp=("${want[1]}" "${want[1]}" "${want[2]}" "${want[3]}" "${want[4]}" "${want[5]}" "${want[5]}" "${want[5]}" "${want[4]}")
 	check "viewer: '[' and ']' step sample by sample and stop at either end" test "${seen[*]}" = "${exp[*]}"
 	check "viewer: the burner recorded in the window is listed at ${want[4]}" grep -q "ptkburn72\|^ *$BURN " "$TMP/at.txt"
 	check "viewer: q quits, no ptk top left" test -z "$(tm list-sessions 2>/dev/null)"

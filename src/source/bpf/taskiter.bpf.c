@@ -64,16 +64,23 @@ int dump_task(struct bpf_iter__task *ctx)
 	r.nvcsw = t->nvcsw;
 	r.nivcsw = t->nivcsw;
 	r.gtime_ns = t->gtime;
-	if (bpf_core_field_exists(t->sched_info.run_delay))
+	if (bpf_core_field_exists(t->sched_info.run_delay)) {
+		r.has_sched = 1;
 		r.run_delay_ns = t->sched_info.run_delay;
+	}
+	r.runtime_ns = t->se.sum_exec_runtime;
 	/* a probe read, not a trusted load: the verifier's check of each nested trusted
 	 * pointer costs a linear search of the kernel's BTF at load time */
 	if (bpf_core_field_exists(t->delays))
 		r.blkio_delay_ns = BPF_CORE_READ(t, delays, blkio_delay);
-	if (bpf_core_field_exists(t->ioac)) {
+	/* struct task_io_accounting is always there; its members depend on the config:
+	 * rchar/wchar on CONFIG_TASK_XACCT, the byte counts on CONFIG_TASK_IO_ACCOUNTING */
+	if (bpf_core_field_exists(t->ioac.rchar)) {
 		r.has_io = 1;
 		r.rchar = t->ioac.rchar;
 		r.wchar = t->ioac.wchar;
+	}
+	if (bpf_core_field_exists(t->ioac.read_bytes)) {
 		r.read_bytes = t->ioac.read_bytes;
 		r.write_bytes = t->ioac.write_bytes;
 		r.cancelled_write_bytes = t->ioac.cancelled_write_bytes;
@@ -86,9 +93,12 @@ int dump_task(struct bpf_iter__task *ctx)
 		r.sig_min_flt = sig->min_flt;
 		r.sig_maj_flt = sig->maj_flt;
 		r.sig_gtime_ns = sig->gtime;
-		if (bpf_core_field_exists(sig->ioac)) {
+		r.sig_runtime_ns = sig->sum_sched_runtime;
+		if (bpf_core_field_exists(sig->ioac.rchar)) {
 			r.sig_rchar = sig->ioac.rchar;
 			r.sig_wchar = sig->ioac.wchar;
+		}
+		if (bpf_core_field_exists(sig->ioac.read_bytes)) {
 			r.sig_read_bytes = sig->ioac.read_bytes;
 			r.sig_write_bytes = sig->ioac.write_bytes;
 			r.sig_cancelled_write_bytes = sig->ioac.cancelled_write_bytes;

@@ -23,11 +23,15 @@ struct taskiter_rec {
 	__u64 gtime_ns, sig_gtime_ns; /* guest time: this thread, the group's exited threads */
 	__u64 run_delay_ns; /* sched_info.run_delay (schedstat field 2); 0 without SCHED_INFO */
 	/* task->ioac of this thread, and signal->ioac (the group's exited threads): the fields
-	 * of /proc/PID/io; has_io is 0 on kernels without CONFIG_TASK_XACCT */
+	 * of /proc/PID/io */
 	__u64 rchar, wchar, read_bytes, write_bytes, cancelled_write_bytes;
 	__u64 sig_rchar, sig_wchar, sig_read_bytes, sig_write_bytes, sig_cancelled_write_bytes;
-	__u32 has_io, pad;
+	__u32 has_io; /* rchar/wchar (CONFIG_TASK_XACCT) and the byte counts are real */
+	__u32 has_sched; /* run_delay_ns is real (CONFIG_SCHED_INFO) */
 	__u64 blkio_delay_ns; /* delays->blkio_delay (stat field 42 in ns); 0 without delayacct */
+	/* se.sum_exec_runtime of this thread, signal->sum_sched_runtime of the group's exited
+	 * threads (ns): /proc scales utime/stime to them (cputime_adjust) */
+	__u64 runtime_ns, sig_runtime_ns;
 };
 
 #endif

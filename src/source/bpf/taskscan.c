@@ -20,7 +20,8 @@ struct ptk_taskscan {
 	struct ptk_src proc; /* the live /proc, for init (see add_init) */
 	struct ptk_ptab_keep *keep; /* init's /proc files, held open across scans */
 	bool init_io_denied; /* /proc/1/io failed its access check */
-	int init_fd[3]; /* /proc/1/stat, statm, io held open (pid 1 is never reused); 0: not yet */
+	int init_fd[3]; /* /proc/1/stat, statm, io held open (pid 1 is never reused), or -errno */
+	bool init_opened[3];
 	struct taskiter_rec *rec;
 	size_t cap; /* records */
 	long hz, pagesz;
@@ -61,7 +62,7 @@ void ptk_taskscan_close(struct ptk_taskscan *ts)
 	taskiter_bpf__destroy(ts->skel); /* closes the link, program and map fds */
 	ptk_ptab_keep_free(ts->keep);
 	for (int i = 0; i < 3; i++)
-		if (ts->init_fd[i] > 0)
+		if (ts->init_opened[i] && ts->init_fd[i] >= 0)
 			close(ts->init_fd[i]);
 	free(ts->rec);
 	free(ts);
@@ -151,10 +152,29 @@ static void fill(const struct ptk_taskscan *ts, const struct taskiter_rec *r, st
 	t->vmswap_kb = MAX(r->rss_swap, 0) * (ts->pagesz / 1024);
 	memcpy(t->name, t->comm, sizeof(t->name));
 	/* schedstat of the task itself (for a process: its leader, as /proc/PID/schedstat) */
-	t->sched_ok = true;
+	t->sched_ok = r->has_sched;
 	t->run_delay_ns = r->run_delay_ns;
 	/* stat field 42: the task's own (a process's leader's) block I/O delay */
 	t->blkio_ticks = ticks(ts, r->blkio_delay_ns);
+}
+
+/*
+ * utime and stime as /proc shows them (kernel/sched/cputime.c cputime_adjust): the tick-
+ * sampled split scaled so that their sum is the precise runtime (sum_exec_runtime, ns).
+ * Without /proc's per-task memory of the last values shown (prev_cputime), which only
+ * keeps them from going backwards. Sets the two in USER_HZ ticks.
+ */
+static void cputime_adjust(const struct ptk_taskscan *ts, u64 ut, u64 st, u64 rt,
+			   struct ptk_task *t)
+{
+	if (st == 0)
+		ut = rt;
+	else if (ut == 0)
+		st = rt;
+	else
+		st = (u64)((unsigned __int128)st * rt / (st + ut)), ut = rt - st;
+	t->utime = ticks(ts, ut);
+	t->stime = ticks(ts, st);
 }
 
 static int cmp_rec(const void *a, const void *b)
@@ -172,7 +192,8 @@ static ssize_t init_read(struct ptk_taskscan *ts, int i, char *buf, size_t size)
 	static const char *const files[] = { "/proc/1/stat", "/proc/1/statm", "/proc/1/io" };
 	ssize_t n;
 
-	if (ts->init_fd[i] == 0) {
+	if (!ts->init_opened[i]) {
+		ts->init_opened[i] = true;
 		ts->init_fd[i] = open(files[i], O_RDONLY | O_CLOEXEC);
 		if (ts->init_fd[i] < 0)
 			ts->init_fd[i] = -errno;
@@ -289,8 +310,8 @@ int ptk_taskscan_scan(struct ptk_taskscan *ts, unsigned flags, struct ptk_ptab *
 		for (long i = 0; i < n; i++) {
 			struct ptk_task *t = &pt->t[pt->n++];
 			fill(ts, &ts->rec[i], t);
-			t->utime = ticks(ts, ts->rec[i].utime_ns);
-			t->stime = ticks(ts, ts->rec[i].stime_ns);
+			cputime_adjust(ts, ts->rec[i].utime_ns, ts->rec[i].stime_ns,
+				       ts->rec[i].runtime_ns, t);
 			t->minflt = ts->rec[i].min_flt;
 			t->majflt = ts->rec[i].maj_flt;
 			t->gtime = ticks(ts, ts->rec[i].gtime_ns);
@@ -309,11 +330,12 @@ int ptk_taskscan_scan(struct ptk_taskscan *ts, unsigned flags, struct ptk_ptab *
 	qsort(ts->rec, n, sizeof(*ts->rec), cmp_rec);
 	for (long i = 0; i < n;) {
 		long j = i;
-		u64 ut = 0, st = 0, mi = 0, ma = 0, gt = 0, io[5] = { 0 };
+		u64 ut = 0, st = 0, rt = 0, mi = 0, ma = 0, gt = 0, io[5] = { 0 };
 		const struct taskiter_rec *lead = NULL;
 		for (; j < n && ts->rec[j].tgid == ts->rec[i].tgid; j++) {
 			ut += ts->rec[j].utime_ns;
 			st += ts->rec[j].stime_ns;
+			rt += ts->rec[j].runtime_ns;
 			mi += ts->rec[j].min_flt;
 			ma += ts->rec[j].maj_flt;
 			gt += ts->rec[j].gtime_ns;
@@ -328,8 +350,9 @@ int ptk_taskscan_scan(struct ptk_taskscan *ts, unsigned flags, struct ptk_ptab *
 		if (lead) {
 			struct ptk_task *t = &pt->t[pt->n++];
 			fill(ts, lead, t);
-			t->utime = ticks(ts, ut + lead->sig_utime_ns);
-			t->stime = ticks(ts, st + lead->sig_stime_ns);
+			/* thread_group_cputime_adjusted: the group's sums, then the same scaling */
+			cputime_adjust(ts, ut + lead->sig_utime_ns, st + lead->sig_stime_ns,
+				       rt + lead->sig_runtime_ns, t);
 			t->minflt = mi + lead->sig_min_flt;
 			t->majflt = ma + lead->sig_maj_flt;
 			t->gtime = ticks(ts, gt + lead->sig_gtime_ns);
