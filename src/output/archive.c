@@ -1046,8 +1046,9 @@ struct ptk_arc *ptk_arc_open(const char *path, int mode, char *err, size_t errsi
 		struct wbuf b = { 0 };
 		char val[64];
 		int r;
-		/* WAL: readers never block the writer; synchronous=FULL: a committed sample
-		 * survives a power cut too, not only a crash of the recorder */
+		/* WAL: readers never block the writer. synchronous=NORMAL: a commit is not
+		 * fsynced, so a crash of the recorder loses nothing committed and a power cut
+		 * at most the last samples (the file stays consistent) */
 		r = exec(a, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;");
 		if (!r) {
 			wb_add(&b, "BEGIN;");
