@@ -68,8 +68,12 @@ $(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
 # in user space (libbpf's open/load spends ~25 ms there).
 # A tool with a tp_btf/raw_tp pair of hooks gets one light skeleton per flavour
 # (NAME_btf, NAME_raw): the kernel-side loader cannot leave a program out.
+# A tool that keeps its libbpf skeleton as the fallback gets NAME_l (struct NAME_l_bpf).
 LSKELS := $(BUILD)/bpf/taskiter.lskel.h $(BUILD)/bpf/runqlat_btf.lskel.h \
-	$(BUILD)/bpf/runqlat_raw.lskel.h
+	$(BUILD)/bpf/runqlat_raw.lskel.h $(BUILD)/bpf/execsnoop_l.lskel.h \
+	$(BUILD)/bpf/opensnoop_l.lskel.h
+$(BUILD)/bpf/%_l.lskel.h: $(BUILD)/bpf/%.bpf.o
+	$(BPFTOOL) gen skeleton -L $< name $(subst -,_,$*)_l_bpf > $@.tmp && mv $@.tmp $@
 $(BUILD)/bpf/%.lskel.h: $(BUILD)/bpf/%.bpf.o
 	$(BPFTOOL) gen skeleton -L $< name $(subst -,_,$*)_bpf > $@.tmp && mv $@.tmp $@
 $(BUILD)/bpf/%_btf.bpf.o: src/source/bpf/%.bpf.c $(wildcard src/source/bpf/*.h) | $(VMLINUX)

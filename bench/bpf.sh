@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # BPF tools against libbpf-tools, side by side in one run (root):
-#  1. startup + teardown time and peak RSS of `runqlat 1 1` (wall - 1 s)
+#  1. startup + teardown time and peak RSS of runqlat and other tools (wall - 1 s)
 #  2. the counts both see on the same window
 #  3. throughput lost on `perf bench sched pipe` while each runqlat traces every switch
 set -u
@@ -26,17 +26,22 @@ def run(cmd):
     os.unlink(tf)
     return time.monotonic() - t, rss, ru.ru_utime + ru.ru_stime, out.decode(errors="replace")
 
-print("== startup + teardown (wall of `runqlat 1 1` minus the 1 s interval), peak RSS; median of 5")
-for name, cmd in (("ptk runqlat", [ptk, "runqlat", "1", "1"]), ("libbpf-tools runqlat", ["runqlat", "1", "1"])):
-    res = [run(cmd) for _ in range(5)]
-    w = statistics.median(r[0] for r in res) - 1.0
-    rss = statistics.median(r[1] for r in res)
-    cpu = statistics.median(r[2] for r in res)
-    print(f"  {name:<22} start+stop {w*1000:7.1f} ms   peak RSS {rss/1024:6.1f} MiB   CPU {cpu*1000:6.1f} ms")
-    res_by = globals().setdefault("res_by", {})
-    res_by[name] = (w, rss)
-a, b = res_by["ptk runqlat"], res_by["libbpf-tools runqlat"]
-print(f"  ratio ptk/libbpf-tools: start+stop {a[0]/b[0]:.2f}, peak RSS {a[1]/b[1]:.2f}")
+print("== startup + teardown (wall minus the 1 s traced), peak RSS, CPU; median of 5 runs each")
+print("   interval tools run `TOOL 1 1`; event tools run 1 s and get SIGINT")
+tools = [("runqlat", ["1", "1"], False), ("execsnoop", [], True), ("opensnoop", [], True),
+         ("biolatency", ["1", "1"], False), ("offcputime", ["1"], False),
+         ("cachestat", ["1", "1"], False)]
+for tool, args, timed in tools:
+    row = {}
+    for who, base in (("ptk", [ptk, tool]), ("libbpf-tools", [tool])):
+        cmd = (["timeout", "-s", "INT", "1"] if timed else []) + base + args
+        res = [run(cmd) for _ in range(5)]
+        row[who] = (statistics.median(r[0] for r in res) - 1.0,
+                    statistics.median(r[1] for r in res), statistics.median(r[2] for r in res))
+    (pw, pr, pc), (lw, lr, lc) = row["ptk"], row["libbpf-tools"]
+    print(f"  {tool:<11} ptk start+stop {pw*1000:6.1f} ms, RSS {pr/1024:5.1f} MiB, CPU {pc*1000:5.1f} ms | "
+          f"libbpf-tools {lw*1000:6.1f} ms, {lr/1024:5.1f} MiB, {lc*1000:5.1f} ms | "
+          f"ratio start {pw/lw:.2f}, RSS {pr/lr:.2f}")
 PY
 echo
 echo "== counts on the same 3 s window (runqlat totals: every wakeup->switch both see)"

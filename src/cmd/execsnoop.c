@@ -9,6 +9,9 @@
 
 #include "cmd/cmd.h"
 #include "execsnoop.skel.h"
+/* the light skeleton (kernel-side loader: no vmlinux BTF parsed here); the libbpf skeleton
+ * above is the fallback on kernels before 5.17 (PTK_BPF_LSKEL=0 forces it) */
+#include "execsnoop_l.lskel.h"
 #include "source/bpf/execsnoop.h"
 #include "source/bpf/runner.h"
 
@@ -60,27 +63,79 @@ struct priv {
 	struct ptk_table tab;
 	u64 start_ns;
 	u64 events;
+	struct execsnoop_l_bpf *l; /* the light skeleton, or NULL (libbpf's in r->skel) */
+	int events_fd, lost_fd;
 };
 
 static struct bpf_object *object(struct ptk_bpf_run *r)
 {
-	return ((struct execsnoop_bpf *)r->skel)->obj;
+	return r->skel ? ((struct execsnoop_bpf *)r->skel)->obj : NULL;
 }
+
+static int prog_fds(struct ptk_bpf_run *r, int *fds, int max)
+{
+	struct priv *p = r->priv;
+
+	if (!p->l || max < 4)
+		return 0;
+	fds[0] = p->l->progs.tp_sys_enter_execve.prog_fd;
+	fds[1] = p->l->progs.tp_sys_enter_execveat.prog_fd;
+	fds[2] = p->l->progs.tp_sys_exit_execve.prog_fd;
+	fds[3] = p->l->progs.tp_sys_exit_execveat.prog_fd;
+	return 4;
+}
+
+#define ES_SET_RODATA(skel, r, p)                            \
+	do {                                                 \
+		PTK_BPF_SET_FILTERS(skel, &(r)->filter);     \
+		(skel)->rodata->ignore_failed = !(p)->fails; \
+		(skel)->rodata->targ_uid = (p)->uid;         \
+		(skel)->rodata->targ_ppid = (p)->ppid;       \
+		(skel)->rodata->max_args = (p)->max_args;    \
+	} while (0)
 
 static int es_open(struct ptk_bpf_run *r)
 {
-	struct execsnoop_bpf *s = execsnoop_bpf__open();
 	struct priv *p = r->priv;
+	const char *e = getenv("PTK_BPF_LSKEL");
 
+	if (!e || strcmp(e, "0")) {
+		errno = 0;
+		p->l = execsnoop_l_bpf__open();
+		if (!p->l)
+			return errno ? -errno : -ENOMEM;
+		ES_SET_RODATA(p->l, r, p);
+		return 0;
+	}
+	struct execsnoop_bpf *s = execsnoop_bpf__open();
 	if (!s)
 		return -errno;
 	r->skel = s;
-	PTK_BPF_SET_FILTERS(s, &r->filter);
-	s->rodata->ignore_failed = !p->fails;
-	s->rodata->targ_uid = p->uid;
-	s->rodata->targ_ppid = p->ppid;
-	s->rodata->max_args = p->max_args;
+	ES_SET_RODATA(s, r, p);
 	return 0;
+}
+
+/* Load the light skeleton and attach its tracepoints. 0 or -errno (then it is freed). */
+static int load_lskel(struct ptk_bpf_run *r)
+{
+	struct priv *p = r->priv;
+	struct execsnoop_l_bpf *l = p->l;
+	int err = execsnoop_l_bpf__load(l);
+
+	if (!err &&
+	    (err = l->links.tp_sys_enter_execve_fd = ptk_bpf_attach_tp(
+		     l->progs.tp_sys_enter_execve.prog_fd, "syscalls/sys_enter_execve")) >= 0 &&
+	    (err = l->links.tp_sys_exit_execve_fd = ptk_bpf_attach_tp(
+		     l->progs.tp_sys_exit_execve.prog_fd, "syscalls/sys_exit_execve")) >= 0 &&
+	    (err = l->links.tp_sys_enter_execveat_fd = ptk_bpf_attach_tp(
+		     l->progs.tp_sys_enter_execveat.prog_fd, "syscalls/sys_enter_execveat")) >= 0 &&
+	    (err = l->links.tp_sys_exit_execveat_fd = ptk_bpf_attach_tp(
+		     l->progs.tp_sys_exit_execveat.prog_fd, "syscalls/sys_exit_execveat")) >= 0)
+		return 0;
+	/* failed attaches hold -errno, which destroy's skel_closenz skips */
+	execsnoop_l_bpf__destroy(l);
+	p->l = NULL;
+	return err < 0 ? err : -EINVAL;
 }
 
 /* Append the arguments, NUL-separated in e->args, joined by spaces (quoted with -q). */
@@ -171,17 +226,36 @@ static int handle_event(void *ctx, void *data, size_t len)
 
 static int es_load(struct ptk_bpf_run *r)
 {
-	struct execsnoop_bpf *s = r->skel;
 	struct priv *p = r->priv;
-	int err = execsnoop_bpf__load(s);
+	int err;
 
-	if (err)
-		return err;
-	r->rb = ring_buffer__new(bpf_map__fd(s->maps.events), handle_event, r, NULL);
+	if (p->l) {
+		err = load_lskel(r);
+		if (err == -EPERM)
+			return err;
+		if (err) { /* an older kernel: the libbpf skeleton */
+			struct execsnoop_bpf *s = execsnoop_bpf__open();
+			if (!s)
+				return -errno;
+			r->skel = s;
+			ES_SET_RODATA(s, r, p);
+		}
+	}
+	if (p->l) {
+		p->events_fd = p->l->maps.events.map_fd;
+		p->lost_fd = p->l->maps.lost.map_fd;
+	} else {
+		struct execsnoop_bpf *s = r->skel;
+		if ((err = execsnoop_bpf__load(s)))
+			return err;
+		if ((err = execsnoop_bpf__attach(s)))
+			return err;
+		p->events_fd = bpf_map__fd(s->maps.events);
+		p->lost_fd = bpf_map__fd(s->maps.lost);
+	}
+	r->rb = ring_buffer__new(p->events_fd, handle_event, r, NULL);
 	if (!r->rb)
 		return -errno;
-	if ((err = execsnoop_bpf__attach(s)))
-		return err;
 	p->start_ns = ptk_now_ns();
 	if (!r->ctx->json)
 		ptk_sink_table_begin(&r->ctx->sink, &p->tab, true, NULL);
@@ -192,7 +266,7 @@ static int es_load(struct ptk_bpf_run *r)
 
 static u64 es_lost(struct ptk_bpf_run *r)
 {
-	return ptk_bpf_percpu_sum(bpf_map__fd(((struct execsnoop_bpf *)r->skel)->maps.lost), 0);
+	return ptk_bpf_percpu_sum(((struct priv *)r->priv)->lost_fd, 0);
 }
 
 static int es_report(struct ptk_bpf_run *r, long i, double itv, bool last)
@@ -202,6 +276,7 @@ static int es_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 	if (r->ctx->json) {
 		ptk_sink_begin(&r->ctx->sink);
 		ptk_sink_meta_u64(&r->ctx->sink, "events", p->events);
+		ptk_sink_meta_str(&r->ctx->sink, "loader", p->l ? "light skeleton" : "libbpf");
 		ptk_sink_meta_json(&r->ctx->sink, "observer", ptk_bpf_observer_json(r));
 		ptk_sink_end(&r->ctx->sink);
 	}
@@ -211,8 +286,11 @@ static int es_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 
 static void es_destroy(struct ptk_bpf_run *r)
 {
+	struct priv *p = r->priv;
+
 	ring_buffer__free(r->rb);
 	r->rb = NULL;
+	execsnoop_l_bpf__destroy(p->l);
 	execsnoop_bpf__destroy(r->skel);
 }
 
@@ -223,6 +301,7 @@ static const struct ptk_bpf_ops ops = {
 	.report = es_report,
 	.lost = es_lost,
 	.object = object,
+	.prog_fds = prog_fds,
 	.destroy = es_destroy,
 	.needs_tracefs = true,
 };
@@ -248,7 +327,10 @@ int cmd_execsnoop(struct ptk_ctx *ctx, int argc, char **argv)
 		PTK_COMMON_OPTS,
 		{ 0 },
 	};
-	struct priv p = { .uid = EXECSNOOP_INVALID_UID, .max_args = EXECSNOOP_DEFAULT_MAX_ARGS };
+	struct priv p = { .uid = EXECSNOOP_INVALID_UID,
+			  .max_args = EXECSNOOP_DEFAULT_MAX_ARGS,
+			  .events_fd = -1,
+			  .lost_fd = -1 };
 	struct ptk_bpf_run r = { .ctx = ctx, .ops = &ops, .priv = &p, .count = -1 };
 	int c, rc, v;
 

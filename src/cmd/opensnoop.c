@@ -12,6 +12,9 @@
 #include "cmd/cmd.h"
 #include "lib/errnoname.h"
 #include "opensnoop.skel.h"
+/* the light skeleton (kernel-side loader: no vmlinux BTF parsed here); the libbpf skeleton
+ * above is the fallback on kernels before 5.17 (PTK_BPF_LSKEL=0 forces it) */
+#include "opensnoop_l.lskel.h"
 #include "source/bpf/opensnoop.h"
 #include "source/bpf/runner.h"
 #include "source/tracefs/tracefs.h"
@@ -72,11 +75,13 @@ struct priv {
 	int map[NCOLS];
 	struct ptk_table tab;
 	u64 events;
+	struct opensnoop_l_bpf *l; /* the light skeleton, or NULL (libbpf's in r->skel) */
+	int events_fd, lost_fd;
 };
 
 static struct bpf_object *object(struct ptk_bpf_run *r)
 {
-	return ((struct opensnoop_bpf *)r->skel)->obj;
+	return r->skel ? ((struct opensnoop_bpf *)r->skel)->obj : NULL;
 }
 
 static bool tp_exists(const char *event)
@@ -89,7 +94,94 @@ static bool tp_exists(const char *event)
 	return access(path, F_OK) == 0;
 }
 
+#define OS_SET_RODATA(skel, r, p)                           \
+	do {                                                \
+		PTK_BPF_SET_FILTERS(skel, &(r)->filter);    \
+		(skel)->rodata->targ_uid = (p)->uid;        \
+		(skel)->rodata->targ_failed = (p)->failed;  \
+		(skel)->rodata->full_path = (p)->full_path; \
+	} while (0)
+
+static int prog_fds(struct ptk_bpf_run *r, int *fds, int max)
+{
+	struct priv *p = r->priv;
+
+	if (!p->l || max < 6)
+		return 0;
+	fds[0] = p->l->progs.tp_sys_enter_open.prog_fd;
+	fds[1] = p->l->progs.tp_sys_enter_openat.prog_fd;
+	fds[2] = p->l->progs.tp_sys_enter_openat2.prog_fd;
+	fds[3] = p->l->progs.tp_sys_exit_open.prog_fd;
+	fds[4] = p->l->progs.tp_sys_exit_openat.prog_fd;
+	fds[5] = p->l->progs.tp_sys_exit_openat2.prog_fd;
+	return 6;
+}
+
+/* Load the light skeleton and attach the tracepoints this kernel has. 0 or -errno. */
+static int load_lskel(struct ptk_bpf_run *r)
+{
+	struct priv *p = r->priv;
+	struct opensnoop_l_bpf *l = p->l;
+	int err = opensnoop_l_bpf__load(l);
+
+	if (!err) {
+		const struct {
+			int prog, *link;
+			const char *tp;
+		} at[] = {
+			{ l->progs.tp_sys_enter_openat.prog_fd, &l->links.tp_sys_enter_openat_fd,
+			  "sys_enter_openat" },
+			{ l->progs.tp_sys_exit_openat.prog_fd, &l->links.tp_sys_exit_openat_fd,
+			  "sys_exit_openat" },
+			{ l->progs.tp_sys_enter_open.prog_fd, &l->links.tp_sys_enter_open_fd,
+			  "sys_enter_open" },
+			{ l->progs.tp_sys_exit_open.prog_fd, &l->links.tp_sys_exit_open_fd,
+			  "sys_exit_open" },
+			{ l->progs.tp_sys_enter_openat2.prog_fd, &l->links.tp_sys_enter_openat2_fd,
+			  "sys_enter_openat2" },
+			{ l->progs.tp_sys_exit_openat2.prog_fd, &l->links.tp_sys_exit_openat2_fd,
+			  "sys_exit_openat2" },
+		};
+		char tp[64];
+		for (size_t i = 0; !err && i < ARRAY_SIZE(at); i++) {
+			/* open(2) does not exist on arm64/riscv; openat2(2) came with 5.6 */
+			if (i >= 2 && !tp_exists(at[i].tp))
+				continue;
+			snprintf(tp, sizeof(tp), "syscalls/%s", at[i].tp);
+			int fd = ptk_bpf_attach_tp(at[i].prog, tp);
+			if (fd < 0)
+				err = fd;
+			else
+				*at[i].link = fd;
+		}
+	}
+	if (!err)
+		return 0;
+	opensnoop_l_bpf__destroy(l); /* closes the links made */
+	p->l = NULL;
+	return err;
+}
+
+static int open_libbpf(struct ptk_bpf_run *r);
+
 static int os_open(struct ptk_bpf_run *r)
+{
+	struct priv *p = r->priv;
+	const char *e = getenv("PTK_BPF_LSKEL");
+
+	if (!e || strcmp(e, "0")) {
+		errno = 0;
+		p->l = opensnoop_l_bpf__open();
+		if (!p->l)
+			return errno ? -errno : -ENOMEM;
+		OS_SET_RODATA(p->l, r, p);
+		return 0;
+	}
+	return open_libbpf(r);
+}
+
+/* The libbpf skeleton (kernels before 5.17), with the absent syscalls left out. 0 or -errno. */
+static int open_libbpf(struct ptk_bpf_run *r)
 {
 	struct opensnoop_bpf *s = opensnoop_bpf__open();
 	struct priv *p = r->priv;
@@ -97,11 +189,7 @@ static int os_open(struct ptk_bpf_run *r)
 	if (!s)
 		return -errno;
 	r->skel = s;
-	PTK_BPF_SET_FILTERS(s, &r->filter);
-	s->rodata->targ_uid = p->uid;
-	s->rodata->targ_failed = p->failed;
-	s->rodata->full_path = p->full_path;
-	/* open(2) does not exist on arm64/riscv; openat2(2) came with 5.6 */
+	OS_SET_RODATA(s, r, p);
 	if (!tp_exists("sys_enter_open")) {
 		bpf_program__set_autoload(s->progs.tp_sys_enter_open, false);
 		bpf_program__set_autoload(s->progs.tp_sys_exit_open, false);
@@ -182,17 +270,29 @@ static int handle_event(void *ctx, void *data, size_t len)
 
 static int os_load(struct ptk_bpf_run *r)
 {
-	struct opensnoop_bpf *s = r->skel;
 	struct priv *p = r->priv;
-	int err = opensnoop_bpf__load(s);
+	int err;
 
-	if (err)
-		return err;
-	r->rb = ring_buffer__new(bpf_map__fd(s->maps.events), handle_event, r, NULL);
+	if (p->l) {
+		err = load_lskel(r);
+		if (err == -EPERM)
+			return err;
+		if (err && (err = open_libbpf(r))) /* an older kernel: the libbpf skeleton */
+			return err;
+	}
+	if (p->l) {
+		p->events_fd = p->l->maps.events.map_fd;
+		p->lost_fd = p->l->maps.lost.map_fd;
+	} else {
+		struct opensnoop_bpf *s = r->skel;
+		if ((err = opensnoop_bpf__load(s)) || (err = opensnoop_bpf__attach(s)))
+			return err;
+		p->events_fd = bpf_map__fd(s->maps.events);
+		p->lost_fd = bpf_map__fd(s->maps.lost);
+	}
+	r->rb = ring_buffer__new(p->events_fd, handle_event, r, NULL);
 	if (!r->rb)
 		return -errno;
-	if ((err = opensnoop_bpf__attach(s)))
-		return err;
 	if (!r->ctx->json)
 		ptk_sink_table_begin(&r->ctx->sink, &p->tab, true, NULL);
 	fflush(stdout);
@@ -202,7 +302,7 @@ static int os_load(struct ptk_bpf_run *r)
 
 static u64 os_lost(struct ptk_bpf_run *r)
 {
-	return ptk_bpf_percpu_sum(bpf_map__fd(((struct opensnoop_bpf *)r->skel)->maps.lost), 0);
+	return ptk_bpf_percpu_sum(((struct priv *)r->priv)->lost_fd, 0);
 }
 
 static int os_report(struct ptk_bpf_run *r, long i, double itv, bool last)
@@ -212,6 +312,7 @@ static int os_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 	if (r->ctx->json) {
 		ptk_sink_begin(&r->ctx->sink);
 		ptk_sink_meta_u64(&r->ctx->sink, "events", p->events);
+		ptk_sink_meta_str(&r->ctx->sink, "loader", p->l ? "light skeleton" : "libbpf");
 		ptk_sink_meta_json(&r->ctx->sink, "observer", ptk_bpf_observer_json(r));
 		ptk_sink_end(&r->ctx->sink);
 	}
@@ -223,6 +324,7 @@ static void os_destroy(struct ptk_bpf_run *r)
 {
 	ring_buffer__free(r->rb);
 	r->rb = NULL;
+	opensnoop_l_bpf__destroy(((struct priv *)r->priv)->l);
 	opensnoop_bpf__destroy(r->skel);
 }
 
@@ -233,6 +335,7 @@ static const struct ptk_bpf_ops ops = {
 	.report = os_report,
 	.lost = os_lost,
 	.object = object,
+	.prog_fds = prog_fds,
 	.destroy = os_destroy,
 	.needs_tracefs = true,
 };
@@ -251,7 +354,7 @@ int cmd_opensnoop(struct ptk_ctx *ctx, int argc, char **argv)
 		PTK_BPF_LONGOPTS,
 		{ 0 },
 	};
-	struct priv p = { .uid = OPENSNOOP_INVALID_UID };
+	struct priv p = { .uid = OPENSNOOP_INVALID_UID, .events_fd = -1, .lost_fd = -1 };
 	struct ptk_bpf_run r = { .ctx = ctx, .ops = &ops, .priv = &p, .count = -1 };
 	const char *dur = NULL;
 	int c, rc, v;

@@ -80,6 +80,15 @@ wait_for "$TMP/ma.err" Tracing
 sleep 0.5; kill -INT $MA; wait $MA
 check "--max-args 2: '/bin/true a ...'" test "$(jq -r "select(.args? and .comm == \"true\" and .pid) | .args" "$TMP/ma.json" | grep -c '^/bin/true a \.\.\.$')" -ge 1
 
+check "--max-args run: loaded as a light skeleton (kernel-side loader)" test "$(jq -r 'select(.loader?) | .loader' "$TMP/ma.json")" = "light skeleton"
+
+# the libbpf loader (kernels before 5.17) sees the same exec
+PTK_BPF_LSKEL=0 "$PTK" execsnoop --json > "$TMP/lb.json" 2> "$TMP/lb.err" & LB=$!
+wait_for "$TMP/lb.err" Tracing
+/bin/true "$M-libbpf"
+sleep 0.5; kill -INT $LB; wait $LB
+check "PTK_BPF_LSKEL=0: the libbpf loader, and the exec is seen" test "$(jq -r 'select(.loader?) | .loader' "$TMP/lb.json"),$(jq -r 'select(.args?) | .args' "$TMP/lb.json" | grep -c "^/bin/true $M-libbpf$")" = "libbpf,1"
+
 check "nothing left attached after exit ($(ours) programs, $before before)" test "$(ours)" -eq "$before"
 check "tracefs mount state restored" test "$(tracefs_mounted)" -eq "$mnt_before"
 "$PTK" execsnoop --max-args 0 > /dev/null 2>&1

@@ -81,6 +81,12 @@ fi
 note "-F: $(jq -c 'select(.path? and (.path | endswith("rel-missing")))' "$TMP/f.json")"
 check "-F: relative 'rel-missing' shown as $D/rel-missing" \
 	test "$(jq -r 'select(.path? and (.path | endswith("rel-missing"))) | .path' "$TMP/f.json" | sort -u)" = "$D/rel-missing"
+check "-F run: loaded as a light skeleton (kernel-side loader)" test "$(jq -r 'select(.loader?) | .loader' "$TMP/f.json")" = "light skeleton"
+# the libbpf loader (kernels before 5.17) sees the same open
+( cd "$D" || exit
+  PTK_BPF_LSKEL=0 "$PTK" opensnoop -F -n cat --json 2 > "$TMP/lb.json" 2> "$TMP/lb.err" & echo $! > "$TMP/lb.pid"
+  wait_for "$TMP/lb.err" Tracing; cat rel-libbpf 2>/dev/null; wait "$(cat "$TMP/lb.pid")" )
+check "PTK_BPF_LSKEL=0: the libbpf loader, and the open is seen" test "$(jq -r 'select(.loader?) | .loader' "$TMP/lb.json"),$(jq -r 'select(.path?) | .path' "$TMP/lb.json" | grep -c "^$D/rel-libbpf$")" = "libbpf,1"
 
 check "nothing left attached after exit ($(ours) programs, $before before)" test "$(ours)" -eq "$before"
 check "tracefs mount state restored" test "$(tracefs_mounted)" -eq "$mnt_before"

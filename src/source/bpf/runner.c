@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/capability.h>
+#include <linux/perf_event.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -486,4 +487,33 @@ u64 ptk_bpf_percpu_sum(int map_fd, u32 key)
 			sum += v[i];
 	free(v);
 	return sum;
+}
+
+int ptk_bpf_attach_tp(int prog_fd, const char *tp)
+{
+	char dir[PATH_MAX], path[PATH_MAX + 128], buf[32];
+	struct perf_event_attr attr;
+	ssize_t n;
+	int err, pfd, lfd;
+
+	if ((err = ptk_tracefs_find(dir, sizeof(dir))))
+		return err;
+	snprintf(path, sizeof(path), "%s/events/%s/id", dir, tp);
+	n = ptk_read_file(path, buf, sizeof(buf));
+	if (n <= 0)
+		return n < 0 ? (int)n : -ENOENT;
+	memset(&attr, 0, sizeof(attr));
+	attr.type = PERF_TYPE_TRACEPOINT;
+	attr.size = sizeof(attr);
+	attr.config = strtoull(buf, NULL, 10);
+	attr.sample_period = 1;
+	attr.wakeup_events = 1;
+	/* a tracepoint program runs on every CPU whatever the event's cpu: one event (as libbpf) */
+	pfd = syscall(__NR_perf_event_open, &attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
+	if (pfd < 0)
+		return -errno;
+	lfd = bpf_link_create(prog_fd, pfd, BPF_PERF_EVENT, NULL);
+	err = lfd < 0 ? -errno : 0;
+	close(pfd); /* the link holds the event */
+	return err ? err : lfd;
 }

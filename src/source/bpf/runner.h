@@ -122,6 +122,14 @@ u64 ptk_bpf_percpu_sum(int map_fd, u32 key);
 void ptk_bpf_observer_text(struct ptk_bpf_run *r, FILE *f);
 struct json_object *ptk_bpf_observer_json(struct ptk_bpf_run *r);
 
+/*
+ * Attach a loaded program of type BPF_PROG_TYPE_TRACEPOINT (a light skeleton's, which cannot
+ * attach those itself) to the tracepoint "category/name" (tracefs events/<tp>/id): a
+ * perf_event_open(PERF_TYPE_TRACEPOINT) event linked with BPF_LINK_CREATE. Returns the
+ * link fd (close it to detach) or -errno. tracefs must be mounted (needs_tracefs).
+ */
+int ptk_bpf_attach_tp(int prog_fd, const char *tp);
+
 /* Resolve a cgroup v2 directory to its id (inode number). 0 or -errno. */
 int ptk_cgroup_id(const char *path, u64 *id);
 
