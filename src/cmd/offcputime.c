@@ -10,6 +10,11 @@
 
 #include "cmd/cmd.h"
 #include "offcputime.skel.h"
+/* light skeletons, one per hook flavour (kernel-side loader: no vmlinux BTF parsed here);
+ * the libbpf skeleton is the fallback before 5.17 (PTK_BPF_LSKEL=0 forces it, =raw the
+ * raw_tp flavour) */
+#include "offcputime_btf.lskel.h"
+#include "offcputime_raw.lskel.h"
 #include "source/bpf/offcputime.h"
 #include "source/bpf/runner.h"
 #include "source/sym/sym.h"
@@ -43,6 +48,9 @@ struct priv {
 	u64 min_us, max_us;
 	u32 stack_storage;
 	struct ptk_symbolizer *sym;
+	struct offcputime_btf_bpf *lbtf;
+	struct offcputime_raw_bpf *lraw;
+	int stack_fd, info_fd, lost_fd;
 };
 
 struct entry {
@@ -77,10 +85,32 @@ static_assert(ARRAY_SIZE(lost_name) == OFFCPU_LOST_NR, "lost_name");
 
 static struct bpf_object *object(struct ptk_bpf_run *r)
 {
-	return ((struct offcputime_bpf *)r->skel)->obj;
+	return r->skel ? ((struct offcputime_bpf *)r->skel)->obj : NULL;
 }
 
-static int oc_open(struct ptk_bpf_run *r)
+static int prog_fds(struct ptk_bpf_run *r, int *fds, int max)
+{
+	struct priv *p = r->priv;
+
+	if (max < 1 || (!p->lbtf && !p->lraw))
+		return 0;
+	fds[0] = p->lbtf ? p->lbtf->progs.tp_btf_sched_switch.prog_fd :
+			   p->lraw->progs.raw_sched_switch.prog_fd;
+	return 1;
+}
+
+#define OC_SET_RODATA(skel, r, p)                                     \
+	do {                                                          \
+		PTK_BPF_SET_FILTERS(skel, &(r)->filter);              \
+		(skel)->rodata->user_threads_only = (p)->user_only;   \
+		(skel)->rodata->kernel_threads_only = (p)->kern_only; \
+		(skel)->rodata->state = (p)->state;                   \
+		(skel)->rodata->min_block_us = (p)->min_us;           \
+		(skel)->rodata->max_block_us = (p)->max_us;           \
+	} while (0)
+
+/* The libbpf skeleton, with the cheapest hook kept (a BTF probe). 0 or -errno. */
+static int open_libbpf(struct ptk_bpf_run *r)
 {
 	struct offcputime_bpf *s = offcputime_bpf__open();
 	struct priv *p = r->priv;
@@ -89,12 +119,7 @@ static int oc_open(struct ptk_bpf_run *r)
 	if (!s)
 		return -errno;
 	r->skel = s;
-	PTK_BPF_SET_FILTERS(s, &r->filter);
-	s->rodata->user_threads_only = p->user_only;
-	s->rodata->kernel_threads_only = p->kern_only;
-	s->rodata->state = p->state;
-	s->rodata->min_block_us = p->min_us;
-	s->rodata->max_block_us = p->max_us;
+	OC_SET_RODATA(s, r, p);
 	err = bpf_map__set_max_entries(s->maps.stackmap, p->stack_storage);
 	if (err)
 		return err;
@@ -103,20 +128,83 @@ static int oc_open(struct ptk_bpf_run *r)
 	return 0;
 }
 
+static bool lskel_mode(const char *want)
+{
+	const char *e = getenv("PTK_BPF_LSKEL");
+
+	return want ? e && !strcmp(e, want) : !e || strcmp(e, "0");
+}
+
+static int oc_open(struct ptk_bpf_run *r)
+{
+	/* the light skeletons are opened and loaded together in oc_load */
+	return lskel_mode(NULL) ? 0 : open_libbpf(r);
+}
+
+/* The light skeletons: tp_btf, then raw_tp. 0, or -errno of the last attempt. */
+static int load_lskel(struct ptk_bpf_run *r)
+{
+	struct priv *p = r->priv;
+	int err = -EINVAL;
+
+	errno = 0;
+	if (!lskel_mode("raw")) {
+		if (!(p->lbtf = offcputime_btf_bpf__open()))
+			return errno ? -errno : -ENOMEM;
+		OC_SET_RODATA(p->lbtf, r, p);
+		p->lbtf->maps.stackmap.max_entries = p->stack_storage;
+		if (!(err = offcputime_btf_bpf__load(p->lbtf)) &&
+		    !(err = offcputime_btf_bpf__attach(p->lbtf))) {
+			p->btf = true;
+			p->stack_fd = p->lbtf->maps.stackmap.map_fd;
+			p->info_fd = p->lbtf->maps.info.map_fd;
+			p->lost_fd = p->lbtf->maps.lost.map_fd;
+			return 0;
+		}
+		offcputime_btf_bpf__destroy(p->lbtf);
+		p->lbtf = NULL;
+	}
+	if (!(p->lraw = offcputime_raw_bpf__open()))
+		return errno ? -errno : -ENOMEM;
+	OC_SET_RODATA(p->lraw, r, p);
+	p->lraw->maps.stackmap.max_entries = p->stack_storage;
+	if (!(err = offcputime_raw_bpf__load(p->lraw)) &&
+	    !(err = offcputime_raw_bpf__attach(p->lraw))) {
+		p->stack_fd = p->lraw->maps.stackmap.map_fd;
+		p->info_fd = p->lraw->maps.info.map_fd;
+		p->lost_fd = p->lraw->maps.lost.map_fd;
+		return 0;
+	}
+	offcputime_raw_bpf__destroy(p->lraw);
+	p->lraw = NULL;
+	return err < 0 ? err : -EINVAL;
+}
+
 static int oc_load(struct ptk_bpf_run *r)
 {
-	struct offcputime_bpf *s = r->skel;
-	int err = offcputime_bpf__load(s);
+	struct priv *p = r->priv;
+	int err;
 
-	if (err)
+	if (!r->skel) {
+		err = load_lskel(r);
+		if (!err || err == -EPERM)
+			return err;
+		if ((err = open_libbpf(r))) /* an older kernel: the libbpf skeleton */
+			return err;
+		ptk_bpf_probes_done();
+	}
+	struct offcputime_bpf *s = r->skel;
+	if ((err = offcputime_bpf__load(s)) || (err = offcputime_bpf__attach(s)))
 		return err;
-	return offcputime_bpf__attach(s);
+	p->stack_fd = bpf_map__fd(s->maps.stackmap);
+	p->info_fd = bpf_map__fd(s->maps.info);
+	p->lost_fd = bpf_map__fd(s->maps.lost);
+	return 0;
 }
 
 static void read_lost(struct ptk_bpf_run *r, u64 out[OFFCPU_LOST_NR])
 {
-	struct offcputime_bpf *s = r->skel;
-	int ncpu = libbpf_num_possible_cpus(), fd = bpf_map__fd(s->maps.lost);
+	int ncpu = libbpf_num_possible_cpus(), fd = ((struct priv *)r->priv)->lost_fd;
 
 	memset(out, 0, OFFCPU_LOST_NR * sizeof(u64));
 	if (ncpu <= 0 || fd < 0)
@@ -156,7 +244,6 @@ static bool observer_frame(const char *name)
 
 static void resolve(struct ptk_bpf_run *r, int id, bool user, pid_t tgid, struct stack *st)
 {
-	struct offcputime_bpf *s = r->skel;
 	struct priv *p = r->priv;
 	u64 ip[OFFCPU_MAX_DEPTH];
 	int i = 0;
@@ -168,7 +255,7 @@ static void resolve(struct ptk_bpf_run *r, int id, bool user, pid_t tgid, struct
 		return;
 	}
 	memset(ip, 0, sizeof(ip));
-	if (bpf_map_lookup_elem(bpf_map__fd(s->maps.stackmap), &id, ip)) {
+	if (bpf_map_lookup_elem(p->stack_fd, &id, ip)) {
 		st->err = -errno;
 		return;
 	}
@@ -283,9 +370,8 @@ static void print_text(const struct entry *e, const struct stack *us, const stru
 
 static int oc_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 {
-	struct offcputime_bpf *s = r->skel;
 	struct priv *p = r->priv;
-	int fd = bpf_map__fd(s->maps.info);
+	int fd = p->info_fd;
 	struct offcpu_key key, next, *prev = NULL;
 	struct entry *ents = NULL;
 	struct folded *fl = NULL;
@@ -369,6 +455,8 @@ static int oc_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 		ptk_sink_begin(&r->ctx->sink);
 		ptk_sink_meta_f64(&r->ctx->sink, "duration_s", itv);
 		ptk_sink_meta_str(&r->ctx->sink, "hook", p->btf ? "tp_btf" : "raw_tp");
+		ptk_sink_meta_str(&r->ctx->sink, "loader",
+				  p->lbtf || p->lraw ? "light skeleton" : "libbpf");
 		ptk_sink_meta_json(&r->ctx->sink, "stacks", arr);
 		ptk_sink_meta_json(&r->ctx->sink, "lost", lo);
 		ptk_sink_meta_json(&r->ctx->sink, "observer", ptk_bpf_observer_json(r));
@@ -392,6 +480,8 @@ static int oc_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 
 static void oc_destroy(struct ptk_bpf_run *r)
 {
+	offcputime_btf_bpf__destroy(((struct priv *)r->priv)->lbtf);
+	offcputime_raw_bpf__destroy(((struct priv *)r->priv)->lraw);
 	offcputime_bpf__destroy(r->skel);
 }
 
@@ -402,6 +492,7 @@ static const struct ptk_bpf_ops ops = {
 	.report = oc_report,
 	.lost = oc_lost,
 	.object = object,
+	.prog_fds = prog_fds,
 	.destroy = oc_destroy,
 };
 
@@ -424,7 +515,13 @@ int cmd_offcputime(struct ptk_ctx *ctx, int argc, char **argv)
 						OPT_STACK_STORAGE },
 					      PTK_BPF_LONGOPTS,
 					      { 0 } };
-	struct priv p = { .state = -1, .min_us = 1, .max_us = UINT64_MAX, .stack_storage = 1024 };
+	struct priv p = { .state = -1,
+			  .min_us = 1,
+			  .max_us = UINT64_MAX,
+			  .stack_storage = 1024,
+			  .stack_fd = -1,
+			  .info_fd = -1,
+			  .lost_fd = -1 };
 	struct ptk_bpf_run r = { .ctx = ctx, .ops = &ops, .priv = &p, .count = -1 };
 	int c, rc, v;
 

@@ -121,6 +121,24 @@ check "text: schedule ... -- ... nap ... '-  offcpu_nap ($NAP)' then the usecs l
 
 # 7. SIGINT and SIGTERM: report at exit, clean exit, its BPF programs and links gone
 "$TMP/offcpu_nap" > /dev/null & NAP=$!
+# the three loaders (light skeleton tp_btf / raw_tp flavours, libbpf before 5.17) see the
+# same nap<-work<-main stack of the napping process
+for l in 1:tp_btf raw:raw_tp 0:tp_btf; do
+	PTK_BPF_LSKEL=${l%%:*} "$PTK" offcputime -p $NAP --json 1 > "$TMP/l.json" 2>/dev/null
+	res=$(python3 - "$TMP/l.json" "${l#*:}" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+ok = any("nap" in [f["func"] for f in (x["user_stack"] or [])] for x in d["stacks"])
+print(d["hook"], d["loader"], int(ok and d["hook"] == sys.argv[2]))
+PY
+)
+	note "PTK_BPF_LSKEL=${l%%:*}: $res"
+	if [ "${l%%:*}" != 0 ] && [ "$(echo "$res" | awk '{print $2}')" = libbpf ]; then
+		skip "light skeletons do not load on this kernel (before 5.17): ptk used libbpf"
+		continue
+	fi
+	check "loader PTK_BPF_LSKEL=${l%%:*}: hook ${l#*:}, the nap stack is seen" test "${res##* }" = 1
+done
 for sig in INT TERM; do
 	"$PTK" offcputime -p $NAP -f > "$TMP/sig.txt" 2> "$TMP/sig.err" & P=$!
 	ids=

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* kallsyms: the kernel's text symbols, sorted for address lookup. */
 #include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,25 +32,42 @@ static bool is_text(char t)
 	return t == 't' || t == 'T' || t == 'w' || t == 'W';
 }
 
+/* Append a NUL-terminated string to the table; returns its offset. */
+static size_t strtab_add(struct ptk_ksyms *ks, size_t *len, size_t *cap, const char *str)
+{
+	size_t n = strlen(str) + 1, off = *len;
+
+	if (*len + n > *cap) {
+		*cap = MAX(*cap * 2, *len + n + 65536);
+		ks->buf = xrealloc(ks->buf, *cap);
+	}
+	memcpy(ks->buf + off, str, n);
+	*len += n;
+	return off;
+}
+
+/*
+ * Read line by line (a 5 MB file, 120k lines): only the text symbols' names are kept, in one
+ * string table, with each module name stored once per run of its symbols. While loading,
+ * name/module hold offsets into the table (it moves as it grows); pointers at the end.
+ */
 int ptk_ksyms_load(const char *path, struct ptk_ksyms *ks)
 {
-	size_t len, cap = 0;
+	size_t cap = 0, slen = 0, scap = 0, last_mod = SIZE_MAX;
 	bool nonzero = false;
-	char *p, *eol;
+	char line[2048], prev_mod[128] = ""; /* names: KSYM_NAME_LEN 512 */
+	FILE *f;
 
 	memset(ks, 0, sizeof(*ks));
-	ks->buf = ptk_slurp(path ? path : "/proc/kallsyms", &len);
-	if (!ks->buf)
+	f = fopen(path ? path : "/proc/kallsyms", "re");
+	if (!f)
 		return -errno;
-	for (p = ks->buf; p < ks->buf + len; p = eol + 1) {
+	while (fgets(line, sizeof(line), f)) {
 		char *addr, *type, *name, *mod, *save;
 		u64 a;
 
-		eol = memchr(p, '\n', ks->buf + len - p);
-		if (!eol)
-			eol = ks->buf + len;
-		*eol = '\0';
-		addr = strtok_r(p, " \t", &save);
+		line[strcspn(line, "\n")] = '\0';
+		addr = strtok_r(line, " \t", &save);
 		type = strtok_r(NULL, " \t", &save);
 		name = strtok_r(NULL, " \t", &save);
 		mod = strtok_r(NULL, " \t", &save);
@@ -56,24 +75,41 @@ int ptk_ksyms_load(const char *path, struct ptk_ksyms *ks)
 			continue;
 		if (parse_hex(addr, &a))
 			continue;
+		size_t mo = SIZE_MAX;
 		if (mod) {
 			size_t ml = strlen(mod);
 			if (mod[0] != '[' || mod[ml - 1] != ']')
 				continue;
 			mod[ml - 1] = '\0';
 			mod++;
+			if (last_mod == SIZE_MAX || strcmp(mod, prev_mod)) {
+				last_mod = strtab_add(ks, &slen, &scap, mod);
+				snprintf(prev_mod, sizeof(prev_mod), "%s", mod);
+			}
+			mo = last_mod;
 		}
 		if (ks->n == cap) {
 			cap = cap ? cap * 2 : 4096;
 			ks->syms = xrealloc(ks->syms, cap * sizeof(*ks->syms));
 		}
-		ks->syms[ks->n++] = (struct ptk_ksym){ .addr = a, .name = name, .module = mod };
+		ks->syms[ks->n++] = (struct ptk_ksym){
+			.addr = a,
+			.name = (const char *)(uintptr_t)strtab_add(ks, &slen, &scap, name),
+			.module = mo == SIZE_MAX ? NULL : (const char *)(uintptr_t)(mo + 1),
+		};
 		nonzero |= a != 0;
 	}
-	if (!ks->n || !nonzero) {
-		int err = ks->n ? -EPERM : -ENOENT;
+	int rerr = ferror(f) ? -EIO : 0;
+	fclose(f);
+	if (rerr || !ks->n || !nonzero) {
+		int err = rerr ? rerr : ks->n ? -EPERM : -ENOENT;
 		ptk_ksyms_free(ks);
 		return err;
+	}
+	for (size_t i = 0; i < ks->n; i++) {
+		ks->syms[i].name = ks->buf + (uintptr_t)ks->syms[i].name;
+		if (ks->syms[i].module)
+			ks->syms[i].module = ks->buf + (uintptr_t)ks->syms[i].module - 1;
 	}
 	qsort(ks->syms, ks->n, sizeof(*ks->syms), ksym_cmp);
 	return 0;

@@ -43,7 +43,7 @@ struct ptk_ksym {
 struct ptk_ksyms {
 	struct ptk_ksym *syms; /* sorted by address */
 	size_t n;
-	char *buf; /* the file, names point into it */
+	char *buf; /* the names (and module names), NUL-separated: name/module point into it */
 };
 
 /*
