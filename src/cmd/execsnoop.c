@@ -97,9 +97,7 @@ static int prog_fds(struct ptk_bpf_run *r, int *fds, int max)
 static int es_open(struct ptk_bpf_run *r)
 {
 	struct priv *p = r->priv;
-	const char *e = getenv("PTK_BPF_LSKEL");
-
-	if (!e || strcmp(e, "0")) {
+	if (ptk_bpf_loader_wanted() != PTK_BPF_LIBBPF) {
 		errno = 0;
 		p->l = execsnoop_l_bpf__open();
 		if (!p->l)
@@ -124,13 +122,14 @@ static int load_lskel(struct ptk_bpf_run *r)
 
 	if (!err &&
 	    (err = l->links.tp_sys_enter_execve_fd = ptk_bpf_attach_tp(
-		     l->progs.tp_sys_enter_execve.prog_fd, "syscalls/sys_enter_execve")) >= 0 &&
+		     l->progs.tp_sys_enter_execve.prog_fd, "syscalls", "sys_enter_execve")) >= 0 &&
 	    (err = l->links.tp_sys_exit_execve_fd = ptk_bpf_attach_tp(
-		     l->progs.tp_sys_exit_execve.prog_fd, "syscalls/sys_exit_execve")) >= 0 &&
-	    (err = l->links.tp_sys_enter_execveat_fd = ptk_bpf_attach_tp(
-		     l->progs.tp_sys_enter_execveat.prog_fd, "syscalls/sys_enter_execveat")) >= 0 &&
+		     l->progs.tp_sys_exit_execve.prog_fd, "syscalls", "sys_exit_execve")) >= 0 &&
+	    (err = l->links.tp_sys_enter_execveat_fd =
+		     ptk_bpf_attach_tp(l->progs.tp_sys_enter_execveat.prog_fd, "syscalls",
+				       "sys_enter_execveat")) >= 0 &&
 	    (err = l->links.tp_sys_exit_execveat_fd = ptk_bpf_attach_tp(
-		     l->progs.tp_sys_exit_execveat.prog_fd, "syscalls/sys_exit_execveat")) >= 0)
+		     l->progs.tp_sys_exit_execveat.prog_fd, "syscalls", "sys_exit_execveat")) >= 0)
 		return 0;
 	/* failed attaches hold -errno, which destroy's skel_closenz skips */
 	execsnoop_l_bpf__destroy(l);

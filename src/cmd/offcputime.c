@@ -128,17 +128,10 @@ static int open_libbpf(struct ptk_bpf_run *r)
 	return 0;
 }
 
-static bool lskel_mode(const char *want)
-{
-	const char *e = getenv("PTK_BPF_LSKEL");
-
-	return want ? e && !strcmp(e, want) : !e || strcmp(e, "0");
-}
-
 static int oc_open(struct ptk_bpf_run *r)
 {
 	/* the light skeletons are opened and loaded together in oc_load */
-	return lskel_mode(NULL) ? 0 : open_libbpf(r);
+	return ptk_bpf_loader_wanted() != PTK_BPF_LIBBPF ? 0 : open_libbpf(r);
 }
 
 /* The light skeletons: tp_btf, then raw_tp. 0, or -errno of the last attempt. */
@@ -148,7 +141,7 @@ static int load_lskel(struct ptk_bpf_run *r)
 	int err = -EINVAL;
 
 	errno = 0;
-	if (!lskel_mode("raw")) {
+	if (ptk_bpf_loader_wanted() != PTK_BPF_LSKEL_RAW) {
 		if (!(p->lbtf = offcputime_btf_bpf__open()))
 			return errno ? -errno : -ENOMEM;
 		OC_SET_RODATA(p->lbtf, r, p);

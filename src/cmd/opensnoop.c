@@ -142,13 +142,11 @@ static int load_lskel(struct ptk_bpf_run *r)
 			{ l->progs.tp_sys_exit_openat2.prog_fd, &l->links.tp_sys_exit_openat2_fd,
 			  "sys_exit_openat2" },
 		};
-		char tp[64];
 		for (size_t i = 0; !err && i < ARRAY_SIZE(at); i++) {
 			/* open(2) does not exist on arm64/riscv; openat2(2) came with 5.6 */
 			if (i >= 2 && !tp_exists(at[i].tp))
 				continue;
-			snprintf(tp, sizeof(tp), "syscalls/%s", at[i].tp);
-			int fd = ptk_bpf_attach_tp(at[i].prog, tp);
+			int fd = ptk_bpf_attach_tp(at[i].prog, "syscalls", at[i].tp);
 			if (fd < 0)
 				err = fd;
 			else
@@ -167,9 +165,7 @@ static int open_libbpf(struct ptk_bpf_run *r);
 static int os_open(struct ptk_bpf_run *r)
 {
 	struct priv *p = r->priv;
-	const char *e = getenv("PTK_BPF_LSKEL");
-
-	if (!e || strcmp(e, "0")) {
+	if (ptk_bpf_loader_wanted() != PTK_BPF_LIBBPF) {
 		errno = 0;
 		p->l = opensnoop_l_bpf__open();
 		if (!p->l)

@@ -79,13 +79,6 @@ static int prog_fds(struct ptk_bpf_run *r, int *fds, int max)
 		(skel)->rodata->targ_ms = (r)->filter.millis;               \
 	} while (0)
 
-static bool use_lskel(void)
-{
-	const char *e = getenv("PTK_BPF_LSKEL");
-
-	return !e || strcmp(e, "0");
-}
-
 /* Open the libbpf skeleton and keep the cheapest hooks (a BTF probe). 0 or -errno. */
 static int open_libbpf(struct ptk_bpf_run *r)
 {
@@ -107,7 +100,7 @@ static int open_libbpf(struct ptk_bpf_run *r)
 static int rq_open(struct ptk_bpf_run *r)
 {
 	/* the light skeletons are opened and loaded together in rq_load */
-	return use_lskel() ? 0 : open_libbpf(r);
+	return ptk_bpf_loader_wanted() != PTK_BPF_LIBBPF ? 0 : open_libbpf(r);
 }
 
 /* Try the light skeletons: tp_btf, then raw_tp. 0, or -errno of the last attempt. */
@@ -116,10 +109,8 @@ static int load_lskel(struct ptk_bpf_run *r)
 	struct priv *p = r->priv;
 	int err;
 
-	const char *e = getenv("PTK_BPF_LSKEL");
-
 	errno = 0;
-	if (!e || strcmp(e, "raw")) { /* PTK_BPF_LSKEL=raw: the raw_tp flavour (tests) */
+	if (ptk_bpf_loader_wanted() != PTK_BPF_LSKEL_RAW) {
 		p->lbtf = runqlat_btf_bpf__open();
 		if (!p->lbtf)
 			return errno ? -errno : -ENOMEM;

@@ -25,6 +25,20 @@ static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
 	return 0;
 }
 
+void ptk_bpf_prog_runtime(int fd, u64 *ns, u64 *cnt)
+{
+	struct bpf_prog_info info;
+	__u32 len = sizeof(info);
+
+	if (fd < 0)
+		return;
+	memset(&info, 0, sizeof(info));
+	if (bpf_obj_get_info_by_fd(fd, &info, &len) == 0) {
+		*ns += info.run_time_ns;
+		*cnt += info.run_cnt;
+	}
+}
+
 void ptk_bpf_obj_runtime(struct bpf_object *obj, u64 *ns, u64 *cnt)
 {
 	struct bpf_program *prog;
@@ -32,17 +46,7 @@ void ptk_bpf_obj_runtime(struct bpf_object *obj, u64 *ns, u64 *cnt)
 	*ns = *cnt = 0;
 	bpf_object__for_each_program(prog, obj)
 	{
-		struct bpf_prog_info info;
-		__u32 len = sizeof(info);
-		int fd = bpf_program__fd(prog);
-
-		if (fd < 0)
-			continue;
-		memset(&info, 0, sizeof(info));
-		if (bpf_obj_get_info_by_fd(fd, &info, &len) == 0) {
-			*ns += info.run_time_ns;
-			*cnt += info.run_cnt;
-		}
+		ptk_bpf_prog_runtime(bpf_program__fd(prog), ns, cnt);
 	}
 }
 

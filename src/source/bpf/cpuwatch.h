@@ -28,6 +28,9 @@ int ptk_cpuwatch_read(struct ptk_cpuwatch *w, struct ptk_cpuwatch_result *res);
 /* Detach and free (NULL is fine). */
 void ptk_cpuwatch_stop(struct ptk_cpuwatch *w);
 
+/* Add one program's run-time stats (run_time_ns, run_cnt since load; they count while
+ * BPF_ENABLE_STATS is held) to *ns and *cnt. A negative fd adds nothing. */
+void ptk_bpf_prog_runtime(int fd, u64 *ns, u64 *cnt);
 /* Sum of run_time_ns / run_cnt of an object's loaded programs (needs BPF stats enabled). */
 struct bpf_object;
 void ptk_bpf_obj_runtime(struct bpf_object *obj, u64 *ns, u64 *cnt);

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "source/bpf/cpuwatch.h"
+#include "source/perf/perf.h"
 #include "source/tracefs/tracefs.h"
 
 static bool verbose;
@@ -215,15 +216,8 @@ static void prog_stats(struct ptk_bpf_run *r, u64 *ns, u64 *cnt)
 		ptk_bpf_obj_runtime(obj, ns, cnt);
 	} else if (r->ops->prog_fds) {
 		int fds[16], n = r->ops->prog_fds(r, fds, ARRAY_SIZE(fds));
-		for (int i = 0; i < n; i++) {
-			struct bpf_prog_info info;
-			__u32 len = sizeof(info);
-			memset(&info, 0, sizeof(info));
-			if (fds[i] >= 0 && bpf_obj_get_info_by_fd(fds[i], &info, &len) == 0) {
-				*ns += info.run_time_ns;
-				*cnt += info.run_cnt;
-			}
-		}
+		for (int i = 0; i < n; i++)
+			ptk_bpf_prog_runtime(fds[i], ns, cnt);
 	}
 }
 
@@ -489,31 +483,35 @@ u64 ptk_bpf_percpu_sum(int map_fd, u32 key)
 	return sum;
 }
 
-int ptk_bpf_attach_tp(int prog_fd, const char *tp)
+int ptk_bpf_attach_tp(int prog_fd, const char *cat, const char *event)
 {
-	char dir[PATH_MAX], path[PATH_MAX + 128], buf[32];
 	struct perf_event_attr attr;
-	ssize_t n;
 	int err, pfd, lfd;
+	u64 id;
 
-	if ((err = ptk_tracefs_find(dir, sizeof(dir))))
+	if ((err = ptk_tp_id_read(cat, event, &id)))
 		return err;
-	snprintf(path, sizeof(path), "%s/events/%s/id", dir, tp);
-	n = ptk_read_file(path, buf, sizeof(buf));
-	if (n <= 0)
-		return n < 0 ? (int)n : -ENOENT;
 	memset(&attr, 0, sizeof(attr));
 	attr.type = PERF_TYPE_TRACEPOINT;
 	attr.size = sizeof(attr);
-	attr.config = strtoull(buf, NULL, 10);
+	attr.config = id;
 	attr.sample_period = 1;
 	attr.wakeup_events = 1;
 	/* a tracepoint program runs on every CPU whatever the event's cpu: one event (as libbpf) */
-	pfd = syscall(__NR_perf_event_open, &attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
+	pfd = ptk_perf_open(&attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
 	if (pfd < 0)
-		return -errno;
+		return pfd;
 	lfd = bpf_link_create(prog_fd, pfd, BPF_PERF_EVENT, NULL);
 	err = lfd < 0 ? -errno : 0;
 	close(pfd); /* the link holds the event */
 	return err ? err : lfd;
+}
+
+enum ptk_bpf_loader ptk_bpf_loader_wanted(void)
+{
+	const char *e = getenv("PTK_BPF_LSKEL");
+
+	if (e && !strcmp(e, "0"))
+		return PTK_BPF_LIBBPF;
+	return e && !strcmp(e, "raw") ? PTK_BPF_LSKEL_RAW : PTK_BPF_LSKEL_ANY;
 }

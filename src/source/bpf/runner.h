@@ -123,12 +123,20 @@ void ptk_bpf_observer_text(struct ptk_bpf_run *r, FILE *f);
 struct json_object *ptk_bpf_observer_json(struct ptk_bpf_run *r);
 
 /*
- * Attach a loaded program of type BPF_PROG_TYPE_TRACEPOINT (a light skeleton's, which cannot
- * attach those itself) to the tracepoint "category/name" (tracefs events/<tp>/id): a
- * perf_event_open(PERF_TYPE_TRACEPOINT) event linked with BPF_LINK_CREATE. Returns the
- * link fd (close it to detach) or -errno. tracefs must be mounted (needs_tracefs).
+ * Which loader a tool uses (PTK_BPF_LSKEL in the environment, for tests): the light skeleton
+ * (default; its tp_btf flavour first where a tool has two), only its raw_tp flavour (=raw), or
+ * the libbpf skeleton that is otherwise the fallback on kernels before 5.17 (=0).
  */
-int ptk_bpf_attach_tp(int prog_fd, const char *tp);
+enum ptk_bpf_loader { PTK_BPF_LSKEL_ANY, PTK_BPF_LSKEL_RAW, PTK_BPF_LIBBPF };
+enum ptk_bpf_loader ptk_bpf_loader_wanted(void);
+
+/*
+ * Attach a loaded program of type BPF_PROG_TYPE_TRACEPOINT (a light skeleton's, which cannot
+ * attach those itself) to the tracepoint cat:event (ptk_tp_id_read): a
+ * perf_event_open(PERF_TYPE_TRACEPOINT) event linked with BPF_LINK_CREATE. Returns the
+ * link fd (close it to detach) or -errno.
+ */
+int ptk_bpf_attach_tp(int prog_fd, const char *cat, const char *event);
 
 /* Resolve a cgroup v2 directory to its id (inode number). 0 or -errno. */
 int ptk_cgroup_id(const char *path, u64 *id);

@@ -227,16 +227,8 @@ static int init_fast(struct ptk_taskscan *ts, unsigned flags, struct ptk_task *t
 		t->owner_ok = fstat(ts->init_fd[0], &sb) == 0;
 		t->euid = sb.st_uid;
 	}
-	if (flags & PTK_PT_STATM) {
-		unsigned long long a, b, c;
-		if (init_read(ts, 1, buf, sizeof(buf)) > 0 &&
-		    sscanf(buf, "%llu %llu %llu", &a, &b, &c) == 3) {
-			t->statm_size = a;
-			t->statm_resident = b;
-			t->statm_shared = c;
-			t->statm_ok = true;
-		}
-	}
+	if ((flags & PTK_PT_STATM) && init_read(ts, 1, buf, sizeof(buf)) > 0)
+		ptk_task_parse_statm(buf, t);
 	if (flags & PTK_PT_IO) {
 		ssize_t n = init_read(ts, 2, buf, sizeof(buf));
 		if (n > 0)
@@ -258,24 +250,15 @@ static void add_init(struct ptk_taskscan *ts, unsigned flags, struct ptk_ptab *p
 		flags &= ~PTK_PT_IO; /* asked once: the access check will not pass later */
 	if (pt->n && pt->t[0].pid == 1)
 		return;
+	/* the held files when they serve the flags, else the /proc scan of pid 1 */
 	if (!(flags & ~(PTK_PT_OWNER | PTK_PT_STATM | PTK_PT_IO | PTK_PT_SKIPIDLE))) {
-		struct ptk_task it;
-		if (init_fast(ts, flags, &it) == 0) {
-			if (it.io_denied)
-				ts->init_io_denied = true;
-			it.io_denied = ts->init_io_denied;
-			if (pt->cap < pt->n + 1) {
-				pt->cap = pt->n + 1;
-				pt->t = xrealloc(pt->t, pt->cap * sizeof(*pt->t));
-			}
-			memmove(pt->t + 1, pt->t, pt->n * sizeof(*pt->t));
-			pt->t[0] = it;
-			pt->n++;
-			return;
-		}
+		one.t = xmalloc(sizeof(*one.t));
+		one.cap = 1;
+		if (init_fast(ts, flags, &one.t[0]) == 0)
+			one.n = 1;
 	}
-	if ((pt->n && pt->t[0].pid == 1) ||
-	    ptk_ptab_scan_pids(&ts->proc, flags & ~PTK_PT_SKIPIDLE, &init, 1, &one) || !one.n) {
+	if (!one.n &&
+	    (ptk_ptab_scan_pids(&ts->proc, flags & ~PTK_PT_SKIPIDLE, &init, 1, &one) || !one.n)) {
 		ptk_ptab_free(&one);
 		return;
 	}

@@ -150,19 +150,13 @@ static bool tp_name_ok(const char *s, size_t n)
 
 static int parse_tracepoint(const char *cat, size_t clen, const char *ev, size_t elen, u64 *id)
 {
-	char dir[PATH_MAX], path[PATH_MAX + 300], buf[32];
-	int err;
+	char c[129], e[129];
 
 	if (!tp_name_ok(cat, clen) || !tp_name_ok(ev, elen))
 		return -EINVAL;
-	err = ptk_tracefs_find(dir, sizeof(dir));
-	if (err)
-		return err;
-	snprintf(path, sizeof(path), "%s/events/%.*s/%.*s/id", dir, (int)clen, cat, (int)elen, ev);
-	if (ptk_read_file(path, buf, sizeof(buf)) < 0)
-		return -ENOENT;
-	buf[strcspn(buf, "\n")] = '\0';
-	return ptk_parse_u64(buf, id) ? -ENOENT : 0;
+	snprintf(c, sizeof(c), "%.*s", (int)clen, cat);
+	snprintf(e, sizeof(e), "%.*s", (int)elen, ev);
+	return ptk_tp_id_read(c, e, id);
 }
 
 int ptk_perf_event_parse(const char *name, struct perf_event_attr *attr)

@@ -80,6 +80,19 @@ int ptk_task_parse_stat(const char *buf, struct ptk_task *t)
 	return 0;
 }
 
+int ptk_task_parse_statm(const char *buf, struct ptk_task *t)
+{
+	unsigned long long a, b, c;
+
+	if (sscanf(buf, "%llu %llu %llu", &a, &b, &c) != 3)
+		return -EINVAL;
+	t->statm_size = a;
+	t->statm_resident = b;
+	t->statm_shared = c;
+	t->statm_ok = true;
+	return 0;
+}
+
 int ptk_task_parse_io(const char *buf, struct ptk_task *t)
 {
 	static const struct {
@@ -532,13 +545,8 @@ static int read_task(struct ptk_ptab *pt, int base, const char *rel, int kind, i
 	}
 	if (flags & PTK_PT_STATM) {
 		n = read_kept(k, k ? &e->statm_fd : NULL, base, P("statm"), buf, size, NULL);
-		unsigned long long a, b, c;
-		if (n > 0 && sscanf(buf, "%llu %llu %llu", &a, &b, &c) == 3) {
-			t->statm_size = a;
-			t->statm_resident = b;
-			t->statm_shared = c;
-			t->statm_ok = true;
-		}
+		if (n > 0)
+			ptk_task_parse_statm(buf, t);
 	}
 	if (flags & PTK_PT_CMDLINE) {
 		n = ptk_read_file_at(base, P("cmdline"), buf, size);

@@ -124,6 +124,10 @@ int ptk_ptab_keep_count(const struct ptk_ptab_keep *k);
  */
 int ptk_task_parse_stat(const char *buf, struct ptk_task *t);
 
+/* Parse /proc/PID/statm (size resident shared ..., pages) into t, setting statm_ok.
+ * Returns 0 or -EINVAL. */
+int ptk_task_parse_statm(const char *buf, struct ptk_task *t);
+
 /* Parse /proc/PID/io ("rchar: N" lines) into t. Returns 0 or -EINVAL. */
 int ptk_task_parse_io(const char *buf, struct ptk_task *t);
 

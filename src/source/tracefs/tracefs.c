@@ -149,6 +149,23 @@ int ptk_tp_format_parse(const char *text, struct ptk_tp_format *fmt)
 	return fmt->nfields ? 0 : -EINVAL;
 }
 
+int ptk_tp_id_read(const char *cat, const char *event, u64 *id)
+{
+	char root[PATH_MAX], path[PATH_MAX * 2], buf[32];
+	int r = ptk_tracefs_find(root, sizeof(root));
+
+	if (r)
+		return r;
+	if (!*cat || !*event || strchr(cat, '/') || strchr(event, '/') || strstr(cat, "..") ||
+	    strstr(event, ".."))
+		return -EINVAL;
+	snprintf(path, sizeof(path), "%s/events/%s/%s/id", root, cat, event);
+	if (ptk_read_file(path, buf, sizeof(buf)) < 0)
+		return -ENOENT;
+	buf[strcspn(buf, "\n")] = '\0';
+	return ptk_parse_u64(buf, id) ? -ENOENT : 0;
+}
+
 int ptk_tp_format_read(const char *cat, const char *event, struct ptk_tp_format *fmt)
 {
 	char root[PATH_MAX], path[PATH_MAX * 2];

@@ -7,6 +7,8 @@
 #ifndef PTK_SOURCE_TRACEFS_H
 #define PTK_SOURCE_TRACEFS_H
 
+#include "lib/util.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -38,6 +40,9 @@ struct ptk_tp_format {
 };
 /* Parse events/<cat>/<event>/format text. 0 or -EINVAL. Common fields are included. */
 int ptk_tp_format_parse(const char *text, struct ptk_tp_format *fmt);
+/* The id of tracepoint "cat:event" (tracefs events/<cat>/<event>/id, the perf_event_attr
+ * config of PERF_TYPE_TRACEPOINT). 0, -EINVAL for a bad name, -ENOENT when absent, or -errno. */
+int ptk_tp_id_read(const char *cat, const char *event, u64 *id);
 /* Read and parse the format of "cat:event" from tracefs. 0 or -errno. */
 int ptk_tp_format_read(const char *cat, const char *event, struct ptk_tp_format *fmt);
 const struct ptk_tp_field *ptk_tp_field_find(const struct ptk_tp_format *fmt, const char *name);
