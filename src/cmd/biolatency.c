@@ -9,8 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "biolatency.skel.h"
+/* light skeletons, one per hook flavour (kernel-side loader: no vmlinux BTF parse here) */
+#include "biolatency_btf.lskel.h"
+#include "biolatency_raw.lskel.h"
 #include "cmd/cmd.h"
 #include "model/hist.h"
 #include "source/bpf/biolatency.h"
@@ -41,6 +45,12 @@ struct priv {
 	const char *disk;
 	u32 dev;
 	const char *hook;
+	/* a light skeleton (tp_btf flavour, else raw_tp), or the libbpf skeleton in r->skel on
+	 * kernels before 5.17 or with the pre-5.11 (q, rq) block tracepoints (PTK_BPF_LSKEL=0
+	 * forces it, =raw the raw_tp light skeleton) */
+	struct biolatency_btf_bpf *lbtf;
+	struct biolatency_raw_bpf *lraw;
+	int hists_fd, counts_fd;
 };
 
 /* The per-report request counters, described once for text and JSON. */
@@ -76,32 +86,65 @@ static const char *const stage_help[] = {
 
 static struct bpf_object *object(struct ptk_bpf_run *r)
 {
-	return ((struct biolatency_bpf *)r->skel)->obj;
+	return r->skel ? ((struct biolatency_bpf *)r->skel)->obj : NULL;
 }
 
-static int bl_open(struct ptk_bpf_run *r)
+static int prog_fds(struct ptk_bpf_run *r, int *fds, int max)
+{
+	struct priv *p = r->priv;
+	int n = 0;
+
+	if (max < 5)
+		return 0;
+	if (p->lbtf) {
+		fds[n++] = p->lbtf->progs.tp_btf_block_rq_insert.prog_fd;
+		fds[n++] = p->lbtf->progs.tp_btf_block_rq_issue.prog_fd;
+		fds[n++] = p->lbtf->progs.tp_btf_block_rq_merge.prog_fd;
+		fds[n++] = p->lbtf->progs.tp_btf_block_rq_complete.prog_fd;
+		if (p->lbtf->links.tp_btf_block_io_start_fd > 0)
+			fds[n++] = p->lbtf->progs.tp_btf_block_io_start.prog_fd;
+	} else if (p->lraw) {
+		fds[n++] = p->lraw->progs.raw_block_rq_insert.prog_fd;
+		fds[n++] = p->lraw->progs.raw_block_rq_issue.prog_fd;
+		fds[n++] = p->lraw->progs.raw_block_rq_merge.prog_fd;
+		fds[n++] = p->lraw->progs.raw_block_rq_complete.prog_fd;
+	}
+	return n;
+}
+
+static bool task_filter(const struct ptk_bpf_filter *f)
+{
+	return f->tgid || f->tid || f->comm[0] || f->cgroup_id;
+}
+
+/* The read-only data of any of the three skeletons (io_start_hooked set apart). */
+#define BL_SET_RODATA(skel, r, p)                                        \
+	do {                                                             \
+		PTK_BPF_SET_FILTERS(skel, &(r)->filter);                 \
+		(skel)->rodata->targ_per_disk = (p)->per_disk;           \
+		(skel)->rodata->targ_per_flag = (p)->per_flag;           \
+		(skel)->rodata->targ_queued = (p)->queued;               \
+		(skel)->rodata->targ_stages = (p)->stages;               \
+		(skel)->rodata->targ_ms = (r)->filter.millis;            \
+		(skel)->rodata->filter_dev = (p)->disk != NULL;          \
+		(skel)->rodata->targ_dev = (p)->dev;                     \
+		(skel)->rodata->filter_task = task_filter(&(r)->filter); \
+	} while (0)
+
+/* Open the libbpf skeleton and keep the hooks this kernel has (BTF probes). 0 or -errno. */
+static int open_libbpf(struct ptk_bpf_run *r)
 {
 	struct biolatency_bpf *s = biolatency_bpf__open();
 	struct priv *p = r->priv;
-	bool task_filter =
-		r->filter.tgid || r->filter.tid || r->filter.comm[0] || r->filter.cgroup_id;
 	bool old = ptk_blk_rq_tp_two_args(), io_start = false;
 
 	if (!s)
 		return -errno;
 	r->skel = s;
-	PTK_BPF_SET_FILTERS(s, &r->filter);
-	s->rodata->targ_per_disk = p->per_disk;
-	s->rodata->targ_per_flag = p->per_flag;
-	s->rodata->targ_queued = p->queued;
-	s->rodata->targ_stages = p->stages;
-	s->rodata->targ_ms = r->filter.millis;
-	s->rodata->filter_dev = p->disk != NULL;
-	s->rodata->targ_dev = p->dev;
-	s->rodata->filter_task = task_filter;
+	BL_SET_RODATA(s, r, p);
 
 	/* the submitting task is only needed for -p/-c/-t/--cgroup */
-	if (task_filter && ptk_bpf_has_tp_btf("block_io_start"))
+	if (task_filter(&r->filter) && ptk_bpf_has_tp_btf("block_io_start"))
 		io_start = true;
 	s->rodata->io_start_hooked = io_start;
 	bpf_program__set_autoload(s->progs.tp_btf_block_io_start, io_start);
@@ -134,13 +177,69 @@ static int bl_open(struct ptk_bpf_run *r)
 	return 0;
 }
 
+static int bl_open(struct ptk_bpf_run *r)
+{
+	/* the light skeletons are opened and loaded together in bl_load */
+	return ptk_bpf_loader_wanted() != PTK_BPF_LIBBPF ? 0 : open_libbpf(r);
+}
+
+/* The tp_btf flavour hooks block_io_start (6.5+) too: it judges the submitting task. */
+#define BL_SETUP_BTF(s)                                                 \
+	do {                                                            \
+		BL_SET_RODATA(s, r, p);                                 \
+		(s)->rodata->io_start_hooked = task_filter(&r->filter); \
+	} while (0)
+#define BL_SETUP_RAW(s) BL_SET_RODATA(s, r, p)
+
+/*
+ * Try the light skeletons: tp_btf, then raw_tp (kernels >= 5.17 have both the loader and the
+ * one-argument block tracepoints, so no arity probe is needed). 0 or -errno of the last try.
+ */
+static int load_lskel(struct ptk_bpf_run *r)
+{
+	struct priv *p = r->priv;
+	int err;
+
+	if (ptk_bpf_loader_wanted() != PTK_BPF_LSKEL_RAW &&
+	    !PTK_LSKEL_LOAD(biolatency_btf_bpf, p->lbtf, BL_SETUP_BTF)) {
+		if (!task_filter(&r->filter)) {
+			/* not needed: detach it */
+			close(p->lbtf->links.tp_btf_block_io_start_fd);
+			p->lbtf->links.tp_btf_block_io_start_fd = -1;
+		}
+		p->hook = "tp_btf";
+		p->hists_fd = p->lbtf->maps.hists.map_fd;
+		p->counts_fd = p->lbtf->maps.counts.map_fd;
+		return 0;
+	}
+	if ((err = PTK_LSKEL_LOAD(biolatency_raw_bpf, p->lraw, BL_SETUP_RAW)))
+		return err;
+	p->hook = "raw_tp";
+	p->hists_fd = p->lraw->maps.hists.map_fd;
+	p->counts_fd = p->lraw->maps.counts.map_fd;
+	return 0;
+}
+
 static int bl_load(struct ptk_bpf_run *r)
 {
-	struct biolatency_bpf *s = r->skel;
-	int err = biolatency_bpf__load(s);
+	struct priv *p = r->priv;
+	struct biolatency_bpf *s;
+	int err;
 
-	if (err)
+	if (!r->skel) {
+		err = load_lskel(r);
+		if (!err || err == -EPERM)
+			return err;
+		/* an older kernel: the libbpf skeleton */
+		if ((err = open_libbpf(r)))
+			return err;
+		ptk_bpf_probes_done();
+	}
+	s = r->skel;
+	if ((err = biolatency_bpf__load(s)))
 		return err;
+	p->hists_fd = bpf_map__fd(s->maps.hists);
+	p->counts_fd = bpf_map__fd(s->maps.counts);
 	return biolatency_bpf__attach(s);
 }
 
@@ -162,9 +261,9 @@ static int entry_cmp(const void *a, const void *b)
 }
 
 /* Sum and reset the per-CPU counters. */
-static int read_counts(struct biolatency_bpf *s, u64 *out)
+static int read_counts(int fd, u64 *out)
 {
-	int fd = bpf_map__fd(s->maps.counts), ncpu = libbpf_num_possible_cpus();
+	int ncpu = libbpf_num_possible_cpus();
 	u64 *v;
 
 	if (ncpu <= 0)
@@ -195,10 +294,9 @@ static void print_timestamp(void)
 
 static int bl_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 {
-	struct biolatency_bpf *s = r->skel;
 	struct priv *p = r->priv;
 	struct ptk_sink *sink = &r->ctx->sink;
-	int fd = bpf_map__fd(s->maps.hists);
+	int fd = p->hists_fd;
 	struct biolat_key key, next, *prev = NULL;
 	struct entry *e = NULL;
 	size_t n = 0, cap = 0;
@@ -224,7 +322,7 @@ static int bl_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 	}
 	for (size_t j = 0; j < n; j++)
 		bpf_map_delete_elem(fd, &e[j].k);
-	if (read_counts(s, cnt)) {
+	if (read_counts(p->counts_fd, cnt)) {
 		free(e);
 		return -EIO;
 	}
@@ -286,6 +384,7 @@ static int bl_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 	if (arr) {
 		ptk_sink_meta_f64(sink, "interval_s", itv);
 		ptk_sink_meta_str(sink, "hook", p->hook);
+		ptk_sink_meta_str(sink, "loader", p->lbtf || p->lraw ? "light skeleton" : "libbpf");
 		ptk_sink_meta_str(sink, "measure",
 				  p->stages ? "stages" :
 				  p->queued ? "Q2C" :
@@ -315,6 +414,10 @@ static u64 bl_lost(struct ptk_bpf_run *r)
 
 static void bl_destroy(struct ptk_bpf_run *r)
 {
+	struct priv *p = r->priv;
+
+	biolatency_btf_bpf__destroy(p->lbtf);
+	biolatency_raw_bpf__destroy(p->lraw);
 	biolatency_bpf__destroy(r->skel);
 }
 
@@ -325,6 +428,7 @@ static const struct ptk_bpf_ops ops = {
 	.report = bl_report,
 	.lost = bl_lost,
 	.object = object,
+	.prog_fds = prog_fds,
 	.destroy = bl_destroy,
 };
 

@@ -16,7 +16,7 @@ truncate -s 256M "$TMP/img"
 LOOP=$(losetup -f --show "$TMP/img") || { skip "no free loop device"; exit 0; }
 D=$(basename "$LOOP")
 note "loop device $LOOP backed by $TMP/img"
-ours() { bpftool prog show 2>/dev/null | grep -c -E 'name (tp_btf_block_rq|raw_block_rq_co)'; }
+ours() { bpftool prog show 2>/dev/null | grep -c -E 'name (tp_btf_block_rq|raw_block_rq_)'; }
 # start a tracer in the background; wait until its programs are attached
 start() { local n0; n0=$(ours); "$@" & BG="$BG $!"; LAST=$!
 	for _ in $(seq 100); do [ "$(ours)" -ge $((n0 + 4)) ] && return 0; sleep 0.1; done; return 1; }
@@ -54,6 +54,23 @@ DN=$(awk -v d="$D" '/^disk = / { on = ($3 == d) } on && /->/ { s += $5 } END { p
 note "-D: disk = $D section holds $DN requests"
 check "-D shows 'disk = $D'" grep -q "^disk = $D" "$TMP/blD.txt"
 check "-D: $D's histogram ($DN) == fio's I/Os ($IOS) within 1%" near_rel "$DN" "$IOS" 0.01
+
+# the three loaders (light skeleton tp_btf / raw_tp flavours, the libbpf skeleton before 5.17)
+# count the same I/Os, and -c judges the submitting task (at block_io_start where it exists)
+for l in :tp_btf raw:raw_tp 0:tp_btf; do
+	PTK_BPF_LSKEL=${l%%:*} start "$PTK" biolatency -d $D -c fio --json > "$TMP/l.json" 2>"$TMP/l.err"
+	PTK_BPF_LSKEL=${l%%:*} start "$PTK" biolatency -d $D -c not-fio --json > "$TMP/l0.json" 2>/dev/null
+	fio_run --rw=randread --bs=4k --number_ios=500
+	IOS=$(fio_ios)
+	stop_all
+	tot="sum(h['hist']['total'] for h in d['histograms'])"
+	res=$(get "$TMP/l.json" "d['hook'], d['loader'], $tot" 2>&1)
+	other=$(get "$TMP/l0.json" "$tot" 2>&1)
+	note "PTK_BPF_LSKEL=${l%%:*} -c fio: $res; -c not-fio: $other; fio $IOS I/Os"
+	want="light skeleton"; [ "${l%%:*}" = 0 ] && want=libbpf
+	check "loader PTK_BPF_LSKEL=${l%%:*}: $want, hook ${l#*:}, -c fio total == fio's I/Os ($IOS), -c not-fio 0" \
+		test "$res,$other" = "${l#*:} $want $IOS,0"
+done
 
 # 2. mq-deadline: every request goes through block_rq_insert, so Q2D and Q2C exist
 if echo mq-deadline > /sys/block/$D/queue/scheduler 2>/dev/null; then

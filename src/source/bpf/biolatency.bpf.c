@@ -83,7 +83,7 @@ static __always_inline int on_io_start(struct request *rq)
 	struct rq_state s = {};
 	__u64 key = (__u64)rq;
 
-	if (filter_dev && rq_dev(rq) != targ_dev)
+	if (!io_start_hooked || (filter_dev && rq_dev(rq) != targ_dev))
 		return 0;
 	s.skip = !current_selected();
 	bpf_map_update_elem(&start, &key, &s, BPF_ANY);
@@ -205,6 +205,12 @@ static __always_inline int on_merge(struct request *rq)
 	return 0;
 }
 
+/*
+ * Each hook exists twice (tp_btf, raw_tp) and the light skeletons are built once per
+ * flavour (PTK_ONLY_TP_BTF / PTK_ONLY_RAW_TP): the kernel-side loader cannot leave a program
+ * out. The full object (the libbpf fallback) has both and the pre-5.11 raw_tp twins.
+ */
+#ifndef PTK_ONLY_RAW_TP
 SEC("tp_btf/block_io_start")
 int BPF_PROG(tp_btf_block_io_start, struct request *rq)
 {
@@ -235,6 +241,9 @@ int BPF_PROG(tp_btf_block_rq_complete, struct request *rq, int error, unsigned i
 	return on_complete(rq, nr_bytes);
 }
 
+#endif
+
+#ifndef PTK_ONLY_TP_BTF
 SEC("raw_tp/block_rq_insert")
 int BPF_PROG(raw_block_rq_insert, struct request *rq)
 {
@@ -259,6 +268,9 @@ int BPF_PROG(raw_block_rq_complete, struct request *rq, int error, unsigned int 
 	return on_complete(rq, nr_bytes);
 }
 
+#endif
+
+#if !defined(PTK_ONLY_TP_BTF) && !defined(PTK_ONLY_RAW_TP)
 /* kernels < 5.11: block_rq_insert/issue/merge(struct request_queue *q, struct request *rq) */
 SEC("raw_tp/block_rq_insert")
 int BPF_PROG(raw_block_rq_insert_old, struct request_queue *q, struct request *rq)
@@ -277,5 +289,7 @@ int BPF_PROG(raw_block_rq_merge_old, struct request_queue *q, struct request *rq
 {
 	return on_merge(rq);
 }
+
+#endif
 
 char LICENSE[] SEC("license") = "GPL";

@@ -138,6 +138,29 @@ enum ptk_bpf_loader ptk_bpf_loader_wanted(void);
  */
 int ptk_bpf_attach_tp(int prog_fd, const char *cat, const char *event);
 
+/*
+ * Open, set up, load and attach one light skeleton of type struct NAME (bpftool gen skeleton
+ * -L ... name NAME): SETUP(s) runs between open and load with s the skeleton (read-only
+ * filters, map sizes). On success the skeleton is stored in out; on failure it is destroyed and
+ * out is left alone. Evaluates to 0 or -errno (needs <errno.h>).
+ */
+#define PTK_LSKEL_LOAD(NAME, out, SETUP)                                                \
+	({                                                                              \
+		struct NAME *s_;                                                        \
+		int err_;                                                               \
+		errno = 0;                                                              \
+		s_ = NAME##__open();                                                    \
+		err_ = s_ ? 0 : errno ? -errno : -ENOMEM;                               \
+		if (s_) {                                                               \
+			SETUP(s_);                                                      \
+			if (!(err_ = NAME##__load(s_)) && !(err_ = NAME##__attach(s_))) \
+				(out) = s_;                                             \
+			else                                                            \
+				NAME##__destroy(s_);                                    \
+		}                                                                       \
+		err_ > 0 ? -EINVAL : err_;                                              \
+	})
+
 /* Resolve a cgroup v2 directory to its id (inode number). 0 or -errno. */
 int ptk_cgroup_id(const char *path, u64 *id);
 
