@@ -9,6 +9,9 @@
 #include <string.h>
 
 #include "biosnoop.skel.h"
+/* light skeletons, one per hook flavour (kernel-side loader: no vmlinux BTF parse here) */
+#include "biosnoop_btf.lskel.h"
+#include "biosnoop_raw.lskel.h"
 #include "cmd/cmd.h"
 #include "source/bpf/biosnoop.h"
 #include "source/bpf/blk.h"
@@ -52,14 +55,50 @@ struct priv {
 	struct ptk_metric cols[S_N];
 	struct ptk_table tab;
 	const char *hook;
+	/* a light skeleton (tp_btf flavour with block_io_start, else raw_tp), or the libbpf
+	 * skeleton in r->skel on kernels before 5.17 (PTK_BPF_LSKEL=0 forces it, =raw the
+	 * raw_tp light skeleton) */
+	struct biosnoop_btf_bpf *lbtf;
+	struct biosnoop_raw_bpf *lraw;
+	int events_fd, lost_fd;
 };
 
 static struct bpf_object *object(struct ptk_bpf_run *r)
 {
-	return ((struct biosnoop_bpf *)r->skel)->obj;
+	return r->skel ? ((struct biosnoop_bpf *)r->skel)->obj : NULL;
 }
 
-static int bs_open(struct ptk_bpf_run *r)
+static int prog_fds(struct ptk_bpf_run *r, int *fds, int max)
+{
+	struct priv *p = r->priv;
+	int n = 0;
+
+	if (max < 5)
+		return 0;
+	if (p->lbtf) {
+		fds[n++] = p->lbtf->progs.tp_btf_block_io_start.prog_fd;
+		fds[n++] = p->lbtf->progs.tp_btf_block_rq_insert.prog_fd;
+		fds[n++] = p->lbtf->progs.tp_btf_block_rq_issue.prog_fd;
+		fds[n++] = p->lbtf->progs.tp_btf_block_rq_merge.prog_fd;
+		fds[n++] = p->lbtf->progs.tp_btf_block_rq_complete.prog_fd;
+	} else if (p->lraw) {
+		fds[n++] = p->lraw->progs.raw_block_rq_insert.prog_fd;
+		fds[n++] = p->lraw->progs.raw_block_rq_issue.prog_fd;
+		fds[n++] = p->lraw->progs.raw_block_rq_merge.prog_fd;
+		fds[n++] = p->lraw->progs.raw_block_rq_complete.prog_fd;
+	}
+	return n;
+}
+
+#define BS_SET_RODATA(skel)                                   \
+	do {                                                  \
+		PTK_BPF_SET_FILTERS(skel, &r->filter);        \
+		(skel)->rodata->filter_dev = p->disk != NULL; \
+		(skel)->rodata->targ_dev = p->dev;            \
+	} while (0)
+
+/* Open the libbpf skeleton and keep the hooks this kernel has (BTF probes). 0 or -errno. */
+static int open_libbpf(struct ptk_bpf_run *r)
 {
 	struct biosnoop_bpf *s = biosnoop_bpf__open();
 	struct priv *p = r->priv;
@@ -68,9 +107,7 @@ static int bs_open(struct ptk_bpf_run *r)
 	if (!s)
 		return -errno;
 	r->skel = s;
-	PTK_BPF_SET_FILTERS(s, &r->filter);
-	s->rodata->filter_dev = p->disk != NULL;
-	s->rodata->targ_dev = p->dev;
+	BS_SET_RODATA(s);
 	bpf_program__set_autoload(s->progs.tp_btf_block_io_start,
 				  ptk_bpf_has_tp_btf("block_io_start"));
 	if (old) {
@@ -96,6 +133,34 @@ static int bs_open(struct ptk_bpf_run *r)
 				  !old ?
 			  "tp_btf" :
 			  "raw_tp";
+	return 0;
+}
+
+static int bs_open(struct ptk_bpf_run *r)
+{
+	/* the light skeletons are opened and loaded together in bs_load */
+	return ptk_bpf_loader_wanted() != PTK_BPF_LIBBPF ? 0 : open_libbpf(r);
+}
+
+/* Try the light skeletons: tp_btf (with block_io_start, 6.5+), then raw_tp (kernels >= 5.17
+ * have the loader and the one-argument block tracepoints). 0 or -errno of the last try. */
+static int load_lskel(struct ptk_bpf_run *r)
+{
+	struct priv *p = r->priv;
+	int err;
+
+	if (ptk_bpf_loader_wanted() != PTK_BPF_LSKEL_RAW &&
+	    !PTK_LSKEL_LOAD(biosnoop_btf_bpf, p->lbtf, BS_SET_RODATA)) {
+		p->hook = "tp_btf";
+		p->events_fd = p->lbtf->maps.events.map_fd;
+		p->lost_fd = p->lbtf->maps.lost.map_fd;
+		return 0;
+	}
+	if ((err = PTK_LSKEL_LOAD(biosnoop_raw_bpf, p->lraw, BS_SET_RODATA)))
+		return err;
+	p->hook = "raw_tp";
+	p->events_fd = p->lraw->maps.events.map_fd;
+	p->lost_fd = p->lraw->maps.lost.map_fd;
 	return 0;
 }
 
@@ -142,16 +207,26 @@ static int on_event(void *ctx, void *data, size_t size)
 
 static int bs_load(struct ptk_bpf_run *r)
 {
-	struct biosnoop_bpf *s = r->skel;
 	struct priv *p = r->priv;
-	int err = biosnoop_bpf__load(s);
+	struct biosnoop_bpf *s;
+	int err;
 
-	if (err)
-		return err;
-	err = biosnoop_bpf__attach(s);
-	if (err)
-		return err;
-	r->rb = ring_buffer__new(bpf_map__fd(s->maps.events), on_event, r, NULL);
+	if (!r->skel) {
+		err = load_lskel(r);
+		if (err == -EPERM)
+			return err;
+		/* an older kernel: the libbpf skeleton */
+		if (err && (err = open_libbpf(r)))
+			return err;
+		ptk_bpf_probes_done();
+	}
+	if ((s = r->skel)) {
+		if ((err = biosnoop_bpf__load(s)) || (err = biosnoop_bpf__attach(s)))
+			return err;
+		p->events_fd = bpf_map__fd(s->maps.events);
+		p->lost_fd = bpf_map__fd(s->maps.lost);
+	}
+	r->rb = ring_buffer__new(p->events_fd, on_event, r, NULL);
 	if (!r->rb)
 		return -errno;
 	if (!r->ctx->json) {
@@ -163,19 +238,9 @@ static int bs_load(struct ptk_bpf_run *r)
 
 static u64 bs_lost(struct ptk_bpf_run *r)
 {
-	struct biosnoop_bpf *s = r->skel;
-	int ncpu = libbpf_num_possible_cpus();
-	u32 zero = 0;
-	u64 sum = 0, *v;
+	struct priv *p = r->priv;
 
-	if (!s || ncpu <= 0)
-		return 0;
-	v = xcalloc(ncpu, sizeof(*v));
-	if (bpf_map_lookup_elem(bpf_map__fd(s->maps.lost), &zero, v) == 0)
-		for (int c = 0; c < ncpu; c++)
-			sum += v[c];
-	free(v);
-	return sum;
+	return p->lbtf || p->lraw || r->skel ? ptk_bpf_percpu_sum(p->lost_fd, 0) : 0;
 }
 
 static int bs_report(struct ptk_bpf_run *r, long i, double itv, bool last)
@@ -192,6 +257,7 @@ static int bs_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 	ptk_sink_meta_u64(sink, "events", p->events);
 	ptk_sink_meta_u64(sink, "lost_events", bs_lost(r));
 	ptk_sink_meta_str(sink, "hook", p->hook);
+	ptk_sink_meta_str(sink, "loader", p->lbtf || p->lraw ? "light skeleton" : "libbpf");
 	ptk_sink_meta_json(sink, "observer", ptk_bpf_observer_json(r));
 	ptk_sink_end(sink);
 	return 0;
@@ -202,6 +268,8 @@ static void bs_destroy(struct ptk_bpf_run *r)
 	if (r->rb)
 		ring_buffer__free(r->rb);
 	r->rb = NULL;
+	biosnoop_btf_bpf__destroy(((struct priv *)r->priv)->lbtf);
+	biosnoop_raw_bpf__destroy(((struct priv *)r->priv)->lraw);
 	biosnoop_bpf__destroy(r->skel);
 }
 
@@ -212,6 +280,7 @@ static const struct ptk_bpf_ops ops = {
 	.report = bs_report,
 	.lost = bs_lost,
 	.object = object,
+	.prog_fds = prog_fds,
 	.destroy = bs_destroy,
 };
 

@@ -17,7 +17,7 @@ LOOP=$(losetup -f --show "$TMP/img") || { skip "no free loop device"; exit 0; }
 D=$(basename "$LOOP")
 echo mq-deadline > /sys/block/$D/queue/scheduler 2>/dev/null
 note "loop device $LOOP ($(cat /sys/block/$D/queue/scheduler))"
-ours() { bpftool prog show 2>/dev/null | grep -c -E 'name (tp_btf_block_rq|tp_btf_block_io|raw_block_rq_co)'; }
+ours() { bpftool prog show 2>/dev/null | grep -c -E 'name (tp_btf_block_rq|tp_btf_block_io|raw_block_rq_)'; }
 start() { local n0; n0=$(ours); "$@" & BG="$BG $!"; LAST=$!
 	for _ in $(seq 100); do [ "$(ours)" -ge $((n0 + 4)) ] && return 0; sleep 0.1; done; return 1; }
 stop_all() { for p in $BG; do kill -INT "$p" 2>/dev/null; done; for p in $BG; do wait "$p"; done; BG=""; }
@@ -66,6 +66,25 @@ else
 		skip "neither libbpf-tools biosnoop nor biolatency ran: no side-by-side"
 	fi
 fi
+
+# the three loaders (light skeleton tp_btf / raw_tp flavours, the libbpf skeleton before 5.17)
+# print the same requests, with the op decoded the same way (flags mapped in the kernel)
+for l in :tp_btf raw:raw_tp 0:tp_btf; do
+	PTK_BPF_LSKEL=${l%%:*} start "$PTK" biosnoop -d $D --json > "$TMP/l.json" 2>"$TMP/l.err"
+	fio --name=t --filename="$LOOP" --direct=1 --ioengine=psync --size=128M --randseed=9 \
+		--rw=randrw --rwmixread=50 --bs=8k --number_ios=400 --output-format=json \
+		> "$TMP/fio.json" 2>"$TMP/fio.err"
+	stop_all
+	read -r R W < <(python3 -c "import json; j=json.load(open('$TMP/fio.json'))['jobs'][0]; print(j['read']['total_ios'], j['write']['total_ios'])")
+	res=$(python3 -c "import json
+ev=[json.loads(l) for l in open('$TMP/l.json')]; io=[e for e in ev if 'rwbs' in e and e['comm']=='fio']
+s=[e for e in ev if 'loader' in e][-1]
+print(s['hook'], s['loader'], sum(e['rwbs'][0]=='R' for e in io), sum(e['rwbs'][0]=='W' for e in io), sum(e['bytes']!=8192 for e in io))" 2>&1)
+	note "PTK_BPF_LSKEL=${l%%:*}: hook, loader, R, W, bytes != 8192: $res; fio $R reads, $W writes"
+	want="light skeleton"; [ "${l%%:*}" = 0 ] && want=libbpf
+	check "loader PTK_BPF_LSKEL=${l%%:*}: $want, hook ${l#*:}, fio's $R reads and $W writes, each 8192 bytes" \
+		test "$res" = "${l#*:} $want $R $W 0"
+done
 
 for sig in INT TERM; do
 	before=$(ours)

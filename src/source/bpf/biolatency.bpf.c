@@ -7,6 +7,7 @@
  * still outstanding). Each request is counted once, at its final completion.
  */
 #include "common.bpf.h"
+#include "blk.bpf.h"
 #include "biolatency.h"
 
 #define MINORBITS 20
@@ -177,7 +178,7 @@ static __always_inline int on_complete(struct request *rq, unsigned int nr_bytes
 	if (sp->skip || !sp->issue_ns)
 		goto out;
 	dev = rq_dev(rq);
-	flags = BPF_CORE_READ(rq, cmd_flags);
+	flags = targ_per_flag ? blk_layout_flags(BPF_CORE_READ(rq, cmd_flags)) : 0;
 	count(BIOLAT_CNT_DONE);
 	if (!sp->insert_ns)
 		count(BIOLAT_CNT_NO_INSERT);

@@ -18,7 +18,7 @@ enum biolat_stage {
 
 struct biolat_key {
 	__u32 dev; /* kernel dev_t (major << 20 | minor) with -D, else 0 */
-	__u32 flags; /* rq->cmd_flags with -F, else 0 */
+	__u32 flags; /* rq->cmd_flags with -F (in the blk_layout.h layout), else 0 */
 	__u32 stage; /* enum biolat_stage */
 	__u32 pad;
 };

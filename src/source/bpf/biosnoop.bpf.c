@@ -7,6 +7,7 @@
  * else block_rq_issue. Ring buffer reserve failures are counted, never silent.
  */
 #include "common.bpf.h"
+#include "blk.bpf.h"
 #include "biosnoop.h"
 
 #define MINORBITS 20
@@ -33,7 +34,7 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 1 << 22);
+	__uint(max_entries, 1 << 20); /* 1 MiB: ~14,000 events between two polls */
 } events SEC(".maps");
 
 struct {
@@ -140,7 +141,7 @@ static __always_inline int on_complete(struct request *rq, unsigned int nr_bytes
 			    -1;
 	e->sector = sp->sector;
 	e->bytes = sp->bytes;
-	e->cmd_flags = BPF_CORE_READ(rq, cmd_flags);
+	e->cmd_flags = blk_layout_flags(BPF_CORE_READ(rq, cmd_flags));
 	e->dev = rq_dev(rq);
 	e->pid = sp->pid;
 	__builtin_memcpy(e->comm, sp->comm, sizeof(e->comm));
@@ -158,6 +159,12 @@ static __always_inline int on_merge(struct request *rq)
 	return 0;
 }
 
+/*
+ * Each hook exists twice (tp_btf, raw_tp) and the light skeletons are built once per
+ * flavour (PTK_ONLY_TP_BTF / PTK_ONLY_RAW_TP): the kernel-side loader cannot leave a program
+ * out. The full object (the libbpf fallback) has both and the pre-5.11 raw_tp twins.
+ */
+#ifndef PTK_ONLY_RAW_TP
 SEC("tp_btf/block_io_start")
 int BPF_PROG(tp_btf_block_io_start, struct request *rq)
 {
@@ -188,6 +195,9 @@ int BPF_PROG(tp_btf_block_rq_complete, struct request *rq, int error, unsigned i
 	return on_complete(rq, nr_bytes);
 }
 
+#endif
+
+#ifndef PTK_ONLY_TP_BTF
 SEC("raw_tp/block_rq_insert")
 int BPF_PROG(raw_block_rq_insert, struct request *rq)
 {
@@ -212,6 +222,9 @@ int BPF_PROG(raw_block_rq_complete, struct request *rq, int error, unsigned int 
 	return on_complete(rq, nr_bytes);
 }
 
+#endif
+
+#if !defined(PTK_ONLY_TP_BTF) && !defined(PTK_ONLY_RAW_TP)
 /* kernels < 5.11: block_rq_insert/issue/merge(struct request_queue *q, struct request *rq) */
 SEC("raw_tp/block_rq_insert")
 int BPF_PROG(raw_block_rq_insert_old, struct request_queue *q, struct request *rq)
@@ -230,5 +243,7 @@ int BPF_PROG(raw_block_rq_merge_old, struct request_queue *q, struct request *rq
 {
 	return on_merge(rq);
 }
+
+#endif
 
 char LICENSE[] SEC("license") = "GPL";

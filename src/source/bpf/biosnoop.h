@@ -9,7 +9,7 @@ struct biosnoop_event {
 	__s64 que_ns; /* block_rq_insert -> block_rq_issue, -1 without an insert */
 	__u64 sector; /* rq->__sector at issue */
 	__u32 bytes; /* rq->__data_len at issue (the whole request) */
-	__u32 cmd_flags; /* rq->cmd_flags */
+	__u32 cmd_flags; /* rq->cmd_flags, in the blk_layout.h layout */
 	__u32 dev; /* kernel dev_t of the disk (major << 20 | minor) */
 	__u32 pid; /* tgid of the task that submitted (block_io_start) or inserted/issued it */
 	char comm[16];

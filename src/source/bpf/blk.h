@@ -2,8 +2,9 @@
 /*
  * Block-layer helpers shared by the block I/O tracing tools (biolatency, biosnoop): disk
  * name <-> kernel dev_t, and decoding of struct request::cmd_flags (REQ_OP_* in the low 8
- * bits, __REQ_* flag bits above) with the values the running kernel's BTF gives, since the
- * bit positions move between kernel versions (include/linux/blk_types.h).
+ * bits, __REQ_* flag bits above) as the BPF programs hand it over: already mapped to the
+ * values of Linux 6.x (blk_layout.h), since they move between kernel versions
+ * (include/linux/blk_types.h), so no kernel BTF is read here.
  */
 #ifndef PTK_SOURCE_BPF_BLK_H
 #define PTK_SOURCE_BPF_BLK_H
@@ -31,7 +32,7 @@ const char *ptk_blk_rwbs(u32 cmd_flags, char *buf);
  * ("Read", "Write", "Flush", ...), e.g. "Sync-Write". Returns buf. */
 const char *ptk_blk_flags_str(u32 cmd_flags, char *buf, size_t size);
 
-/* The op of cmd_flags (REQ_OP_MASK = the low 8 bits), and its REQ_OP_READ/WRITE values. */
+/* The op of cmd_flags (the low 8 bits: a PTK_BLK_OP_* value), and is it a write? */
 static inline u32 ptk_blk_op(u32 cmd_flags)
 {
 	return cmd_flags & 0xff;
