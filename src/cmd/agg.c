@@ -710,9 +710,10 @@ static void clear_stacks(struct ptk_bpf_run *r)
 {
 	struct agg_bpf *s = r->skel;
 	int fd = bpf_map__fd(s->maps.stacks);
-	__u32 k;
+	__u32 k, left = bpf_map__max_entries(s->maps.stacks);
 
-	while (bpf_map_get_next_key(fd, NULL, &k) == 0)
+	/* bounded: the programs may add stacks while they are deleted */
+	while (left-- && bpf_map_get_next_key(fd, NULL, &k) == 0)
 		if (bpf_map_delete_elem(fd, &k))
 			break;
 }

@@ -166,6 +166,8 @@ static int rq_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 	struct runqlat_hist v;
 	struct json_object *arr = NULL;
 	const char *unit = r->filter.millis ? "msecs" : "usecs";
+	__u32 *seen = NULL;
+	size_t nseen = 0;
 
 	if (r->ctx->json)
 		arr = json_object_new_array();
@@ -199,12 +201,19 @@ static int rq_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 				ptk_hist_print(stdout, &h);
 			}
 		}
+		seen = xrealloc(seen, (nseen + 1) * sizeof(*seen));
+		seen[nseen++] = next;
 		key = next;
 		prev = &key;
 	}
-	/* clear for the next interval */
-	while (bpf_map_get_next_key(fd, NULL, &next) == 0)
-		bpf_map_delete_elem(fd, &next);
+	/*
+	 * Clear for the next interval: the keys read, and only those. A loop deleting "the first
+	 * key" until none is left never ends while the programs keep adding keys back (a busy
+	 * machine, or this process's own syscalls under strace).
+	 */
+	for (size_t j = 0; j < nseen; j++)
+		bpf_map_delete_elem(fd, &seen[j]);
+	free(seen);
 	if (arr) {
 		ptk_sink_begin(&r->ctx->sink);
 		ptk_sink_meta_f64(&r->ctx->sink, "interval_s", itv);
