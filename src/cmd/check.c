@@ -1434,6 +1434,13 @@ static void print_json(struct state *s, struct rows *rs, double wall)
 			       s->have_watch && s->wres.bpf_run_ns ?
 				       json_object_new_uint64(s->wres.bpf_run_ns) :
 				       NULL);
+	/* which BPF loader and hook flavour ran the programs (cpuwatch.h), null without BPF */
+	json_object_object_add(
+		obs, "bpf_loader",
+		s->have_watch && s->wres.loader ? json_object_new_string(s->wres.loader) : NULL);
+	json_object_object_add(
+		obs, "bpf_hook",
+		s->have_watch && s->wres.hook ? json_object_new_string(s->wres.hook) : NULL);
 	source_json(src, "/proc/stat", s->b.err_st);
 	source_json(src, "/proc/loadavg", s->b.err_la);
 	source_json(src, "/proc/meminfo", s->b.err_mi);

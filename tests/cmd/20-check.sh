@@ -61,6 +61,44 @@ if py "$TMP/short.json" "[s for s in d['observer']['sources'] if s['source'].sta
 	wait $CP
 	check "BPF: check held programs [$ids] while sampling, all gone after it exits" bpf_progs_gone $ids
 	check "BPF: check held at least one program" test -n "$ids"
+	# the three loaders (PTK_BPF_LSKEL, as in 40-runqlat.sh): light skeletons of the tp_btf and
+	# raw_tp flavours (kernel-side loader) and the libbpf skeletons (kernels before 5.17) each
+	# hold the six hooks once and report the same things: the run-queue latency p99 of the whole
+	# machine, side by side with libbpf-tools runqlat over the same 2 s, and 30 /bin/true runs
+	# as short-lived processes
+	for l in 1:tp_btf raw:raw_tp 0:tp_btf; do
+		e=${l%%:*} hook=${l#*:}
+		A=
+		if have runqlat; then
+			timeout 10 runqlat 2 1 > "$TMP/a$e.txt" 2>&1 & A=$!; PIDS+=($A)
+			sleep 0.3 # its libbpf load parses the kernel BTF: start the windows together
+		fi
+		( sleep 0.7; for i in $(seq 30); do /bin/true; done ) & SL=$!; PIDS+=($SL)
+		PTK_BPF_LSKEL=$e "$PTK" check -d 2 --json > "$TMP/l$e.json" & CP=$!
+		sleep 1.2
+		n=$(bpf_prog_ids_of $CP | wc -l)
+		wait $CP $SL $A 2>/dev/null
+		note "PTK_BPF_LSKEL=$e: $n programs, $(python3 -c "import json; d=json.load(open('$TMP/l$e.json')); o=d['observer']; c=[x for x in d['resources'] if x['resource']=='cpu'][0]; print(o['bpf_loader'], o['bpf_hook'], 'runqlat p99 <=', c['saturation']['runqlat_p99_le_us'], 'us, short-lived', c['utilization']['shortlived_processes'], ', bpf run ns', o['bpf_run_time_ns'])" 2>&1)"
+		if [ "$e" != 0 ] && py "$TMP/l$e.json" "d['observer']['bpf_loader']=='libbpf'"; then
+			skip "light skeletons do not load on this kernel (before 5.17): check used libbpf"
+			continue
+		fi
+		want=$([ "$e" = 0 ] && echo libbpf || echo light skeleton)
+		check "loader PTK_BPF_LSKEL=$e: $want, hook $hook, six programs held ($n)" \
+			py "$TMP/l$e.json" "d['observer']['bpf_loader']=='$want' and d['observer']['bpf_hook']=='$hook' and $n==6"
+		check "loader PTK_BPF_LSKEL=$e: runqlat p99 reported, >= 30 short-lived, programs' CPU reported" \
+			py "$TMP/l$e.json" "(row('cpu')['saturation']['runqlat_p99_le_us'] or 0)>0 and row('cpu')['utilization']['shortlived_processes']>=30 and (d['observer']['bpf_run_time_ns'] or 0)>0"
+		if [ -s "$TMP/a$e.txt" ] && grep -q -- '->' "$TMP/a$e.txt"; then
+			# p99 bucket upper bound of libbpf-tools' histogram (as in 40-runqlat.sh)
+			a99=$(awk 'BEGIN { n=0 } /->/ { hi[n]=$3; c[n]=$5; t+=$5; n++ } END { s=0; for(i=0;i<n;i++){ s+=c[i]; if (s>=0.99*t){ print hi[i]; exit } } }' "$TMP/a$e.txt")
+			p99=$(python3 -c "import json; d=json.load(open('$TMP/l$e.json')); print([x for x in d['resources'] if x['resource']=='cpu'][0]['saturation']['runqlat_p99_le_us'])")
+			note "PTK_BPF_LSKEL=$e: libbpf-tools runqlat p99 bucket <= $a99 us, ptk check <= $p99 us"
+			check "loader PTK_BPF_LSKEL=$e: runqlat p99 within one log2 bucket of libbpf-tools runqlat's ($p99 vs $a99 us)" \
+				python3 -c "import math; assert abs(math.log2($a99+1)-math.log2($p99+1))<=1"
+		else
+			skip "libbpf-tools runqlat not installed or printed nothing: no side-by-side"
+		fi
+	done
 else
 	skip "BPF unavailable for ptk check (not root or no BTF): short-lived count not measured"
 fi

@@ -10,13 +10,35 @@
 
 #include "runqlat.skel.h"
 #include "shortlived.skel.h"
+/* light skeletons, one per hook flavour (kernel-side loader: no vmlinux BTF parse here) */
+#include "runqlat_btf.lskel.h"
+#include "runqlat_raw.lskel.h"
+#include "shortlived_btf.lskel.h"
+#include "shortlived_raw.lskel.h"
 #include "source/bpf/runner.h"
 #include "source/bpf/runqlat.h"
 #include "source/bpf/shortlived.h"
 
+#define CW_MAX_PROGS 6
+
+/*
+ * Loaded as one of: the light skeletons of one hook flavour (tp_btf, else raw_tp), whose loader
+ * runs in the kernel so neither the kernel BTF nor the objects are parsed in user space (libbpf
+ * spends ~11 MiB of heap and ~20 ms there); or, on kernels without BPF_PROG_TYPE_SYSCALL or
+ * kernel-side CO-RE (before 5.17), the libbpf skeletons. PTK_BPF_LSKEL=0 forces the latter,
+ * PTK_BPF_LSKEL=raw the raw_tp light skeletons (ptk_bpf_loader_wanted).
+ */
 struct ptk_cpuwatch {
-	struct runqlat_bpf *rq;
+	struct runqlat_btf_bpf *rq_btf;
+	struct shortlived_btf_bpf *sl_btf;
+	struct runqlat_raw_bpf *rq_raw;
+	struct shortlived_raw_bpf *sl_raw;
+	struct runqlat_bpf *rq; /* libbpf fallback */
 	struct shortlived_bpf *sl;
+	int hists_fd, counts_fd;
+	int prog_fd[CW_MAX_PROGS]; /* for run-time stats */
+	int nprog;
+	const char *loader, *hook;
 	int stats_fd;
 };
 
@@ -50,21 +72,89 @@ void ptk_bpf_obj_runtime(struct bpf_object *obj, u64 *ns, u64 *cnt)
 	}
 }
 
-int ptk_cpuwatch_start(struct ptk_cpuwatch **out)
+/* shortlived counts processes started after this (CLOCK_MONOTONIC, as task->start_time) */
+#define SL_SETUP(s) ((s)->rodata->attach_ns = ptk_now_ns())
+/* runqlat system-wide: its read-only defaults (no filter, one histogram, usecs) */
+#define RQ_SETUP(s) ((void)(s))
+
+/* The tp_btf light skeletons. 0 or -errno; on failure nothing stays loaded. */
+static int load_lskel_btf(struct ptk_cpuwatch *w)
 {
-	struct ptk_cpuwatch *w = xcalloc(1, sizeof(*w));
 	int err;
 
-	libbpf_set_print(quiet);
-	w->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+	if ((err = PTK_LSKEL_LOAD(runqlat_btf_bpf, w->rq_btf, RQ_SETUP)))
+		return err;
+	if ((err = PTK_LSKEL_LOAD(shortlived_btf_bpf, w->sl_btf, SL_SETUP))) {
+		runqlat_btf_bpf__destroy(w->rq_btf);
+		w->rq_btf = NULL;
+		return err;
+	}
+	w->hook = "tp_btf";
+	w->hists_fd = w->rq_btf->maps.hists.map_fd;
+	w->counts_fd = w->sl_btf->maps.counts.map_fd;
+	w->prog_fd[0] = w->rq_btf->progs.tp_btf_sched_wakeup.prog_fd;
+	w->prog_fd[1] = w->rq_btf->progs.tp_btf_sched_wakeup_new.prog_fd;
+	w->prog_fd[2] = w->rq_btf->progs.tp_btf_sched_switch.prog_fd;
+	w->prog_fd[3] = w->sl_btf->progs.tp_btf_exit.prog_fd;
+	w->prog_fd[4] = w->sl_btf->progs.tp_btf_fork.prog_fd;
+	w->prog_fd[5] = w->sl_btf->progs.tp_btf_exec.prog_fd;
+	return 0;
+}
+
+/* The raw_tp light skeletons. 0 or -errno; on failure nothing stays loaded. */
+static int load_lskel_raw(struct ptk_cpuwatch *w)
+{
+	int err;
+
+	if ((err = PTK_LSKEL_LOAD(runqlat_raw_bpf, w->rq_raw, RQ_SETUP)))
+		return err;
+	if ((err = PTK_LSKEL_LOAD(shortlived_raw_bpf, w->sl_raw, SL_SETUP))) {
+		runqlat_raw_bpf__destroy(w->rq_raw);
+		w->rq_raw = NULL;
+		return err;
+	}
+	w->hook = "raw_tp";
+	w->hists_fd = w->rq_raw->maps.hists.map_fd;
+	w->counts_fd = w->sl_raw->maps.counts.map_fd;
+	w->prog_fd[0] = w->rq_raw->progs.raw_sched_wakeup.prog_fd;
+	w->prog_fd[1] = w->rq_raw->progs.raw_sched_wakeup_new.prog_fd;
+	w->prog_fd[2] = w->rq_raw->progs.raw_sched_switch.prog_fd;
+	w->prog_fd[3] = w->sl_raw->progs.raw_exit.prog_fd;
+	w->prog_fd[4] = w->sl_raw->progs.raw_fork.prog_fd;
+	w->prog_fd[5] = w->sl_raw->progs.raw_exec.prog_fd;
+	return 0;
+}
+
+/* Light skeletons: tp_btf, then raw_tp. 0, or -errno of the last attempt. */
+static int load_lskel(struct ptk_cpuwatch *w)
+{
+	int err;
+
+	if (ptk_bpf_loader_wanted() != PTK_BPF_LSKEL_RAW && !load_lskel_btf(w))
+		err = 0;
+	else
+		err = load_lskel_raw(w);
+	if (err)
+		return err;
+	w->loader = "light skeleton";
+	w->nprog = CW_MAX_PROGS;
+	return 0;
+}
+
+/* The libbpf skeletons, the cheapest hooks picked with the kernel BTF probes. 0 or -errno. */
+static int load_libbpf(struct ptk_cpuwatch *w)
+{
+	struct bpf_program *prog;
+	bool btf;
+	int err;
+
+	errno = 0;
 	w->rq = runqlat_bpf__open();
 	w->sl = shortlived_bpf__open();
-	if (!w->rq || !w->sl) {
-		err = -errno ? -errno : -ENOMEM;
-		goto fail;
-	}
-	ptk_bpf_pick_tp(w->rq->progs.tp_btf_sched_wakeup, w->rq->progs.raw_sched_wakeup,
-			"sched_wakeup");
+	if (!w->rq || !w->sl)
+		return errno ? -errno : -ENOMEM;
+	btf = ptk_bpf_pick_tp(w->rq->progs.tp_btf_sched_wakeup, w->rq->progs.raw_sched_wakeup,
+			      "sched_wakeup");
 	ptk_bpf_pick_tp(w->rq->progs.tp_btf_sched_wakeup_new, w->rq->progs.raw_sched_wakeup_new,
 			"sched_wakeup_new");
 	ptk_bpf_pick_tp(w->rq->progs.tp_btf_sched_switch, w->rq->progs.raw_sched_switch,
@@ -72,16 +162,51 @@ int ptk_cpuwatch_start(struct ptk_cpuwatch **out)
 	ptk_bpf_pick_tp(w->sl->progs.tp_btf_exit, w->sl->progs.raw_exit, "sched_process_exit");
 	ptk_bpf_pick_tp(w->sl->progs.tp_btf_fork, w->sl->progs.raw_fork, "sched_process_fork");
 	ptk_bpf_pick_tp(w->sl->progs.tp_btf_exec, w->sl->progs.raw_exec, "sched_process_exec");
-	w->sl->rodata->attach_ns = ptk_now_ns(); /* CLOCK_MONOTONIC, as task->start_time */
+	SL_SETUP(w->sl);
 	ptk_bpf_probes_done();
 	if ((err = runqlat_bpf__load(w->rq)) || (err = shortlived_bpf__load(w->sl)) ||
 	    (err = runqlat_bpf__attach(w->rq)) || (err = shortlived_bpf__attach(w->sl)))
+		return err < 0 ? err : -EINVAL;
+	w->loader = "libbpf";
+	w->hook = btf ? "tp_btf" : "raw_tp";
+	w->hists_fd = bpf_map__fd(w->rq->maps.hists);
+	w->counts_fd = bpf_map__fd(w->sl->maps.counts);
+	bpf_object__for_each_program(prog, w->rq->obj)
+	{
+		if (bpf_program__fd(prog) >= 0 && w->nprog < CW_MAX_PROGS)
+			w->prog_fd[w->nprog++] = bpf_program__fd(prog);
+	}
+	bpf_object__for_each_program(prog, w->sl->obj)
+	{
+		if (bpf_program__fd(prog) >= 0 && w->nprog < CW_MAX_PROGS)
+			w->prog_fd[w->nprog++] = bpf_program__fd(prog);
+	}
+	return 0;
+}
+
+int ptk_cpuwatch_start(struct ptk_cpuwatch **out)
+{
+	struct ptk_cpuwatch *w = xcalloc(1, sizeof(*w));
+	int err;
+
+	libbpf_set_print(quiet); /* the fallback is quiet: check carries on with /proc */
+	w->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+	if (ptk_bpf_loader_wanted() != PTK_BPF_LIBBPF) {
+		err = load_lskel(w);
+		if (!err)
+			goto done;
+		if (err == -EPERM)
+			goto fail;
+		/* an older kernel: the libbpf skeletons */
+	}
+	if ((err = load_libbpf(w)))
 		goto fail;
+done:
 	*out = w;
 	return 0;
 fail:
 	ptk_cpuwatch_stop(w);
-	return err < 0 ? err : -EINVAL;
+	return err;
 }
 
 int ptk_cpuwatch_read(struct ptk_cpuwatch *w, struct ptk_cpuwatch_result *res)
@@ -89,15 +214,16 @@ int ptk_cpuwatch_read(struct ptk_cpuwatch *w, struct ptk_cpuwatch_result *res)
 	__u32 key = RUNQLAT_ALL, zero = 0;
 	struct runqlat_hist h;
 	int ncpu = libbpf_num_possible_cpus();
-	u64 ns, cnt;
 
 	memset(res, 0, sizeof(*res));
 	res->runq.unit = "usecs";
-	if (bpf_map_lookup_elem(bpf_map__fd(w->rq->maps.hists), &key, &h) == 0)
+	res->loader = w->loader;
+	res->hook = w->hook;
+	if (bpf_map_lookup_elem(w->hists_fd, &key, &h) == 0)
 		memcpy(res->runq.slot, h.slots, sizeof(res->runq.slot));
 	if (ncpu > 0) {
 		struct shortlived_counts *c = xcalloc(ncpu, sizeof(*c));
-		if (bpf_map_lookup_elem(bpf_map__fd(w->sl->maps.counts), &zero, c) == 0) {
+		if (bpf_map_lookup_elem(w->counts_fd, &zero, c) == 0) {
 			for (int i = 0; i < ncpu; i++) {
 				res->forks += c[i].forks;
 				res->execs += c[i].execs;
@@ -107,10 +233,8 @@ int ptk_cpuwatch_read(struct ptk_cpuwatch *w, struct ptk_cpuwatch_result *res)
 		}
 		free(c);
 	}
-	ptk_bpf_obj_runtime(w->rq->obj, &res->bpf_run_ns, &res->bpf_run_cnt);
-	ptk_bpf_obj_runtime(w->sl->obj, &ns, &cnt);
-	res->bpf_run_ns += ns;
-	res->bpf_run_cnt += cnt;
+	for (int i = 0; i < w->nprog; i++)
+		ptk_bpf_prog_runtime(w->prog_fd[i], &res->bpf_run_ns, &res->bpf_run_cnt);
 	return 0;
 }
 
@@ -118,6 +242,10 @@ void ptk_cpuwatch_stop(struct ptk_cpuwatch *w)
 {
 	if (!w)
 		return;
+	runqlat_btf_bpf__destroy(w->rq_btf);
+	shortlived_btf_bpf__destroy(w->sl_btf);
+	runqlat_raw_bpf__destroy(w->rq_raw);
+	shortlived_raw_bpf__destroy(w->sl_raw);
 	runqlat_bpf__destroy(w->rq);
 	shortlived_bpf__destroy(w->sl);
 	if (w->stats_fd >= 0)

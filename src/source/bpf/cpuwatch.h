@@ -19,9 +19,15 @@ struct ptk_cpuwatch_result {
 	u64 shortlived; /* processes started and exited inside the window */
 	u64 bpf_run_ns; /* kernel CPU of the programs (BPF_ENABLE_STATS), 0 unknown */
 	u64 bpf_run_cnt;
+	const char *loader; /* "light skeleton" (kernel-side loader) or "libbpf" (before 5.17) */
+	const char *hook; /* "tp_btf" or "raw_tp" */
 };
 
-/* Load and attach. Returns 0 or -errno (-EPERM unprivileged, -ENOENT no BTF...). */
+/*
+ * Load and attach: the light skeletons (tp_btf flavour, else raw_tp), or the libbpf skeletons
+ * on kernels before 5.17; PTK_BPF_LSKEL=0 / =raw force one (ptk_bpf_loader_wanted). Returns 0
+ * or -errno (-EPERM unprivileged, -ENOENT no BTF...).
+ */
 int ptk_cpuwatch_start(struct ptk_cpuwatch **w);
 /* Read what was seen so far. 0 or -errno. */
 int ptk_cpuwatch_read(struct ptk_cpuwatch *w, struct ptk_cpuwatch_result *res);
