@@ -289,6 +289,7 @@ static void es_destroy(struct ptk_bpf_run *r)
 
 	ring_buffer__free(r->rb);
 	r->rb = NULL;
+	PTK_LSKEL_DETACH(p->l);
 	execsnoop_l_bpf__destroy(p->l);
 	execsnoop_bpf__destroy(r->skel);
 }

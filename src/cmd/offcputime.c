@@ -235,30 +235,156 @@ static bool observer_frame(const char *name)
 	return false;
 }
 
-static void resolve(struct ptk_bpf_run *r, int id, bool user, pid_t tgid, struct stack *st)
+/* The frames of stack id, leaf first: their number, or -errno (-ENODATA: never taken). */
+static int read_stack(struct priv *p, int id, u64 ip[OFFCPU_MAX_DEPTH])
+{
+	int n = 0;
+
+	if (id < 0)
+		return id == -1 ? -ENODATA : id;
+	memset(ip, 0, OFFCPU_MAX_DEPTH * sizeof(*ip));
+	if (bpf_map_lookup_elem(p->stack_fd, &id, ip))
+		return -errno;
+	while (n < OFFCPU_MAX_DEPTH && ip[n])
+		n++;
+	return n;
+}
+
+static int int_cmp(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Announce every kernel address of the report to the symbolizer, so that it keeps only their
+ * symbols of kallsyms (not the whole 120k-symbol table). */
+static void prepare_kernel(struct priv *p, const struct entry *ents, size_t n)
+{
+	int *ids = xmalloc((n ? n : 1) * sizeof(*ids));
+	u64 *ips = NULL, ip[OFFCPU_MAX_DEPTH];
+	size_t nids = 0, nips = 0, cap = 0;
+
+	for (size_t j = 0; j < n; j++)
+		if (ents[j].k.kern_stack_id >= 0)
+			ids[nids++] = ents[j].k.kern_stack_id;
+	if (nids)
+		qsort(ids, nids, sizeof(*ids), int_cmp);
+	for (size_t j = 0; j < nids; j++) {
+		int d;
+
+		if ((j && ids[j] == ids[j - 1]) || (d = read_stack(p, ids[j], ip)) <= 0)
+			continue;
+		if (nips + d > cap) {
+			cap = MAX(2 * cap, nips + d + 1024);
+			ips = xrealloc(ips, cap * sizeof(*ips));
+		}
+		memcpy(ips + nips, ip, d * sizeof(*ips));
+		nips += d;
+	}
+	ptk_sym_kernel_prepare(p->sym, ips, nips);
+	free(ips);
+	free(ids);
+}
+
+/* A user stack of one process, resolved while its symbols were loaded; the frames' strings
+ * are kept by the symbolizer (ptk_sym_frame_keep), so they outlive ptk_sym_forget. */
+struct ustack {
+	u32 tgid;
+	int id;
+	int n, err;
+	struct ptk_frame *f;
+};
+
+static int by_tgid_id(const void *a, const void *b)
+{
+	const struct ustack *x = a, *y = b;
+
+	if (x->tgid != y->tgid)
+		return x->tgid < y->tgid ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/*
+ * Resolve every user stack of the report process by process, dropping each process's symbols
+ * (its libdwfl session: ELF files mapped, symbol tables) as soon as its stacks are done: one
+ * process's symbols are held at a time, not those of every process seen. Returns the stacks
+ * sorted by (tgid, id), *nus of them.
+ */
+static struct ustack *resolve_user(struct priv *p, const struct entry *ents, size_t n, size_t *nus)
+{
+	struct ustack *us = xmalloc((n ? n : 1) * sizeof(*us));
+	u64 ip[OFFCPU_MAX_DEPTH];
+	size_t m = 0;
+
+	for (size_t j = 0; j < n; j++)
+		if (ents[j].k.user_stack_id != -1)
+			us[m++] = (struct ustack){ .tgid = ents[j].k.tgid,
+						   .id = ents[j].k.user_stack_id };
+	if (m)
+		qsort(us, m, sizeof(*us), by_tgid_id);
+	*nus = 0;
+	for (size_t j = 0; j < m; j++) {
+		struct ustack *u = &us[*nus];
+		int d;
+
+		if (*nus && !by_tgid_id(&us[j], u - 1))
+			continue;
+		*u = us[j];
+		(*nus)++;
+		d = read_stack(p, u->id, ip);
+		if (d < 0)
+			u->err = d;
+		else
+			u->f = xmalloc((d ? d : 1) * sizeof(*u->f));
+		for (int i = 0; i < d; i++) {
+			ptk_sym_user(p->sym, u->tgid, ip[i], &u->f[i]);
+			ptk_sym_frame_keep(p->sym, &u->f[i]);
+		}
+		u->n = MAX(d, 0);
+		if (j + 1 == m || us[j + 1].tgid != u->tgid)
+			ptk_sym_forget(p->sym, u->tgid);
+	}
+	return us;
+}
+
+static void resolve(struct ptk_bpf_run *r, const struct entry *e, bool user,
+		    const struct ustack *ust, size_t nus, struct stack *st)
 {
 	struct priv *p = r->priv;
 	u64 ip[OFFCPU_MAX_DEPTH];
-	int i = 0;
+	int d;
 
 	st->n = 0;
 	st->err = 0;
-	if (id < 0) {
-		st->err = id == -1 ? -ENODATA : id;
+	if (user) {
+		struct ustack key = { .tgid = e->k.tgid, .id = e->k.user_stack_id };
+		const struct ustack *u;
+
+		if (key.id == -1) {
+			st->err = -ENODATA;
+			return;
+		}
+		u = bsearch(&key, ust, nus, sizeof(*ust), by_tgid_id);
+		if (!u) { /* cannot be: every user stack of ents was resolved */
+			st->err = -ENOENT;
+			return;
+		}
+		st->err = u->err;
+		st->n = u->n;
+		if (u->n)
+			memcpy(st->f, u->f, u->n * sizeof(*u->f));
 		return;
 	}
-	memset(ip, 0, sizeof(ip));
-	if (bpf_map_lookup_elem(p->stack_fd, &id, ip)) {
-		st->err = -errno;
+	d = read_stack(p, e->k.kern_stack_id, ip);
+	if (d < 0) {
+		st->err = d;
 		return;
 	}
-	for (; i < OFFCPU_MAX_DEPTH && ip[i]; i++) {
+	for (int i = 0; i < d; i++) {
 		struct ptk_frame *f = &st->f[st->n];
-		if (user)
-			ptk_sym_user(p->sym, tgid, ip[i], f);
-		else
-			ptk_sym_kernel(p->sym, ip[i], f);
-		if (!user && st->n == 0 && observer_frame(f->func))
+		ptk_sym_kernel(p->sym, ip[i], f);
+		if (st->n == 0 && observer_frame(f->func))
 			continue;
 		st->n++;
 	}
@@ -371,6 +497,8 @@ static int oc_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 	size_t n = 0, cap = 0, nf = 0;
 	struct json_object *arr = NULL;
 	struct stack *us = xmalloc(sizeof(*us)), *ks = xmalloc(sizeof(*ks));
+	struct ustack *ust;
+	size_t nus;
 	u64 lost[OFFCPU_LOST_NR];
 
 	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
@@ -387,6 +515,8 @@ static int oc_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 	}
 	if (n)
 		qsort(ents, n, sizeof(*ents), by_delta);
+	prepare_kernel(p, ents, n);
+	ust = resolve_user(p, ents, n, &nus);
 	if (r->ctx->json)
 		arr = json_object_new_array();
 	else if (p->folded)
@@ -394,8 +524,8 @@ static int oc_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 	for (size_t j = 0; j < n; j++) {
 		const struct entry *e = &ents[j];
 
-		resolve(r, e->k.kern_stack_id, false, e->k.tgid, ks);
-		resolve(r, e->k.user_stack_id, true, e->k.tgid, us);
+		resolve(r, e, false, ust, nus, ks);
+		resolve(r, e, true, ust, nus, us);
 		if (arr) {
 			struct json_object *o = json_object_new_object();
 			json_object_object_add(o, "pid", json_object_new_int(e->k.tgid));
@@ -465,6 +595,9 @@ static int oc_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 						"");
 	}
 	fflush(stdout);
+	for (size_t j = 0; j < nus; j++)
+		free(ust[j].f);
+	free(ust);
 	free(ents);
 	free(us);
 	free(ks);

@@ -320,6 +320,7 @@ static void os_destroy(struct ptk_bpf_run *r)
 {
 	ring_buffer__free(r->rb);
 	r->rb = NULL;
+	PTK_LSKEL_DETACH(((struct priv *)r->priv)->l);
 	opensnoop_l_bpf__destroy(((struct priv *)r->priv)->l);
 	opensnoop_bpf__destroy(r->skel);
 }

@@ -8,6 +8,7 @@
 #include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "source/sym/sym.h"
@@ -81,6 +82,108 @@ static void test_kallsyms_errors(void **state)
 	assert_int_equal(ptk_ksyms_load(KS "/nonexistent", &ks), -ENOENT);
 }
 
+/* The one-pass load of the symbols of given addresses answers as the whole table does, for
+ * those addresses, whatever their order and repeats, and keeps only the symbols they use. */
+static void check_kallsyms_addrs(const char *file)
+{
+	static const u64 want[] = {
+		0xffffffffc0a00410ull, 0xffffffff81002500ull, 0xffffffff81000000ull,
+		0xffffffff80ffffffull, 0xffffffffc09fffffull, 0xffffffff81002500ull,
+		0xffffffff81003100ull, 0xffffffffc0a003ffull, 0xffffffff81003010ull,
+	};
+	struct ptk_ksyms all, part;
+	const struct ptk_ksym *a, *p;
+
+	assert_int_equal(ptk_ksyms_load(file, &all), 0);
+	assert_int_equal(ptk_ksyms_load_addrs(file, want, ARRAY_SIZE(want), &part), 0);
+	/* _stext, do_one_initcall, schedule, weak_fn, xfs_iget, ext4_fill_super, ext4_iget */
+	assert_int_equal(part.n, 7);
+	for (size_t i = 1; i < part.n; i++)
+		assert_true(part.syms[i - 1].addr < part.syms[i].addr);
+	for (size_t i = 0; i < ARRAY_SIZE(want); i++) {
+		a = ptk_ksyms_find(&all, want[i]);
+		p = ptk_ksyms_find(&part, want[i]);
+		if (!a) {
+			assert_null(p);
+			continue;
+		}
+		assert_non_null(p);
+		assert_int_equal(p->addr, a->addr);
+		assert_string_equal(p->name, a->name);
+		if (a->module)
+			assert_string_equal(p->module, a->module);
+		else
+			assert_null(p->module);
+	}
+	/* the alias first in file order, the module without brackets */
+	assert_string_equal(ptk_ksyms_find(&part, 0xffffffff81000000ull)->name, "_stext");
+	assert_string_equal(ptk_ksyms_find(&part, 0xffffffffc0a00410ull)->module, "ext4");
+	ptk_ksyms_free(&part);
+
+	/* one address: one symbol */
+	assert_int_equal(ptk_ksyms_load_addrs(file, &want[1], 1, &part), 0);
+	assert_int_equal(part.n, 1);
+	assert_string_equal(part.syms[0].name, "do_one_initcall");
+	ptk_ksyms_free(&part);
+	/* none below the first symbol, or no address at all: an empty table, no error */
+	assert_int_equal(ptk_ksyms_load_addrs(file, &want[3], 1, &part), 0);
+	assert_int_equal(part.n, 0);
+	assert_null(ptk_ksyms_find(&part, want[3]));
+	ptk_ksyms_free(&part);
+	assert_int_equal(ptk_ksyms_load_addrs(file, NULL, 0, &part), 0);
+	assert_int_equal(part.n, 0);
+	ptk_ksyms_free(&part);
+	ptk_ksyms_free(&all);
+}
+
+static void test_kallsyms_addrs(void **state)
+{
+	struct ptk_ksyms ks;
+	u64 a = 0xffffffff81003010ull;
+
+	check_kallsyms_addrs(KS "/kallsyms");
+	check_kallsyms_addrs(KS "/kallsyms.sorted");
+	assert_int_equal(ptk_ksyms_load_addrs(KS "/kallsyms.hidden", &a, 1, &ks), -EPERM);
+	assert_int_equal(ptk_ksyms_load_addrs(KS "/nonexistent", &a, 1, &ks), -ENOENT);
+}
+
+/* The same on this machine's /proc/kallsyms (120k symbols, modules out of order): 4000
+ * addresses, half exact symbol starts, half pseudo-random inside the text range. */
+static void test_kallsyms_addrs_live(void **state)
+{
+	struct ptk_ksyms all, part;
+	u64 want[4000], x = 88172645463325252ull;
+	int err = ptk_ksyms_load(NULL, &all);
+
+	if (err) {
+		print_message("# skip: /proc/kallsyms not readable here (%s)\n", strerror(-err));
+		skip();
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(want); i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17; /* xorshift64 */
+		if (i % 2)
+			want[i] = all.syms[x % all.n].addr;
+		else
+			want[i] = all.syms[0].addr +
+				  x % (all.syms[all.n - 1].addr - all.syms[0].addr + 1);
+	}
+	assert_int_equal(ptk_ksyms_load_addrs(NULL, want, ARRAY_SIZE(want), &part), 0);
+	assert_true(part.n <= ARRAY_SIZE(want));
+	for (size_t i = 0; i < ARRAY_SIZE(want); i++) {
+		const struct ptk_ksym *a = ptk_ksyms_find(&all, want[i]),
+				      *p = ptk_ksyms_find(&part, want[i]);
+		assert_non_null(a);
+		assert_non_null(p);
+		assert_int_equal(p->addr, a->addr);
+		assert_string_equal(p->name, a->name);
+		assert_true(!p->module == !a->module);
+		if (a->module)
+			assert_string_equal(p->module, a->module);
+	}
+	ptk_ksyms_free(&part);
+	ptk_ksyms_free(&all);
+}
+
 /* The symbolizer reads <procfs>/kallsyms and formats frames. */
 static void test_sym_kernel(void **state)
 {
@@ -112,6 +215,45 @@ static void test_sym_kernel(void **state)
 	s = ptk_sym_new(KS "/nonexistent", 0);
 	assert_int_equal(ptk_sym_kernel(s, 0xffffffff81003010ull, &f), -ENOENT);
 	assert_string_equal(ptk_frame_name(&f), "[unknown]");
+	ptk_sym_free(s);
+}
+
+/* Prepared addresses resolve from the partial table, others from the whole one: the same
+ * frames either way. */
+static void test_sym_kernel_prepare(void **state)
+{
+	static const u64 want[] = { 0xffffffffc0a00401ull, 0xffffffff81003010ull };
+	struct ptk_symbolizer *s = ptk_sym_new(KS, 0);
+	struct ptk_frame f;
+	char buf[128];
+
+	assert_int_equal(ptk_sym_kernel_prepare(s, want, ARRAY_SIZE(want)), 0);
+	assert_int_equal(ptk_sym_kernel(s, 0xffffffff81003010ull, &f), 0);
+	ptk_frame_fmt(&f, PTK_FRAME_OFFSET | PTK_FRAME_MODULE, buf, sizeof(buf));
+	assert_string_equal(buf, "schedule+0x10 [kernel]");
+	assert_int_equal(ptk_sym_kernel(s, 0xffffffffc0a00401ull, &f), 0);
+	ptk_frame_fmt(&f, PTK_FRAME_OFFSET | PTK_FRAME_MODULE, buf, sizeof(buf));
+	assert_string_equal(buf, "ext4_iget+0x1 [ext4]");
+	/* not prepared: do_one_initcall, not the prepared schedule below it */
+	assert_int_equal(ptk_sym_kernel(s, 0xffffffff81002500ull, &f), 0);
+	assert_string_equal(f.func, "do_one_initcall");
+	assert_int_equal(f.off, 0x1500);
+	/* the whole table is loaded now: a later prepare keeps using it */
+	assert_int_equal(ptk_sym_kernel_prepare(s, want, 1), 0);
+	assert_int_equal(ptk_sym_kernel(s, 0xffffffff81003100ull, &f), 0);
+	assert_string_equal(f.func, "weak_fn");
+	ptk_sym_free(s);
+
+	/* a new set replaces the old; an unreadable file fails as ptk_sym_kernel would */
+	s = ptk_sym_new(KS, 0);
+	assert_int_equal(ptk_sym_kernel_prepare(s, want, 1), 0);
+	assert_int_equal(ptk_sym_kernel_prepare(s, &want[1], 1), 0);
+	assert_int_equal(ptk_sym_kernel(s, want[1], &f), 0);
+	assert_string_equal(f.func, "schedule");
+	ptk_sym_free(s);
+	s = ptk_sym_new(KS "/nonexistent", 0);
+	assert_int_equal(ptk_sym_kernel_prepare(s, want, 1), -ENOENT);
+	assert_int_equal(ptk_sym_kernel(s, want[0], &f), -ENOENT);
 	ptk_sym_free(s);
 }
 
@@ -160,10 +302,47 @@ static void test_sym_user_self(void **state)
 	assert_int_equal(ptk_sym_user(s, getpid(), 0x10, &f), -ENOENT);
 	assert_string_equal(ptk_frame_name(&f), "[unknown]");
 
+	/* a kept frame outlives forget; one copy per distinct string */
+	struct ptk_frame k1, k2;
+	assert_int_equal(ptk_sym_user(s, getpid(), (u64)(uintptr_t)&sym_target, &k1), 0);
+	assert_int_equal(ptk_sym_user(s, getpid(), (u64)(uintptr_t)&sym_target + 1, &k2), 0);
+	ptk_sym_frame_keep(s, &k1);
+	ptk_sym_frame_keep(s, &k2);
+	assert_ptr_equal(k1.func, k2.func);
+	assert_ptr_equal(k1.module, k2.module);
+
 	/* forget drops the session; a later lookup builds a new one */
 	ptk_sym_forget(s, getpid());
+	assert_string_equal(k1.func, "sym_target");
+	assert_int_equal(k2.off, 1);
+	assert_string_equal(k2.module, exe);
+	assert_non_null(k1.file);
+	assert_non_null(strstr(k1.file, "test_sym.c"));
 	assert_int_equal(ptk_sym_user(s, getpid(), (u64)(uintptr_t)&sym_target, &f), 0);
 	assert_string_equal(f.func, "sym_target");
+	ptk_sym_free(s);
+}
+
+/* A miss re-reads the maps (a library loaded since): the frames resolved before stay valid,
+ * although this process's maps have changed meanwhile (the ELF files libdwfl mapped, a new
+ * mapping). */
+static void test_sym_user_rereport(void **state)
+{
+	struct ptk_symbolizer *s = ptk_sym_new(NULL, 0);
+	struct ptk_frame f, miss;
+	char copy[64];
+	void *anon;
+
+	assert_int_equal(ptk_sym_user(s, getpid(), (u64)(uintptr_t)&sym_target, &f), 0);
+	snprintf(copy, sizeof(copy), "%s", f.func);
+	anon = mmap(NULL, 1 << 16, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	assert_true(anon != MAP_FAILED);
+	assert_int_equal(ptk_sym_user(s, getpid(), (u64)(uintptr_t)anon + 64, &miss), -ENOENT);
+	assert_string_equal(f.func, copy);
+	assert_string_equal(f.func, "sym_target");
+	assert_non_null(f.module);
+	assert_non_null(strstr(f.module, "test_sym"));
+	munmap(anon, 1 << 16);
 	ptk_sym_free(s);
 }
 
@@ -182,9 +361,16 @@ static void test_sym_user_gone(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_kallsyms_sorted), cmocka_unit_test(test_kallsyms_unsorted),
-		cmocka_unit_test(test_kallsyms_errors), cmocka_unit_test(test_sym_kernel),
-		cmocka_unit_test(test_sym_user_self),	cmocka_unit_test(test_sym_user_gone),
+		cmocka_unit_test(test_kallsyms_sorted),
+		cmocka_unit_test(test_kallsyms_unsorted),
+		cmocka_unit_test(test_kallsyms_errors),
+		cmocka_unit_test(test_sym_kernel),
+		cmocka_unit_test(test_kallsyms_addrs),
+		cmocka_unit_test(test_kallsyms_addrs_live),
+		cmocka_unit_test(test_sym_kernel_prepare),
+		cmocka_unit_test(test_sym_user_self),
+		cmocka_unit_test(test_sym_user_rereport),
+		cmocka_unit_test(test_sym_user_gone),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

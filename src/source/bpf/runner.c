@@ -6,6 +6,7 @@
 #include <bpf/libbpf.h>
 #include <errno.h>
 #include <json-c/json.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -514,4 +515,31 @@ enum ptk_bpf_loader ptk_bpf_loader_wanted(void)
 	if (e && !strcmp(e, "0"))
 		return PTK_BPF_LIBBPF;
 	return e && !strcmp(e, "raw") ? PTK_BPF_LSKEL_RAW : PTK_BPF_LSKEL_ANY;
+}
+
+static void *close_one(void *arg)
+{
+	close((int)(intptr_t)arg);
+	return NULL;
+}
+
+void ptk_bpf_close_links(int *fds, size_t n)
+{
+	pthread_t *t = xcalloc(n ? n : 1, sizeof(*t));
+	bool *started = xcalloc(n ? n : 1, sizeof(*started));
+
+	for (size_t i = 0; i < n; i++) {
+		if (fds[i] <= 0)
+			continue;
+		/* without a thread (none left), close it here: slower, never leaked */
+		started[i] = !pthread_create(&t[i], NULL, close_one, (void *)(intptr_t)fds[i]);
+		if (!started[i])
+			close(fds[i]);
+		fds[i] = -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (started[i])
+			pthread_join(t[i], NULL);
+	free(started);
+	free(t);
 }

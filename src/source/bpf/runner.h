@@ -161,6 +161,17 @@ int ptk_bpf_attach_tp(int prog_fd, const char *cat, const char *event);
 		err_ > 0 ? -EINVAL : err_;                                              \
 	})
 
+/*
+ * Detach: close the link fds fds[0..n) at once, each from its own thread, and set them to -1.
+ * Closing a perf_event tracepoint link waits for RCU grace periods (perf_trace_event_unreg ->
+ * tracepoint_synchronize_unregister, ~50-80 ms each here); concurrent waits share them, so n
+ * links take about one instead of n in a row. fds <= 0 are skipped.
+ */
+void ptk_bpf_close_links(int *fds, size_t n);
+/* The same for all the links of a light skeleton (its links struct holds only fds). */
+#define PTK_LSKEL_DETACH(l) \
+	((l) ? ptk_bpf_close_links((int *)&(l)->links, sizeof((l)->links) / sizeof(int)) : (void)0)
+
 /* Resolve a cgroup v2 directory to its id (inode number). 0 or -errno. */
 int ptk_cgroup_id(const char *path, u64 *id);
 

@@ -2,6 +2,7 @@
 /* The symbolizer: kallsyms for the kernel, libdwfl per process for user space. */
 #include <dwarf.h>
 #include <elf.h>
+#include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "source/sym/sym.h"
 
@@ -45,9 +47,14 @@ struct jitsym {
 struct ptk_symbolizer {
 	unsigned flags;
 	char *kallsyms;
-	struct ptk_ksyms ks;
+	struct ptk_ksyms ks; /* the whole table */
 	int ks_err; /* 1: not loaded yet */
+	struct ptk_ksyms kpart; /* only the symbols of want[] (ptk_sym_kernel_prepare) */
+	u64 *want; /* sorted, distinct */
+	size_t nwant;
 	struct upid *bucket[NBUCKETS];
+	char **kept; /* ptk_sym_frame_keep: open addressing, NULL = free slot */
+	size_t nkept, kept_cap;
 };
 
 struct ptk_symbolizer *ptk_sym_new(const char *procfs, unsigned flags)
@@ -90,8 +97,48 @@ void ptk_sym_free(struct ptk_symbolizer *s)
 		}
 	}
 	ptk_ksyms_free(&s->ks);
+	ptk_ksyms_free(&s->kpart);
+	free(s->want);
+	for (size_t i = 0; i < s->kept_cap; i++)
+		free(s->kept[i]);
+	free(s->kept);
 	free(s->kallsyms);
 	free(s);
+}
+
+static int u64_cmp(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int ptk_sym_kernel_prepare(struct ptk_symbolizer *s, const u64 *addrs, size_t n)
+{
+	size_t m = 0;
+	int err;
+
+	if (s->ks_err != 1)
+		return s->ks_err; /* the whole table is loaded (or cannot be) */
+	ptk_ksyms_free(&s->kpart);
+	free(s->want);
+	s->want = NULL;
+	s->nwant = 0;
+	if (!n)
+		return 0;
+	err = ptk_ksyms_load_addrs(s->kallsyms, addrs, n, &s->kpart);
+	if (err) {
+		s->ks_err = err; /* the whole file would fail the same way */
+		return err;
+	}
+	s->want = xmalloc(n * sizeof(*s->want));
+	memcpy(s->want, addrs, n * sizeof(*s->want));
+	qsort(s->want, n, sizeof(*s->want), u64_cmp);
+	for (size_t i = 0; i < n; i++)
+		if (!m || s->want[m - 1] != s->want[i])
+			s->want[m++] = s->want[i];
+	s->nwant = m;
+	return 0;
 }
 
 int ptk_sym_kernel(struct ptk_symbolizer *s, u64 addr, struct ptk_frame *f)
@@ -100,11 +147,15 @@ int ptk_sym_kernel(struct ptk_symbolizer *s, u64 addr, struct ptk_frame *f)
 
 	memset(f, 0, sizeof(*f));
 	f->addr = addr;
-	if (s->ks_err == 1)
-		s->ks_err = ptk_ksyms_load(s->kallsyms, &s->ks);
-	if (s->ks_err)
-		return s->ks_err;
-	k = ptk_ksyms_find(&s->ks, addr);
+	if (s->ks_err == 1 && s->nwant && bsearch(&addr, s->want, s->nwant, sizeof(addr), u64_cmp))
+		k = ptk_ksyms_find(&s->kpart, addr);
+	else {
+		if (s->ks_err == 1)
+			s->ks_err = ptk_ksyms_load(s->kallsyms, &s->ks);
+		if (s->ks_err)
+			return s->ks_err;
+		k = ptk_ksyms_find(&s->ks, addr);
+	}
 	if (!k)
 		return -ENOENT;
 	f->func = k->name;
@@ -140,6 +191,94 @@ static int find_elf(Dwfl_Module *mod, void **userdata, const char *name, Dwarf_A
 		}
 	}
 	return dwfl_linux_proc_find_elf(mod, userdata, name, base, file_name, elfp);
+}
+
+/* Whether the ELF file open on fd is the debug file of mod: the same build ID when mod has
+ * one, else the CRC-32 of the whole file equal to the one its .gnu_debuglink records. */
+static bool debug_file_matches(Dwfl_Module *mod, int fd, GElf_Word crc)
+{
+	const unsigned char *want;
+	const void *id;
+	GElf_Addr vaddr;
+	int n = dwfl_module_build_id(mod, &want, &vaddr);
+	bool ok = false;
+
+	if (n > 0) {
+		Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+		ok = elf && dwelf_elf_gnu_build_id(elf, &id) == n && !memcmp(id, want, n);
+		elf_end(elf);
+	} else {
+		unsigned char buf[65536];
+		uLong c = crc32(0, Z_NULL, 0);
+		ssize_t r;
+		off_t o = 0;
+
+		while ((r = pread(fd, buf, sizeof(buf), o)) > 0) {
+			c = crc32(c, buf, r);
+			o += r;
+		}
+		ok = r == 0 && c == crc;
+	}
+	return ok;
+}
+
+/*
+ * Separate debuginfo for a module: by build ID (/usr/lib/debug/.build-id/xx/yyyy.debug, the
+ * Debian -dbgsym layout), else by .gnu_debuglink in the file's directory, its .debug/ and
+ * /usr/lib/debug/<directory>, under the process's root. This is libdwfl's standard search
+ * without its last step, the debuginfod client: loading it (libdebuginfod, libcurl and the
+ * TLS libraries, ~5 MB resident) would only answer "no server" unless DEBUGINFOD_URLS is
+ * set, when the standard search is used as is.
+ */
+static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+			  const char *file_name, const char *debuglink_file,
+			  GElf_Word debuglink_crc, char **debuginfo_file_name)
+{
+	const char *urls = getenv("DEBUGINFOD_URLS"), *slash, *dir;
+	struct upid *u = *userdata;
+	char root[64] = "", path[PATH_MAX];
+	int fd;
+
+	if (urls && *urls)
+		return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name,
+						    debuglink_file, debuglink_crc,
+						    debuginfo_file_name);
+	fd = dwfl_build_id_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
+					  debuglink_crc, debuginfo_file_name);
+	if (fd >= 0 || !debuglink_file || !file_name || !(slash = strrchr(file_name, '/')))
+		return fd;
+	/* file_name is /proc/PID/root/DIR/FILE (find_elf) or /DIR/FILE */
+	if (u)
+		snprintf(root, sizeof(root), "/proc/%d/root", u->pid);
+	dir = file_name;
+	if (*root && !strncmp(file_name, root, strlen(root)) && file_name[strlen(root)] == '/')
+		dir += strlen(root);
+	for (int i = 0; i < 3; i++) {
+		int dl = (int)(slash - dir), n;
+
+		if (i == 0)
+			n = snprintf(path, sizeof(path), "%s%.*s/%s", root, dl, dir,
+				     debuglink_file);
+		else if (i == 1)
+			n = snprintf(path, sizeof(path), "%s%.*s/.debug/%s", root, dl, dir,
+				     debuglink_file);
+		else
+			n = snprintf(path, sizeof(path), "%s/usr/lib/debug%.*s/%s", root, dl, dir,
+				     debuglink_file);
+		if (n >= (int)sizeof(path) || (i == 0 && !strcmp(path + strlen(root), dir)))
+			continue; /* too long, or the link names the file itself */
+		fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		if (fd < 0)
+			continue;
+		struct stat st;
+		if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+		    debug_file_matches(mod, fd, debuglink_crc)) {
+			*debuginfo_file_name = xstrdup(path);
+			return fd;
+		}
+		close(fd);
+	}
+	return -1;
 }
 
 /* Read the GNU build-ID note of the ELF image mapped at base in the process's memory.
@@ -214,13 +353,19 @@ static int tag_module(Dwfl_Module *mod, void **userdata, const char *name, Dwarf
 	return DWARF_CB_OK;
 }
 
-static int upid_report(struct upid *u)
+/* Report the process's modules from its maps. again: a re-read after a miss, adding the
+ * modules mapped since and keeping those reported before even when the maps now read
+ * otherwise (the names of frames already resolved point into their ELF files). */
+static int upid_report(struct upid *u, bool again)
 {
 	struct report_arg ra = { .u = u, .memfd = -1 };
 	char path[64];
 	int err;
 
-	dwfl_report_begin(u->dwfl);
+	if (again)
+		dwfl_report_begin_add(u->dwfl);
+	else
+		dwfl_report_begin(u->dwfl);
 	err = dwfl_linux_proc_report(u->dwfl, u->pid);
 	if (dwfl_report_end(u->dwfl, NULL, NULL) != 0 && !err)
 		err = -1;
@@ -244,9 +389,9 @@ static struct upid *upid_get(struct ptk_symbolizer *s, pid_t pid)
 	u = xcalloc(1, sizeof(*u));
 	u->pid = pid;
 	u->cb.find_elf = find_elf;
-	u->cb.find_debuginfo = dwfl_standard_find_debuginfo;
+	u->cb.find_debuginfo = find_debuginfo;
 	u->dwfl = dwfl_begin(&u->cb);
-	if (u->dwfl && upid_report(u)) {
+	if (u->dwfl && upid_report(u, false)) {
 		dwfl_end(u->dwfl);
 		u->dwfl = NULL;
 	}
@@ -384,7 +529,7 @@ int ptk_sym_user(struct ptk_symbolizer *s, pid_t pid, u64 addr, struct ptk_frame
 	mod = dwfl_addrmodule(u->dwfl, addr);
 	if (!mod && !u->rereported) {
 		u->rereported = true;
-		if (upid_report(u) == 0)
+		if (upid_report(u, true) == 0)
 			mod = dwfl_addrmodule(u->dwfl, addr);
 	}
 	if (!mod)
@@ -464,6 +609,52 @@ int ptk_sym_user_inlines(struct ptk_symbolizer *s, pid_t pid, u64 addr, struct p
 		*cline = line;
 	}
 	return n;
+}
+
+/* FNV-1a */
+static size_t str_hash(const char *str)
+{
+	size_t h = 14695981039346656037ull;
+
+	for (; *str; str++)
+		h = (h ^ (unsigned char)*str) * 1099511628211ull;
+	return h;
+}
+
+/* The kept copy of str (made on first sight). */
+static const char *keep_str(struct ptk_symbolizer *s, const char *str)
+{
+	size_t i;
+
+	if (!str)
+		return NULL;
+	if (2 * (s->nkept + 1) > s->kept_cap) {
+		size_t cap = s->kept_cap ? 2 * s->kept_cap : 256;
+		char **old = s->kept, **nk = xcalloc(cap, sizeof(*nk));
+
+		for (size_t j = 0; j < s->kept_cap; j++) {
+			if (!old[j])
+				continue;
+			for (i = str_hash(old[j]) & (cap - 1); nk[i]; i = (i + 1) & (cap - 1))
+				;
+			nk[i] = old[j];
+		}
+		free(old);
+		s->kept = nk;
+		s->kept_cap = cap;
+	}
+	for (i = str_hash(str) & (s->kept_cap - 1); s->kept[i]; i = (i + 1) & (s->kept_cap - 1))
+		if (s->kept[i] == str || !strcmp(s->kept[i], str))
+			return s->kept[i];
+	s->nkept++;
+	return s->kept[i] = xstrdup(str);
+}
+
+void ptk_sym_frame_keep(struct ptk_symbolizer *s, struct ptk_frame *f)
+{
+	f->func = keep_str(s, f->func);
+	f->module = keep_str(s, f->module);
+	f->file = keep_str(s, f->file);
 }
 
 const char *ptk_frame_name(const struct ptk_frame *f)

@@ -7,7 +7,8 @@
  * same everywhere.
  *
  * Lifetime: the strings of a struct ptk_frame belong to the symbolizer; they stay valid until
- * ptk_sym_forget() of that pid (user frames) or ptk_sym_free(). Not thread-safe: one
+ * ptk_sym_forget() of that pid (user frames; ptk_sym_frame_keep() detaches a frame from it),
+ * a new ptk_sym_kernel_prepare() (kernel frames) or ptk_sym_free(). Not thread-safe: one
  * symbolizer per thread.
  */
 #ifndef PTK_SOURCE_SYM_SYM_H
@@ -53,6 +54,13 @@ struct ptk_ksyms {
  * (kptr_restrict hides them from this user). Source: kernel/kallsyms.c s_show().
  */
 int ptk_ksyms_load(const char *path, struct ptk_ksyms *ks);
+/*
+ * Load only the symbols that contain addrs[0..n-1] (any order, repeats allowed), in one pass
+ * over the file: memory in the number of distinct addresses, not in the 120k symbols of the
+ * file (~7 MB as a table). ptk_ksyms_find() then answers exactly as over the whole table for
+ * these addresses, and only for them. Same errors as ptk_ksyms_load().
+ */
+int ptk_ksyms_load_addrs(const char *path, const u64 *addrs, size_t n, struct ptk_ksyms *ks);
 /* The symbol containing addr (the highest symbol address <= addr), or NULL when addr is below
  * the first symbol. kallsyms has no sizes: an address past the end of the last function of a
  * region resolves to that function. */
@@ -79,14 +87,26 @@ void ptk_sym_free(struct ptk_symbolizer *s);
 int ptk_sym_kernel(struct ptk_symbolizer *s, u64 addr, struct ptk_frame *f);
 
 /*
+ * Announce the kernel addresses that ptk_sym_kernel() will be asked for (e.g. every frame of
+ * every stack of a report): kallsyms is read once, keeping only the symbols of these
+ * addresses (ptk_ksyms_load_addrs) instead of the whole table. An address outside the set
+ * still resolves, through the whole table loaded on first need. A new call replaces the set
+ * (frames resolved through the old one become invalid). Returns 0 or the kallsyms error, as
+ * ptk_sym_kernel() would.
+ */
+int ptk_sym_kernel_prepare(struct ptk_symbolizer *s, const u64 *addrs, size_t n);
+
+/*
  * Resolve a user address of process pid (any thread id of it works: /proc/TID/maps is the
  * process's). The process's modules come from /proc/PID/maps (dwfl_linux_proc_report),
  * cached per pid; each module's build ID is read from the process's memory and reported to
  * libdwfl, so a file replaced on disk since it was mapped is refused rather than giving wrong
- * names, and separate debuginfo is found by build ID (/usr/lib/debug/.build-id). Files are
+ * names, and separate debuginfo is found by build ID (/usr/lib/debug/.build-id), else by
+ * .gnu_debuglink (the debuginfod client only when DEBUGINFOD_URLS is set). Files are
  * opened through /proc/PID/root (processes in containers). An address outside every known
- * module re-reads the maps once (libraries loaded later). The name is the symbol containing
- * addr from .symtab, else .dynsym, without its symbol version ("clock_nanosleep", not
+ * module re-reads the maps once (libraries loaded later), keeping the modules known before
+ * (frames resolved from them stay valid). The name is the symbol containing addr from
+ * .symtab, else .dynsym, without its symbol version ("clock_nanosleep", not
  * "clock_nanosleep@GLIBC_2.2.5"). An address in no module (JIT code in anonymous memory) is
  * looked up in the JIT map /tmp/perf-PID.map ("START SIZE name" lines, hex; read once per pid),
  * f->module then being that file. Returns 0 when a function resolved; -ESRCH (process gone),
@@ -108,6 +128,10 @@ int ptk_sym_user_inlines(struct ptk_symbolizer *s, pid_t pid, u64 addr, struct p
 /* Drop the cached modules of pid (it exited, or its pid may be reused). Frames resolved for
  * it before become invalid. */
 void ptk_sym_forget(struct ptk_symbolizer *s, pid_t pid);
+
+/* Make a frame outlive ptk_sym_forget(): its strings are replaced by copies owned by the
+ * symbolizer (each distinct string kept once), valid until ptk_sym_free(). */
+void ptk_sym_frame_keep(struct ptk_symbolizer *s, struct ptk_frame *f);
 
 /* The libdwfl session of pid (modules reported), for unwinders (pstack): NULL when the
  * process cannot be read. Owned by the symbolizer. */
