@@ -17,6 +17,8 @@
 #include "source/bpf/agg.h" /* before the skeleton: it names struct agg_cfg */
 
 #include "agg.skel.h"
+/* the light skeleton (kernel-side loader: no vmlinux BTF parse), libbpf's as the fallback */
+#include "agg_l.lskel.h"
 #include "cmd/cmd.h"
 #include "model/hist.h"
 #include "source/bpf/runner.h"
@@ -70,7 +72,12 @@ struct priv {
 	char val[64]; /* --sum / --hist field */
 	struct agg_cfg cfg[AGG_NPROGS];
 	s64 lin_min, lin_max, lin_step;
-	struct bpf_link *links[AGG_NPROGS];
+	struct bpf_link *links[AGG_NPROGS]; /* libbpf loader */
+	/* loaded as the light skeleton (l), or by libbpf (r->skel) on kernels before 5.17 */
+	struct agg_l_bpf *l;
+	int link_fd[AGG_NPROGS]; /* light skeleton: the tracepoint links */
+	int counts_fd, hists_fd, stacks_fd, drops_fd;
+	u32 stacks_max;
 	struct ptk_symbolizer *sym;
 	bool has_kstack;
 	char event_desc[1024];
@@ -91,7 +98,20 @@ struct row {
 
 static struct bpf_object *object(struct ptk_bpf_run *r)
 {
-	return ((struct agg_bpf *)r->skel)->obj;
+	return r->skel ? ((struct agg_bpf *)r->skel)->obj : NULL;
+}
+
+static int prog_fds(struct ptk_bpf_run *r, int *fds, int max)
+{
+	struct priv *p = r->priv;
+	int n = 0;
+
+	if (!p->l || max < AGG_NPROGS)
+		return 0;
+	fds[n++] = p->l->progs.agg_a.prog_fd;
+	if (p->nev > 1)
+		fds[n++] = p->l->progs.agg_b.prog_fd;
+	return n;
 }
 
 /* ---- configuration: names -> fields ---- */
@@ -469,7 +489,20 @@ static void build_tables(struct priv *p)
 
 /* ---- the runner's ops ---- */
 
-static int agg_open(struct ptk_bpf_run *r)
+/* Configuration and map sizes (unused maps shrunk: they are preallocated), for either
+ * skeleton: MAPSZ(skel, map, entries) sizes one of its maps. */
+#define AGG_SETUP(s, MAPSZ)                                                             \
+	do {                                                                            \
+		bool hist_ = p->latency || p->mode == AGG_HIST || p->mode == AGG_LHIST; \
+		PTK_BPF_SET_FILTERS(s, &r->filter);                                     \
+		memcpy((void *)(s)->rodata->cfg, p->cfg, sizeof(p->cfg));               \
+		MAPSZ(s, counts, hist_ ? 1 : AGG_MAX_ENTRIES);                          \
+		MAPSZ(s, hists, hist_ ? AGG_MAX_ENTRIES : 1);                           \
+		MAPSZ(s, start, p->latency ? AGG_MAX_ENTRIES : 1);                      \
+		MAPSZ(s, stacks, p->stacks_max);                                        \
+	} while (0)
+
+static int open_libbpf(struct ptk_bpf_run *r)
 {
 	struct agg_bpf *s = agg_bpf__open();
 	struct priv *p = r->priv;
@@ -477,29 +510,76 @@ static int agg_open(struct ptk_bpf_run *r)
 	if (!s)
 		return -errno;
 	r->skel = s;
-	PTK_BPF_SET_FILTERS(s, &r->filter);
-	memcpy((void *)s->rodata->cfg, p->cfg, sizeof(p->cfg));
-	bool hist = p->latency || p->mode == AGG_HIST || p->mode == AGG_LHIST;
-	/* shrink the maps this configuration does not use (they are preallocated) */
-	bpf_map__set_max_entries(s->maps.counts, hist ? 1 : AGG_MAX_ENTRIES);
-	bpf_map__set_max_entries(s->maps.hists, hist ? AGG_MAX_ENTRIES : 1);
-	bpf_map__set_max_entries(s->maps.start, p->latency ? AGG_MAX_ENTRIES : 1);
-	bpf_map__set_max_entries(s->maps.stacks, p->has_kstack ? 4096 : 1);
+#define LIBBPF_MAPSZ(sk, m, n) bpf_map__set_max_entries((sk)->maps.m, n)
+	AGG_SETUP(s, LIBBPF_MAPSZ);
+#undef LIBBPF_MAPSZ
 	bpf_program__set_autoload(s->progs.agg_b, p->latency);
-	if (p->has_kstack)
-		p->sym = ptk_sym_new(NULL, 0);
 	return 0;
 }
 
-static int agg_load(struct ptk_bpf_run *r)
+static int agg_open(struct ptk_bpf_run *r)
 {
-	struct agg_bpf *s = r->skel;
 	struct priv *p = r->priv;
-	struct bpf_program *progs[AGG_NPROGS] = { s->progs.agg_a, s->progs.agg_b };
-	int err = agg_bpf__load(s);
+
+	p->stacks_max = p->has_kstack ? 4096 : 1;
+	if (p->has_kstack)
+		p->sym = ptk_sym_new(NULL, 0);
+	/* the light skeleton is opened and loaded together in agg_load */
+	return ptk_bpf_loader_wanted() != PTK_BPF_LIBBPF ? 0 : open_libbpf(r);
+}
+
+#define L_MAPSZ(sk, m, n) ((sk)->maps.m.max_entries = (n))
+#define AGG_L_SETUP(s) AGG_SETUP(s, L_MAPSZ)
+/* The light skeleton's attach leaves tracepoint programs alone: attach agg_a (and agg_b for
+ * a latency) to the chosen events here. 0 or -errno. */
+static int load_lskel(struct ptk_bpf_run *r)
+{
+	struct priv *p = r->priv;
+	struct agg_l_bpf *l = NULL;
+	int err = PTK_LSKEL_LOAD(agg_l_bpf, l, AGG_L_SETUP);
+	int progs[AGG_NPROGS];
 
 	if (err)
 		return err;
+	p->l = l;
+	progs[0] = l->progs.agg_a.prog_fd;
+	progs[1] = l->progs.agg_b.prog_fd;
+	for (int i = 0; i < p->nev; i++) {
+		p->link_fd[i] = ptk_bpf_attach_tp(progs[i], p->ev[i].cat, p->ev[i].name);
+		if (p->link_fd[i] < 0)
+			return p->link_fd[i];
+	}
+	p->counts_fd = l->maps.counts.map_fd;
+	p->hists_fd = l->maps.hists.map_fd;
+	p->stacks_fd = l->maps.stacks.map_fd;
+	p->drops_fd = l->maps.drops.map_fd;
+	return 0;
+}
+#undef AGG_L_SETUP
+#undef L_MAPSZ
+
+static int agg_load(struct ptk_bpf_run *r)
+{
+	struct priv *p = r->priv;
+	struct agg_bpf *s;
+	int err;
+
+	if (!r->skel) {
+		err = load_lskel(r);
+		if (!err || err == -EPERM || p->l)
+			return err; /* loaded; unprivileged; or loaded but an event failed to attach */
+		/* an older kernel: the libbpf skeleton */
+		if ((err = open_libbpf(r)))
+			return err;
+	}
+	s = r->skel;
+	struct bpf_program *progs[AGG_NPROGS] = { s->progs.agg_a, s->progs.agg_b };
+	if ((err = agg_bpf__load(s)))
+		return err;
+	p->counts_fd = bpf_map__fd(s->maps.counts);
+	p->hists_fd = bpf_map__fd(s->maps.hists);
+	p->stacks_fd = bpf_map__fd(s->maps.stacks);
+	p->drops_fd = bpf_map__fd(s->maps.drops);
 	for (int i = 0; i < p->nev; i++) {
 		p->links[i] = bpf_program__attach_tracepoint(progs[i], p->ev[i].cat, p->ev[i].name);
 		if (!p->links[i])
@@ -510,8 +590,8 @@ static int agg_load(struct ptk_bpf_run *r)
 
 static u64 agg_lost(struct ptk_bpf_run *r)
 {
-	struct agg_bpf *s = r->skel;
-	int ncpu = libbpf_num_possible_cpus(), fd = bpf_map__fd(s->maps.drops);
+	struct priv *p = r->priv;
+	int ncpu = libbpf_num_possible_cpus(), fd = p->drops_fd;
 	u64 total = 0;
 
 	if (ncpu <= 0 || fd < 0)
@@ -538,6 +618,9 @@ static void agg_destroy(struct ptk_bpf_run *r)
 		bpf_link__destroy(p->links[i]);
 		p->links[i] = NULL;
 	}
+	ptk_bpf_close_links(p->link_fd, AGG_NPROGS);
+	agg_l_bpf__destroy(p->l);
+	p->l = NULL;
 	agg_bpf__destroy(r->skel);
 	r->skel = NULL;
 	ptk_sym_free(p->sym);
@@ -556,11 +639,11 @@ static void sanitize(char *s)
 /* The kernel stack of id as frames (leaf first) into ips; returns the depth. */
 static int read_stack(struct ptk_bpf_run *r, s64 id, u64 *ips)
 {
-	struct agg_bpf *s = r->skel;
+	struct priv *p = r->priv;
 	__u32 k = id;
 	int n = 0;
 
-	if (id < 0 || bpf_map_lookup_elem(bpf_map__fd(s->maps.stacks), &k, ips))
+	if (id < 0 || bpf_map_lookup_elem(p->stacks_fd, &k, ips))
 		return 0;
 	while (n < 127 && ips[n])
 		n++;
@@ -708,9 +791,9 @@ static struct row *drain(int fd, bool hist, size_t *nrows)
 
 static void clear_stacks(struct ptk_bpf_run *r)
 {
-	struct agg_bpf *s = r->skel;
-	int fd = bpf_map__fd(s->maps.stacks);
-	__u32 k, left = bpf_map__max_entries(s->maps.stacks);
+	struct priv *p = r->priv;
+	int fd = p->stacks_fd;
+	__u32 k, left = p->stacks_max;
 
 	/* bounded: the programs may add stacks while they are deleted */
 	while (left-- && bpf_map_get_next_key(fd, NULL, &k) == 0)
@@ -868,11 +951,10 @@ static void report_hists(struct ptk_bpf_run *r, struct row *rows, size_t n)
 
 static int agg_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 {
-	struct agg_bpf *s = r->skel;
 	struct priv *p = r->priv;
 	struct ptk_sink *sink = &r->ctx->sink;
 	bool hist = p->latency || p->mode == AGG_HIST || p->mode == AGG_LHIST;
-	int fd = bpf_map__fd(hist ? s->maps.hists : s->maps.counts);
+	int fd = hist ? p->hists_fd : p->counts_fd;
 	static const char *const modes[] = { "count", "sum", "hist", "linear", "", "latency" };
 	size_t n = 0;
 	struct row *rows = drain(fd, hist, &n);
@@ -909,6 +991,7 @@ static int agg_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 	ptk_sink_meta_f64(sink, "interval_s", itv);
 	ptk_sink_meta_str(sink, "event", p->event_desc);
 	ptk_sink_meta_str(sink, "mode", modes[p->latency ? AGG_LAT_END : p->mode]);
+	ptk_sink_meta_str(sink, "loader", p->l ? "light skeleton" : "libbpf");
 	if (hist)
 		report_hists(r, rows, n);
 	else
@@ -938,6 +1021,7 @@ static const struct ptk_bpf_ops ops = {
 	.report = agg_report,
 	.lost = agg_lost,
 	.object = object,
+	.prog_fds = prog_fds,
 	.destroy = agg_destroy,
 	.needs_tracefs = true,
 };

@@ -94,6 +94,22 @@ note "--by kstack,prev_comm: exit $rc, $kn rows, $ks with a *schedule* frame; fi
 check "--by kstack: symbolized stacks, (nearly) all through the scheduler" \
 	test $rc -eq 0 -a "${kn:-0}" -gt 0 -a "${ks:-0}" -ge $(( ${kn:-0} * 9 / 10 ))
 
+# ---- the two loaders (light skeleton; libbpf before 5.17) count the same calls ----
+for l in 1 0; do
+	PTK_BPF_LSKEL=$l "$PTK" agg syscalls:sys_enter_getppid --by comm --json > "$TMP/ld.json" 2>"$TMP/ld.err" & A=$!
+	PIDS+=($A)
+	"$TMP/aggwork" ping 0 aggping & PING=$!; PIDS+=($PING)
+	ready "agg_a" 1 || note "PTK_BPF_LSKEL=$l: not seen running: $(head -c 200 "$TMP/ld.err")"
+	kill $PING; wait $PING 2>/dev/null
+	"$TMP/aggwork" work 3000 aggld & W=$!; wait $W
+	sleep 0.2
+	kill -INT $A; wait $A 2>/dev/null
+	res=$(jq_py "$TMP/ld.json" "d['loader'], sum(x['count'] for x in d['rows'] if x['comm']=='aggld')" 2>&1)
+	note "PTK_BPF_LSKEL=$l: loader, getppid calls of aggld: $res (it made 3000)"
+	want="light skeleton"; [ $l = 0 ] && want=libbpf
+	check "loader PTK_BPF_LSKEL=$l: $want, counts the 3000 calls exactly" test "$res" = "$want 3000"
+done
+
 # ---- counts and histogram side by side with bpftrace, same window ----
 N=20000
 if have bpftrace; then
