@@ -94,21 +94,8 @@ static int prog_fds(struct ptk_bpf_run *r, int *fds, int max)
 	struct priv *p = r->priv;
 	int n = 0;
 
-	if (max < 5)
-		return 0;
-	if (p->lbtf) {
-		fds[n++] = p->lbtf->progs.tp_btf_block_rq_insert.prog_fd;
-		fds[n++] = p->lbtf->progs.tp_btf_block_rq_issue.prog_fd;
-		fds[n++] = p->lbtf->progs.tp_btf_block_rq_merge.prog_fd;
-		fds[n++] = p->lbtf->progs.tp_btf_block_rq_complete.prog_fd;
-		if (p->lbtf->links.tp_btf_block_io_start_fd > 0)
-			fds[n++] = p->lbtf->progs.tp_btf_block_io_start.prog_fd;
-	} else if (p->lraw) {
-		fds[n++] = p->lraw->progs.raw_block_rq_insert.prog_fd;
-		fds[n++] = p->lraw->progs.raw_block_rq_issue.prog_fd;
-		fds[n++] = p->lraw->progs.raw_block_rq_merge.prog_fd;
-		fds[n++] = p->lraw->progs.raw_block_rq_complete.prog_fd;
-	}
+	if (max >= 5)
+		PTK_BLK_LSKEL_FDS(p->lbtf, p->lraw, fds, n);
 	return n;
 }
 
@@ -136,7 +123,7 @@ static int open_libbpf(struct ptk_bpf_run *r)
 {
 	struct biolatency_bpf *s = biolatency_bpf__open();
 	struct priv *p = r->priv;
-	bool old = ptk_blk_rq_tp_two_args(), io_start = false;
+	bool io_start = false;
 
 	if (!s)
 		return -errno;
@@ -149,31 +136,7 @@ static int open_libbpf(struct ptk_bpf_run *r)
 	s->rodata->io_start_hooked = io_start;
 	bpf_program__set_autoload(s->progs.tp_btf_block_io_start, io_start);
 
-	if (old) {
-		/* (q, rq) arguments: only the raw_tp twins that know it */
-		bpf_program__set_autoload(s->progs.tp_btf_block_rq_insert, false);
-		bpf_program__set_autoload(s->progs.tp_btf_block_rq_issue, false);
-		bpf_program__set_autoload(s->progs.tp_btf_block_rq_merge, false);
-		bpf_program__set_autoload(s->progs.raw_block_rq_insert, false);
-		bpf_program__set_autoload(s->progs.raw_block_rq_issue, false);
-		bpf_program__set_autoload(s->progs.raw_block_rq_merge, false);
-	} else {
-		bpf_program__set_autoload(s->progs.raw_block_rq_insert_old, false);
-		bpf_program__set_autoload(s->progs.raw_block_rq_issue_old, false);
-		bpf_program__set_autoload(s->progs.raw_block_rq_merge_old, false);
-		ptk_bpf_pick_tp(s->progs.tp_btf_block_rq_insert, s->progs.raw_block_rq_insert,
-				"block_rq_insert");
-		ptk_bpf_pick_tp(s->progs.tp_btf_block_rq_issue, s->progs.raw_block_rq_issue,
-				"block_rq_issue");
-		ptk_bpf_pick_tp(s->progs.tp_btf_block_rq_merge, s->progs.raw_block_rq_merge,
-				"block_rq_merge");
-	}
-	p->hook = ptk_bpf_pick_tp(s->progs.tp_btf_block_rq_complete, s->progs.raw_block_rq_complete,
-				  "block_rq_complete") ?
-			  "tp_btf" :
-			  "raw_tp";
-	if (old)
-		p->hook = "raw_tp";
+	p->hook = PTK_BLK_PICK_HOOKS(s);
 	return 0;
 }
 

@@ -73,20 +73,8 @@ static int prog_fds(struct ptk_bpf_run *r, int *fds, int max)
 	struct priv *p = r->priv;
 	int n = 0;
 
-	if (max < 5)
-		return 0;
-	if (p->lbtf) {
-		fds[n++] = p->lbtf->progs.tp_btf_block_io_start.prog_fd;
-		fds[n++] = p->lbtf->progs.tp_btf_block_rq_insert.prog_fd;
-		fds[n++] = p->lbtf->progs.tp_btf_block_rq_issue.prog_fd;
-		fds[n++] = p->lbtf->progs.tp_btf_block_rq_merge.prog_fd;
-		fds[n++] = p->lbtf->progs.tp_btf_block_rq_complete.prog_fd;
-	} else if (p->lraw) {
-		fds[n++] = p->lraw->progs.raw_block_rq_insert.prog_fd;
-		fds[n++] = p->lraw->progs.raw_block_rq_issue.prog_fd;
-		fds[n++] = p->lraw->progs.raw_block_rq_merge.prog_fd;
-		fds[n++] = p->lraw->progs.raw_block_rq_complete.prog_fd;
-	}
+	if (max >= 5)
+		PTK_BLK_LSKEL_FDS(p->lbtf, p->lraw, fds, n);
 	return n;
 }
 
@@ -102,7 +90,6 @@ static int open_libbpf(struct ptk_bpf_run *r)
 {
 	struct biosnoop_bpf *s = biosnoop_bpf__open();
 	struct priv *p = r->priv;
-	bool old = ptk_blk_rq_tp_two_args();
 
 	if (!s)
 		return -errno;
@@ -110,29 +97,7 @@ static int open_libbpf(struct ptk_bpf_run *r)
 	BS_SET_RODATA(s);
 	bpf_program__set_autoload(s->progs.tp_btf_block_io_start,
 				  ptk_bpf_has_tp_btf("block_io_start"));
-	if (old) {
-		bpf_program__set_autoload(s->progs.tp_btf_block_rq_insert, false);
-		bpf_program__set_autoload(s->progs.tp_btf_block_rq_issue, false);
-		bpf_program__set_autoload(s->progs.tp_btf_block_rq_merge, false);
-		bpf_program__set_autoload(s->progs.raw_block_rq_insert, false);
-		bpf_program__set_autoload(s->progs.raw_block_rq_issue, false);
-		bpf_program__set_autoload(s->progs.raw_block_rq_merge, false);
-	} else {
-		bpf_program__set_autoload(s->progs.raw_block_rq_insert_old, false);
-		bpf_program__set_autoload(s->progs.raw_block_rq_issue_old, false);
-		bpf_program__set_autoload(s->progs.raw_block_rq_merge_old, false);
-		ptk_bpf_pick_tp(s->progs.tp_btf_block_rq_insert, s->progs.raw_block_rq_insert,
-				"block_rq_insert");
-		ptk_bpf_pick_tp(s->progs.tp_btf_block_rq_issue, s->progs.raw_block_rq_issue,
-				"block_rq_issue");
-		ptk_bpf_pick_tp(s->progs.tp_btf_block_rq_merge, s->progs.raw_block_rq_merge,
-				"block_rq_merge");
-	}
-	p->hook = ptk_bpf_pick_tp(s->progs.tp_btf_block_rq_complete, s->progs.raw_block_rq_complete,
-				  "block_rq_complete") &&
-				  !old ?
-			  "tp_btf" :
-			  "raw_tp";
+	p->hook = PTK_BLK_PICK_HOOKS(s);
 	return 0;
 }
 

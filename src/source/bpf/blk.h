@@ -44,4 +44,59 @@ bool ptk_blk_is_write(u32 cmd_flags);
  * the kernel BTF, else from the kernel release. */
 bool ptk_blk_rq_tp_two_args(void);
 
+/*
+ * For the commands of the block tools, whose skeletons name their programs alike
+ * (biolatency, biosnoop); the users include <bpf/libbpf.h> and source/bpf/runner.h.
+ *
+ * PTK_BLK_PICK_HOOKS(s): in a libbpf skeleton, keep the hooks this kernel has: the pre-5.11
+ * (q, rq) raw_tp twins, else per tracepoint tp_btf when it exists, else raw_tp.
+ * Evaluates to the hook of block_rq_complete, "tp_btf" or "raw_tp".
+ */
+#define PTK_BLK_PICK_HOOKS(s)                                                                  \
+	({                                                                                     \
+		bool old_ = ptk_blk_rq_tp_two_args(), btf_;                                    \
+		bpf_program__set_autoload((s)->progs.tp_btf_block_rq_insert, !old_);           \
+		bpf_program__set_autoload((s)->progs.tp_btf_block_rq_issue, !old_);            \
+		bpf_program__set_autoload((s)->progs.tp_btf_block_rq_merge, !old_);            \
+		bpf_program__set_autoload((s)->progs.raw_block_rq_insert, !old_);              \
+		bpf_program__set_autoload((s)->progs.raw_block_rq_issue, !old_);               \
+		bpf_program__set_autoload((s)->progs.raw_block_rq_merge, !old_);               \
+		bpf_program__set_autoload((s)->progs.raw_block_rq_insert_old, old_);           \
+		bpf_program__set_autoload((s)->progs.raw_block_rq_issue_old, old_);            \
+		bpf_program__set_autoload((s)->progs.raw_block_rq_merge_old, old_);            \
+		if (!old_) {                                                                   \
+			ptk_bpf_pick_tp((s)->progs.tp_btf_block_rq_insert,                     \
+					(s)->progs.raw_block_rq_insert, "block_rq_insert");    \
+			ptk_bpf_pick_tp((s)->progs.tp_btf_block_rq_issue,                      \
+					(s)->progs.raw_block_rq_issue, "block_rq_issue");      \
+			ptk_bpf_pick_tp((s)->progs.tp_btf_block_rq_merge,                      \
+					(s)->progs.raw_block_rq_merge, "block_rq_merge");      \
+		}                                                                              \
+		btf_ = ptk_bpf_pick_tp((s)->progs.tp_btf_block_rq_complete,                    \
+				       (s)->progs.raw_block_rq_complete, "block_rq_complete"); \
+		btf_ && !old_ ? "tp_btf" : "raw_tp";                                           \
+	})
+
+/*
+ * PTK_BLK_LSKEL_FDS(lbtf, lraw, fds, n): the program fds of whichever light skeleton is
+ * loaded (tp_btf or raw_tp flavour) appended to fds[n++] (room for 5), for run-time stats;
+ * block_io_start only while attached.
+ */
+#define PTK_BLK_LSKEL_FDS(lbtf, lraw, fds, n)                                               \
+	do {                                                                                \
+		if (lbtf) {                                                                 \
+			(fds)[(n)++] = (lbtf)->progs.tp_btf_block_rq_insert.prog_fd;        \
+			(fds)[(n)++] = (lbtf)->progs.tp_btf_block_rq_issue.prog_fd;         \
+			(fds)[(n)++] = (lbtf)->progs.tp_btf_block_rq_merge.prog_fd;         \
+			(fds)[(n)++] = (lbtf)->progs.tp_btf_block_rq_complete.prog_fd;      \
+			if ((lbtf)->links.tp_btf_block_io_start_fd > 0)                     \
+				(fds)[(n)++] = (lbtf)->progs.tp_btf_block_io_start.prog_fd; \
+		} else if (lraw) {                                                          \
+			(fds)[(n)++] = (lraw)->progs.raw_block_rq_insert.prog_fd;           \
+			(fds)[(n)++] = (lraw)->progs.raw_block_rq_issue.prog_fd;            \
+			(fds)[(n)++] = (lraw)->progs.raw_block_rq_merge.prog_fd;            \
+			(fds)[(n)++] = (lraw)->progs.raw_block_rq_complete.prog_fd;         \
+		}                                                                           \
+	} while (0)
+
 #endif
