@@ -135,42 +135,33 @@ static int oc_open(struct ptk_bpf_run *r)
 }
 
 /* The light skeletons: tp_btf, then raw_tp. 0, or -errno of the last attempt. */
+#define OC_SETUP(s)                                                \
+	do {                                                       \
+		OC_SET_RODATA(s, r, p);                            \
+		(s)->maps.stackmap.max_entries = p->stack_storage; \
+	} while (0)
+#define OC_FDS(l)                                        \
+	do {                                             \
+		p->stack_fd = (l)->maps.stackmap.map_fd; \
+		p->info_fd = (l)->maps.info.map_fd;      \
+		p->lost_fd = (l)->maps.lost.map_fd;      \
+	} while (0)
+
 static int load_lskel(struct ptk_bpf_run *r)
 {
 	struct priv *p = r->priv;
-	int err = -EINVAL;
+	int err;
 
-	errno = 0;
-	if (ptk_bpf_loader_wanted() != PTK_BPF_LSKEL_RAW) {
-		if (!(p->lbtf = offcputime_btf_bpf__open()))
-			return errno ? -errno : -ENOMEM;
-		OC_SET_RODATA(p->lbtf, r, p);
-		p->lbtf->maps.stackmap.max_entries = p->stack_storage;
-		if (!(err = offcputime_btf_bpf__load(p->lbtf)) &&
-		    !(err = offcputime_btf_bpf__attach(p->lbtf))) {
-			p->btf = true;
-			p->stack_fd = p->lbtf->maps.stackmap.map_fd;
-			p->info_fd = p->lbtf->maps.info.map_fd;
-			p->lost_fd = p->lbtf->maps.lost.map_fd;
-			return 0;
-		}
-		offcputime_btf_bpf__destroy(p->lbtf);
-		p->lbtf = NULL;
-	}
-	if (!(p->lraw = offcputime_raw_bpf__open()))
-		return errno ? -errno : -ENOMEM;
-	OC_SET_RODATA(p->lraw, r, p);
-	p->lraw->maps.stackmap.max_entries = p->stack_storage;
-	if (!(err = offcputime_raw_bpf__load(p->lraw)) &&
-	    !(err = offcputime_raw_bpf__attach(p->lraw))) {
-		p->stack_fd = p->lraw->maps.stackmap.map_fd;
-		p->info_fd = p->lraw->maps.info.map_fd;
-		p->lost_fd = p->lraw->maps.lost.map_fd;
+	if (ptk_bpf_loader_wanted() != PTK_BPF_LSKEL_RAW &&
+	    !PTK_LSKEL_LOAD(offcputime_btf_bpf, p->lbtf, OC_SETUP)) {
+		p->btf = true;
+		OC_FDS(p->lbtf);
 		return 0;
 	}
-	offcputime_raw_bpf__destroy(p->lraw);
-	p->lraw = NULL;
-	return err < 0 ? err : -EINVAL;
+	if ((err = PTK_LSKEL_LOAD(offcputime_raw_bpf, p->lraw, OC_SETUP)))
+		return err;
+	OC_FDS(p->lraw);
+	return 0;
 }
 
 static int oc_load(struct ptk_bpf_run *r)

@@ -103,38 +103,24 @@ static int rq_open(struct ptk_bpf_run *r)
 	return ptk_bpf_loader_wanted() != PTK_BPF_LIBBPF ? 0 : open_libbpf(r);
 }
 
+#define RQ_SETUP(s) RQ_SET_RODATA(s, r)
+
 /* Try the light skeletons: tp_btf, then raw_tp. 0, or -errno of the last attempt. */
 static int load_lskel(struct ptk_bpf_run *r)
 {
 	struct priv *p = r->priv;
 	int err;
 
-	errno = 0;
-	if (ptk_bpf_loader_wanted() != PTK_BPF_LSKEL_RAW) {
-		p->lbtf = runqlat_btf_bpf__open();
-		if (!p->lbtf)
-			return errno ? -errno : -ENOMEM;
-		RQ_SET_RODATA(p->lbtf, r);
-		if (!(err = runqlat_btf_bpf__load(p->lbtf)) &&
-		    !(err = runqlat_btf_bpf__attach(p->lbtf))) {
-			p->btf = true;
-			p->hists_fd = p->lbtf->maps.hists.map_fd;
-			return 0;
-		}
-		runqlat_btf_bpf__destroy(p->lbtf);
-		p->lbtf = NULL;
-	}
-	p->lraw = runqlat_raw_bpf__open();
-	if (!p->lraw)
-		return errno ? -errno : -ENOMEM;
-	RQ_SET_RODATA(p->lraw, r);
-	if (!(err = runqlat_raw_bpf__load(p->lraw)) && !(err = runqlat_raw_bpf__attach(p->lraw))) {
-		p->hists_fd = p->lraw->maps.hists.map_fd;
+	if (ptk_bpf_loader_wanted() != PTK_BPF_LSKEL_RAW &&
+	    !PTK_LSKEL_LOAD(runqlat_btf_bpf, p->lbtf, RQ_SETUP)) {
+		p->btf = true;
+		p->hists_fd = p->lbtf->maps.hists.map_fd;
 		return 0;
 	}
-	runqlat_raw_bpf__destroy(p->lraw);
-	p->lraw = NULL;
-	return err < 0 ? err : -EINVAL;
+	if ((err = PTK_LSKEL_LOAD(runqlat_raw_bpf, p->lraw, RQ_SETUP)))
+		return err;
+	p->hists_fd = p->lraw->maps.hists.map_fd;
+	return 0;
 }
 
 static int rq_load(struct ptk_bpf_run *r)
