@@ -10,8 +10,6 @@
 #include "blk.bpf.h"
 #include "biolatency.h"
 
-#define MINORBITS 20
-
 const volatile bool targ_per_disk = false;
 const volatile bool targ_per_flag = false;
 const volatile bool targ_queued = false;
@@ -52,25 +50,6 @@ struct {
 
 static struct biolat_hist zero_hist;
 
-/* kernels < 5.17 have rq->rq_disk; later ones only rq->q->disk */
-struct request___old {
-	struct gendisk *rq_disk;
-} __attribute__((preserve_access_index));
-
-static __always_inline __u32 rq_dev(struct request *rq)
-{
-	struct request___old *o = (void *)rq;
-	struct gendisk *disk;
-
-	if (bpf_core_field_exists(o->rq_disk))
-		disk = BPF_CORE_READ(o, rq_disk);
-	else
-		disk = BPF_CORE_READ(rq, q, disk);
-	if (!disk)
-		return 0;
-	return ((__u32)BPF_CORE_READ(disk, major) << MINORBITS) | BPF_CORE_READ(disk, first_minor);
-}
-
 static __always_inline void count(__u32 idx)
 {
 	__u64 *c = bpf_map_lookup_elem(&counts, &idx);
@@ -84,7 +63,7 @@ static __always_inline int on_io_start(struct request *rq)
 	struct rq_state s = {};
 	__u64 key = (__u64)rq;
 
-	if (!io_start_hooked || (filter_dev && rq_dev(rq) != targ_dev))
+	if (!io_start_hooked || (filter_dev && blk_rq_dev(rq) != targ_dev))
 		return 0;
 	s.skip = !current_selected();
 	bpf_map_update_elem(&start, &key, &s, BPF_ANY);
@@ -112,7 +91,7 @@ static __always_inline int on_start(struct request *rq, bool insert)
 		stamp(sp, insert, now);
 		return 0;
 	}
-	if (filter_dev && rq_dev(rq) != targ_dev)
+	if (filter_dev && blk_rq_dev(rq) != targ_dev)
 		return 0;
 	if (filter_task) {
 		/* the submitter was judged at block_io_start: a request first seen here was
@@ -163,7 +142,7 @@ static __always_inline int on_complete(struct request *rq, unsigned int nr_bytes
 
 	sp = bpf_map_lookup_elem(&start, &key);
 	if (!sp) {
-		if (!filter_task && (!filter_dev || rq_dev(rq) == targ_dev) &&
+		if (!filter_task && (!filter_dev || blk_rq_dev(rq) == targ_dev) &&
 		    nr_bytes >= BPF_CORE_READ(rq, __data_len))
 			count(BIOLAT_CNT_UNTRACKED);
 		return 0;
@@ -177,7 +156,7 @@ static __always_inline int on_complete(struct request *rq, unsigned int nr_bytes
 	}
 	if (sp->skip || !sp->issue_ns)
 		goto out;
-	dev = rq_dev(rq);
+	dev = blk_rq_dev(rq);
 	flags = targ_per_flag ? blk_layout_flags(BPF_CORE_READ(rq, cmd_flags)) : 0;
 	count(BIOLAT_CNT_DONE);
 	if (!sp->insert_ns)
@@ -206,91 +185,7 @@ static __always_inline int on_merge(struct request *rq)
 	return 0;
 }
 
-/*
- * Each hook exists twice (tp_btf, raw_tp) and the light skeletons are built once per
- * flavour (PTK_ONLY_TP_BTF / PTK_ONLY_RAW_TP): the kernel-side loader cannot leave a program
- * out. The full object (the libbpf fallback) has both and the pre-5.11 raw_tp twins.
- */
-#ifndef PTK_ONLY_RAW_TP
-SEC("tp_btf/block_io_start")
-int BPF_PROG(tp_btf_block_io_start, struct request *rq)
-{
-	return on_io_start(rq);
-}
-
-SEC("tp_btf/block_rq_insert")
-int BPF_PROG(tp_btf_block_rq_insert, struct request *rq)
-{
-	return on_start(rq, true);
-}
-
-SEC("tp_btf/block_rq_issue")
-int BPF_PROG(tp_btf_block_rq_issue, struct request *rq)
-{
-	return on_start(rq, false);
-}
-
-SEC("tp_btf/block_rq_merge")
-int BPF_PROG(tp_btf_block_rq_merge, struct request *rq)
-{
-	return on_merge(rq);
-}
-
-SEC("tp_btf/block_rq_complete")
-int BPF_PROG(tp_btf_block_rq_complete, struct request *rq, int error, unsigned int nr_bytes)
-{
-	return on_complete(rq, nr_bytes);
-}
-
-#endif
-
-#ifndef PTK_ONLY_TP_BTF
-SEC("raw_tp/block_rq_insert")
-int BPF_PROG(raw_block_rq_insert, struct request *rq)
-{
-	return on_start(rq, true);
-}
-
-SEC("raw_tp/block_rq_issue")
-int BPF_PROG(raw_block_rq_issue, struct request *rq)
-{
-	return on_start(rq, false);
-}
-
-SEC("raw_tp/block_rq_merge")
-int BPF_PROG(raw_block_rq_merge, struct request *rq)
-{
-	return on_merge(rq);
-}
-
-SEC("raw_tp/block_rq_complete")
-int BPF_PROG(raw_block_rq_complete, struct request *rq, int error, unsigned int nr_bytes)
-{
-	return on_complete(rq, nr_bytes);
-}
-
-#endif
-
-#if !defined(PTK_ONLY_TP_BTF) && !defined(PTK_ONLY_RAW_TP)
-/* kernels < 5.11: block_rq_insert/issue/merge(struct request_queue *q, struct request *rq) */
-SEC("raw_tp/block_rq_insert")
-int BPF_PROG(raw_block_rq_insert_old, struct request_queue *q, struct request *rq)
-{
-	return on_start(rq, true);
-}
-
-SEC("raw_tp/block_rq_issue")
-int BPF_PROG(raw_block_rq_issue_old, struct request_queue *q, struct request *rq)
-{
-	return on_start(rq, false);
-}
-
-SEC("raw_tp/block_rq_merge")
-int BPF_PROG(raw_block_rq_merge_old, struct request_queue *q, struct request *rq)
-{
-	return on_merge(rq);
-}
-
-#endif
+/* the programs: tp_btf, raw_tp and pre-5.11 raw_tp hooks calling the on_*() above */
+#include "blk_hooks.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";

@@ -10,8 +10,6 @@
 #include "blk.bpf.h"
 #include "biosnoop.h"
 
-#define MINORBITS 20
-
 const volatile bool filter_dev = false;
 const volatile __u32 targ_dev = 0;
 
@@ -44,24 +42,6 @@ struct {
 	__type(value, __u64);
 } lost SEC(".maps");
 
-struct request___old {
-	struct gendisk *rq_disk;
-} __attribute__((preserve_access_index));
-
-static __always_inline __u32 rq_dev(struct request *rq)
-{
-	struct request___old *o = (void *)rq;
-	struct gendisk *disk;
-
-	if (bpf_core_field_exists(o->rq_disk))
-		disk = BPF_CORE_READ(o, rq_disk);
-	else
-		disk = BPF_CORE_READ(rq, q, disk);
-	if (!disk)
-		return 0;
-	return ((__u32)BPF_CORE_READ(disk, major) << MINORBITS) | BPF_CORE_READ(disk, first_minor);
-}
-
 /* A new entry for a request first seen now, owned by the current task. */
 static __always_inline void new_state(struct rq_state *s)
 {
@@ -75,7 +55,7 @@ static __always_inline int on_io_start(struct request *rq)
 	struct rq_state s = {};
 	__u64 key = (__u64)rq;
 
-	if (filter_dev && rq_dev(rq) != targ_dev)
+	if (filter_dev && blk_rq_dev(rq) != targ_dev)
 		return 0;
 	new_state(&s);
 	bpf_map_update_elem(&start, &key, &s, BPF_ANY);
@@ -105,7 +85,7 @@ static __always_inline int on_start(struct request *rq, bool insert)
 		stamp(sp, rq, insert, now);
 		return 0;
 	}
-	if (filter_dev && rq_dev(rq) != targ_dev)
+	if (filter_dev && blk_rq_dev(rq) != targ_dev)
 		return 0;
 	new_state(&s);
 	stamp(&s, rq, insert, now);
@@ -142,7 +122,7 @@ static __always_inline int on_complete(struct request *rq, unsigned int nr_bytes
 	e->sector = sp->sector;
 	e->bytes = sp->bytes;
 	e->cmd_flags = blk_layout_flags(BPF_CORE_READ(rq, cmd_flags));
-	e->dev = rq_dev(rq);
+	e->dev = blk_rq_dev(rq);
 	e->pid = sp->pid;
 	__builtin_memcpy(e->comm, sp->comm, sizeof(e->comm));
 	bpf_ringbuf_submit(e, 0);
@@ -159,91 +139,7 @@ static __always_inline int on_merge(struct request *rq)
 	return 0;
 }
 
-/*
- * Each hook exists twice (tp_btf, raw_tp) and the light skeletons are built once per
- * flavour (PTK_ONLY_TP_BTF / PTK_ONLY_RAW_TP): the kernel-side loader cannot leave a program
- * out. The full object (the libbpf fallback) has both and the pre-5.11 raw_tp twins.
- */
-#ifndef PTK_ONLY_RAW_TP
-SEC("tp_btf/block_io_start")
-int BPF_PROG(tp_btf_block_io_start, struct request *rq)
-{
-	return on_io_start(rq);
-}
-
-SEC("tp_btf/block_rq_insert")
-int BPF_PROG(tp_btf_block_rq_insert, struct request *rq)
-{
-	return on_start(rq, true);
-}
-
-SEC("tp_btf/block_rq_issue")
-int BPF_PROG(tp_btf_block_rq_issue, struct request *rq)
-{
-	return on_start(rq, false);
-}
-
-SEC("tp_btf/block_rq_merge")
-int BPF_PROG(tp_btf_block_rq_merge, struct request *rq)
-{
-	return on_merge(rq);
-}
-
-SEC("tp_btf/block_rq_complete")
-int BPF_PROG(tp_btf_block_rq_complete, struct request *rq, int error, unsigned int nr_bytes)
-{
-	return on_complete(rq, nr_bytes);
-}
-
-#endif
-
-#ifndef PTK_ONLY_TP_BTF
-SEC("raw_tp/block_rq_insert")
-int BPF_PROG(raw_block_rq_insert, struct request *rq)
-{
-	return on_start(rq, true);
-}
-
-SEC("raw_tp/block_rq_issue")
-int BPF_PROG(raw_block_rq_issue, struct request *rq)
-{
-	return on_start(rq, false);
-}
-
-SEC("raw_tp/block_rq_merge")
-int BPF_PROG(raw_block_rq_merge, struct request *rq)
-{
-	return on_merge(rq);
-}
-
-SEC("raw_tp/block_rq_complete")
-int BPF_PROG(raw_block_rq_complete, struct request *rq, int error, unsigned int nr_bytes)
-{
-	return on_complete(rq, nr_bytes);
-}
-
-#endif
-
-#if !defined(PTK_ONLY_TP_BTF) && !defined(PTK_ONLY_RAW_TP)
-/* kernels < 5.11: block_rq_insert/issue/merge(struct request_queue *q, struct request *rq) */
-SEC("raw_tp/block_rq_insert")
-int BPF_PROG(raw_block_rq_insert_old, struct request_queue *q, struct request *rq)
-{
-	return on_start(rq, true);
-}
-
-SEC("raw_tp/block_rq_issue")
-int BPF_PROG(raw_block_rq_issue_old, struct request_queue *q, struct request *rq)
-{
-	return on_start(rq, false);
-}
-
-SEC("raw_tp/block_rq_merge")
-int BPF_PROG(raw_block_rq_merge_old, struct request_queue *q, struct request *rq)
-{
-	return on_merge(rq);
-}
-
-#endif
+/* the programs: tp_btf, raw_tp and pre-5.11 raw_tp hooks calling the on_*() above */
+#include "blk_hooks.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";

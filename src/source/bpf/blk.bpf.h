@@ -11,6 +11,27 @@
 
 #include "blk_layout.h"
 
+/* kernels < 5.17 have rq->rq_disk; later ones only rq->q->disk */
+struct request___old {
+	struct gendisk *rq_disk;
+} __attribute__((preserve_access_index));
+
+/* The kernel dev_t (major << 20 | minor, include/linux/kdev_t.h) of the request's disk, 0 when
+ * it has none. */
+static __always_inline __u32 blk_rq_dev(struct request *rq)
+{
+	struct request___old *o = (void *)rq;
+	struct gendisk *disk;
+
+	if (bpf_core_field_exists(o->rq_disk))
+		disk = BPF_CORE_READ(o, rq_disk);
+	else
+		disk = BPF_CORE_READ(rq, q, disk);
+	if (!disk)
+		return 0;
+	return ((__u32)BPF_CORE_READ(disk, major) << 20) | BPF_CORE_READ(disk, first_minor);
+}
+
 /* local flavours: the kernel's enum of the same name (less the ___ suffix) gives the values */
 enum req_op___n {
 #define X(n, v) REQ_OP_##n##___n,
