@@ -89,6 +89,18 @@ wait_for "$TMP/lb.err" Tracing
 sleep 0.5; kill -INT $LB; wait $LB
 check "PTK_BPF_LSKEL=0: the libbpf loader, and the exec is seen" test "$(jq -r 'select(.loader?) | .loader' "$TMP/lb.json"),$(jq -r 'select(.args?) | .args' "$TMP/lb.json" | grep -c "^/bin/true $M-libbpf$")" = "libbpf,1"
 
+# rare runs are measured whole, whenever they come: 50 execs 2 s into a 3 s run are in the
+# observer's count of program runs (each exec runs the enter and exit programs once)
+"$PTK" execsnoop -n true --json > "$TMP/ob.json" 2> "$TMP/ob.err" & OB=$!
+wait_for "$TMP/ob.err" Tracing
+sleep 2
+for _ in $(seq 50); do /bin/true "$M-late"; done
+sleep 1; kill -INT $OB; wait $OB
+res=$(jq -r 'select(.observer?) | .observer | "\(.bpf_stats_sampled) \(.bpf_run_count)"' "$TMP/ob.json")
+note "3 s run, 50 execs at 2 s: observer sampled/runs: $res; exec lines: $(grep -c -- "$M-late" "$TMP/ob.json")"
+check "50 execs late in a 3 s run: counted exactly, not sampled, >= 100 program runs" \
+	test "${res%% *}" = false -a "${res##* }" -ge 100
+
 check "nothing left attached after exit ($(ours) programs, $before before)" test "$(ours)" -eq "$before"
 check "tracefs mount state restored" test "$(tracefs_mounted)" -eq "$mnt_before"
 "$PTK" execsnoop --max-args 0 > /dev/null 2>&1

@@ -223,15 +223,18 @@ static void prog_stats(struct ptk_bpf_run *r, u64 *ns, u64 *cnt)
 }
 
 /*
- * Run-time stats are sampled: with BPF_ENABLE_STATS every program run reads the clock twice,
- * which costs the traced workload ~3% on a context-switch storm (perf bench sched pipe). The
- * stats are held STATS_ON_NS of every STATS_PERIOD_NS, and the observer cost of the whole run
- * is the windows' cost scaled to the elapsed time; a run shorter than a window is measured
- * whole. Counts during a window only are used, so another holder of the stats (bpftool,
- * kernel.bpf_stats_enabled=1) does not skew the estimate.
+ * Run-time stats are sampled when they would cost: with BPF_ENABLE_STATS every program run
+ * reads the clock twice, which costs the traced workload ~3% on a context-switch storm (perf
+ * bench sched pipe). Each STATS_ON_NS the run rate of the last second is checked: under
+ * STATS_CHEAP_RUNS_PER_S runs/s the stats stay on (their cost is then noise, and rare events,
+ * such as execs, are counted exactly whenever they come); above it they are held STATS_ON_NS
+ * of every STATS_PERIOD_NS, and the observer cost of the whole run is the windows' cost scaled
+ * to the elapsed time. Counts during a window only are used, so another holder of the stats
+ * (bpftool, kernel.bpf_stats_enabled=1) does not skew the estimate.
  */
 #define STATS_ON_NS 1000000000ull
 #define STATS_PERIOD_NS 10000000000ull
+#define STATS_CHEAP_RUNS_PER_S 20000
 
 static void stats_on(struct ptk_bpf_run *r, u64 now)
 {
@@ -239,17 +242,13 @@ static void stats_on(struct ptk_bpf_run *r, u64 now)
 	if (r->stats_fd < 0)
 		return;
 	r->stats_enabled = true;
-	r->win_start_ns = now;
+	r->win_start_ns = r->chk_ns = now;
 	prog_stats(r, &r->win_ns0, &r->win_cnt0);
+	r->chk_cnt = r->win_cnt0;
 }
 
-static void stats_off(struct ptk_bpf_run *r, u64 now)
+static void stats_off(struct ptk_bpf_run *r, u64 now, u64 ns, u64 cnt)
 {
-	u64 ns, cnt;
-
-	if (r->stats_fd < 0)
-		return;
-	prog_stats(r, &ns, &cnt);
 	r->acc_ns += ns - r->win_ns0;
 	r->acc_cnt += cnt - r->win_cnt0;
 	r->acc_win_ns += now - r->win_start_ns;
@@ -257,21 +256,29 @@ static void stats_off(struct ptk_bpf_run *r, u64 now)
 	r->stats_fd = -1;
 }
 
-/* Open or close the stats window due at now; returns when the next change is due. */
+/* Keep, close or open the stats window at now; returns when the next check is due. */
 static u64 stats_tick(struct ptk_bpf_run *r, u64 now)
 {
 	if (!r->stats_enabled)
 		return ~0ull; /* never obtained (no CAP_SYS_ADMIN): nothing to sample */
-	if (r->stats_fd >= 0 && now >= r->win_start_ns + STATS_ON_NS) {
-		r->next_win_ns = r->win_start_ns + STATS_PERIOD_NS;
-		stats_off(r, now);
+	if (r->stats_fd >= 0 && now >= r->chk_ns + STATS_ON_NS) {
+		u64 ns, cnt;
+		prog_stats(r, &ns, &cnt);
+		if ((cnt - r->chk_cnt) * 1000000000ull >=
+		    STATS_CHEAP_RUNS_PER_S * (now - r->chk_ns)) {
+			stats_off(r, now, ns, cnt); /* frequent runs: sample */
+			r->next_win_ns = now + STATS_PERIOD_NS - STATS_ON_NS;
+		} else {
+			r->chk_ns = now; /* rare runs: stay on, measure whole */
+			r->chk_cnt = cnt;
+		}
 	}
 	if (r->stats_fd < 0 && now >= r->next_win_ns) {
 		stats_on(r, now);
 		if (r->stats_fd < 0)
 			r->next_win_ns = now + STATS_PERIOD_NS; /* failed this time: retry later */
 	}
-	return r->stats_fd >= 0 ? r->win_start_ns + STATS_ON_NS : r->next_win_ns;
+	return r->stats_fd >= 0 ? r->chk_ns + STATS_ON_NS : r->next_win_ns;
 }
 
 static void collect_stats(struct ptk_bpf_run *r)
@@ -317,7 +324,9 @@ void ptk_bpf_observer_text(struct ptk_bpf_run *r, FILE *f)
 			r->stats_sampled ? "~" : "", r->prog_run_cnt, r->prog_run_ns / 1e6, el,
 			el > 0 ? 100.0 * r->prog_run_ns / 1e9 / el : 0,
 			r->prog_run_cnt ? (double)r->prog_run_ns / r->prog_run_cnt : 0,
-			r->stats_sampled ? ", estimated from run-time stats sampled 1 s in 10" : "",
+			r->stats_sampled ?
+				", estimated from run-time stats sampled 1 s in 10 (frequent runs)" :
+				"",
 			lost);
 	else
 		fprintf(f,

@@ -90,9 +90,10 @@ struct ptk_bpf_run {
 	u64 prog_run_ns, prog_run_cnt;
 	bool stats_enabled;
 	/* run-time stats windows: BPF_ENABLE_STATS costs two clock reads per program run, so
-	 * it is held for 1 s of every 10 s; the sums over the closed windows, and the open one */
+	 * when the programs run often it is held for 1 s of every 10 s; the sums over the closed
+	 * windows, and the open one (checked each second: chk_*) */
 	int stats_fd;
-	u64 win_start_ns, win_ns0, win_cnt0, next_win_ns;
+	u64 win_start_ns, win_ns0, win_cnt0, next_win_ns, chk_ns, chk_cnt;
 	u64 acc_ns, acc_cnt, acc_win_ns;
 	bool stats_sampled; /* the windows cover less than the run: figures are scaled */
 };
