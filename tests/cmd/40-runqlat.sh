@@ -61,6 +61,10 @@ for sig in INT TERM; do
 done
 "$PTK" runqlat -P -L 1 1 >/dev/null 2>&1; check "-P with -L is a usage error (2)" test $? -eq 2
 "$PTK" runqlat -p abc >/dev/null 2>&1; check "-p abc is a usage error (2)" test $? -eq 2
+true & GONE=$!; wait $GONE
+"$PTK" runqlat -p $GONE 1 1 >/dev/null 2> "$TMP/gone.err"; rc=$?
+check "-p of an exited process ($GONE) is a usage error (2), one line: $(head -1 "$TMP/gone.err")" \
+	test $rc -eq 2 -a "$(wc -l < "$TMP/gone.err")" -eq 1
 
 # run-time stats cost the workload two clock reads per program run: when the programs run
 # often (a context-switch storm) they are held 1 s in 10, and a 3 s run reports an estimate,

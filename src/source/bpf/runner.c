@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <json-c/json.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +54,10 @@ int ptk_bpf_common_opt(struct ptk_ctx *ctx, struct ptk_bpf_filter *f, int c, con
 		if (ptk_parse_int(arg, &v) || v <= 0)
 			return ptk_usage_error(ctx, "invalid %s '%s'", c == 'p' ? "PID" : "TID",
 					       arg);
+		/* a typo'd PID would trace nothing, silently, until Ctrl-C */
+		if (kill(v, 0) && errno == ESRCH)
+			return ptk_usage_error(ctx, "%s %d: no such %s", c == 'p' ? "PID" : "TID",
+					       v, c == 'p' ? "process" : "thread");
 		*(c == 'p' ? &f->tgid : &f->tid) = v;
 		return 0;
 	case 'c':
