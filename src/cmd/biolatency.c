@@ -327,7 +327,7 @@ static int bl_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 		if (new_group && (p->per_disk || p->per_flag)) {
 			putchar('\n');
 			if (p->per_disk)
-				printf("disk = %s\t", disk);
+				printf(p->per_flag ? "disk = %s\t" : "disk = %s", disk);
 			if (p->per_flag)
 				printf("flags = %s", flags);
 			putchar('\n');
