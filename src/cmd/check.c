@@ -524,7 +524,13 @@ static void analyse_cpu(struct state *s, struct rows *rs, struct proc_delta *pd,
 		UTIL(r, M_MAXCPU, PTK_F(maxb));
 	double runq = s->ticks ? s->runq_sum / s->ticks : NAN;
 	double per = s->ncpu_online ? runq / s->ncpu_online : NAN;
+	u64 p99 = 0;
 	SAT(r, M_RUNQ_PER_CPU, fval(per));
+	/* second, so the table's saturation cell shows it: what the queue cost the waiters */
+	if (s->have_watch) {
+		p99 = ptk_hist_pct_le(&s->wres.runq, 99);
+		SAT(r, M_RUNQLAT_P99, ptk_hist_total(&s->wres.runq) ? PTK_U(p99) : PTK_NA);
+	}
 	SAT(r, M_RUNQ, fval(runq));
 	double psome = psi_stall_pct(s, PTK_PSI_CPU, false);
 	SAT(r, M_PSI_SOME, fval(psome));
@@ -532,12 +538,8 @@ static void analyse_cpu(struct state *s, struct rows *rs, struct proc_delta *pd,
 		SAT(r, M_LOAD1, PTK_F(s->b.la.load1));
 	double forks = s->dur > 0 ? ptk_delta(s->a.st.processes, s->b.st.processes) / s->dur : 0;
 	UTIL(r, M_FORKS, PTK_F(forks));
-	u64 p99 = 0;
-	if (s->have_watch) {
-		p99 = ptk_hist_pct_le(&s->wres.runq, 99);
-		SAT(r, M_RUNQLAT_P99, ptk_hist_total(&s->wres.runq) ? PTK_U(p99) : PTK_NA);
+	if (s->have_watch)
 		UTIL(r, M_SHORTLIVED, PTK_U(s->wres.shortlived));
-	}
 
 	if (busy >= CPU_BUSY_CRIT && (per > RUNQ_WARN || psome >= PSI_SOME_WARN))
 		evidence(r, V_CRIT, "CPUs %.0f%% busy with %.2f runnable tasks per CPU: saturated",

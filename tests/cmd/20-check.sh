@@ -46,6 +46,12 @@ check "idle: no kernel errors during the window" py "$TMP/idle.json" "all((v or 
 check "idle: duration is the window" py "$TMP/idle.json" "abs(d['duration_s']-3)<0.5"
 "$PTK" check -d 1 > "$TMP/idle.txt"
 check "text output has the USE table" grep -q "^RESOURCE  *VERDICT  *UTILIZATION  *SATURATION  *ERRORS" "$TMP/idle.txt"
+if grep -q "BPF unavailable" "$TMP/idle.txt"; then
+	skip "BPF unavailable for ptk check: no runqlat p99 in the cpu row"
+else
+	check "the table's cpu row shows the run-queue latency p99 (BPF): $(grep -m1 '^cpu ' "$TMP/idle.txt" | tr -s ' ')" \
+		grep -qE "^cpu .*runq/cpu [0-9.]+, runqlat p99 <= [0-9]+ us" "$TMP/idle.txt"
+fi
 
 # --- short-lived processes: invisible to snapshots, counted with BPF ----------------------------
 ( sleep 0.5; for i in $(seq 60); do /bin/true; done ) & PIDS+=($!)
