@@ -17,7 +17,6 @@
 #include "model/delta.h"
 #include "output/archive.h"
 #include "source/bpf/taskscan.h"
-#include "source/bpf/taskscan.h"
 #include "source/procfs/pid.h"
 
 static const char usage[] =
@@ -60,27 +59,31 @@ struct rec {
 	struct ptk_task *extra; /* baselines of new entrants, stored at prev_id */
 	int ecap;
 	u64 *key;
-	int *order;
+	int *order; /* the top N of one criterion, largest key first */
 	bool *pick;
+	const struct ptk_task **match; /* per task of this scan: itself in the previous one */
 	int kcap;
 };
 
-static struct rec *sort_rec;
-static int by_key_desc(const void *a, const void *b)
-{
-	u64 x = sort_rec->key[*(const int *)a], y = sort_rec->key[*(const int *)b];
-	return x < y ? 1 : x > y ? -1 : 0;
-}
-
+/* Mark the (up to) nprocs tasks with the largest non-zero keys: a bounded insertion into
+ * order[] (about n x N steps, where qsort made n log n calls through a function pointer) */
 static void pick_top(struct rec *rc, int n)
 {
-	for (int i = 0; i < n; i++)
-		rc->order[i] = i;
-	sort_rec = rc;
-	qsort(rc->order, n, sizeof(int), by_key_desc);
-	for (int i = 0; i < n && i < rc->nprocs; i++)
-		if (rc->key[rc->order[i]] > 0)
-			rc->pick[rc->order[i]] = true;
+	int m = 0, cap = MIN(rc->nprocs, n);
+
+	if (cap <= 0)
+		return;
+	for (int i = 0; i < n; i++) {
+		u64 k = rc->key[i];
+		if (!k || (m == cap && k <= rc->key[rc->order[m - 1]]))
+			continue;
+		int j = m < cap ? m++ : m - 1;
+		for (; j > 0 && rc->key[rc->order[j - 1]] < k; j--)
+			rc->order[j] = rc->order[j - 1];
+		rc->order[j] = i;
+	}
+	for (int j = 0; j < m; j++)
+		rc->pick[rc->order[j]] = true;
 }
 
 static bool was_stored(const struct rec *rc, const struct ptk_task *t)
@@ -105,13 +108,16 @@ static void select_procs(struct rec *rc, const struct ptk_ptab *now, const struc
 		rc->key = xrealloc(rc->key, rc->kcap * sizeof(*rc->key));
 		rc->order = xrealloc(rc->order, rc->kcap * sizeof(*rc->order));
 		rc->pick = xrealloc(rc->pick, rc->kcap * sizeof(*rc->pick));
+		rc->match = xrealloc(rc->match, rc->kcap * sizeof(*rc->match));
 	}
 	memset(rc->pick, 0, n * sizeof(*rc->pick));
+	for (int i = 0; i < n; i++)
+		rc->match[i] =
+			prev ? ptk_ptab_find(prev, now->t[i].pid, now->t[i].starttime) : NULL;
 	for (int pass = 0; pass < 3; pass++) {
 		for (int i = 0; i < n; i++) {
 			const struct ptk_task *t = &now->t[i];
-			const struct ptk_task *o =
-				prev ? ptk_ptab_find(prev, t->pid, t->starttime) : NULL;
+			const struct ptk_task *o = rc->match[i];
 			u64 io = t->io_ok ? t->read_bytes + t->write_bytes : 0;
 			if (pass == 0)
 				rc->key[i] =
@@ -133,8 +139,7 @@ static void select_procs(struct rec *rc, const struct ptk_ptab *now, const struc
 		}
 		rc->s.procs[rc->s.nproc++] = now->t[i];
 		/* a newcomer: store its previous values too, so its rates have a baseline */
-		const struct ptk_task *o =
-			prev ? ptk_ptab_find(prev, now->t[i].pid, now->t[i].starttime) : NULL;
+		const struct ptk_task *o = rc->match[i];
 		if (o && rc->prev_id > 0 && !was_stored(rc, o)) {
 			if (*nextra == rc->ecap) {
 				rc->ecap = rc->ecap ? rc->ecap * 2 : 32;
@@ -373,5 +378,6 @@ int cmd_record(struct ptk_ctx *ctx, int argc, char **argv)
 	free(rc.key);
 	free(rc.order);
 	free(rc.pick);
+	free(rc.match);
 	return r;
 }

@@ -796,15 +796,25 @@ struct dict {
 struct ptk_arc {
 	sqlite3 *db;
 	bool rw;
-	sqlite3_stmt *ins_sample, *ins_cpu, *ins_disk, *ins_net, *ins_snmp, *ins_proc;
+	sqlite3_stmt *ins_sample, *ins_counters, *ins_proc;
 	sqlite3_stmt *begin, *commit; /* prepared once: parsing them cost ~4% of a sample */
-	sqlite3_stmt *sel_sample, *sel_cpu, *sel_disk, *sel_net, *sel_snmp, *sel_proc;
+	/* dictionary look-ups and inserts, prepared on first use: a new task each sample or
+	 * two would otherwise cost two statement parses (~40 us) */
+	sqlite3_stmt *sel_dev_id, *ins_dev, *sel_netif_id, *ins_netif, *sel_task_id, *ins_task;
+	sqlite3_stmt *sel_sample, *sel_counters, *sel_proc;
+	/* version 1 archives (one table each for cpu, disk, net, snmp), read only */
+	int ver;
+	sqlite3_stmt *sel_cpu, *sel_disk, *sel_net, *sel_snmp;
+	sqlite3_stmt *sel_dev, *sel_netif, *sel_keyset; /* reader's dictionary look-ups */
 	struct dict devs, ifs, tasks;
+	struct dict rdevs, rifs; /* the reader's: dev and netif rows by id */
 	s64 keyset_id;
 	char damage[128]; /* found at open: the file is shorter than its header says */
 	char *keyset; /* the last keyset string */
-	unsigned char *blob;
-	size_t blobcap;
+	struct vbuf {
+		unsigned char *p;
+		size_t len, cap;
+	} vec[4]; /* counters.cpu, disk, net, snmp of the sample being written */
 	char err[256];
 };
 
@@ -839,30 +849,32 @@ static void schema_sql(struct wbuf *b)
 	       "CREATE TABLE IF NOT EXISTS sample(id INTEGER PRIMARY KEY, t_ms INTEGER NOT NULL");
 	for (int i = 0; i < NSCOL; i++)
 		wb_add(b, ", %s INTEGER", sample_cols[i].name);
-	wb_add(b, ");\nCREATE INDEX IF NOT EXISTS sample_t ON sample(t_ms);\n");
-	wb_add(b,
-	       "CREATE TABLE IF NOT EXISTS cpu(sample_id INTEGER NOT NULL, cpu INTEGER NOT NULL");
-	for (int i = 0; i < PTK_CPU_NSTATES; i++)
-		wb_add(b, ", %s INTEGER", cpu_cols[i]);
-	wb_add(b, ", PRIMARY KEY(sample_id, cpu)) WITHOUT ROWID;\n");
+	/* no index on t_ms: nothing reads through one (ptk_arc_list walks the rowid b-tree,
+	 * retention the oldest rows in id order), and keeping it cost a page write per sample */
+	wb_add(b, ");\n");
 	wb_add(b, "CREATE TABLE IF NOT EXISTS dev(id INTEGER PRIMARY KEY, name TEXT NOT NULL, "
 		  "major INTEGER, minor INTEGER, partition INTEGER, rotational INTEGER, "
 		  "nfields INTEGER);\n");
-	wb_add(b,
-	       "CREATE TABLE IF NOT EXISTS disk(sample_id INTEGER NOT NULL, dev INTEGER NOT NULL");
-	for (int i = 0; i < PTK_DK_NFIELDS; i++)
-		wb_add(b, ", %s INTEGER", disk_cols[i]);
-	wb_add(b, ", PRIMARY KEY(sample_id, dev)) WITHOUT ROWID;\n");
 	wb_add(b, "CREATE TABLE IF NOT EXISTS netif(id INTEGER PRIMARY KEY, name TEXT NOT NULL, "
 		  "speed INTEGER);\n");
 	wb_add(b,
-	       "CREATE TABLE IF NOT EXISTS net(sample_id INTEGER NOT NULL, netif INTEGER NOT NULL");
-	for (int i = 0; i < PTK_ND_NFIELDS; i++)
-		wb_add(b, ", %s INTEGER", net_cols[i]);
-	wb_add(b, ", PRIMARY KEY(sample_id, netif)) WITHOUT ROWID;\n");
-	wb_add(b, "CREATE TABLE IF NOT EXISTS keyset(id INTEGER PRIMARY KEY, keys TEXT NOT NULL);\n"
-		  "CREATE TABLE IF NOT EXISTS snmp(sample_id INTEGER PRIMARY KEY, keyset INTEGER "
-		  "NOT NULL, vals BLOB NOT NULL);\n");
+	       "CREATE TABLE IF NOT EXISTS keyset(id INTEGER PRIMARY KEY, keys TEXT NOT NULL);\n");
+	/* the per-CPU, per-device and per-interface counters and the net/snmp + netstat values
+	 * of a sample as varint vectors in one row (docs/schema.md "counters"): one row and one
+	 * b-tree page written per sample where four tables cost four */
+	wb_add(b, "CREATE TABLE IF NOT EXISTS counters(sample_id INTEGER PRIMARY KEY, cpu BLOB, "
+		  "disk BLOB, net BLOB, keyset INTEGER, snmp BLOB);\n");
+	const char *const *vcols[] = { cpu_cols, disk_cols, net_cols };
+	static const char *const vname[] = { "cpu: per CPU line, cpu (-1: the aggregate)",
+					     "disk: per device, dev.id",
+					     "net: per interface, netif.id" };
+	static const int vn[] = { PTK_CPU_NSTATES, PTK_DK_NFIELDS, PTK_ND_NFIELDS };
+	for (int v = 0; v < 3; v++) {
+		wb_add(b, "-- counters.%s, n, then n of:", vname[v]);
+		for (int i = 0; i < vn[v]; i++)
+			wb_add(b, " %s", vcols[v][i]);
+		wb_add(b, "\n");
+	}
 	wb_add(b, "CREATE TABLE IF NOT EXISTS task(id INTEGER PRIMARY KEY, pid INTEGER NOT NULL, "
 		  "starttime INTEGER NOT NULL, comm TEXT NOT NULL, cmdline TEXT, uid INTEGER);\n"
 		  "CREATE INDEX IF NOT EXISTS task_pid ON task(pid, starttime);\n");
@@ -891,6 +903,35 @@ static int prep(struct ptk_arc *a, sqlite3_stmt **st, const char *sql)
 	return 0;
 }
 
+/* A lost table of a damaged file reads as empty: its statement selects nothing. */
+static int prep_or_empty(struct ptk_arc *a, sqlite3_stmt **st, const char *sql)
+{
+	if (!prep(a, st, sql))
+		return 0;
+	if (!a->damage[0])
+		snprintf(a->damage, sizeof(a->damage), "tables lost: %.100s", a->err);
+	return prep(a, st, "SELECT 1 WHERE ?1 IS NULL AND 0") ? -EIO : 0;
+}
+
+/* The reader's statements for a version 1 archive (docs/schema.md "Version 1"). */
+static int prepare_v1(struct ptk_arc *a)
+{
+	return prep_or_empty(a, &a->sel_cpu, "SELECT * FROM cpu WHERE sample_id=?") ?:
+	       prep_or_empty(a, &a->sel_disk,
+			     "SELECT d.*, v.name, v.major, v.minor, v.partition, v.rotational, "
+			     "v.nfields FROM disk d JOIN dev v ON v.id=d.dev WHERE d.sample_id=? "
+			     "ORDER BY d.dev") ?:
+	       prep_or_empty(a, &a->sel_net,
+			     "SELECT n.*, i.name, i.speed FROM net n JOIN netif i ON i.id=n.netif "
+			     "WHERE n.sample_id=? ORDER BY n.netif") ?:
+	       prep_or_empty(a, &a->sel_snmp,
+			     "SELECT s.keyset, s.vals FROM snmp s WHERE s.sample_id=?") ?:
+	       prep_or_empty(a, &a->sel_proc,
+			     "SELECT p.*, t.pid, t.starttime, t.comm, t.cmdline, t.uid FROM proc p "
+			     "JOIN task t ON t.id=p.task WHERE p.sample_id=? ORDER BY t.pid") ?:
+	       prep_or_empty(a, &a->sel_keyset, "SELECT keys FROM keyset WHERE id=?");
+}
+
 static int prepare_all(struct ptk_arc *a)
 {
 	struct wbuf b = { 0 };
@@ -906,14 +947,7 @@ static int prepare_all(struct ptk_arc *a)
 		wb_add(&b, ")");
 		r = prep(a, &a->ins_sample, b.p);
 		b.len = 0;
-		r = r ?: prep(a, &a->ins_cpu, "INSERT INTO cpu VALUES(?,?,?,?,?,?,?,?,?,?,?,?)");
-		r = r	  ?:
-			    prep(a, &a->ins_disk,
-				 "INSERT INTO disk VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
-		r = r	  ?:
-			    prep(a, &a->ins_net,
-				 "INSERT INTO net VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
-		r = r ?: prep(a, &a->ins_snmp, "INSERT INTO snmp VALUES(?,?,?)");
+		r = r ?: prep(a, &a->ins_counters, "INSERT INTO counters VALUES(?,?,?,?,?,?)");
 		r = r	  ?:
 			    prep(a, &a->ins_proc,
 				 "INSERT OR REPLACE INTO proc VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
@@ -930,22 +964,22 @@ static int prepare_all(struct ptk_arc *a)
 	if (r)
 		return r;
 	/* the reader of a damaged file goes on without the tables whose schema is lost */
-	int r2 = prep(a, &a->sel_cpu, "SELECT * FROM cpu WHERE sample_id=?");
-	r = prep(a, &a->sel_disk,
-		 "SELECT d.*, v.name, v.major, v.minor, v.partition, v.rotational, v.nfields "
-		 "FROM disk d JOIN dev v ON v.id=d.dev WHERE d.sample_id=? ORDER BY d.dev");
-	r = prep(a, &a->sel_net,
-		 "SELECT n.*, i.name, i.speed FROM net n JOIN netif i ON i.id=n.netif "
-		 "WHERE n.sample_id=? ORDER BY n.netif");
-	r = prep(a, &a->sel_snmp,
-		 "SELECT k.keys, s.vals FROM snmp s JOIN keyset k ON k.id=s.keyset "
-		 "WHERE s.sample_id=?");
+	if (a->ver == 1)
+		return prepare_v1(a);
+	int r2 = prep(a, &a->sel_counters,
+		      "SELECT cpu, disk, net, keyset, snmp FROM counters WHERE sample_id=?");
 	r = prep(a, &a->sel_proc,
 		 "SELECT p.*, t.pid, t.starttime, t.comm, t.cmdline, t.uid FROM proc p "
 		 "JOIN task t ON t.id=p.task WHERE p.sample_id=? ORDER BY t.pid");
-	if (!a->sel_cpu || !a->sel_disk || !a->sel_net || !a->sel_snmp || !a->sel_proc) {
-		sqlite3_stmt **sts[] = { &a->sel_cpu, &a->sel_disk, &a->sel_net, &a->sel_snmp,
-					 &a->sel_proc };
+	r = prep(a, &a->sel_dev,
+		 "SELECT name, major, minor, partition, rotational, nfields FROM dev "
+		 "WHERE id=?") ?:
+	    r;
+	r = prep(a, &a->sel_netif, "SELECT name, speed FROM netif WHERE id=?") ?: r;
+	r = prep(a, &a->sel_keyset, "SELECT keys FROM keyset WHERE id=?") ?: r;
+	if (!a->sel_counters || !a->sel_proc || !a->sel_dev || !a->sel_netif || !a->sel_keyset) {
+		sqlite3_stmt **sts[] = { &a->sel_counters, &a->sel_proc, &a->sel_dev, &a->sel_netif,
+					 &a->sel_keyset };
 		if (a->rw)
 			return r ?: r2 ?: -EIO;
 		if (!a->damage[0])
@@ -1046,6 +1080,21 @@ struct ptk_arc *ptk_arc_open(const char *path, int mode, char *err, size_t errsi
 		struct wbuf b = { 0 };
 		char val[64];
 		int r;
+		/* an archive of another schema version is left as it is: never mix layouts */
+		sqlite3_stmt *vst;
+		if (sqlite3_prepare_v2(a->db, "PRAGMA user_version", -1, &vst, NULL) == SQLITE_OK) {
+			if (sqlite3_step(vst) == SQLITE_ROW)
+				ver = sqlite3_column_int(vst, 0);
+			sqlite3_finalize(vst);
+			if (ver > 0 && ver != PTK_ARC_SCHEMA_VERSION) {
+				snprintf(
+					err, errsize,
+					"%s: schema version %d, this ptk writes version %d: record "
+					"into another --db (this file stays readable: ptk sar --db)",
+					path, ver, PTK_ARC_SCHEMA_VERSION);
+				goto fail;
+			}
+		}
 		/* WAL: readers never block the writer. synchronous=NORMAL: a commit is not
 		 * fsynced, so a crash of the recorder loses nothing committed and a power cut
 		 * at most the last samples (the file stays consistent) */
@@ -1063,8 +1112,8 @@ struct ptk_arc *ptk_arc_open(const char *path, int mode, char *err, size_t errsi
 		}
 		snprintf(val, sizeof(val), "%d", PTK_ARC_SCHEMA_VERSION);
 		meta_set(a, "schema_version", val);
-		exec(a, "PRAGMA user_version="
-			"1");
+		snprintf(val, sizeof(val), "PRAGMA user_version=%d", PTK_ARC_SCHEMA_VERSION);
+		exec(a, val);
 	}
 	{
 		sqlite3_stmt *st;
@@ -1078,11 +1127,13 @@ struct ptk_arc *ptk_arc_open(const char *path, int mode, char *err, size_t errsi
 		snprintf(err, errsize, "%s: not a ptk archive: %s", path, sqlite3_errmsg(a->db));
 		goto fail;
 	}
-	if (ver != PTK_ARC_SCHEMA_VERSION) {
-		snprintf(err, errsize, "%s: schema version %d, this ptk reads version %d", path,
-			 ver, PTK_ARC_SCHEMA_VERSION);
+	/* every version ever written is read: an archive must outlive the ptk that wrote it */
+	if (ver < PTK_ARC_SCHEMA_MIN || ver > PTK_ARC_SCHEMA_VERSION) {
+		snprintf(err, errsize, "%s: schema version %d, this ptk reads versions %d to %d",
+			 path, ver, PTK_ARC_SCHEMA_MIN, PTK_ARC_SCHEMA_VERSION);
 		goto fail;
 	}
+	a->ver = ver;
 	if (prepare_all(a)) {
 		snprintf(err, errsize, "%s: not a ptk archive or damaged: %s", path, a->err);
 		goto fail;
@@ -1097,17 +1148,23 @@ void ptk_arc_close(struct ptk_arc *a)
 {
 	if (!a)
 		return;
-	sqlite3_stmt *sts[] = { a->ins_sample, a->ins_cpu,    a->ins_disk, a->ins_net,	a->ins_snmp,
-				a->ins_proc,   a->sel_sample, a->sel_cpu,  a->sel_disk, a->sel_net,
-				a->sel_snmp,   a->sel_proc,   a->begin,	   a->commit };
+	sqlite3_stmt *sts[] = { a->ins_sample,	 a->ins_counters, a->ins_proc,	a->sel_sample,
+				a->sel_counters, a->sel_proc,	  a->sel_dev,	a->sel_netif,
+				a->sel_keyset,	 a->begin,	  a->commit,	a->sel_dev_id,
+				a->ins_dev,	 a->sel_netif_id, a->ins_netif, a->sel_task_id,
+				a->ins_task,	 a->sel_cpu,	  a->sel_disk,	a->sel_net,
+				a->sel_snmp };
 	for (size_t i = 0; i < ARRAY_SIZE(sts); i++)
 		sqlite3_finalize(sts[i]);
 	sqlite3_close(a->db);
 	free(a->devs.e);
 	free(a->ifs.e);
 	free(a->tasks.e);
+	free(a->rdevs.e);
+	free(a->rifs.e);
 	free(a->keyset);
-	free(a->blob);
+	for (size_t i = 0; i < ARRAY_SIZE(a->vec); i++)
+		free(a->vec[i].p);
 	free(a);
 }
 
@@ -1160,48 +1217,58 @@ static int step_reset(struct ptk_arc *a, sqlite3_stmt *st, const char *what)
 	return rc == SQLITE_DONE ? 0 : db_fail(a, what);
 }
 
+/* *st prepared once (persistent); 0 or -EIO */
+static int lazy_prep(struct ptk_arc *a, sqlite3_stmt **st, const char *sql)
+{
+	return *st ? 0 : prep(a, st, sql);
+}
+
+/* Step a look-up statement: its first column as *id (0 when no row), then reset it. */
+static int step_id(struct ptk_arc *a, sqlite3_stmt *st, s64 *id, const char *what)
+{
+	int rc = sqlite3_step(st);
+
+	*id = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : db_fail(a, what);
+}
+
 /* id of the dev row for a disk, inserted when new */
 static int dev_id(struct ptk_arc *a, const struct ptk_disk *d, int rot, s64 *id)
 {
 	struct dict_ent *x =
 		dict_find(&a->devs, d->name, d->major, d->minor, d->is_partition, rot, d->nfields);
 	sqlite3_stmt *st;
+	int r;
 
 	if (x) {
 		*id = x->id;
 		return 0;
 	}
-	if (sqlite3_prepare_v2(a->db,
-			       "SELECT id FROM dev WHERE name=? AND major=? AND minor=? AND "
-			       "partition=? AND rotational IS ? AND nfields=?",
-			       -1, &st, NULL))
-		return db_fail(a, "dev");
-	sqlite3_bind_text(st, 1, d->name, -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, 2, d->major);
-	sqlite3_bind_int(st, 3, d->minor);
-	sqlite3_bind_int(st, 4, d->is_partition);
-	bind_opt(st, 5, rot >= 0, rot);
-	sqlite3_bind_int(st, 6, d->nfields);
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		*id = sqlite3_column_int64(st, 0);
-		sqlite3_finalize(st);
-	} else {
-		sqlite3_finalize(st);
-		if (sqlite3_prepare_v2(a->db, "INSERT INTO dev VALUES(NULL,?,?,?,?,?,?)", -1, &st,
-				       NULL))
-			return db_fail(a, "dev");
+	if ((r = lazy_prep(a, &a->sel_dev_id,
+			   "SELECT id FROM dev WHERE name=? AND major=? AND minor=? AND "
+			   "partition=? AND rotational IS ? AND nfields=?")) ||
+	    (r = lazy_prep(a, &a->ins_dev, "INSERT INTO dev VALUES(NULL,?,?,?,?,?,?)")))
+		return r;
+	for (int k = 0; k < 2; k++) {
+		st = k ? a->ins_dev : a->sel_dev_id;
 		sqlite3_bind_text(st, 1, d->name, -1, SQLITE_STATIC);
 		sqlite3_bind_int(st, 2, d->major);
 		sqlite3_bind_int(st, 3, d->minor);
 		sqlite3_bind_int(st, 4, d->is_partition);
 		bind_opt(st, 5, rot >= 0, rot);
 		sqlite3_bind_int(st, 6, d->nfields);
-		int rc = sqlite3_step(st);
-		sqlite3_finalize(st);
-		if (rc != SQLITE_DONE)
-			return db_fail(a, "dev");
-		*id = sqlite3_last_insert_rowid(a->db);
+		if (k == 0 && ((r = step_id(a, st, id, "dev")) || *id))
+			break;
+		if (k == 1) {
+			if ((r = step_reset(a, st, "dev")))
+				return r;
+			*id = sqlite3_last_insert_rowid(a->db);
+		}
 	}
+	if (r)
+		return r;
 	dict_add(&a->devs, *id, d->name, d->major, d->minor, d->is_partition, rot, d->nfields);
 	return 0;
 }
@@ -1210,31 +1277,30 @@ static int netif_id(struct ptk_arc *a, const char *name, long speed, s64 *id)
 {
 	struct dict_ent *x = dict_find(&a->ifs, name, speed, 0, 0, 0, 0);
 	sqlite3_stmt *st;
+	int r;
 
 	if (x) {
 		*id = x->id;
 		return 0;
 	}
-	if (sqlite3_prepare_v2(a->db, "SELECT id FROM netif WHERE name=? AND speed IS ?", -1, &st,
-			       NULL))
-		return db_fail(a, "netif");
-	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-	bind_opt(st, 2, speed > 0, speed);
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		*id = sqlite3_column_int64(st, 0);
-		sqlite3_finalize(st);
-	} else {
-		sqlite3_finalize(st);
-		if (sqlite3_prepare_v2(a->db, "INSERT INTO netif VALUES(NULL,?,?)", -1, &st, NULL))
-			return db_fail(a, "netif");
+	if ((r = lazy_prep(a, &a->sel_netif_id,
+			   "SELECT id FROM netif WHERE name=? AND speed IS ?")) ||
+	    (r = lazy_prep(a, &a->ins_netif, "INSERT INTO netif VALUES(NULL,?,?)")))
+		return r;
+	for (int k = 0; k < 2; k++) {
+		st = k ? a->ins_netif : a->sel_netif_id;
 		sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
 		bind_opt(st, 2, speed > 0, speed);
-		int rc = sqlite3_step(st);
-		sqlite3_finalize(st);
-		if (rc != SQLITE_DONE)
-			return db_fail(a, "netif");
-		*id = sqlite3_last_insert_rowid(a->db);
+		if (k == 0 && ((r = step_id(a, st, id, "netif")) || *id))
+			break;
+		if (k == 1) {
+			if ((r = step_reset(a, st, "netif")))
+				return r;
+			*id = sqlite3_last_insert_rowid(a->db);
+		}
 	}
+	if (r)
+		return r;
 	dict_add(&a->ifs, *id, name, speed, 0, 0, 0, 0);
 	return 0;
 }
@@ -1244,42 +1310,36 @@ static int task_id(struct ptk_arc *a, const struct ptk_task *t, s64 *id)
 	s64 uid = t->owner_ok ? (s64)t->euid : -1;
 	struct dict_ent *x = dict_find(&a->tasks, t->comm, t->pid, (s64)t->starttime, uid, 0, 0);
 	sqlite3_stmt *st;
+	int r;
 
 	if (x) {
 		*id = x->id;
 		return 0;
 	}
-	if (sqlite3_prepare_v2(a->db,
-			       "SELECT id FROM task WHERE pid=? AND starttime=? AND comm=? AND "
-			       "uid IS ? AND cmdline IS ?",
-			       -1, &st, NULL))
-		return db_fail(a, "task");
-	sqlite3_bind_int(st, 1, t->pid);
-	sqlite3_bind_int64(st, 2, (s64)t->starttime);
-	sqlite3_bind_text(st, 3, t->comm, -1, SQLITE_STATIC);
-	bind_opt(st, 4, uid >= 0, uid);
-	if (t->cmdline[0])
-		sqlite3_bind_text(st, 5, t->cmdline, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		*id = sqlite3_column_int64(st, 0);
-		sqlite3_finalize(st);
-	} else {
-		sqlite3_finalize(st);
-		if (sqlite3_prepare_v2(a->db, "INSERT INTO task VALUES(NULL,?,?,?,?,?)", -1, &st,
-				       NULL))
-			return db_fail(a, "task");
+	if ((r = lazy_prep(a, &a->sel_task_id,
+			   "SELECT id FROM task WHERE pid=? AND starttime=? AND comm=? AND "
+			   "uid IS ? AND cmdline IS ?")) ||
+	    (r = lazy_prep(a, &a->ins_task,
+			   "INSERT INTO task(pid,starttime,comm,uid,cmdline) VALUES(?,?,?,?,?)")))
+		return r;
+	for (int k = 0; k < 2; k++) {
+		st = k ? a->ins_task : a->sel_task_id;
 		sqlite3_bind_int(st, 1, t->pid);
 		sqlite3_bind_int64(st, 2, (s64)t->starttime);
 		sqlite3_bind_text(st, 3, t->comm, -1, SQLITE_STATIC);
+		bind_opt(st, 4, uid >= 0, uid);
 		if (t->cmdline[0])
-			sqlite3_bind_text(st, 4, t->cmdline, -1, SQLITE_STATIC);
-		bind_opt(st, 5, uid >= 0, uid);
-		int rc = sqlite3_step(st);
-		sqlite3_finalize(st);
-		if (rc != SQLITE_DONE)
-			return db_fail(a, "task");
-		*id = sqlite3_last_insert_rowid(a->db);
+			sqlite3_bind_text(st, 5, t->cmdline, -1, SQLITE_STATIC);
+		if (k == 0 && ((r = step_id(a, st, id, "task")) || *id))
+			break;
+		if (k == 1) {
+			if ((r = step_reset(a, st, "task")))
+				return r;
+			*id = sqlite3_last_insert_rowid(a->db);
+		}
 	}
+	if (r)
+		return r;
 	/* cmdline is part of the identity only through the database lookup */
 	dict_add(&a->tasks, *id, t->comm, t->pid, (s64)t->starttime, uid, 0, 0);
 	return 0;
@@ -1357,11 +1417,20 @@ static int get_varint(const unsigned char *p, size_t len, size_t *pos, s64 *v)
 	return -EINVAL;
 }
 
-static int put_snmp(struct ptk_arc *a, s64 sid, const struct ptk_kvs *kvs)
+/* Append v to a counters vector. */
+static void vec_put(struct vbuf *b, s64 v)
+{
+	if (b->len + 10 > b->cap) {
+		b->cap = MAX(b->cap * 2, 512);
+		b->p = xrealloc(b->p, b->cap);
+	}
+	b->len += put_varint(b->p + b->len, v);
+}
+
+/* The keyset and snmp columns of the counters row (bound to ins_counters). 0 or -EIO. */
+static int put_snmp(struct ptk_arc *a, const struct ptk_kvs *kvs)
 {
 	struct wbuf keys = { 0 };
-	size_t len = 0;
-	int r;
 
 	if (!kvs->n)
 		return 0;
@@ -1402,17 +1471,13 @@ static int put_snmp(struct ptk_arc *a, s64 sid, const struct ptk_kvs *kvs)
 		a->keyset = xstrdup(keys.p);
 	}
 	free(keys.p);
-	if (a->blobcap < (size_t)kvs->n * 10) {
-		a->blobcap = kvs->n * 10;
-		a->blob = xrealloc(a->blob, a->blobcap);
-	}
+	struct vbuf *v = &a->vec[3];
 	for (int i = 0; i < kvs->n; i++)
-		len += put_varint(a->blob + len, kvs->kv[i].val);
-	sqlite3_bind_int64(a->ins_snmp, 1, sid);
-	sqlite3_bind_int64(a->ins_snmp, 2, a->keyset_id);
-	sqlite3_bind_blob(a->ins_snmp, 3, a->blob, (int)len, SQLITE_STATIC);
-	r = step_reset(a, a->ins_snmp, "insert snmp");
-	return r;
+		vec_put(v, kvs->kv[i].val);
+	/* counters.keyset, counters.snmp */
+	sqlite3_bind_int64(a->ins_counters, 5, a->keyset_id);
+	sqlite3_bind_blob(a->ins_counters, 6, v->p, (int)v->len, SQLITE_STATIC);
+	return 0;
 fail:
 	free(keys.p);
 	return db_fail(a, "keyset");
@@ -1434,41 +1499,47 @@ int ptk_arc_write(struct ptk_arc *a, struct ptk_arc_sample *s, s64 prev_id,
 	if ((r = step_reset(a, st, "insert sample")))
 		goto fail;
 	sid = s->id = sqlite3_last_insert_rowid(a->db);
+	/* the counters row: per entry (CPU, device, interface) its id, the count of values,
+	 * the values; offline CPUs are left out */
+	for (size_t i = 0; i < ARRAY_SIZE(a->vec); i++)
+		a->vec[i].len = 0;
 	for (int c = -1; c < s->st.ncpu; c++) {
 		const struct ptk_cpu_times *t = c < 0 ? &s->st.all : &s->st.cpu[c];
 		if (c >= 0 && !s->st.present[c])
 			continue;
-		sqlite3_bind_int64(a->ins_cpu, 1, sid);
-		sqlite3_bind_int(a->ins_cpu, 2, c);
+		vec_put(&a->vec[0], c);
+		vec_put(&a->vec[0], PTK_CPU_NSTATES);
 		for (int k = 0; k < PTK_CPU_NSTATES; k++)
-			sqlite3_bind_int64(a->ins_cpu, 3 + k, (s64)t->t[k]);
-		if ((r = step_reset(a, a->ins_cpu, "insert cpu")))
-			goto fail;
+			vec_put(&a->vec[0], (s64)t->t[k]);
 	}
 	for (int i = 0; i < s->ds.n; i++) {
 		const struct ptk_disk *d = &s->ds.d[i];
+		int nf = MIN(MAX(d->nfields, 0), PTK_DK_NFIELDS);
 		s64 id;
 		if ((r = dev_id(a, d, s->rot ? s->rot[i] : -1, &id)))
 			goto fail;
-		sqlite3_bind_int64(a->ins_disk, 1, sid);
-		sqlite3_bind_int64(a->ins_disk, 2, id);
-		for (int k = 0; k < PTK_DK_NFIELDS; k++)
-			bind_opt(a->ins_disk, 3 + k, k < d->nfields, (s64)d->f[k]);
-		if ((r = step_reset(a, a->ins_disk, "insert disk")))
-			goto fail;
+		vec_put(&a->vec[1], id);
+		vec_put(&a->vec[1], nf);
+		for (int k = 0; k < nf; k++)
+			vec_put(&a->vec[1], (s64)d->f[k]);
 	}
 	for (int i = 0; i < s->nd.n; i++) {
 		s64 id;
 		if ((r = netif_id(a, s->nd.d[i].name, s->speed ? s->speed[i] : -1, &id)))
 			goto fail;
-		sqlite3_bind_int64(a->ins_net, 1, sid);
-		sqlite3_bind_int64(a->ins_net, 2, id);
+		vec_put(&a->vec[2], id);
+		vec_put(&a->vec[2], PTK_ND_NFIELDS);
 		for (int k = 0; k < PTK_ND_NFIELDS; k++)
-			sqlite3_bind_int64(a->ins_net, 3 + k, (s64)s->nd.d[i].f[k]);
-		if ((r = step_reset(a, a->ins_net, "insert net")))
-			goto fail;
+			vec_put(&a->vec[2], (s64)s->nd.d[i].f[k]);
 	}
-	if ((r = put_snmp(a, sid, &s->kvs)))
+	sqlite3_bind_int64(a->ins_counters, 1, sid);
+	for (int i = 0; i < 3; i++)
+		if (a->vec[i].len)
+			sqlite3_bind_blob(a->ins_counters, 2 + i, a->vec[i].p, (int)a->vec[i].len,
+					  SQLITE_STATIC);
+	if (s->kvs.n && (r = put_snmp(a, &s->kvs)))
+		goto fail;
+	if ((r = step_reset(a, a->ins_counters, "insert counters")))
 		goto fail;
 	if ((r = put_procs(a, sid, s->procs, s->nproc)))
 		goto fail;
@@ -1478,6 +1549,9 @@ int ptk_arc_write(struct ptk_arc *a, struct ptk_arc_sample *s, s64 prev_id,
 		goto fail;
 	return 0;
 fail:
+	/* no binding may outlive the buffers it points into */
+	sqlite3_reset(a->ins_counters);
+	sqlite3_clear_bindings(a->ins_counters);
 	exec(a, "ROLLBACK");
 	return -EIO;
 }
@@ -1486,14 +1560,11 @@ long ptk_arc_retain(struct ptk_arc *a, s64 before_ms, int batch)
 {
 	static const char *const del[] = {
 		"DELETE FROM proc WHERE sample_id IN (SELECT id FROM old)",
-		"DELETE FROM cpu WHERE sample_id IN (SELECT id FROM old)",
-		"DELETE FROM disk WHERE sample_id IN (SELECT id FROM old)",
-		"DELETE FROM net WHERE sample_id IN (SELECT id FROM old)",
-		"DELETE FROM snmp WHERE sample_id IN (SELECT id FROM old)",
+		"DELETE FROM counters WHERE sample_id IN (SELECT id FROM old)",
 		"DELETE FROM sample WHERE id IN (SELECT id FROM old)",
 	};
 	long total = 0;
-	char sql[256];
+	char sql[384];
 
 	if (batch < 1)
 		batch = 1;
@@ -1502,9 +1573,13 @@ long ptk_arc_retain(struct ptk_arc *a, s64 before_ms, int batch)
 		int n = 0;
 		if (exec(a, "BEGIN IMMEDIATE"))
 			return -EIO;
+		/* the oldest samples in recording (id) order up to the first one not older than
+		 * before_ms: a walk from the start of the rowid b-tree that stops there, with no
+		 * index on t_ms (+t_ms: not the one archives of before kept either) */
 		snprintf(sql, sizeof(sql),
-			 "CREATE TEMP TABLE old AS SELECT id FROM sample WHERE t_ms < %" PRId64
-			 " ORDER BY id LIMIT %d",
+			 "CREATE TEMP TABLE old AS SELECT id FROM sample WHERE id < "
+			 "coalesce((SELECT id FROM sample WHERE +t_ms >= %" PRId64
+			 " ORDER BY id LIMIT 1), 9223372036854775807) ORDER BY id LIMIT %d",
 			 before_ms, batch);
 		if (exec(a, sql))
 			goto fail;
@@ -1655,6 +1730,251 @@ static int stat_slot(struct ptk_stat *st, int cpu)
 	return 0;
 }
 
+/* A dev or netif row by id, cached (the reader's dictionaries). NULL when absent. */
+static const struct dict_ent *rdict_get(struct ptk_arc *a, bool dev, s64 id)
+{
+	struct dict *d = dev ? &a->rdevs : &a->rifs;
+	sqlite3_stmt *st = dev ? a->sel_dev : a->sel_netif;
+	const struct dict_ent *x = NULL;
+
+	for (int i = 0; i < d->n; i++)
+		if (d->e[i].id == id)
+			return &d->e[i];
+	sqlite3_bind_int64(st, 1, id);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+		if (dev)
+			x = dict_add(d, id, name ? name : "?", sqlite3_column_int(st, 1),
+				     sqlite3_column_int(st, 2), sqlite3_column_int(st, 3),
+				     sqlite3_column_type(st, 4) == SQLITE_NULL ?
+					     -1 :
+					     sqlite3_column_int(st, 4),
+				     sqlite3_column_int(st, 5));
+		else
+			x = dict_add(d, id, name ? name : "?",
+				     sqlite3_column_type(st, 1) == SQLITE_NULL ?
+					     -1 :
+					     sqlite3_column_int64(st, 1),
+				     0, 0, 0, 0);
+	}
+	sqlite3_reset(st);
+	return x;
+}
+
+/* The keys of keyset id ("" when absent), cached. */
+static const char *keyset_get(struct ptk_arc *a, s64 id)
+{
+	sqlite3_stmt *st = a->sel_keyset;
+
+	if (a->keyset && a->keyset_id == id)
+		return a->keyset;
+	free(a->keyset);
+	a->keyset = NULL;
+	sqlite3_bind_int64(st, 1, id);
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0)) {
+		a->keyset = xstrdup((const char *)sqlite3_column_text(st, 0));
+		a->keyset_id = id;
+	}
+	sqlite3_reset(st);
+	return a->keyset ? a->keyset : "";
+}
+
+/*
+ * Decode the counters row in st (cpu, disk, net, keyset, snmp) into s. Each vector holds
+ * entries of (id, count n, n values), zigzag varints. A value past what this build knows
+ * (a future kernel's extra column) is skipped; a truncated vector ends the decoding of that
+ * vector. 0, or -EIO when a vector is malformed.
+ */
+/* A new, zeroed disk / interface entry of s, with its side values (rot, speed) unknown. */
+static struct ptk_disk *disk_add(struct ptk_arc_sample *s)
+{
+	if (s->ds.n == s->ds.cap) {
+		s->ds.cap = s->ds.cap ? s->ds.cap * 2 : 16;
+		s->ds.d = xrealloc(s->ds.d, s->ds.cap * sizeof(*s->ds.d));
+	}
+	memset(&s->ds.d[s->ds.n], 0, sizeof(*s->ds.d));
+	s->ds.n++;
+	ensure_side(s);
+	s->rot[s->ds.n - 1] = -1;
+	return &s->ds.d[s->ds.n - 1];
+}
+
+static struct ptk_netdev *net_add(struct ptk_arc_sample *s)
+{
+	if (s->nd.n == s->nd.cap) {
+		s->nd.cap = s->nd.cap ? s->nd.cap * 2 : 16;
+		s->nd.d = xrealloc(s->nd.d, s->nd.cap * sizeof(*s->nd.d));
+	}
+	memset(&s->nd.d[s->nd.n], 0, sizeof(*s->nd.d));
+	s->nd.n++;
+	ensure_side(s);
+	s->speed[s->nd.n - 1] = -1;
+	return &s->nd.d[s->nd.n - 1];
+}
+
+/* The net/snmp + netstat values of a sample: keyset's names, the blob's varints in order. */
+static void load_snmp(struct ptk_arc *a, s64 keyset, const unsigned char *blob, size_t len,
+		      struct ptk_arc_sample *s)
+{
+	const char *p = keyset_get(a, keyset);
+	size_t pos = 0;
+
+	while (*p) {
+		const char *sp = strchr(p, ' ');
+		size_t kl = sp ? (size_t)(sp - p) : strlen(p);
+		s64 v;
+		if (get_varint(blob, len, &pos, &v))
+			break;
+		if (s->kvs.n == s->kvs.cap) {
+			s->kvs.cap = s->kvs.cap ? s->kvs.cap * 2 : 256;
+			s->kvs.kv = xrealloc(s->kvs.kv, s->kvs.cap * sizeof(*s->kvs.kv));
+		}
+		struct ptk_kv *kv = &s->kvs.kv[s->kvs.n++];
+		snprintf(kv->key, sizeof(kv->key), "%.*s", (int)MIN(kl, 63), p);
+		kv->val = v;
+		p += kl;
+		while (*p == ' ')
+			p++;
+	}
+}
+
+static int load_counters(struct ptk_arc *a, sqlite3_stmt *st, struct ptk_arc_sample *s)
+{
+	for (int vc = 0; vc < 3; vc++) {
+		const unsigned char *p = sqlite3_column_blob(st, vc);
+		size_t len = sqlite3_column_bytes(st, vc), pos = 0;
+		s64 id, n, v;
+		while (pos < len) {
+			if (get_varint(p, len, &pos, &id) || get_varint(p, len, &pos, &n) ||
+			    n < 0 || n > 1024)
+				goto bad;
+			u64 *f = NULL;
+			int nf = 0;
+			if (vc == 0) {
+				if (id < -1 || id > 65535)
+					goto bad;
+				struct ptk_cpu_times *t = &s->st.all;
+				if (id >= 0) {
+					stat_slot(&s->st, (int)id);
+					s->st.present[id] = true;
+					t = &s->st.cpu[id];
+				}
+				memset(t, 0, sizeof(*t));
+				f = t->t, nf = PTK_CPU_NSTATES;
+			} else if (vc == 1) {
+				const struct dict_ent *x = rdict_get(a, true, id);
+				struct ptk_disk *d = disk_add(s);
+				snprintf(d->name, sizeof(d->name), "%.*s", (int)sizeof(d->name) - 1,
+					 x ? x->name : "?");
+				d->major = x ? x->a : 0;
+				d->minor = x ? x->b : 0;
+				d->is_partition = x ? x->c : 0;
+				d->nfields = MIN((int)n, PTK_DK_NFIELDS);
+				s->rot[s->ds.n - 1] = x ? x->d : -1;
+				f = d->f, nf = PTK_DK_NFIELDS;
+			} else {
+				const struct dict_ent *x = rdict_get(a, false, id);
+				struct ptk_netdev *d = net_add(s);
+				snprintf(d->name, sizeof(d->name), "%.*s", (int)sizeof(d->name) - 1,
+					 x ? x->name : "?");
+				s->speed[s->nd.n - 1] = x ? x->a : -1;
+				f = d->f, nf = PTK_ND_NFIELDS;
+			}
+			for (s64 k = 0; k < n; k++) {
+				if (get_varint(p, len, &pos, &v))
+					goto bad;
+				if (k < nf)
+					f[k] = (u64)v;
+			}
+		}
+	}
+	if (sqlite3_column_type(st, 3) != SQLITE_NULL)
+		load_snmp(a, sqlite3_column_int64(st, 3), sqlite3_column_blob(st, 4),
+			  sqlite3_column_bytes(st, 4), s);
+	return 0;
+bad:
+	snprintf(a->err, sizeof(a->err), "archive damaged: malformed counters of sample %" PRId64,
+		 s->id);
+	return -EIO;
+}
+
+/* Step st (bound to the sample) through its rows; 0, or -EIO when the file is damaged. */
+static int v1_done(struct ptk_arc *a, sqlite3_stmt *st, int rc)
+{
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? 0 : db_fail(a, "archive damaged");
+}
+
+/* The counters of a version 1 archive: a row per CPU line, device and interface, and the
+ * snmp row (docs/schema.md "Version 1"). 0 or -EIO. */
+static int load_v1(struct ptk_arc *a, s64 id, struct ptk_arc_sample *s)
+{
+	sqlite3_stmt *st = a->sel_cpu;
+	int rc, err;
+
+	load_rows(a, st, id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW && sqlite3_column_count(st) >= 2) {
+		int c = sqlite3_column_int(st, 1);
+		struct ptk_cpu_times *t = &s->st.all;
+		if (c < -1 || c > 65535)
+			continue;
+		if (c >= 0) {
+			stat_slot(&s->st, c);
+			s->st.present[c] = true;
+			t = &s->st.cpu[c];
+		}
+		for (int k = 0; k < PTK_CPU_NSTATES; k++)
+			t->t[k] = (u64)sqlite3_column_int64(st, 2 + k);
+	}
+	if ((err = v1_done(a, st, rc)))
+		return err;
+
+	st = a->sel_disk;
+	load_rows(a, st, id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW && sqlite3_column_count(st) > 1) {
+		struct ptk_disk *d = disk_add(s);
+		int c = 2 + PTK_DK_NFIELDS;
+		const unsigned char *name = sqlite3_column_text(st, c);
+		for (int k = 0; k < PTK_DK_NFIELDS; k++)
+			d->f[k] = (u64)sqlite3_column_int64(st, 2 + k);
+		snprintf(d->name, sizeof(d->name), "%s", name ? (const char *)name : "?");
+		d->major = sqlite3_column_int(st, c + 1);
+		d->minor = sqlite3_column_int(st, c + 2);
+		d->is_partition = sqlite3_column_int(st, c + 3);
+		if (sqlite3_column_type(st, c + 4) != SQLITE_NULL)
+			s->rot[s->ds.n - 1] = sqlite3_column_int(st, c + 4);
+		d->nfields = sqlite3_column_int(st, c + 5);
+		if (d->nfields < 0 || d->nfields > PTK_DK_NFIELDS)
+			d->nfields = PTK_DK_NFIELDS;
+	}
+	if ((err = v1_done(a, st, rc)))
+		return err;
+
+	st = a->sel_net;
+	load_rows(a, st, id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW && sqlite3_column_count(st) > 1) {
+		struct ptk_netdev *d = net_add(s);
+		int c = 2 + PTK_ND_NFIELDS;
+		const unsigned char *name = sqlite3_column_text(st, c);
+		for (int k = 0; k < PTK_ND_NFIELDS; k++)
+			d->f[k] = (u64)sqlite3_column_int64(st, 2 + k);
+		snprintf(d->name, sizeof(d->name), "%s", name ? (const char *)name : "?");
+		if (sqlite3_column_type(st, c + 1) != SQLITE_NULL)
+			s->speed[s->nd.n - 1] = sqlite3_column_int64(st, c + 1);
+	}
+	if ((err = v1_done(a, st, rc)))
+		return err;
+
+	st = a->sel_snmp;
+	load_rows(a, st, id);
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW && sqlite3_column_count(st) == 2) {
+		load_snmp(a, sqlite3_column_int64(st, 0), sqlite3_column_blob(st, 1),
+			  sqlite3_column_bytes(st, 1), s);
+		rc = SQLITE_DONE;
+	}
+	return v1_done(a, st, rc == SQLITE_ROW ? SQLITE_DONE : rc);
+}
+
 int ptk_arc_load(struct ptk_arc *a, s64 id, bool procs, struct ptk_arc_sample *s)
 {
 	sqlite3_stmt *st = a->sel_sample;
@@ -1683,114 +2003,28 @@ int ptk_arc_load(struct ptk_arc *a, s64 id, bool procs, struct ptk_arc_sample *s
 	}
 	sqlite3_reset(st);
 
-	st = a->sel_cpu;
-	load_rows(a, st, id);
 	s->st.ncpu = 0;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int c = sqlite3_column_int(st, 1);
-		struct ptk_cpu_times *t;
-		if (c < -1 || c > 65535)
-			continue;
-		if (c >= 0) {
-			stat_slot(&s->st, c);
-			s->st.present[c] = true;
-			t = &s->st.cpu[c];
-		} else {
-			t = &s->st.all;
-		}
-		for (int k = 0; k < PTK_CPU_NSTATES; k++)
-			t->t[k] = (u64)sqlite3_column_int64(st, 2 + k);
+	s->ds.n = s->nd.n = s->kvs.n = 0;
+	if (a->ver == 1) {
+		int r = load_v1(a, id, s);
+		if (r)
+			return r;
+		goto procs;
 	}
-	sqlite3_reset(st);
-	if (rc != SQLITE_DONE)
-		return db_fail(a, "archive damaged");
-
-	st = a->sel_disk;
+	st = a->sel_counters;
 	load_rows(a, st, id);
-	s->ds.n = 0;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (s->ds.n == s->ds.cap) {
-			s->ds.cap = s->ds.cap ? s->ds.cap * 2 : 16;
-			s->ds.d = xrealloc(s->ds.d, s->ds.cap * sizeof(*s->ds.d));
-		}
-		struct ptk_disk *d = &s->ds.d[s->ds.n++];
-		int c = 2 + PTK_DK_NFIELDS;
-		memset(d, 0, sizeof(*d));
-		for (int k = 0; k < PTK_DK_NFIELDS; k++)
-			d->f[k] = (u64)sqlite3_column_int64(st, 2 + k);
-		snprintf(d->name, sizeof(d->name), "%s",
-			 sqlite3_column_text(st, c) ? (const char *)sqlite3_column_text(st, c) :
-						      "?");
-		d->major = sqlite3_column_int(st, c + 1);
-		d->minor = sqlite3_column_int(st, c + 2);
-		d->is_partition = sqlite3_column_int(st, c + 3);
-		ensure_side(s);
-		s->rot[s->ds.n - 1] = sqlite3_column_type(st, c + 4) == SQLITE_NULL ?
-					      -1 :
-					      sqlite3_column_int(st, c + 4);
-		d->nfields = sqlite3_column_int(st, c + 5);
-		if (d->nfields < 0 || d->nfields > PTK_DK_NFIELDS)
-			d->nfields = PTK_DK_NFIELDS;
-	}
-	sqlite3_reset(st);
-	if (rc != SQLITE_DONE)
-		return db_fail(a, "archive damaged");
-
-	st = a->sel_net;
-	load_rows(a, st, id);
-	s->nd.n = 0;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (s->nd.n == s->nd.cap) {
-			s->nd.cap = s->nd.cap ? s->nd.cap * 2 : 16;
-			s->nd.d = xrealloc(s->nd.d, s->nd.cap * sizeof(*s->nd.d));
-		}
-		struct ptk_netdev *d = &s->nd.d[s->nd.n++];
-		int c = 2 + PTK_ND_NFIELDS;
-		for (int k = 0; k < PTK_ND_NFIELDS; k++)
-			d->f[k] = (u64)sqlite3_column_int64(st, 2 + k);
-		snprintf(d->name, sizeof(d->name), "%s",
-			 sqlite3_column_text(st, c) ? (const char *)sqlite3_column_text(st, c) :
-						      "?");
-		ensure_side(s);
-		s->speed[s->nd.n - 1] = sqlite3_column_type(st, c + 1) == SQLITE_NULL ?
-						-1 :
-						sqlite3_column_int64(st, c + 1);
-	}
-	sqlite3_reset(st);
-	if (rc != SQLITE_DONE)
-		return db_fail(a, "archive damaged");
-
-	st = a->sel_snmp;
-	load_rows(a, st, id);
-	s->kvs.n = 0;
 	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *keys = (const char *)sqlite3_column_text(st, 0);
-		const unsigned char *blob = sqlite3_column_blob(st, 1);
-		size_t len = sqlite3_column_bytes(st, 1), pos = 0;
-		const char *p = keys ? keys : "";
-		while (*p) {
-			const char *sp = strchr(p, ' ');
-			size_t kl = sp ? (size_t)(sp - p) : strlen(p);
-			s64 v;
-			if (get_varint(blob, len, &pos, &v))
-				break;
-			if (s->kvs.n == s->kvs.cap) {
-				s->kvs.cap = s->kvs.cap ? s->kvs.cap * 2 : 256;
-				s->kvs.kv = xrealloc(s->kvs.kv, s->kvs.cap * sizeof(*s->kvs.kv));
-			}
-			struct ptk_kv *kv = &s->kvs.kv[s->kvs.n++];
-			snprintf(kv->key, sizeof(kv->key), "%.*s", (int)MIN(kl, 63), p);
-			kv->val = v;
-			p += kl;
-			while (*p == ' ')
-				p++;
+		int r = load_counters(a, st, s);
+		if (r) {
+			sqlite3_reset(st);
+			return r;
 		}
 		rc = SQLITE_DONE;
 	}
 	sqlite3_reset(st);
 	if (rc != SQLITE_DONE)
 		return db_fail(a, "archive damaged");
-
+procs:
 	s->nproc = 0;
 	if (!procs)
 		return 0;

@@ -23,7 +23,9 @@
 #include "source/procfs/pid.h"
 #include "source/procfs/procfs.h"
 
-#define PTK_ARC_SCHEMA_VERSION 1
+#define PTK_ARC_SCHEMA_VERSION 2 /* written */
+#define PTK_ARC_SCHEMA_MIN \
+	1 /* the oldest read: version 1 had a table each for cpu, disk, net, snmp */
 #define PTK_ARC_DEFAULT_DB "/var/lib/ptk/ptk.db"
 
 /* One recorded (or live) sample. Buffers are reused across loads; free with
@@ -99,8 +101,10 @@ int ptk_arc_write(struct ptk_arc *a, struct ptk_arc_sample *s, s64 prev_id,
 		  const struct ptk_task *prev_procs, int nprev);
 
 /*
- * Delete the samples older than before_ms (and their rows), at most batch samples per
- * transaction, until none is left. Returns the number of samples deleted, or -EIO.
+ * Delete the samples older than before_ms (and their rows): the oldest in recording order,
+ * up to the first sample taken at or after before_ms (after a wall clock stepped back, a
+ * sample stamped older than one before it goes when those before it have gone), at most
+ * batch samples per transaction, until none is left. Returns the number deleted, or -EIO.
  */
 long ptk_arc_retain(struct ptk_arc *a, s64 before_ms, int batch);
 

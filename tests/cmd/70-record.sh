@@ -6,6 +6,33 @@
 
 if ! have sqlite3; then skip "sqlite3 CLI not installed"; exit 0; fi
 q() { sqlite3 "$1" "$2"; }
+# the counters vectors of every sample (zigzag LEB128 varints: id, n, n values per entry):
+# prints "cpu_entries disk_entries net_entries aggregates_ok user_first user_last"
+counters() {
+	python3 - "$1" <<'PY'
+import sqlite3, sys
+def dec(b):
+    out, z, sh = [], 0, 0
+    for c in b or b"":
+        z |= (c & 0x7f) << sh; sh += 7
+        if not c & 0x80:
+            out.append((z >> 1) ^ -(z & 1)); z = sh = 0
+    return out
+def entries(b):
+    v, i, e = dec(b), 0, []
+    while i < len(v):
+        e.append((v[i], v[i + 2:i + 2 + v[i + 1]])); i += 2 + v[i + 1]
+    return e
+n = [0, 0, 0]; agg_ok = 1; users = []
+for row in sqlite3.connect(sys.argv[1]).execute("select cpu, disk, net from counters order by sample_id"):
+    for k in range(3):
+        n[k] += len(entries(row[k]))
+    c = entries(row[0])
+    agg_ok &= c[0][0] == -1 and len(c[0][1]) == 10
+    users.append(c[0][1][0])
+print(n[0], n[1], n[2], int(agg_ok), users[0], users[-1])
+PY
+}
 
 DB=$TMP/a.db
 # a CPU burner that must appear among the recorded top processes
@@ -16,18 +43,24 @@ n=$(q "$DB" "select count(*) from sample")
 note "samples: $n; journal: $(q "$DB" 'PRAGMA journal_mode'); user_version: $(q "$DB" 'PRAGMA user_version')"
 check "5 samples stored" test "$n" = 5
 check "WAL journal mode" test "$(q "$DB" 'PRAGMA journal_mode')" = wal
-check "schema version 1 (PRAGMA user_version and meta)" test "$(q "$DB" 'PRAGMA user_version')/$(q "$DB" "select value from meta where key='schema_version'")" = 1/1
+check "schema version 2 (PRAGMA user_version and meta)" test "$(q "$DB" 'PRAGMA user_version')/$(q "$DB" "select value from meta where key='schema_version'")" = 2/2
 check "integrity_check ok" test "$(q "$DB" 'PRAGMA integrity_check')" = ok
 ncpu=$(grep -c '^cpu[0-9]' /proc/stat)
-check "one cpu row per CPU + aggregate per sample" test "$(q "$DB" 'select count(*) from cpu')" -eq $((5 * (ncpu + 1)))
+read -r vcpu vdisk vnet vagg u0 u1 <<<"$(counters "$DB")"
+pu=$(awk '/^cpu / {print $2}' /proc/stat)
+note "counters: $vcpu cpu, $vdisk disk, $vnet net entries; aggregate user $u0 -> $u1 ticks (/proc/stat now $pu)"
+check "one counters row per sample" test "$(q "$DB" 'select count(*) from counters')" = 5
+check "one cpu entry per CPU + aggregate per sample" test "$vcpu" -eq $((5 * (ncpu + 1)))
+check "the aggregate line comes first with 10 values" test "$vagg" = 1
+check "aggregate user ticks grow and are at most /proc/stat's now" test "$u0" -le "$u1" -a "$u1" -le "$pu"
 mt=$(awk '/^MemTotal/ {print $2}' /proc/meminfo)
 check "mem_total equals /proc/meminfo MemTotal ($mt kB)" test "$(q "$DB" 'select distinct mem_total from sample')" = "$mt"
 bt=$(awk '/^btime/ {print $2}' /proc/stat)
 check "btime equals /proc/stat ($bt)" test "$(q "$DB" 'select distinct btime from sample')" = "$bt"
 nd=$(grep -c : /proc/net/dev)
-check "one net row per interface per sample ($nd)" test "$(q "$DB" 'select count(*) from net')" -eq $((5 * nd))
+check "one net entry per interface per sample ($nd)" test "$vnet" -eq $((5 * nd))
 ndk=$(wc -l < /proc/diskstats)
-check "one disk row per diskstats line per sample ($ndk)" test "$(q "$DB" 'select count(*) from disk')" -eq $((5 * ndk))
+check "one disk entry per diskstats line per sample ($ndk)" test "$vdisk" -eq $((5 * ndk))
 ok_tcp=$(q "$DB" "select count(*) from keyset where keys like '%Tcp.RetransSegs%' and keys like '%TcpExt.ListenOverflows%'")
 check "snmp + netstat keys recorded" test "$ok_tcp" -ge 1
 burn=$(q "$DB" "select count(*) from proc p join task t on t.id=p.task where t.pid=$BURN")
@@ -52,7 +85,7 @@ check "after kill -9 the database opens and integrity_check is ok" test "$(q "$D
 check "after kill -9 at least 5 samples" test "$n2" -ge 5
 rows=$("$PTK" sar -u --db "$DB2" --from @0 2>/dev/null | grep -c '^[0-9].* all ')
 check "every completed sample is readable: $((n2 - 1)) intervals -> $rows rows" test "$rows" -eq $((n2 - 1))
-check "no orphan rows (every cpu row has its sample)" test "$(q "$DB2" 'select count(*) from cpu where sample_id not in (select id from sample)')" = 0
+check "no orphan rows (every counters row has its sample)" test "$(q "$DB2" 'select count(*) from counters where sample_id not in (select id from sample)')" = 0
 
 # SIGTERM: the current sample completes, exit 0, the WAL is checkpointed
 DB3=$TMP/t.db
@@ -74,7 +107,15 @@ old_ids=$(q "$DB4" "select group_concat(id) from sample where t_ms < ($now - 7*8
 left=$(q "$DB4" "select count(*) from sample")
 note "after --retain 7: $left samples (expected 4 six-day-old + 2 new)"
 check "retention deleted the 3 old samples and nothing else" test "$left" = 6
-check "retention deleted their cpu/disk/net/snmp/proc rows" test "$(q "$DB4" "select (select count(*) from cpu where sample_id in ($old_ids)) + (select count(*) from disk where sample_id in ($old_ids)) + (select count(*) from net where sample_id in ($old_ids)) + (select count(*) from snmp where sample_id in ($old_ids)) + (select count(*) from proc where sample_id in ($old_ids))")" = 0
+check "retention deleted their counters and proc rows" test "$(q "$DB4" "select (select count(*) from counters where sample_id in ($old_ids)) + (select count(*) from proc where sample_id in ($old_ids))")" = 0
+check "no index on t_ms in a new archive (retention walks the rowid b-tree)" test "$(q "$DB4" "select count(*) from sqlite_schema where type='index' and tbl_name='sample'")" = 0
+
+# an archive of another schema version is refused, untouched
+DB5=$TMP/v1.db
+q "$DB5" "PRAGMA user_version=1; CREATE TABLE sample(id INTEGER PRIMARY KEY, t_ms INTEGER)"
+"$PTK" record -i 0.1 -c 1 --db "$DB5" 2>"$TMP/v.err"; rc=$?
+note "version 1 archive: exit $rc, $(head -c 200 "$TMP/v.err")"
+check "record refuses a version-1 archive: exit 1, one error line, file untouched" test $rc -eq 1 -a "$(wc -l < "$TMP/v.err")" -eq 1 -a "$(q "$DB5" 'PRAGMA user_version')/$(q "$DB5" "select count(*) from sqlite_schema")" = 1/1
 check "the 6-day-old samples are kept" test "$(q "$DB4" "select count(*) from sample where t_ms < ($now - 5*86400)*1000")" = 4
 
 # usage errors

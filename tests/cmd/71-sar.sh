@@ -84,11 +84,11 @@ note "truncated: exit $rc, $(grep -c '^[0-9].* all ' "$TMP/t.out") rows, stderr:
 check "truncated archive: exit 1 (no crash), one error line" test $rc -eq 1 -a "$(wc -l < "$TMP/t.err")" -eq 1
 check "truncated archive: the readable samples are printed" test "$(grep -c '^[0-9].* all ' "$TMP/t.out")" -ge 1
 # overwrite pages chosen by what they hold (dbstat), so every run damages the same thing:
-# the last leaf of the sample table and the first leaf of the cpu table
+# the last leaf of the sample table and the first leaf of the counters table
 pg_sample=$(sqlite3 "$DB" "SELECT max(pageno) FROM dbstat WHERE name='sample' AND pagetype='leaf'")
-pg_cpu=$(sqlite3 "$DB" "SELECT min(pageno) FROM dbstat WHERE name='cpu' AND pagetype='leaf'")
+pg_cpu=$(sqlite3 "$DB" "SELECT min(pageno) FROM dbstat WHERE name='counters' AND pagetype='leaf'")
 pg_schema=$(sqlite3 "$DB" "SELECT max(pageno) FROM dbstat WHERE name='sqlite_schema'")
-note "pages: sample leaf $pg_sample, cpu leaf $pg_cpu, schema $pg_schema"
+note "pages: sample leaf $pg_sample, counters leaf $pg_cpu, schema $pg_schema"
 if [ -z "$pg_sample" ] || [ -z "$pg_cpu" ] || [ -z "$pg_schema" ]; then
 	skip "this sqlite3 has no dbstat table: cannot pick the pages to damage"
 else
@@ -101,9 +101,9 @@ check "overwritten sample page: the samples before it still printed" test "$(gre
 cp "$DB" "$TMP/dd.db"
 dd if=/dev/urandom of="$TMP/dd.db" bs=4096 seek=$((pg_cpu - 1)) count=1 conv=notrunc 2>/dev/null
 "$PTK" sar -u -r --db "$TMP/dd.db" > "$TMP/d.out" 2> "$TMP/d.err"; rc=$?
-note "overwritten cpu page: exit $rc, stderr: $(head -c 300 "$TMP/d.err")"
-# a sample is read whole: one whose cpu rows are lost is skipped and counted
-check "overwritten cpu page: exit 1 (no crash), one error line counting the unreadable samples" test $rc -eq 1 -a "$(wc -l < "$TMP/d.err")" -eq 1 -a "$(grep -Ec ': [1-9][0-9]* of 31 listed samples unreadable' "$TMP/d.err")" -eq 1
+note "overwritten counters page: exit $rc, stderr: $(head -c 300 "$TMP/d.err")"
+# a sample is read whole: one whose counters (CPU, disk, net) are lost is skipped and counted
+check "overwritten counters page: exit 1 (no crash), one error line counting the unreadable samples" test $rc -eq 1 -a "$(wc -l < "$TMP/d.err")" -eq 1 -a "$(grep -Ec ': [1-9][0-9]* of 31 listed samples unreadable' "$TMP/d.err")" -eq 1
 cp "$DB" "$TMP/dd.db"
 dd if=/dev/urandom of="$TMP/dd.db" bs=4096 seek=$((pg_schema - 1)) count=1 conv=notrunc 2>/dev/null
 "$PTK" sar -u --db "$TMP/dd.db" > "$TMP/d.out" 2> "$TMP/d.err"; rc=$?
@@ -127,3 +127,19 @@ got=$(TZ=Asia/Tokyo "$PTK" sar -u --db "$DBZ" --from @0 --utc | grep ' all ' | g
 check "--utc: $(date -u -d @$t +%H:%M:%S) ($got)" test "$(date -u -d @$t +%H:%M:%S)" = "$got"
 got=$(TZ=Asia/Tokyo "$PTK" sar -u --db "$DBZ" --from @0 --iso | grep ' all ' | grep -v Average | tail -1 | awk '{print $1}')
 check "--iso carries the offset: $(TZ=Asia/Tokyo date -d @$t +%Y-%m-%dT%H:%M:%S+09:00) ($got)" test "$(TZ=Asia/Tokyo date -d @$t +%Y-%m-%dT%H:%M:%S+09:00)" = "$got"
+
+# an archive outlives the ptk that wrote it: a version 1 file (one table each for cpu, disk, net
+# and snmp; recorded by ptk at b5b3528, 4 samples) reads back exactly as that ptk printed it
+V1=$FIX/archive-v1
+cp "$V1/ptk.db" "$TMP/v1.db"
+while read -r f o; do
+	TZ=UTC "$PTK" sar $o --db "$TMP/v1.db" > "$TMP/v1.out" 2>&1
+	check "version 1 archive: ptk sar $o prints what the ptk that recorded it printed ($(grep -c . "$V1/$f") lines)" \
+		cmp -s "$TMP/v1.out" "$V1/$f"
+done < "$V1/sar-options"
+TZ=UTC "$PTK" top -b -n 1 --at @"$(cat "$V1/at")" --db "$TMP/v1.db" > "$TMP/v1.out" 2>&1
+check "version 1 archive: top -b --at the third sample is the same table" cmp -s "$TMP/v1.out" "$V1/top.txt"
+"$PTK" record -i 1 -c 1 --db "$TMP/v1.db" 2> "$TMP/v1.err"; rc=$?
+note "record into it: exit $rc: $(cat "$TMP/v1.err")"
+check "record does not append to it (exit 1, one line), and it still reads the same" \
+	test $rc -eq 1 -a "$(wc -l < "$TMP/v1.err")" -eq 1 -a "$(sha256sum < "$TMP/v1.db")" = "$(sha256sum < "$V1/ptk.db")"

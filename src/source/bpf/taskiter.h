@@ -3,6 +3,10 @@
 #ifndef PTK_TASKITER_H
 #define PTK_TASKITER_H
 
+/* pid and tgid of the record that ends an iteration (written when the iterator calls the
+ * program without a task, kernel/bpf/task_iter.c task_seq_stop) */
+#define TASKITER_END (-1)
+
 struct taskiter_rec {
 	__s32 pid, tgid, ppid;
 	__u32 euid, uid; /* cred: effective (the /proc owner) and real (status Uid:) */
