@@ -10,11 +10,12 @@
 struct field {
 	const char *name;
 	size_t off;
+	size_t len; /* strlen(name) */
 };
 
-#define MI(n, f)                                   \
-	{                                          \
-		n, offsetof(struct ptk_meminfo, f) \
+#define MI(n, f)                                                  \
+	{                                                         \
+		n, offsetof(struct ptk_meminfo, f), sizeof(n) - 1 \
 	}
 static const struct field meminfo_fields[] = {
 	MI("MemTotal", mem_total),
@@ -60,7 +61,7 @@ int ptk_meminfo_parse(const char *text, struct ptk_meminfo *mi)
 		size_t klen = colon - p;
 		for (size_t i = 0; i < ARRAY_SIZE(meminfo_fields); i++) {
 			const struct field *f = &meminfo_fields[i];
-			if (strlen(f->name) != klen || strncmp(p, f->name, klen))
+			if (f->len != klen || memcmp(p, f->name, klen))
 				continue;
 			const char *end;
 			u64 v = ptk_strtou64(colon + 1, &end);
@@ -101,9 +102,9 @@ int ptk_meminfo_read(const struct ptk_src *src, struct ptk_meminfo *mi)
 	return ptk_meminfo_parse(buf, mi);
 }
 
-#define VM(n, f)                                  \
-	{                                         \
-		n, offsetof(struct ptk_vmstat, f) \
+#define VM(n, f)                                                 \
+	{                                                        \
+		n, offsetof(struct ptk_vmstat, f), sizeof(n) - 1 \
 	}
 static const struct field vmstat_fields[] = {
 	VM("pgpgin", pgpgin),
@@ -158,7 +159,13 @@ int ptk_vmstat_parse(const char *text, struct ptk_vmstat *vm)
 
 	memset(vm, 0, sizeof(*vm));
 	while (*p) {
-		const char *sp = strchr(p, ' '), *eol = strchr(p, '\n');
+		const char *sp, *eol = strchr(p, '\n');
+		/* every counter read here starts with p (pg*, psw*), o (oom_kill) or a
+		 * (allocstall*): the ~180 other lines are skipped unparsed (record reads this
+		 * file every sample) */
+		if (*p != 'p' && *p != 'o' && *p != 'a')
+			goto next;
+		sp = strchr(p, ' ');
 		if (!sp || (eol && sp > eol))
 			goto next;
 		size_t klen = sp - p;
@@ -180,7 +187,7 @@ int ptk_vmstat_parse(const char *text, struct ptk_vmstat *vm)
 		}
 		for (size_t i = 0; i < ARRAY_SIZE(vmstat_fields); i++) {
 			const struct field *f = &vmstat_fields[i];
-			if (strlen(f->name) != klen || strncmp(p, f->name, klen))
+			if (f->len != klen || memcmp(p, f->name, klen))
 				continue;
 			*(u64 *)((char *)vm + f->off) = v;
 			if (f->off == offsetof(struct ptk_vmstat, oom_kill))
