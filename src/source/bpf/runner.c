@@ -230,13 +230,16 @@ static void prog_stats(struct ptk_bpf_run *r, u64 *ns, u64 *cnt)
 /*
  * Run-time stats are sampled when they would cost: with BPF_ENABLE_STATS every program run
  * reads the clock twice, which costs the traced workload ~3% on a context-switch storm (perf
- * bench sched pipe). Each STATS_ON_NS the run rate of the last second is checked: under
- * STATS_CHEAP_RUNS_PER_S runs/s the stats stay on (their cost is then noise, and rare events,
- * such as execs, are counted exactly whenever they come); above it they are held STATS_ON_NS
- * of every STATS_PERIOD_NS, and the observer cost of the whole run is the windows' cost scaled
- * to the elapsed time. Counts during a window only are used, so another holder of the stats
- * (bpftool, kernel.bpf_stats_enabled=1) does not skew the estimate.
+ * bench sched pipe). Every STATS_CHECK_NS the run rate since the last check is looked at:
+ * under STATS_CHEAP_RUNS_PER_S runs/s the stats stay on (their cost is then noise, and rare
+ * events, such as execs, are counted exactly whenever they come); above it the window closes
+ * (the first one at once, later ones once they have lasted STATS_ON_NS) and the next opens
+ * STATS_PERIOD_NS after the last one opened, so a storm carries the stats 1 s in 10. The
+ * observer cost of the whole run is then the windows' cost scaled to the elapsed time. Counts
+ * during a window only are used, so another holder of the stats (bpftool,
+ * kernel.bpf_stats_enabled=1) does not skew the estimate.
  */
+#define STATS_CHECK_NS 100000000ull
 #define STATS_ON_NS 1000000000ull
 #define STATS_PERIOD_NS 10000000000ull
 #define STATS_CHEAP_RUNS_PER_S 20000
@@ -266,15 +269,19 @@ static u64 stats_tick(struct ptk_bpf_run *r, u64 now)
 {
 	if (!r->stats_enabled)
 		return ~0ull; /* never obtained (no CAP_SYS_ADMIN): nothing to sample */
-	if (r->stats_fd >= 0 && now >= r->chk_ns + STATS_ON_NS) {
+	if (r->stats_fd >= 0 && now >= r->chk_ns + STATS_CHECK_NS) {
 		u64 ns, cnt;
+		bool often;
 		prog_stats(r, &ns, &cnt);
-		if ((cnt - r->chk_cnt) * 1000000000ull >=
-		    STATS_CHEAP_RUNS_PER_S * (now - r->chk_ns)) {
-			stats_off(r, now, ns, cnt); /* frequent runs: sample */
-			r->next_win_ns = now + STATS_PERIOD_NS - STATS_ON_NS;
+		often = (cnt - r->chk_cnt) * 1000000000ull >=
+			STATS_CHEAP_RUNS_PER_S * (now - r->chk_ns);
+		if (often &&
+		    (r->win_start_ns == r->start_ns || now >= r->win_start_ns + STATS_ON_NS)) {
+			/* frequent runs: sample */
+			r->next_win_ns = MAX(r->win_start_ns + STATS_PERIOD_NS, now + STATS_ON_NS);
+			stats_off(r, now, ns, cnt);
 		} else {
-			r->chk_ns = now; /* rare runs: stay on, measure whole */
+			r->chk_ns = now; /* rare runs (or a window still short): stay on */
 			r->chk_cnt = cnt;
 		}
 	}
@@ -283,7 +290,7 @@ static u64 stats_tick(struct ptk_bpf_run *r, u64 now)
 		if (r->stats_fd < 0)
 			r->next_win_ns = now + STATS_PERIOD_NS; /* failed this time: retry later */
 	}
-	return r->stats_fd >= 0 ? r->chk_ns + STATS_ON_NS : r->next_win_ns;
+	return r->stats_fd >= 0 ? r->chk_ns + STATS_CHECK_NS : r->next_win_ns;
 }
 
 static void collect_stats(struct ptk_bpf_run *r)
@@ -307,6 +314,7 @@ static void collect_stats(struct ptk_bpf_run *r)
 	}
 	r->prog_run_ns = ns;
 	r->prog_run_cnt = cnt;
+	r->stats_win_ns = win;
 }
 
 static double elapsed_s(const struct ptk_bpf_run *r)
@@ -318,26 +326,27 @@ void ptk_bpf_observer_text(struct ptk_bpf_run *r, FILE *f)
 {
 	double el = elapsed_s(r);
 	u64 lost = r->ops->lost ? r->ops->lost(r) : 0;
+	char est[96] = "";
 
 	collect_stats(r);
-	if (r->stats_enabled)
-		fprintf(f,
-			"observer: BPF programs ran %s%" PRIu64
-			" times, %.3f ms of kernel CPU over "
-			"%.1f s (%.3f%% of one CPU, %.0f ns per event)%s; %" PRIu64
-			" events lost\n",
-			r->stats_sampled ? "~" : "", r->prog_run_cnt, r->prog_run_ns / 1e6, el,
-			el > 0 ? 100.0 * r->prog_run_ns / 1e9 / el : 0,
-			r->prog_run_cnt ? (double)r->prog_run_ns / r->prog_run_cnt : 0,
-			r->stats_sampled ?
-				", estimated from run-time stats sampled 1 s in 10 (frequent runs)" :
-				"",
-			lost);
-	else
+	if (!r->stats_enabled) {
 		fprintf(f,
 			"observer: run-time stats unavailable (BPF_ENABLE_STATS: need "
 			"CAP_SYS_ADMIN); %" PRIu64 " events lost\n",
 			lost);
+		return;
+	}
+	if (r->stats_sampled)
+		snprintf(
+			est, sizeof(est),
+			", estimated from run-time stats held %.1f s of the %.1f s (frequent runs)",
+			r->stats_win_ns / 1e9, el);
+	fprintf(f,
+		"observer: BPF programs ran %s%" PRIu64 " times, %.3f ms of kernel CPU over "
+		"%.1f s (%.3f%% of one CPU, %.0f ns per event)%s; %" PRIu64 " events lost\n",
+		r->stats_sampled ? "~" : "", r->prog_run_cnt, r->prog_run_ns / 1e6, el,
+		el > 0 ? 100.0 * r->prog_run_ns / 1e9 / el : 0,
+		r->prog_run_cnt ? (double)r->prog_run_ns / r->prog_run_cnt : 0, est, lost);
 }
 
 struct json_object *ptk_bpf_observer_json(struct ptk_bpf_run *r)

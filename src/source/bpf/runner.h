@@ -96,6 +96,7 @@ struct ptk_bpf_run {
 	u64 win_start_ns, win_ns0, win_cnt0, next_win_ns, chk_ns, chk_cnt;
 	u64 acc_ns, acc_cnt, acc_win_ns;
 	bool stats_sampled; /* the windows cover less than the run: figures are scaled */
+	u64 stats_win_ns; /* how long the windows held the stats, of the elapsed time */
 };
 
 /*
