@@ -317,10 +317,15 @@ static struct ustack *resolve_user(struct priv *p, const struct entry *ents, siz
 	*nus = 0;
 	for (size_t j = 0; j < m; j++) {
 		struct ustack *u = &us[*nus];
+		/* this process's last stack (a repeat or not): its symbols go after it */
+		bool last = j + 1 == m || us[j + 1].tgid != us[j].tgid;
 		int d;
 
-		if (*nus && !by_tgid_id(&us[j], u - 1))
+		if (*nus && !by_tgid_id(&us[j], u - 1)) {
+			if (last)
+				ptk_sym_forget(p->sym, us[j].tgid);
 			continue;
+		}
 		*u = us[j];
 		(*nus)++;
 		d = read_stack(p, u->id, ip);
@@ -333,7 +338,7 @@ static struct ustack *resolve_user(struct priv *p, const struct entry *ents, siz
 			ptk_sym_frame_keep(p->sym, &u->f[i]);
 		}
 		u->n = MAX(d, 0);
-		if (j + 1 == m || us[j + 1].tgid != u->tgid)
+		if (last)
 			ptk_sym_forget(p->sym, u->tgid);
 	}
 	return us;
