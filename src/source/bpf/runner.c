@@ -244,22 +244,46 @@ static void prog_stats(struct ptk_bpf_run *r, u64 *ns, u64 *cnt)
 #define STATS_PERIOD_NS 10000000000ull
 #define STATS_CHEAP_RUNS_PER_S 20000
 
+/* The gap since the last window closed, at the rates measured just before it closed. */
+static void gap_estimate(const struct ptk_bpf_run *r, u64 now, double *ns, double *cnt)
+{
+	*ns = *cnt = 0;
+	if (r->stats_fd < 0 && r->gap_start_ns && now > r->gap_start_ns) {
+		*ns = r->gap_rate_ns * (double)(now - r->gap_start_ns);
+		*cnt = r->gap_rate_cnt * (double)(now - r->gap_start_ns);
+	}
+}
+
 static void stats_on(struct ptk_bpf_run *r, u64 now)
 {
+	double ns, cnt;
+
 	r->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
 	if (r->stats_fd < 0)
 		return;
+	gap_estimate(r, now, &ns, &cnt);
+	r->gap_ns += ns;
+	r->gap_cnt += cnt;
+	r->gap_start_ns = 0;
 	r->stats_enabled = true;
 	r->win_start_ns = r->chk_ns = now;
 	prog_stats(r, &r->win_ns0, &r->win_cnt0);
 	r->chk_cnt = r->win_cnt0;
+	r->chk_run_ns = r->win_ns0;
 }
 
+/* Close the window at now (ns, cnt: the programs' totals now), keeping the rates of its last
+ * check interval for the gap that follows. */
 static void stats_off(struct ptk_bpf_run *r, u64 now, u64 ns, u64 cnt)
 {
+	double dt = now > r->chk_ns ? (double)(now - r->chk_ns) : 1;
+
 	r->acc_ns += ns - r->win_ns0;
 	r->acc_cnt += cnt - r->win_cnt0;
 	r->acc_win_ns += now - r->win_start_ns;
+	r->gap_rate_ns = (double)(ns - r->chk_run_ns) / dt;
+	r->gap_rate_cnt = (double)(cnt - r->chk_cnt) / dt;
+	r->gap_start_ns = now;
 	close(r->stats_fd);
 	r->stats_fd = -1;
 }
@@ -283,6 +307,7 @@ static u64 stats_tick(struct ptk_bpf_run *r, u64 now)
 		} else {
 			r->chk_ns = now; /* rare runs (or a window still short): stay on */
 			r->chk_cnt = cnt;
+			r->chk_run_ns = ns;
 		}
 	}
 	if (r->stats_fd < 0 && now >= r->next_win_ns) {
@@ -293,10 +318,16 @@ static u64 stats_tick(struct ptk_bpf_run *r, u64 now)
 	return r->stats_fd >= 0 ? r->chk_ns + STATS_CHECK_NS : r->next_win_ns;
 }
 
+/*
+ * The observer figures so far: what the windows measured, plus for each gap between them the
+ * rates measured just before it closed times its length (a quiet start measured whole does
+ * not dilute a storm sampled later, as one pooled scale would).
+ */
 static void collect_stats(struct ptk_bpf_run *r)
 {
 	u64 now = ptk_now_ns(), ns = r->acc_ns, cnt = r->acc_cnt, win = r->acc_win_ns;
 	u64 el = now - r->start_ns;
+	double gns, gcnt;
 
 	if (r->stats_fd >= 0) {
 		u64 n2, c2;
@@ -305,12 +336,15 @@ static void collect_stats(struct ptk_bpf_run *r)
 		cnt += c2 - r->win_cnt0;
 		win += now - r->win_start_ns;
 	}
+	gap_estimate(r, now, &gns, &gcnt);
+	gns += r->gap_ns;
+	gcnt += r->gap_cnt;
 	/* the windows miss over 5% of the run (not the moments between the last window's
 	 * close and a report that follows it) */
 	r->stats_sampled = win < el - el / 20;
-	if (r->stats_sampled && win > 0) {
-		ns = (u64)((double)ns * el / win);
-		cnt = (u64)((double)cnt * el / win);
+	if (r->stats_sampled) {
+		ns += (u64)gns;
+		cnt += (u64)gcnt;
 	}
 	r->prog_run_ns = ns;
 	r->prog_run_cnt = cnt;
@@ -366,6 +400,9 @@ struct json_object *ptk_bpf_observer_json(struct ptk_bpf_run *r)
 				       NULL);
 	json_object_object_add(o, "bpf_stats_sampled",
 			       r->stats_enabled ? json_object_new_boolean(r->stats_sampled) : NULL);
+	json_object_object_add(o, "bpf_stats_window_s",
+			       r->stats_enabled ? json_object_new_double(r->stats_win_ns / 1e9) :
+						  NULL);
 	json_object_object_add(o, "lost_events",
 			       json_object_new_uint64(r->ops->lost ? r->ops->lost(r) : 0));
 	return o;
@@ -380,6 +417,8 @@ int ptk_bpf_run(struct ptk_bpf_run *r)
 	r->stats_fd = -1;
 	r->stats_enabled = false;
 	r->acc_ns = r->acc_cnt = r->acc_win_ns = 0;
+	r->gap_ns = r->gap_cnt = 0;
+	r->gap_start_ns = 0;
 
 	verbose = r->filter.verbose;
 	libbpf_set_print(libbpf_print);

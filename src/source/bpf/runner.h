@@ -93,7 +93,10 @@ struct ptk_bpf_run {
 	 * when the programs run often it is held for 1 s of every 10 s; the sums over the closed
 	 * windows, and the open one (checked each second: chk_*) */
 	int stats_fd;
-	u64 win_start_ns, win_ns0, win_cnt0, next_win_ns, chk_ns, chk_cnt;
+	u64 win_start_ns, win_ns0, win_cnt0, next_win_ns, chk_ns, chk_cnt, chk_run_ns;
+	/* the gaps between windows, estimated at the rates of the check before each closed */
+	u64 gap_start_ns; /* 0: no gap open */
+	double gap_rate_ns, gap_rate_cnt, gap_ns, gap_cnt;
 	u64 acc_ns, acc_cnt, acc_win_ns;
 	bool stats_sampled; /* the windows cover less than the run: figures are scaled */
 	u64 stats_win_ns; /* how long the windows held the stats, of the elapsed time */
