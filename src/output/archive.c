@@ -1487,6 +1487,8 @@ int ptk_arc_write(struct ptk_arc *a, struct ptk_arc_sample *s, s64 prev_id,
 		  const struct ptk_task *prev_procs, int nprev)
 {
 	sqlite3_stmt *st = a->ins_sample;
+	/* the look-up caches as they were: a rollback takes back the rows added since */
+	int ndevs = a->devs.n, nifs = a->ifs.n, ntasks = a->tasks.n;
 	s64 sid;
 	int r;
 
@@ -1553,6 +1555,12 @@ fail:
 	sqlite3_reset(a->ins_counters);
 	sqlite3_clear_bindings(a->ins_counters);
 	exec(a, "ROLLBACK");
+	/* (a cache that started over meanwhile is emptied instead) */
+	a->devs.n = a->devs.n >= ndevs ? ndevs : 0;
+	a->ifs.n = a->ifs.n >= nifs ? nifs : 0;
+	a->tasks.n = a->tasks.n >= ntasks ? ntasks : 0;
+	free(a->keyset); /* its row may have been one of them */
+	a->keyset = NULL;
 	return -EIO;
 }
 
@@ -1565,22 +1573,30 @@ long ptk_arc_retain(struct ptk_arc *a, s64 before_ms, int batch)
 	};
 	long total = 0;
 	char sql[384];
+	s64 cut = INT64_MAX;
+	sqlite3_stmt *st;
 
 	if (batch < 1)
 		batch = 1;
+	/* the oldest samples in recording (id) order up to the first one not older than
+	 * before_ms: found once, by a walk from the start of the rowid b-tree that stops there
+	 * (no index on t_ms; +t_ms: nor the one archives of before kept), then deleted in
+	 * batches of ids below it */
+	snprintf(sql, sizeof(sql),
+		 "SELECT id FROM sample WHERE +t_ms >= %" PRId64 " ORDER BY id LIMIT 1", before_ms);
+	if (sqlite3_prepare_v2(a->db, sql, -1, &st, NULL))
+		return db_fail(a, "retention");
+	if (sqlite3_step(st) == SQLITE_ROW)
+		cut = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
 	for (;;) {
-		sqlite3_stmt *st;
 		int n = 0;
 		if (exec(a, "BEGIN IMMEDIATE"))
 			return -EIO;
-		/* the oldest samples in recording (id) order up to the first one not older than
-		 * before_ms: a walk from the start of the rowid b-tree that stops there, with no
-		 * index on t_ms (+t_ms: not the one archives of before kept either) */
 		snprintf(sql, sizeof(sql),
-			 "CREATE TEMP TABLE old AS SELECT id FROM sample WHERE id < "
-			 "coalesce((SELECT id FROM sample WHERE +t_ms >= %" PRId64
-			 " ORDER BY id LIMIT 1), 9223372036854775807) ORDER BY id LIMIT %d",
-			 before_ms, batch);
+			 "CREATE TEMP TABLE old AS SELECT id FROM sample WHERE id < %" PRId64
+			 " ORDER BY id LIMIT %d",
+			 cut, batch);
 		if (exec(a, sql))
 			goto fail;
 		if (sqlite3_prepare_v2(a->db, "SELECT count(*) FROM old", -1, &st, NULL))
