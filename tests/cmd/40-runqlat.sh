@@ -65,6 +65,15 @@ true & GONE=$!; wait $GONE
 "$PTK" runqlat -p $GONE 1 1 >/dev/null 2> "$TMP/gone.err"; rc=$?
 check "-p of an exited process ($GONE) is a usage error (2), one line: $(head -1 "$TMP/gone.err")" \
 	test $rc -eq 2 -a "$(wc -l < "$TMP/gone.err")" -eq 1
+# -p matches the process (tgid): a thread id there is a usage error that names the process
+python3 -c "import threading, time; threading.Thread(target=time.sleep, args=(30,), daemon=True).start(); time.sleep(30)" & THR=$!
+sleep 0.5
+TID=$(ls /proc/$THR/task | grep -v "^$THR$" | head -1)
+"$PTK" runqlat -p "$TID" 1 1 >/dev/null 2> "$TMP/tid.err"; rc=$?
+kill $THR 2>/dev/null; wait $THR 2>/dev/null
+named=$(grep -c "thread of process $THR" "$TMP/tid.err")
+check "-p of a thread id ($TID of $THR) is a usage error (2) naming the process: $(head -1 "$TMP/tid.err")" \
+	test $rc -eq 2 -a -n "$TID" -a "$named" -eq 1
 
 # run-time stats cost the workload two clock reads per program run: when the programs run
 # often (a context-switch storm) they are held 1 s in 10, and a 3 s run reports an estimate,

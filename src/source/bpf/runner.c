@@ -44,9 +44,24 @@ int ptk_cgroup_id(const char *path, u64 *id)
 	return 0;
 }
 
+/* The Tgid of task id (from /proc/ID/status), or -errno. */
+static int tgid_of(int id)
+{
+	char path[64], buf[512];
+	const char *t;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", id);
+	n = ptk_read_file(path, buf, sizeof(buf));
+	if (n < 0)
+		return (int)n;
+	t = strstr(buf, "\nTgid:");
+	return t ? atoi(t + 6) : -ENOENT;
+}
+
 int ptk_bpf_common_opt(struct ptk_ctx *ctx, struct ptk_bpf_filter *f, int c, const char *arg)
 {
-	int v, r;
+	int v, r, tg;
 
 	switch (c) {
 	case 'p':
@@ -58,6 +73,11 @@ int ptk_bpf_common_opt(struct ptk_ctx *ctx, struct ptk_bpf_filter *f, int c, con
 		if (kill(v, 0) && errno == ESRCH)
 			return ptk_usage_error(ctx, "%s %d: no such %s", c == 'p' ? "PID" : "TID",
 					       v, c == 'p' ? "process" : "thread");
+		/* -p matches the tgid: a thread id there would match nothing */
+		if (c == 'p' && (tg = tgid_of(v)) > 0 && tg != v)
+			return ptk_usage_error(ctx,
+					       "PID %d is a thread of process %d: -p %d, or -t %d",
+					       v, tg, tg, v);
 		*(c == 'p' ? &f->tgid : &f->tid) = v;
 		return 0;
 	case 'c':

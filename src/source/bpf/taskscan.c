@@ -20,8 +20,6 @@ struct ptk_taskscan {
 	struct ptk_src proc; /* the live /proc, for init (see add_init) */
 	struct ptk_ptab_keep *keep; /* init's /proc files, held open across scans */
 	bool init_io_denied; /* /proc/1/io failed its access check */
-	bool init_io_ok; /* init_io holds init's /proc/1/io of the last scan */
-	struct ptk_task init_io; /* its utime, stime and the io fields */
 	int init_fd[3]; /* /proc/1/stat, statm, io held open (pid 1 is never reused), or -errno */
 	bool init_opened[3];
 	struct taskiter_rec *rec;
@@ -238,28 +236,11 @@ static int init_fast(struct ptk_taskscan *ts, unsigned flags, struct ptk_task *t
 		ptk_task_parse_statm(buf, t);
 	if (!(flags & PTK_PT_IO))
 		return 0;
-	/* init did not run since the last scan (utime and stime as they were): it did no I/O
-	 * either (task_io_account_* run in its own context), so its counters are the last
-	 * ones; this skips /proc/1/io's ptrace access check and formatting most scans */
-	const struct ptk_task *o = &ts->init_io;
-	if (ts->init_io_ok && o->starttime == t->starttime && o->utime == t->utime &&
-	    o->stime == t->stime) {
-		t->io_ok = true;
-		t->rchar = o->rchar;
-		t->wchar = o->wchar;
-		t->read_bytes = o->read_bytes;
-		t->write_bytes = o->write_bytes;
-		t->cancelled_write_bytes = o->cancelled_write_bytes;
-		return 0;
-	}
 	ssize_t n = init_read(ts, 2, buf, sizeof(buf));
 	if (n > 0)
 		t->io_ok = ptk_task_parse_io(buf, t) == 0;
 	else
 		t->io_denied = n == -EACCES || n == -EPERM;
-	ts->init_io_ok = t->io_ok;
-	if (t->io_ok)
-		ts->init_io = *t;
 	return 0;
 }
 
