@@ -1090,8 +1090,11 @@ struct ptk_arc *ptk_arc_open(const char *path, int mode, char *err, size_t errsi
 				snprintf(
 					err, errsize,
 					"%s: schema version %d, this ptk writes version %d: record "
-					"into another --db (this file stays readable: ptk sar --db)",
-					path, ver, PTK_ARC_SCHEMA_VERSION);
+					"into another --db%s",
+					path, ver, PTK_ARC_SCHEMA_VERSION,
+					ver < PTK_ARC_SCHEMA_VERSION ?
+						" (this file stays readable: ptk sar --db)" :
+						"");
 				goto fail;
 			}
 		}
