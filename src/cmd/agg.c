@@ -75,7 +75,6 @@ struct priv {
 	struct bpf_link *links[AGG_NPROGS]; /* libbpf loader */
 	/* loaded as the light skeleton (l), or by libbpf (r->skel) on kernels before 5.17 */
 	struct agg_l_bpf *l;
-	int link_fd[AGG_NPROGS]; /* light skeleton: the tracepoint links */
 	int counts_fd, hists_fd, stacks_fd, drops_fd;
 	u32 stacks_max;
 	struct ptk_symbolizer *sym;
@@ -537,17 +536,19 @@ static int load_lskel(struct ptk_bpf_run *r)
 	struct priv *p = r->priv;
 	struct agg_l_bpf *l = NULL;
 	int err = PTK_LSKEL_LOAD(agg_l_bpf, l, AGG_L_SETUP);
-	int progs[AGG_NPROGS];
+	int progs[AGG_NPROGS], *links[AGG_NPROGS];
 
 	if (err)
 		return err;
 	p->l = l;
 	progs[0] = l->progs.agg_a.prog_fd;
 	progs[1] = l->progs.agg_b.prog_fd;
+	links[0] = &l->links.agg_a_fd;
+	links[1] = &l->links.agg_b_fd;
 	for (int i = 0; i < p->nev; i++) {
-		p->link_fd[i] = ptk_bpf_attach_tp(progs[i], p->ev[i].cat, p->ev[i].name);
-		if (p->link_fd[i] < 0)
-			return p->link_fd[i];
+		*links[i] = ptk_bpf_attach_tp(progs[i], p->ev[i].cat, p->ev[i].name);
+		if (*links[i] < 0)
+			return *links[i];
 	}
 	p->counts_fd = l->maps.counts.map_fd;
 	p->hists_fd = l->maps.hists.map_fd;
@@ -618,7 +619,7 @@ static void agg_destroy(struct ptk_bpf_run *r)
 		bpf_link__destroy(p->links[i]);
 		p->links[i] = NULL;
 	}
-	ptk_bpf_close_links(p->link_fd, AGG_NPROGS);
+	PTK_LSKEL_DETACH(p->l);
 	agg_l_bpf__destroy(p->l);
 	p->l = NULL;
 	agg_bpf__destroy(r->skel);
