@@ -142,9 +142,10 @@ static int handle_event(void *ctx, void *data, size_t len)
 	all[COL_PID] = PTK_I(e->pid);
 	all[COL_COMM] = PTK_S(comm);
 	all[COL_IP] = PTK_U(af == AF_INET6 ? 6 : 4);
-	all[COL_SADDR] = PTK_S(sa);
+	/* a connect that failed after its SYN (syscall hook): its source is unknown */
+	all[COL_SADDR] = e->err ? PTK_NA : PTK_S(sa);
 	all[COL_DADDR] = PTK_S(da);
-	all[COL_SPORT] = PTK_U(e->sport);
+	all[COL_SPORT] = e->err ? PTK_NA : PTK_U(e->sport);
 	all[COL_DPORT] = PTK_U(e->dport);
 	for (int i = 0; i < p->tab.ncols; i++)
 		vals[i] = all[p->map[i]];

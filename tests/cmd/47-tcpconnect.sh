@@ -83,6 +83,31 @@ wait_for "$TMP/p.err" Tracing
 sleep 0.5; kill -INT $TP; wait $TP
 check "tcpconnect -P 1: the connect to another port is not shown" test "$(jq -r 'select(.dport?) | .dport' "$TMP/p.json" | wc -l)" -eq 0
 
+# a blocking connect refused by the peer (RST) still sent its SYN: it is shown (libbpf-tools
+# sees tcp_v4_connect return 0). With the syscalls hook the socket is reset by the time
+# connect returns, so its source shows as unknown (null / -), never as 0.0.0.0
+"$PTK" tcpconnect --json > "$TMP/rf.json" 2> "$TMP/rf.err" & TR=$!
+wait_for "$TMP/rf.err" Tracing
+RP=$(python3 -c "
+import os, socket
+for a, fam in (('127.0.0.1', socket.AF_INET), ('::1', socket.AF_INET6)):
+    s = socket.socket(fam)
+    try:
+        s.connect((a, 1))
+    except ConnectionRefusedError:
+        pass
+print(os.getpid())")
+sleep 0.5; kill -INT $TR; wait $TR
+hook=$(grep -o '([a-z]*)' "$TMP/rf.err" | head -1)
+res=$(jq -r "select(.dport? == 1 and .pid == $RP) | \"\(.ip) \(.daddr) \(.saddr)\"" "$TMP/rf.json" | sort | tr '\n' ',')
+note "refused connects of pid $RP to port 1, hook $hook: $res"
+if [ "$hook" = "(syscalls)" ]; then
+	want="4 127.0.0.1 null,6 ::1 null,"
+else
+	want="4 127.0.0.1 127.0.0.1,6 ::1 ::1,"
+fi
+check "a refused blocking connect is shown: IPv4 and IPv6, pid $RP, port 1 ($res)" test "$res" = "$want"
+
 check "nothing left attached after exit ($(ours) programs, $before before)" test "$(ours)" -eq "$before"
 check "tracefs mount state restored" test "$(tracefs_mounted)" -eq "$mnt_before"
 "$PTK" tcpconnect -4 -6 > /dev/null 2>&1

@@ -17,6 +17,9 @@
 #define AF_INET6 10
 #define IPPROTO_TCP 6
 #define EINPROGRESS 115
+#define ECONNREFUSED 111
+#define ETIMEDOUT 110
+#define EHOSTUNREACH 113
 
 const volatile int targ_family = 0; /* 0 = both; AF_INET (-4) or AF_INET6 (-6) */
 const volatile __u32 targ_uid = TCPCONNECT_INVALID_UID;
@@ -30,11 +33,18 @@ struct {
 	__type(value, struct sock *);
 } sockets SEC(".maps");
 
+/* sys_enter_connect's arguments, by thread, for sys_exit_connect */
+struct connarg {
+	__s32 fd;
+	__u32 pad;
+	__u64 uaddr; /* struct sockaddr __user * */
+};
+
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 10240);
 	__type(key, __u32);
-	__type(value, int);
+	__type(value, struct connarg);
 } connfds SEC(".maps");
 
 struct {
@@ -200,10 +210,54 @@ SEC("tracepoint/syscalls/sys_enter_connect")
 int tp_sys_enter_connect(struct trace_event_raw_sys_enter *ctx)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	int fd = ctx->args[0];
+	struct connarg c = { .fd = (__s32)ctx->args[0], .uaddr = ctx->args[1] };
 
 	if (selected())
-		bpf_map_update_elem(&connfds, &tid, &fd, BPF_ANY);
+		bpf_map_update_elem(&connfds, &tid, &c, BPF_ANY);
+	return 0;
+}
+
+/*
+ * A blocking connect whose SYN went out and got a reset (-ECONNREFUSED), nothing
+ * (-ETIMEDOUT) or an ICMP error (-EHOSTUNREACH) back: by sys_exit the socket has been reset
+ * (tcp_disconnect), so the destination comes from connect()'s sockaddr and the source is left
+ * unknown (zero), with the errno in err.
+ */
+static __always_inline int emit_failed(__u64 uaddr, __u16 af, long ret)
+{
+	struct tcpconnect_event *e;
+	__u64 id = bpf_get_current_pid_tgid();
+	struct sockaddr_in6 sa = {};
+	__u16 dport;
+
+	if (targ_family && af != targ_family)
+		return 0;
+	if (bpf_probe_read_user(&sa, af == AF_INET ? sizeof(struct sockaddr_in) : sizeof(sa),
+				(void *)uaddr) ||
+	    sa.sin6_family != af)
+		return 0;
+	dport = bpf_ntohs(sa.sin6_port); /* sin_port and sin6_port share their offset */
+	if (!port_selected(dport))
+		return 0;
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		count_lost();
+		return 0;
+	}
+	__builtin_memset(e, 0, sizeof(*e));
+	e->ts_ns = bpf_ktime_get_ns();
+	e->pid = id >> 32;
+	e->tid = (__u32)id;
+	e->uid = (__u32)bpf_get_current_uid_gid();
+	e->af = af;
+	e->dport = dport;
+	e->err = (__u16)-ret;
+	if (af == AF_INET)
+		__builtin_memcpy(e->daddr, &((struct sockaddr_in *)&sa)->sin_addr, 4);
+	else
+		__builtin_memcpy(e->daddr, &sa.sin6_addr, 16);
+	bpf_get_current_comm(e->comm, sizeof(e->comm));
+	bpf_ringbuf_submit(e, 0);
 	return 0;
 }
 
@@ -211,24 +265,27 @@ SEC("tracepoint/syscalls/sys_exit_connect")
 int tp_sys_exit_connect(struct trace_event_raw_sys_exit *ctx)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	int *fdp = bpf_map_lookup_elem(&connfds, &tid);
+	struct connarg *cp = bpf_map_lookup_elem(&connfds, &tid), c;
 	long ret = ctx->ret;
 	struct sock *sk;
 	__u16 af;
 
-	if (!fdp)
+	if (!cp)
 		return 0;
-	sk = fd_sock(*fdp);
+	c = *cp;
 	bpf_map_delete_elem(&connfds, &tid);
-	/* a non-blocking connect returns -EINPROGRESS after sending the SYN */
-	if (!sk || (ret && ret != -EINPROGRESS))
-		return 0;
-	if (BPF_CORE_READ_BITFIELD_PROBED(sk, sk_protocol) != IPPROTO_TCP)
+	sk = fd_sock(c.fd);
+	if (!sk || BPF_CORE_READ_BITFIELD_PROBED(sk, sk_protocol) != IPPROTO_TCP)
 		return 0;
 	af = BPF_CORE_READ(sk, __sk_common.skc_family);
 	if (af != AF_INET && af != AF_INET6)
 		return 0;
-	return emit(sk, 0, af);
+	/* a non-blocking connect returns -EINPROGRESS after sending the SYN */
+	if (!ret || ret == -EINPROGRESS)
+		return emit(sk, 0, af);
+	if (ret == -ECONNREFUSED || ret == -ETIMEDOUT || ret == -EHOSTUNREACH)
+		return emit_failed(c.uaddr, af, ret);
+	return 0;
 }
 
 char LICENSE[] SEC("license") = "GPL";

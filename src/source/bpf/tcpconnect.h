@@ -14,7 +14,9 @@ struct tcpconnect_event {
 	__u16 af; /* AF_INET or AF_INET6 */
 	__u16 sport; /* local port, host order (assigned by connect) */
 	__u16 dport; /* remote port, host order */
-	__u16 pad;
+	__u16 err; /* 0; or, syscall hook only, the errno of a connect refused, timed out or
+		    * unreachable after its SYN went out: then the source (saddr, sport) is
+		    * unknown (the socket was reset) and the destination is connect()'s argument */
 	__u8 saddr[16]; /* IPv4 in the first 4 bytes, network order */
 	__u8 daddr[16];
 	char comm[16];
