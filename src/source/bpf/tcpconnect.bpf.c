@@ -87,23 +87,19 @@ static __always_inline bool port_selected(__u16 dport)
 	return false;
 }
 
-static __always_inline int emit(struct sock *sk, int ret, __u16 af)
+/* A new event of the current task to dport, with the filters applied: NULL when it is
+ * filtered out or the ring buffer is full (counted lost). The caller fills the addresses. */
+static __always_inline struct tcpconnect_event *new_event(__u16 af, __u16 dport)
 {
 	struct tcpconnect_event *e;
 	__u64 id = bpf_get_current_pid_tgid();
-	__u16 dport;
 
-	if (ret)
-		return 0; /* connect failed before the SYN: nothing went out */
-	if (targ_family && af != targ_family)
-		return 0;
-	dport = bpf_ntohs(BPF_CORE_READ(sk, __sk_common.skc_dport));
-	if (!port_selected(dport))
-		return 0;
+	if ((targ_family && af != targ_family) || !port_selected(dport))
+		return NULL;
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
 		count_lost();
-		return 0;
+		return NULL;
 	}
 	__builtin_memset(e, 0, sizeof(*e));
 	e->ts_ns = bpf_ktime_get_ns();
@@ -111,8 +107,21 @@ static __always_inline int emit(struct sock *sk, int ret, __u16 af)
 	e->tid = (__u32)id;
 	e->uid = (__u32)bpf_get_current_uid_gid();
 	e->af = af;
-	e->sport = BPF_CORE_READ(sk, __sk_common.skc_num);
 	e->dport = dport;
+	bpf_get_current_comm(e->comm, sizeof(e->comm));
+	return e;
+}
+
+static __always_inline int emit(struct sock *sk, int ret, __u16 af)
+{
+	struct tcpconnect_event *e;
+
+	if (ret)
+		return 0; /* connect failed before the SYN: nothing went out */
+	e = new_event(af, bpf_ntohs(BPF_CORE_READ(sk, __sk_common.skc_dport)));
+	if (!e)
+		return 0;
+	e->sport = BPF_CORE_READ(sk, __sk_common.skc_num);
 	if (af == AF_INET) {
 		__u32 l = BPF_CORE_READ(sk, __sk_common.skc_rcv_saddr);
 		__u32 r = BPF_CORE_READ(sk, __sk_common.skc_daddr);
@@ -123,7 +132,6 @@ static __always_inline int emit(struct sock *sk, int ret, __u16 af)
 		bpf_core_read(e->saddr, 16, &sk->__sk_common.skc_v6_rcv_saddr);
 		bpf_core_read(e->daddr, 16, &sk->__sk_common.skc_v6_daddr);
 	}
-	bpf_get_current_comm(e->comm, sizeof(e->comm));
 	bpf_ringbuf_submit(e, 0);
 	return 0;
 }
@@ -226,37 +234,21 @@ int tp_sys_enter_connect(struct trace_event_raw_sys_enter *ctx)
 static __always_inline int emit_failed(__u64 uaddr, __u16 af, long ret)
 {
 	struct tcpconnect_event *e;
-	__u64 id = bpf_get_current_pid_tgid();
 	struct sockaddr_in6 sa = {};
-	__u16 dport;
 
-	if (targ_family && af != targ_family)
-		return 0;
 	if (bpf_probe_read_user(&sa, af == AF_INET ? sizeof(struct sockaddr_in) : sizeof(sa),
 				(void *)uaddr) ||
 	    sa.sin6_family != af)
 		return 0;
-	dport = bpf_ntohs(sa.sin6_port); /* sin_port and sin6_port share their offset */
-	if (!port_selected(dport))
+	/* sin_port and sin6_port share their offset */
+	e = new_event(af, bpf_ntohs(sa.sin6_port));
+	if (!e)
 		return 0;
-	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
-	if (!e) {
-		count_lost();
-		return 0;
-	}
-	__builtin_memset(e, 0, sizeof(*e));
-	e->ts_ns = bpf_ktime_get_ns();
-	e->pid = id >> 32;
-	e->tid = (__u32)id;
-	e->uid = (__u32)bpf_get_current_uid_gid();
-	e->af = af;
-	e->dport = dport;
 	e->err = (__u16)-ret;
 	if (af == AF_INET)
 		__builtin_memcpy(e->daddr, &((struct sockaddr_in *)&sa)->sin_addr, 4);
 	else
 		__builtin_memcpy(e->daddr, &sa.sin6_addr, 16);
-	bpf_get_current_comm(e->comm, sizeof(e->comm));
 	bpf_ringbuf_submit(e, 0);
 	return 0;
 }
