@@ -77,53 +77,35 @@ void ptk_bpf_obj_runtime(struct bpf_object *obj, u64 *ns, u64 *cnt)
 /* runqlat system-wide: its read-only defaults (no filter, one histogram, usecs) */
 #define RQ_SETUP(s) ((void)(s))
 
-/* The tp_btf light skeletons. 0 or -errno; on failure nothing stays loaded. */
-static int load_lskel_btf(struct ptk_cpuwatch *w)
-{
-	int err;
-
-	if ((err = PTK_LSKEL_LOAD(runqlat_btf_bpf, w->rq_btf, RQ_SETUP)))
-		return err;
-	if ((err = PTK_LSKEL_LOAD(shortlived_btf_bpf, w->sl_btf, SL_SETUP))) {
-		runqlat_btf_bpf__destroy(w->rq_btf);
-		w->rq_btf = NULL;
-		return err;
+/*
+ * load_lskel_FL: the light skeletons of one hook flavour FL (btf, raw), whose programs are
+ * named P<hook> (tp_btf_, raw_). 0 or -errno; on failure nothing stays loaded.
+ */
+#define DEFINE_LOAD_FLAVOUR(FL, P, HOOK)                                                   \
+	static int load_lskel_##FL(struct ptk_cpuwatch *w)                                 \
+	{                                                                                  \
+		int err;                                                                   \
+                                                                                           \
+		if ((err = PTK_LSKEL_LOAD(runqlat_##FL##_bpf, w->rq_##FL, RQ_SETUP)))      \
+			return err;                                                        \
+		if ((err = PTK_LSKEL_LOAD(shortlived_##FL##_bpf, w->sl_##FL, SL_SETUP))) { \
+			runqlat_##FL##_bpf__destroy(w->rq_##FL);                           \
+			w->rq_##FL = NULL;                                                 \
+			return err;                                                        \
+		}                                                                          \
+		w->hook = HOOK;                                                            \
+		w->hists_fd = w->rq_##FL->maps.hists.map_fd;                               \
+		w->counts_fd = w->sl_##FL->maps.counts.map_fd;                             \
+		w->prog_fd[0] = w->rq_##FL->progs.P##sched_wakeup.prog_fd;                 \
+		w->prog_fd[1] = w->rq_##FL->progs.P##sched_wakeup_new.prog_fd;             \
+		w->prog_fd[2] = w->rq_##FL->progs.P##sched_switch.prog_fd;                 \
+		w->prog_fd[3] = w->sl_##FL->progs.P##exit.prog_fd;                         \
+		w->prog_fd[4] = w->sl_##FL->progs.P##fork.prog_fd;                         \
+		w->prog_fd[5] = w->sl_##FL->progs.P##exec.prog_fd;                         \
+		return 0;                                                                  \
 	}
-	w->hook = "tp_btf";
-	w->hists_fd = w->rq_btf->maps.hists.map_fd;
-	w->counts_fd = w->sl_btf->maps.counts.map_fd;
-	w->prog_fd[0] = w->rq_btf->progs.tp_btf_sched_wakeup.prog_fd;
-	w->prog_fd[1] = w->rq_btf->progs.tp_btf_sched_wakeup_new.prog_fd;
-	w->prog_fd[2] = w->rq_btf->progs.tp_btf_sched_switch.prog_fd;
-	w->prog_fd[3] = w->sl_btf->progs.tp_btf_exit.prog_fd;
-	w->prog_fd[4] = w->sl_btf->progs.tp_btf_fork.prog_fd;
-	w->prog_fd[5] = w->sl_btf->progs.tp_btf_exec.prog_fd;
-	return 0;
-}
-
-/* The raw_tp light skeletons. 0 or -errno; on failure nothing stays loaded. */
-static int load_lskel_raw(struct ptk_cpuwatch *w)
-{
-	int err;
-
-	if ((err = PTK_LSKEL_LOAD(runqlat_raw_bpf, w->rq_raw, RQ_SETUP)))
-		return err;
-	if ((err = PTK_LSKEL_LOAD(shortlived_raw_bpf, w->sl_raw, SL_SETUP))) {
-		runqlat_raw_bpf__destroy(w->rq_raw);
-		w->rq_raw = NULL;
-		return err;
-	}
-	w->hook = "raw_tp";
-	w->hists_fd = w->rq_raw->maps.hists.map_fd;
-	w->counts_fd = w->sl_raw->maps.counts.map_fd;
-	w->prog_fd[0] = w->rq_raw->progs.raw_sched_wakeup.prog_fd;
-	w->prog_fd[1] = w->rq_raw->progs.raw_sched_wakeup_new.prog_fd;
-	w->prog_fd[2] = w->rq_raw->progs.raw_sched_switch.prog_fd;
-	w->prog_fd[3] = w->sl_raw->progs.raw_exit.prog_fd;
-	w->prog_fd[4] = w->sl_raw->progs.raw_fork.prog_fd;
-	w->prog_fd[5] = w->sl_raw->progs.raw_exec.prog_fd;
-	return 0;
-}
+DEFINE_LOAD_FLAVOUR(btf, tp_btf_, "tp_btf")
+DEFINE_LOAD_FLAVOUR(raw, raw_, "raw_tp")
 
 /* Light skeletons: tp_btf, then raw_tp. 0, or -errno of the last attempt. */
 static int load_lskel(struct ptk_cpuwatch *w)
