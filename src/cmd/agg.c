@@ -516,17 +516,6 @@ static int open_libbpf(struct ptk_bpf_run *r)
 	return 0;
 }
 
-static int agg_open(struct ptk_bpf_run *r)
-{
-	struct priv *p = r->priv;
-
-	p->stacks_max = p->has_kstack ? 4096 : 1;
-	if (p->has_kstack)
-		p->sym = ptk_sym_new(NULL, 0);
-	/* the light skeleton is opened and loaded together in agg_load */
-	return ptk_bpf_loader_wanted() != PTK_BPF_LIBBPF ? 0 : open_libbpf(r);
-}
-
 #define L_MAPSZ(sk, m, n) ((sk)->maps.m.max_entries = (n))
 #define AGG_L_SETUP(s) AGG_SETUP(s, L_MAPSZ)
 /* The light skeleton's attach leaves tracepoint programs alone: attach agg_a (and agg_b for
@@ -547,8 +536,13 @@ static int load_lskel(struct ptk_bpf_run *r)
 	links[1] = &l->links.agg_b_fd;
 	for (int i = 0; i < p->nev; i++) {
 		*links[i] = ptk_bpf_attach_tp(progs[i], p->ev[i].cat, p->ev[i].name);
-		if (*links[i] < 0)
-			return *links[i];
+		if (*links[i] < 0) {
+			err = *links[i];
+			PTK_LSKEL_DETACH(l); /* (the fallback tries the same event with libbpf) */
+			agg_l_bpf__destroy(l);
+			p->l = NULL;
+			return err;
+		}
 	}
 	p->counts_fd = l->maps.counts.map_fd;
 	p->hists_fd = l->maps.hists.map_fd;
@@ -562,18 +556,11 @@ static int load_lskel(struct ptk_bpf_run *r)
 static int agg_load(struct ptk_bpf_run *r)
 {
 	struct priv *p = r->priv;
-	struct agg_bpf *s;
+	struct agg_bpf *s = r->skel;
 	int err;
 
-	if (!r->skel) {
-		err = load_lskel(r);
-		if (!err || err == -EPERM || p->l)
-			return err; /* loaded; unprivileged; or loaded but an event failed to attach */
-		/* an older kernel: the libbpf skeleton */
-		if ((err = open_libbpf(r)))
-			return err;
-	}
-	s = r->skel;
+	if (!s)
+		return 0; /* the light skeleton is loaded */
 	struct bpf_program *progs[AGG_NPROGS] = { s->progs.agg_a, s->progs.agg_b };
 	if ((err = agg_bpf__load(s)))
 		return err;
@@ -656,7 +643,9 @@ static const char *kframe(struct priv *p, u64 addr, char *buf, size_t size)
 {
 	struct ptk_frame f;
 
-	if (!p->sym || ptk_sym_kernel(p->sym, addr, &f))
+	if (!p->sym)
+		p->sym = ptk_sym_new(NULL, 0); /* at the first stack: kallsyms read then */
+	if (ptk_sym_kernel(p->sym, addr, &f))
 		snprintf(buf, size, "0x%" PRIx64, addr);
 	else
 		ptk_frame_fmt(&f, PTK_FRAME_OFFSET, buf, size);
@@ -1017,7 +1006,8 @@ static int agg_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 
 static const struct ptk_bpf_ops ops = {
 	.name = "agg",
-	.open = agg_open,
+	.load_lskel = load_lskel,
+	.open = open_libbpf,
 	.load = agg_load,
 	.report = agg_report,
 	.lost = agg_lost,
@@ -1201,6 +1191,7 @@ int cmd_agg(struct ptk_ctx *ctx, int argc, char **argv)
 	    (filter && (rc = parse_filter(ctx, &p, filter))))
 		goto out_release;
 	build_tables(&p);
+	p.stacks_max = p.has_kstack ? 4096 : 1;
 	if (ctx->stop)
 		goto out_release;
 	snprintf(r.banner, sizeof(r.banner), "Tracing %.200s%s... Hit Ctrl-C to end.", p.event_desc,

@@ -140,12 +140,6 @@ static int open_libbpf(struct ptk_bpf_run *r)
 	return 0;
 }
 
-static int bl_open(struct ptk_bpf_run *r)
-{
-	/* the light skeletons are opened and loaded together in bl_load */
-	return ptk_bpf_loader_wanted() != PTK_BPF_LIBBPF ? 0 : open_libbpf(r);
-}
-
 /* The tp_btf flavour hooks block_io_start (6.5+) too: it judges the submitting task. */
 #define BL_SETUP_BTF(s)                                                 \
 	do {                                                            \
@@ -186,19 +180,11 @@ static int load_lskel(struct ptk_bpf_run *r)
 static int bl_load(struct ptk_bpf_run *r)
 {
 	struct priv *p = r->priv;
-	struct biolatency_bpf *s;
+	struct biolatency_bpf *s = r->skel;
 	int err;
 
-	if (!r->skel) {
-		err = load_lskel(r);
-		if (!err || err == -EPERM)
-			return err;
-		/* an older kernel: the libbpf skeleton */
-		if ((err = open_libbpf(r)))
-			return err;
-		ptk_bpf_probes_done();
-	}
-	s = r->skel;
+	if (!s)
+		return 0; /* the light skeleton is loaded */
 	if ((err = biolatency_bpf__load(s)))
 		return err;
 	p->hists_fd = bpf_map__fd(s->maps.hists);
@@ -386,7 +372,8 @@ static void bl_destroy(struct ptk_bpf_run *r)
 
 static const struct ptk_bpf_ops ops = {
 	.name = "biolatency",
-	.open = bl_open,
+	.load_lskel = load_lskel,
+	.open = open_libbpf,
 	.load = bl_load,
 	.report = bl_report,
 	.lost = bl_lost,

@@ -101,12 +101,6 @@ static int open_libbpf(struct ptk_bpf_run *r)
 	return 0;
 }
 
-static int bs_open(struct ptk_bpf_run *r)
-{
-	/* the light skeletons are opened and loaded together in bs_load */
-	return ptk_bpf_loader_wanted() != PTK_BPF_LIBBPF ? 0 : open_libbpf(r);
-}
-
 /* Try the light skeletons: tp_btf (with block_io_start, 6.5+), then raw_tp (kernels >= 5.17
  * have the loader and the one-argument block tracepoints). 0 or -errno of the last try. */
 static int load_lskel(struct ptk_bpf_run *r)
@@ -173,19 +167,10 @@ static int on_event(void *ctx, void *data, size_t size)
 static int bs_load(struct ptk_bpf_run *r)
 {
 	struct priv *p = r->priv;
-	struct biosnoop_bpf *s;
+	struct biosnoop_bpf *s = r->skel;
 	int err;
 
-	if (!r->skel) {
-		err = load_lskel(r);
-		if (err == -EPERM)
-			return err;
-		/* an older kernel: the libbpf skeleton */
-		if (err && (err = open_libbpf(r)))
-			return err;
-		ptk_bpf_probes_done();
-	}
-	if ((s = r->skel)) {
+	if (s) { /* else the light skeleton is loaded */
 		if ((err = biosnoop_bpf__load(s)) || (err = biosnoop_bpf__attach(s)))
 			return err;
 		p->events_fd = bpf_map__fd(s->maps.events);
@@ -240,7 +225,8 @@ static void bs_destroy(struct ptk_bpf_run *r)
 
 static const struct ptk_bpf_ops ops = {
 	.name = "biosnoop",
-	.open = bs_open,
+	.load_lskel = load_lskel,
+	.open = open_libbpf,
 	.load = bs_load,
 	.report = bs_report,
 	.lost = bs_lost,

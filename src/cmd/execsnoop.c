@@ -94,18 +94,11 @@ static int prog_fds(struct ptk_bpf_run *r, int *fds, int max)
 		(skel)->rodata->max_args = (p)->max_args;    \
 	} while (0)
 
-static int es_open(struct ptk_bpf_run *r)
+static int open_libbpf(struct ptk_bpf_run *r)
 {
 	struct priv *p = r->priv;
-	if (ptk_bpf_loader_wanted() != PTK_BPF_LIBBPF) {
-		errno = 0;
-		p->l = execsnoop_l_bpf__open();
-		if (!p->l)
-			return errno ? -errno : -ENOMEM;
-		ES_SET_RODATA(p->l, r, p);
-		return 0;
-	}
 	struct execsnoop_bpf *s = execsnoop_bpf__open();
+
 	if (!s)
 		return -errno;
 	r->skel = s;
@@ -117,8 +110,14 @@ static int es_open(struct ptk_bpf_run *r)
 static int load_lskel(struct ptk_bpf_run *r)
 {
 	struct priv *p = r->priv;
-	struct execsnoop_l_bpf *l = p->l;
-	int err = execsnoop_l_bpf__load(l);
+	struct execsnoop_l_bpf *l;
+	int err;
+
+	errno = 0;
+	if (!(l = p->l = execsnoop_l_bpf__open()))
+		return errno ? -errno : -ENOMEM;
+	ES_SET_RODATA(l, r, p);
+	err = execsnoop_l_bpf__load(l);
 
 	if (!err &&
 	    (err = l->links.tp_sys_enter_execve_fd = ptk_bpf_attach_tp(
@@ -229,18 +228,6 @@ static int es_load(struct ptk_bpf_run *r)
 	int err;
 
 	if (p->l) {
-		err = load_lskel(r);
-		if (err == -EPERM)
-			return err;
-		if (err) { /* an older kernel: the libbpf skeleton */
-			struct execsnoop_bpf *s = execsnoop_bpf__open();
-			if (!s)
-				return -errno;
-			r->skel = s;
-			ES_SET_RODATA(s, r, p);
-		}
-	}
-	if (p->l) {
 		p->events_fd = p->l->maps.events.map_fd;
 		p->lost_fd = p->l->maps.lost.map_fd;
 	} else {
@@ -296,7 +283,8 @@ static void es_destroy(struct ptk_bpf_run *r)
 
 static const struct ptk_bpf_ops ops = {
 	.name = "execsnoop",
-	.open = es_open,
+	.load_lskel = load_lskel,
+	.open = open_libbpf,
 	.load = es_load,
 	.report = es_report,
 	.lost = es_lost,

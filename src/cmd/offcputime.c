@@ -128,12 +128,6 @@ static int open_libbpf(struct ptk_bpf_run *r)
 	return 0;
 }
 
-static int oc_open(struct ptk_bpf_run *r)
-{
-	/* the light skeletons are opened and loaded together in oc_load */
-	return ptk_bpf_loader_wanted() != PTK_BPF_LIBBPF ? 0 : open_libbpf(r);
-}
-
 /* The light skeletons: tp_btf, then raw_tp. 0, or -errno of the last attempt. */
 #define OC_SETUP(s)                                                \
 	do {                                                       \
@@ -169,15 +163,9 @@ static int oc_load(struct ptk_bpf_run *r)
 	struct priv *p = r->priv;
 	int err;
 
-	if (!r->skel) {
-		err = load_lskel(r);
-		if (!err || err == -EPERM)
-			return err;
-		if ((err = open_libbpf(r))) /* an older kernel: the libbpf skeleton */
-			return err;
-		ptk_bpf_probes_done();
-	}
 	struct offcputime_bpf *s = r->skel;
+	if (!s)
+		return 0; /* the light skeleton is loaded */
 	if ((err = offcputime_bpf__load(s)) || (err = offcputime_bpf__attach(s)))
 		return err;
 	p->stack_fd = bpf_map__fd(s->maps.stackmap);
@@ -609,7 +597,8 @@ static void oc_destroy(struct ptk_bpf_run *r)
 
 static const struct ptk_bpf_ops ops = {
 	.name = "offcputime",
-	.open = oc_open,
+	.load_lskel = load_lskel,
+	.open = open_libbpf,
 	.load = oc_load,
 	.report = oc_report,
 	.lost = oc_lost,

@@ -121,8 +121,14 @@ static int prog_fds(struct ptk_bpf_run *r, int *fds, int max)
 static int load_lskel(struct ptk_bpf_run *r)
 {
 	struct priv *p = r->priv;
-	struct opensnoop_l_bpf *l = p->l;
-	int err = opensnoop_l_bpf__load(l);
+	struct opensnoop_l_bpf *l;
+	int err;
+
+	errno = 0;
+	if (!(l = p->l = opensnoop_l_bpf__open()))
+		return errno ? -errno : -ENOMEM;
+	OS_SET_RODATA(l, r, p);
+	err = opensnoop_l_bpf__load(l);
 
 	if (!err) {
 		const struct {
@@ -158,22 +164,6 @@ static int load_lskel(struct ptk_bpf_run *r)
 	opensnoop_l_bpf__destroy(l); /* closes the links made */
 	p->l = NULL;
 	return err;
-}
-
-static int open_libbpf(struct ptk_bpf_run *r);
-
-static int os_open(struct ptk_bpf_run *r)
-{
-	struct priv *p = r->priv;
-	if (ptk_bpf_loader_wanted() != PTK_BPF_LIBBPF) {
-		errno = 0;
-		p->l = opensnoop_l_bpf__open();
-		if (!p->l)
-			return errno ? -errno : -ENOMEM;
-		OS_SET_RODATA(p->l, r, p);
-		return 0;
-	}
-	return open_libbpf(r);
 }
 
 /* The libbpf skeleton (kernels before 5.17), with the absent syscalls left out. 0 or -errno. */
@@ -270,13 +260,6 @@ static int os_load(struct ptk_bpf_run *r)
 	int err;
 
 	if (p->l) {
-		err = load_lskel(r);
-		if (err == -EPERM)
-			return err;
-		if (err && (err = open_libbpf(r))) /* an older kernel: the libbpf skeleton */
-			return err;
-	}
-	if (p->l) {
 		p->events_fd = p->l->maps.events.map_fd;
 		p->lost_fd = p->l->maps.lost.map_fd;
 	} else {
@@ -327,7 +310,8 @@ static void os_destroy(struct ptk_bpf_run *r)
 
 static const struct ptk_bpf_ops ops = {
 	.name = "opensnoop",
-	.open = os_open,
+	.load_lskel = load_lskel,
+	.open = open_libbpf,
 	.load = os_load,
 	.report = os_report,
 	.lost = os_lost,

@@ -97,12 +97,6 @@ static int open_libbpf(struct ptk_bpf_run *r)
 	return 0;
 }
 
-static int rq_open(struct ptk_bpf_run *r)
-{
-	/* the light skeletons are opened and loaded together in rq_load */
-	return ptk_bpf_loader_wanted() != PTK_BPF_LIBBPF ? 0 : open_libbpf(r);
-}
-
 #define RQ_SETUP(s) RQ_SET_RODATA(s, r)
 
 /* Try the light skeletons: tp_btf, then raw_tp. 0, or -errno of the last attempt. */
@@ -128,16 +122,9 @@ static int rq_load(struct ptk_bpf_run *r)
 	struct priv *p = r->priv;
 	int err;
 
-	if (!r->skel) {
-		err = load_lskel(r);
-		if (!err || err == -EPERM)
-			return err;
-		/* an older kernel: the libbpf skeleton */
-		if ((err = open_libbpf(r)))
-			return err;
-		ptk_bpf_probes_done();
-	}
 	struct runqlat_bpf *s = r->skel;
+	if (!s)
+		return 0; /* the light skeleton is loaded */
 	if ((err = runqlat_bpf__load(s)))
 		return err;
 	p->hists_fd = bpf_map__fd(s->maps.hists);
@@ -227,7 +214,8 @@ static void rq_destroy(struct ptk_bpf_run *r)
 
 static const struct ptk_bpf_ops ops = {
 	.name = "runqlat",
-	.open = rq_open,
+	.load_lskel = load_lskel,
+	.open = open_libbpf,
 	.load = rq_load,
 	.report = rq_report,
 	.object = object,

@@ -458,14 +458,21 @@ int ptk_bpf_run(struct ptk_bpf_run *r)
 		}
 	}
 
-	err = r->ops->open(r);
-	if (err) {
-		ptk_err("cannot open the BPF programs: %s", strerror(-err));
-		rc = PTK_EXIT_RUNTIME;
-		goto out_destroy; /* open may have created the skeleton before failing */
+	/* the light skeleton first; the libbpf skeleton on kernels before 5.17 or when asked */
+	err = r->ops->load_lskel && ptk_bpf_loader_wanted() != PTK_BPF_LIBBPF ?
+		      r->ops->load_lskel(r) :
+		      -ENOTSUP;
+	if (err && err != -EPERM) {
+		err = r->ops->open(r);
+		if (err) {
+			ptk_err("cannot open the BPF programs: %s", strerror(-err));
+			rc = PTK_EXIT_RUNTIME;
+			goto out_destroy; /* open may have created the skeleton before failing */
+		}
+		ptk_bpf_probes_done();
 	}
-	ptk_bpf_probes_done();
-	err = r->ops->load(r);
+	if (!err)
+		err = r->ops->load(r);
 	if (err) {
 		ptk_err("cannot load or attach the BPF programs: %s%s", strerror(-err),
 			err == -EPERM ? " (needs root or CAP_BPF+CAP_PERFMON)" :

@@ -52,9 +52,18 @@ struct ptk_bpf_run;
 
 struct ptk_bpf_ops {
 	const char *name;
-	/* Open the skeleton, pick hooks with the feature probes, set rodata filters. */
+	/*
+	 * Optional: open, set up, load and attach the tool's light skeleton (kernel-side loader,
+	 * no user-space BTF parse), tried first unless PTK_BPF_LSKEL=0. 0, or -errno: on -EPERM
+	 * the run fails; on any other error (a kernel before 5.17) the runner goes on with
+	 * open() and load() of the libbpf skeleton, which this leaves unloaded.
+	 */
+	int (*load_lskel)(struct ptk_bpf_run *r);
+	/* Open the libbpf skeleton (r->skel), pick hooks with the feature probes, set rodata
+	 * filters. Not called when load_lskel succeeded. */
 	int (*open)(struct ptk_bpf_run *r);
-	/* Load and attach. For event tools, create r->rb (ring_buffer__new) here. */
+	/* Load and attach the libbpf skeleton when r->skel is set (else load_lskel did), then
+	 * what both share: for event tools, create r->rb (ring_buffer__new) here. */
 	int (*load)(struct ptk_bpf_run *r);
 	/* Called at each interval end (i = 1..), and once more with last = true when stopped
 	 * without an interval (Ctrl-C), to read the maps and print through ctx->sink. */
