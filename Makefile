@@ -16,7 +16,7 @@ PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljson-c -lncursesw -ltinfo -lnl-genl-3 -lnl-3 -lbpf -lelf -ldw -lz -lsqlite3 -lmicrohttpd)
 
 WARN := -Wall -Wextra -Wshadow -Wformat=2 -Wno-unused-parameter -Wmissing-prototypes \
-	-Wstrict-prototypes -Wvla
+	-Wstrict-prototypes -Wvla -Wno-missing-field-initializers
 CFLAGS ?= -O2 -g
 ALL_CFLAGS := -std=gnu11 $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) -D_GNU_SOURCE \
 	-DPTK_VERSION='"$(VERSION)"' -Isrc -I$(BUILD)/bpf $(PKG_CFLAGS) -MMD -MP

@@ -39,7 +39,7 @@ enum { OPT_DB = 0x100, OPT_RETAIN, OPT_PROCS, OPT_CMDLINE, OPT_SCHEMA };
 
 struct rec {
 	struct ptk_arc *arc;
-	struct ptk_arc_sample s;
+	struct ptk_snap s;
 	struct ptk_ptab tab[2];
 	int cur;
 	bool have_prev;
@@ -204,7 +204,7 @@ static int record_sample(struct ptk_ctx *ctx, void *arg, long i, double itv)
 	struct ptk_ptab *now = &rc->tab[rc->cur], *prev = &rc->tab[!rc->cur];
 	int r, nextra = 0;
 
-	if ((r = ptk_arc_collect(&ctx->src, &rc->s))) {
+	if ((r = ptk_snap_read(&ctx->src, &rc->s, PTK_SNAP_ALL))) {
 		ptk_err("cannot read %s: %s", ctx->src.procfs, strerror(-r));
 		return PTK_EXIT_RUNTIME;
 	}
@@ -250,7 +250,7 @@ static int record_sample(struct ptk_ctx *ctx, void *arg, long i, double itv)
 		rc->have_prev = true;
 	}
 	if (rc->retain_days > 0 && rc->retain_every > 0 && i % rc->retain_every == 0) {
-		s64 before = ptk_arc_now_ms() - llround(rc->retain_days * 86400e3);
+		s64 before = ptk_snap_now_ms() - llround(rc->retain_days * 86400e3);
 		long n = ptk_arc_retain(rc->arc, before, 500);
 		if (n < 0)
 			ptk_warn("retention failed: %s", ptk_arc_errmsg(rc->arc));
@@ -368,7 +368,7 @@ int cmd_record(struct ptk_ctx *ctx, int argc, char **argv)
 	if (r == -EINTR)
 		r = 0; /* SIGTERM/SIGINT: every completed sample is committed */
 	ptk_arc_close(rc.arc); /* checkpoints the WAL */
-	ptk_arc_sample_free(&rc.s);
+	ptk_snap_free(&rc.s);
 	ptk_ptab_free(&rc.tab[0]);
 	ptk_ptab_free(&rc.tab[1]);
 	ptk_ptab_keep_free(rc.keep);

@@ -2,7 +2,7 @@
 /*
  * ptk sar: reports from the `ptk record` archive (or live, with "interval count") in sysstat
  * sar's layouts and column names, with Average lines. Every report is a function of two
- * consecutive samples (struct ptk_arc_sample, the same struct live and recorded), computed
+ * consecutive samples (struct ptk_snap, the same struct live and recorded), computed
  * with the shared delta model.
  */
 #include <errno.h>
@@ -30,8 +30,8 @@ struct rows {
 };
 
 struct sar;
-typedef void (*row_fn)(const struct sar *o, const struct ptk_arc_sample *p,
-		       const struct ptk_arc_sample *c, double itv, struct rows *out);
+typedef void (*row_fn)(const struct sar *o, const struct ptk_snap *p,
+		       const struct ptk_snap *c, double itv, struct rows *out);
 
 struct report {
 	const struct ptk_table *tab;
@@ -142,8 +142,8 @@ static void cpu_row(const struct sar *o, struct rows *out, const char *key,
 	}
 }
 
-static void cpu_rows(const struct sar *o, const struct ptk_arc_sample *p,
-		     const struct ptk_arc_sample *c, double itv, struct rows *out)
+static void cpu_rows(const struct sar *o, const struct ptk_snap *p,
+		     const struct ptk_snap *c, double itv, struct rows *out)
 {
 	cpu_row(o, out, "all", &p->st.all, &c->st.all);
 	if (!o->percpu)
@@ -174,8 +174,8 @@ static const struct ptk_metric mem_cols[] = {
 };
 static const struct ptk_table mem_tab = { "memory", mem_cols, ARRAY_SIZE(mem_cols) };
 
-static void mem_rows(const struct sar *o, const struct ptk_arc_sample *p,
-		     const struct ptk_arc_sample *c, double itv, struct rows *out)
+static void mem_rows(const struct sar *o, const struct ptk_snap *p,
+		     const struct ptk_snap *c, double itv, struct rows *out)
 {
 	const struct ptk_meminfo *m = &c->mi;
 	struct row *r = row_new(out, "");
@@ -217,7 +217,7 @@ static const struct ptk_metric io_cols[] = {
 };
 static const struct ptk_table io_tab = { "io", io_cols, ARRAY_SIZE(io_cols) };
 
-static const struct ptk_disk *disk_find(const struct ptk_arc_sample *s, const struct ptk_disk *d)
+static const struct ptk_disk *disk_find(const struct ptk_snap *s, const struct ptk_disk *d)
 {
 	for (int i = 0; i < s->ds.n; i++)
 		if (s->ds.d[i].major == d->major && s->ds.d[i].minor == d->minor &&
@@ -231,8 +231,8 @@ static u64 dd(const struct ptk_disk *a, const struct ptk_disk *b, int f)
 	return ptk_delta(a->f[f], b->f[f]);
 }
 
-static void io_rows(const struct sar *o, const struct ptk_arc_sample *p,
-		    const struct ptk_arc_sample *c, double itv, struct rows *out)
+static void io_rows(const struct sar *o, const struct ptk_snap *p,
+		    const struct ptk_snap *c, double itv, struct rows *out)
 {
 	double s[7] = { 0 };
 	struct row *r = row_new(out, "");
@@ -268,8 +268,8 @@ static const struct ptk_metric dev_cols[] = {
 };
 static const struct ptk_table dev_tab = { "disk", dev_cols, ARRAY_SIZE(dev_cols) };
 
-static void dev_rows(const struct sar *o, const struct ptk_arc_sample *p,
-		     const struct ptk_arc_sample *c, double itv, struct rows *out)
+static void dev_rows(const struct sar *o, const struct ptk_snap *p,
+		     const struct ptk_snap *c, double itv, struct rows *out)
 {
 	for (int i = 0; i < c->ds.n; i++) {
 		const struct ptk_disk *b = &c->ds.d[i], *a = disk_find(p, b);
@@ -315,8 +315,8 @@ static const struct ptk_metric ndev_cols[] = {
 };
 static const struct ptk_table ndev_tab = { "net_dev", ndev_cols, ARRAY_SIZE(ndev_cols) };
 
-static void ndev_rows(const struct sar *o, const struct ptk_arc_sample *p,
-		      const struct ptk_arc_sample *c, double itv, struct rows *out)
+static void ndev_rows(const struct sar *o, const struct ptk_snap *p,
+		      const struct ptk_snap *c, double itv, struct rows *out)
 {
 	static const int f[] = { PTK_ND_RX_PACKETS,  PTK_ND_TX_PACKETS,	   PTK_ND_RX_BYTES,
 				 PTK_ND_TX_BYTES,    PTK_ND_RX_COMPRESSED, PTK_ND_TX_COMPRESSED,
@@ -339,7 +339,7 @@ static void ndev_rows(const struct sar *o, const struct ptk_arc_sample *p,
 	}
 }
 
-static double kv_rate(const struct ptk_arc_sample *p, const struct ptk_arc_sample *c,
+static double kv_rate(const struct ptk_snap *p, const struct ptk_snap *c,
 		      const char *key, double itv, bool *ok)
 {
 	s64 a, b;
@@ -369,7 +369,7 @@ static const struct ptk_metric etcp_cols[] = {
 static const struct ptk_table etcp_tab = { "etcp", etcp_cols, ARRAY_SIZE(etcp_cols) };
 
 static void kv_rows(const struct ptk_table *tab, const char *const *keys,
-		    const struct ptk_arc_sample *p, const struct ptk_arc_sample *c, double itv,
+		    const struct ptk_snap *p, const struct ptk_snap *c, double itv,
 		    struct rows *out)
 {
 	struct row *r = row_new(out, "");
@@ -381,16 +381,16 @@ static void kv_rows(const struct ptk_table *tab, const char *const *keys,
 	}
 }
 
-static void tcp_rows(const struct sar *o, const struct ptk_arc_sample *p,
-		     const struct ptk_arc_sample *c, double itv, struct rows *out)
+static void tcp_rows(const struct sar *o, const struct ptk_snap *p,
+		     const struct ptk_snap *c, double itv, struct rows *out)
 {
 	static const char *const k[] = { "Tcp.ActiveOpens", "Tcp.PassiveOpens", "Tcp.InSegs",
 					 "Tcp.OutSegs" };
 	kv_rows(&tcp_tab, k, p, c, itv, out);
 }
 
-static void etcp_rows(const struct sar *o, const struct ptk_arc_sample *p,
-		      const struct ptk_arc_sample *c, double itv, struct rows *out)
+static void etcp_rows(const struct sar *o, const struct ptk_snap *p,
+		      const struct ptk_snap *c, double itv, struct rows *out)
 {
 	static const char *const k[] = { "Tcp.AttemptFails", "Tcp.EstabResets", "Tcp.RetransSegs",
 					 "Tcp.InErrs", "Tcp.OutRsts" };
@@ -412,8 +412,8 @@ static const struct ptk_metric q_cols[] = {
 };
 static const struct ptk_table q_tab = { "queue", q_cols, ARRAY_SIZE(q_cols) };
 
-static void q_rows(const struct sar *o, const struct ptk_arc_sample *p,
-		   const struct ptk_arc_sample *c, double itv, struct rows *out)
+static void q_rows(const struct sar *o, const struct ptk_snap *p,
+		   const struct ptk_snap *c, double itv, struct rows *out)
 {
 	struct row *r = row_new(out, "");
 
@@ -438,8 +438,8 @@ static const struct ptk_metric w_cols[] = {
 };
 static const struct ptk_table w_tab = { "task", w_cols, ARRAY_SIZE(w_cols) };
 
-static void w_rows(const struct sar *o, const struct ptk_arc_sample *p,
-		   const struct ptk_arc_sample *c, double itv, struct rows *out)
+static void w_rows(const struct sar *o, const struct ptk_snap *p,
+		   const struct ptk_snap *c, double itv, struct rows *out)
 {
 	struct row *r = row_new(out, "");
 
@@ -455,8 +455,8 @@ static const struct ptk_metric sw_cols[] = {
 };
 static const struct ptk_table sw_tab = { "swap", sw_cols, ARRAY_SIZE(sw_cols) };
 
-static void sw_rows(const struct sar *o, const struct ptk_arc_sample *p,
-		    const struct ptk_arc_sample *c, double itv, struct rows *out)
+static void sw_rows(const struct sar *o, const struct ptk_snap *p,
+		    const struct ptk_snap *c, double itv, struct rows *out)
 {
 	struct row *r = row_new(out, "");
 	bool ok = p->has_vm && c->has_vm;
@@ -480,8 +480,8 @@ static const struct ptk_metric pg_cols[] = {
 };
 static const struct ptk_table pg_tab = { "paging", pg_cols, ARRAY_SIZE(pg_cols) };
 
-static void pg_rows(const struct sar *o, const struct ptk_arc_sample *p,
-		    const struct ptk_arc_sample *c, double itv, struct rows *out)
+static void pg_rows(const struct sar *o, const struct ptk_snap *p,
+		    const struct ptk_snap *c, double itv, struct rows *out)
 {
 	const struct ptk_vmstat *a = &p->vm, *b = &c->vm;
 	struct row *r = row_new(out, "");
@@ -545,7 +545,7 @@ static void psi_line(struct ptk_val *v, const struct ptk_psi_line *a, const stru
 	v[3] = PTK_F(itv > 0 ? MIN(100.0, ptk_delta(a->total_us, b->total_us) / (itv * 1e4)) : 0);
 }
 
-static void psi_rows(const struct ptk_arc_sample *p, const struct ptk_arc_sample *c, double itv,
+static void psi_rows(const struct ptk_snap *p, const struct ptk_snap *c, double itv,
 		     struct rows *out, int res, bool full)
 {
 	struct row *r = row_new(out, "");
@@ -558,18 +558,18 @@ static void psi_rows(const struct ptk_arc_sample *p, const struct ptk_arc_sample
 		psi_line(r->v + 4, &p->psi[res].full, &c->psi[res].full, ok, itv);
 }
 
-static void psic_rows(const struct sar *o, const struct ptk_arc_sample *p,
-		      const struct ptk_arc_sample *c, double itv, struct rows *out)
+static void psic_rows(const struct sar *o, const struct ptk_snap *p,
+		      const struct ptk_snap *c, double itv, struct rows *out)
 {
 	psi_rows(p, c, itv, out, PTK_PSI_CPU, false);
 }
-static void psii_rows(const struct sar *o, const struct ptk_arc_sample *p,
-		      const struct ptk_arc_sample *c, double itv, struct rows *out)
+static void psii_rows(const struct sar *o, const struct ptk_snap *p,
+		      const struct ptk_snap *c, double itv, struct rows *out)
 {
 	psi_rows(p, c, itv, out, PTK_PSI_IO, true);
 }
-static void psim_rows(const struct sar *o, const struct ptk_arc_sample *p,
-		      const struct ptk_arc_sample *c, double itv, struct rows *out)
+static void psim_rows(const struct sar *o, const struct ptk_snap *p,
+		      const struct ptk_snap *c, double itv, struct rows *out)
 {
 	psi_rows(p, c, itv, out, PTK_PSI_MEMORY, true);
 }
@@ -650,8 +650,8 @@ static void acc_add(struct sar *o, int ri, const struct rows *rs, double itv)
 /* The Average rows: rates over the whole window (first to last sample, as sar computes
  * them), levels as the mean of the rows; after a reboot inside the window, every column is
  * the interval-weighted mean of the rows. */
-static void average_rows(struct sar *o, int ri, const struct ptk_arc_sample *first,
-			 const struct ptk_arc_sample *last, struct rows *out)
+static void average_rows(struct sar *o, int ri, const struct ptk_snap *first,
+			 const struct ptk_snap *last, struct rows *out)
 {
 	const struct report *rep = o->rep[ri];
 	const struct ptk_table *tab = rep->tab;
@@ -759,13 +759,13 @@ static void banner(const struct sar *o, const char *sys, const char *rel, const 
 }
 
 /* a reboot between two samples: btime moved or uptime went back */
-static bool restarted(const struct ptk_arc_sample *p, const struct ptk_arc_sample *c)
+static bool restarted(const struct ptk_snap *p, const struct ptk_snap *c)
 {
 	s64 db = (s64)c->st.btime - (s64)p->st.btime;
 	return c->up.up_s < p->up.up_s || db > 2 || db < -2;
 }
 
-static double interval_of(const struct ptk_arc_sample *p, const struct ptk_arc_sample *c)
+static double interval_of(const struct ptk_snap *p, const struct ptk_snap *c)
 {
 	double itv = c->up.up_s - p->up.up_s;
 	return itv > 0 ? itv : (c->t_ms - p->t_ms) / 1000.0;
@@ -782,7 +782,7 @@ struct feed {
 };
 
 /* Next readable sample of the archive into s; -ENODATA at the end. */
-static int feed_next(struct feed *f, struct ptk_arc_sample *s)
+static int feed_next(struct feed *f, struct ptk_snap *s)
 {
 	while (f->pos < f->idx->n) {
 		int r = ptk_arc_load(f->arc, f->idx->id[f->pos++], false, s);
@@ -800,7 +800,7 @@ static int feed_next(struct feed *f, struct ptk_arc_sample *s)
 static void archive_block(struct sar *o, int ri, struct feed *f)
 {
 	const struct ptk_table *tab = o->rep[ri]->tab;
-	struct ptk_arc_sample s[3] = { { 0 } }; /* first, and two alternating */
+	struct ptk_snap s[3] = { { 0 } }; /* first, and two alternating */
 	struct rows *rs = xcalloc(1, sizeof(*rs));
 	int cur = 1, prev = -1, first = -1, last = -1, r;
 	char t[64];
@@ -851,7 +851,7 @@ static void archive_block(struct sar *o, int ri, struct feed *f)
 		print_rows(o, tab, "Average:", rs);
 	}
 	for (int i = 0; i < 3; i++)
-		ptk_arc_sample_free(&s[i]);
+		ptk_snap_free(&s[i]);
 	free(rs);
 	free(o->acc[ri]);
 	o->acc[ri] = NULL;
@@ -861,15 +861,15 @@ static void archive_block(struct sar *o, int ri, struct feed *f)
 /* JSON (archive or live) and live text: every report per interval. */
 struct inter {
 	struct sar *o;
-	struct ptk_arc_sample s[3];
+	struct ptk_snap s[3];
 	int cur, prev;
 	bool have_first;
 	struct rows *rs;
 	bool any;
 };
 
-static void interval_out(struct inter *it, const struct ptk_arc_sample *p,
-			 const struct ptk_arc_sample *c, double itv)
+static void interval_out(struct inter *it, const struct ptk_snap *p,
+			 const struct ptk_snap *c, double itv)
 {
 	struct sar *o = it->o;
 	struct ptk_sink *sk = &o->ctx->sink;
@@ -908,8 +908,8 @@ static void interval_out(struct inter *it, const struct ptk_arc_sample *p,
 	it->any = true;
 }
 
-static void interval_average(struct inter *it, const struct ptk_arc_sample *first,
-			     const struct ptk_arc_sample *last)
+static void interval_average(struct inter *it, const struct ptk_snap *first,
+			     const struct ptk_snap *last)
 {
 	struct sar *o = it->o;
 	struct ptk_sink *sk = &o->ctx->sink;
@@ -944,14 +944,14 @@ static int live_sample(struct ptk_ctx *ctx, void *arg, long i, double itv)
 {
 	struct inter *it = arg;
 	int slot = i == 0 ? 0 : it->cur;
-	int r = ptk_arc_collect(&ctx->src, &it->s[slot]);
+	int r = ptk_snap_read(&ctx->src, &it->s[slot], PTK_SNAP_ALL);
 
 	if (r) {
 		ptk_err("cannot read %s: %s", ctx->src.procfs, strerror(-r));
 		return PTK_EXIT_RUNTIME;
 	}
 	if (i > 0) {
-		const struct ptk_arc_sample *p = it->prev < 0 ? &it->s[0] : &it->s[it->prev];
+		const struct ptk_snap *p = it->prev < 0 ? &it->s[0] : &it->s[it->prev];
 		interval_out(it, p, &it->s[slot], itv > 0 ? itv : interval_of(p, &it->s[slot]));
 		it->prev = slot;
 		it->cur = slot == 1 ? 2 : 1;
@@ -1147,7 +1147,7 @@ int cmd_sar(struct ptk_ctx *ctx, int argc, char **argv)
 		struct utsname un;
 		uname(&un);
 		banner(&o, un.sysname, un.release, un.nodename, un.machine,
-		       (int)sysconf(_SC_NPROCESSORS_ONLN), ptk_arc_now_ms());
+		       (int)sysconf(_SC_NPROCESSORS_ONLN), ptk_snap_now_ms());
 		r = ptk_loop(ctx, interval, count, live_sample, &it);
 		if (r == -EINTR || r == 0) {
 			if (it.any)
@@ -1155,7 +1155,7 @@ int cmd_sar(struct ptk_ctx *ctx, int argc, char **argv)
 			r = 0;
 		}
 		for (int i = 0; i < 3; i++)
-			ptk_arc_sample_free(&it.s[i]);
+			ptk_snap_free(&it.s[i]);
 		for (int i = 0; i < o.nrep; i++)
 			free(o.acc[i]);
 		free(it.rs);
@@ -1188,7 +1188,7 @@ int cmd_sar(struct ptk_ctx *ctx, int argc, char **argv)
 	}
 	if (s_opt || e_opt || (!from_s && !to_s)) {
 		/* times of day on one day: that of --from, else of the last sample */
-		s64 ref = from_s ? from : idx.n ? idx.t_ms[idx.n - 1] : ptk_arc_now_ms();
+		s64 ref = from_s ? from : idx.n ? idx.t_ms[idx.n - 1] : ptk_snap_now_ms();
 		s64 day0, s = INT64_MIN, e = INT64_MAX;
 		if (ptk_arc_parse_time("00:00:00", o.utc, ref, &day0) ||
 		    (s_opt && ptk_arc_parse_time(s_opt, o.utc, ref, &s)) ||
@@ -1217,7 +1217,7 @@ int cmd_sar(struct ptk_ctx *ctx, int argc, char **argv)
 	ptk_arc_meta(arc, "machine", meta[3], sizeof(meta[3]));
 	ptk_arc_meta(arc, "ncpu", meta[4], sizeof(meta[4]));
 	banner(&o, meta[0][0] ? meta[0] : "Linux", meta[1], meta[2], meta[3], atoi(meta[4]),
-	       idx.n ? idx.t_ms[0] : ptk_arc_now_ms());
+	       idx.n ? idx.t_ms[0] : ptk_snap_now_ms());
 	f.arc = arc;
 	f.idx = &idx;
 	if (ctx->json) {
@@ -1263,7 +1263,7 @@ int cmd_sar(struct ptk_ctx *ctx, int argc, char **argv)
 	}
 out:
 	for (int i = 0; i < 3; i++)
-		ptk_arc_sample_free(&it.s[i]);
+		ptk_snap_free(&it.s[i]);
 	for (int i = 0; i < o.nrep; i++)
 		free(o.acc[i]);
 	free(it.rs);

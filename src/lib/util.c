@@ -389,3 +389,41 @@ void ptk_warn(const char *fmt, ...)
 	vmsg("warning: ", fmt, ap);
 	va_end(ap);
 }
+
+void ptk_strbuf_addf(struct ptk_strbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	for (;;) {
+		va_start(ap, fmt);
+		n = vsnprintf(b->p ? b->p + b->len : NULL, b->p ? b->cap - b->len : 0, fmt, ap);
+		va_end(ap);
+		if (n >= 0 && b->p && b->len + n < b->cap) {
+			b->len += n;
+			return;
+		}
+		b->cap = MAX(b->cap * 2, b->len + n + 4096);
+		b->p = xrealloc(b->p, b->cap);
+	}
+}
+
+int ptk_strbuf_write(struct ptk_strbuf *b, const char *dir, const char *rel)
+{
+	char path[PATH_MAX];
+	int r;
+
+	if (snprintf(path, sizeof(path), "%s/%s", dir, rel) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
+	r = ptk_write_file(path, b->p ? b->p : "", b->len);
+	if (r == -ENOENT) {
+		char *slash = strrchr(path, '/');
+		*slash = '\0';
+		if ((r = ptk_mkdir_p(path, 0755)))
+			return r;
+		*slash = '/';
+		r = ptk_write_file(path, b->p ? b->p : "", b->len);
+	}
+	b->len = 0;
+	return r;
+}

@@ -75,6 +75,16 @@ int ptk_sleep_until(u64 deadline_ns, volatile int *stop);
  * (mask has nbits bits). Returns the highest CPU number + 1 seen, or -EINVAL. */
 int ptk_parse_cpulist(const char *s, bool *mask, int nbits);
 
+/* A growing text buffer: ptk_strbuf_addf appends (aborts on ENOMEM like xrealloc). */
+struct ptk_strbuf {
+	char *p;
+	size_t len, cap;
+};
+void ptk_strbuf_addf(struct ptk_strbuf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Write b's text to DIR/REL (parent directories created) and empty b. 0 or -errno. */
+int ptk_strbuf_write(struct ptk_strbuf *b, const char *dir, const char *rel);
+
 /* Human-readable size: value in bytes -> "1.5Gi" (procps free -h style). */
 void ptk_human_bytes(u64 bytes, char *buf, size_t size, bool si);
 

@@ -13,8 +13,10 @@
 #include "lib/util.h"
 
 enum ptk_kind {
-	PTK_GAUGE, /* a level: the value now, or a rate derived over an interval */
-	PTK_COUNTER, /* monotonically increasing since boot */
+	PTK_GAUGE, /* a level: the value now (Average: the mean of the intervals) */
+	PTK_COUNTER, /* monotonically increasing since boot (or a count in the window) */
+	PTK_RATE, /* a counter's delta over the interval, per second (Average: total/time) */
+	PTK_PCT, /* a share of a total over the interval, in % (Average: shares of the totals) */
 };
 
 enum ptk_vtype { PTK_V_STR, PTK_V_U64, PTK_V_S64, PTK_V_F64 };
@@ -28,6 +30,8 @@ struct ptk_metric {
 	int width; /* text width; negative = left-aligned */
 	int prec; /* decimals for PTK_V_F64 */
 	const char *help; /* one line: meaning and kernel source (file, field) */
+	const char *prom; /* Prometheus family (node_exporter's name where it has one), or NULL */
+	const char *from; /* what it is computed from, e.g. "d(user - guest) / d(total)" */
 };
 
 /* One value of a row. na = unavailable (EACCES, not provided by this kernel): shown as
@@ -48,12 +52,21 @@ struct ptk_val {
 #define PTK_S(x) ((struct ptk_val){ .s = (x) })
 #define PTK_NA ((struct ptk_val){ .na = true })
 
-/* A table: the metrics of one row, in display order. */
+/* A table: the metrics of one row, in display order. Columns are either registry entries
+ * (refs: pointers into ptk_registry[], model/registry.h) or, for a command's private
+ * columns not yet in the registry, an inline array (cols). Read them with ptk_col(). */
 struct ptk_table {
 	const char *name; /* JSON array key, e.g. "cpu", "devices" */
 	const struct ptk_metric *cols;
 	int ncols;
+	const struct ptk_metric *const *refs; /* when set, used instead of cols */
 };
+
+/* Column i of tab. */
+static inline const struct ptk_metric *ptk_col(const struct ptk_table *tab, int i)
+{
+	return tab->refs ? tab->refs[i] : &tab->cols[i];
+}
 
 /* Format one value as text per its description (no padding). Returns buf. */
 const char *ptk_metric_fmt(const struct ptk_metric *m, const struct ptk_val *v, char *buf,

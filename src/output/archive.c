@@ -39,11 +39,11 @@ struct arc_col {
 	const char *name;
 	int grp;
 	enum col_type type;
-	size_t off; /* into struct ptk_arc_sample */
+	size_t off; /* into struct ptk_snap */
 	const char *help; /* unit and kernel source */
 };
 
-#define S_(f) offsetof(struct ptk_arc_sample, f)
+#define S_(f) offsetof(struct ptk_snap, f)
 #define COL(n, g, t, f, h)        \
 	{                         \
 		n, g, t, S_(f), h \
@@ -144,7 +144,7 @@ static const char *const net_cols[PTK_ND_NFIELDS] = {
 
 /* ---- small helpers ---------------------------------------------------------------------- */
 
-static int grp_present(const struct ptk_arc_sample *s, int g)
+static int grp_present(const struct ptk_snap *s, int g)
 {
 	switch (g) {
 	case G_BASE:
@@ -163,7 +163,7 @@ static int grp_present(const struct ptk_arc_sample *s, int g)
 	}
 }
 
-static void grp_set(struct ptk_arc_sample *s, int g)
+static void grp_set(struct ptk_snap *s, int g)
 {
 	switch (g) {
 	case G_BASE:
@@ -185,7 +185,7 @@ static void grp_set(struct ptk_arc_sample *s, int g)
 	}
 }
 
-static s64 col_get(const struct ptk_arc_sample *s, const struct arc_col *c)
+static s64 col_get(const struct ptk_snap *s, const struct arc_col *c)
 {
 	const char *p = (const char *)s + c->off;
 
@@ -204,7 +204,7 @@ static s64 col_get(const struct ptk_arc_sample *s, const struct arc_col *c)
 	return 0;
 }
 
-static void col_put(struct ptk_arc_sample *s, const struct arc_col *c, s64 v)
+static void col_put(struct ptk_snap *s, const struct arc_col *c, s64 v)
 {
 	char *p = (char *)s + c->off;
 
@@ -225,560 +225,6 @@ static void col_put(struct ptk_arc_sample *s, const struct arc_col *c, s64 v)
 		*(bool *)p = v != 0;
 		break;
 	}
-}
-
-void ptk_arc_sample_free(struct ptk_arc_sample *s)
-{
-	ptk_stat_free(&s->st);
-	ptk_diskstats_free(&s->ds);
-	ptk_netdev_free(&s->nd);
-	ptk_kvs_free(&s->kvs);
-	free(s->rot);
-	free(s->speed);
-	free(s->procs);
-	memset(s, 0, sizeof(*s));
-}
-
-static void ensure_side(struct ptk_arc_sample *s)
-{
-	if (s->ds.n > s->dcap) {
-		s->dcap = s->ds.n + 8;
-		s->rot = xrealloc(s->rot, s->dcap * sizeof(*s->rot));
-	}
-	if (s->nd.n > s->ncap) {
-		s->ncap = s->nd.n + 8;
-		s->speed = xrealloc(s->speed, s->ncap * sizeof(*s->speed));
-	}
-}
-
-/* ---- the clock ------------------------------------------------------------------------- */
-
-s64 ptk_arc_now_ms(void)
-{
-	static bool init;
-	static s64 fake0_ms = -1;
-	static u64 mono0;
-	struct timespec ts;
-
-	if (!init) {
-		const char *f = getenv("PTK_FAKE_TIME");
-		double v;
-		init = true;
-		if (f && *f && ptk_parse_double(f, &v) == 0 && v >= 0) {
-			fake0_ms = llround(v * 1000.0);
-			mono0 = ptk_now_ns();
-		}
-	}
-	if (fake0_ms >= 0)
-		return fake0_ms + (s64)((ptk_now_ns() - mono0) / 1000000);
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (s64)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-/* ---- collection -------------------------------------------------------------------------- */
-
-/*
- * Live, a collector reads the same dozen files every interval: keep them open and pread()
- * them at offset 0 (seq_file regenerates the text), which saves the path walk of every
- * open(). The text goes to the same parsers the readers use. Other roots: the readers.
- */
-enum {
-	F_STAT, /* /proc/uptime is not read: see collect_live */
-	F_LOADAVG,
-	F_MEMINFO,
-	F_VMSTAT,
-	F_DISKSTATS,
-	F_NETDEV,
-	F_SNMP,
-	F_NETSTAT,
-	F_PSI_CPU,
-	F_PSI_MEM,
-	F_PSI_IO,
-	F_N
-};
-static const char *const live_files[F_N] = {
-	"/proc/stat",	      "/proc/loadavg",	       "/proc/meminfo",	    "/proc/vmstat",
-	"/proc/diskstats",    "/proc/net/dev",	       "/proc/net/snmp",    "/proc/net/netstat",
-	"/proc/pressure/cpu", "/proc/pressure/memory", "/proc/pressure/io",
-};
-static struct {
-	int fd; /* 0: not opened yet, -1: absent */
-	struct ptk_buf b;
-} live[F_N];
-
-static ssize_t live_read(int f)
-{
-	struct ptk_buf *b = &live[f].b;
-
-	if (live[f].fd == 0) {
-		live[f].fd = open(live_files[f], O_RDONLY | O_CLOEXEC);
-		if (live[f].fd < 0) {
-			live[f].fd = -1;
-			return -errno;
-		}
-	}
-	if (live[f].fd < 0)
-		return -ENOENT;
-	for (;;) {
-		if (b->cap < 4096) {
-			b->cap = 65536;
-			b->p = xrealloc(b->p, b->cap);
-		}
-		ssize_t n = pread(live[f].fd, b->p, b->cap - 1, 0);
-		if (n < 0)
-			return -errno;
-		if ((size_t)n < b->cap - 1) {
-			b->p[n] = '\0';
-			b->len = n;
-			return n;
-		}
-		b->cap *= 2; /* did not fit: read again with room */
-		b->p = xrealloc(b->p, b->cap);
-	}
-}
-
-/* sysfs facts per device/interface, re-read every 60 collections (they rarely change) */
-struct sys_fact {
-	char name[64];
-	int part, rot;
-	long speed;
-};
-static struct sys_fact *facts;
-static int nfacts;
-static unsigned ncollect;
-
-static struct sys_fact *fact(const struct ptk_src *src, const char *name, bool disk)
-{
-	for (int i = 0; i < nfacts; i++)
-		if (!strcmp(facts[i].name, name) && (facts[i].speed == -2) == disk)
-			return &facts[i];
-	facts = xrealloc(facts, (nfacts + 1) * sizeof(*facts));
-	struct sys_fact *f = &facts[nfacts++];
-	snprintf(f->name, sizeof(f->name), "%s", name);
-	f->part = -1;
-	f->rot = -1;
-	f->speed = disk ? -2 : -1;
-	if (disk) {
-		char rel[128], path[PATH_MAX], nm[64];
-		snprintf(nm, sizeof(nm), "%s", name);
-		for (char *c = nm; *c; c++)
-			if (*c == '/')
-				*c = '!';
-		snprintf(rel, sizeof(rel), "class/block/%s", nm);
-		if (!ptk_src_path(src, PTK_SYS, rel, path, sizeof(path)) && !access(path, F_OK)) {
-			snprintf(rel, sizeof(rel), "class/block/%s/partition", nm);
-			if (!ptk_src_path(src, PTK_SYS, rel, path, sizeof(path)))
-				f->part = access(path, F_OK) == 0;
-		}
-		if (f->part != 1)
-			f->rot = ptk_disk_rotational_read(src, name);
-		if (f->rot < 0)
-			f->rot = -1;
-	} else if (ptk_net_speed_read(src, name, &f->speed) || f->speed <= 0) {
-		f->speed = -1;
-	}
-	return f;
-}
-
-static int collect_live(const struct ptk_src *src, struct ptk_arc_sample *s)
-{
-	ssize_t n;
-	int r;
-
-	if (++ncollect % 60 == 0)
-		nfacts = 0;
-	if ((n = live_read(F_STAT)) < 0)
-		return (int)n;
-	if ((r = ptk_stat_parse(live[F_STAT].b.p, &s->st)))
-		return r;
-	/*
-	 * /proc/uptime without reading it: its first field is CLOCK_BOOTTIME, its second the
-	 * sum of every CPU's idle time (fs/proc/uptime.c get_idle_time), which is /proc/stat's
-	 * aggregate idle column (same function, USER_HZ ticks: the same 10 ms resolution).
-	 */
-	struct timespec bt;
-	if (clock_gettime(CLOCK_BOOTTIME, &bt))
-		return -errno;
-	s->up.up_s = bt.tv_sec + bt.tv_nsec / 1e9;
-	s->up.idle_s = (double)s->st.all.t[PTK_CPU_IDLE] / sysconf(_SC_CLK_TCK);
-	s->has_la =
-		live_read(F_LOADAVG) > 0 &&
-		sscanf(live[F_LOADAVG].b.p, "%lf %lf %lf %u/%u %d", &s->la.load1, &s->la.load5,
-		       &s->la.load15, &s->la.nr_running, &s->la.nr_threads, &s->la.last_pid) >= 5;
-	s->has_mi = live_read(F_MEMINFO) > 0 && !ptk_meminfo_parse(live[F_MEMINFO].b.p, &s->mi);
-	s->has_vm = live_read(F_VMSTAT) > 0 && !ptk_vmstat_parse(live[F_VMSTAT].b.p, &s->vm);
-	s->ds.n = 0;
-	if (live_read(F_DISKSTATS) < 0 || ptk_diskstats_parse(live[F_DISKSTATS].b.p, &s->ds))
-		s->ds.n = 0;
-	s->nd.n = 0;
-	if (live_read(F_NETDEV) < 0 || ptk_netdev_parse(live[F_NETDEV].b.p, &s->nd))
-		s->nd.n = 0;
-	ensure_side(s);
-	for (int i = 0; i < s->ds.n; i++) {
-		struct sys_fact *f = fact(src, s->ds.d[i].name, true);
-		if (f->part >= 0)
-			s->ds.d[i].is_partition = f->part;
-		s->rot[i] = s->ds.d[i].is_partition ? -1 : f->rot;
-	}
-	for (int i = 0; i < s->nd.n; i++)
-		s->speed[i] = fact(src, s->nd.d[i].name, false)->speed;
-	s->kvs.n = 0;
-	if (live_read(F_SNMP) > 0)
-		ptk_netsnmp_parse(live[F_SNMP].b.p, &s->kvs);
-	if (live_read(F_NETSTAT) > 0)
-		ptk_netsnmp_parse(live[F_NETSTAT].b.p, &s->kvs);
-	for (int k = 0; k < PTK_PSI_NRES; k++)
-		s->has_psi[k] = live_read(F_PSI_CPU + k) > 0 &&
-				!ptk_psi_parse(live[F_PSI_CPU + k].b.p, &s->psi[k]);
-	s->t_ms = ptk_arc_now_ms();
-	return 0;
-}
-
-int ptk_arc_collect(const struct ptk_src *src, struct ptk_arc_sample *s)
-{
-	int r;
-
-	s->id = 0;
-	if (ptk_src_is_live(src) && !src->sysfs_given)
-		return collect_live(src, s);
-	if ((r = ptk_uptime_read(src, &s->up)) || (r = ptk_stat_read(src, &s->st)))
-		return r;
-	s->has_la = ptk_loadavg_read(src, &s->la) == 0;
-	s->has_mi = ptk_meminfo_read(src, &s->mi) == 0;
-	s->has_vm = ptk_vmstat_read(src, &s->vm) == 0;
-	if (ptk_diskstats_read(src, &s->ds))
-		s->ds.n = 0;
-	if (ptk_netdev_read(src, &s->nd))
-		s->nd.n = 0;
-	ensure_side(s);
-	for (int i = 0; i < s->ds.n; i++) {
-		s->rot[i] = s->ds.d[i].is_partition ?
-				    -1 :
-				    ptk_disk_rotational_read(src, s->ds.d[i].name);
-		if (s->rot[i] < 0)
-			s->rot[i] = -1;
-	}
-	for (int i = 0; i < s->nd.n; i++)
-		if (ptk_net_speed_read(src, s->nd.d[i].name, &s->speed[i]) || s->speed[i] <= 0)
-			s->speed[i] = -1;
-	s->kvs.n = 0;
-	if (ptk_netsnmp_read(src, &s->kvs))
-		s->kvs.n = 0;
-	for (int k = 0; k < PTK_PSI_NRES; k++)
-		s->has_psi[k] = ptk_psi_read(src, k, &s->psi[k]) == 0;
-	s->t_ms = llround((s->st.btime + s->up.up_s) * 1000.0);
-	return 0;
-}
-
-/* ---- materialisation -------------------------------------------------------------------- */
-
-struct wbuf {
-	char *p;
-	size_t len, cap;
-};
-
-static void __attribute__((format(printf, 2, 3))) wb_add(struct wbuf *b, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	for (;;) {
-		va_start(ap, fmt);
-		n = vsnprintf(b->p ? b->p + b->len : NULL, b->p ? b->cap - b->len : 0, fmt, ap);
-		va_end(ap);
-		if (n >= 0 && b->p && b->len + n < b->cap) {
-			b->len += n;
-			return;
-		}
-		b->cap = MAX(b->cap * 2, b->len + n + 4096);
-		b->p = xrealloc(b->p, b->cap);
-	}
-}
-
-static int wb_write(struct wbuf *b, const char *dir, const char *rel)
-{
-	char path[PATH_MAX];
-	int r;
-
-	if (snprintf(path, sizeof(path), "%s/%s", dir, rel) >= (int)sizeof(path))
-		return -ENAMETOOLONG;
-	r = ptk_write_file(path, b->p ? b->p : "", b->len);
-	if (r == -ENOENT) {
-		char *slash = strrchr(path, '/');
-		*slash = '\0';
-		if ((r = ptk_mkdir_p(path, 0755)))
-			return r;
-		*slash = '/';
-		r = ptk_write_file(path, b->p ? b->p : "", b->len);
-	}
-	b->len = 0;
-	return r;
-}
-
-static void wb_cpu(struct wbuf *b, const char *label, const struct ptk_cpu_times *t)
-{
-	wb_add(b, "%s", label);
-	for (int k = 0; k < PTK_CPU_NSTATES; k++)
-		wb_add(b, " %" PRIu64, t->t[k]);
-	wb_add(b, "\n");
-}
-
-static void wb_psi_line(struct wbuf *b, const char *w, const struct ptk_psi_line *l)
-{
-	if (l->present)
-		wb_add(b, "%s avg10=%.2f avg60=%.2f avg300=%.2f total=%" PRIu64 "\n", w, l->avg10,
-		       l->avg60, l->avg300, l->total_us);
-}
-
-/* net/snmp text for the keys of one file: "Proto: names\nProto: values\n" per protocol,
- * in first-seen order. netstat: the *Ext protocols (TcpExt, IpExt, MPTcpExt). */
-static void wb_snmp(struct wbuf *b, const struct ptk_kvs *kvs, bool netstat)
-{
-	for (int i = 0; i < kvs->n; i++) {
-		const char *dot = strchr(kvs->kv[i].key, '.');
-		size_t plen = dot ? (size_t)(dot - kvs->kv[i].key) : 0;
-		bool seen = false, ext = plen >= 3 && !strncmp(kvs->kv[i].key + plen - 3, "Ext", 3);
-		if (!dot || ext != netstat)
-			continue;
-		for (int j = 0; j < i && !seen; j++)
-			seen = !strncmp(kvs->kv[j].key, kvs->kv[i].key, plen + 1);
-		if (seen)
-			continue;
-		for (int pass = 0; pass < 2; pass++) {
-			wb_add(b, "%.*s:", (int)plen, kvs->kv[i].key);
-			for (int j = i; j < kvs->n; j++) {
-				if (strncmp(kvs->kv[j].key, kvs->kv[i].key, plen + 1))
-					continue;
-				if (pass == 0)
-					wb_add(b, " %s", kvs->kv[j].key + plen + 1);
-				else
-					wb_add(b, " %" PRId64, kvs->kv[j].val);
-			}
-			wb_add(b, "\n");
-		}
-	}
-}
-
-static void wb_task_stat(struct wbuf *b, const struct ptk_task *t, int pid)
-{
-	/* proc(5) fields 1..44; the ones the readers do not use are 0 */
-	wb_add(b,
-	       "%d (%s) %c %d 0 0 0 -1 0 %" PRIu64 " 0 %" PRIu64 " 0 %" PRIu64 " %" PRIu64
-	       " 0 0 %ld %ld %ld 0 %" PRIu64 " %" PRIu64 " %" PRIu64 " 0 0 0 0 0 0 0 0 0 0 0 0 "
-	       "0 17 %d 0 0 %" PRIu64 " %" PRIu64 " 0\n",
-	       pid, t->comm, t->state ? t->state : 'S', t->ppid, t->minflt, t->majflt, t->utime,
-	       t->stime, t->priority, t->nice, t->nthreads, t->starttime, t->vsize, t->rss_pages,
-	       t->processor < 0 ? 0 : t->processor, t->blkio_ticks, t->gtime);
-}
-
-static int materialize_task(struct wbuf *b, const char *dir, const struct ptk_task *t)
-{
-	char rel[128];
-	int r;
-
-	snprintf(rel, sizeof(rel), "%d/stat", t->pid);
-	wb_task_stat(b, t, t->pid);
-	if ((r = wb_write(b, dir, rel)))
-		return r;
-	/* the main thread, for thread scans (D-state tasks and their wchan) */
-	snprintf(rel, sizeof(rel), "%d/task/%d/stat", t->pid, t->pid);
-	wb_task_stat(b, t, t->pid);
-	if ((r = wb_write(b, dir, rel)))
-		return r;
-	if (t->io_ok) {
-		wb_add(b,
-		       "rchar: %" PRIu64 "\nwchar: %" PRIu64
-		       "\nsyscr: 0\nsyscw: 0\nread_bytes: %" PRIu64 "\nwrite_bytes: %" PRIu64
-		       "\ncancelled_write_bytes: %" PRIu64 "\n",
-		       t->rchar, t->wchar, t->read_bytes, t->write_bytes, t->cancelled_write_bytes);
-		snprintf(rel, sizeof(rel), "%d/io", t->pid);
-		if ((r = wb_write(b, dir, rel)))
-			return r;
-	}
-	if (t->wchan[0]) {
-		wb_add(b, "%s", t->wchan);
-		snprintf(rel, sizeof(rel), "%d/wchan", t->pid);
-		wb_write(b, dir, rel);
-		snprintf(rel, sizeof(rel), "%d/task/%d/wchan", t->pid, t->pid);
-		wb_add(b, "%s", t->wchan);
-		wb_write(b, dir, rel);
-	}
-	if (t->cmdline[0]) {
-		wb_add(b, "%s", t->cmdline);
-		b->len++; /* the kernel's trailing NUL */
-		snprintf(rel, sizeof(rel), "%d/cmdline", t->pid);
-		wb_write(b, dir, rel);
-	}
-	if (t->owner_ok) {
-		wb_add(b, "Name:\t%s\nUid:\t%u\t%u\t%u\t%u\n", t->comm, t->euid, t->euid, t->euid,
-		       t->euid);
-		snprintf(rel, sizeof(rel), "%d/status", t->pid);
-		wb_write(b, dir, rel);
-		/* the owner of /proc/PID/stat is what top and ps show as USER */
-		char path[PATH_MAX];
-		snprintf(path, sizeof(path), "%s/%d/stat", dir, t->pid);
-		if (lchown(path, t->euid, -1)) {
-			/* not root: USER shows the reader's uid; nothing else is affected */
-		}
-	}
-	return 0;
-}
-
-int ptk_arc_materialize(const struct ptk_arc_sample *s, const char *dir)
-{
-	struct wbuf b = { 0 };
-	char rel[PATH_MAX];
-	int r;
-
-	if ((r = ptk_mkdir_p(dir, 0755)))
-		return r;
-	wb_add(&b, "%.2f %.2f\n", s->up.up_s, s->up.idle_s);
-	if ((r = wb_write(&b, dir, "uptime")))
-		goto out;
-	/* The replayed clock is btime + uptime: write the btime that makes it the recorded
-	 * wall time t_ms (to the second), so time travel shows the time the sample was taken
-	 * even where the kernel's btime drifted from the wall clock. */
-	u64 btime = s->st.btime;
-	if (s->t_ms > 0 && s->t_ms / 1000 > (s64)s->up.up_s)
-		btime = (u64)(s->t_ms / 1000 - (s64)s->up.up_s);
-	wb_cpu(&b, "cpu ", &s->st.all);
-	for (int i = 0; i < s->st.ncpu; i++) {
-		char label[32];
-		if (!s->st.present[i])
-			continue;
-		snprintf(label, sizeof(label), "cpu%d", i);
-		wb_cpu(&b, label, &s->st.cpu[i]);
-	}
-	wb_add(&b,
-	       "intr %" PRIu64 "\nctxt %" PRIu64 "\nbtime %" PRIu64 "\nprocesses %" PRIu64
-	       "\nprocs_running %" PRIu64 "\nprocs_blocked %" PRIu64 "\n",
-	       s->st.intr, s->st.ctxt, btime, s->st.processes, s->st.procs_running,
-	       s->st.procs_blocked);
-	if ((r = wb_write(&b, dir, "stat")))
-		goto out;
-	/* online CPUs = the CPUs /proc/stat listed (the kernel hides offline ones) */
-	for (int i = 0, first = 1; i < s->st.ncpu; i++) {
-		if (!s->st.present[i])
-			continue;
-		wb_add(&b, "%s%d", first ? "" : ",", i);
-		first = 0;
-	}
-	wb_add(&b, "\n");
-	if ((r = wb_write(&b, dir, "sys/devices/system/cpu/online")))
-		goto out;
-	if (s->has_la) {
-		wb_add(&b, "%.2f %.2f %.2f %u/%u %d\n", s->la.load1, s->la.load5, s->la.load15,
-		       s->la.nr_running, s->la.nr_threads, s->la.last_pid);
-		if ((r = wb_write(&b, dir, "loadavg")))
-			goto out;
-	}
-	if (s->has_mi) {
-		for (int i = 0; i < NSCOL; i++) {
-			const struct arc_col *c = &sample_cols[i];
-			const char *h = strstr(c->help, "/proc/meminfo ");
-			if (c->grp != G_MI || c->type != C_U64)
-				continue;
-			if (c->off == S_(mi.mem_available) && !s->mi.has_available)
-				continue;
-			if (h) {
-				char key[64];
-				sscanf(h + 14, "%63s", key);
-				wb_add(&b, "%s: %" PRId64 " kB\n", key, col_get(s, c));
-			} else {
-				wb_add(&b, "%s: %" PRId64 "\n",
-				       c->off == S_(mi.hugepages_total) ? "HugePages_Total" :
-									  "HugePages_Free",
-				       col_get(s, c));
-			}
-		}
-		if ((r = wb_write(&b, dir, "meminfo")))
-			goto out;
-	}
-	if (s->has_vm) {
-		for (int i = 0; i < NSCOL; i++) {
-			const struct arc_col *c = &sample_cols[i];
-			if (c->grp != G_VM || c->type != C_U64)
-				continue;
-			if (c->off == S_(vm.oom_kill) && !s->vm.has_oom_kill)
-				continue;
-			wb_add(&b, "%s%s %" PRId64 "\n", c->name,
-			       c->off == S_(vm.allocstall) ? "_normal" : "", col_get(s, c));
-		}
-		if ((r = wb_write(&b, dir, "vmstat")))
-			goto out;
-	}
-	if (s->ds.n) {
-		for (int i = 0; i < s->ds.n; i++) {
-			const struct ptk_disk *d = &s->ds.d[i];
-			wb_add(&b, "%4u %7u %s", d->major, d->minor, d->name);
-			for (int k = 0; k < d->nfields && k < PTK_DK_NFIELDS; k++)
-				wb_add(&b, " %" PRIu64, d->f[k]);
-			wb_add(&b, "\n");
-		}
-		if ((r = wb_write(&b, dir, "diskstats")))
-			goto out;
-		for (int i = 0; i < s->ds.n; i++) {
-			const struct ptk_disk *d = &s->ds.d[i];
-			char name[64];
-			snprintf(name, sizeof(name), "%s", d->name);
-			for (char *c = name; *c; c++)
-				if (*c == '/')
-					*c = '!';
-			snprintf(rel, sizeof(rel), "sys/class/block/%s/%s", name,
-				 d->is_partition ? "partition" : "dev");
-			wb_add(&b, d->is_partition ? "1\n" : "%u:%u\n", d->major, d->minor);
-			wb_write(&b, dir, rel);
-			if (s->rot && s->rot[i] >= 0) {
-				snprintf(rel, sizeof(rel), "sys/block/%s/queue/rotational", name);
-				wb_add(&b, "%d\n", s->rot[i]);
-				wb_write(&b, dir, rel);
-			}
-		}
-	}
-	if (s->nd.n) {
-		wb_add(&b, "Inter-|   Receive                                                |  "
-			   "Transmit\n face |bytes    packets errs drop fifo frame compressed "
-			   "multicast|bytes    packets errs drop fifo colls carrier compressed\n");
-		for (int i = 0; i < s->nd.n; i++) {
-			wb_add(&b, "%6s:", s->nd.d[i].name);
-			for (int k = 0; k < PTK_ND_NFIELDS; k++)
-				wb_add(&b, " %" PRIu64, s->nd.d[i].f[k]);
-			wb_add(&b, "\n");
-		}
-		if ((r = wb_write(&b, dir, "net/dev")))
-			goto out;
-		for (int i = 0; s->speed && i < s->nd.n; i++) {
-			if (s->speed[i] <= 0)
-				continue;
-			snprintf(rel, sizeof(rel), "sys/class/net/%s/speed", s->nd.d[i].name);
-			wb_add(&b, "%ld\n", s->speed[i]);
-			wb_write(&b, dir, rel);
-		}
-	}
-	if (s->kvs.n) {
-		wb_snmp(&b, &s->kvs, false);
-		if ((r = wb_write(&b, dir, "net/snmp")))
-			goto out;
-		wb_snmp(&b, &s->kvs, true);
-		if (b.len && (r = wb_write(&b, dir, "net/netstat")))
-			goto out;
-		b.len = 0;
-	}
-	for (int k = 0; k < PTK_PSI_NRES; k++) {
-		if (!s->has_psi[k])
-			continue;
-		wb_psi_line(&b, "some", &s->psi[k].some);
-		wb_psi_line(&b, "full", &s->psi[k].full);
-		snprintf(rel, sizeof(rel), "pressure/%s", ptk_psi_res_name[k]);
-		if ((r = wb_write(&b, dir, rel)))
-			goto out;
-	}
-	for (int i = 0; i < s->nproc; i++)
-		if ((r = materialize_task(&b, dir, &s->procs[i])))
-			goto out;
-out:
-	free(b.p);
-	return r;
 }
 
 /* ---- the database ------------------------------------------------------------------------ */
@@ -842,54 +288,62 @@ static int exec(struct ptk_arc *a, const char *sql)
 }
 
 /* Append the DDL of the schema to b (also printed by `ptk record --schema`). */
-static void schema_sql(struct wbuf *b)
+static void schema_sql(struct ptk_strbuf *b)
 {
-	wb_add(b, "CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);\n");
-	wb_add(b,
-	       "CREATE TABLE IF NOT EXISTS sample(id INTEGER PRIMARY KEY, t_ms INTEGER NOT NULL");
+	ptk_strbuf_addf(b, "CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);\n");
+	ptk_strbuf_addf(
+		b,
+		"CREATE TABLE IF NOT EXISTS sample(id INTEGER PRIMARY KEY, t_ms INTEGER NOT NULL");
 	for (int i = 0; i < NSCOL; i++)
-		wb_add(b, ", %s INTEGER", sample_cols[i].name);
+		ptk_strbuf_addf(b, ", %s INTEGER", sample_cols[i].name);
 	/* no index on t_ms: nothing reads through one (ptk_arc_list walks the rowid b-tree,
 	 * retention the oldest rows in id order), and keeping it cost a page write per sample */
-	wb_add(b, ");\n");
-	wb_add(b, "CREATE TABLE IF NOT EXISTS dev(id INTEGER PRIMARY KEY, name TEXT NOT NULL, "
-		  "major INTEGER, minor INTEGER, partition INTEGER, rotational INTEGER, "
-		  "nfields INTEGER);\n");
-	wb_add(b, "CREATE TABLE IF NOT EXISTS netif(id INTEGER PRIMARY KEY, name TEXT NOT NULL, "
-		  "speed INTEGER);\n");
-	wb_add(b,
-	       "CREATE TABLE IF NOT EXISTS keyset(id INTEGER PRIMARY KEY, keys TEXT NOT NULL);\n");
+	ptk_strbuf_addf(b, ");\n");
+	ptk_strbuf_addf(
+		b, "CREATE TABLE IF NOT EXISTS dev(id INTEGER PRIMARY KEY, name TEXT NOT NULL, "
+		   "major INTEGER, minor INTEGER, partition INTEGER, rotational INTEGER, "
+		   "nfields INTEGER);\n");
+	ptk_strbuf_addf(
+		b, "CREATE TABLE IF NOT EXISTS netif(id INTEGER PRIMARY KEY, name TEXT NOT NULL, "
+		   "speed INTEGER);\n");
+	ptk_strbuf_addf(
+		b,
+		"CREATE TABLE IF NOT EXISTS keyset(id INTEGER PRIMARY KEY, keys TEXT NOT NULL);\n");
 	/* the per-CPU, per-device and per-interface counters and the net/snmp + netstat values
 	 * of a sample as varint vectors in one row (docs/schema.md "counters"): one row and one
 	 * b-tree page written per sample where four tables cost four */
-	wb_add(b, "CREATE TABLE IF NOT EXISTS counters(sample_id INTEGER PRIMARY KEY, cpu BLOB, "
-		  "disk BLOB, net BLOB, keyset INTEGER, snmp BLOB);\n");
+	ptk_strbuf_addf(
+		b, "CREATE TABLE IF NOT EXISTS counters(sample_id INTEGER PRIMARY KEY, cpu BLOB, "
+		   "disk BLOB, net BLOB, keyset INTEGER, snmp BLOB);\n");
 	const char *const *vcols[] = { cpu_cols, disk_cols, net_cols };
 	static const char *const vname[] = { "cpu: per CPU line, cpu (-1: the aggregate)",
 					     "disk: per device, dev.id",
 					     "net: per interface, netif.id" };
 	static const int vn[] = { PTK_CPU_NSTATES, PTK_DK_NFIELDS, PTK_ND_NFIELDS };
 	for (int v = 0; v < 3; v++) {
-		wb_add(b, "-- counters.%s, n, then n of:", vname[v]);
+		ptk_strbuf_addf(b, "-- counters.%s, n, then n of:", vname[v]);
 		for (int i = 0; i < vn[v]; i++)
-			wb_add(b, " %s", vcols[v][i]);
-		wb_add(b, "\n");
+			ptk_strbuf_addf(b, " %s", vcols[v][i]);
+		ptk_strbuf_addf(b, "\n");
 	}
-	wb_add(b, "CREATE TABLE IF NOT EXISTS task(id INTEGER PRIMARY KEY, pid INTEGER NOT NULL, "
-		  "starttime INTEGER NOT NULL, comm TEXT NOT NULL, cmdline TEXT, uid INTEGER);\n"
-		  "CREATE INDEX IF NOT EXISTS task_pid ON task(pid, starttime);\n");
-	wb_add(b, "CREATE TABLE IF NOT EXISTS proc(sample_id INTEGER NOT NULL, task INTEGER NOT "
-		  "NULL, state INTEGER, ppid INTEGER, nthreads INTEGER, priority INTEGER, nice "
-		  "INTEGER, processor INTEGER, utime INTEGER, stime INTEGER, gtime INTEGER, minflt "
-		  "INTEGER, majflt INTEGER, blkio_ticks INTEGER, vsize INTEGER, rss INTEGER, "
-		  "rchar INTEGER, wchar INTEGER, read_bytes INTEGER, write_bytes INTEGER, "
-		  "cancelled_write_bytes INTEGER, wchan TEXT, PRIMARY KEY(sample_id, task)) "
-		  "WITHOUT ROWID;\n");
+	ptk_strbuf_addf(
+		b, "CREATE TABLE IF NOT EXISTS task(id INTEGER PRIMARY KEY, pid INTEGER NOT NULL, "
+		   "starttime INTEGER NOT NULL, comm TEXT NOT NULL, cmdline TEXT, uid INTEGER);\n"
+		   "CREATE INDEX IF NOT EXISTS task_pid ON task(pid, starttime);\n");
+	ptk_strbuf_addf(
+		b,
+		"CREATE TABLE IF NOT EXISTS proc(sample_id INTEGER NOT NULL, task INTEGER NOT "
+		"NULL, state INTEGER, ppid INTEGER, nthreads INTEGER, priority INTEGER, nice "
+		"INTEGER, processor INTEGER, utime INTEGER, stime INTEGER, gtime INTEGER, minflt "
+		"INTEGER, majflt INTEGER, blkio_ticks INTEGER, vsize INTEGER, rss INTEGER, "
+		"rchar INTEGER, wchar INTEGER, read_bytes INTEGER, write_bytes INTEGER, "
+		"cancelled_write_bytes INTEGER, wchan TEXT, PRIMARY KEY(sample_id, task)) "
+		"WITHOUT ROWID;\n");
 }
 
 void ptk_arc_schema_print(FILE *f)
 {
-	struct wbuf b = { 0 };
+	struct ptk_strbuf b = { 0 };
 
 	schema_sql(&b);
 	fwrite(b.p, 1, b.len, f);
@@ -934,17 +388,17 @@ static int prepare_v1(struct ptk_arc *a)
 
 static int prepare_all(struct ptk_arc *a)
 {
-	struct wbuf b = { 0 };
+	struct ptk_strbuf b = { 0 };
 	int r = 0;
 
 	if (a->rw) {
-		wb_add(&b, "INSERT INTO sample(t_ms");
+		ptk_strbuf_addf(&b, "INSERT INTO sample(t_ms");
 		for (int i = 0; i < NSCOL; i++)
-			wb_add(&b, ",%s", sample_cols[i].name);
-		wb_add(&b, ") VALUES(?");
+			ptk_strbuf_addf(&b, ",%s", sample_cols[i].name);
+		ptk_strbuf_addf(&b, ") VALUES(?");
 		for (int i = 0; i < NSCOL; i++)
-			wb_add(&b, ",?");
-		wb_add(&b, ")");
+			ptk_strbuf_addf(&b, ",?");
+		ptk_strbuf_addf(&b, ")");
 		r = prep(a, &a->ins_sample, b.p);
 		b.len = 0;
 		r = r ?: prep(a, &a->ins_counters, "INSERT INTO counters VALUES(?,?,?,?,?,?)");
@@ -955,10 +409,10 @@ static int prepare_all(struct ptk_arc *a)
 		r = r ?: prep(a, &a->begin, "BEGIN IMMEDIATE");
 		r = r ?: prep(a, &a->commit, "COMMIT");
 	}
-	wb_add(&b, "SELECT t_ms");
+	ptk_strbuf_addf(&b, "SELECT t_ms");
 	for (int i = 0; i < NSCOL; i++)
-		wb_add(&b, ",%s", sample_cols[i].name);
-	wb_add(&b, " FROM sample WHERE id=?");
+		ptk_strbuf_addf(&b, ",%s", sample_cols[i].name);
+	ptk_strbuf_addf(&b, " FROM sample WHERE id=?");
 	r = r ?: prep(a, &a->sel_sample, b.p);
 	free(b.p);
 	if (r)
@@ -1077,7 +531,7 @@ struct ptk_arc *ptk_arc_open(const char *path, int mode, char *err, size_t errsi
 	}
 	sqlite3_extended_result_codes(a->db, 0);
 	if (a->rw) {
-		struct wbuf b = { 0 };
+		struct ptk_strbuf b = { 0 };
 		char val[64];
 		int r;
 		/* an archive of another schema version is left as it is: never mix layouts */
@@ -1103,9 +557,9 @@ struct ptk_arc *ptk_arc_open(const char *path, int mode, char *err, size_t errsi
 		 * at most the last samples (the file stays consistent) */
 		r = exec(a, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;");
 		if (!r) {
-			wb_add(&b, "BEGIN;");
+			ptk_strbuf_addf(&b, "BEGIN;");
 			schema_sql(&b);
-			wb_add(&b, "COMMIT;");
+			ptk_strbuf_addf(&b, "COMMIT;");
 			r = exec(a, b.p);
 			free(b.p);
 		}
@@ -1433,7 +887,7 @@ static void vec_put(struct vbuf *b, s64 v)
 /* The keyset and snmp columns of the counters row (bound to ins_counters). 0 or -EIO. */
 static int put_snmp(struct ptk_arc *a, const struct ptk_kvs *kvs)
 {
-	struct wbuf keys = { 0 };
+	struct ptk_strbuf keys = { 0 };
 
 	if (!kvs->n)
 		return 0;
@@ -1486,7 +940,7 @@ fail:
 	return db_fail(a, "keyset");
 }
 
-int ptk_arc_write(struct ptk_arc *a, struct ptk_arc_sample *s, s64 prev_id,
+int ptk_arc_write(struct ptk_arc *a, struct ptk_snap *s, s64 prev_id,
 		  const struct ptk_task *prev_procs, int nprev)
 {
 	sqlite3_stmt *st = a->ins_sample;
@@ -1805,7 +1259,7 @@ static const char *keyset_get(struct ptk_arc *a, s64 id)
  * vector. 0, or -EIO when a vector is malformed.
  */
 /* A new, zeroed disk / interface entry of s, with its side values (rot, speed) unknown. */
-static struct ptk_disk *disk_add(struct ptk_arc_sample *s)
+static struct ptk_disk *disk_add(struct ptk_snap *s)
 {
 	if (s->ds.n == s->ds.cap) {
 		s->ds.cap = s->ds.cap ? s->ds.cap * 2 : 16;
@@ -1813,12 +1267,12 @@ static struct ptk_disk *disk_add(struct ptk_arc_sample *s)
 	}
 	memset(&s->ds.d[s->ds.n], 0, sizeof(*s->ds.d));
 	s->ds.n++;
-	ensure_side(s);
+	ptk_snap_reserve(s);
 	s->rot[s->ds.n - 1] = -1;
 	return &s->ds.d[s->ds.n - 1];
 }
 
-static struct ptk_netdev *net_add(struct ptk_arc_sample *s)
+static struct ptk_netdev *net_add(struct ptk_snap *s)
 {
 	if (s->nd.n == s->nd.cap) {
 		s->nd.cap = s->nd.cap ? s->nd.cap * 2 : 16;
@@ -1826,14 +1280,14 @@ static struct ptk_netdev *net_add(struct ptk_arc_sample *s)
 	}
 	memset(&s->nd.d[s->nd.n], 0, sizeof(*s->nd.d));
 	s->nd.n++;
-	ensure_side(s);
+	ptk_snap_reserve(s);
 	s->speed[s->nd.n - 1] = -1;
 	return &s->nd.d[s->nd.n - 1];
 }
 
 /* The net/snmp + netstat values of a sample: keyset's names, the blob's varints in order. */
 static void load_snmp(struct ptk_arc *a, s64 keyset, const unsigned char *blob, size_t len,
-		      struct ptk_arc_sample *s)
+		      struct ptk_snap *s)
 {
 	const char *p = keyset_get(a, keyset);
 	size_t pos = 0;
@@ -1857,7 +1311,7 @@ static void load_snmp(struct ptk_arc *a, s64 keyset, const unsigned char *blob, 
 	}
 }
 
-static int load_counters(struct ptk_arc *a, sqlite3_stmt *st, struct ptk_arc_sample *s)
+static int load_counters(struct ptk_arc *a, sqlite3_stmt *st, struct ptk_snap *s)
 {
 	for (int vc = 0; vc < 3; vc++) {
 		const unsigned char *p = sqlite3_column_blob(st, vc);
@@ -1926,7 +1380,7 @@ static int v1_done(struct ptk_arc *a, sqlite3_stmt *st, int rc)
 
 /* The counters of a version 1 archive: a row per CPU line, device and interface, and the
  * snmp row (docs/schema.md "Version 1"). 0 or -EIO. */
-static int load_v1(struct ptk_arc *a, s64 id, struct ptk_arc_sample *s)
+static int load_v1(struct ptk_arc *a, s64 id, struct ptk_snap *s)
 {
 	sqlite3_stmt *st = a->sel_cpu;
 	int rc, err;
@@ -1994,7 +1448,7 @@ static int load_v1(struct ptk_arc *a, s64 id, struct ptk_arc_sample *s)
 	return v1_done(a, st, rc == SQLITE_ROW ? SQLITE_DONE : rc);
 }
 
-int ptk_arc_load(struct ptk_arc *a, s64 id, bool procs, struct ptk_arc_sample *s)
+int ptk_arc_load(struct ptk_arc *a, s64 id, bool procs, struct ptk_snap *s)
 {
 	sqlite3_stmt *st = a->sel_sample;
 	int rc;
@@ -2114,7 +1568,7 @@ int ptk_arc_snapshot_tree(struct ptk_arc *a, const struct ptk_arc_index *idx, in
 			  char *dir, size_t size)
 {
 	const char *tmp = getenv("TMPDIR");
-	struct ptk_arc_sample s = { 0 };
+	struct ptk_snap s = { 0 };
 	int n = 0, r = 0;
 
 	snprintf(dir, size, "%s/ptk-at.XXXXXX", tmp && *tmp ? tmp : "/tmp");
@@ -2125,11 +1579,11 @@ int ptk_arc_snapshot_tree(struct ptk_arc *a, const struct ptk_arc_index *idx, in
 		if (ptk_arc_load(a, idx->id[i], true, &s))
 			continue; /* damaged: skipped */
 		snprintf(sub, sizeof(sub), "%s/%d", dir, n);
-		if ((r = ptk_arc_materialize(&s, sub)))
+		if ((r = ptk_snap_write_tree(&s, sub)))
 			break;
 		n++;
 	}
-	ptk_arc_sample_free(&s);
+	ptk_snap_free(&s);
 	if (r) {
 		ptk_arc_rmtree(dir);
 		return r;
@@ -2149,7 +1603,7 @@ int ptk_arc_parse_time(const char *s, bool utc, s64 ref_ms, s64 *out_ms)
 	if (!s || !*s)
 		return -EINVAL;
 	if (!strcmp(s, "now")) {
-		*out_ms = ptk_arc_now_ms();
+		*out_ms = ptk_snap_now_ms();
 		return 0;
 	}
 	if (s[0] == '@')
@@ -2164,7 +1618,7 @@ int ptk_arc_parse_time(const char *s, bool utc, s64 ref_ms, s64 *out_ms)
 		snprintf(num, sizeof(num), "%.*s", (int)strlen(s) - 2, s + 1);
 		if (!mul || ptk_parse_double(num, &v) || v < 0)
 			return -EINVAL;
-		*out_ms = ptk_arc_now_ms() - llround(v * mul * 1000);
+		*out_ms = ptk_snap_now_ms() - llround(v * mul * 1000);
 		return 0;
 	}
 	tm.tm_isdst = -1;
@@ -2178,7 +1632,7 @@ int ptk_arc_parse_time(const char *s, bool utc, s64 ref_ms, s64 *out_ms)
 	} else {
 		/* a time of day */
 		time_t base =
-			ref_ms > 0 ? (time_t)(ref_ms / 1000) : (time_t)(ptk_arc_now_ms() / 1000);
+			ref_ms > 0 ? (time_t)(ref_ms / 1000) : (time_t)(ptk_snap_now_ms() / 1000);
 		int h, m, sec = 0;
 		char extra;
 		if (sscanf(s, "%d:%d:%d%c", &h, &m, &sec, &extra) < 2 ||

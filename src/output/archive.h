@@ -2,12 +2,11 @@
 /*
  * The SQLite archive behind `ptk record`, `ptk sar` and time travel (`--at`).
  *
- * One sample holds exactly what the /proc readers (source/procfs/procfs.h) produce -- per-CPU
- * times, the /proc/stat counters, loadavg, uptime, meminfo, vmstat, diskstats per device,
- * net/dev per interface, the net/snmp + net/netstat keys, PSI -- plus a few processes (struct
- * ptk_task rows). The same struct is filled live (ptk_arc_collect), from the archive
- * (ptk_arc_load), and turned back into /proc text files (ptk_arc_materialize) so every
- * command can replay a recorded window through the ordinary --procfs snapshot path.
+ * One sample is one system snapshot (struct ptk_snap, source/snap.h) plus a few processes
+ * (struct ptk_task rows). The archive stores and loads snapshots and never opens /proc: the
+ * recorder reads them with ptk_snap_read, and time travel writes loaded ones back as /proc
+ * trees (ptk_snap_write_tree) so every command replays a recorded window through the
+ * ordinary --procfs snapshot path.
  *
  * Integers only (SQLite stores them in 0-8 bytes by size); fractional kernel values are
  * stored scaled (uptime in centiseconds, load and PSI averages in hundredths), exactly as
@@ -22,56 +21,12 @@
 #include "lib/util.h"
 #include "source/procfs/pid.h"
 #include "source/procfs/procfs.h"
+#include "source/snap.h"
 
 #define PTK_ARC_SCHEMA_VERSION 2 /* written */
 #define PTK_ARC_SCHEMA_MIN \
 	1 /* the oldest read: version 1 had a table each for cpu, disk, net, snmp */
 #define PTK_ARC_DEFAULT_DB "/var/lib/ptk/ptk.db"
-
-/* One recorded (or live) sample. Buffers are reused across loads; free with
- * ptk_arc_sample_free(). */
-struct ptk_arc_sample {
-	s64 id; /* archive row id (0 when live) */
-	s64 t_ms; /* wall clock, UTC ms since the epoch */
-	struct ptk_uptime up;
-	struct ptk_stat st;
-	bool has_la, has_mi, has_vm;
-	struct ptk_loadavg la;
-	struct ptk_meminfo mi;
-	struct ptk_vmstat vm;
-	struct ptk_diskstats ds;
-	int *rot; /* per ds.d[i]: /sys/block/DEV/queue/rotational, -1 unknown */
-	struct ptk_netdevs nd;
-	long *speed; /* per nd.d[i]: /sys/class/net/IF/speed Mb/s, -1 unknown */
-	struct ptk_kvs kvs; /* net/snmp + net/netstat */
-	bool has_psi[PTK_PSI_NRES];
-	struct ptk_psi psi[PTK_PSI_NRES];
-	int nproc, pcap;
-	struct ptk_task *procs;
-	int dcap, ncap; /* allocated slots of rot[] / speed[] */
-};
-
-void ptk_arc_sample_free(struct ptk_arc_sample *s);
-
-/*
- * Read every system metric of the source's current sample into s (processes untouched).
- * /proc/stat and uptime are required; the rest is flagged absent when unreadable (no PSI in
- * this kernel). t_ms is the wall clock (CLOCK_REALTIME, or PTK_FAKE_TIME, see
- * ptk_arc_now_ms) live, btime + uptime on another root. Returns 0 or -errno.
- */
-int ptk_arc_collect(const struct ptk_src *src, struct ptk_arc_sample *s);
-
-/* Wall clock in UTC ms. Test hook: the environment variable PTK_FAKE_TIME=EPOCH_SECONDS
- * moves the clock so that the first call returns EPOCH_SECONDS and later calls advance
- * with CLOCK_MONOTONIC (used by tests to record "old" samples for retention). */
-s64 ptk_arc_now_ms(void);
-
-/*
- * Write s as /proc text files (and sys/ files) into dir, in the layout `ptk capture` writes
- * for one snapshot, so the readers parse back the same values. Processes go to dir/<pid>/
- * (stat, io, wchan, cmdline). Returns 0 or -errno.
- */
-int ptk_arc_materialize(const struct ptk_arc_sample *s, const char *dir);
 
 struct ptk_arc;
 
@@ -97,7 +52,7 @@ void ptk_arc_meta(struct ptk_arc *a, const char *key, char *buf, size_t size);
  * that joined the top-N this interval, as they were at the previous sample prev_id; 0 = none)
  * so that every recorded process has a baseline for its rates. s->id is set. 0 or -EIO.
  */
-int ptk_arc_write(struct ptk_arc *a, struct ptk_arc_sample *s, s64 prev_id,
+int ptk_arc_write(struct ptk_arc *a, struct ptk_snap *s, s64 prev_id,
 		  const struct ptk_task *prev_procs, int nprev);
 
 /*
@@ -123,7 +78,7 @@ void ptk_arc_index_free(struct ptk_arc_index *idx);
 int ptk_arc_nearest(const struct ptk_arc_index *idx, s64 t_ms);
 
 /* Load sample id into s (with its processes when procs). 0, -ENOENT, or -EIO (corrupt). */
-int ptk_arc_load(struct ptk_arc *a, s64 id, bool procs, struct ptk_arc_sample *s);
+int ptk_arc_load(struct ptk_arc *a, s64 id, bool procs, struct ptk_snap *s);
 
 /*
  * Time travel: write the samples idx[first..last] as snapshot directories 0/, 1/, ... under

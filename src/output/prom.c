@@ -161,7 +161,7 @@ void ptk_prom_family(struct ptk_prom *p, const struct ptk_metric *m)
 {
 	const char *type;
 
-	if (m->kind == PTK_GAUGE)
+	if (m->kind == PTK_GAUGE || m->kind == PTK_RATE || m->kind == PTK_PCT)
 		type = "gauge";
 	else if (is_counter(m))
 		type = "counter";

@@ -90,7 +90,7 @@ void ptk_sink_table_begin(struct ptk_sink *s, const struct ptk_table *tab, bool 
 	if (s->prefix_width)
 		fprintf(s->out, "%-*s", s->prefix_width, prefix ? prefix : "");
 	for (int i = 0; i < tab->ncols; i++)
-		text_cell(s, &tab->cols[i], tab->cols[i].name, i == 0 && !s->prefix_width);
+		text_cell(s, ptk_col(tab, i), ptk_col(tab, i)->name, i == 0 && !s->prefix_width);
 	fputc('\n', s->out);
 }
 
@@ -123,7 +123,8 @@ struct json_object *ptk_json_row(const struct ptk_table *tab, const struct ptk_v
 	struct json_object *o = json_object_new_object();
 
 	for (int i = 0; i < tab->ncols; i++)
-		json_object_object_add(o, tab->cols[i].key, ptk_json_val(&tab->cols[i], &vals[i]));
+		json_object_object_add(o, ptk_col(tab, i)->key,
+				       ptk_json_val(ptk_col(tab, i), &vals[i]));
 	return o;
 }
 
@@ -140,10 +141,11 @@ void ptk_sink_row(struct ptk_sink *s, const char *prefix, const struct ptk_val *
 	for (int i = 0; i < tab->ncols; i++) {
 		char buf[256];
 		/* strings unbounded (exec arguments, paths) */
-		const char *txt = tab->cols[i].type == PTK_V_STR && !vals[i].na ?
-					  (vals[i].s ? vals[i].s : "") :
-					  ptk_metric_fmt(&tab->cols[i], &vals[i], buf, sizeof(buf));
-		text_cell(s, &tab->cols[i], txt, i == 0 && !s->prefix_width);
+		const char *txt =
+			ptk_col(tab, i)->type == PTK_V_STR && !vals[i].na ?
+				(vals[i].s ? vals[i].s : "") :
+				ptk_metric_fmt(ptk_col(tab, i), &vals[i], buf, sizeof(buf));
+		text_cell(s, ptk_col(tab, i), txt, i == 0 && !s->prefix_width);
 	}
 	fputc('\n', s->out);
 }
@@ -159,7 +161,8 @@ void ptk_sink_event(struct ptk_sink *s, const struct ptk_table *tab, const struc
 	}
 	ptk_sink_begin(s);
 	for (int i = 0; i < tab->ncols; i++)
-		ptk_sink_meta_json(s, tab->cols[i].key, ptk_json_val(&tab->cols[i], &vals[i]));
+		ptk_sink_meta_json(s, ptk_col(tab, i)->key,
+				   ptk_json_val(ptk_col(tab, i), &vals[i]));
 	ptk_sink_end(s);
 }
 

@@ -218,3 +218,30 @@ int ptk_vmstat_read(const struct ptk_src *src, struct ptk_vmstat *vm)
 		return n;
 	return ptk_vmstat_parse(b.p, vm);
 }
+
+void ptk_meminfo_text(const struct ptk_meminfo *mi, struct ptk_strbuf *b)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(meminfo_fields); i++) {
+		const struct field *f = &meminfo_fields[i];
+		u64 v = *(const u64 *)((const char *)mi + f->off);
+		bool kb = strncmp(f->name, "HugePages_", 10) != 0;
+
+		if (f->off == offsetof(struct ptk_meminfo, mem_available) && !mi->has_available)
+			continue; /* an estimate: the tree says what the kernel said */
+		ptk_strbuf_addf(b, "%s: %" PRIu64 "%s\n", f->name, v, kb ? " kB" : "");
+	}
+}
+
+void ptk_vmstat_text(const struct ptk_vmstat *vm, struct ptk_strbuf *b)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(vmstat_fields); i++) {
+		const struct field *f = &vmstat_fields[i];
+
+		if (f->off == offsetof(struct ptk_vmstat, oom_kill) && !vm->has_oom_kill)
+			continue;
+		ptk_strbuf_addf(b, "%s %" PRIu64 "\n", f->name,
+				*(const u64 *)((const char *)vm + f->off));
+	}
+	/* the sum of the zones, as one zone: it parses back to the same total */
+	ptk_strbuf_addf(b, "allocstall_normal %" PRIu64 "\n", vm->allocstall);
+}

@@ -70,6 +70,8 @@ struct ptk_loadavg {
 	int last_pid;
 };
 int ptk_loadavg_read(const struct ptk_src *src, struct ptk_loadavg *la);
+/* Parse /proc/loadavg text ("0.00 0.01 0.05 1/123 4567"). 0 or -EINVAL. */
+int ptk_loadavg_parse(const char *text, struct ptk_loadavg *la);
 
 struct ptk_uptime {
 	double up_s; /* seconds since boot (CLOCK_BOOTTIME) */
@@ -91,6 +93,9 @@ struct ptk_meminfo {
  * (MemFree + Active(file) + Inactive(file) + SReclaimable, capped at MemTotal). */
 int ptk_meminfo_read(const struct ptk_src *src, struct ptk_meminfo *mi);
 int ptk_meminfo_parse(const char *text, struct ptk_meminfo *mi);
+/* Append mi as /proc/meminfo text (the keys this reader parses; MemAvailable only when the
+ * kernel gave it), so ptk_meminfo_parse reads back the same values. */
+void ptk_meminfo_text(const struct ptk_meminfo *mi, struct ptk_strbuf *b);
 
 /* ---- /proc/vmstat (event counters since boot) --------------------------------------- */
 
@@ -107,6 +112,8 @@ struct ptk_vmstat {
 };
 int ptk_vmstat_read(const struct ptk_src *src, struct ptk_vmstat *vm);
 int ptk_vmstat_parse(const char *text, struct ptk_vmstat *vm);
+/* Append vm as /proc/vmstat text that ptk_vmstat_parse reads back to the same values. */
+void ptk_vmstat_text(const struct ptk_vmstat *vm, struct ptk_strbuf *b);
 
 /* ---- /proc/diskstats ----------------------------------------------------------------- */
 

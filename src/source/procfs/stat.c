@@ -149,6 +149,15 @@ u64 ptk_cpu_total(const struct ptk_cpu_times *t)
 	return s;
 }
 
+int ptk_loadavg_parse(const char *text, struct ptk_loadavg *la)
+{
+	memset(la, 0, sizeof(*la));
+	if (sscanf(text, "%lf %lf %lf %u/%u %d", &la->load1, &la->load5, &la->load15,
+		   &la->nr_running, &la->nr_threads, &la->last_pid) < 5)
+		return -EINVAL;
+	return 0;
+}
+
 int ptk_loadavg_read(const struct ptk_src *src, struct ptk_loadavg *la)
 {
 	char buf[256];
@@ -156,11 +165,7 @@ int ptk_loadavg_read(const struct ptk_src *src, struct ptk_loadavg *la)
 
 	if (n < 0)
 		return n;
-	memset(la, 0, sizeof(*la));
-	if (sscanf(buf, "%lf %lf %lf %u/%u %d", &la->load1, &la->load5, &la->load15,
-		   &la->nr_running, &la->nr_threads, &la->last_pid) < 5)
-		return -EINVAL;
-	return 0;
+	return ptk_loadavg_parse(buf, la);
 }
 
 int ptk_uptime_read(const struct ptk_src *src, struct ptk_uptime *up)

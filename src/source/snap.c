@@ -1,0 +1,691 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The system snapshot: one reader for every system-wide file, and its /proc tree writer. */
+#include "source/snap.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+const char *const ptk_snap_part_name[PTK_SNAP_NPARTS] = {
+	[PTK_SNAP_STAT] = "stat",
+	[PTK_SNAP_LOADAVG] = "loadavg",
+	[PTK_SNAP_MEMINFO] = "meminfo",
+	[PTK_SNAP_VMSTAT] = "vmstat",
+	[PTK_SNAP_DISKSTATS] = "diskstats",
+	[PTK_SNAP_NETDEV] = "net/dev",
+	[PTK_SNAP_SNMP] = "net/snmp",
+	[PTK_SNAP_PSI_CPU] = "pressure/cpu",
+	[PTK_SNAP_PSI_MEMORY] = "pressure/memory",
+	[PTK_SNAP_PSI_IO] = "pressure/io",
+	[PTK_SNAP_ONLINE] = "cpu/online",
+};
+_Static_assert(ARRAY_SIZE(ptk_snap_part_name) == PTK_SNAP_NPARTS, "one name per part");
+
+void ptk_snap_free(struct ptk_snap *s)
+{
+	ptk_stat_free(&s->st);
+	ptk_diskstats_free(&s->ds);
+	ptk_netdev_free(&s->nd);
+	ptk_kvs_free(&s->kvs);
+	free(s->rot);
+	free(s->speed);
+	free(s->procs);
+	free(s->online);
+	memset(s, 0, sizeof(*s));
+}
+
+void ptk_snap_reserve(struct ptk_snap *s)
+{
+	if (s->ds.n > s->dcap) {
+		s->dcap = s->ds.n + 8;
+		s->rot = xrealloc(s->rot, s->dcap * sizeof(*s->rot));
+	}
+	if (s->nd.n > s->ncap) {
+		s->ncap = s->nd.n + 8;
+		s->speed = xrealloc(s->speed, s->ncap * sizeof(*s->speed));
+	}
+}
+
+void ptk_snap_copy(struct ptk_snap *dst, const struct ptk_snap *src)
+{
+	struct ptk_stat st = dst->st;
+	struct ptk_diskstats ds = dst->ds;
+	struct ptk_netdevs nd = dst->nd;
+	struct ptk_kvs kvs = dst->kvs;
+	int *rot = dst->rot;
+	long *speed = dst->speed;
+	bool *online = dst->online;
+	struct ptk_task *procs = dst->procs;
+	int dcap = dst->dcap, ncap = dst->ncap, pcap = dst->pcap;
+
+	*dst = *src;
+	dst->st = st;
+	ptk_stat_copy(&dst->st, &src->st);
+	dst->ds = ds;
+	dst->ds.n = 0;
+	if (src->ds.n > dst->ds.cap) {
+		dst->ds.cap = src->ds.n;
+		dst->ds.d = xrealloc(dst->ds.d, dst->ds.cap * sizeof(*dst->ds.d));
+	}
+	if (src->ds.n)
+		memcpy(dst->ds.d, src->ds.d, src->ds.n * sizeof(*dst->ds.d));
+	dst->ds.n = src->ds.n;
+	dst->nd = nd;
+	if (src->nd.n > dst->nd.cap) {
+		dst->nd.cap = src->nd.n;
+		dst->nd.d = xrealloc(dst->nd.d, dst->nd.cap * sizeof(*dst->nd.d));
+	}
+	if (src->nd.n)
+		memcpy(dst->nd.d, src->nd.d, src->nd.n * sizeof(*dst->nd.d));
+	dst->nd.n = src->nd.n;
+	dst->kvs = kvs;
+	if (src->kvs.n > dst->kvs.cap) {
+		dst->kvs.cap = src->kvs.n;
+		dst->kvs.kv = xrealloc(dst->kvs.kv, dst->kvs.cap * sizeof(*dst->kvs.kv));
+	}
+	if (src->kvs.n)
+		memcpy(dst->kvs.kv, src->kvs.kv, src->kvs.n * sizeof(*dst->kvs.kv));
+	dst->kvs.n = src->kvs.n;
+	dst->rot = rot;
+	dst->speed = speed;
+	dst->dcap = dcap;
+	dst->ncap = ncap;
+	ptk_snap_reserve(dst);
+	if (src->ds.n)
+		memcpy(dst->rot, src->rot, src->ds.n * sizeof(*dst->rot));
+	if (src->nd.n)
+		memcpy(dst->speed, src->speed, src->nd.n * sizeof(*dst->speed));
+	dst->online = online;
+	if (src->online_n) {
+		dst->online = xrealloc(dst->online, src->online_n * sizeof(*dst->online));
+		memcpy(dst->online, src->online, src->online_n * sizeof(*dst->online));
+	}
+	dst->procs = procs;
+	dst->pcap = pcap;
+	dst->nproc = 0;
+}
+
+/* ---- the clock ------------------------------------------------------------------------- */
+
+s64 ptk_snap_now_ms(void)
+{
+	static bool init;
+	static s64 fake0_ms = -1;
+	static u64 mono0;
+	struct timespec ts;
+
+	if (!init) {
+		const char *f = getenv("PTK_FAKE_TIME");
+		double v;
+		init = true;
+		if (f && *f && ptk_parse_double(f, &v) == 0 && v >= 0) {
+			fake0_ms = llround(v * 1000.0);
+			mono0 = ptk_now_ns();
+		}
+	}
+	if (fake0_ms >= 0)
+		return fake0_ms + (s64)((ptk_now_ns() - mono0) / 1000000);
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (s64)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* ---- reading ---------------------------------------------------------------------------- */
+
+/*
+ * Live, a reader reads the same dozen files every interval: keep them open and pread() them
+ * at offset 0 (seq_file regenerates the text), which saves the path walk of every open().
+ * The text goes to the same parsers the readers use. The cache is per thread (the exporter
+ * reads from several). Other roots: the ordinary readers.
+ */
+enum {
+	F_STAT, /* /proc/uptime is not read: see read_live */
+	F_LOADAVG,
+	F_MEMINFO,
+	F_VMSTAT,
+	F_DISKSTATS,
+	F_NETDEV,
+	F_SNMP,
+	F_NETSTAT,
+	F_PSI_CPU,
+	F_PSI_MEM,
+	F_PSI_IO,
+	F_N
+};
+static const char *const live_files[F_N] = {
+	"/proc/stat",	      "/proc/loadavg",	       "/proc/meminfo",	    "/proc/vmstat",
+	"/proc/diskstats",    "/proc/net/dev",	       "/proc/net/snmp",    "/proc/net/netstat",
+	"/proc/pressure/cpu", "/proc/pressure/memory", "/proc/pressure/io",
+};
+static __thread struct {
+	int fd; /* 0: not opened yet, -errno: absent */
+	struct ptk_buf b;
+} live[F_N];
+
+/* pread the whole of live file f into live[f].b. The byte count, or -errno. */
+static ssize_t live_read(int f)
+{
+	struct ptk_buf *b = &live[f].b;
+
+	if (live[f].fd == 0) {
+		live[f].fd = open(live_files[f], O_RDONLY | O_CLOEXEC);
+		if (live[f].fd < 0)
+			live[f].fd = errno ? -errno : -ENOENT;
+	}
+	if (live[f].fd < 0)
+		return live[f].fd;
+	for (;;) {
+		if (b->cap < 4096) {
+			b->cap = 65536;
+			b->p = xrealloc(b->p, b->cap);
+		}
+		ssize_t n = pread(live[f].fd, b->p, b->cap - 1, 0);
+		if (n < 0)
+			return -errno;
+		if ((size_t)n < b->cap - 1) {
+			b->p[n] = '\0';
+			b->len = n;
+			return n;
+		}
+		b->cap *= 2; /* did not fit: read again with room */
+		b->p = xrealloc(b->p, b->cap);
+	}
+}
+
+/* Read live file f and parse it with parse(text, out). 0 or -errno. */
+static int live_parse(int f, int (*parse)(const char *, void *), void *out)
+{
+	ssize_t n = live_read(f);
+
+	if (n < 0)
+		return (int)n;
+	return parse(live[f].b.p, out);
+}
+
+/* sysfs facts per device/interface, re-read every 60 reads (they rarely change) */
+struct sys_fact {
+	char name[64];
+	int part, rot;
+	long speed;
+};
+static __thread struct sys_fact *facts;
+static __thread int nfacts;
+static __thread unsigned nreads;
+
+static struct sys_fact *fact(const struct ptk_src *src, const char *name, bool disk)
+{
+	for (int i = 0; i < nfacts; i++)
+		if (!strcmp(facts[i].name, name) && (facts[i].speed == -2) == disk)
+			return &facts[i];
+	facts = xrealloc(facts, (nfacts + 1) * sizeof(*facts));
+	struct sys_fact *f = &facts[nfacts++];
+	snprintf(f->name, sizeof(f->name), "%s", name);
+	f->part = -1;
+	f->rot = -1;
+	f->speed = disk ? -2 : -1;
+	if (disk) {
+		char rel[128], path[PATH_MAX], nm[64];
+		snprintf(nm, sizeof(nm), "%s", name);
+		for (char *c = nm; *c; c++)
+			if (*c == '/')
+				*c = '!';
+		snprintf(rel, sizeof(rel), "class/block/%s", nm);
+		if (!ptk_src_path(src, PTK_SYS, rel, path, sizeof(path)) && !access(path, F_OK)) {
+			snprintf(rel, sizeof(rel), "class/block/%s/partition", nm);
+			if (!ptk_src_path(src, PTK_SYS, rel, path, sizeof(path)))
+				f->part = access(path, F_OK) == 0;
+		}
+		if (f->part != 1)
+			f->rot = ptk_disk_rotational_read(src, name);
+		if (f->rot < 0)
+			f->rot = -1;
+	} else if (ptk_net_speed_read(src, name, &f->speed) || f->speed <= 0) {
+		f->speed = -1;
+	}
+	return f;
+}
+
+static int parse_stat(const char *t, void *o)
+{
+	return ptk_stat_parse(t, o);
+}
+
+static int parse_loadavg(const char *t, void *o)
+{
+	return ptk_loadavg_parse(t, o);
+}
+
+static int parse_meminfo(const char *t, void *o)
+{
+	return ptk_meminfo_parse(t, o);
+}
+
+static int parse_vmstat(const char *t, void *o)
+{
+	return ptk_vmstat_parse(t, o);
+}
+
+static int parse_diskstats(const char *t, void *o)
+{
+	return ptk_diskstats_parse(t, o);
+}
+
+static int parse_netdev(const char *t, void *o)
+{
+	return ptk_netdev_parse(t, o);
+}
+
+static int parse_snmp(const char *t, void *o)
+{
+	return ptk_netsnmp_parse(t, o);
+}
+
+static int parse_psi(const char *t, void *o)
+{
+	return ptk_psi_parse(t, o);
+}
+
+/* Record the outcome r of part p. */
+static void part_done(struct ptk_snap *s, enum ptk_snap_part p, int r)
+{
+	s->err[p] = r;
+	if (!r)
+		s->read |= PTK_SNAP_BIT(p);
+}
+
+static int read_live(const struct ptk_src *src, struct ptk_snap *s, unsigned mask)
+{
+	struct timespec bt;
+	int r;
+
+	if (++nreads % 60 == 0)
+		nfacts = 0;
+	if ((r = live_parse(F_STAT, parse_stat, &s->st)))
+		return r;
+	/*
+	 * /proc/uptime without reading it: its first field is CLOCK_BOOTTIME, its second the
+	 * sum of every CPU's idle time (fs/proc/uptime.c get_idle_time), which is /proc/stat's
+	 * aggregate idle column (same function, USER_HZ ticks: the same 10 ms resolution).
+	 */
+	if (clock_gettime(CLOCK_BOOTTIME, &bt))
+		return -errno;
+	s->up.up_s = bt.tv_sec + bt.tv_nsec / 1e9;
+	s->up.idle_s = (double)s->st.all.t[PTK_CPU_IDLE] / sysconf(_SC_CLK_TCK);
+	part_done(s, PTK_SNAP_STAT, 0);
+	if (mask & PTK_SNAP_BIT(PTK_SNAP_LOADAVG))
+		part_done(s, PTK_SNAP_LOADAVG, live_parse(F_LOADAVG, parse_loadavg, &s->la));
+	if (mask & PTK_SNAP_BIT(PTK_SNAP_MEMINFO))
+		part_done(s, PTK_SNAP_MEMINFO, live_parse(F_MEMINFO, parse_meminfo, &s->mi));
+	if (mask & PTK_SNAP_BIT(PTK_SNAP_VMSTAT))
+		part_done(s, PTK_SNAP_VMSTAT, live_parse(F_VMSTAT, parse_vmstat, &s->vm));
+	if (mask & PTK_SNAP_BIT(PTK_SNAP_DISKSTATS)) {
+		s->ds.n = 0;
+		part_done(s, PTK_SNAP_DISKSTATS,
+			  r = live_parse(F_DISKSTATS, parse_diskstats, &s->ds));
+		if (r)
+			s->ds.n = 0;
+	}
+	if (mask & PTK_SNAP_BIT(PTK_SNAP_NETDEV)) {
+		s->nd.n = 0;
+		part_done(s, PTK_SNAP_NETDEV, r = live_parse(F_NETDEV, parse_netdev, &s->nd));
+		if (r)
+			s->nd.n = 0;
+	}
+	ptk_snap_reserve(s);
+	for (int i = 0; i < s->ds.n; i++) {
+		struct sys_fact *f = fact(src, s->ds.d[i].name, true);
+		if (f->part >= 0)
+			s->ds.d[i].is_partition = f->part;
+		s->rot[i] = s->ds.d[i].is_partition ? -1 : f->rot;
+	}
+	for (int i = 0; i < s->nd.n; i++)
+		s->speed[i] = fact(src, s->nd.d[i].name, false)->speed;
+	if (mask & PTK_SNAP_BIT(PTK_SNAP_SNMP)) {
+		int r1, r2;
+		s->kvs.n = 0;
+		r1 = live_parse(F_SNMP, parse_snmp, &s->kvs);
+		r2 = live_parse(F_NETSTAT, parse_snmp, &s->kvs);
+		part_done(s, PTK_SNAP_SNMP, r1 && r2 ? r1 : 0);
+	}
+	for (int k = 0; k < PTK_PSI_NRES; k++)
+		if (mask & PTK_SNAP_BIT(PTK_SNAP_PSI_CPU + k))
+			part_done(s, PTK_SNAP_PSI_CPU + k,
+				  live_parse(F_PSI_CPU + k, parse_psi, &s->psi[k]));
+	s->t_ms = ptk_snap_now_ms();
+	return 0;
+}
+
+static int read_root(const struct ptk_src *src, struct ptk_snap *s, unsigned mask)
+{
+	int r;
+
+	if ((r = ptk_uptime_read(src, &s->up)) || (r = ptk_stat_read(src, &s->st)))
+		return r;
+	part_done(s, PTK_SNAP_STAT, 0);
+	if (mask & PTK_SNAP_BIT(PTK_SNAP_LOADAVG))
+		part_done(s, PTK_SNAP_LOADAVG, ptk_loadavg_read(src, &s->la));
+	if (mask & PTK_SNAP_BIT(PTK_SNAP_MEMINFO))
+		part_done(s, PTK_SNAP_MEMINFO, ptk_meminfo_read(src, &s->mi));
+	if (mask & PTK_SNAP_BIT(PTK_SNAP_VMSTAT))
+		part_done(s, PTK_SNAP_VMSTAT, ptk_vmstat_read(src, &s->vm));
+	if (mask & PTK_SNAP_BIT(PTK_SNAP_DISKSTATS)) {
+		part_done(s, PTK_SNAP_DISKSTATS, r = ptk_diskstats_read(src, &s->ds));
+		if (r)
+			s->ds.n = 0;
+	}
+	if (mask & PTK_SNAP_BIT(PTK_SNAP_NETDEV)) {
+		part_done(s, PTK_SNAP_NETDEV, r = ptk_netdev_read(src, &s->nd));
+		if (r)
+			s->nd.n = 0;
+	}
+	ptk_snap_reserve(s);
+	for (int i = 0; i < s->ds.n; i++) {
+		s->rot[i] = s->ds.d[i].is_partition ?
+				    -1 :
+				    ptk_disk_rotational_read(src, s->ds.d[i].name);
+		if (s->rot[i] < 0)
+			s->rot[i] = -1;
+	}
+	for (int i = 0; i < s->nd.n; i++)
+		if (ptk_net_speed_read(src, s->nd.d[i].name, &s->speed[i]) || s->speed[i] <= 0)
+			s->speed[i] = -1;
+	if (mask & PTK_SNAP_BIT(PTK_SNAP_SNMP)) {
+		s->kvs.n = 0;
+		part_done(s, PTK_SNAP_SNMP, r = ptk_netsnmp_read(src, &s->kvs));
+		if (r)
+			s->kvs.n = 0;
+	}
+	for (int k = 0; k < PTK_PSI_NRES; k++)
+		if (mask & PTK_SNAP_BIT(PTK_SNAP_PSI_CPU + k))
+			part_done(s, PTK_SNAP_PSI_CPU + k, ptk_psi_read(src, k, &s->psi[k]));
+	s->t_ms = llround((s->st.btime + s->up.up_s) * 1000.0);
+	return 0;
+}
+
+/* The online CPU list (/sys/devices/system/cpu/online), sized by /proc/stat's slots. */
+static int read_online(const struct ptk_src *src, struct ptk_snap *s)
+{
+	int n = MAX(s->st.ncpu, 1) + 64, r;
+
+	s->online = xrealloc(s->online, n * sizeof(*s->online));
+	memset(s->online, 0, n * sizeof(*s->online));
+	r = ptk_cpu_online_read(src, s->online, n);
+	s->online_n = r > 0 ? r : 0;
+	return r < 0 ? r : 0;
+}
+
+int ptk_snap_read(const struct ptk_src *src, struct ptk_snap *s, unsigned mask)
+{
+	int r;
+
+	s->id = 0;
+	s->read = 0;
+	memset(s->err, 0, sizeof(s->err));
+	if (ptk_src_is_live(src) && !src->sysfs_given)
+		r = read_live(src, s, mask);
+	else
+		r = read_root(src, s, mask);
+	if (r) {
+		s->err[PTK_SNAP_STAT] = r;
+		return r;
+	}
+	if (mask & PTK_SNAP_BIT(PTK_SNAP_ONLINE))
+		part_done(s, PTK_SNAP_ONLINE, read_online(src, s));
+	s->has_la = ptk_snap_has(s, PTK_SNAP_LOADAVG);
+	s->has_mi = ptk_snap_has(s, PTK_SNAP_MEMINFO);
+	s->has_vm = ptk_snap_has(s, PTK_SNAP_VMSTAT);
+	for (int k = 0; k < PTK_PSI_NRES; k++)
+		s->has_psi[k] = ptk_snap_has(s, PTK_SNAP_PSI_CPU + k);
+	return 0;
+}
+
+/* ---- the /proc tree writer ---------------------------------------------------------------- */
+
+static void write_cpu(struct ptk_strbuf *b, const char *label, const struct ptk_cpu_times *t)
+{
+	ptk_strbuf_addf(b, "%s", label);
+	for (int k = 0; k < PTK_CPU_NSTATES; k++)
+		ptk_strbuf_addf(b, " %" PRIu64, t->t[k]);
+	ptk_strbuf_addf(b, "\n");
+}
+
+static void write_psi_line(struct ptk_strbuf *b, const char *w, const struct ptk_psi_line *l)
+{
+	if (l->present)
+		ptk_strbuf_addf(b, "%s avg10=%.2f avg60=%.2f avg300=%.2f total=%" PRIu64 "\n", w,
+				l->avg10, l->avg60, l->avg300, l->total_us);
+}
+
+/* net/snmp text for the keys of one file: "Proto: names\nProto: values\n" per protocol,
+ * in first-seen order. netstat: the *Ext protocols (TcpExt, IpExt, MPTcpExt). */
+static void write_snmp(struct ptk_strbuf *b, const struct ptk_kvs *kvs, bool netstat)
+{
+	for (int i = 0; i < kvs->n; i++) {
+		const char *dot = strchr(kvs->kv[i].key, '.');
+		size_t plen = dot ? (size_t)(dot - kvs->kv[i].key) : 0;
+		bool seen = false, ext = plen >= 3 && !strncmp(kvs->kv[i].key + plen - 3, "Ext", 3);
+		if (!dot || ext != netstat)
+			continue;
+		for (int j = 0; j < i && !seen; j++)
+			seen = !strncmp(kvs->kv[j].key, kvs->kv[i].key, plen + 1);
+		if (seen)
+			continue;
+		for (int pass = 0; pass < 2; pass++) {
+			ptk_strbuf_addf(b, "%.*s:", (int)plen, kvs->kv[i].key);
+			for (int j = i; j < kvs->n; j++) {
+				if (strncmp(kvs->kv[j].key, kvs->kv[i].key, plen + 1))
+					continue;
+				if (pass == 0)
+					ptk_strbuf_addf(b, " %s", kvs->kv[j].key + plen + 1);
+				else
+					ptk_strbuf_addf(b, " %" PRId64, kvs->kv[j].val);
+			}
+			ptk_strbuf_addf(b, "\n");
+		}
+	}
+}
+
+static void write_task_stat(struct ptk_strbuf *b, const struct ptk_task *t, int pid)
+{
+	/* proc(5) fields 1..44; the ones the readers do not use are 0 */
+	ptk_strbuf_addf(
+		b,
+		"%d (%s) %c %d 0 0 0 -1 0 %" PRIu64 " 0 %" PRIu64 " 0 %" PRIu64 " %" PRIu64
+		" 0 0 %ld %ld %ld 0 %" PRIu64 " %" PRIu64 " %" PRIu64 " 0 0 0 0 0 0 0 0 0 0 0 0 "
+		"0 17 %d 0 0 %" PRIu64 " %" PRIu64 " 0\n",
+		pid, t->comm, t->state ? t->state : 'S', t->ppid, t->minflt, t->majflt, t->utime,
+		t->stime, t->priority, t->nice, t->nthreads, t->starttime, t->vsize, t->rss_pages,
+		t->processor < 0 ? 0 : t->processor, t->blkio_ticks, t->gtime);
+}
+
+static int write_task(struct ptk_strbuf *b, const char *dir, const struct ptk_task *t)
+{
+	char rel[128];
+	int r;
+
+	snprintf(rel, sizeof(rel), "%d/stat", t->pid);
+	write_task_stat(b, t, t->pid);
+	if ((r = ptk_strbuf_write(b, dir, rel)))
+		return r;
+	/* the main thread, for thread scans (D-state tasks and their wchan) */
+	snprintf(rel, sizeof(rel), "%d/task/%d/stat", t->pid, t->pid);
+	write_task_stat(b, t, t->pid);
+	if ((r = ptk_strbuf_write(b, dir, rel)))
+		return r;
+	if (t->io_ok) {
+		ptk_strbuf_addf(b,
+				"rchar: %" PRIu64 "\nwchar: %" PRIu64
+				"\nsyscr: 0\nsyscw: 0\nread_bytes: %" PRIu64
+				"\nwrite_bytes: %" PRIu64 "\ncancelled_write_bytes: %" PRIu64 "\n",
+				t->rchar, t->wchar, t->read_bytes, t->write_bytes,
+				t->cancelled_write_bytes);
+		snprintf(rel, sizeof(rel), "%d/io", t->pid);
+		if ((r = ptk_strbuf_write(b, dir, rel)))
+			return r;
+	}
+	if (t->wchan[0]) {
+		ptk_strbuf_addf(b, "%s", t->wchan);
+		snprintf(rel, sizeof(rel), "%d/wchan", t->pid);
+		ptk_strbuf_write(b, dir, rel);
+		snprintf(rel, sizeof(rel), "%d/task/%d/wchan", t->pid, t->pid);
+		ptk_strbuf_addf(b, "%s", t->wchan);
+		ptk_strbuf_write(b, dir, rel);
+	}
+	if (t->cmdline[0]) {
+		ptk_strbuf_addf(b, "%s", t->cmdline);
+		b->len++; /* the kernel's trailing NUL */
+		snprintf(rel, sizeof(rel), "%d/cmdline", t->pid);
+		ptk_strbuf_write(b, dir, rel);
+	}
+	if (t->owner_ok) {
+		ptk_strbuf_addf(b, "Name:\t%s\nUid:\t%u\t%u\t%u\t%u\n", t->comm, t->euid, t->euid,
+				t->euid, t->euid);
+		snprintf(rel, sizeof(rel), "%d/status", t->pid);
+		ptk_strbuf_write(b, dir, rel);
+		/* the owner of /proc/PID/stat is what top and ps show as USER */
+		char path[PATH_MAX];
+		snprintf(path, sizeof(path), "%s/%d/stat", dir, t->pid);
+		if (lchown(path, t->euid, -1)) {
+			/* not root: USER shows the reader's uid; nothing else is affected */
+		}
+	}
+	return 0;
+}
+
+int ptk_snap_write_tree(const struct ptk_snap *s, const char *dir)
+{
+	struct ptk_strbuf b = { 0 };
+	char rel[PATH_MAX];
+	int r;
+
+	if ((r = ptk_mkdir_p(dir, 0755)))
+		return r;
+	ptk_strbuf_addf(&b, "%.2f %.2f\n", s->up.up_s, s->up.idle_s);
+	if ((r = ptk_strbuf_write(&b, dir, "uptime")))
+		goto out_free;
+	/* The replayed clock is btime + uptime: write the btime that makes it the recorded
+	 * wall time t_ms (to the second), so time travel shows the time the sample was taken
+	 * even where the kernel's btime drifted from the wall clock. */
+	u64 btime = s->st.btime;
+	if (s->t_ms > 0 && s->t_ms / 1000 > (s64)s->up.up_s)
+		btime = (u64)(s->t_ms / 1000 - (s64)s->up.up_s);
+	write_cpu(&b, "cpu ", &s->st.all);
+	for (int i = 0; i < s->st.ncpu; i++) {
+		char label[32];
+		if (!s->st.present[i])
+			continue;
+		snprintf(label, sizeof(label), "cpu%d", i);
+		write_cpu(&b, label, &s->st.cpu[i]);
+	}
+	ptk_strbuf_addf(&b,
+			"intr %" PRIu64 "\nctxt %" PRIu64 "\nbtime %" PRIu64 "\nprocesses %" PRIu64
+			"\nprocs_running %" PRIu64 "\nprocs_blocked %" PRIu64 "\n",
+			s->st.intr, s->st.ctxt, btime, s->st.processes, s->st.procs_running,
+			s->st.procs_blocked);
+	if ((r = ptk_strbuf_write(&b, dir, "stat")))
+		goto out_free;
+	/* online CPUs = the CPUs /proc/stat listed (the kernel hides offline ones) */
+	for (int i = 0, first = 1; i < s->st.ncpu; i++) {
+		if (!s->st.present[i])
+			continue;
+		ptk_strbuf_addf(&b, "%s%d", first ? "" : ",", i);
+		first = 0;
+	}
+	ptk_strbuf_addf(&b, "\n");
+	if ((r = ptk_strbuf_write(&b, dir, "sys/devices/system/cpu/online")))
+		goto out_free;
+	if (s->has_la) {
+		ptk_strbuf_addf(&b, "%.2f %.2f %.2f %u/%u %d\n", s->la.load1, s->la.load5,
+				s->la.load15, s->la.nr_running, s->la.nr_threads, s->la.last_pid);
+		if ((r = ptk_strbuf_write(&b, dir, "loadavg")))
+			goto out_free;
+	}
+	if (s->has_mi) {
+		ptk_meminfo_text(&s->mi, &b);
+		if ((r = ptk_strbuf_write(&b, dir, "meminfo")))
+			goto out_free;
+	}
+	if (s->has_vm) {
+		ptk_vmstat_text(&s->vm, &b);
+		if ((r = ptk_strbuf_write(&b, dir, "vmstat")))
+			goto out_free;
+	}
+	if (s->ds.n) {
+		for (int i = 0; i < s->ds.n; i++) {
+			const struct ptk_disk *d = &s->ds.d[i];
+			ptk_strbuf_addf(&b, "%4u %7u %s", d->major, d->minor, d->name);
+			for (int k = 0; k < d->nfields && k < PTK_DK_NFIELDS; k++)
+				ptk_strbuf_addf(&b, " %" PRIu64, d->f[k]);
+			ptk_strbuf_addf(&b, "\n");
+		}
+		if ((r = ptk_strbuf_write(&b, dir, "diskstats")))
+			goto out_free;
+		for (int i = 0; i < s->ds.n; i++) {
+			const struct ptk_disk *d = &s->ds.d[i];
+			char name[64];
+			snprintf(name, sizeof(name), "%s", d->name);
+			for (char *c = name; *c; c++)
+				if (*c == '/')
+					*c = '!';
+			snprintf(rel, sizeof(rel), "sys/class/block/%s/%s", name,
+				 d->is_partition ? "partition" : "dev");
+			ptk_strbuf_addf(&b, d->is_partition ? "1\n" : "%u:%u\n", d->major,
+					d->minor);
+			ptk_strbuf_write(&b, dir, rel);
+			if (s->rot && s->rot[i] >= 0) {
+				snprintf(rel, sizeof(rel), "sys/block/%s/queue/rotational", name);
+				ptk_strbuf_addf(&b, "%d\n", s->rot[i]);
+				ptk_strbuf_write(&b, dir, rel);
+			}
+		}
+	}
+	if (s->nd.n) {
+		ptk_strbuf_addf(
+			&b, "Inter-|   Receive                                                |  "
+			    "Transmit\n face |bytes    packets errs drop fifo frame compressed "
+			    "multicast|bytes    packets errs drop fifo colls carrier compressed\n");
+		for (int i = 0; i < s->nd.n; i++) {
+			ptk_strbuf_addf(&b, "%6s:", s->nd.d[i].name);
+			for (int k = 0; k < PTK_ND_NFIELDS; k++)
+				ptk_strbuf_addf(&b, " %" PRIu64, s->nd.d[i].f[k]);
+			ptk_strbuf_addf(&b, "\n");
+		}
+		if ((r = ptk_strbuf_write(&b, dir, "net/dev")))
+			goto out_free;
+		for (int i = 0; s->speed && i < s->nd.n; i++) {
+			if (s->speed[i] <= 0)
+				continue;
+			snprintf(rel, sizeof(rel), "sys/class/net/%s/speed", s->nd.d[i].name);
+			ptk_strbuf_addf(&b, "%ld\n", s->speed[i]);
+			ptk_strbuf_write(&b, dir, rel);
+		}
+	}
+	if (s->kvs.n) {
+		write_snmp(&b, &s->kvs, false);
+		if ((r = ptk_strbuf_write(&b, dir, "net/snmp")))
+			goto out_free;
+		write_snmp(&b, &s->kvs, true);
+		if (b.len && (r = ptk_strbuf_write(&b, dir, "net/netstat")))
+			goto out_free;
+		b.len = 0;
+	}
+	for (int k = 0; k < PTK_PSI_NRES; k++) {
+		if (!s->has_psi[k])
+			continue;
+		write_psi_line(&b, "some", &s->psi[k].some);
+		write_psi_line(&b, "full", &s->psi[k].full);
+		snprintf(rel, sizeof(rel), "pressure/%s", ptk_psi_res_name[k]);
+		if ((r = ptk_strbuf_write(&b, dir, rel)))
+			goto out_free;
+	}
+	for (int i = 0; i < s->nproc; i++)
+		if ((r = write_task(&b, dir, &s->procs[i])))
+			goto out_free;
+out_free:
+	free(b.p);
+	return r;
+}
