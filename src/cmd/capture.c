@@ -2,8 +2,9 @@
 /*
  * ptk capture: write snapshot directories DIR/0, DIR/1, ... that every command replays with
  * --procfs DIR. A snapshot holds only the files the readers use, copied byte for byte:
- *   N/<procfs file>        system-wide /proc files (uptime first: it times the replay)
- *   N/sys/<sysfs file>     the few /sys files the readers use
+ *   N/<procfs file>        the system snapshot's /proc files (ptk_snap_files, source/snap.h;
+ *                          uptime first: it times the replay)
+ *   N/sys/<sysfs file>     the system snapshot's /sys files
  *   N/kmsg                 kernel log records from /dev/kmsg
  *   N/<pid>/..., N/<pid>/task/<tid>/...   the process table
  * Each snapshot is written into DIR/.N.tmp and renamed to DIR/N when complete, so a reader
@@ -23,10 +24,9 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "source/snap.h"
 
 enum cap_where {
-	CAP_PROC, /* <procfs>/REL -> N/REL */
-	CAP_SYS, /* <sysfs>/REL -> N/sys/REL; '*' in REL is a glob */
 	CAP_KMSG, /* /dev/kmsg records (or <procfs>/kmsg of a copied root) -> N/kmsg */
 	CAP_PID, /* <procfs>/<pid>/REL -> N/<pid>/REL */
 	CAP_TID, /* <procfs>/<pid>/task/<tid>/REL -> N/<pid>/task/<tid>/REL */
@@ -34,7 +34,6 @@ enum cap_where {
 
 enum {
 	CAP_REQUIRED = 1 << 0, /* no snapshot without it */
-	CAP_MARKER = 1 << 1, /* "D/ * /LEAF": make every D/ *, an empty LEAF where one exists */
 };
 
 struct cap_file {
@@ -44,24 +43,9 @@ struct cap_file {
 	const char *reader; /* who reads it (documentation) */
 };
 
-/* Every file the readers use, and nothing else. */
+/* Every per-process file and the kernel log: the files the readers use, and nothing else.
+ * The system-wide files are the snapshot's (ptk_snap_files). */
 static const struct cap_file cap_files[] = {
-	{ CAP_PROC, "uptime", CAP_REQUIRED, "ptk_uptime_read: replay interval lengths" },
-	{ CAP_PROC, "stat", CAP_REQUIRED, "ptk_stat_read" },
-	{ CAP_PROC, "loadavg", 0, "ptk_loadavg_read" },
-	{ CAP_PROC, "meminfo", 0, "ptk_meminfo_read" },
-	{ CAP_PROC, "vmstat", 0, "ptk_vmstat_read" },
-	{ CAP_PROC, "diskstats", 0, "ptk_diskstats_read" },
-	{ CAP_PROC, "net/dev", 0, "ptk_netdev_read" },
-	{ CAP_PROC, "net/snmp", 0, "ptk_netsnmp_read" },
-	{ CAP_PROC, "net/netstat", 0, "ptk_netsnmp_read" },
-	{ CAP_PROC, "pressure/cpu", 0, "ptk_psi_read (kernel >= 4.20)" },
-	{ CAP_PROC, "pressure/memory", 0, "ptk_psi_read" },
-	{ CAP_PROC, "pressure/io", 0, "ptk_psi_read" },
-	{ CAP_SYS, "devices/system/cpu/online", 0, "ptk_cpu_online_read" },
-	{ CAP_SYS, "class/net/*/speed", 0, "ptk_net_speed_read (EINVAL when unknown)" },
-	{ CAP_SYS, "block/*/queue/rotational", 0, "ptk_disk_rotational_read" },
-	{ CAP_SYS, "class/block/*/partition", CAP_MARKER, "ptk_diskstats_read (existence)" },
 	{ CAP_KMSG, "kmsg", 0, "ptk_kmsg_read" },
 	{ CAP_PID, "stat", CAP_REQUIRED, "ptk_ptab_scan" },
 	{ CAP_PID, "statm", 0, "process memory" },
@@ -81,10 +65,10 @@ static const struct cap_file cap_files[] = {
 struct capture {
 	const char *dir;
 	char tmp[PATH_MAX];
-	struct ptk_buf proc_buf[ARRAY_SIZE(cap_files)]; /* system-wide files, read together */
-	ssize_t proc_len[ARRAY_SIZE(cap_files)];
+	struct ptk_buf proc_buf[PTK_SNAP_NFILES]; /* system-wide files, read together */
+	ssize_t proc_len[PTK_SNAP_NFILES];
 	struct ptk_buf b;
-	bool warned[ARRAY_SIZE(cap_files)];
+	bool warned[PTK_SNAP_NFILES];
 	bool kmsg_warned;
 	/* per-snapshot counts for the progress line */
 	int nfiles, nprocs, nthreads;
@@ -199,8 +183,10 @@ static int copy_kmsg(struct ptk_ctx *ctx, struct capture *cap, const struct cap_
 	return write_at(cap, "kmsg", cap->b.p ? cap->b.p : "", len);
 }
 
-/* Copy the sysfs files of one table entry (globs expanded). Unreadable files are skipped. */
-static void copy_sys(struct ptk_ctx *ctx, struct capture *cap, const struct cap_file *cf)
+/* Copy the sysfs files of one snapshot file entry (globs expanded; a marker entry
+ * "D/ * /LEAF" makes every D/ * and an empty LEAF where one exists). Unreadable files are
+ * skipped. */
+static void copy_sys(struct ptk_ctx *ctx, struct capture *cap, const struct ptk_snap_file *cf)
 {
 	char pat[PATH_MAX], root[PATH_MAX], leaf[64] = "";
 	size_t rootlen;
@@ -210,7 +196,7 @@ static void copy_sys(struct ptk_ctx *ctx, struct capture *cap, const struct cap_
 	    ptk_src_path(&ctx->src, PTK_SYS, cf->rel, pat, sizeof(pat)))
 		return;
 	rootlen = strlen(root); /* "<sysfs>/" */
-	if (cf->flags & CAP_MARKER) {
+	if (cf->flags & PTK_SNAP_F_MARKER) {
 		char *slash = strrchr(pat, '/');
 		snprintf(leaf, sizeof(leaf), "%s", slash + 1);
 		*slash = '\0';
@@ -223,7 +209,7 @@ static void copy_sys(struct ptk_ctx *ctx, struct capture *cap, const struct cap_
 
 		if (!path_fmt(rel, sizeof(rel), "sys/%s", src + rootlen))
 			continue;
-		if (cf->flags & CAP_MARKER) {
+		if (cf->flags & PTK_SNAP_F_MARKER) {
 			char path[PATH_MAX], live[PATH_MAX];
 			if (!path_fmt(path, sizeof(path), "%s/%s", cap->tmp, rel) ||
 			    ptk_mkdir_p(path, 0755))
@@ -378,39 +364,39 @@ static int capture_sample(struct ptk_ctx *ctx, void *arg, long i, double itv)
 	cap->nfiles = cap->nprocs = cap->nthreads = 0;
 
 	/* System-wide /proc files first, back to back, so uptime dates all of them. */
-	for (k = 0; k < ARRAY_SIZE(cap_files); k++)
-		if (cap_files[k].where == CAP_PROC)
-			cap->proc_len[k] = ptk_src_read_buf(&ctx->src, PTK_PROC, cap_files[k].rel,
-							    &cap->proc_buf[k]);
-	for (k = 0; k < ARRAY_SIZE(cap_files); k++) {
-		const struct cap_file *cf = &cap_files[k];
+	for (k = 0; k < PTK_SNAP_NFILES; k++)
+		if (ptk_snap_files[k].fs == PTK_PROC)
+			cap->proc_len[k] = ptk_src_read_buf(
+				&ctx->src, PTK_PROC, ptk_snap_files[k].rel, &cap->proc_buf[k]);
+	for (k = 0; k < PTK_SNAP_NFILES; k++) {
+		const struct ptk_snap_file *sf = &ptk_snap_files[k];
 		ssize_t n = cap->proc_len[k];
 
-		if (cf->where != CAP_PROC)
+		if (sf->fs != PTK_PROC) {
+			copy_sys(ctx, cap, sf);
 			continue;
-		if (n < 0 && cf->flags & CAP_REQUIRED) {
-			ptk_err("cannot read %s/%s: %s", ctx->src.procfs, cf->rel, strerror(-n));
-			goto fail;
+		}
+		if (n < 0 && sf->flags & PTK_SNAP_F_REQUIRED) {
+			ptk_err("cannot read %s/%s: %s", ctx->src.procfs, sf->rel, strerror(-n));
+			goto err_remove_tmp;
 		}
 		if (n < 0) {
 			/* absent files (no PSI in this kernel) are expected; say why once else */
 			if (n != -ENOENT && !cap->warned[k])
-				ptk_warn("skipping %s/%s: %s", ctx->src.procfs, cf->rel,
+				ptk_warn("skipping %s/%s: %s", ctx->src.procfs, sf->rel,
 					 strerror(-n));
 			cap->warned[k] = true;
 			continue;
 		}
-		if ((r = write_at(cap, cf->rel, cap->proc_buf[k].p, n))) {
-			ptk_err("cannot write %s/%s: %s", cap->tmp, cf->rel, strerror(-r));
-			goto fail;
+		if ((r = write_at(cap, sf->rel, cap->proc_buf[k].p, n))) {
+			ptk_err("cannot write %s/%s: %s", cap->tmp, sf->rel, strerror(-r));
+			goto err_remove_tmp;
 		}
 	}
 	for (k = 0; k < ARRAY_SIZE(cap_files); k++) {
 		const struct cap_file *cf = &cap_files[k];
 
-		if (cf->where == CAP_SYS) {
-			copy_sys(ctx, cap, cf);
-		} else if (cf->where == CAP_KMSG) {
+		if (cf->where == CAP_KMSG) {
 			r = copy_kmsg(ctx, cap, cf);
 			if (r && !cap->kmsg_warned)
 				ptk_warn("kernel log not captured: /dev/kmsg: %s", strerror(-r));
@@ -419,7 +405,7 @@ static int capture_sample(struct ptk_ctx *ctx, void *arg, long i, double itv)
 	}
 	if ((r = copy_procs(ctx, cap))) {
 		ptk_err("cannot list %s: %s", ctx->src.procfs, strerror(-r));
-		goto fail;
+		goto err_remove_tmp;
 	}
 	/* the capturing process was running while it read stat: procs_running counts it.
 	 * The marker lets replays subtract it, as live tools subtract themselves. */
@@ -429,17 +415,17 @@ static int capture_sample(struct ptk_ctx *ctx, void *arg, long i, double itv)
 		if ((r = write_at(cap, PTK_CAPTURE_MARKER, pid, n))) {
 			ptk_err("cannot write %s/%s: %s", cap->tmp, PTK_CAPTURE_MARKER,
 				strerror(-r));
-			goto fail;
+			goto err_remove_tmp;
 		}
 	}
 	if (rename(cap->tmp, final) < 0) {
 		ptk_err("cannot rename %s to %s: %s", cap->tmp, final, strerror(errno));
-		goto fail;
+		goto err_remove_tmp;
 	}
 	fprintf(stderr, "%s: %s: %d files, %d processes, %d threads\n", ptk_progname, final,
 		cap->nfiles, cap->nprocs, cap->nthreads);
 	return 0;
-fail:
+err_remove_tmp:
 	rm_rf(cap->tmp);
 	return PTK_EXIT_RUNTIME;
 }
@@ -488,7 +474,7 @@ int cmd_capture(struct ptk_ctx *ctx, int argc, char **argv)
 	r = ptk_loop(ctx, interval, count - 1, capture_sample, &cap);
 	if (r == -EINTR)
 		r = 0; /* the snapshots written so far are complete */
-	for (size_t k = 0; k < ARRAY_SIZE(cap_files); k++)
+	for (size_t k = 0; k < PTK_SNAP_NFILES; k++)
 		ptk_buf_free(&cap.proc_buf[k]);
 	ptk_buf_free(&cap.b);
 	return r;

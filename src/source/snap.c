@@ -26,6 +26,29 @@ const char *const ptk_snap_part_name[PTK_SNAP_NPARTS] = {
 };
 _Static_assert(ARRAY_SIZE(ptk_snap_part_name) == PTK_SNAP_NPARTS, "one name per part");
 
+const struct ptk_snap_file ptk_snap_files[PTK_SNAP_NFILES] = {
+	/* uptime first: it dates the files read after it (replay interval lengths) */
+	{ PTK_SNAP_STAT, PTK_PROC, "uptime", PTK_SNAP_F_REQUIRED, "ptk_uptime_read" },
+	{ PTK_SNAP_STAT, PTK_PROC, "stat", PTK_SNAP_F_REQUIRED, "ptk_stat_read" },
+	{ PTK_SNAP_LOADAVG, PTK_PROC, "loadavg", 0, "ptk_loadavg_read" },
+	{ PTK_SNAP_MEMINFO, PTK_PROC, "meminfo", 0, "ptk_meminfo_read" },
+	{ PTK_SNAP_VMSTAT, PTK_PROC, "vmstat", 0, "ptk_vmstat_read" },
+	{ PTK_SNAP_DISKSTATS, PTK_PROC, "diskstats", 0, "ptk_diskstats_read" },
+	{ PTK_SNAP_NETDEV, PTK_PROC, "net/dev", 0, "ptk_netdev_read" },
+	{ PTK_SNAP_SNMP, PTK_PROC, "net/snmp", 0, "ptk_netsnmp_read" },
+	{ PTK_SNAP_SNMP, PTK_PROC, "net/netstat", 0, "ptk_netsnmp_read" },
+	{ PTK_SNAP_PSI_CPU, PTK_PROC, "pressure/cpu", 0, "ptk_psi_read (kernel >= 4.20)" },
+	{ PTK_SNAP_PSI_MEMORY, PTK_PROC, "pressure/memory", 0, "ptk_psi_read" },
+	{ PTK_SNAP_PSI_IO, PTK_PROC, "pressure/io", 0, "ptk_psi_read" },
+	{ PTK_SNAP_ONLINE, PTK_SYS, "devices/system/cpu/online", 0, "ptk_cpu_online_read" },
+	{ PTK_SNAP_NETDEV, PTK_SYS, "class/net/*/speed", 0,
+	  "ptk_net_speed_read (EINVAL when unknown)" },
+	{ PTK_SNAP_DISKSTATS, PTK_SYS, "block/*/queue/rotational", 0, "ptk_disk_rotational_read" },
+	{ PTK_SNAP_DISKSTATS, PTK_SYS, "class/block/*/partition", PTK_SNAP_F_MARKER,
+	  "ptk_diskstats_read (existence)" },
+};
+_Static_assert(ARRAY_SIZE(ptk_snap_files) == PTK_SNAP_NFILES, "PTK_SNAP_NFILES counts them");
+
 void ptk_snap_free(struct ptk_snap *s)
 {
 	ptk_stat_free(&s->st);

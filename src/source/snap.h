@@ -43,6 +43,23 @@ enum ptk_snap_part {
 
 extern const char *const ptk_snap_part_name[PTK_SNAP_NPARTS];
 
+/* The files a snapshot is read from, one entry per file: `ptk capture` copies exactly these
+ * (byte for byte) for the system-wide part of a capture, so a replay reads what a live
+ * snapshot reads. sys paths may hold one '*' (one entry per device or interface). */
+enum {
+	PTK_SNAP_F_REQUIRED = 1 << 0, /* no snapshot without it */
+	PTK_SNAP_F_MARKER = 1 << 1, /* its existence is the value (class/block/X/partition) */
+};
+struct ptk_snap_file {
+	enum ptk_snap_part part;
+	enum ptk_fs fs; /* PTK_PROC or PTK_SYS */
+	const char *rel; /* relative to the procfs or sysfs root */
+	unsigned flags;
+	const char *reader; /* the reader that parses it (documentation) */
+};
+#define PTK_SNAP_NFILES 16
+extern const struct ptk_snap_file ptk_snap_files[PTK_SNAP_NFILES];
+
 /* One snapshot. Buffers are reused across reads and loads; free with ptk_snap_free(). */
 struct ptk_snap {
 	s64 id; /* archive row id (0 when live) */
