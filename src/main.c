@@ -70,6 +70,8 @@ static const struct ptk_cmd commands[] = {
 	  "sadc, sa1, atop -w" },
 	{ "sar", cmd_sar, "reports from the archive (or live) in sar's layouts, with Average lines",
 	  "sar" },
+	{ "metrics", cmd_metrics, "list the metric registry: titles, JSON keys, units, help",
+	  "(none: sysstat's activity.c, node_exporter's HELP lines)" },
 };
 
 static void print_help(FILE *f)

@@ -46,5 +46,6 @@ int cmd_exporter(struct ptk_ctx *ctx, int argc, char **argv);
 int cmd_flamegraph(struct ptk_ctx *ctx, int argc, char **argv);
 int cmd_pstack(struct ptk_ctx *ctx, int argc, char **argv);
 int cmd_gcore(struct ptk_ctx *ctx, int argc, char **argv);
+int cmd_metrics(struct ptk_ctx *ctx, int argc, char **argv);
 
 #endif
