@@ -187,6 +187,9 @@ static void print_json(struct ptk_ctx *ctx, struct ptk_use *s, struct ptk_use_ro
 		json_object_object_add(o, "verdict",
 				       json_object_new_string(ptk_verdict_name[r->verdict]));
 		json_object_object_add(o, "partial", json_object_new_boolean(r->partial));
+		if (!strcmp(r->resource, "memory")) /* as free flags it */
+			json_object_object_add(o, "available_estimated",
+					       json_object_new_boolean(r->estimated));
 		a = json_object_new_array();
 		for (int k = 0; k < r->nev; k++)
 			json_object_array_add(a, json_object_new_string(r->evidence[k]));

@@ -54,6 +54,7 @@ enum coll {
 	CL_DISKSTATS,
 	CL_NETDEV,
 	CL_PRESSURE,
+	CL_NETSTAT,
 	CL_RUNQLAT,
 	CL_THREADS,
 	CL_PROCESSES,
@@ -61,10 +62,11 @@ enum coll {
 	CL_N
 };
 static const char *const coll_name[CL_N] = {
-	[CL_CPU] = "cpu",	  [CL_STAT] = "stat",		[CL_LOADAVG] = "loadavg",
-	[CL_MEMINFO] = "meminfo", [CL_VMSTAT] = "vmstat",	[CL_DISKSTATS] = "diskstats",
-	[CL_NETDEV] = "netdev",	  [CL_PRESSURE] = "pressure",	[CL_RUNQLAT] = "runqlat",
-	[CL_THREADS] = "threads", [CL_PROCESSES] = "processes", [CL_CHECK] = "check",
+	[CL_CPU] = "cpu",	  [CL_STAT] = "stat",	      [CL_LOADAVG] = "loadavg",
+	[CL_MEMINFO] = "meminfo", [CL_VMSTAT] = "vmstat",     [CL_DISKSTATS] = "diskstats",
+	[CL_NETDEV] = "netdev",	  [CL_PRESSURE] = "pressure", [CL_NETSTAT] = "netstat",
+	[CL_RUNQLAT] = "runqlat", [CL_THREADS] = "threads",   [CL_PROCESSES] = "processes",
+	[CL_CHECK] = "check",
 };
 
 /* ---- metric descriptions: every family of the exposition is one of these ----------------- */
@@ -298,6 +300,24 @@ static const struct psi_family {
 		  "(/proc/pressure/io full total=)."),
 	  PTK_PSI_IO, true },
 };
+
+/* /proc/net/snmp and /proc/net/netstat: node_netstat_<Group>_<Name> as node_exporter */
+#define NETSTAT(g, n, h)                                                       \
+	{                                                                      \
+		COUNTER("node_netstat_" g "_" n, "", PTK_V_U64,                \
+			"Statistic " g n " (/proc/net/snmp " g " " n "): " h), \
+			g "." n                                                \
+	}
+static const struct netstat_family {
+	struct ptk_metric m;
+	const char *key; /* ptk_kvs key */
+} netstat_families[] = {
+	NETSTAT("Tcp", "OutSegs", "segments sent, retransmissions excluded."),
+	NETSTAT("Tcp", "RetransSegs", "segments retransmitted."),
+	NETSTAT("Tcp", "InSegs", "segments received."),
+	NETSTAT("Tcp", "InErrs", "segments received in error."),
+};
+#undef NETSTAT
 
 /* ptk_* */
 static const struct ptk_metric m_runq = {
@@ -908,6 +928,12 @@ static struct body *collect(struct exporter *ex)
 				both_family(b, &f->m);
 				both_sample(b, &f->m, NULL, na ? PTK_NA : PTK_U(v * f->scale), -1);
 			}
+			/* what check judges and free shows, the estimate labelled as free flags it */
+			const char *lab[] = { "estimated", mi.has_available ? "false" : "true",
+					      NULL };
+			both_family(b, PTK_M(CHECK_AVAILABLE_BYTES));
+			both_sample(b, PTK_M(CHECK_AVAILABLE_BYTES), lab,
+				    PTK_U(mi.mem_available * 1024), -1);
 			ok[CL_MEMINFO] = true;
 		}
 	}
@@ -982,6 +1008,22 @@ static struct body *collect(struct exporter *ex)
 			both_sample(b, &f->m, NULL, PTK_F(l->total_us / 1e6), btime);
 		}
 		ok[CL_PRESSURE] = !err[0] && !err[1] && !err[2];
+	}
+	if (ex->on[CL_NETSTAT]) {
+		struct ptk_kvs kvs = { 0 };
+		if (ptk_netsnmp_read(src, &kvs) == 0) {
+			for (size_t k = 0; k < ARRAY_SIZE(netstat_families); k++) {
+				const struct netstat_family *f = &netstat_families[k];
+				s64 v;
+				/* a counter this kernel lacks is absent, never 0 */
+				if (!ptk_kvs_get(&kvs, f->key, &v))
+					continue;
+				both_family(b, &f->m);
+				both_sample(b, &f->m, NULL, PTK_U((u64)v), -1);
+			}
+			ok[CL_NETSTAT] = true;
+		}
+		ptk_kvs_free(&kvs);
 	}
 	if (ex->on[CL_RUNQLAT] && ex->watch) {
 		struct ptk_cpuwatch_result w;

@@ -257,6 +257,18 @@ const struct ptk_metric ptk_registry[PTK_M_COUNT] = {
 		     "Collections made for them: scrapes that arrive during a collection share the "
 		     "next one, so under concurrent scrapes this grows slower than "
 		     "ptk_exporter_scrapes_total."),
+	[PTK_M_CHECK_AVAILABLE_BYTES] = {
+		.name = "ptk_memory_available_bytes",
+		.key = "ptk_memory_available_bytes",
+		.prom = "ptk_memory_available_bytes",
+		.unit = "bytes",
+		.kind = PTK_GAUGE,
+		.type = PTK_V_U64,
+		.help = "Memory available for starting new applications without swapping, as ptk "
+			"check judges it and free shows it (/proc/meminfo MemAvailable x 1024); "
+			"estimated=\"true\" on kernels without MemAvailable (before 3.14), where "
+			"free flags the estimate and node_memory_MemAvailable_bytes is absent.",
+	},
 #undef CG
 #undef CC
 #undef PROM

@@ -114,6 +114,7 @@ enum ptk_mid {
 	PTK_M_CHECK_VERDICT,
 	PTK_M_CHECK_WINDOW,
 	PTK_M_CHECK_LAST_RUN,
+	PTK_M_CHECK_AVAILABLE_BYTES,
 
 	/* ---- processes and threads: /proc/PID (top, pidstat, iotop, cswtop) ---- */
 

@@ -450,7 +450,9 @@ static void cond_text(char *buf, size_t size, const struct ptk_cond *c, enum ptk
 		snprintf(buf, size, "%s unknown", m->name);
 		return;
 	}
-	if (c->or_ncpu)
+	if (c->or_ncpu && c->at <= 0)
+		snprintf(num, sizeof(num), "CPUs");
+	else if (c->or_ncpu)
 		snprintf(num, sizeof(num), "max(%.15g, CPUs)", c->at);
 	else if (m->unit[0] && !unit[0] && strcmp(m->unit, "B"))
 		snprintf(num, sizeof(num), "%.15g %s", c->at, m->unit);
@@ -554,7 +556,7 @@ void ptk_rules_print(FILE *f, bool man)
 			man_escaped(f, r->name);
 			fputc('\n', f);
 			man_escaped(f, line);
-			fputs(".\n", f);
+			fputs(".\n.br\n", f);
 			man_escaped(f, r->reason);
 			fputc('\n', f);
 			continue;
