@@ -25,8 +25,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cmd/check.h"
 #include "cmd/cmd.h"
+#include "model/registry.h"
+#include "model/use.h"
 #include "model/delta.h"
 #include "model/jstack.h"
 #include "model/ptask.h"
@@ -53,6 +54,7 @@ enum coll {
 	CL_DISKSTATS,
 	CL_NETDEV,
 	CL_PRESSURE,
+	CL_NETSTAT,
 	CL_RUNQLAT,
 	CL_THREADS,
 	CL_PROCESSES,
@@ -60,10 +62,11 @@ enum coll {
 	CL_N
 };
 static const char *const coll_name[CL_N] = {
-	[CL_CPU] = "cpu",	  [CL_STAT] = "stat",		[CL_LOADAVG] = "loadavg",
-	[CL_MEMINFO] = "meminfo", [CL_VMSTAT] = "vmstat",	[CL_DISKSTATS] = "diskstats",
-	[CL_NETDEV] = "netdev",	  [CL_PRESSURE] = "pressure",	[CL_RUNQLAT] = "runqlat",
-	[CL_THREADS] = "threads", [CL_PROCESSES] = "processes", [CL_CHECK] = "check",
+	[CL_CPU] = "cpu",	  [CL_STAT] = "stat",	      [CL_LOADAVG] = "loadavg",
+	[CL_MEMINFO] = "meminfo", [CL_VMSTAT] = "vmstat",     [CL_DISKSTATS] = "diskstats",
+	[CL_NETDEV] = "netdev",	  [CL_PRESSURE] = "pressure", [CL_NETSTAT] = "netstat",
+	[CL_RUNQLAT] = "runqlat", [CL_THREADS] = "threads",   [CL_PROCESSES] = "processes",
+	[CL_CHECK] = "check",
 };
 
 /* ---- metric descriptions: every family of the exposition is one of these ----------------- */
@@ -298,6 +301,24 @@ static const struct psi_family {
 	  PTK_PSI_IO, true },
 };
 
+/* /proc/net/snmp and /proc/net/netstat: node_netstat_<Group>_<Name> as node_exporter */
+#define NETSTAT(g, n, h)                                                       \
+	{                                                                      \
+		COUNTER("node_netstat_" g "_" n, "", PTK_V_U64,                \
+			"Statistic " g n " (/proc/net/snmp " g " " n "): " h), \
+			g "." n                                                \
+	}
+static const struct netstat_family {
+	struct ptk_metric m;
+	const char *key; /* ptk_kvs key */
+} netstat_families[] = {
+	NETSTAT("Tcp", "OutSegs", "segments sent, retransmissions excluded."),
+	NETSTAT("Tcp", "RetransSegs", "segments retransmitted."),
+	NETSTAT("Tcp", "InSegs", "segments received."),
+	NETSTAT("Tcp", "InErrs", "segments received in error."),
+};
+#undef NETSTAT
+
 /* ptk_* */
 static const struct ptk_metric m_runq = {
 	"ptk_runqueue_latency_seconds",
@@ -316,10 +337,6 @@ static const struct ptk_metric m_shortlived =
 		"Processes that started and exited between two scrapes' worth of BPF counting, "
 		"invisible to any /proc snapshot (BPF sched_process_fork/exit), since the exporter "
 		"started.");
-static const struct ptk_metric m_bpf_run =
-	COUNTER("ptk_bpf_program_run_seconds_total", "seconds", PTK_V_F64,
-		"Kernel CPU time of the exporter's BPF programs (bpf_prog_info run_time_ns, "
-		"BPF_ENABLE_STATS), since the exporter started.");
 static const struct ptk_metric m_tg_csw =
 	COUNTER("ptk_thread_group_context_switches_total", "", PTK_V_U64,
 		"Context switches, voluntary + involuntary, of the threads of a thread group: "
@@ -351,31 +368,6 @@ static const struct ptk_metric m_pstart =
 	GAUGE("ptk_process_start_time_seconds", "seconds", PTK_V_F64,
 	      "Start time of a top-N process, unixtime (/proc/stat btime + /proc/PID/stat "
 	      "starttime / USER_HZ).");
-static const struct ptk_metric m_verdict =
-	GAUGE("ptk_check_verdict", "", PTK_V_U64,
-	      "ptk check's verdict per resource over the last check window: 0 ok, 1 warning, 2 "
-	      "critical (the worst device of the resource).");
-static const struct ptk_metric m_check_window =
-	GAUGE("ptk_check_window_seconds", "seconds", PTK_V_F64,
-	      "Length of the window the verdicts were computed over.");
-static const struct ptk_metric m_check_ts =
-	GAUGE("ptk_check_last_run_timestamp_seconds", "seconds", PTK_V_F64,
-	      "When the last check window ended, unixtime.");
-static const struct ptk_metric m_success =
-	GAUGE("ptk_scrape_collector_success", "", PTK_V_U64,
-	      "Whether a collector succeeded: 1 yes, 0 no (file unreadable, BPF unavailable, no "
-	      "result yet).");
-static const struct ptk_metric m_scrape =
-	GAUGE("ptk_scrape_duration_seconds", "seconds", PTK_V_F64,
-	      "Time this scrape's collection took to read its sources and render, up to this "
-	      "line (CLOCK_MONOTONIC).");
-static const struct ptk_metric m_scrapes =
-	COUNTER("ptk_exporter_scrapes_total", "", PTK_V_U64,
-		"/metrics requests answered or being answered, since the exporter started.");
-static const struct ptk_metric m_collections = COUNTER(
-	"ptk_exporter_collections_total", "", PTK_V_U64,
-	"Collections made for them: scrapes that arrive during a collection share the next "
-	"one, so under concurrent scrapes this grows slower than ptk_exporter_scrapes_total.");
 #undef GAUGE
 #undef COUNTER
 
@@ -441,7 +433,7 @@ struct exporter {
 	struct proc_row *procs;
 	int nprocs;
 	bool procs_ok;
-	struct ptk_check_verdict verdicts[MAX_VERDICTS];
+	struct ptk_use_verdict verdicts[MAX_VERDICTS];
 	int nverdicts; /* < 0: no result yet */
 	double verdict_ts, verdict_window;
 
@@ -689,10 +681,11 @@ static void *scanner_main(void *arg)
 static void *checker_main(void *arg)
 {
 	struct exporter *ex = arg;
-	struct ptk_check_verdict v[MAX_VERDICTS];
+	struct ptk_use_verdict v[MAX_VERDICTS];
 
 	while (!ex->quit) {
-		int n = ptk_check_run(&ex->check_ctx, ex->window_s, ex->watch, v, MAX_VERDICTS);
+		int n = ptk_use_verdicts(&ex->check_ctx.src, &ex->check_ctx.stop, ex->window_s,
+					 ex->watch, v, MAX_VERDICTS);
 		if (ex->quit)
 			break;
 		pthread_mutex_lock(&ex->data);
@@ -794,9 +787,9 @@ static void collect_runqlat(struct exporter *ex, struct body *b,
 	}
 	both_family(b, &m_shortlived);
 	both_sample(b, &m_shortlived, NULL, PTK_U(w->shortlived), ex->start_wall);
-	both_family(b, &m_bpf_run);
-	both_sample(b, &m_bpf_run, NULL, w->bpf_run_ns ? PTK_F(w->bpf_run_ns / 1e9) : PTK_NA,
-		    ex->start_wall);
+	both_family(b, PTK_M(OBS_BPF_RUN));
+	both_sample(b, PTK_M(OBS_BPF_RUN), NULL,
+		    w->bpf_run_ns ? PTK_F(w->bpf_run_ns / 1e9) : PTK_NA, ex->start_wall);
 }
 
 static void collect_background(struct exporter *ex, struct body *b, bool *ok)
@@ -855,20 +848,21 @@ static void collect_background(struct exporter *ex, struct body *b, bool *ok)
 	if (ex->on[CL_CHECK]) {
 		static const char *const res[] = { "cpu", "memory", "disk", "network", "kernel" };
 		ok[CL_CHECK] = ex->nverdicts >= 0;
-		both_family(b, &m_verdict);
+		both_family(b, PTK_M(CHECK_VERDICT));
 		for (size_t k = 0; ex->nverdicts >= 0 && k < ARRAY_SIZE(res); k++) {
 			int worst = -1;
 			for (int i = 0; i < ex->nverdicts; i++)
 				if (!strcmp(ex->verdicts[i].resource, res[k]))
-					worst = MAX(worst, ex->verdicts[i].verdict);
+					worst = MAX(worst, (int)ex->verdicts[i].verdict);
 			const char *lab[] = { "resource", res[k], NULL };
-			both_sample(b, &m_verdict, lab, worst >= 0 ? PTK_U(worst) : PTK_NA, -1);
+			both_sample(b, PTK_M(CHECK_VERDICT), lab,
+				    worst >= 0 ? PTK_U(worst) : PTK_NA, -1);
 		}
-		both_family(b, &m_check_window);
-		both_sample(b, &m_check_window, NULL,
+		both_family(b, PTK_M(CHECK_WINDOW));
+		both_sample(b, PTK_M(CHECK_WINDOW), NULL,
 			    ex->nverdicts >= 0 ? PTK_F(ex->verdict_window) : PTK_NA, -1);
-		both_family(b, &m_check_ts);
-		both_sample(b, &m_check_ts, NULL,
+		both_family(b, PTK_M(CHECK_LAST_RUN));
+		both_sample(b, PTK_M(CHECK_LAST_RUN), NULL,
 			    ex->nverdicts >= 0 ? PTK_F(ex->verdict_ts) : PTK_NA, -1);
 	}
 	pthread_mutex_unlock(&ex->data);
@@ -934,6 +928,12 @@ static struct body *collect(struct exporter *ex)
 				both_family(b, &f->m);
 				both_sample(b, &f->m, NULL, na ? PTK_NA : PTK_U(v * f->scale), -1);
 			}
+			/* what check judges and free shows, the estimate labelled as free flags it */
+			const char *lab[] = { "estimated", mi.has_available ? "false" : "true",
+					      NULL };
+			both_family(b, PTK_M(CHECK_AVAILABLE_BYTES));
+			both_sample(b, PTK_M(CHECK_AVAILABLE_BYTES), lab,
+				    PTK_U(mi.mem_available * 1024), -1);
 			ok[CL_MEMINFO] = true;
 		}
 	}
@@ -1009,6 +1009,22 @@ static struct body *collect(struct exporter *ex)
 		}
 		ok[CL_PRESSURE] = !err[0] && !err[1] && !err[2];
 	}
+	if (ex->on[CL_NETSTAT]) {
+		struct ptk_kvs kvs = { 0 };
+		if (ptk_netsnmp_read(src, &kvs) == 0) {
+			for (size_t k = 0; k < ARRAY_SIZE(netstat_families); k++) {
+				const struct netstat_family *f = &netstat_families[k];
+				s64 v;
+				/* a counter this kernel lacks is absent, never 0 */
+				if (!ptk_kvs_get(&kvs, f->key, &v))
+					continue;
+				both_family(b, &f->m);
+				both_sample(b, &f->m, NULL, PTK_U((u64)v), -1);
+			}
+			ok[CL_NETSTAT] = true;
+		}
+		ptk_kvs_free(&kvs);
+	}
 	if (ex->on[CL_RUNQLAT] && ex->watch) {
 		struct ptk_cpuwatch_result w;
 		if (ptk_cpuwatch_read(ex->watch, &w) == 0) {
@@ -1020,18 +1036,18 @@ static struct body *collect(struct exporter *ex)
 		scan_once(ex); /* replay: one scan per scrape, deltas between snapshots */
 	collect_background(ex, b, ok);
 
-	both_family(b, &m_success);
+	both_family(b, PTK_M(OBS_SUCCESS));
 	for (int i = 0; i < CL_N; i++) {
 		const char *lab[] = { "collector", coll_name[i], NULL };
 		if (ex->on[i])
-			both_sample(b, &m_success, lab, PTK_U(ok[i]), -1);
+			both_sample(b, PTK_M(OBS_SUCCESS), lab, PTK_U(ok[i]), -1);
 	}
-	both_family(b, &m_scrapes);
-	both_sample(b, &m_scrapes, NULL, PTK_U(ex->nscrapes), ex->start_wall);
-	both_family(b, &m_collections);
-	both_sample(b, &m_collections, NULL, PTK_U(ex->ncollections), ex->start_wall);
-	both_family(b, &m_scrape);
-	both_sample(b, &m_scrape, NULL, PTK_F((ptk_now_ns() - t0) / 1e9), -1);
+	both_family(b, PTK_M(OBS_SCRAPES));
+	both_sample(b, PTK_M(OBS_SCRAPES), NULL, PTK_U(ex->nscrapes), ex->start_wall);
+	both_family(b, PTK_M(OBS_COLLECTIONS));
+	both_sample(b, PTK_M(OBS_COLLECTIONS), NULL, PTK_U(ex->ncollections), ex->start_wall);
+	both_family(b, PTK_M(OBS_SCRAPE));
+	both_sample(b, PTK_M(OBS_SCRAPE), NULL, PTK_F((ptk_now_ns() - t0) / 1e9), -1);
 	ptk_prom_end(&b->out[0]);
 	ptk_prom_end(&b->out[1]);
 	return b;

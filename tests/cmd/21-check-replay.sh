@@ -113,3 +113,34 @@ for i in 0 1 2; do echo 100 > "$T/$i/ptk-capture"; done
 check "capture marker: run queue 7-1=6 on 2 CPUs = 3.00 per CPU, pid 100 not an offender" python3 -c "
 import json; d=json.load(open('$TMP/cap.json')); c=[x for x in d['resources'] if x['resource']=='cpu'][0]
 assert c['saturation']['runq_per_cpu']==3.0, c['saturation']; assert all(o['pid']!=100 for o in c['offenders']), c['offenders']"
+
+# issue 11: what check, nicstat, sar and free agree on. A variant of the tree: eth0's speed
+# unknown, an 8 Gb/s burst on a 1 Gb/s link, no InCsumErrors nor ListenDrops in this kernel's
+# counters, and no MemAvailable (kernel < 3.14: estimated, as free flags it).
+V=$TMP/variant
+cp -r "$T" "$V"
+rm -f "$V"/*/ptk-capture
+for i in 0 1 2; do
+	rm "$V/$i/sys/class/net/eth0/speed"
+	sed -i 's/ InCsumErrors$//; s/ 0 0 0$/ 0 0/' "$V/$i/net/snmp"
+	printf 'TcpExt: ListenOverflows\nTcpExt: %d\n' $((7 * i)) > "$V/$i/net/netstat"
+	sed -i '/^MemAvailable:/d' "$V/$i/meminfo"
+done
+"$PTK" check --procfs "$V" -d 2 --json > "$TMP/v.json"
+"$PTK" check --procfs "$V" -d 2 > "$TMP/v.txt"
+vpy() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); r=d['resources']
+def row(res, dev=None): return [x for x in r if x['resource']==res and (dev is None or x['device']==dev)][0]
+sys.exit(0 if ($1) else 1)" "$TMP/v.json"; }
+check "unknown link speed: eth0 util null (as nicstat), no verdict from it" vpy "row('network','eth0')['utilization']['util_pct'] is None and row('network','eth0')['verdict']=='ok'"
+check "unknown link speed: '-' in the table" grep -q "^network eth0 .*util -," "$TMP/v.txt"
+check "a TCP counter this kernel lacks is null, not 0: in_errors (InCsumErrors), listen_drops (ListenDrops)" vpy "row('network','tcp')['errors']['in_errors'] is None and row('network','tcp')['saturation']['listen_drops'] is None"
+check "listen drops = TcpExt ListenDrops only (ListenOverflows +14 not counted), no evidence" vpy "not any('listen queue' in e for e in row('network','tcp')['evidence'])"
+check "counters present still judged: retransmits 6.00% critical" vpy "row('network','tcp')['saturation']['retrans_pct']==6.0 and row('network','tcp')['verdict']=='critical'"
+check "estimated MemAvailable: JSON flag and '(estimated)' in the evidence" vpy "row('memory')['available_estimated'] is True and any('(estimated)' in e for e in row('memory')['evidence'])"
+check "MemAvailable present: not estimated" py "row('memory')['available_estimated'] is False and not any('(estimated)' in e for e in row('memory')['evidence'])"
+# capped: 125,000,000 B/s = 1000 Mb/s on a 100 Mb/s link shows 100, not 1000
+for i in 0 1 2; do echo 100 > "$V/$i/sys/class/net/eth0/speed"; done
+"$PTK" check --procfs "$V" -d 2 --json > "$TMP/v2.json"
+check "link utilisation capped at 100 (800 Mb/s on 100 Mb/s), critical" python3 -c "
+import json; d=json.load(open('$TMP/v2.json')); n=[x for x in d['resources'] if x['device']=='eth0'][0]
+assert n['utilization']['util_pct']==100.0 and n['verdict']=='critical', n"

@@ -166,13 +166,24 @@ fi
 # ---- promtool ---------------------------------------------------------------------------------
 promtool check metrics <"$TMP/m1.txt" >"$TMP/promtool.out" 2>&1
 rc=$?
-other=$(grep -v "^node_memory_[A-Za-z_]* metric names should be written in 'snake_case' not 'camelCase'$" "$TMP/promtool.out")
-note "promtool check metrics: rc $rc, $(grep -c camelCase "$TMP/promtool.out") camelCase lints on node_memory_* (node_exporter's own names; node_exporter's output gets the same)"
-check "promtool check metrics: no finding but node_exporter's camelCase node_memory_* names" [ -z "$other" ]
+other=$(grep -v "^node_\(memory\|netstat\)_[A-Za-z_]* metric names should be written in 'snake_case' not 'camelCase'$" "$TMP/promtool.out")
+note "promtool check metrics: rc $rc, $(grep -c camelCase "$TMP/promtool.out") camelCase lints on node_memory_* and node_netstat_* (node_exporter's own names; node_exporter's output gets the same)"
+check "promtool check metrics: no finding but node_exporter's camelCase node_memory_*, node_netstat_* names" [ -z "$other" ]
 [ -n "$other" ] && note "$other"
 scrape -o "$TMP/m3.txt" # without meminfo the output must pass outright
-curl -s "http://127.0.0.1:$PORT/metrics" | grep -v '^node_memory_\|^# [A-Z]* node_memory_' | promtool check metrics
-check "promtool check metrics passes (rc 0) without the node_memory_* names" [ $? -eq 0 ]
+curl -s "http://127.0.0.1:$PORT/metrics" | grep -v '^node_\(memory\|netstat\)_\|^# [A-Z]* node_\(memory\|netstat\)_' | promtool check metrics
+check "promtool check metrics passes (rc 0) without the node_memory_*, node_netstat_* names" [ $? -eq 0 ]
+
+# ---- TCP counters and available memory (issue 11: check, nicstat and the exporter agree) ----
+for k in OutSegs RetransSegs; do
+	a=$(awk -v k="$k" '$1 == "Tcp:" && !h { for (i = 2; i <= NF; i++) n[i] = $i; h = 1; next }
+		$1 == "Tcp:" { for (i = 2; i <= NF; i++) if (n[i] == k) print $i }' /proc/net/snmp)
+	got=$(val "$TMP/m1.txt" "node_netstat_Tcp_$k")
+	check "node_netstat_Tcp_$k exported ($got; /proc/net/snmp now $a, >= the scrape)" \
+		[ -n "$got" ] && [ "${got%.*}" -le "$a" ]
+done
+est=$(grep -c '^ptk_memory_available_bytes{estimated="false"} [0-9]' "$TMP/m1.txt")
+check "ptk_memory_available_bytes{estimated=\"false\"} on a kernel with MemAvailable" [ "$est" -eq 1 ]
 
 # ---- OpenMetrics ----------------------------------------------------------------------------------
 curl -s -D "$TMP/om.hdr" -H 'Accept: application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5' \
