@@ -15,13 +15,13 @@
 
 #define TREE PTK_FIXTURES "/arc_full"
 
-static void collect_tree(const char *root, struct ptk_arc_sample *s, struct ptk_ptab *pt)
+static void collect_tree(const char *root, struct ptk_snap *s, struct ptk_ptab *pt)
 {
 	struct ptk_src src;
 
 	assert_int_equal(ptk_src_init(&src, root, NULL), 0);
 	assert_true(src.replay);
-	assert_int_equal(ptk_arc_collect(&src, s), 0);
+	assert_int_equal(ptk_snap_read(&src, s, PTK_SNAP_ALL), 0);
 	assert_int_equal(ptk_ptab_scan(&src, PTK_PT_IO | PTK_PT_WCHAN, pt), 0);
 	s->nproc = pt->n;
 	s->pcap = pt->n;
@@ -29,7 +29,7 @@ static void collect_tree(const char *root, struct ptk_arc_sample *s, struct ptk_
 	memcpy(s->procs, pt->t, pt->n * sizeof(*s->procs));
 }
 
-static void assert_same(const struct ptk_arc_sample *a, const struct ptk_arc_sample *b)
+static void assert_same(const struct ptk_snap *a, const struct ptk_snap *b)
 {
 	assert_true(llabs(a->t_ms - b->t_ms) <= 1000);
 	assert_true(a->up.up_s == b->up.up_s && a->up.idle_s == b->up.idle_s);
@@ -97,7 +97,7 @@ static void assert_same(const struct ptk_arc_sample *a, const struct ptk_arc_sam
 static void test_roundtrip(void **state)
 {
 	char db[] = "/tmp/ptk-arc-test.XXXXXX", path[PATH_MAX], err[512], tree[PATH_MAX];
-	struct ptk_arc_sample a = { 0 }, b = { 0 }, c = { 0 };
+	struct ptk_snap a = { 0 }, b = { 0 }, c = { 0 };
 	struct ptk_ptab pa = { 0 }, pc = { 0 };
 	struct ptk_arc_index idx = { 0 };
 	struct ptk_arc *arc;
@@ -128,16 +128,16 @@ static void test_roundtrip(void **state)
 
 	/* load -> /proc text -> readers: the same values again (time travel's path) */
 	assert_int_equal(ptk_arc_snapshot_tree(arc, &idx, 0, 0, tree, sizeof(tree)), 1);
-	ptk_arc_sample_free(&c);
+	ptk_snap_free(&c);
 	collect_tree(tree, &c, &pc);
 	assert_same(&a, &c);
 	ptk_arc_rmtree(tree);
 	ptk_arc_close(arc);
 
 	ptk_arc_index_free(&idx);
-	ptk_arc_sample_free(&a);
-	ptk_arc_sample_free(&b);
-	ptk_arc_sample_free(&c);
+	ptk_snap_free(&a);
+	ptk_snap_free(&b);
+	ptk_snap_free(&c);
 	ptk_ptab_free(&pa);
 	ptk_ptab_free(&pc);
 	ptk_arc_rmtree(db);
@@ -162,7 +162,7 @@ static long count(const char *path, const char *sql)
 static void test_retention(void **state)
 {
 	char db[] = "/tmp/ptk-arc-test.XXXXXX", path[PATH_MAX], err[512];
-	struct ptk_arc_sample a = { 0 };
+	struct ptk_snap a = { 0 };
 	struct ptk_ptab pa = { 0 };
 	struct ptk_arc *arc;
 
@@ -195,7 +195,7 @@ static void test_retention(void **state)
 	assert_int_equal(count(path, "select count(*) from counters where sample_id not in "
 				     "(select id from sample)"),
 			 0);
-	ptk_arc_sample_free(&a);
+	ptk_snap_free(&a);
 	ptk_ptab_free(&pa);
 	ptk_arc_rmtree(db);
 }
