@@ -77,11 +77,6 @@ static const char *const f_added[] = { "filemap_add_folio", "add_to_page_cache_l
 static const char *const f_dirtied[] = { "folio_account_dirtied", "account_page_dirtied", NULL };
 static const char *const f_buf_dirty[] = { "mark_buffer_dirty", NULL };
 
-static struct bpf_object *object(struct ptk_bpf_run *r)
-{
-	return ((struct cachestat_bpf *)r->skel)->obj;
-}
-
 /* libbpf attaches kprobes through the perf "kprobe" PMU (or tracefs kprobe_events): absent
  * when the kernel is built without CONFIG_KPROBES. */
 static bool have_kprobes(void)
@@ -129,14 +124,13 @@ static void set_role(struct role *ro, const char *func, enum hook hook, struct b
 
 static int cs_open(struct ptk_bpf_run *r)
 {
-	struct cachestat_bpf *s = cachestat_bpf__open();
+	struct cachestat_bpf *s = PTK_BPF_OPEN(r, cachestat_bpf);
 	struct priv *p = r->priv;
 	struct bpf_program *prog;
 	struct role *ro = p->roles;
 
 	if (!s)
 		return -errno;
-	r->skel = s;
 	PTK_BPF_SET_FILTERS(s, &r->filter);
 	bpf_object__for_each_program(prog, s->obj)
 	{
@@ -200,14 +194,10 @@ static int cs_open(struct ptk_bpf_run *r)
 
 static int cs_load(struct ptk_bpf_run *r)
 {
-	struct cachestat_bpf *s = r->skel;
 	struct priv *p = r->priv;
-	int err = cachestat_bpf__load(s);
-
-	if (err)
-		return err;
 	/* fentry and tracepoints: the skeleton (kprobes without a target are skipped) */
-	err = cachestat_bpf__attach(s);
+	int err = ptk_bpf_skel_load(r);
+
 	if (err)
 		return err;
 	for (int i = 0; i < CS_NR; i++) {
@@ -224,27 +214,18 @@ static int cs_load(struct ptk_bpf_run *r)
 	return 0;
 }
 
-static int read_counts(struct ptk_bpf_run *r)
+/* This interval's counts: the counters only grow, the difference since the last read. */
+static void read_counts(struct ptk_bpf_run *r)
 {
 	struct cachestat_bpf *s = r->skel;
 	struct priv *p = r->priv;
-	int fd = bpf_map__fd(s->maps.counts), ncpu = libbpf_num_possible_cpus();
-	u64 *v;
 
-	if (ncpu <= 0)
-		return ncpu ? ncpu : -EINVAL;
-	v = xcalloc(ncpu, sizeof(*v));
 	for (u32 k = 0; k < CS_NR; k++) {
-		u64 sum = 0;
-		if (bpf_map_lookup_elem(fd, &k, v) == 0)
-			for (int c = 0; c < ncpu; c++)
-				sum += v[c];
-		/* counters only grow: the interval's calls are the difference */
+		u64 sum = ptk_bpf_percpu_sum(bpf_map__fd(s->maps.counts), k);
+
 		p->raw[k] = sum - p->prev[k];
 		p->prev[k] = sum;
 	}
-	free(v);
-	return 0;
 }
 
 static int cs_report(struct ptk_bpf_run *r, long i, double itv, bool last)
@@ -255,11 +236,8 @@ static int cs_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 	struct ptk_val v[C_N];
 	s64 total, misses, hits;
 	char ts[16] = "";
-	int err;
 
-	(void)last;
-	if ((err = read_counts(r)))
-		return err;
+	read_counts(r);
 	/* libbpf-tools cachestat's arithmetic: buffer dirtying is not a cache access, pages
 	 * added because they were written are not read misses */
 	total = (s64)p->raw[CS_ACCESSED];
@@ -287,10 +265,7 @@ static int cs_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 		v[C_BUF] = v[C_CACHED] = PTK_NA;
 	}
 	if (p->timestamp) {
-		time_t t = time(NULL);
-		struct tm tm;
-		localtime_r(&t, &tm);
-		strftime(ts, sizeof(ts), "%H:%M:%S", &tm);
+		ptk_bpf_clock(ts, sizeof(ts));
 		sink->prefix_width = 8;
 	}
 	ptk_sink_begin(sink);
@@ -332,51 +307,36 @@ static void cs_destroy(struct ptk_bpf_run *r)
 		bpf_link__destroy(p->roles[i].link);
 		p->roles[i].link = NULL;
 	}
-	cachestat_bpf__destroy(r->skel);
+}
+
+static int cs_opt(struct ptk_bpf_run *r, int c, const char *arg)
+{
+	if (c != 'T')
+		return -1;
+	((struct priv *)r->priv)->timestamp = true;
+	return 0;
 }
 
 static const struct ptk_bpf_ops ops = {
 	.name = "cachestat",
+	.usage = usage,
+	.shortopts = "T",
+	.longopts = (const struct option[]){ { "timestamp", no_argument, NULL, 'T' }, { 0 } },
+	.common = PTK_BPF_OPT_TASK | PTK_BPF_OPT_VERBOSE,
+	.operands = PTK_BPF_INTERVAL_COUNT,
+	.opt = cs_opt,
 	.open = cs_open,
 	.load = cs_load,
 	.report = cs_report,
-	.object = object,
 	.destroy = cs_destroy,
 	.needs_tracefs = true, /* tracepoint mode, and to see which tracepoints exist */
 };
 
 int cmd_cachestat(struct ptk_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = { { "timestamp", no_argument, NULL, 'T' },
-					      PTK_BPF_LONGOPTS,
-					      { 0 } };
 	struct priv p = { 0 };
-	struct ptk_bpf_run r = { .ctx = ctx, .ops = &ops, .priv = &p, .count = -1 };
-	bool has_itv;
-	int c, rc;
+	/* libbpf-tools cachestat: 1 s until stopped */
+	struct ptk_bpf_run r = { .ctx = ctx, .ops = &ops, .priv = &p, .interval_s = 1 };
 
-	while ((c = getopt_long(argc, argv, "T" PTK_BPF_SHORTOPTS, opts, NULL)) != -1) {
-		switch (c) {
-		case 'T':
-			p.timestamp = true;
-			continue;
-		case 'P':
-		case 'L':
-		case 'm':
-			return ptk_usage_error(ctx, "-%c is not supported here", c);
-		}
-		rc = ptk_bpf_common_opt(ctx, &r.filter, c, optarg);
-		if (rc == 1) {
-			fputs(usage, stdout);
-			return 0;
-		}
-		if (rc == PTK_EXIT_USAGE)
-			return rc;
-		if (rc < 0)
-			return ptk_usage_error(ctx, "unknown option '%s'", argv[optind - 1]);
-	}
-	r.interval_s = 1; /* libbpf-tools cachestat: 1 s until stopped */
-	if ((rc = ptk_parse_interval_count(ctx, argc, argv, &r.interval_s, &r.count, &has_itv)))
-		return rc;
-	return ptk_bpf_run(&r);
+	return ptk_bpf_main(&r, argc, argv);
 }
