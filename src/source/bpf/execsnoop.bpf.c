@@ -7,6 +7,7 @@
  * in-flight table are counted per CPU in lost[0]: never silent.
  */
 #include "common.bpf.h"
+#include "events.bpf.h"
 #include "execsnoop.h"
 
 const volatile bool ignore_failed = true;
@@ -23,30 +24,7 @@ struct {
 	__type(value, struct execsnoop_event);
 } execs SEC(".maps");
 
-struct {
-	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	/* 1 MiB: hundreds of events; the reader is woken as they come (the runner polls),
-	 * and a fuller burst is counted in lost. Mapped twice into ptk, it adds to its RSS. */
-	__uint(max_entries, 1 << 20);
-} events SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, __u64);
-} lost SEC(".maps");
-
 static const struct execsnoop_event empty_event;
-
-static __always_inline void count_lost(void)
-{
-	__u32 zero = 0;
-	__u64 *n = bpf_map_lookup_elem(&lost, &zero);
-
-	if (n)
-		__sync_fetch_and_add(n, 1);
-}
 
 static __always_inline int on_enter(const char *path, const char *const *argv, __u32 sys)
 {

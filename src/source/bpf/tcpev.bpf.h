@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the tcpconnect and tcpaccept programs share: the family and port filters, the ring
- * buffer and its lost counter (per CPU, lost[0]), an event of the current task, the
- * addresses and ports of a socket, and the socket behind a file descriptor.
+ * What the tcpconnect and tcpaccept programs share: the family and port filters, an event of
+ * the current task (events.bpf.h), the addresses and ports of a socket, and the socket behind
+ * a file descriptor.
  */
 #ifndef PTK_TCPEV_BPF_H
 #define PTK_TCPEV_BPF_H
 
 #include "common.bpf.h"
 #include <bpf/bpf_endian.h>
+#include "events.bpf.h"
 #include "tcpev.h"
 
 #define AF_INET 2
@@ -20,18 +21,6 @@
 const volatile int targ_family = 0; /* 0 = both; AF_INET (-4) or AF_INET6 (-6) */
 const volatile int filter_ports_len = 0;
 const volatile __u16 filter_ports[TCPEV_MAX_PORTS] = {};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 1 << 20);
-} events SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, __u64);
-} lost SEC(".maps");
 
 static __always_inline bool port_selected(__u16 port)
 {
@@ -53,15 +42,9 @@ static __always_inline struct tcpev_event *new_event(__u16 af, __u16 port)
 
 	if ((targ_family && af != targ_family) || !port_selected(port))
 		return NULL;
-	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
-	if (!e) {
-		__u32 zero = 0;
-		__u64 *n = bpf_map_lookup_elem(&lost, &zero);
-
-		if (n)
-			__sync_fetch_and_add(n, 1);
+	e = reserve_event(sizeof(*e));
+	if (!e)
 		return NULL;
-	}
 	__builtin_memset(e, 0, sizeof(*e));
 	e->ts_ns = bpf_ktime_get_ns();
 	e->pid = id >> 32;
