@@ -94,10 +94,10 @@ static __always_inline int on_complete(struct request *rq, unsigned int nr_bytes
 	if (nr_bytes < BPF_CORE_READ(rq, __data_len))
 		return 0; /* partial completion: more bytes to come */
 	if (sp->skip || !sp->issue_ns || now < sp->issue_ns)
-		goto out;
+		goto out_delete_start;
 	e = reserve_event(sizeof(*e));
 	if (!e)
-		goto out;
+		goto out_delete_start;
 	e->ts_ns = now;
 	e->lat_ns = now - sp->issue_ns;
 	e->que_ns = sp->insert_ns && sp->issue_ns >= sp->insert_ns ?
@@ -110,7 +110,7 @@ static __always_inline int on_complete(struct request *rq, unsigned int nr_bytes
 	e->pid = sp->pid;
 	__builtin_memcpy(e->comm, sp->comm, sizeof(e->comm));
 	bpf_ringbuf_submit(e, 0);
-out:
+out_delete_start:
 	bpf_map_delete_elem(&start, &key);
 	return 0;
 }

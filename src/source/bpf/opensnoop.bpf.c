@@ -134,10 +134,10 @@ static __always_inline int on_exit(void *ctx, long ret)
 	if (!a)
 		return 0;
 	if (targ_failed && ret >= 0)
-		goto cleanup;
+		goto out_delete_start;
 	e = bpf_map_lookup_elem(&scratch, &zero);
 	if (!e)
-		goto cleanup;
+		goto out_delete_start;
 	e->ts_ns = bpf_ktime_get_ns();
 	e->pid = id >> 32;
 	e->tid = tid;
@@ -160,7 +160,7 @@ static __always_inline int on_exit(void *ctx, long ret)
 	size = offsetof(struct opensnoop_event, dirs) + size * OPENSNOOP_NAME_LEN;
 	if (bpf_ringbuf_output(&events, e, size, 0))
 		count_lost();
-cleanup:
+out_delete_start:
 	bpf_map_delete_elem(&start, &tid);
 	return 0;
 }
