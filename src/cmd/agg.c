@@ -708,46 +708,6 @@ static int cmp_rows(const void *a, const void *b)
  * Take every entry of the map out (lookup and delete, so an interval's counts go to the
  * next interval rather than being lost between read and clear). Returns the rows or NULL.
  */
-static struct row *drain(int fd, bool hist, size_t *nrows)
-{
-	struct agg_key key, next, *prev = NULL;
-	size_t n = 0, cap = 0;
-	struct agg_key *keys = NULL;
-	struct row *rows;
-
-	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
-		if (n == cap) {
-			void *x = realloc(keys, (cap = cap ? cap * 2 : 256) * sizeof(*keys));
-			if (!x)
-				break;
-			keys = x;
-		}
-		keys[n++] = next;
-		key = next;
-		prev = &key;
-	}
-	rows = calloc(n ? n : 1, sizeof(*rows));
-	if (!rows) {
-		free(keys);
-		return NULL;
-	}
-	size_t m = 0;
-	for (size_t i = 0; i < n; i++) {
-		struct row *w = &rows[m];
-		void *val = hist ? (void *)&w->h : (void *)&w->n;
-		w->k = keys[i];
-		if (bpf_map_lookup_and_delete_elem(fd, &w->k, val)) {
-			if (bpf_map_lookup_elem(fd, &w->k, val))
-				continue;
-			bpf_map_delete_elem(fd, &w->k);
-		}
-		m++;
-	}
-	free(keys);
-	*nrows = m;
-	return rows;
-}
-
 static void clear_stacks(struct ptk_bpf_run *r)
 {
 	struct priv *p = r->priv;
@@ -916,12 +876,8 @@ static int agg_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 	int fd = hist ? p->hists_fd : p->counts_fd;
 	static const char *const modes[] = { "count", "sum", "hist", "linear", "", "latency" };
 	size_t n = 0;
-	struct row *rows = drain(fd, hist, &n);
-
-	if (!rows) {
-		ptk_err("out of memory");
-		return -ENOMEM;
-	}
+	struct row *rows = hist ? PTK_BPF_MAP_ENTRIES(fd, struct row, k, h, true, &n) :
+				  PTK_BPF_MAP_ENTRIES(fd, struct row, k, n, true, &n);
 	if (!n && !p->nkeys)
 		n = 1; /* no key: one row, a count of 0 is a result too (drain() left it zeroed) */
 	for (size_t j = 0; j < n; j++) {

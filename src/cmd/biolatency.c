@@ -138,25 +138,17 @@ static int open_libbpf(struct ptk_bpf_run *r)
 static int load_lskel(struct ptk_bpf_run *r)
 {
 	struct priv *p = r->priv;
-	int err;
+	int err = PTK_BPF_LSKEL_PAIR(r, biolatency, p->lbtf, p->lraw, BL_SETUP_BTF, BL_SETUP_RAW);
 
-	if (ptk_bpf_loader_wanted() != PTK_BPF_LSKEL_RAW &&
-	    !PTK_BPF_LSKEL(r, biolatency_btf_bpf, p->lbtf, BL_SETUP_BTF)) {
-		if (!task_filter(&r->filter)) {
-			/* not needed: detach it */
-			close(p->lbtf->links.tp_btf_block_io_start_fd);
-			p->lbtf->links.tp_btf_block_io_start_fd = -1;
-		}
-		r->hook = "tp_btf";
-		p->hists_fd = p->lbtf->maps.hists.map_fd;
-		p->counts_fd = p->lbtf->maps.counts.map_fd;
-		return 0;
-	}
-	if ((err = PTK_BPF_LSKEL(r, biolatency_raw_bpf, p->lraw, BL_SETUP_RAW)))
+	if (err)
 		return err;
-	r->hook = "raw_tp";
-	p->hists_fd = p->lraw->maps.hists.map_fd;
-	p->counts_fd = p->lraw->maps.counts.map_fd;
+	if (p->lbtf && !task_filter(&r->filter)) {
+		/* not needed: detach it */
+		close(p->lbtf->links.tp_btf_block_io_start_fd);
+		p->lbtf->links.tp_btf_block_io_start_fd = -1;
+	}
+	p->hists_fd = p->lbtf ? p->lbtf->maps.hists.map_fd : p->lraw->maps.hists.map_fd;
+	p->counts_fd = p->lbtf ? p->lbtf->maps.counts.map_fd : p->lraw->maps.counts.map_fd;
 	return 0;
 }
 
@@ -192,10 +184,8 @@ static int bl_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 {
 	struct priv *p = r->priv;
 	struct ptk_sink *sink = &r->ctx->sink;
-	int fd = p->hists_fd;
-	struct biolat_key key, next, *prev = NULL;
-	struct entry *e = NULL;
-	size_t n = 0, cap = 0;
+	struct entry *e;
+	size_t n;
 	struct json_object *arr = NULL;
 	const char *unit = r->filter.millis ? "msecs" : "usecs";
 	u64 cnt[BIOLAT_CNT_MAX];
@@ -204,20 +194,7 @@ static int bl_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 	(void)i;
 	(void)last;
 	/* take each histogram out of the map as it is read */
-	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
-		if (n == cap) {
-			cap = cap ? 2 * cap : 16;
-			e = xrealloc(e, cap * sizeof(*e));
-		}
-		if (bpf_map_lookup_elem(fd, &next, &e[n].h) == 0) {
-			e[n].k = next;
-			n++;
-		}
-		key = next;
-		prev = &key;
-	}
-	for (size_t j = 0; j < n; j++)
-		bpf_map_delete_elem(fd, &e[j].k);
+	e = PTK_BPF_MAP_ENTRIES(p->hists_fd, struct entry, k, h, true, &n);
 	for (u32 k = 0; k < BIOLAT_CNT_MAX; k++)
 		cnt[k] = ptk_bpf_percpu_take(p->counts_fd, k);
 	if (n > 1)

@@ -81,25 +81,17 @@ static int open_libbpf(struct ptk_bpf_run *r)
 	return 0;
 }
 
-/* Try the light skeletons: tp_btf (with block_io_start, 6.5+), then raw_tp (kernels >= 5.17
- * have the loader and the one-argument block tracepoints). 0 or -errno of the last try. */
+/* The light skeletons: tp_btf (with block_io_start, 6.5+), then raw_tp (kernels >= 5.17 have
+ * the loader and the one-argument block tracepoints). 0 or -errno of the last try. */
 static int load_lskel(struct ptk_bpf_run *r)
 {
 	struct priv *p = r->priv;
-	int err;
+	int err = PTK_BPF_LSKEL_PAIR(r, biosnoop, p->lbtf, p->lraw, BS_SET_RODATA, BS_SET_RODATA);
 
-	if (ptk_bpf_loader_wanted() != PTK_BPF_LSKEL_RAW &&
-	    !PTK_BPF_LSKEL(r, biosnoop_btf_bpf, p->lbtf, BS_SET_RODATA)) {
-		r->hook = "tp_btf";
-		r->events_fd = p->lbtf->maps.events.map_fd;
-		r->lost_fd = p->lbtf->maps.lost.map_fd;
-		return 0;
-	}
-	if ((err = PTK_BPF_LSKEL(r, biosnoop_raw_bpf, p->lraw, BS_SET_RODATA)))
+	if (err)
 		return err;
-	r->hook = "raw_tp";
-	r->events_fd = p->lraw->maps.events.map_fd;
-	r->lost_fd = p->lraw->maps.lost.map_fd;
+	r->events_fd = p->lbtf ? p->lbtf->maps.events.map_fd : p->lraw->maps.events.map_fd;
+	r->lost_fd = p->lbtf ? p->lbtf->maps.lost.map_fd : p->lraw->maps.lost.map_fd;
 	return 0;
 }
 

@@ -129,19 +129,13 @@ static int open_libbpf(struct ptk_bpf_run *r)
 static int load_lskel(struct ptk_bpf_run *r)
 {
 	struct priv *p = r->priv;
-	int err;
+	int err = PTK_BPF_LSKEL_PAIR(r, offcputime, p->lbtf, p->lraw, OC_SETUP, OC_SETUP);
 
-	if (ptk_bpf_loader_wanted() != PTK_BPF_LSKEL_RAW &&
-	    !PTK_BPF_LSKEL(r, offcputime_btf_bpf, p->lbtf, OC_SETUP)) {
-		r->hook = "tp_btf";
+	if (!err && p->lbtf)
 		OC_FDS(p->lbtf);
-		return 0;
-	}
-	if ((err = PTK_BPF_LSKEL(r, offcputime_raw_bpf, p->lraw, OC_SETUP)))
-		return err;
-	r->hook = "raw_tp";
-	OC_FDS(p->lraw);
-	return 0;
+	else if (!err)
+		OC_FDS(p->lraw);
+	return err;
 }
 
 static int oc_load(struct ptk_bpf_run *r)
@@ -446,29 +440,16 @@ static void print_text(const struct entry *e, const struct stack *us, const stru
 static int oc_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 {
 	struct priv *p = r->priv;
-	int fd = p->info_fd;
-	struct offcpu_key key, next, *prev = NULL;
-	struct entry *ents = NULL;
+	struct entry *ents;
 	struct folded *fl = NULL;
-	size_t n = 0, cap = 0, nf = 0;
+	size_t n, nf = 0;
 	struct json_object *arr = NULL;
 	struct stack *us = xmalloc(sizeof(*us)), *ks = xmalloc(sizeof(*ks));
 	struct ustack *ust;
 	size_t nus;
 	u64 lost[OFFCPU_LOST_NR];
 
-	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
-		if (n == cap) {
-			cap = cap ? cap * 2 : 256;
-			ents = xrealloc(ents, cap * sizeof(*ents));
-		}
-		if (bpf_map_lookup_elem(fd, &next, &ents[n].v) == 0) {
-			ents[n].k = next;
-			n++;
-		}
-		key = next;
-		prev = &key;
-	}
+	ents = PTK_BPF_MAP_ENTRIES(p->info_fd, struct entry, k, v, false, &n);
 	if (n)
 		qsort(ents, n, sizeof(*ents), by_delta);
 	prepare_kernel(p, ents, n);

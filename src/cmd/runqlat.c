@@ -72,23 +72,14 @@ static int open_libbpf(struct ptk_bpf_run *r)
 
 #define RQ_SETUP(s) RQ_SET_RODATA(s, r)
 
-/* Try the light skeletons: tp_btf, then raw_tp. 0, or -errno of the last attempt. */
 static int load_lskel(struct ptk_bpf_run *r)
 {
 	struct priv *p = r->priv;
-	int err;
+	int err = PTK_BPF_LSKEL_PAIR(r, runqlat, p->lbtf, p->lraw, RQ_SETUP, RQ_SETUP);
 
-	if (ptk_bpf_loader_wanted() != PTK_BPF_LSKEL_RAW &&
-	    !PTK_BPF_LSKEL(r, runqlat_btf_bpf, p->lbtf, RQ_SETUP)) {
-		r->hook = "tp_btf";
-		p->hists_fd = p->lbtf->maps.hists.map_fd;
-		return 0;
-	}
-	if ((err = PTK_BPF_LSKEL(r, runqlat_raw_bpf, p->lraw, RQ_SETUP)))
-		return err;
-	r->hook = "raw_tp";
-	p->hists_fd = p->lraw->maps.hists.map_fd;
-	return 0;
+	if (!err)
+		p->hists_fd = p->lbtf ? p->lbtf->maps.hists.map_fd : p->lraw->maps.hists.map_fd;
+	return err;
 }
 
 static int rq_load(struct ptk_bpf_run *r)
@@ -100,56 +91,45 @@ static int rq_load(struct ptk_bpf_run *r)
 	return err;
 }
 
+struct entry {
+	__u32 id; /* tgid (-P), tid (-L) or RUNQLAT_ALL */
+	struct runqlat_hist h;
+};
+
 static int rq_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 {
 	struct priv *p = r->priv;
-	int fd = p->hists_fd;
-	__u32 key, next, *prev = NULL;
-	struct runqlat_hist v;
 	struct json_object *arr = NULL;
-	const char *unit = r->filter.millis ? "msecs" : "usecs";
-	__u32 *seen = NULL;
-	size_t nseen = 0;
+	const char *unit = r->filter.millis ? "msecs" : "usecs", *who;
+	size_t n;
+	/* taken out of the map: the next interval starts from zero */
+	struct entry *e = PTK_BPF_MAP_ENTRIES(p->hists_fd, struct entry, id, h, true, &n);
 
+	who = r->filter.per_process ? "pid" : "tid";
 	if (r->ctx->json)
 		arr = json_object_new_array();
 	else if (p->timestamp)
 		printf("%-8s\n", ptk_bpf_clock((char[16]){ 0 }, 16));
-	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
+	for (size_t j = 0; j < n; j++) {
 		struct ptk_hist h = { .unit = unit };
-		if (bpf_map_lookup_elem(fd, &next, &v) == 0) {
-			memcpy(h.slot, v.slots, sizeof(h.slot));
-			if (arr) {
-				struct json_object *o = json_object_new_object();
-				if (next != RUNQLAT_ALL) {
-					json_object_object_add(
-						o, r->filter.per_process ? "pid" : "tid",
-						json_object_new_int(next));
-					json_object_object_add(o, "comm",
-							       json_object_new_string(v.comm));
-				}
-				json_object_object_add(o, "hist", ptk_hist_json(&h));
-				json_object_array_add(arr, o);
-			} else {
-				if (next != RUNQLAT_ALL)
-					printf("\n%s = %u %s\n",
-					       r->filter.per_process ? "pid" : "tid", next, v.comm);
-				ptk_hist_print(stdout, &h);
+
+		memcpy(h.slot, e[j].h.slots, sizeof(h.slot));
+		if (arr) {
+			struct json_object *o = json_object_new_object();
+			if (e[j].id != RUNQLAT_ALL) {
+				json_object_object_add(o, who, json_object_new_int(e[j].id));
+				json_object_object_add(o, "comm",
+						       json_object_new_string(e[j].h.comm));
 			}
+			json_object_object_add(o, "hist", ptk_hist_json(&h));
+			json_object_array_add(arr, o);
+			continue;
 		}
-		seen = xrealloc(seen, (nseen + 1) * sizeof(*seen));
-		seen[nseen++] = next;
-		key = next;
-		prev = &key;
+		if (e[j].id != RUNQLAT_ALL)
+			printf("\n%s = %u %s\n", who, e[j].id, e[j].h.comm);
+		ptk_hist_print(stdout, &h);
 	}
-	/*
-	 * Clear for the next interval: the keys read, and only those. A loop deleting "the first
-	 * key" until none is left never ends while the programs keep adding keys back (a busy
-	 * machine, or this process's own syscalls under strace).
-	 */
-	for (size_t j = 0; j < nseen; j++)
-		bpf_map_delete_elem(fd, &seen[j]);
-	free(seen);
+	free(e);
 	if (arr) {
 		ptk_sink_begin(&r->ctx->sink);
 		ptk_sink_meta_f64(&r->ctx->sink, "interval_s", itv);

@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -822,6 +823,41 @@ bool ptk_bpf_pick_tp(struct bpf_program *tp_btf, struct bpf_program *raw_tp, con
 	bpf_program__set_autoload(tp_btf, btf);
 	bpf_program__set_autoload(raw_tp, !btf);
 	return btf;
+}
+
+void *ptk_bpf_map_entries(int fd, size_t koff, size_t ksize, size_t voff, size_t stride, bool take,
+			  size_t *n)
+{
+	size_t nkeys = 0, cap = 0, m = 0;
+	char *keys = NULL, *out;
+
+	/* the keys first: deleting while walking would restart the walk */
+	for (;;) {
+		if (nkeys == cap)
+			keys = xrealloc(keys, (cap = cap ? 2 * cap : 64) * ksize);
+		if (bpf_map_get_next_key(fd, nkeys ? keys + (nkeys - 1) * ksize : NULL,
+					 keys + nkeys * ksize))
+			break;
+		nkeys++;
+	}
+	out = xcalloc(nkeys ? nkeys : 1, stride);
+	for (size_t i = 0; i < nkeys; i++) {
+		char *e = out + m * stride;
+
+		memcpy(e + koff, keys + i * ksize, ksize);
+		if (!take && bpf_map_lookup_elem(fd, e + koff, e + voff))
+			continue;
+		/* lookup-and-delete on hash maps came with 5.14 */
+		if (take && bpf_map_lookup_and_delete_elem(fd, e + koff, e + voff)) {
+			if (bpf_map_lookup_elem(fd, e + koff, e + voff))
+				continue;
+			bpf_map_delete_elem(fd, e + koff);
+		}
+		m++;
+	}
+	free(keys);
+	*n = m;
+	return out;
 }
 
 static u64 percpu_sum(int map_fd, u32 key, bool reset)

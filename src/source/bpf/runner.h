@@ -10,6 +10,7 @@
 #define PTK_SOURCE_BPF_RUNNER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "lib/cli.h"
 #include "lib/util.h"
@@ -220,6 +221,23 @@ void ptk_bpf_skel_destroy(struct ptk_bpf_run *r);
 	})
 
 /*
+ * The light skeletons of a tool built in a tp_btf and a raw_tp flavour (struct NAME_btf_bpf
+ * into lbtf, NAME_raw_bpf into lraw): tp_btf first unless PTK_BPF_LSKEL=raw, then raw_tp,
+ * set up by SETUP_BTF or SETUP_RAW (as PTK_LSKEL_LOAD's); r->hook says which loaded.
+ * Evaluates to 0 or the -errno of the last try.
+ */
+#define PTK_BPF_LSKEL_PAIR(r, NAME, lbtf, lraw, SETUP_BTF, SETUP_RAW)               \
+	({                                                                          \
+		int p_ = -ENOTSUP;                                                  \
+		if (ptk_bpf_loader_wanted() != PTK_BPF_LSKEL_RAW &&                 \
+		    !(p_ = PTK_BPF_LSKEL(r, NAME##_btf_bpf, lbtf, SETUP_BTF)))      \
+			(r)->hook = "tp_btf";                                       \
+		else if (!(p_ = PTK_BPF_LSKEL(r, NAME##_raw_bpf, lraw, SETUP_RAW))) \
+			(r)->hook = "raw_tp";                                       \
+		p_;                                                                 \
+	})
+
+/*
  * Event tools: the table events are printed as, the columns cols[0..n) but those whose bit is
  * set in hide (bit i: cols[i]); then ptk_bpf_event_row(r, vals) prints one event from the
  * values of all n columns.
@@ -250,6 +268,18 @@ bool ptk_bpf_has_ksym(const char *func);
 u64 ptk_bpf_percpu_sum(int map_fd, u32 key);
 /* The same, and the slot set back to 0 on every CPU. */
 u64 ptk_bpf_percpu_take(int map_fd, u32 key);
+
+/*
+ * Every entry of a hash map, as an array of n structs of stride bytes (zeroed, at least one)
+ * holding each key at koff and its value at voff; with take, each entry read is deleted (the
+ * keys read, and only those: a loop deleting "the first key" until none is left would not end
+ * while the programs add keys back). Free the array. Use PTK_BPF_MAP_ENTRIES.
+ */
+void *ptk_bpf_map_entries(int fd, size_t koff, size_t ksize, size_t voff, size_t stride, bool take,
+			  size_t *n);
+#define PTK_BPF_MAP_ENTRIES(fd, T, k, v, take, n)                                          \
+	((T *)ptk_bpf_map_entries(fd, offsetof(T, k), sizeof(((T *)0)->k), offsetof(T, v), \
+				  sizeof(T), take, n))
 
 /* Observer line/object: kernel CPU of the programs and lost events over elapsed_s. */
 void ptk_bpf_observer_text(struct ptk_bpf_run *r, FILE *f);
