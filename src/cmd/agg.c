@@ -12,7 +12,6 @@
 #include <json-c/json.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "source/bpf/agg.h" /* before the skeleton: it names struct agg_cfg */
 

@@ -8,7 +8,6 @@
 #include <json-c/json.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "biolatency.skel.h"
@@ -287,7 +286,6 @@ static void bl_destroy(struct ptk_bpf_run *r)
 static int bl_opt(struct ptk_bpf_run *r, int c, const char *arg)
 {
 	struct priv *p = r->priv;
-	int err;
 
 	switch (c) {
 	case 'T':
@@ -307,11 +305,7 @@ static int bl_opt(struct ptk_bpf_run *r, int c, const char *arg)
 		return 0;
 	case 'd':
 		p->disk = arg;
-		err = ptk_blk_disk_dev(arg, &p->dev);
-		if (err)
-			return ptk_usage_error(r->ctx, "-d %s: no such disk in /sys/block (%s)",
-					       arg, strerror(-err));
-		return 0;
+		return ptk_blk_disk_opt(r->ctx, arg, &p->dev);
 	case 'P':
 	case 'L':
 		return ptk_usage_error(r->ctx, "-%c is not supported here (try -D or -F)", c);

@@ -1,11 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* ptk biosnoop: one line per block I/O request with its latency, after libbpf-tools
  * biosnoop. */
-#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
-#include <json-c/json.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "biosnoop.skel.h"
@@ -132,7 +129,6 @@ static void bs_destroy(struct ptk_bpf_run *r)
 static int bs_opt(struct ptk_bpf_run *r, int c, const char *arg)
 {
 	struct priv *p = r->priv;
-	int err;
 
 	switch (c) {
 	case 'Q':
@@ -140,11 +136,7 @@ static int bs_opt(struct ptk_bpf_run *r, int c, const char *arg)
 		return 0;
 	case 'd':
 		p->disk = arg;
-		err = ptk_blk_disk_dev(arg, &p->dev);
-		if (err)
-			return ptk_usage_error(r->ctx, "-d %s: no such disk in /sys/block (%s)",
-					       arg, strerror(-err));
-		return 0;
+		return ptk_blk_disk_opt(r->ctx, arg, &p->dev);
 	}
 	return -1;
 }

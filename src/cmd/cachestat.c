@@ -7,7 +7,6 @@
 #include <json-c/json.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cachestat.skel.h"

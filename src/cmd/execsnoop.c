@@ -1,11 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* ptk execsnoop: trace execve/execveat as they complete (libbpf-tools execsnoop). */
-#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
-#include <json-c/json.h>
 #include <string.h>
-#include <time.h>
 
 #include "cmd/cmd.h"
 #include "execsnoop.skel.h"

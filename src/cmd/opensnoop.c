@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* ptk opensnoop: trace open/openat/openat2 as they complete (libbpf-tools opensnoop). */
-#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <json-c/json.h>
 #include <limits.h>
 #include <string.h>
 #include <unistd.h>

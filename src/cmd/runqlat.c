@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* ptk runqlat: run-queue (scheduler) latency histograms, aggregated in the kernel. */
-#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
 #include <json-c/json.h>
 #include <string.h>
-#include <time.h>
 
 #include "cmd/cmd.h"
 #include "model/hist.h"
