@@ -61,7 +61,6 @@ struct part {
 };
 
 struct priv {
-	bool timestamp;
 	bool latency;
 	int mode; /* enum agg_mode of the aggregating program */
 	int nev;
@@ -894,8 +893,6 @@ static int agg_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 	qsort(rows, n, sizeof(*rows), cmp_rows);
 
 	ptk_sink_begin(sink);
-	if (!r->ctx->json && p->timestamp)
-		printf("%-8s\n", ptk_bpf_clock((char[16]){ 0 }, 16));
 	ptk_sink_meta_f64(sink, "interval_s", itv);
 	ptk_sink_meta_str(sink, "event", p->event_desc);
 	ptk_sink_meta_str(sink, "mode", modes[p->latency ? AGG_LAT_END : p->mode]);
@@ -971,9 +968,6 @@ static int agg_opt(struct ptk_bpf_run *r, int c, const char *arg)
 	struct priv *p = r->priv;
 
 	switch (c) {
-	case 'T':
-		p->timestamp = true;
-		return 0;
 	case OPT_BY:
 		p->by = arg;
 		return 0;
@@ -1076,14 +1070,12 @@ static const struct option agg_longopts[] = {
 	{ "filter", required_argument, NULL, OPT_FILTER },
 	{ "from", required_argument, NULL, OPT_FROM },
 	{ "to", required_argument, NULL, OPT_TO },
-	{ "timestamp", no_argument, NULL, 'T' },
 	{ 0 },
 };
 
 static const struct ptk_bpf_ops ops = {
 	.name = "agg",
 	.usage = usage,
-	.shortopts = "T",
 	.longopts = agg_longopts,
 	.common = PTK_BPF_OPT_ALL,
 	.operands = PTK_BPF_INTERVAL_COUNT,
@@ -1102,7 +1094,6 @@ static const struct ptk_bpf_ops ops = {
 int cmd_agg(struct ptk_ctx *ctx, int argc, char **argv)
 {
 	static struct priv p;
-	struct ptk_bpf_run r = { .ctx = ctx, .ops = &ops, .priv = &p };
 	char **av = calloc(argc + 1, sizeof(*av));
 	int ac, rc;
 
@@ -1110,7 +1101,7 @@ int cmd_agg(struct ptk_ctx *ctx, int argc, char **argv)
 		return PTK_EXIT_RUNTIME;
 	memset(&p, 0, sizeof(p));
 	join_hist_arg(argc, argv, av, &ac);
-	rc = ptk_bpf_main(&r, ac, av);
+	rc = ptk_bpf_main(ctx, &ops, &p, ac, av);
 	free(av);
 	return rc;
 }

@@ -40,7 +40,7 @@ static const char usage[] =
 enum { OPT_STAGES = 0x1200 };
 
 struct priv {
-	bool timestamp, per_disk, per_flag, queued, stages;
+	bool per_disk, per_flag, queued, stages;
 	const char *disk;
 	u32 dev;
 	/* a light skeleton (tp_btf flavour, else raw_tp), or the libbpf skeleton in r->skel on
@@ -201,8 +201,6 @@ static int bl_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 
 	if (r->ctx->json)
 		arr = json_object_new_array();
-	else if (p->timestamp)
-		printf("%-8s\n", ptk_bpf_clock((char[16]){ 0 }, 16));
 	for (size_t j = 0; j < n; j++) {
 		struct ptk_hist h = { .unit = unit };
 		char disk[64] = "", flags[256] = "";
@@ -288,9 +286,6 @@ static int bl_opt(struct ptk_bpf_run *r, int c, const char *arg)
 	struct priv *p = r->priv;
 
 	switch (c) {
-	case 'T':
-		p->timestamp = true;
-		return 0;
 	case 'D':
 		p->per_disk = true;
 		return 0;
@@ -324,21 +319,18 @@ static int bl_parsed(struct ptk_bpf_run *r, int argc, char **argv)
 }
 
 static const struct option bl_longopts[] = {
-	{ "timestamp", no_argument, NULL, 'T' },
-	{ "disks", no_argument, NULL, 'D' },
-	{ "flag", no_argument, NULL, 'F' },
-	{ "queued", no_argument, NULL, 'Q' },
-	{ "disk", required_argument, NULL, 'd' },
-	{ "stages", no_argument, NULL, OPT_STAGES },
-	{ 0 },
+
+	{ "disks", no_argument, NULL, 'D' },	     { "flag", no_argument, NULL, 'F' },
+	{ "queued", no_argument, NULL, 'Q' },	     { "disk", required_argument, NULL, 'd' },
+	{ "stages", no_argument, NULL, OPT_STAGES }, { 0 },
 };
 
 static const struct ptk_bpf_ops ops = {
 	.name = "biolatency",
 	.usage = usage,
-	.shortopts = "TDFQd:",
+	.shortopts = "DFQd:PL", /* -P, -L: to say what instead */
 	.longopts = bl_longopts,
-	.common = PTK_BPF_OPT_TASK | PTK_BPF_OPT_MS | PTK_BPF_OPT_VERBOSE,
+	.common = PTK_BPF_OPT_TASK | PTK_BPF_OPT_MS | PTK_BPF_OPT_VERBOSE | PTK_BPF_OPT_TIMESTAMP,
 	.operands = PTK_BPF_INTERVAL_COUNT,
 	.opt = bl_opt,
 	.parsed = bl_parsed,
@@ -352,7 +344,6 @@ static const struct ptk_bpf_ops ops = {
 int cmd_biolatency(struct ptk_ctx *ctx, int argc, char **argv)
 {
 	struct priv p = { 0 };
-	struct ptk_bpf_run r = { .ctx = ctx, .ops = &ops, .priv = &p };
 
-	return ptk_bpf_main(&r, argc, argv);
+	return ptk_bpf_main(ctx, &ops, &p, argc, argv);
 }

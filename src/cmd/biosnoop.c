@@ -168,7 +168,6 @@ static const struct ptk_bpf_ops ops = {
 int cmd_biosnoop(struct ptk_ctx *ctx, int argc, char **argv)
 {
 	struct priv p = { 0 };
-	struct ptk_bpf_run r = { .ctx = ctx, .ops = &ops, .priv = &p };
 
-	return ptk_bpf_main(&r, argc, argv);
+	return ptk_bpf_main(ctx, &ops, &p, argc, argv);
 }

@@ -64,7 +64,6 @@ struct role {
 };
 
 struct priv {
-	bool timestamp;
 	bool pages; /* tracepoint mode: accesses and misses in pages, not calls */
 	struct role roles[CS_NR];
 	u64 prev[CS_NR];
@@ -263,7 +262,7 @@ static int cs_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 	} else {
 		v[C_BUF] = v[C_CACHED] = PTK_NA;
 	}
-	if (p->timestamp) {
+	if (r->filter.timestamp) {
 		ptk_bpf_clock(ts, sizeof(ts));
 		sink->prefix_width = 8;
 	}
@@ -283,13 +282,13 @@ static int cs_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 			json_object_array_add(probes, o);
 		}
 		ptk_sink_meta_f64(sink, "interval_s", itv);
-		if (p->timestamp)
+		if (r->filter.timestamp)
 			ptk_sink_meta_str(sink, "clock", ts);
 		ptk_sink_meta_json(sink, "counts", raw);
 		ptk_sink_meta_json(sink, "probes", probes);
 		ptk_sink_meta_str(sink, "unit", p->pages ? "pages" : "calls");
 	}
-	ptk_sink_table_begin(sink, &cs_tab, i == 1, p->timestamp ? "TIME" : NULL);
+	ptk_sink_table_begin(sink, &cs_tab, i == 1, r->filter.timestamp ? "TIME" : NULL);
 	ptk_sink_row(sink, ts, v);
 	ptk_sink_table_end(sink);
 	if (r->ctx->json)
@@ -308,22 +307,13 @@ static void cs_destroy(struct ptk_bpf_run *r)
 	}
 }
 
-static int cs_opt(struct ptk_bpf_run *r, int c, const char *arg)
-{
-	if (c != 'T')
-		return -1;
-	((struct priv *)r->priv)->timestamp = true;
-	return 0;
-}
-
 static const struct ptk_bpf_ops ops = {
 	.name = "cachestat",
 	.usage = usage,
-	.shortopts = "T",
-	.longopts = (const struct option[]){ { "timestamp", no_argument, NULL, 'T' }, { 0 } },
-	.common = PTK_BPF_OPT_TASK | PTK_BPF_OPT_VERBOSE,
+	.common = PTK_BPF_OPT_TASK | PTK_BPF_OPT_VERBOSE | PTK_BPF_OPT_TIMESTAMP,
 	.operands = PTK_BPF_INTERVAL_COUNT,
-	.opt = cs_opt,
+	.interval_s = 1, /* libbpf-tools cachestat: 1 s until stopped */
+	.own_timestamp = true, /* a TIME column */
 	.open = cs_open,
 	.load = cs_load,
 	.report = cs_report,
@@ -334,8 +324,6 @@ static const struct ptk_bpf_ops ops = {
 int cmd_cachestat(struct ptk_ctx *ctx, int argc, char **argv)
 {
 	struct priv p = { 0 };
-	/* libbpf-tools cachestat: 1 s until stopped */
-	struct ptk_bpf_run r = { .ctx = ctx, .ops = &ops, .priv = &p, .interval_s = 1 };
 
-	return ptk_bpf_main(&r, argc, argv);
+	return ptk_bpf_main(ctx, &ops, &p, argc, argv);
 }

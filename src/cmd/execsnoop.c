@@ -294,7 +294,6 @@ static const struct ptk_bpf_ops ops = {
 int cmd_execsnoop(struct ptk_ctx *ctx, int argc, char **argv)
 {
 	struct priv p = { .uid = EXECSNOOP_INVALID_UID, .max_args = EXECSNOOP_DEFAULT_MAX_ARGS };
-	struct ptk_bpf_run r = { .ctx = ctx, .ops = &ops, .priv = &p };
 
-	return ptk_bpf_main(&r, argc, argv);
+	return ptk_bpf_main(ctx, &ops, &p, argc, argv);
 }

@@ -654,10 +654,9 @@ int cmd_offcputime(struct ptk_ctx *ctx, int argc, char **argv)
 			  .stack_fd = -1,
 			  .info_fd = -1,
 			  .lost_fd = -1 };
-	struct ptk_bpf_run r = { .ctx = ctx, .ops = &ops, .priv = &p };
 	int rc;
 
-	rc = ptk_bpf_main(&r, argc, argv);
+	rc = ptk_bpf_main(ctx, &ops, &p, argc, argv);
 	ptk_sym_free(p.sym);
 	return rc;
 }

@@ -29,7 +29,6 @@ static const char usage[] =
 	"p50/p90/p99/max are bucket upper bounds derived from the histogram.\n";
 
 struct priv {
-	bool timestamp;
 	/*
 	 * Loaded as one of: a light skeleton (tp_btf flavour, else raw_tp), whose loader runs in
 	 * the kernel so neither the kernel BTF nor the object is parsed in user space (~11 MiB
@@ -106,8 +105,6 @@ static int rq_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 	who = r->filter.per_process ? "pid" : "tid";
 	if (r->ctx->json)
 		arr = json_object_new_array();
-	else if (p->timestamp)
-		printf("%-8s\n", ptk_bpf_clock((char[16]){ 0 }, 16));
 	for (size_t j = 0; j < n; j++) {
 		struct ptk_hist h = { .unit = unit };
 
@@ -149,14 +146,6 @@ static void rq_destroy(struct ptk_bpf_run *r)
 	runqlat_raw_bpf__destroy(p->lraw);
 }
 
-static int rq_opt(struct ptk_bpf_run *r, int c, const char *arg)
-{
-	if (c != 'T')
-		return -1;
-	((struct priv *)r->priv)->timestamp = true;
-	return 0;
-}
-
 static int rq_prepare(struct ptk_bpf_run *r)
 {
 	snprintf(r->banner, sizeof(r->banner), "Tracing run queue latency... Hit Ctrl-C to end.");
@@ -166,11 +155,8 @@ static int rq_prepare(struct ptk_bpf_run *r)
 static const struct ptk_bpf_ops ops = {
 	.name = "runqlat",
 	.usage = usage,
-	.shortopts = "T",
-	.longopts = (const struct option[]){ { "timestamp", no_argument, NULL, 'T' }, { 0 } },
 	.common = PTK_BPF_OPT_ALL,
 	.operands = PTK_BPF_INTERVAL_COUNT,
-	.opt = rq_opt,
 	.prepare = rq_prepare,
 	.load_lskel = load_lskel,
 	.open = open_libbpf,
@@ -182,7 +168,6 @@ static const struct ptk_bpf_ops ops = {
 int cmd_runqlat(struct ptk_ctx *ctx, int argc, char **argv)
 {
 	struct priv p = { 0 };
-	struct ptk_bpf_run r = { .ctx = ctx, .ops = &ops, .priv = &p };
 
-	return ptk_bpf_main(&r, argc, argv);
+	return ptk_bpf_main(ctx, &ops, &p, argc, argv);
 }

@@ -119,7 +119,6 @@ static const struct ptk_bpf_ops ops = {
 int cmd_tcpaccept(struct ptk_ctx *ctx, int argc, char **argv)
 {
 	struct tcpev t = { .tool = &tool };
-	struct ptk_bpf_run r = { .ctx = ctx, .ops = &ops, .priv = &t };
 
-	return ptk_bpf_main(&r, argc, argv);
+	return ptk_bpf_main(ctx, &ops, &t, argc, argv);
 }

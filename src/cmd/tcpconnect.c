@@ -117,7 +117,6 @@ static const struct ptk_bpf_ops ops = {
 int cmd_tcpconnect(struct ptk_ctx *ctx, int argc, char **argv)
 {
 	struct tcpev t = { .tool = &tool, .uid = TCPEV_INVALID_UID };
-	struct ptk_bpf_run r = { .ctx = ctx, .ops = &ops, .priv = &t };
 
-	return ptk_bpf_main(&r, argc, argv);
+	return ptk_bpf_main(ctx, &ops, &t, argc, argv);
 }

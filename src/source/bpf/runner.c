@@ -105,6 +105,9 @@ int ptk_bpf_common_opt(struct ptk_ctx *ctx, struct ptk_bpf_filter *f, int c, con
 	case 'v':
 		f->verbose = true;
 		return 0;
+	case 'T':
+		f->timestamp = true;
+		return 0;
 	case PTK_OPT_PROCFS:
 	case PTK_OPT_SYSFS:
 		return ptk_usage_error(ctx, "BPF tools trace the live kernel: --procfs and --sysfs "
@@ -129,12 +132,26 @@ static const struct common_opt {
 	{ PTK_BPF_OPT_PER_TASK, 'L', "tids", no_argument },
 	{ PTK_BPF_OPT_MS, 'm', "milliseconds", no_argument },
 	{ PTK_BPF_OPT_VERBOSE, 'v', "verbose", no_argument },
+	{ PTK_BPF_OPT_TIMESTAMP, 'T', "timestamp", no_argument },
 };
 
 /* Is code one of the tool's own short option letters? */
 static bool own_letter(const struct ptk_bpf_ops *ops, int code)
 {
 	return code < 0x100 && ops->shortopts && strchr(ops->shortopts, code);
+}
+
+/* Is code one of the tool's own options (a letter or a long option's code)? */
+static bool own_code(const struct ptk_bpf_ops *ops, int code)
+{
+	if (!ops->opt)
+		return false;
+	if (own_letter(ops, code))
+		return true;
+	for (const struct option *o = ops->longopts; o && o->name; o++)
+		if (o->val == code)
+			return true;
+	return false;
 }
 
 /* The getopt tables: the tool's own options, then the common ones whose letter it does not
@@ -188,7 +205,7 @@ static int parse_opts(struct ptk_bpf_run *r, int argc, char **argv)
 
 	build_opts(r->ops, shorts, sizeof(shorts), &longs);
 	while (!rc && (c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
-		if (r->ops->opt && (rc = r->ops->opt(r, c, optarg)) >= 0)
+		if (own_code(r->ops, c) && (rc = r->ops->opt(r, c, optarg)) >= 0)
 			continue;
 		if ((rc = refused(r, c)))
 			break;
@@ -230,20 +247,22 @@ static int parse_operands(struct ptk_bpf_run *r, int argc, char **argv)
 	return 0;
 }
 
-int ptk_bpf_main(struct ptk_bpf_run *r, int argc, char **argv)
+int ptk_bpf_main(struct ptk_ctx *ctx, const struct ptk_bpf_ops *ops, void *priv, int argc,
+		 char **argv)
 {
-	int rc;
+	struct ptk_bpf_run r = {
+		.ctx = ctx, .ops = ops, .priv = priv, .interval_s = ops->interval_s, .count = -1
+	};
+	int rc = parse_opts(&r, argc, argv);
 
-	r->count = -1;
-	rc = parse_opts(r, argc, argv);
 	if (rc == 1) {
-		fputs(r->ops->usage, stdout);
+		fputs(ops->usage, stdout);
 		return PTK_EXIT_OK;
 	}
-	if (rc || (r->ops->parsed && (rc = r->ops->parsed(r, argc, argv))) ||
-	    (rc = parse_operands(r, argc, argv)) || (r->ops->prepare && (rc = r->ops->prepare(r))))
+	if (rc || (ops->parsed && (rc = ops->parsed(&r, argc, argv))) ||
+	    (rc = parse_operands(&r, argc, argv)) || (ops->prepare && (rc = ops->prepare(&r))))
 		return rc == PTK_BPF_DONE ? PTK_EXIT_OK : rc;
-	return ptk_bpf_run(r);
+	return ptk_bpf_run(&r);
 }
 
 /* BPF tracing needs CAP_BPF + CAP_PERFMON (5.8+) or CAP_SYS_ADMIN: check before any work
@@ -638,6 +657,8 @@ static int report(struct ptk_bpf_run *r, long i, double itv_s, bool last)
 {
 	int err = 0;
 
+	if (r->ops->report && r->filter.timestamp && !r->ctx->json && !r->ops->own_timestamp)
+		printf("%-8s\n", ptk_bpf_clock((char[16]){ 0 }, 16));
 	if (r->ops->report)
 		err = r->ops->report(r, i, itv_s, last);
 	else if (last)

@@ -29,6 +29,7 @@ struct ptk_bpf_filter {
 	bool per_thread; /* -L */
 	bool millis; /* -m: milliseconds instead of microseconds */
 	bool verbose; /* -v: libbpf debug output */
+	bool timestamp; /* -T: the time of day before each report */
 };
 
 /*
@@ -45,9 +46,10 @@ enum {
 	PTK_BPF_OPT_PER_TASK = 1 << 4, /* -P/--pids, -L/--tids (exclusive) */
 	PTK_BPF_OPT_MS = 1 << 5, /* -m, --milliseconds */
 	PTK_BPF_OPT_VERBOSE = 1 << 6, /* -v, --verbose */
+	PTK_BPF_OPT_TIMESTAMP = 1 << 7, /* -T, --timestamp: the time of day before each report */
 	PTK_BPF_OPT_TASK =
 		PTK_BPF_OPT_PID | PTK_BPF_OPT_TID | PTK_BPF_OPT_COMM | PTK_BPF_OPT_CGROUP,
-	PTK_BPF_OPT_ALL = (1 << 7) - 1,
+	PTK_BPF_OPT_ALL = (1 << 8) - 1,
 };
 enum { PTK_OPT_CGROUP = 0x1100 };
 
@@ -76,6 +78,8 @@ struct ptk_bpf_ops {
 	const struct option *longopts; /* its own long options, { 0 }-terminated, or NULL */
 	unsigned common; /* PTK_BPF_OPT_* it takes */
 	enum ptk_bpf_operands operands;
+	double interval_s; /* without an interval operand (0: report at the end) */
+	bool own_timestamp; /* -T is report()'s to print (else "HH:MM:SS" on a line before it) */
 	/* One of the tool's own option codes (called first for every code): 0 when handled, -1
 	 * when not one of its own, PTK_EXIT_USAGE after printing why. */
 	int (*opt)(struct ptk_bpf_run *r, int c, const char *arg);
@@ -169,12 +173,12 @@ struct ptk_bpf_run {
 };
 
 /*
- * A BPF command: parse the command line as r->ops describes (common options into r->filter,
+ * A BPF command: parse the command line as ops describes (common options into r->filter,
  * the tool's own through ops->opt, the operands into interval_s/count or duration_s), then
- * ptk_bpf_run. r->ctx, r->ops and r->priv are set, interval_s preset if the tool has a
- * default. Returns the process exit code.
+ * ptk_bpf_run with priv as r->priv. Returns the process exit code.
  */
-int ptk_bpf_main(struct ptk_bpf_run *r, int argc, char **argv);
+int ptk_bpf_main(struct ptk_ctx *ctx, const struct ptk_bpf_ops *ops, void *priv, int argc,
+		 char **argv);
 
 /*
  * Run a tool whose options are parsed. Returns the process exit code (0, 1 runtime error
