@@ -73,7 +73,7 @@ struct priv {
 	struct bpf_link *links[AGG_NPROGS]; /* libbpf loader */
 	/* loaded as the light skeleton (l), or by libbpf (r->skel) on kernels before 5.17 */
 	struct agg_l_bpf *l;
-	int counts_fd, hists_fd, stacks_fd, drops_fd;
+	int counts_fd, hists_fd, stacks_fd;
 	u32 stacks_max;
 	struct ptk_symbolizer *sym;
 	bool has_kstack;
@@ -530,7 +530,7 @@ static int load_lskel(struct ptk_bpf_run *r)
 	p->counts_fd = l->maps.counts.map_fd;
 	p->hists_fd = l->maps.hists.map_fd;
 	p->stacks_fd = l->maps.stacks.map_fd;
-	p->drops_fd = l->maps.drops.map_fd;
+	r->lost_fd = l->maps.drops.map_fd;
 	return 0;
 }
 #undef AGG_L_SETUP
@@ -548,24 +548,13 @@ static int agg_load(struct ptk_bpf_run *r)
 	p->counts_fd = bpf_map__fd(s->maps.counts);
 	p->hists_fd = bpf_map__fd(s->maps.hists);
 	p->stacks_fd = bpf_map__fd(s->maps.stacks);
-	p->drops_fd = bpf_map__fd(s->maps.drops);
+	r->lost_fd = bpf_map__fd(s->maps.drops);
 	for (int i = 0; i < p->nev; i++) {
 		p->links[i] = bpf_program__attach_tracepoint(progs[i], p->ev[i].cat, p->ev[i].name);
 		if (!p->links[i])
 			return -errno;
 	}
 	return 0;
-}
-
-static u64 agg_lost(struct ptk_bpf_run *r)
-{
-	u64 total = 0;
-
-	/* stacks that could not be captured are still counted (under "[no stack]") */
-	for (__u32 k = 0; k < AGG_DROP_NR; k++)
-		if (k != AGG_DROP_STACK)
-			total += ptk_bpf_percpu_sum(((struct priv *)r->priv)->drops_fd, k);
-	return total;
 }
 
 static void agg_destroy(struct ptk_bpf_run *r)
@@ -1056,6 +1045,8 @@ static int agg_prepare(struct ptk_bpf_run *r)
 	}
 	build_tables(p);
 	p->stacks_max = p->has_kstack ? 4096 : 1;
+	/* stacks that could not be captured are still counted (under "[no stack]") */
+	r->lost_keys = ((1u << AGG_DROP_NR) - 1) & ~(1u << AGG_DROP_STACK);
 	snprintf(r->banner, sizeof(r->banner), "Tracing %.200s%s... Hit Ctrl-C to end.",
 		 p->event_desc, p->latency ? " latency" : "");
 	return 0;
@@ -1086,7 +1077,6 @@ static const struct ptk_bpf_ops ops = {
 	.open = open_libbpf,
 	.load = agg_load,
 	.report = agg_report,
-	.lost = agg_lost,
 	.destroy = agg_destroy,
 	.needs_tracefs = true,
 };

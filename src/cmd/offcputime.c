@@ -50,7 +50,7 @@ struct priv {
 	struct ptk_symbolizer *sym;
 	struct offcputime_btf_bpf *lbtf;
 	struct offcputime_raw_bpf *lraw;
-	int stack_fd, info_fd, lost_fd;
+	int stack_fd, info_fd;
 };
 
 struct entry {
@@ -123,7 +123,7 @@ static int open_libbpf(struct ptk_bpf_run *r)
 	do {                                             \
 		p->stack_fd = (l)->maps.stackmap.map_fd; \
 		p->info_fd = (l)->maps.info.map_fd;      \
-		p->lost_fd = (l)->maps.lost.map_fd;      \
+		r->lost_fd = (l)->maps.lost.map_fd;      \
 	} while (0)
 
 static int load_lskel(struct ptk_bpf_run *r)
@@ -146,24 +146,8 @@ static int oc_load(struct ptk_bpf_run *r)
 
 	p->stack_fd = bpf_map__fd(s->maps.stackmap);
 	p->info_fd = bpf_map__fd(s->maps.info);
-	p->lost_fd = bpf_map__fd(s->maps.lost);
+	r->lost_fd = bpf_map__fd(s->maps.lost);
 	return err;
-}
-
-static void read_lost(struct ptk_bpf_run *r, u64 out[OFFCPU_LOST_NR])
-{
-	for (u32 k = 0; k < OFFCPU_LOST_NR; k++)
-		out[k] = ptk_bpf_percpu_sum(((struct priv *)r->priv)->lost_fd, k);
-}
-
-static u64 oc_lost(struct ptk_bpf_run *r)
-{
-	u64 l[OFFCPU_LOST_NR], sum = 0;
-
-	read_lost(r, l);
-	for (int i = 0; i < OFFCPU_LOST_NR; i++)
-		sum += l[i];
-	return sum;
 }
 
 /* Frames of the observer itself at the top of a kernel stack taken in the tracepoint: the
@@ -507,7 +491,8 @@ static int oc_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 		}
 		free(fl);
 	}
-	read_lost(r, lost);
+	for (u32 k = 0; k < OFFCPU_LOST_NR; k++)
+		lost[k] = ptk_bpf_percpu_sum(r->lost_fd, k);
 	if (arr) {
 		struct json_object *lo = json_object_new_object();
 		for (int k = 0; k < OFFCPU_LOST_NR; k++)
@@ -603,6 +588,7 @@ static int oc_prepare(struct ptk_bpf_run *r)
 	struct priv *p = r->priv;
 
 	p->sym = ptk_sym_new(r->ctx->procfs, 0);
+	r->lost_keys = (1u << OFFCPU_LOST_NR) - 1;
 	if (!p->folded)
 		snprintf(r->banner, sizeof(r->banner),
 			 "Tracing off-CPU time (us) of %s%s by user + kernel stack... %s",
@@ -641,7 +627,6 @@ static const struct ptk_bpf_ops ops = {
 	.open = open_libbpf,
 	.load = oc_load,
 	.report = oc_report,
-	.lost = oc_lost,
 	.destroy = oc_destroy,
 };
 
@@ -652,8 +637,7 @@ int cmd_offcputime(struct ptk_ctx *ctx, int argc, char **argv)
 			  .max_us = UINT64_MAX,
 			  .stack_storage = 1024,
 			  .stack_fd = -1,
-			  .info_fd = -1,
-			  .lost_fd = -1 };
+			  .info_fd = -1 };
 	int rc;
 
 	rc = ptk_bpf_main(ctx, &ops, &p, argc, argv);

@@ -528,9 +528,13 @@ static double elapsed_s(const struct ptk_bpf_run *r)
 
 static u64 lost_events(struct ptk_bpf_run *r)
 {
-	if (r->ops->lost)
-		return r->ops->lost(r);
-	return r->lost_fd >= 0 ? ptk_bpf_percpu_sum(r->lost_fd, 0) : 0;
+	u32 keys = r->lost_keys ? r->lost_keys : 1;
+	u64 sum = 0;
+
+	for (u32 k = 0; r->lost_fd >= 0 && k < 32; k++)
+		if (keys & (1u << k))
+			sum += ptk_bpf_percpu_sum(r->lost_fd, k);
+	return sum;
 }
 
 void ptk_bpf_observer_text(struct ptk_bpf_run *r, FILE *f)

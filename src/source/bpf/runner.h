@@ -111,8 +111,6 @@ struct ptk_bpf_ops {
 	 * an event tool: its JSON summary (ptk_bpf_summary) is printed at the end.
 	 */
 	int (*report)(struct ptk_bpf_run *r, long i, double itv_s, bool last);
-	/* Lost events since start; NULL: the sum of r->lost_fd's slot 0 when it is set. */
-	u64 (*lost)(struct ptk_bpf_run *r);
 	/* Optional: free the light skeleton(s) and the tool's own state (the runner has closed
 	 * the light skeleton's links and destroyed the libbpf skeleton). */
 	void (*destroy)(struct ptk_bpf_run *r);
@@ -139,9 +137,11 @@ struct ptk_bpf_run {
 	int *lskel_progs, *lskel_links;
 	size_t lskel_nprogs, lskel_nlinks;
 	const char *hook; /* the hooks chosen ("tp_btf", "fexit"...), for the JSON, or NULL */
-	/* event tools: the ring buffer of events_fd (made by the runner), the per-CPU lost counter
-	 * (lost_fd slot 0), the events shown, and the table they are printed as */
+	/* event tools: the ring buffer of events_fd (made by the runner), the events shown, and
+	 * the table they are printed as; any tool: the per-CPU lost counters, lost_fd's slots
+	 * lost_keys (bit k: slot k; 0: slot 0), summed since the start */
 	int events_fd, lost_fd;
+	u32 lost_keys;
 	struct ring_buffer *rb;
 	u64 events;
 	struct ptk_table tab;
