@@ -176,16 +176,8 @@ out_delete_start:
 	return 0;
 }
 
-/* a request merged into another one is freed without completing */
-static __always_inline int on_merge(struct request *rq)
-{
-	__u64 key = (__u64)rq;
-
-	bpf_map_delete_elem(&start, &key);
-	return 0;
-}
-
-/* the programs: tp_btf, raw_tp and pre-5.11 raw_tp hooks calling the on_*() above */
+/* the programs: tp_btf, raw_tp and pre-5.11 raw_tp hooks calling the on_*() above (and
+ * on_merge(), the same for both) */
 #include "blk_hooks.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";

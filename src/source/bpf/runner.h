@@ -80,8 +80,8 @@ struct ptk_bpf_ops {
 	enum ptk_bpf_operands operands;
 	double interval_s; /* without an interval operand (0: report at the end) */
 	bool own_timestamp; /* -T is report()'s to print (else "HH:MM:SS" on a line before it) */
-	/* One of the tool's own option codes (called first for every code): 0 when handled, -1
-	 * when not one of its own, PTK_EXIT_USAGE after printing why. */
+	/* One of the tool's own option codes (a shortopts letter or a longopts code): 0 when
+	 * handled, -1 to leave it to the common options, PTK_EXIT_USAGE after printing why. */
 	int (*opt)(struct ptk_bpf_run *r, int c, const char *arg);
 	/* Optional, after the options: check their combinations, take operands of its own before
 	 * the common ones (argv[optind++]). 0, or an exit code. */
@@ -108,7 +108,8 @@ struct ptk_bpf_ops {
 	/*
 	 * Called at each interval end (i = 1..), and once more with last = true when stopped
 	 * without an interval (Ctrl-C), to read the maps and print through ctx->sink. NULL for
-	 * an event tool: its JSON summary (ptk_bpf_summary) is printed at the end.
+	 * an event tool: the runner prints its JSON summary (events, lost, hook, loader,
+	 * observer) at the end.
 	 */
 	int (*report)(struct ptk_bpf_run *r, long i, double itv_s, bool last);
 	/* Optional: free the light skeleton(s) and the tool's own state (the runner has closed
@@ -153,7 +154,6 @@ struct ptk_bpf_run {
 	/* "Tracing ... Hit Ctrl-C to end.": printed on stderr once attached (also with --json:
 	 * scripts wait for it), so a failure stays one line */
 	char banner[256];
-	bool header_printed;
 	u64 start_ns;
 	/* observer cost, filled after each report (estimated over the whole run from the
 	 * sampled windows, see stats_sampled) */
