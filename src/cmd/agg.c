@@ -507,23 +507,17 @@ static int load_lskel(struct ptk_bpf_run *r)
 	struct priv *p = r->priv;
 	struct agg_l_bpf *l = NULL;
 	int err = PTK_LSKEL_LOAD(agg_l_bpf, l, AGG_L_SETUP);
-	int progs[AGG_NPROGS], *links[AGG_NPROGS];
 
 	if (err)
 		return err;
-	progs[0] = l->progs.agg_a.prog_fd;
-	progs[1] = l->progs.agg_b.prog_fd;
-	links[0] = &l->links.agg_a_fd;
-	links[1] = &l->links.agg_b_fd;
-	for (int i = 0; i < p->nev; i++) {
-		*links[i] = ptk_bpf_attach_tp(progs[i], p->ev[i].cat, p->ev[i].name);
-		if (*links[i] < 0) {
-			err = *links[i];
-			/* (the fallback tries the same event with libbpf) */
-			ptk_bpf_close_links((int *)&l->links, sizeof(l->links) / sizeof(int));
-			agg_l_bpf__destroy(l);
-			return err;
-		}
+	const struct ptk_bpf_tp tps[AGG_NPROGS] = {
+		PTK_LSKEL_TP(l, agg_a, p->ev[0].cat, p->ev[0].name, false),
+		PTK_LSKEL_TP(l, agg_b, p->ev[1].cat, p->ev[1].name, false),
+	};
+	/* (on failure, the fallback tries the same events with libbpf) */
+	if ((err = ptk_bpf_attach_tps(tps, p->nev))) {
+		agg_l_bpf__destroy(l);
+		return err;
 	}
 	PTK_BPF_USE_LSKEL(r, l);
 	p->l = l;

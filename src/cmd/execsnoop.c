@@ -78,39 +78,32 @@ static int open_libbpf(struct ptk_bpf_run *r)
 	return 0;
 }
 
+#define ES_SETUP(s) ES_SET_RODATA(s, r, p)
+
 /* Load the light skeleton and attach its tracepoints. 0 or -errno (then it is freed). */
 static int load_lskel(struct ptk_bpf_run *r)
 {
 	struct priv *p = r->priv;
-	struct execsnoop_l_bpf *l;
-	int err;
+	struct execsnoop_l_bpf *l = NULL;
+	int err = PTK_LSKEL_LOAD(execsnoop_l_bpf, l, ES_SETUP);
 
-	errno = 0;
-	if (!(l = p->l = execsnoop_l_bpf__open()))
-		return errno ? -errno : -ENOMEM;
-	ES_SET_RODATA(l, r, p);
-	err = execsnoop_l_bpf__load(l);
-
-	if (!err &&
-	    (err = l->links.tp_sys_enter_execve_fd = ptk_bpf_attach_tp(
-		     l->progs.tp_sys_enter_execve.prog_fd, "syscalls", "sys_enter_execve")) >= 0 &&
-	    (err = l->links.tp_sys_exit_execve_fd = ptk_bpf_attach_tp(
-		     l->progs.tp_sys_exit_execve.prog_fd, "syscalls", "sys_exit_execve")) >= 0 &&
-	    (err = l->links.tp_sys_enter_execveat_fd =
-		     ptk_bpf_attach_tp(l->progs.tp_sys_enter_execveat.prog_fd, "syscalls",
-				       "sys_enter_execveat")) >= 0 &&
-	    (err = l->links.tp_sys_exit_execveat_fd =
-		     ptk_bpf_attach_tp(l->progs.tp_sys_exit_execveat.prog_fd, "syscalls",
-				       "sys_exit_execveat")) >= 0) {
-		PTK_BPF_USE_LSKEL(r, l);
-		r->events_fd = l->maps.events.map_fd;
-		r->lost_fd = l->maps.lost.map_fd;
-		return 0;
+	if (err)
+		return err;
+	const struct ptk_bpf_tp tps[] = {
+		PTK_LSKEL_TP(l, tp_sys_enter_execve, "syscalls", "sys_enter_execve", false),
+		PTK_LSKEL_TP(l, tp_sys_exit_execve, "syscalls", "sys_exit_execve", false),
+		PTK_LSKEL_TP(l, tp_sys_enter_execveat, "syscalls", "sys_enter_execveat", false),
+		PTK_LSKEL_TP(l, tp_sys_exit_execveat, "syscalls", "sys_exit_execveat", false),
+	};
+	if ((err = ptk_bpf_attach_tps(tps, ARRAY_SIZE(tps)))) {
+		execsnoop_l_bpf__destroy(l);
+		return err;
 	}
-	/* failed attaches hold -errno, which destroy's skel_closenz skips */
-	execsnoop_l_bpf__destroy(l);
-	p->l = NULL;
-	return err < 0 ? err : -EINVAL;
+	p->l = l;
+	PTK_BPF_USE_LSKEL(r, l);
+	r->events_fd = l->maps.events.map_fd;
+	r->lost_fd = l->maps.lost.map_fd;
+	return 0;
 }
 
 /* Append the arguments, NUL-separated in e->args, joined by spaces (quoted with -q). */

@@ -90,57 +90,35 @@ static bool tp_exists(const char *event)
 		(skel)->rodata->full_path = (p)->full_path; \
 	} while (0)
 
-/* Load the light skeleton and attach the tracepoints this kernel has. 0 or -errno. */
+#define OS_SETUP(s) OS_SET_RODATA(s, r, p)
+
+/* Load the light skeleton and attach the tracepoints this kernel has: open(2) does not exist
+ * on arm64/riscv, openat2(2) came with 5.6. 0 or -errno. */
 static int load_lskel(struct ptk_bpf_run *r)
 {
 	struct priv *p = r->priv;
-	struct opensnoop_l_bpf *l;
-	int err;
+	struct opensnoop_l_bpf *l = NULL;
+	int err = PTK_LSKEL_LOAD(opensnoop_l_bpf, l, OS_SETUP);
 
-	errno = 0;
-	if (!(l = p->l = opensnoop_l_bpf__open()))
-		return errno ? -errno : -ENOMEM;
-	OS_SET_RODATA(l, r, p);
-	err = opensnoop_l_bpf__load(l);
-
-	if (!err) {
-		const struct {
-			int prog, *link;
-			const char *tp;
-		} at[] = {
-			{ l->progs.tp_sys_enter_openat.prog_fd, &l->links.tp_sys_enter_openat_fd,
-			  "sys_enter_openat" },
-			{ l->progs.tp_sys_exit_openat.prog_fd, &l->links.tp_sys_exit_openat_fd,
-			  "sys_exit_openat" },
-			{ l->progs.tp_sys_enter_open.prog_fd, &l->links.tp_sys_enter_open_fd,
-			  "sys_enter_open" },
-			{ l->progs.tp_sys_exit_open.prog_fd, &l->links.tp_sys_exit_open_fd,
-			  "sys_exit_open" },
-			{ l->progs.tp_sys_enter_openat2.prog_fd, &l->links.tp_sys_enter_openat2_fd,
-			  "sys_enter_openat2" },
-			{ l->progs.tp_sys_exit_openat2.prog_fd, &l->links.tp_sys_exit_openat2_fd,
-			  "sys_exit_openat2" },
-		};
-		for (size_t i = 0; !err && i < ARRAY_SIZE(at); i++) {
-			/* open(2) does not exist on arm64/riscv; openat2(2) came with 5.6 */
-			if (i >= 2 && !tp_exists(at[i].tp))
-				continue;
-			int fd = ptk_bpf_attach_tp(at[i].prog, "syscalls", at[i].tp);
-			if (fd < 0)
-				err = fd;
-			else
-				*at[i].link = fd;
-		}
+	if (err)
+		return err;
+	const struct ptk_bpf_tp tps[] = {
+		PTK_LSKEL_TP(l, tp_sys_enter_openat, "syscalls", "sys_enter_openat", false),
+		PTK_LSKEL_TP(l, tp_sys_exit_openat, "syscalls", "sys_exit_openat", false),
+		PTK_LSKEL_TP(l, tp_sys_enter_open, "syscalls", "sys_enter_open", true),
+		PTK_LSKEL_TP(l, tp_sys_exit_open, "syscalls", "sys_exit_open", true),
+		PTK_LSKEL_TP(l, tp_sys_enter_openat2, "syscalls", "sys_enter_openat2", true),
+		PTK_LSKEL_TP(l, tp_sys_exit_openat2, "syscalls", "sys_exit_openat2", true),
+	};
+	if ((err = ptk_bpf_attach_tps(tps, ARRAY_SIZE(tps)))) {
+		opensnoop_l_bpf__destroy(l);
+		return err;
 	}
-	if (!err) {
-		PTK_BPF_USE_LSKEL(r, l);
-		r->events_fd = l->maps.events.map_fd;
-		r->lost_fd = l->maps.lost.map_fd;
-		return 0;
-	}
-	opensnoop_l_bpf__destroy(l); /* closes the links made */
-	p->l = NULL;
-	return err;
+	p->l = l;
+	PTK_BPF_USE_LSKEL(r, l);
+	r->events_fd = l->maps.events.map_fd;
+	r->lost_fd = l->maps.lost.map_fd;
+	return 0;
 }
 
 /* The libbpf skeleton (kernels before 5.17), with the absent syscalls left out. 0 or -errno. */

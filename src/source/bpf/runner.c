@@ -938,6 +938,23 @@ int ptk_bpf_attach_tp(int prog_fd, const char *cat, const char *event)
 	return err ? err : lfd;
 }
 
+int ptk_bpf_attach_tps(const struct ptk_bpf_tp *tps, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		int fd = ptk_bpf_attach_tp(tps[i].prog_fd, tps[i].cat, tps[i].event);
+
+		if (fd == -ENOENT && tps[i].optional)
+			continue;
+		if (fd < 0) {
+			for (size_t j = 0; j < i; j++)
+				ptk_bpf_close_links(tps[j].link_fd, 1);
+			return fd;
+		}
+		*tps[i].link_fd = fd;
+	}
+	return 0;
+}
+
 enum ptk_bpf_loader ptk_bpf_loader_wanted(void)
 {
 	const char *e = getenv("PTK_BPF_LSKEL");

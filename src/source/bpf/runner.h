@@ -328,6 +328,24 @@ int ptk_bpf_attach_tp(int prog_fd, const char *cat, const char *event);
 		err_ > 0 ? -EINVAL : err_;                                              \
 	})
 
+/* A tracepoint program of a light skeleton and where its link goes (PTK_LSKEL_TP). */
+struct ptk_bpf_tp {
+	int prog_fd;
+	int *link_fd;
+	const char *cat, *event;
+	bool optional; /* a tracepoint this kernel may not have (open(2) on arm64): skipped */
+};
+#define PTK_LSKEL_TP(l, prog, cat, event, optional)                                  \
+	{                                                                            \
+		(l)->progs.prog.prog_fd, &(l)->links.prog##_fd, cat, event, optional \
+	}
+
+/*
+ * Attach each program of tps[0..n) with ptk_bpf_attach_tp, its link fd into *link_fd. 0, or
+ * the first -errno (then the links made are closed again).
+ */
+int ptk_bpf_attach_tps(const struct ptk_bpf_tp *tps, size_t n);
+
 /*
  * Detach: close the link fds fds[0..n) at once, each from its own thread, and set them to -1.
  * Closing a perf_event tracepoint link waits for RCU grace periods (perf_trace_event_unreg ->
