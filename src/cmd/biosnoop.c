@@ -85,11 +85,11 @@ static int load_lskel(struct ptk_bpf_run *r)
 	struct priv *p = r->priv;
 	int err = PTK_BPF_LSKEL_PAIR(r, biosnoop, p->lbtf, p->lraw, BS_SET_RODATA, BS_SET_RODATA);
 
-	if (err)
-		return err;
-	r->events_fd = p->lbtf ? p->lbtf->maps.events.map_fd : p->lraw->maps.events.map_fd;
-	r->lost_fd = p->lbtf ? p->lbtf->maps.lost.map_fd : p->lraw->maps.lost.map_fd;
-	return 0;
+	if (!err && p->lbtf)
+		PTK_BPF_LSKEL_EVENTS(r, p->lbtf);
+	else if (!err)
+		PTK_BPF_LSKEL_EVENTS(r, p->lraw);
+	return err;
 }
 
 static int bs_event(struct ptk_bpf_run *r, const void *data, size_t size)

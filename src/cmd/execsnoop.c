@@ -79,31 +79,21 @@ static int open_libbpf(struct ptk_bpf_run *r)
 }
 
 #define ES_SETUP(s) ES_SET_RODATA(s, r, p)
+#define ES_TPS(l)                                                                                \
+	PTK_LSKEL_TP(l, tp_sys_enter_execve, "syscalls", "sys_enter_execve", false),             \
+		PTK_LSKEL_TP(l, tp_sys_exit_execve, "syscalls", "sys_exit_execve", false),       \
+		PTK_LSKEL_TP(l, tp_sys_enter_execveat, "syscalls", "sys_enter_execveat", false), \
+		PTK_LSKEL_TP(l, tp_sys_exit_execveat, "syscalls", "sys_exit_execveat", false)
 
-/* Load the light skeleton and attach its tracepoints. 0 or -errno (then it is freed). */
+/* The light skeleton, its tracepoints attached. 0 or -errno (then it is freed). */
 static int load_lskel(struct ptk_bpf_run *r)
 {
 	struct priv *p = r->priv;
-	struct execsnoop_l_bpf *l = NULL;
-	int err = PTK_LSKEL_LOAD(execsnoop_l_bpf, l, ES_SETUP);
+	int err = PTK_BPF_LSKEL_TPS(r, execsnoop_l_bpf, p->l, ES_SETUP, ES_TPS);
 
-	if (err)
-		return err;
-	const struct ptk_bpf_tp tps[] = {
-		PTK_LSKEL_TP(l, tp_sys_enter_execve, "syscalls", "sys_enter_execve", false),
-		PTK_LSKEL_TP(l, tp_sys_exit_execve, "syscalls", "sys_exit_execve", false),
-		PTK_LSKEL_TP(l, tp_sys_enter_execveat, "syscalls", "sys_enter_execveat", false),
-		PTK_LSKEL_TP(l, tp_sys_exit_execveat, "syscalls", "sys_exit_execveat", false),
-	};
-	if ((err = ptk_bpf_attach_tps(tps, ARRAY_SIZE(tps)))) {
-		execsnoop_l_bpf__destroy(l);
-		return err;
-	}
-	p->l = l;
-	PTK_BPF_USE_LSKEL(r, l);
-	r->events_fd = l->maps.events.map_fd;
-	r->lost_fd = l->maps.lost.map_fd;
-	return 0;
+	if (!err)
+		PTK_BPF_LSKEL_EVENTS(r, p->l);
+	return err;
 }
 
 /* Append the arguments, NUL-separated in e->args, joined by spaces (quoted with -q). */

@@ -91,34 +91,24 @@ static bool tp_exists(const char *event)
 	} while (0)
 
 #define OS_SETUP(s) OS_SET_RODATA(s, r, p)
+/* open(2) does not exist on arm64/riscv, openat2(2) came with 5.6 */
+#define OS_TPS(l)                                                                             \
+	PTK_LSKEL_TP(l, tp_sys_enter_openat, "syscalls", "sys_enter_openat", false),          \
+		PTK_LSKEL_TP(l, tp_sys_exit_openat, "syscalls", "sys_exit_openat", false),    \
+		PTK_LSKEL_TP(l, tp_sys_enter_open, "syscalls", "sys_enter_open", true),       \
+		PTK_LSKEL_TP(l, tp_sys_exit_open, "syscalls", "sys_exit_open", true),         \
+		PTK_LSKEL_TP(l, tp_sys_enter_openat2, "syscalls", "sys_enter_openat2", true), \
+		PTK_LSKEL_TP(l, tp_sys_exit_openat2, "syscalls", "sys_exit_openat2", true)
 
-/* Load the light skeleton and attach the tracepoints this kernel has: open(2) does not exist
- * on arm64/riscv, openat2(2) came with 5.6. 0 or -errno. */
+/* The light skeleton, with the tracepoints this kernel has attached. 0 or -errno. */
 static int load_lskel(struct ptk_bpf_run *r)
 {
 	struct priv *p = r->priv;
-	struct opensnoop_l_bpf *l = NULL;
-	int err = PTK_LSKEL_LOAD(opensnoop_l_bpf, l, OS_SETUP);
+	int err = PTK_BPF_LSKEL_TPS(r, opensnoop_l_bpf, p->l, OS_SETUP, OS_TPS);
 
-	if (err)
-		return err;
-	const struct ptk_bpf_tp tps[] = {
-		PTK_LSKEL_TP(l, tp_sys_enter_openat, "syscalls", "sys_enter_openat", false),
-		PTK_LSKEL_TP(l, tp_sys_exit_openat, "syscalls", "sys_exit_openat", false),
-		PTK_LSKEL_TP(l, tp_sys_enter_open, "syscalls", "sys_enter_open", true),
-		PTK_LSKEL_TP(l, tp_sys_exit_open, "syscalls", "sys_exit_open", true),
-		PTK_LSKEL_TP(l, tp_sys_enter_openat2, "syscalls", "sys_enter_openat2", true),
-		PTK_LSKEL_TP(l, tp_sys_exit_openat2, "syscalls", "sys_exit_openat2", true),
-	};
-	if ((err = ptk_bpf_attach_tps(tps, ARRAY_SIZE(tps)))) {
-		opensnoop_l_bpf__destroy(l);
-		return err;
-	}
-	p->l = l;
-	PTK_BPF_USE_LSKEL(r, l);
-	r->events_fd = l->maps.events.map_fd;
-	r->lost_fd = l->maps.lost.map_fd;
-	return 0;
+	if (!err)
+		PTK_BPF_LSKEL_EVENTS(r, p->l);
+	return err;
 }
 
 /* The libbpf skeleton (kernels before 5.17), with the absent syscalls left out. 0 or -errno. */

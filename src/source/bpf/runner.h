@@ -347,6 +347,35 @@ struct ptk_bpf_tp {
 int ptk_bpf_attach_tps(const struct ptk_bpf_tp *tps, size_t n);
 
 /*
+ * Load the light skeleton struct NAME (PTK_LSKEL_LOAD with SETUP), attach the tracepoint
+ * programs that TPS(l) lists (PTK_LSKEL_TP entries) and use it (PTK_BPF_USE_LSKEL), stored in
+ * out. Evaluates to 0 or -errno (then the skeleton is freed and out left alone).
+ */
+#define PTK_BPF_LSKEL_TPS(r, NAME, out, SETUP, TPS)                       \
+	({                                                                \
+		struct NAME *t_ = NULL;                                   \
+		int te_ = PTK_LSKEL_LOAD(NAME, t_, SETUP);                \
+		if (!te_) {                                               \
+			const struct ptk_bpf_tp tps_[] = { TPS(t_) };     \
+			te_ = ptk_bpf_attach_tps(tps_, ARRAY_SIZE(tps_)); \
+			if (te_) {                                        \
+				NAME##__destroy(t_);                      \
+			} else {                                          \
+				(out) = t_;                               \
+				PTK_BPF_USE_LSKEL(r, t_);                 \
+			}                                                 \
+		}                                                         \
+		te_;                                                      \
+	})
+
+/* An event tool's light skeleton l: its maps events and lost are the run's. */
+#define PTK_BPF_LSKEL_EVENTS(r, l)                        \
+	do {                                              \
+		(r)->events_fd = (l)->maps.events.map_fd; \
+		(r)->lost_fd = (l)->maps.lost.map_fd;     \
+	} while (0)
+
+/*
  * Detach: close the link fds fds[0..n) at once, each from its own thread, and set them to -1.
  * Closing a perf_event tracepoint link waits for RCU grace periods (perf_trace_event_unreg ->
  * tracepoint_synchronize_unregister, ~50-80 ms each here); concurrent waits share them, so n
