@@ -12,7 +12,6 @@
 #include <json-c/json.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "source/bpf/agg.h" /* before the skeleton: it names struct agg_cfg */
 
@@ -62,7 +61,6 @@ struct part {
 };
 
 struct priv {
-	bool timestamp;
 	bool latency;
 	int mode; /* enum agg_mode of the aggregating program */
 	int nev;
@@ -75,10 +73,13 @@ struct priv {
 	struct bpf_link *links[AGG_NPROGS]; /* libbpf loader */
 	/* loaded as the light skeleton (l), or by libbpf (r->skel) on kernels before 5.17 */
 	struct agg_l_bpf *l;
-	int counts_fd, hists_fd, stacks_fd, drops_fd;
+	int counts_fd, hists_fd, stacks_fd;
 	u32 stacks_max;
 	struct ptk_symbolizer *sym;
 	bool has_kstack;
+	/* the options as given, checked and resolved once all are read */
+	const char *by, *from, *to, *filter, *linear;
+	bool want_hist, want_sum, want_count;
 	char event_desc[1024];
 	/* the row table (text leaves kstack out: printed as frames above the row) */
 	struct ptk_metric cols[AGG_MAX_KEYS + 3];
@@ -94,24 +95,6 @@ struct row {
 	char *str[AGG_MAX_KEYS];
 	struct ptk_val v[AGG_MAX_KEYS + 3];
 };
-
-static struct bpf_object *object(struct ptk_bpf_run *r)
-{
-	return r->skel ? ((struct agg_bpf *)r->skel)->obj : NULL;
-}
-
-static int prog_fds(struct ptk_bpf_run *r, int *fds, int max)
-{
-	struct priv *p = r->priv;
-	int n = 0;
-
-	if (!p->l || max < AGG_NPROGS)
-		return 0;
-	fds[n++] = p->l->progs.agg_a.prog_fd;
-	if (p->nev > 1)
-		fds[n++] = p->l->progs.agg_b.prog_fd;
-	return n;
-}
 
 /* ---- configuration: names -> fields ---- */
 
@@ -503,12 +486,11 @@ static void build_tables(struct priv *p)
 
 static int open_libbpf(struct ptk_bpf_run *r)
 {
-	struct agg_bpf *s = agg_bpf__open();
+	struct agg_bpf *s = PTK_BPF_OPEN(r, agg_bpf);
 	struct priv *p = r->priv;
 
 	if (!s)
 		return -errno;
-	r->skel = s;
 #define LIBBPF_MAPSZ(sk, m, n) bpf_map__set_max_entries((sk)->maps.m, n)
 	AGG_SETUP(s, LIBBPF_MAPSZ);
 #undef LIBBPF_MAPSZ
@@ -525,29 +507,24 @@ static int load_lskel(struct ptk_bpf_run *r)
 	struct priv *p = r->priv;
 	struct agg_l_bpf *l = NULL;
 	int err = PTK_LSKEL_LOAD(agg_l_bpf, l, AGG_L_SETUP);
-	int progs[AGG_NPROGS], *links[AGG_NPROGS];
 
 	if (err)
 		return err;
-	p->l = l;
-	progs[0] = l->progs.agg_a.prog_fd;
-	progs[1] = l->progs.agg_b.prog_fd;
-	links[0] = &l->links.agg_a_fd;
-	links[1] = &l->links.agg_b_fd;
-	for (int i = 0; i < p->nev; i++) {
-		*links[i] = ptk_bpf_attach_tp(progs[i], p->ev[i].cat, p->ev[i].name);
-		if (*links[i] < 0) {
-			err = *links[i];
-			PTK_LSKEL_DETACH(l); /* (the fallback tries the same event with libbpf) */
-			agg_l_bpf__destroy(l);
-			p->l = NULL;
-			return err;
-		}
+	const struct ptk_bpf_tp tps[AGG_NPROGS] = {
+		PTK_LSKEL_TP(l, agg_a, p->ev[0].cat, p->ev[0].name, false),
+		PTK_LSKEL_TP(l, agg_b, p->ev[1].cat, p->ev[1].name, false),
+	};
+	/* (on failure, the fallback tries the same events with libbpf) */
+	if ((err = ptk_bpf_attach_tps(tps, p->nev))) {
+		agg_l_bpf__destroy(l);
+		return err;
 	}
+	PTK_BPF_USE_LSKEL(r, l);
+	p->l = l;
 	p->counts_fd = l->maps.counts.map_fd;
 	p->hists_fd = l->maps.hists.map_fd;
 	p->stacks_fd = l->maps.stacks.map_fd;
-	p->drops_fd = l->maps.drops.map_fd;
+	r->lost_fd = l->maps.drops.map_fd;
 	return 0;
 }
 #undef AGG_L_SETUP
@@ -557,45 +534,21 @@ static int agg_load(struct ptk_bpf_run *r)
 {
 	struct priv *p = r->priv;
 	struct agg_bpf *s = r->skel;
+	struct bpf_program *progs[AGG_NPROGS] = { s->progs.agg_a, s->progs.agg_b };
 	int err;
 
-	if (!s)
-		return 0; /* the light skeleton is loaded */
-	struct bpf_program *progs[AGG_NPROGS] = { s->progs.agg_a, s->progs.agg_b };
 	if ((err = agg_bpf__load(s)))
 		return err;
 	p->counts_fd = bpf_map__fd(s->maps.counts);
 	p->hists_fd = bpf_map__fd(s->maps.hists);
 	p->stacks_fd = bpf_map__fd(s->maps.stacks);
-	p->drops_fd = bpf_map__fd(s->maps.drops);
+	r->lost_fd = bpf_map__fd(s->maps.drops);
 	for (int i = 0; i < p->nev; i++) {
 		p->links[i] = bpf_program__attach_tracepoint(progs[i], p->ev[i].cat, p->ev[i].name);
 		if (!p->links[i])
 			return -errno;
 	}
 	return 0;
-}
-
-static u64 agg_lost(struct ptk_bpf_run *r)
-{
-	struct priv *p = r->priv;
-	int ncpu = libbpf_num_possible_cpus(), fd = p->drops_fd;
-	u64 total = 0;
-
-	if (ncpu <= 0 || fd < 0)
-		return 0;
-	u64 *v = calloc(ncpu, sizeof(u64));
-	if (!v)
-		return 0;
-	/* stacks that could not be captured are still counted (under "[no stack]") */
-	for (__u32 k = 0; k < AGG_DROP_NR; k++) {
-		if (k == AGG_DROP_STACK || bpf_map_lookup_elem(fd, &k, v))
-			continue;
-		for (int c = 0; c < ncpu; c++)
-			total += v[c];
-	}
-	free(v);
-	return total;
 }
 
 static void agg_destroy(struct ptk_bpf_run *r)
@@ -606,11 +559,8 @@ static void agg_destroy(struct ptk_bpf_run *r)
 		bpf_link__destroy(p->links[i]);
 		p->links[i] = NULL;
 	}
-	PTK_LSKEL_DETACH(p->l);
 	agg_l_bpf__destroy(p->l);
 	p->l = NULL;
-	agg_bpf__destroy(r->skel);
-	r->skel = NULL;
 	ptk_sym_free(p->sym);
 	p->sym = NULL;
 }
@@ -739,46 +689,6 @@ static int cmp_rows(const void *a, const void *b)
  * Take every entry of the map out (lookup and delete, so an interval's counts go to the
  * next interval rather than being lost between read and clear). Returns the rows or NULL.
  */
-static struct row *drain(int fd, bool hist, size_t *nrows)
-{
-	struct agg_key key, next, *prev = NULL;
-	size_t n = 0, cap = 0;
-	struct agg_key *keys = NULL;
-	struct row *rows;
-
-	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
-		if (n == cap) {
-			void *x = realloc(keys, (cap = cap ? cap * 2 : 256) * sizeof(*keys));
-			if (!x)
-				break;
-			keys = x;
-		}
-		keys[n++] = next;
-		key = next;
-		prev = &key;
-	}
-	rows = calloc(n ? n : 1, sizeof(*rows));
-	if (!rows) {
-		free(keys);
-		return NULL;
-	}
-	size_t m = 0;
-	for (size_t i = 0; i < n; i++) {
-		struct row *w = &rows[m];
-		void *val = hist ? (void *)&w->h : (void *)&w->n;
-		w->k = keys[i];
-		if (bpf_map_lookup_and_delete_elem(fd, &w->k, val)) {
-			if (bpf_map_lookup_elem(fd, &w->k, val))
-				continue;
-			bpf_map_delete_elem(fd, &w->k);
-		}
-		m++;
-	}
-	free(keys);
-	*nrows = m;
-	return rows;
-}
-
 static void clear_stacks(struct ptk_bpf_run *r)
 {
 	struct priv *p = r->priv;
@@ -947,12 +857,8 @@ static int agg_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 	int fd = hist ? p->hists_fd : p->counts_fd;
 	static const char *const modes[] = { "count", "sum", "hist", "linear", "", "latency" };
 	size_t n = 0;
-	struct row *rows = drain(fd, hist, &n);
-
-	if (!rows) {
-		ptk_err("out of memory");
-		return -ENOMEM;
-	}
+	struct row *rows = hist ? PTK_BPF_MAP_ENTRIES(fd, struct row, k, h, true, &n) :
+				  PTK_BPF_MAP_ENTRIES(fd, struct row, k, n, true, &n);
 	if (!n && !p->nkeys)
 		n = 1; /* no key: one row, a count of 0 is a result too (drain() left it zeroed) */
 	for (size_t j = 0; j < n; j++) {
@@ -970,18 +876,10 @@ static int agg_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 	qsort(rows, n, sizeof(*rows), cmp_rows);
 
 	ptk_sink_begin(sink);
-	if (!r->ctx->json && p->timestamp) {
-		char ts[16];
-		time_t t = time(NULL);
-		struct tm tm;
-		localtime_r(&t, &tm);
-		strftime(ts, sizeof(ts), "%H:%M:%S", &tm);
-		printf("%-8s\n", ts);
-	}
 	ptk_sink_meta_f64(sink, "interval_s", itv);
 	ptk_sink_meta_str(sink, "event", p->event_desc);
 	ptk_sink_meta_str(sink, "mode", modes[p->latency ? AGG_LAT_END : p->mode]);
-	ptk_sink_meta_str(sink, "loader", p->l ? "light skeleton" : "libbpf");
+	ptk_bpf_meta_loader(r);
 	if (hist)
 		report_hists(r, rows, n);
 	else
@@ -989,10 +887,8 @@ static int agg_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 	if (r->ctx->json)
 		ptk_sink_meta_json(sink, "observer", ptk_bpf_observer_json(r));
 	ptk_sink_end(sink);
-	if (!r->ctx->json) {
+	if (!r->ctx->json)
 		putchar('\n');
-		fflush(stdout);
-	}
 	for (size_t j = 0; j < n; j++)
 		for (int k = 0; k < AGG_MAX_KEYS; k++)
 			free(rows[j].str[k]);
@@ -1003,19 +899,6 @@ static int agg_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 	(void)last;
 	return 0;
 }
-
-static const struct ptk_bpf_ops ops = {
-	.name = "agg",
-	.load_lskel = load_lskel,
-	.open = open_libbpf,
-	.load = agg_load,
-	.report = agg_report,
-	.lost = agg_lost,
-	.object = object,
-	.prog_fds = prog_fds,
-	.destroy = agg_destroy,
-	.needs_tracefs = true,
-};
 
 /* "--hist FIELD" (separate word) -> "--hist=FIELD": --hist alone is valid with --from/--to,
  * so its argument is optional; a field name never holds ':' and is never a number. */
@@ -1063,147 +946,146 @@ static int parse_linear(struct ptk_ctx *ctx, struct priv *p, const char *arg)
 	return 0;
 }
 
+static int agg_opt(struct ptk_bpf_run *r, int c, const char *arg)
+{
+	struct priv *p = r->priv;
+
+	switch (c) {
+	case OPT_BY:
+		p->by = arg;
+		return 0;
+	case OPT_COUNT:
+		p->want_count = true;
+		return 0;
+	case OPT_SUM:
+	case OPT_HIST:
+		if (c == OPT_SUM)
+			p->want_sum = true;
+		else
+			p->want_hist = true;
+		if (arg && snprintf(p->val, sizeof(p->val), "%s", arg) >= (int)sizeof(p->val))
+			return ptk_usage_error(r->ctx, "field name too long");
+		return 0;
+	case OPT_LINEAR:
+		p->linear = arg;
+		return 0;
+	case OPT_FILTER:
+		p->filter = arg;
+		return 0;
+	case OPT_FROM:
+		p->from = arg;
+		return 0;
+	case OPT_TO:
+		p->to = arg;
+		return 0;
+	}
+	return -1;
+}
+
+/* The combinations, and the tracepoint operand (or --from/--to). */
+static int agg_parsed(struct ptk_bpf_run *r, int argc, char **argv)
+{
+	struct priv *p = r->priv;
+	struct ptk_ctx *ctx = r->ctx;
+	int rc;
+
+	if (p->want_sum + p->want_hist + p->want_count > 1)
+		return ptk_usage_error(ctx, "--count, --sum and --hist are exclusive");
+	if (p->from || p->to) {
+		if (!p->from || !p->to)
+			return ptk_usage_error(ctx, "--from and --to go together");
+		if (p->want_sum || p->want_count || p->linear || p->val[0])
+			return ptk_usage_error(ctx,
+					       "--from/--to give a latency histogram: only --hist");
+		p->latency = true;
+		p->nev = 2;
+		if ((rc = parse_event(ctx, p->from, &p->ev[0], true)) ||
+		    (rc = parse_event(ctx, p->to, &p->ev[1], true)))
+			return rc;
+		return 0;
+	}
+	if (optind >= argc)
+		return ptk_usage_error(ctx, "missing the tracepoint (CATEGORY:EVENT)");
+	p->nev = 1;
+	if ((rc = parse_event(ctx, argv[optind++], &p->ev[0], false)))
+		return rc;
+	if (p->want_hist && !p->val[0])
+		return ptk_usage_error(ctx, "--hist needs a FIELD (except with --from/--to)");
+	p->mode = p->want_sum ? AGG_SUM : p->want_hist ? AGG_HIST : AGG_COUNT;
+	if (p->linear) {
+		if (!p->want_hist)
+			return ptk_usage_error(ctx, "--linear goes with --hist FIELD");
+		if ((rc = parse_linear(ctx, p, p->linear)))
+			return rc;
+		p->mode = AGG_LHIST;
+	}
+	return 0;
+}
+
+/* The fields, from the tracepoints' formats (tracefs), and the tables. */
+static int agg_prepare(struct ptk_bpf_run *r)
+{
+	struct priv *p = r->priv;
+	int rc;
+
+	/* signals from here on stop cleanly (tracefs may be mounted while reading formats) */
+	if ((rc = ptk_ctx_ready(r->ctx)))
+		return rc;
+	if ((rc = configure(r->ctx, p, p->by, &r->filter)) ||
+	    (p->filter && (rc = parse_filter(r->ctx, p, p->filter))) ||
+	    (r->ctx->stop && (rc = PTK_BPF_DONE))) {
+		ptk_tracefs_release();
+		return rc;
+	}
+	build_tables(p);
+	p->stacks_max = p->has_kstack ? 4096 : 1;
+	/* stacks that could not be captured are still counted (under "[no stack]") */
+	r->lost_keys = ((1u << AGG_DROP_NR) - 1) & ~(1u << AGG_DROP_STACK);
+	snprintf(r->banner, sizeof(r->banner), "Tracing %.200s%s... Hit Ctrl-C to end.",
+		 p->event_desc, p->latency ? " latency" : "");
+	return 0;
+}
+
+static const struct option agg_longopts[] = {
+	{ "by", required_argument, NULL, OPT_BY },
+	{ "count", no_argument, NULL, OPT_COUNT },
+	{ "sum", required_argument, NULL, OPT_SUM },
+	{ "hist", optional_argument, NULL, OPT_HIST },
+	{ "linear", required_argument, NULL, OPT_LINEAR },
+	{ "filter", required_argument, NULL, OPT_FILTER },
+	{ "from", required_argument, NULL, OPT_FROM },
+	{ "to", required_argument, NULL, OPT_TO },
+	{ 0 },
+};
+
+static const struct ptk_bpf_ops ops = {
+	.name = "agg",
+	.usage = usage,
+	.longopts = agg_longopts,
+	.common = PTK_BPF_OPT_ALL,
+	.operands = PTK_BPF_INTERVAL_COUNT,
+	.opt = agg_opt,
+	.parsed = agg_parsed,
+	.prepare = agg_prepare,
+	.load_lskel = load_lskel,
+	.open = open_libbpf,
+	.load = agg_load,
+	.report = agg_report,
+	.destroy = agg_destroy,
+	.needs_tracefs = true,
+};
+
 int cmd_agg(struct ptk_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = { { "by", required_argument, NULL, OPT_BY },
-					      { "count", no_argument, NULL, OPT_COUNT },
-					      { "sum", required_argument, NULL, OPT_SUM },
-					      { "hist", optional_argument, NULL, OPT_HIST },
-					      { "linear", required_argument, NULL, OPT_LINEAR },
-					      { "filter", required_argument, NULL, OPT_FILTER },
-					      { "from", required_argument, NULL, OPT_FROM },
-					      { "to", required_argument, NULL, OPT_TO },
-					      { "timestamp", no_argument, NULL, 'T' },
-					      PTK_BPF_LONGOPTS,
-					      { 0 } };
 	static struct priv p;
-	struct ptk_bpf_run r = { .ctx = ctx, .ops = &ops, .priv = &p, .count = -1 };
-	const char *by = NULL, *from = NULL, *to = NULL, *filter = NULL, *linear = NULL;
-	bool has_itv, want_hist = false, want_sum = false, want_count = false;
 	char **av = calloc(argc + 1, sizeof(*av));
-	int ac, c, rc;
+	int ac, rc;
 
 	if (!av)
 		return PTK_EXIT_RUNTIME;
 	memset(&p, 0, sizeof(p));
 	join_hist_arg(argc, argv, av, &ac);
-	while ((c = getopt_long(ac, av, "T" PTK_BPF_SHORTOPTS, opts, NULL)) != -1) {
-		switch (c) {
-		case 'T':
-			p.timestamp = true;
-			continue;
-		case OPT_BY:
-			by = optarg;
-			continue;
-		case OPT_COUNT:
-			want_count = true;
-			continue;
-		case OPT_SUM:
-		case OPT_HIST:
-			if (c == OPT_SUM)
-				want_sum = true;
-			else
-				want_hist = true;
-			if (optarg &&
-			    snprintf(p.val, sizeof(p.val), "%s", optarg) >= (int)sizeof(p.val))
-				goto usage_val;
-			continue;
-		case OPT_LINEAR:
-			linear = optarg;
-			continue;
-		case OPT_FILTER:
-			filter = optarg;
-			continue;
-		case OPT_FROM:
-			from = optarg;
-			continue;
-		case OPT_TO:
-			to = optarg;
-			continue;
-		}
-		rc = ptk_bpf_common_opt(ctx, &r.filter, c, optarg);
-		if (rc == 1) {
-			fputs(usage, stdout);
-			rc = 0;
-			goto out;
-		}
-		if (rc == PTK_EXIT_USAGE)
-			goto out;
-		if (rc < 0) {
-			rc = ptk_usage_error(ctx, "unknown option '%s'", av[optind - 1]);
-			goto out;
-		}
-	}
-	rc = PTK_EXIT_USAGE;
-	if (want_sum + want_hist + want_count > 1) {
-		ptk_usage_error(ctx, "--count, --sum and --hist are exclusive");
-		goto out;
-	}
-	if (r.filter.per_process && r.filter.per_thread) {
-		ptk_usage_error(ctx, "-P and -L are exclusive");
-		goto out;
-	}
-	if (from || to) {
-		if (!from || !to) {
-			ptk_usage_error(ctx, "--from and --to go together");
-			goto out;
-		}
-		if (want_sum || want_count || linear || p.val[0]) {
-			ptk_usage_error(ctx, "--from/--to give a latency histogram: only --hist");
-			goto out;
-		}
-		p.latency = true;
-		p.nev = 2;
-		if ((rc = parse_event(ctx, from, &p.ev[0], true)) ||
-		    (rc = parse_event(ctx, to, &p.ev[1], true)))
-			goto out;
-	} else {
-		if (optind >= ac) {
-			rc = ptk_usage_error(ctx, "missing the tracepoint (CATEGORY:EVENT)");
-			goto out;
-		}
-		p.nev = 1;
-		if ((rc = parse_event(ctx, av[optind++], &p.ev[0], false)))
-			goto out;
-		if (want_hist && !p.val[0]) {
-			rc = ptk_usage_error(ctx, "--hist needs a FIELD (except with --from/--to)");
-			goto out;
-		}
-		p.mode = want_sum ? AGG_SUM : want_hist ? AGG_HIST : AGG_COUNT;
-		if (linear) {
-			if (!want_hist) {
-				rc = ptk_usage_error(ctx, "--linear goes with --hist FIELD");
-				goto out;
-			}
-			if ((rc = parse_linear(ctx, &p, linear)))
-				goto out;
-			p.mode = AGG_LHIST;
-		}
-	}
-	if ((rc = ptk_parse_interval_count(ctx, ac, av, &r.interval_s, &r.count, &has_itv)))
-		goto out;
-	if (!has_itv)
-		r.interval_s = 0;
-	/* signals from here on stop cleanly (tracefs may be mounted while reading formats) */
-	if ((rc = ptk_ctx_ready(ctx)))
-		goto out;
-	if ((rc = configure(ctx, &p, by, &r.filter)) ||
-	    (filter && (rc = parse_filter(ctx, &p, filter))))
-		goto out_release;
-	build_tables(&p);
-	p.stacks_max = p.has_kstack ? 4096 : 1;
-	if (ctx->stop)
-		goto out_release;
-	snprintf(r.banner, sizeof(r.banner), "Tracing %.200s%s... Hit Ctrl-C to end.", p.event_desc,
-		 p.latency ? " latency" : "");
-	rc = ptk_bpf_run(&r);
-	goto out;
-usage_val:
-	rc = ptk_usage_error(ctx, "field name too long");
-	goto out;
-out_release:
-	ptk_tracefs_release();
-out:
+	rc = ptk_bpf_main(ctx, &ops, &p, ac, av);
 	free(av);
 	return rc;
 }

@@ -8,7 +8,6 @@
 #include <json-c/json.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "biolatency.skel.h"
@@ -41,10 +40,9 @@ static const char usage[] =
 enum { OPT_STAGES = 0x1200 };
 
 struct priv {
-	bool timestamp, per_disk, per_flag, queued, stages;
+	bool per_disk, per_flag, queued, stages;
 	const char *disk;
 	u32 dev;
-	const char *hook;
 	/* a light skeleton (tp_btf flavour, else raw_tp), or the libbpf skeleton in r->skel on
 	 * kernels before 5.17 or with the pre-5.11 (q, rq) block tracepoints (PTK_BPF_LSKEL=0
 	 * forces it, =raw the raw_tp light skeleton) */
@@ -84,21 +82,6 @@ static const char *const stage_help[] = {
 	[BIOLAT_Q2C] = "block_rq_insert -> block_rq_complete: total",
 };
 
-static struct bpf_object *object(struct ptk_bpf_run *r)
-{
-	return r->skel ? ((struct biolatency_bpf *)r->skel)->obj : NULL;
-}
-
-static int prog_fds(struct ptk_bpf_run *r, int *fds, int max)
-{
-	struct priv *p = r->priv;
-	int n = 0;
-
-	if (max >= 5)
-		PTK_BLK_LSKEL_FDS(p->lbtf, p->lraw, fds, n);
-	return n;
-}
-
 static bool task_filter(const struct ptk_bpf_filter *f)
 {
 	return f->tgid || f->tid || f->comm[0] || f->cgroup_id;
@@ -121,13 +104,12 @@ static bool task_filter(const struct ptk_bpf_filter *f)
 /* Open the libbpf skeleton and keep the hooks this kernel has (BTF probes). 0 or -errno. */
 static int open_libbpf(struct ptk_bpf_run *r)
 {
-	struct biolatency_bpf *s = biolatency_bpf__open();
+	struct biolatency_bpf *s = PTK_BPF_OPEN(r, biolatency_bpf);
 	struct priv *p = r->priv;
 	bool io_start = false;
 
 	if (!s)
 		return -errno;
-	r->skel = s;
 	BL_SET_RODATA(s, r, p);
 
 	/* the submitting task is only needed for -p/-c/-t/--cgroup */
@@ -136,7 +118,7 @@ static int open_libbpf(struct ptk_bpf_run *r)
 	s->rodata->io_start_hooked = io_start;
 	bpf_program__set_autoload(s->progs.tp_btf_block_io_start, io_start);
 
-	p->hook = PTK_BLK_PICK_HOOKS(s);
+	r->hook = PTK_BLK_PICK_HOOKS(s);
 	return 0;
 }
 
@@ -155,25 +137,17 @@ static int open_libbpf(struct ptk_bpf_run *r)
 static int load_lskel(struct ptk_bpf_run *r)
 {
 	struct priv *p = r->priv;
-	int err;
+	int err = PTK_BPF_LSKEL_PAIR(r, biolatency, p->lbtf, p->lraw, BL_SETUP_BTF, BL_SETUP_RAW);
 
-	if (ptk_bpf_loader_wanted() != PTK_BPF_LSKEL_RAW &&
-	    !PTK_LSKEL_LOAD(biolatency_btf_bpf, p->lbtf, BL_SETUP_BTF)) {
-		if (!task_filter(&r->filter)) {
-			/* not needed: detach it */
-			close(p->lbtf->links.tp_btf_block_io_start_fd);
-			p->lbtf->links.tp_btf_block_io_start_fd = -1;
-		}
-		p->hook = "tp_btf";
-		p->hists_fd = p->lbtf->maps.hists.map_fd;
-		p->counts_fd = p->lbtf->maps.counts.map_fd;
-		return 0;
-	}
-	if ((err = PTK_LSKEL_LOAD(biolatency_raw_bpf, p->lraw, BL_SETUP_RAW)))
+	if (err)
 		return err;
-	p->hook = "raw_tp";
-	p->hists_fd = p->lraw->maps.hists.map_fd;
-	p->counts_fd = p->lraw->maps.counts.map_fd;
+	if (p->lbtf && !task_filter(&r->filter)) {
+		/* not needed: detach it */
+		close(p->lbtf->links.tp_btf_block_io_start_fd);
+		p->lbtf->links.tp_btf_block_io_start_fd = -1;
+	}
+	p->hists_fd = p->lbtf ? p->lbtf->maps.hists.map_fd : p->lraw->maps.hists.map_fd;
+	p->counts_fd = p->lbtf ? p->lbtf->maps.counts.map_fd : p->lraw->maps.counts.map_fd;
 	return 0;
 }
 
@@ -181,15 +155,11 @@ static int bl_load(struct ptk_bpf_run *r)
 {
 	struct priv *p = r->priv;
 	struct biolatency_bpf *s = r->skel;
-	int err;
+	int err = ptk_bpf_skel_load(r);
 
-	if (!s)
-		return 0; /* the light skeleton is loaded */
-	if ((err = biolatency_bpf__load(s)))
-		return err;
 	p->hists_fd = bpf_map__fd(s->maps.hists);
 	p->counts_fd = bpf_map__fd(s->maps.counts);
-	return biolatency_bpf__attach(s);
+	return err;
 }
 
 struct entry {
@@ -209,46 +179,12 @@ static int entry_cmp(const void *a, const void *b)
 	return (int)x->stage - (int)y->stage;
 }
 
-/* Sum and reset the per-CPU counters. */
-static int read_counts(int fd, u64 *out)
-{
-	int ncpu = libbpf_num_possible_cpus();
-	u64 *v;
-
-	if (ncpu <= 0)
-		return ncpu ? ncpu : -EINVAL;
-	v = xcalloc(ncpu, sizeof(*v));
-	for (u32 k = 0; k < BIOLAT_CNT_MAX; k++) {
-		out[k] = 0;
-		if (bpf_map_lookup_elem(fd, &k, v) == 0)
-			for (int c = 0; c < ncpu; c++)
-				out[k] += v[c];
-		memset(v, 0, ncpu * sizeof(*v));
-		bpf_map_update_elem(fd, &k, v, BPF_ANY);
-	}
-	free(v);
-	return 0;
-}
-
-static void print_timestamp(void)
-{
-	char ts[16];
-	time_t t = time(NULL);
-	struct tm tm;
-
-	localtime_r(&t, &tm);
-	strftime(ts, sizeof(ts), "%H:%M:%S", &tm);
-	printf("%-8s\n", ts);
-}
-
 static int bl_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 {
 	struct priv *p = r->priv;
 	struct ptk_sink *sink = &r->ctx->sink;
-	int fd = p->hists_fd;
-	struct biolat_key key, next, *prev = NULL;
-	struct entry *e = NULL;
-	size_t n = 0, cap = 0;
+	struct entry *e;
+	size_t n;
 	struct json_object *arr = NULL;
 	const char *unit = r->filter.millis ? "msecs" : "usecs";
 	u64 cnt[BIOLAT_CNT_MAX];
@@ -257,31 +193,14 @@ static int bl_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 	(void)i;
 	(void)last;
 	/* take each histogram out of the map as it is read */
-	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
-		if (n == cap) {
-			cap = cap ? 2 * cap : 16;
-			e = xrealloc(e, cap * sizeof(*e));
-		}
-		if (bpf_map_lookup_elem(fd, &next, &e[n].h) == 0) {
-			e[n].k = next;
-			n++;
-		}
-		key = next;
-		prev = &key;
-	}
-	for (size_t j = 0; j < n; j++)
-		bpf_map_delete_elem(fd, &e[j].k);
-	if (read_counts(p->counts_fd, cnt)) {
-		free(e);
-		return -EIO;
-	}
+	e = PTK_BPF_MAP_ENTRIES(p->hists_fd, struct entry, k, h, true, &n);
+	for (u32 k = 0; k < BIOLAT_CNT_MAX; k++)
+		cnt[k] = ptk_bpf_percpu_take(p->counts_fd, k);
 	if (n > 1)
 		qsort(e, n, sizeof(*e), entry_cmp);
 
 	if (r->ctx->json)
 		arr = json_object_new_array();
-	else if (p->timestamp)
-		print_timestamp();
 	for (size_t j = 0; j < n; j++) {
 		struct ptk_hist h = { .unit = unit };
 		char disk[64] = "", flags[256] = "";
@@ -332,8 +251,7 @@ static int bl_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 	ptk_sink_begin(sink);
 	if (arr) {
 		ptk_sink_meta_f64(sink, "interval_s", itv);
-		ptk_sink_meta_str(sink, "hook", p->hook);
-		ptk_sink_meta_str(sink, "loader", p->lbtf || p->lraw ? "light skeleton" : "libbpf");
+		ptk_bpf_meta_loader(r);
 		ptk_sink_meta_str(sink, "measure",
 				  p->stages ? "stages" :
 				  p->queued ? "Q2C" :
@@ -355,93 +273,77 @@ static int bl_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 	return 0;
 }
 
-static u64 bl_lost(struct ptk_bpf_run *r)
-{
-	(void)r;
-	return 0; /* aggregated in maps: nothing can be lost but histogram keys (4096) */
-}
-
 static void bl_destroy(struct ptk_bpf_run *r)
 {
 	struct priv *p = r->priv;
 
 	biolatency_btf_bpf__destroy(p->lbtf);
 	biolatency_raw_bpf__destroy(p->lraw);
-	biolatency_bpf__destroy(r->skel);
 }
+
+static int bl_opt(struct ptk_bpf_run *r, int c, const char *arg)
+{
+	struct priv *p = r->priv;
+
+	switch (c) {
+	case 'D':
+		p->per_disk = true;
+		return 0;
+	case 'F':
+		p->per_flag = true;
+		return 0;
+	case 'Q':
+		p->queued = true;
+		return 0;
+	case OPT_STAGES:
+		p->stages = true;
+		return 0;
+	case 'd':
+		p->disk = arg;
+		return ptk_blk_disk_opt(r->ctx, arg, &p->dev);
+	case 'P':
+	case 'L':
+		return ptk_usage_error(r->ctx, "-%c is not supported here (try -D or -F)", c);
+	}
+	return -1;
+}
+
+static int bl_parsed(struct ptk_bpf_run *r, int argc, char **argv)
+{
+	struct priv *p = r->priv;
+
+	if (p->stages && p->queued)
+		return ptk_usage_error(r->ctx, "--stages already shows the queue time: drop -Q");
+	snprintf(r->banner, sizeof(r->banner), "Tracing block device I/O... Hit Ctrl-C to end.");
+	return 0;
+}
+
+static const struct option bl_longopts[] = {
+
+	{ "disks", no_argument, NULL, 'D' },	     { "flag", no_argument, NULL, 'F' },
+	{ "queued", no_argument, NULL, 'Q' },	     { "disk", required_argument, NULL, 'd' },
+	{ "stages", no_argument, NULL, OPT_STAGES }, { 0 },
+};
 
 static const struct ptk_bpf_ops ops = {
 	.name = "biolatency",
+	.usage = usage,
+	.shortopts = "DFQd:PL", /* -P, -L: to say what instead */
+	.longopts = bl_longopts,
+	.common = PTK_BPF_OPT_TASK | PTK_BPF_OPT_MS | PTK_BPF_OPT_VERBOSE | PTK_BPF_OPT_TIMESTAMP,
+	.operands = PTK_BPF_INTERVAL_COUNT,
+	.opt = bl_opt,
+	.parsed = bl_parsed,
 	.load_lskel = load_lskel,
 	.open = open_libbpf,
 	.load = bl_load,
 	.report = bl_report,
-	.lost = bl_lost,
-	.object = object,
-	.prog_fds = prog_fds,
 	.destroy = bl_destroy,
 };
 
 int cmd_biolatency(struct ptk_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = { { "timestamp", no_argument, NULL, 'T' },
-					      { "disks", no_argument, NULL, 'D' },
-					      { "flag", no_argument, NULL, 'F' },
-					      { "queued", no_argument, NULL, 'Q' },
-					      { "disk", required_argument, NULL, 'd' },
-					      { "stages", no_argument, NULL, OPT_STAGES },
-					      PTK_BPF_LONGOPTS,
-					      { 0 } };
 	struct priv p = { 0 };
-	struct ptk_bpf_run r = { .ctx = ctx, .ops = &ops, .priv = &p, .count = -1 };
-	bool has_itv;
-	int c, rc;
 
-	while ((c = getopt_long(argc, argv, "TDFQd:" PTK_BPF_SHORTOPTS, opts, NULL)) != -1) {
-		switch (c) {
-		case 'T':
-			p.timestamp = true;
-			continue;
-		case 'D':
-			p.per_disk = true;
-			continue;
-		case 'F':
-			p.per_flag = true;
-			continue;
-		case 'Q':
-			p.queued = true;
-			continue;
-		case OPT_STAGES:
-			p.stages = true;
-			continue;
-		case 'd':
-			p.disk = optarg;
-			rc = ptk_blk_disk_dev(optarg, &p.dev);
-			if (rc)
-				return ptk_usage_error(ctx,
-						       "-d %s: no such disk in /sys/block (%s)",
-						       optarg, strerror(-rc));
-			continue;
-		case 'P':
-		case 'L':
-			return ptk_usage_error(ctx, "-%c is not supported here (try -D or -F)", c);
-		}
-		rc = ptk_bpf_common_opt(ctx, &r.filter, c, optarg);
-		if (rc == 1) {
-			fputs(usage, stdout);
-			return 0;
-		}
-		if (rc == PTK_EXIT_USAGE)
-			return rc;
-		if (rc < 0)
-			return ptk_usage_error(ctx, "unknown option '%s'", argv[optind - 1]);
-	}
-	if (p.stages && p.queued)
-		return ptk_usage_error(ctx, "--stages already shows the queue time: drop -Q");
-	if ((rc = ptk_parse_interval_count(ctx, argc, argv, &r.interval_s, &r.count, &has_itv)))
-		return rc;
-	if (!has_itv)
-		r.interval_s = 0;
-	snprintf(r.banner, sizeof(r.banner), "Tracing block device I/O... Hit Ctrl-C to end.");
-	return ptk_bpf_run(&r);
+	return ptk_bpf_main(ctx, &ops, &p, argc, argv);
 }

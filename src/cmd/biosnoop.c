@@ -1,11 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* ptk biosnoop: one line per block I/O request with its latency, after libbpf-tools
  * biosnoop. */
-#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
-#include <json-c/json.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "biosnoop.skel.h"
@@ -51,32 +48,13 @@ struct priv {
 	const char *disk;
 	u32 dev;
 	bool queued;
-	u64 first_ns, events;
-	struct ptk_metric cols[S_N];
-	struct ptk_table tab;
-	const char *hook;
+	u64 first_ns;
 	/* a light skeleton (tp_btf flavour with block_io_start, else raw_tp), or the libbpf
 	 * skeleton in r->skel on kernels before 5.17 (PTK_BPF_LSKEL=0 forces it, =raw the
 	 * raw_tp light skeleton) */
 	struct biosnoop_btf_bpf *lbtf;
 	struct biosnoop_raw_bpf *lraw;
-	int events_fd, lost_fd;
 };
-
-static struct bpf_object *object(struct ptk_bpf_run *r)
-{
-	return r->skel ? ((struct biosnoop_bpf *)r->skel)->obj : NULL;
-}
-
-static int prog_fds(struct ptk_bpf_run *r, int *fds, int max)
-{
-	struct priv *p = r->priv;
-	int n = 0;
-
-	if (max >= 5)
-		PTK_BLK_LSKEL_FDS(p->lbtf, p->lraw, fds, n);
-	return n;
-}
 
 #define BS_SET_RODATA(skel)                                   \
 	do {                                                  \
@@ -88,203 +66,108 @@ static int prog_fds(struct ptk_bpf_run *r, int *fds, int max)
 /* Open the libbpf skeleton and keep the hooks this kernel has (BTF probes). 0 or -errno. */
 static int open_libbpf(struct ptk_bpf_run *r)
 {
-	struct biosnoop_bpf *s = biosnoop_bpf__open();
+	struct biosnoop_bpf *s = PTK_BPF_OPEN(r, biosnoop_bpf);
 	struct priv *p = r->priv;
 
 	if (!s)
 		return -errno;
-	r->skel = s;
 	BS_SET_RODATA(s);
 	bpf_program__set_autoload(s->progs.tp_btf_block_io_start,
 				  ptk_bpf_has_tp_btf("block_io_start"));
-	p->hook = PTK_BLK_PICK_HOOKS(s);
+	r->hook = PTK_BLK_PICK_HOOKS(s);
 	return 0;
 }
 
-/* Try the light skeletons: tp_btf (with block_io_start, 6.5+), then raw_tp (kernels >= 5.17
- * have the loader and the one-argument block tracepoints). 0 or -errno of the last try. */
+/* The light skeletons: tp_btf (with block_io_start, 6.5+), then raw_tp (kernels >= 5.17 have
+ * the loader and the one-argument block tracepoints). 0 or -errno of the last try. */
 static int load_lskel(struct ptk_bpf_run *r)
 {
 	struct priv *p = r->priv;
-	int err;
+	int err = PTK_BPF_LSKEL_PAIR(r, biosnoop, p->lbtf, p->lraw, BS_SET_RODATA, BS_SET_RODATA);
 
-	if (ptk_bpf_loader_wanted() != PTK_BPF_LSKEL_RAW &&
-	    !PTK_LSKEL_LOAD(biosnoop_btf_bpf, p->lbtf, BS_SET_RODATA)) {
-		p->hook = "tp_btf";
-		p->events_fd = p->lbtf->maps.events.map_fd;
-		p->lost_fd = p->lbtf->maps.lost.map_fd;
-		return 0;
-	}
-	if ((err = PTK_LSKEL_LOAD(biosnoop_raw_bpf, p->lraw, BS_SET_RODATA)))
-		return err;
-	p->hook = "raw_tp";
-	p->events_fd = p->lraw->maps.events.map_fd;
-	p->lost_fd = p->lraw->maps.lost.map_fd;
-	return 0;
+	if (!err && p->lbtf)
+		PTK_BPF_LSKEL_EVENTS(r, p->lbtf);
+	else if (!err)
+		PTK_BPF_LSKEL_EVENTS(r, p->lraw);
+	return err;
 }
 
-static int on_event(void *ctx, void *data, size_t size)
+static int bs_event(struct ptk_bpf_run *r, const void *data, size_t size)
 {
-	struct ptk_bpf_run *r = ctx;
 	struct priv *p = r->priv;
-	struct ptk_sink *sink = &r->ctx->sink;
 	const struct biosnoop_event *e = data;
 	struct ptk_val v[S_N];
 	char comm[17], disk[64], rwbs[8];
-	int n = 0;
 
 	if (size < sizeof(*e))
 		return 0;
-	if (!p->events++)
+	if (!r->events)
 		p->first_ns = e->ts_ns;
 	memcpy(comm, e->comm, 16);
 	comm[16] = '\0';
-	v[n++] = PTK_F((e->ts_ns - p->first_ns) / 1e9);
-	v[n++] = PTK_S(comm);
-	v[n++] = PTK_U(e->pid);
-	v[n++] = PTK_S(ptk_blk_dev_name(e->dev, disk, sizeof(disk)));
-	v[n++] = PTK_S(ptk_blk_rwbs(e->cmd_flags, rwbs));
-	v[n++] = PTK_U(e->sector);
-	v[n++] = PTK_U(e->bytes);
-	if (p->queued)
-		v[n++] = e->que_ns < 0 ? PTK_NA : PTK_F(e->que_ns / 1e6);
-	v[n++] = PTK_F(e->lat_ns / 1e6);
-	ptk_sink_begin(sink);
-	if (r->ctx->json) {
-		/* one flat object per I/O, keys from the metric descriptions */
-		for (int i = 0; i < n; i++)
-			ptk_sink_meta_json(sink, p->tab.cols[i].key,
-					   ptk_json_val(&p->tab.cols[i], &v[i]));
-	} else {
-		ptk_sink_table_begin(sink, &p->tab, false, NULL);
-		ptk_sink_row(sink, NULL, v);
-		ptk_sink_table_end(sink);
-	}
-	ptk_sink_end(sink);
-	return 0;
-}
-
-static int bs_load(struct ptk_bpf_run *r)
-{
-	struct priv *p = r->priv;
-	struct biosnoop_bpf *s = r->skel;
-	int err;
-
-	if (s) { /* else the light skeleton is loaded */
-		if ((err = biosnoop_bpf__load(s)) || (err = biosnoop_bpf__attach(s)))
-			return err;
-		p->events_fd = bpf_map__fd(s->maps.events);
-		p->lost_fd = bpf_map__fd(s->maps.lost);
-	}
-	r->rb = ring_buffer__new(p->events_fd, on_event, r, NULL);
-	if (!r->rb)
-		return -errno;
-	if (!r->ctx->json) {
-		ptk_sink_table_begin(&r->ctx->sink, &p->tab, true, NULL);
-		ptk_sink_table_end(&r->ctx->sink);
-	}
-	return 0;
-}
-
-static u64 bs_lost(struct ptk_bpf_run *r)
-{
-	struct priv *p = r->priv;
-
-	return p->lbtf || p->lraw || r->skel ? ptk_bpf_percpu_sum(p->lost_fd, 0) : 0;
-}
-
-static int bs_report(struct ptk_bpf_run *r, long i, double itv, bool last)
-{
-	struct priv *p = r->priv;
-	struct ptk_sink *sink = &r->ctx->sink;
-
-	(void)i;
-	(void)itv;
-	(void)last;
-	if (!r->ctx->json)
-		return 0; /* the runner prints events and lost events on stderr */
-	ptk_sink_begin(sink);
-	ptk_sink_meta_u64(sink, "events", p->events);
-	ptk_sink_meta_u64(sink, "lost_events", bs_lost(r));
-	ptk_sink_meta_str(sink, "hook", p->hook);
-	ptk_sink_meta_str(sink, "loader", p->lbtf || p->lraw ? "light skeleton" : "libbpf");
-	ptk_sink_meta_json(sink, "observer", ptk_bpf_observer_json(r));
-	ptk_sink_end(sink);
-	return 0;
+	v[S_TIME] = PTK_F((e->ts_ns - p->first_ns) / 1e9);
+	v[S_COMM] = PTK_S(comm);
+	v[S_PID] = PTK_U(e->pid);
+	v[S_DISK] = PTK_S(ptk_blk_dev_name(e->dev, disk, sizeof(disk)));
+	v[S_T] = PTK_S(ptk_blk_rwbs(e->cmd_flags, rwbs));
+	v[S_SECTOR] = PTK_U(e->sector);
+	v[S_BYTES] = PTK_U(e->bytes);
+	v[S_QUE] = e->que_ns < 0 ? PTK_NA : PTK_F(e->que_ns / 1e6);
+	v[S_LAT] = PTK_F(e->lat_ns / 1e6);
+	ptk_bpf_event_row(r, v);
+	return 1;
 }
 
 static void bs_destroy(struct ptk_bpf_run *r)
 {
-	if (r->rb)
-		ring_buffer__free(r->rb);
-	r->rb = NULL;
-	biosnoop_btf_bpf__destroy(((struct priv *)r->priv)->lbtf);
-	biosnoop_raw_bpf__destroy(((struct priv *)r->priv)->lraw);
-	biosnoop_bpf__destroy(r->skel);
+	struct priv *p = r->priv;
+
+	biosnoop_btf_bpf__destroy(p->lbtf);
+	biosnoop_raw_bpf__destroy(p->lraw);
+}
+
+static int bs_opt(struct ptk_bpf_run *r, int c, const char *arg)
+{
+	struct priv *p = r->priv;
+
+	switch (c) {
+	case 'Q':
+		p->queued = true;
+		return 0;
+	case 'd':
+		p->disk = arg;
+		return ptk_blk_disk_opt(r->ctx, arg, &p->dev);
+	}
+	return -1;
+}
+
+static int bs_prepare(struct ptk_bpf_run *r)
+{
+	ptk_bpf_event_table(r, "io", snoop_cols, S_N,
+			    ((struct priv *)r->priv)->queued ? 0 : 1u << S_QUE);
+	return 0;
 }
 
 static const struct ptk_bpf_ops ops = {
 	.name = "biosnoop",
+	.usage = usage,
+	.shortopts = "d:Q",
+	.longopts = (const struct option[]){ { "disk", required_argument, NULL, 'd' },
+					     { "queued", no_argument, NULL, 'Q' },
+					     { 0 } },
+	.common = PTK_BPF_OPT_TASK | PTK_BPF_OPT_VERBOSE,
+	.operands = PTK_BPF_DURATION,
+	.opt = bs_opt,
+	.prepare = bs_prepare,
 	.load_lskel = load_lskel,
 	.open = open_libbpf,
-	.load = bs_load,
-	.report = bs_report,
-	.lost = bs_lost,
-	.object = object,
-	.prog_fds = prog_fds,
+	.event = bs_event,
 	.destroy = bs_destroy,
 };
 
 int cmd_biosnoop(struct ptk_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = { { "disk", required_argument, NULL, 'd' },
-					      { "queued", no_argument, NULL, 'Q' },
-					      PTK_BPF_LONGOPTS,
-					      { 0 } };
 	struct priv p = { 0 };
-	struct ptk_bpf_run r = { .ctx = ctx, .ops = &ops, .priv = &p, .count = -1 };
-	int c, rc, n = 0;
-	double d;
 
-	while ((c = getopt_long(argc, argv, "d:Q" PTK_BPF_SHORTOPTS, opts, NULL)) != -1) {
-		switch (c) {
-		case 'Q':
-			p.queued = true;
-			continue;
-		case 'd':
-			p.disk = optarg;
-			rc = ptk_blk_disk_dev(optarg, &p.dev);
-			if (rc)
-				return ptk_usage_error(ctx,
-						       "-d %s: no such disk in /sys/block (%s)",
-						       optarg, strerror(-rc));
-			continue;
-		case 'P':
-		case 'L':
-		case 'm':
-			return ptk_usage_error(ctx, "-%c is not supported here", c);
-		}
-		rc = ptk_bpf_common_opt(ctx, &r.filter, c, optarg);
-		if (rc == 1) {
-			fputs(usage, stdout);
-			return 0;
-		}
-		if (rc == PTK_EXIT_USAGE)
-			return rc;
-		if (rc < 0)
-			return ptk_usage_error(ctx, "unknown option '%s'", argv[optind - 1]);
-	}
-	if (optind < argc) {
-		if (ptk_parse_double(argv[optind], &d) || !(d > 0))
-			return ptk_usage_error(ctx, "invalid duration '%s'", argv[optind]);
-		r.duration_s = d;
-		optind++;
-	}
-	if (optind < argc)
-		return ptk_usage_error(ctx, "unexpected operand '%s'", argv[optind]);
-	for (int i = 0; i < S_N; i++)
-		if (i != S_QUE || p.queued)
-			p.cols[n++] = snoop_cols[i];
-	p.tab = (struct ptk_table){ "io", p.cols, n };
-	return ptk_bpf_run(&r);
+	return ptk_bpf_main(ctx, &ops, &p, argc, argv);
 }

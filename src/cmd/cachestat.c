@@ -7,7 +7,6 @@
 #include <json-c/json.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cachestat.skel.h"
@@ -65,7 +64,6 @@ struct role {
 };
 
 struct priv {
-	bool timestamp;
 	bool pages; /* tracepoint mode: accesses and misses in pages, not calls */
 	struct role roles[CS_NR];
 	u64 prev[CS_NR];
@@ -76,11 +74,6 @@ static const char *const f_accessed[] = { "folio_mark_accessed", "mark_page_acce
 static const char *const f_added[] = { "filemap_add_folio", "add_to_page_cache_lru", NULL };
 static const char *const f_dirtied[] = { "folio_account_dirtied", "account_page_dirtied", NULL };
 static const char *const f_buf_dirty[] = { "mark_buffer_dirty", NULL };
-
-static struct bpf_object *object(struct ptk_bpf_run *r)
-{
-	return ((struct cachestat_bpf *)r->skel)->obj;
-}
 
 /* libbpf attaches kprobes through the perf "kprobe" PMU (or tracefs kprobe_events): absent
  * when the kernel is built without CONFIG_KPROBES. */
@@ -129,14 +122,13 @@ static void set_role(struct role *ro, const char *func, enum hook hook, struct b
 
 static int cs_open(struct ptk_bpf_run *r)
 {
-	struct cachestat_bpf *s = cachestat_bpf__open();
+	struct cachestat_bpf *s = PTK_BPF_OPEN(r, cachestat_bpf);
 	struct priv *p = r->priv;
 	struct bpf_program *prog;
 	struct role *ro = p->roles;
 
 	if (!s)
 		return -errno;
-	r->skel = s;
 	PTK_BPF_SET_FILTERS(s, &r->filter);
 	bpf_object__for_each_program(prog, s->obj)
 	{
@@ -200,14 +192,10 @@ static int cs_open(struct ptk_bpf_run *r)
 
 static int cs_load(struct ptk_bpf_run *r)
 {
-	struct cachestat_bpf *s = r->skel;
 	struct priv *p = r->priv;
-	int err = cachestat_bpf__load(s);
-
-	if (err)
-		return err;
 	/* fentry and tracepoints: the skeleton (kprobes without a target are skipped) */
-	err = cachestat_bpf__attach(s);
+	int err = ptk_bpf_skel_load(r);
+
 	if (err)
 		return err;
 	for (int i = 0; i < CS_NR; i++) {
@@ -224,27 +212,18 @@ static int cs_load(struct ptk_bpf_run *r)
 	return 0;
 }
 
-static int read_counts(struct ptk_bpf_run *r)
+/* This interval's counts: the counters only grow, the difference since the last read. */
+static void read_counts(struct ptk_bpf_run *r)
 {
 	struct cachestat_bpf *s = r->skel;
 	struct priv *p = r->priv;
-	int fd = bpf_map__fd(s->maps.counts), ncpu = libbpf_num_possible_cpus();
-	u64 *v;
 
-	if (ncpu <= 0)
-		return ncpu ? ncpu : -EINVAL;
-	v = xcalloc(ncpu, sizeof(*v));
 	for (u32 k = 0; k < CS_NR; k++) {
-		u64 sum = 0;
-		if (bpf_map_lookup_elem(fd, &k, v) == 0)
-			for (int c = 0; c < ncpu; c++)
-				sum += v[c];
-		/* counters only grow: the interval's calls are the difference */
+		u64 sum = ptk_bpf_percpu_sum(bpf_map__fd(s->maps.counts), k);
+
 		p->raw[k] = sum - p->prev[k];
 		p->prev[k] = sum;
 	}
-	free(v);
-	return 0;
 }
 
 static int cs_report(struct ptk_bpf_run *r, long i, double itv, bool last)
@@ -255,11 +234,8 @@ static int cs_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 	struct ptk_val v[C_N];
 	s64 total, misses, hits;
 	char ts[16] = "";
-	int err;
 
-	(void)last;
-	if ((err = read_counts(r)))
-		return err;
+	read_counts(r);
 	/* libbpf-tools cachestat's arithmetic: buffer dirtying is not a cache access, pages
 	 * added because they were written are not read misses */
 	total = (s64)p->raw[CS_ACCESSED];
@@ -286,11 +262,8 @@ static int cs_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 	} else {
 		v[C_BUF] = v[C_CACHED] = PTK_NA;
 	}
-	if (p->timestamp) {
-		time_t t = time(NULL);
-		struct tm tm;
-		localtime_r(&t, &tm);
-		strftime(ts, sizeof(ts), "%H:%M:%S", &tm);
+	if (r->filter.timestamp) {
+		ptk_bpf_clock(ts, sizeof(ts));
 		sink->prefix_width = 8;
 	}
 	ptk_sink_begin(sink);
@@ -309,13 +282,13 @@ static int cs_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 			json_object_array_add(probes, o);
 		}
 		ptk_sink_meta_f64(sink, "interval_s", itv);
-		if (p->timestamp)
+		if (r->filter.timestamp)
 			ptk_sink_meta_str(sink, "clock", ts);
 		ptk_sink_meta_json(sink, "counts", raw);
 		ptk_sink_meta_json(sink, "probes", probes);
 		ptk_sink_meta_str(sink, "unit", p->pages ? "pages" : "calls");
 	}
-	ptk_sink_table_begin(sink, &cs_tab, i == 1, p->timestamp ? "TIME" : NULL);
+	ptk_sink_table_begin(sink, &cs_tab, i == 1, r->filter.timestamp ? "TIME" : NULL);
 	ptk_sink_row(sink, ts, v);
 	ptk_sink_table_end(sink);
 	if (r->ctx->json)
@@ -332,51 +305,25 @@ static void cs_destroy(struct ptk_bpf_run *r)
 		bpf_link__destroy(p->roles[i].link);
 		p->roles[i].link = NULL;
 	}
-	cachestat_bpf__destroy(r->skel);
 }
 
 static const struct ptk_bpf_ops ops = {
 	.name = "cachestat",
+	.usage = usage,
+	.common = PTK_BPF_OPT_TASK | PTK_BPF_OPT_VERBOSE | PTK_BPF_OPT_TIMESTAMP,
+	.operands = PTK_BPF_INTERVAL_COUNT,
+	.interval_s = 1, /* libbpf-tools cachestat: 1 s until stopped */
+	.own_timestamp = true, /* a TIME column */
 	.open = cs_open,
 	.load = cs_load,
 	.report = cs_report,
-	.object = object,
 	.destroy = cs_destroy,
 	.needs_tracefs = true, /* tracepoint mode, and to see which tracepoints exist */
 };
 
 int cmd_cachestat(struct ptk_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = { { "timestamp", no_argument, NULL, 'T' },
-					      PTK_BPF_LONGOPTS,
-					      { 0 } };
 	struct priv p = { 0 };
-	struct ptk_bpf_run r = { .ctx = ctx, .ops = &ops, .priv = &p, .count = -1 };
-	bool has_itv;
-	int c, rc;
 
-	while ((c = getopt_long(argc, argv, "T" PTK_BPF_SHORTOPTS, opts, NULL)) != -1) {
-		switch (c) {
-		case 'T':
-			p.timestamp = true;
-			continue;
-		case 'P':
-		case 'L':
-		case 'm':
-			return ptk_usage_error(ctx, "-%c is not supported here", c);
-		}
-		rc = ptk_bpf_common_opt(ctx, &r.filter, c, optarg);
-		if (rc == 1) {
-			fputs(usage, stdout);
-			return 0;
-		}
-		if (rc == PTK_EXIT_USAGE)
-			return rc;
-		if (rc < 0)
-			return ptk_usage_error(ctx, "unknown option '%s'", argv[optind - 1]);
-	}
-	r.interval_s = 1; /* libbpf-tools cachestat: 1 s until stopped */
-	if ((rc = ptk_parse_interval_count(ctx, argc, argv, &r.interval_s, &r.count, &has_itv)))
-		return rc;
-	return ptk_bpf_run(&r);
+	return ptk_bpf_main(ctx, &ops, &p, argc, argv);
 }

@@ -1,11 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* ptk execsnoop: trace execve/execveat as they complete (libbpf-tools execsnoop). */
-#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
-#include <json-c/json.h>
 #include <string.h>
-#include <time.h>
 
 #include "cmd/cmd.h"
 #include "execsnoop.skel.h"
@@ -58,32 +55,8 @@ struct priv {
 	int ppid;
 	int max_args;
 	const char *name, *line;
-	struct ptk_metric shown[NCOLS];
-	int map[NCOLS]; /* shown index -> column */
-	struct ptk_table tab;
-	u64 start_ns;
-	u64 events;
 	struct execsnoop_l_bpf *l; /* the light skeleton, or NULL (libbpf's in r->skel) */
-	int events_fd, lost_fd;
 };
-
-static struct bpf_object *object(struct ptk_bpf_run *r)
-{
-	return r->skel ? ((struct execsnoop_bpf *)r->skel)->obj : NULL;
-}
-
-static int prog_fds(struct ptk_bpf_run *r, int *fds, int max)
-{
-	struct priv *p = r->priv;
-
-	if (!p->l || max < 4)
-		return 0;
-	fds[0] = p->l->progs.tp_sys_enter_execve.prog_fd;
-	fds[1] = p->l->progs.tp_sys_enter_execveat.prog_fd;
-	fds[2] = p->l->progs.tp_sys_exit_execve.prog_fd;
-	fds[3] = p->l->progs.tp_sys_exit_execveat.prog_fd;
-	return 4;
-}
 
 #define ES_SET_RODATA(skel, r, p)                            \
 	do {                                                 \
@@ -97,43 +70,30 @@ static int prog_fds(struct ptk_bpf_run *r, int *fds, int max)
 static int open_libbpf(struct ptk_bpf_run *r)
 {
 	struct priv *p = r->priv;
-	struct execsnoop_bpf *s = execsnoop_bpf__open();
+	struct execsnoop_bpf *s = PTK_BPF_OPEN(r, execsnoop_bpf);
 
 	if (!s)
 		return -errno;
-	r->skel = s;
 	ES_SET_RODATA(s, r, p);
 	return 0;
 }
 
-/* Load the light skeleton and attach its tracepoints. 0 or -errno (then it is freed). */
+#define ES_SETUP(s) ES_SET_RODATA(s, r, p)
+#define ES_TPS(l)                                                                                \
+	PTK_LSKEL_TP(l, tp_sys_enter_execve, "syscalls", "sys_enter_execve", false),             \
+		PTK_LSKEL_TP(l, tp_sys_exit_execve, "syscalls", "sys_exit_execve", false),       \
+		PTK_LSKEL_TP(l, tp_sys_enter_execveat, "syscalls", "sys_enter_execveat", false), \
+		PTK_LSKEL_TP(l, tp_sys_exit_execveat, "syscalls", "sys_exit_execveat", false)
+
+/* The light skeleton, its tracepoints attached. 0 or -errno (then it is freed). */
 static int load_lskel(struct ptk_bpf_run *r)
 {
 	struct priv *p = r->priv;
-	struct execsnoop_l_bpf *l;
-	int err;
+	int err = PTK_BPF_LSKEL_TPS(r, execsnoop_l_bpf, p->l, ES_SETUP, ES_TPS);
 
-	errno = 0;
-	if (!(l = p->l = execsnoop_l_bpf__open()))
-		return errno ? -errno : -ENOMEM;
-	ES_SET_RODATA(l, r, p);
-	err = execsnoop_l_bpf__load(l);
-
-	if (!err &&
-	    (err = l->links.tp_sys_enter_execve_fd = ptk_bpf_attach_tp(
-		     l->progs.tp_sys_enter_execve.prog_fd, "syscalls", "sys_enter_execve")) >= 0 &&
-	    (err = l->links.tp_sys_exit_execve_fd = ptk_bpf_attach_tp(
-		     l->progs.tp_sys_exit_execve.prog_fd, "syscalls", "sys_exit_execve")) >= 0 &&
-	    (err = l->links.tp_sys_enter_execveat_fd =
-		     ptk_bpf_attach_tp(l->progs.tp_sys_enter_execveat.prog_fd, "syscalls",
-				       "sys_enter_execveat")) >= 0 &&
-	    (err = l->links.tp_sys_exit_execveat_fd = ptk_bpf_attach_tp(
-		     l->progs.tp_sys_exit_execveat.prog_fd, "syscalls", "sys_exit_execveat")) >= 0)
-		return 0;
-	/* failed attaches hold -errno, which destroy's skel_closenz skips */
-	execsnoop_l_bpf__destroy(l);
-	p->l = NULL;
-	return err < 0 ? err : -EINVAL;
+	if (!err)
+		PTK_BPF_LSKEL_EVENTS(r, p->l);
+	return err;
 }
 
 /* Append the arguments, NUL-separated in e->args, joined by spaces (quoted with -q). */
@@ -186,13 +146,12 @@ static void join_args(const struct execsnoop_event *e, size_t len, const struct 
 	out[o] = '\0';
 }
 
-static int handle_event(void *ctx, void *data, size_t len)
+static int es_event(struct ptk_bpf_run *r, const void *data, size_t len)
 {
-	struct ptk_bpf_run *r = ctx;
 	struct priv *p = r->priv;
 	const struct execsnoop_event *e = data;
 	static char args[EXECSNOOP_ARGS_LEN * 2 + 8];
-	struct ptk_val all[NCOLS], vals[NCOLS];
+	struct ptk_val v[NCOLS];
 	char ts[16], comm[17];
 	size_t alen;
 
@@ -206,185 +165,118 @@ static int handle_event(void *ctx, void *data, size_t len)
 		return 0;
 	if (p->line && !strstr(args, p->line))
 		return 0;
-	p->events++;
 	ptk_ctx_clock(r->ctx, ts, sizeof(ts));
-	all[COL_TIME] = PTK_S(ts);
-	all[COL_TS] = PTK_F(e->ts_ns > p->start_ns ? (e->ts_ns - p->start_ns) / 1e9 : 0);
-	all[COL_UID] = PTK_U(e->uid);
-	all[COL_COMM] = PTK_S(comm);
-	all[COL_PID] = PTK_I(e->pid);
-	all[COL_PPID] = PTK_I(e->ppid);
-	all[COL_RET] = PTK_I(e->retval);
-	all[COL_ARGS] = PTK_S(args);
-	for (int i = 0; i < p->tab.ncols; i++)
-		vals[i] = all[p->map[i]];
-	ptk_sink_event(&r->ctx->sink, &p->tab, vals);
-	return 0;
-}
-
-static int es_load(struct ptk_bpf_run *r)
-{
-	struct priv *p = r->priv;
-	int err;
-
-	if (p->l) {
-		p->events_fd = p->l->maps.events.map_fd;
-		p->lost_fd = p->l->maps.lost.map_fd;
-	} else {
-		struct execsnoop_bpf *s = r->skel;
-		if ((err = execsnoop_bpf__load(s)))
-			return err;
-		if ((err = execsnoop_bpf__attach(s)))
-			return err;
-		p->events_fd = bpf_map__fd(s->maps.events);
-		p->lost_fd = bpf_map__fd(s->maps.lost);
-	}
-	r->rb = ring_buffer__new(p->events_fd, handle_event, r, NULL);
-	if (!r->rb)
-		return -errno;
-	p->start_ns = ptk_now_ns();
-	if (!r->ctx->json)
-		ptk_sink_table_begin(&r->ctx->sink, &p->tab, true, NULL);
-	fflush(stdout);
-	fprintf(stderr, "Tracing exec()s... Hit Ctrl-C to end.\n");
-	return 0;
-}
-
-static u64 es_lost(struct ptk_bpf_run *r)
-{
-	return ptk_bpf_percpu_sum(((struct priv *)r->priv)->lost_fd, 0);
-}
-
-static int es_report(struct ptk_bpf_run *r, long i, double itv, bool last)
-{
-	struct priv *p = r->priv;
-
-	if (r->ctx->json) {
-		ptk_sink_begin(&r->ctx->sink);
-		ptk_sink_meta_u64(&r->ctx->sink, "events", p->events);
-		ptk_sink_meta_str(&r->ctx->sink, "loader", p->l ? "light skeleton" : "libbpf");
-		ptk_sink_meta_json(&r->ctx->sink, "observer", ptk_bpf_observer_json(r));
-		ptk_sink_end(&r->ctx->sink);
-	}
-	fflush(stdout);
-	return 0;
+	v[COL_TIME] = PTK_S(ts);
+	v[COL_TS] = PTK_F(e->ts_ns > r->start_ns ? (e->ts_ns - r->start_ns) / 1e9 : 0);
+	v[COL_UID] = PTK_U(e->uid);
+	v[COL_COMM] = PTK_S(comm);
+	v[COL_PID] = PTK_I(e->pid);
+	v[COL_PPID] = PTK_I(e->ppid);
+	v[COL_RET] = PTK_I(e->retval);
+	v[COL_ARGS] = PTK_S(args);
+	ptk_bpf_event_row(r, v);
+	return 1;
 }
 
 static void es_destroy(struct ptk_bpf_run *r)
 {
+	execsnoop_l_bpf__destroy(((struct priv *)r->priv)->l);
+}
+
+enum { OPT_MAX_ARGS = 0x1200 };
+
+static int es_opt(struct ptk_bpf_run *r, int c, const char *arg)
+{
+	struct priv *p = r->priv;
+	int v;
+
+	switch (c) {
+	case 'T':
+		p->time = true;
+		return 0;
+	case 't':
+		p->timestamp = true;
+		return 0;
+	case 'x':
+		p->fails = true;
+		return 0;
+	case 'U':
+		p->print_uid = true;
+		return 0;
+	case 'q':
+		p->quote = true;
+		return 0;
+	case 'n':
+		p->name = arg;
+		return 0;
+	case 'l':
+		p->line = arg;
+		return 0;
+	case 'u':
+		if (ptk_parse_int(arg, &v) || v < 0)
+			return ptk_usage_error(r->ctx, "invalid UID '%s'", arg);
+		p->uid = v;
+		return 0;
+	case 'P':
+		if (ptk_parse_int(arg, &v) || v <= 0)
+			return ptk_usage_error(r->ctx, "invalid PPID '%s'", arg);
+		p->ppid = v;
+		return 0;
+	case OPT_MAX_ARGS:
+		if (ptk_parse_int(arg, &v) || v < 1 || v > EXECSNOOP_TOTAL_MAX_ARGS)
+			return ptk_usage_error(r->ctx, "invalid --max-args '%s' (1 to %d)", arg,
+					       EXECSNOOP_TOTAL_MAX_ARGS);
+		p->max_args = v;
+		return 0;
+	case 'c': /* -c is the cgroup here (libbpf-tools execsnoop) */
+		return ptk_bpf_common_opt(r->ctx, &r->filter, PTK_OPT_CGROUP, arg);
+	}
+	return -1;
+}
+
+static int es_prepare(struct ptk_bpf_run *r)
+{
 	struct priv *p = r->priv;
 
-	ring_buffer__free(r->rb);
-	r->rb = NULL;
-	PTK_LSKEL_DETACH(p->l);
-	execsnoop_l_bpf__destroy(p->l);
-	execsnoop_bpf__destroy(r->skel);
+	ptk_bpf_event_table(r, "execs", cols, NCOLS,
+			    (p->time ? 0 : 1u << COL_TIME) | (p->timestamp ? 0 : 1u << COL_TS) |
+				    (p->print_uid ? 0 : 1u << COL_UID));
+	snprintf(r->banner, sizeof(r->banner), "Tracing exec()s... Hit Ctrl-C to end.");
+	return 0;
 }
+
+static const struct option es_longopts[] = {
+	{ "time", no_argument, NULL, 'T' },
+	{ "timestamp", no_argument, NULL, 't' },
+	{ "fails", no_argument, NULL, 'x' },
+	{ "uid", required_argument, NULL, 'u' },
+	{ "print-uid", no_argument, NULL, 'U' },
+	{ "quote", no_argument, NULL, 'q' },
+	{ "name", required_argument, NULL, 'n' },
+	{ "line", required_argument, NULL, 'l' },
+	{ "ppid", required_argument, NULL, 'P' },
+	{ "max-args", required_argument, NULL, OPT_MAX_ARGS },
+	{ 0 },
+};
 
 static const struct ptk_bpf_ops ops = {
 	.name = "execsnoop",
+	.usage = usage,
+	.shortopts = "TtxUu:qn:l:P:c:",
+	.longopts = es_longopts,
+	.common = PTK_BPF_OPT_PID | PTK_BPF_OPT_CGROUP | PTK_BPF_OPT_VERBOSE,
+	.opt = es_opt,
+	.prepare = es_prepare,
 	.load_lskel = load_lskel,
 	.open = open_libbpf,
-	.load = es_load,
-	.report = es_report,
-	.lost = es_lost,
-	.object = object,
-	.prog_fds = prog_fds,
+	.event = es_event,
 	.destroy = es_destroy,
 	.needs_tracefs = true,
 };
 
-enum { OPT_MAX_ARGS = 0x1200 };
-
 int cmd_execsnoop(struct ptk_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "time", no_argument, NULL, 'T' },
-		{ "timestamp", no_argument, NULL, 't' },
-		{ "fails", no_argument, NULL, 'x' },
-		{ "uid", required_argument, NULL, 'u' },
-		{ "print-uid", no_argument, NULL, 'U' },
-		{ "quote", no_argument, NULL, 'q' },
-		{ "name", required_argument, NULL, 'n' },
-		{ "line", required_argument, NULL, 'l' },
-		{ "ppid", required_argument, NULL, 'P' },
-		{ "max-args", required_argument, NULL, OPT_MAX_ARGS },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "cgroup", required_argument, NULL, PTK_OPT_CGROUP },
-		{ "verbose", no_argument, NULL, 'v' },
-		PTK_COMMON_OPTS,
-		{ 0 },
-	};
-	struct priv p = { .uid = EXECSNOOP_INVALID_UID,
-			  .max_args = EXECSNOOP_DEFAULT_MAX_ARGS,
-			  .events_fd = -1,
-			  .lost_fd = -1 };
-	struct ptk_bpf_run r = { .ctx = ctx, .ops = &ops, .priv = &p, .count = -1 };
-	int c, rc, v;
+	struct priv p = { .uid = EXECSNOOP_INVALID_UID, .max_args = EXECSNOOP_DEFAULT_MAX_ARGS };
 
-	while ((c = getopt_long(argc, argv, "TtxUu:qn:l:P:p:c:v", opts, NULL)) != -1) {
-		switch (c) {
-		case 'T':
-			p.time = true;
-			continue;
-		case 't':
-			p.timestamp = true;
-			continue;
-		case 'x':
-			p.fails = true;
-			continue;
-		case 'U':
-			p.print_uid = true;
-			continue;
-		case 'q':
-			p.quote = true;
-			continue;
-		case 'n':
-			p.name = optarg;
-			continue;
-		case 'l':
-			p.line = optarg;
-			continue;
-		case 'u':
-			if (ptk_parse_int(optarg, &v) || v < 0)
-				return ptk_usage_error(ctx, "invalid UID '%s'", optarg);
-			p.uid = v;
-			continue;
-		case 'P':
-			if (ptk_parse_int(optarg, &v) || v <= 0)
-				return ptk_usage_error(ctx, "invalid PPID '%s'", optarg);
-			p.ppid = v;
-			continue;
-		case OPT_MAX_ARGS:
-			if (ptk_parse_int(optarg, &v) || v < 1 || v > EXECSNOOP_TOTAL_MAX_ARGS)
-				return ptk_usage_error(ctx, "invalid --max-args '%s' (1 to %d)",
-						       optarg, EXECSNOOP_TOTAL_MAX_ARGS);
-			p.max_args = v;
-			continue;
-		case 'c':
-			c = PTK_OPT_CGROUP;
-			break;
-		}
-		rc = ptk_bpf_common_opt(ctx, &r.filter, c, optarg);
-		if (rc == 1) {
-			fputs(usage, stdout);
-			return 0;
-		}
-		if (rc == PTK_EXIT_USAGE)
-			return rc;
-		if (rc < 0)
-			return ptk_usage_error(ctx, "unknown option '%s'", argv[optind - 1]);
-	}
-	if (optind < argc)
-		return ptk_usage_error(ctx, "unexpected operand '%s'", argv[optind]);
-	for (int i = 0; i < NCOLS; i++) {
-		if ((i == COL_TIME && !p.time) || (i == COL_TS && !p.timestamp) ||
-		    (i == COL_UID && !p.print_uid))
-			continue;
-		p.map[p.tab.ncols] = i;
-		p.shown[p.tab.ncols++] = cols[i];
-	}
-	p.tab.name = "execs";
-	p.tab.cols = p.shown;
-	return ptk_bpf_run(&r);
+	return ptk_bpf_main(ctx, &ops, &p, argc, argv);
 }

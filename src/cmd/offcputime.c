@@ -43,14 +43,14 @@ static const char usage[] =
 enum { OPT_STATE = 0x1200, OPT_STACK_STORAGE };
 
 struct priv {
-	bool folded, user_only, kern_only, btf;
+	bool folded, user_only, kern_only;
 	long state;
 	u64 min_us, max_us;
 	u32 stack_storage;
 	struct ptk_symbolizer *sym;
 	struct offcputime_btf_bpf *lbtf;
 	struct offcputime_raw_bpf *lraw;
-	int stack_fd, info_fd, lost_fd;
+	int stack_fd, info_fd;
 };
 
 struct entry {
@@ -83,22 +83,6 @@ static const char *const lost_key[OFFCPU_LOST_NR] = {
 };
 static_assert(ARRAY_SIZE(lost_name) == OFFCPU_LOST_NR, "lost_name");
 
-static struct bpf_object *object(struct ptk_bpf_run *r)
-{
-	return r->skel ? ((struct offcputime_bpf *)r->skel)->obj : NULL;
-}
-
-static int prog_fds(struct ptk_bpf_run *r, int *fds, int max)
-{
-	struct priv *p = r->priv;
-
-	if (max < 1 || (!p->lbtf && !p->lraw))
-		return 0;
-	fds[0] = p->lbtf ? p->lbtf->progs.tp_btf_sched_switch.prog_fd :
-			   p->lraw->progs.raw_sched_switch.prog_fd;
-	return 1;
-}
-
 #define OC_SET_RODATA(skel, r, p)                                     \
 	do {                                                          \
 		PTK_BPF_SET_FILTERS(skel, &(r)->filter);              \
@@ -112,19 +96,20 @@ static int prog_fds(struct ptk_bpf_run *r, int *fds, int max)
 /* The libbpf skeleton, with the cheapest hook kept (a BTF probe). 0 or -errno. */
 static int open_libbpf(struct ptk_bpf_run *r)
 {
-	struct offcputime_bpf *s = offcputime_bpf__open();
+	struct offcputime_bpf *s = PTK_BPF_OPEN(r, offcputime_bpf);
 	struct priv *p = r->priv;
 	int err;
 
 	if (!s)
 		return -errno;
-	r->skel = s;
 	OC_SET_RODATA(s, r, p);
 	err = bpf_map__set_max_entries(s->maps.stackmap, p->stack_storage);
 	if (err)
 		return err;
-	p->btf = ptk_bpf_pick_tp(s->progs.tp_btf_sched_switch, s->progs.raw_sched_switch,
-				 "sched_switch");
+	r->hook = ptk_bpf_pick_tp(s->progs.tp_btf_sched_switch, s->progs.raw_sched_switch,
+				  "sched_switch") ?
+			  "tp_btf" :
+			  "raw_tp";
 	return 0;
 }
 
@@ -138,66 +123,31 @@ static int open_libbpf(struct ptk_bpf_run *r)
 	do {                                             \
 		p->stack_fd = (l)->maps.stackmap.map_fd; \
 		p->info_fd = (l)->maps.info.map_fd;      \
-		p->lost_fd = (l)->maps.lost.map_fd;      \
+		r->lost_fd = (l)->maps.lost.map_fd;      \
 	} while (0)
 
 static int load_lskel(struct ptk_bpf_run *r)
 {
 	struct priv *p = r->priv;
-	int err;
+	int err = PTK_BPF_LSKEL_PAIR(r, offcputime, p->lbtf, p->lraw, OC_SETUP, OC_SETUP);
 
-	if (ptk_bpf_loader_wanted() != PTK_BPF_LSKEL_RAW &&
-	    !PTK_LSKEL_LOAD(offcputime_btf_bpf, p->lbtf, OC_SETUP)) {
-		p->btf = true;
+	if (!err && p->lbtf)
 		OC_FDS(p->lbtf);
-		return 0;
-	}
-	if ((err = PTK_LSKEL_LOAD(offcputime_raw_bpf, p->lraw, OC_SETUP)))
-		return err;
-	OC_FDS(p->lraw);
-	return 0;
+	else if (!err)
+		OC_FDS(p->lraw);
+	return err;
 }
 
 static int oc_load(struct ptk_bpf_run *r)
 {
 	struct priv *p = r->priv;
-	int err;
-
 	struct offcputime_bpf *s = r->skel;
-	if (!s)
-		return 0; /* the light skeleton is loaded */
-	if ((err = offcputime_bpf__load(s)) || (err = offcputime_bpf__attach(s)))
-		return err;
+	int err = ptk_bpf_skel_load(r);
+
 	p->stack_fd = bpf_map__fd(s->maps.stackmap);
 	p->info_fd = bpf_map__fd(s->maps.info);
-	p->lost_fd = bpf_map__fd(s->maps.lost);
-	return 0;
-}
-
-static void read_lost(struct ptk_bpf_run *r, u64 out[OFFCPU_LOST_NR])
-{
-	int ncpu = libbpf_num_possible_cpus(), fd = ((struct priv *)r->priv)->lost_fd;
-
-	memset(out, 0, OFFCPU_LOST_NR * sizeof(u64));
-	if (ncpu <= 0 || fd < 0)
-		return;
-	u64 *v = xcalloc(ncpu, sizeof(u64));
-	for (u32 k = 0; k < OFFCPU_LOST_NR; k++) {
-		if (bpf_map_lookup_elem(fd, &k, v) == 0)
-			for (int c = 0; c < ncpu; c++)
-				out[k] += v[c];
-	}
-	free(v);
-}
-
-static u64 oc_lost(struct ptk_bpf_run *r)
-{
-	u64 l[OFFCPU_LOST_NR], sum = 0;
-
-	read_lost(r, l);
-	for (int i = 0; i < OFFCPU_LOST_NR; i++)
-		sum += l[i];
-	return sum;
+	r->lost_fd = bpf_map__fd(s->maps.lost);
+	return err;
 }
 
 /* Frames of the observer itself at the top of a kernel stack taken in the tracepoint: the
@@ -474,29 +424,16 @@ static void print_text(const struct entry *e, const struct stack *us, const stru
 static int oc_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 {
 	struct priv *p = r->priv;
-	int fd = p->info_fd;
-	struct offcpu_key key, next, *prev = NULL;
-	struct entry *ents = NULL;
+	struct entry *ents;
 	struct folded *fl = NULL;
-	size_t n = 0, cap = 0, nf = 0;
+	size_t n, nf = 0;
 	struct json_object *arr = NULL;
 	struct stack *us = xmalloc(sizeof(*us)), *ks = xmalloc(sizeof(*ks));
 	struct ustack *ust;
 	size_t nus;
 	u64 lost[OFFCPU_LOST_NR];
 
-	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
-		if (n == cap) {
-			cap = cap ? cap * 2 : 256;
-			ents = xrealloc(ents, cap * sizeof(*ents));
-		}
-		if (bpf_map_lookup_elem(fd, &next, &ents[n].v) == 0) {
-			ents[n].k = next;
-			n++;
-		}
-		key = next;
-		prev = &key;
-	}
+	ents = PTK_BPF_MAP_ENTRIES(p->info_fd, struct entry, k, v, false, &n);
 	if (n)
 		qsort(ents, n, sizeof(*ents), by_delta);
 	prepare_kernel(p, ents, n);
@@ -554,16 +491,15 @@ static int oc_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 		}
 		free(fl);
 	}
-	read_lost(r, lost);
+	for (u32 k = 0; k < OFFCPU_LOST_NR; k++)
+		lost[k] = ptk_bpf_percpu_sum(r->lost_fd, k);
 	if (arr) {
 		struct json_object *lo = json_object_new_object();
 		for (int k = 0; k < OFFCPU_LOST_NR; k++)
 			json_object_object_add(lo, lost_key[k], json_object_new_uint64(lost[k]));
 		ptk_sink_begin(&r->ctx->sink);
 		ptk_sink_meta_f64(&r->ctx->sink, "duration_s", itv);
-		ptk_sink_meta_str(&r->ctx->sink, "hook", p->btf ? "tp_btf" : "raw_tp");
-		ptk_sink_meta_str(&r->ctx->sink, "loader",
-				  p->lbtf || p->lraw ? "light skeleton" : "libbpf");
+		ptk_bpf_meta_loader(r);
 		ptk_sink_meta_json(&r->ctx->sink, "stacks", arr);
 		ptk_sink_meta_json(&r->ctx->sink, "lost", lo);
 		ptk_sink_meta_json(&r->ctx->sink, "observer", ptk_bpf_observer_json(r));
@@ -578,7 +514,6 @@ static int oc_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 						" (raise --stack-storage-size)" :
 						"");
 	}
-	fflush(stdout);
 	for (size_t j = 0; j < nus; j++)
 		free(ust[j].f);
 	free(ust);
@@ -592,20 +527,7 @@ static void oc_destroy(struct ptk_bpf_run *r)
 {
 	offcputime_btf_bpf__destroy(((struct priv *)r->priv)->lbtf);
 	offcputime_raw_bpf__destroy(((struct priv *)r->priv)->lraw);
-	offcputime_bpf__destroy(r->skel);
 }
-
-static const struct ptk_bpf_ops ops = {
-	.name = "offcputime",
-	.load_lskel = load_lskel,
-	.open = open_libbpf,
-	.load = oc_load,
-	.report = oc_report,
-	.lost = oc_lost,
-	.object = object,
-	.prog_fds = prog_fds,
-	.destroy = oc_destroy,
-};
 
 static int parse_us(struct ptk_ctx *ctx, const char *opt, const char *arg, u64 *v)
 {
@@ -614,99 +536,111 @@ static int parse_us(struct ptk_ctx *ctx, const char *opt, const char *arg, u64 *
 	return 0;
 }
 
+/* -m is the minimum block time here (libbpf-tools), not the runner's milliseconds; -P/-L do
+ * not apply: the key is always the thread. */
+static int oc_opt(struct ptk_bpf_run *r, int c, const char *arg)
+{
+	struct priv *p = r->priv;
+	int v;
+
+	switch (c) {
+	case 'u':
+		p->user_only = true;
+		return 0;
+	case 'k':
+		p->kern_only = true;
+		return 0;
+	case 'f':
+		p->folded = true;
+		return 0;
+	case 'm':
+		return parse_us(r->ctx, "-m", arg, &p->min_us);
+	case 'M':
+		return parse_us(r->ctx, "-M", arg, &p->max_us);
+	case OPT_STATE:
+		if (ptk_parse_int(arg, &v) || v < 0)
+			return ptk_usage_error(r->ctx, "invalid --state '%s'", arg);
+		p->state = v;
+		return 0;
+	case OPT_STACK_STORAGE:
+		if (ptk_parse_int(arg, &v) || v < 1 || v > 1 << 24)
+			return ptk_usage_error(r->ctx, "invalid --stack-storage-size '%s'", arg);
+		p->stack_storage = v;
+		return 0;
+	}
+	return -1;
+}
+
+static int oc_parsed(struct ptk_bpf_run *r, int argc, char **argv)
+{
+	struct priv *p = r->priv;
+
+	if (p->user_only && p->kern_only)
+		return ptk_usage_error(r->ctx, "-u and -k are exclusive");
+	if (p->min_us > p->max_us)
+		return ptk_usage_error(r->ctx, "-m %" PRIu64 " is above -M %" PRIu64, p->min_us,
+				       p->max_us);
+	return 0;
+}
+
+static int oc_prepare(struct ptk_bpf_run *r)
+{
+	struct priv *p = r->priv;
+
+	p->sym = ptk_sym_new(r->ctx->procfs, 0);
+	r->lost_keys = (1u << OFFCPU_LOST_NR) - 1;
+	if (!p->folded)
+		snprintf(r->banner, sizeof(r->banner),
+			 "Tracing off-CPU time (us) of %s%s by user + kernel stack... %s",
+			 r->filter.tgid ? "one process" :
+			 r->filter.tid	? "one thread" :
+					  "all threads",
+			 p->user_only ? " (user threads only)" :
+			 p->kern_only ? " (kernel threads only)" :
+					"",
+			 r->duration_s > 0 ? "" : "Hit Ctrl-C to end.");
+	return 0;
+}
+
+static const struct option oc_longopts[] = {
+	{ "user-threads-only", no_argument, NULL, 'u' },
+	{ "kernel-threads-only", no_argument, NULL, 'k' },
+	{ "min-block-time", required_argument, NULL, 'm' },
+	{ "max-block-time", required_argument, NULL, 'M' },
+	{ "folded", no_argument, NULL, 'f' },
+	{ "state", required_argument, NULL, OPT_STATE },
+	{ "stack-storage-size", required_argument, NULL, OPT_STACK_STORAGE },
+	{ 0 },
+};
+
+static const struct ptk_bpf_ops ops = {
+	.name = "offcputime",
+	.usage = usage,
+	.shortopts = "ukm:M:f",
+	.longopts = oc_longopts,
+	.common = PTK_BPF_OPT_TASK | PTK_BPF_OPT_VERBOSE,
+	.operands = PTK_BPF_DURATION,
+	.opt = oc_opt,
+	.parsed = oc_parsed,
+	.prepare = oc_prepare,
+	.load_lskel = load_lskel,
+	.open = open_libbpf,
+	.load = oc_load,
+	.report = oc_report,
+	.destroy = oc_destroy,
+};
+
 int cmd_offcputime(struct ptk_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = { { "user-threads-only", no_argument, NULL, 'u' },
-					      { "kernel-threads-only", no_argument, NULL, 'k' },
-					      { "min-block-time", required_argument, NULL, 'm' },
-					      { "max-block-time", required_argument, NULL, 'M' },
-					      { "folded", no_argument, NULL, 'f' },
-					      { "state", required_argument, NULL, OPT_STATE },
-					      { "stack-storage-size", required_argument, NULL,
-						OPT_STACK_STORAGE },
-					      PTK_BPF_LONGOPTS,
-					      { 0 } };
 	struct priv p = { .state = -1,
 			  .min_us = 1,
 			  .max_us = UINT64_MAX,
 			  .stack_storage = 1024,
 			  .stack_fd = -1,
-			  .info_fd = -1,
-			  .lost_fd = -1 };
-	struct ptk_bpf_run r = { .ctx = ctx, .ops = &ops, .priv = &p, .count = -1 };
-	int c, rc, v;
+			  .info_fd = -1 };
+	int rc;
 
-	/* -m is the minimum block time here (libbpf-tools), not the runner's milliseconds;
-	 * -P/-L do not apply: the key is always the thread. */
-	while ((c = getopt_long(argc, argv, "p:t:c:vukm:M:f", opts, NULL)) != -1) {
-		switch (c) {
-		case 'u':
-			p.user_only = true;
-			continue;
-		case 'k':
-			p.kern_only = true;
-			continue;
-		case 'f':
-			p.folded = true;
-			continue;
-		case 'm':
-			if ((rc = parse_us(ctx, "-m", optarg, &p.min_us)))
-				return rc;
-			continue;
-		case 'M':
-			if ((rc = parse_us(ctx, "-M", optarg, &p.max_us)))
-				return rc;
-			continue;
-		case OPT_STATE:
-			if (ptk_parse_int(optarg, &v) || v < 0)
-				return ptk_usage_error(ctx, "invalid --state '%s'", optarg);
-			p.state = v;
-			continue;
-		case OPT_STACK_STORAGE:
-			if (ptk_parse_int(optarg, &v) || v < 1 || v > 1 << 24)
-				return ptk_usage_error(ctx, "invalid --stack-storage-size '%s'",
-						       optarg);
-			p.stack_storage = v;
-			continue;
-		case 'P':
-		case 'L':
-			return ptk_usage_error(ctx, "unknown option '%s'", argv[optind - 1]);
-		}
-		rc = ptk_bpf_common_opt(ctx, &r.filter, c, optarg);
-		if (rc == 1) {
-			fputs(usage, stdout);
-			return 0;
-		}
-		if (rc == PTK_EXIT_USAGE)
-			return rc;
-		if (rc < 0)
-			return ptk_usage_error(ctx, "unknown option '%s'", argv[optind - 1]);
-	}
-	if (p.user_only && p.kern_only)
-		return ptk_usage_error(ctx, "-u and -k are exclusive");
-	if (p.min_us > p.max_us)
-		return ptk_usage_error(ctx, "-m %" PRIu64 " is above -M %" PRIu64, p.min_us,
-				       p.max_us);
-	if (optind < argc) {
-		if (ptk_parse_double(argv[optind], &r.duration_s) || !(r.duration_s > 0))
-			return ptk_usage_error(ctx, "invalid duration '%s'", argv[optind]);
-		optind++;
-	}
-	if (optind < argc)
-		return ptk_usage_error(ctx, "unexpected operand '%s'", argv[optind]);
-	r.interval_s = 0;
-	p.sym = ptk_sym_new(ctx->procfs, 0);
-	if (!p.folded)
-		snprintf(r.banner, sizeof(r.banner),
-			 "Tracing off-CPU time (us) of %s%s by user + kernel stack... %s",
-			 r.filter.tgid ? "one process" :
-			 r.filter.tid  ? "one thread" :
-					 "all threads",
-			 p.user_only ? " (user threads only)" :
-			 p.kern_only ? " (kernel threads only)" :
-				       "",
-			 r.duration_s > 0 ? "" : "Hit Ctrl-C to end.");
-	rc = ptk_bpf_run(&r);
+	rc = ptk_bpf_main(ctx, &ops, &p, argc, argv);
 	ptk_sym_free(p.sym);
 	return rc;
 }

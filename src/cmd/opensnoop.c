@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* ptk opensnoop: trace open/openat/openat2 as they complete (libbpf-tools opensnoop). */
-#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <json-c/json.h>
 #include <limits.h>
 #include <string.h>
 #include <unistd.h>
@@ -71,18 +69,8 @@ struct priv {
 	bool time, print_uid, failed, extended, full_path;
 	__u32 uid;
 	const char *name;
-	struct ptk_metric shown[NCOLS];
-	int map[NCOLS];
-	struct ptk_table tab;
-	u64 events;
 	struct opensnoop_l_bpf *l; /* the light skeleton, or NULL (libbpf's in r->skel) */
-	int events_fd, lost_fd;
 };
-
-static struct bpf_object *object(struct ptk_bpf_run *r)
-{
-	return r->skel ? ((struct opensnoop_bpf *)r->skel)->obj : NULL;
-}
 
 static bool tp_exists(const char *event)
 {
@@ -102,79 +90,35 @@ static bool tp_exists(const char *event)
 		(skel)->rodata->full_path = (p)->full_path; \
 	} while (0)
 
-static int prog_fds(struct ptk_bpf_run *r, int *fds, int max)
-{
-	struct priv *p = r->priv;
+#define OS_SETUP(s) OS_SET_RODATA(s, r, p)
+/* open(2) does not exist on arm64/riscv, openat2(2) came with 5.6 */
+#define OS_TPS(l)                                                                             \
+	PTK_LSKEL_TP(l, tp_sys_enter_openat, "syscalls", "sys_enter_openat", false),          \
+		PTK_LSKEL_TP(l, tp_sys_exit_openat, "syscalls", "sys_exit_openat", false),    \
+		PTK_LSKEL_TP(l, tp_sys_enter_open, "syscalls", "sys_enter_open", true),       \
+		PTK_LSKEL_TP(l, tp_sys_exit_open, "syscalls", "sys_exit_open", true),         \
+		PTK_LSKEL_TP(l, tp_sys_enter_openat2, "syscalls", "sys_enter_openat2", true), \
+		PTK_LSKEL_TP(l, tp_sys_exit_openat2, "syscalls", "sys_exit_openat2", true)
 
-	if (!p->l || max < 6)
-		return 0;
-	fds[0] = p->l->progs.tp_sys_enter_open.prog_fd;
-	fds[1] = p->l->progs.tp_sys_enter_openat.prog_fd;
-	fds[2] = p->l->progs.tp_sys_enter_openat2.prog_fd;
-	fds[3] = p->l->progs.tp_sys_exit_open.prog_fd;
-	fds[4] = p->l->progs.tp_sys_exit_openat.prog_fd;
-	fds[5] = p->l->progs.tp_sys_exit_openat2.prog_fd;
-	return 6;
-}
-
-/* Load the light skeleton and attach the tracepoints this kernel has. 0 or -errno. */
+/* The light skeleton, with the tracepoints this kernel has attached. 0 or -errno. */
 static int load_lskel(struct ptk_bpf_run *r)
 {
 	struct priv *p = r->priv;
-	struct opensnoop_l_bpf *l;
-	int err;
+	int err = PTK_BPF_LSKEL_TPS(r, opensnoop_l_bpf, p->l, OS_SETUP, OS_TPS);
 
-	errno = 0;
-	if (!(l = p->l = opensnoop_l_bpf__open()))
-		return errno ? -errno : -ENOMEM;
-	OS_SET_RODATA(l, r, p);
-	err = opensnoop_l_bpf__load(l);
-
-	if (!err) {
-		const struct {
-			int prog, *link;
-			const char *tp;
-		} at[] = {
-			{ l->progs.tp_sys_enter_openat.prog_fd, &l->links.tp_sys_enter_openat_fd,
-			  "sys_enter_openat" },
-			{ l->progs.tp_sys_exit_openat.prog_fd, &l->links.tp_sys_exit_openat_fd,
-			  "sys_exit_openat" },
-			{ l->progs.tp_sys_enter_open.prog_fd, &l->links.tp_sys_enter_open_fd,
-			  "sys_enter_open" },
-			{ l->progs.tp_sys_exit_open.prog_fd, &l->links.tp_sys_exit_open_fd,
-			  "sys_exit_open" },
-			{ l->progs.tp_sys_enter_openat2.prog_fd, &l->links.tp_sys_enter_openat2_fd,
-			  "sys_enter_openat2" },
-			{ l->progs.tp_sys_exit_openat2.prog_fd, &l->links.tp_sys_exit_openat2_fd,
-			  "sys_exit_openat2" },
-		};
-		for (size_t i = 0; !err && i < ARRAY_SIZE(at); i++) {
-			/* open(2) does not exist on arm64/riscv; openat2(2) came with 5.6 */
-			if (i >= 2 && !tp_exists(at[i].tp))
-				continue;
-			int fd = ptk_bpf_attach_tp(at[i].prog, "syscalls", at[i].tp);
-			if (fd < 0)
-				err = fd;
-			else
-				*at[i].link = fd;
-		}
-	}
 	if (!err)
-		return 0;
-	opensnoop_l_bpf__destroy(l); /* closes the links made */
-	p->l = NULL;
+		PTK_BPF_LSKEL_EVENTS(r, p->l);
 	return err;
 }
 
 /* The libbpf skeleton (kernels before 5.17), with the absent syscalls left out. 0 or -errno. */
 static int open_libbpf(struct ptk_bpf_run *r)
 {
-	struct opensnoop_bpf *s = opensnoop_bpf__open();
+	struct opensnoop_bpf *s = PTK_BPF_OPEN(r, opensnoop_bpf);
 	struct priv *p = r->priv;
 
 	if (!s)
 		return -errno;
-	r->skel = s;
 	OS_SET_RODATA(s, r, p);
 	if (!tp_exists("sys_enter_open")) {
 		bpf_program__set_autoload(s->progs.tp_sys_enter_open, false);
@@ -201,13 +145,12 @@ static void full_path(const struct opensnoop_event *e, u32 depth, char *out, siz
 		snprintf(out + o, size - o, "/%s", e->fname);
 }
 
-static int handle_event(void *ctx, void *data, size_t len)
+static int os_event(struct ptk_bpf_run *r, const void *data, size_t len)
 {
-	struct ptk_bpf_run *r = ctx;
 	struct priv *p = r->priv;
 	const struct opensnoop_event *e = data;
 	static char path[OPENSNOOP_NAME_LEN * (OPENSNOOP_MAX_DEPTH + 2)];
-	struct ptk_val all[NCOLS], vals[NCOLS];
+	struct ptk_val v[NCOLS];
 	char ts[16], comm[17], err[16], flags[16], mode[16], fname[OPENSNOOP_NAME_LEN + 1];
 	const char *en;
 	u32 depth;
@@ -218,7 +161,6 @@ static int handle_event(void *ctx, void *data, size_t len)
 	comm[16] = '\0';
 	if (p->name && !strstr(comm, p->name))
 		return 0;
-	p->events++;
 	memcpy(fname, e->fname, OPENSNOOP_NAME_LEN);
 	fname[OPENSNOOP_NAME_LEN] = '\0';
 	depth = MIN(e->depth,
@@ -239,160 +181,103 @@ static int handle_event(void *ctx, void *data, size_t len)
 	else
 		snprintf(mode, sizeof(mode), "%04o", e->mode);
 	ptk_ctx_clock(r->ctx, ts, sizeof(ts));
-	all[COL_TIME] = PTK_S(ts);
-	all[COL_UID] = PTK_U(e->uid);
-	all[COL_PID] = PTK_I(e->pid);
-	all[COL_COMM] = PTK_S(comm);
-	all[COL_FD] = PTK_I(e->ret >= 0 ? e->ret : -1);
-	all[COL_ERR] = PTK_S(err);
-	all[COL_FLAGS] = PTK_S(flags);
-	all[COL_MODE] = PTK_S(mode);
-	all[COL_PATH] = PTK_S(path);
-	for (int i = 0; i < p->tab.ncols; i++)
-		vals[i] = all[p->map[i]];
-	ptk_sink_event(&r->ctx->sink, &p->tab, vals);
-	return 0;
-}
-
-static int os_load(struct ptk_bpf_run *r)
-{
-	struct priv *p = r->priv;
-	int err;
-
-	if (p->l) {
-		p->events_fd = p->l->maps.events.map_fd;
-		p->lost_fd = p->l->maps.lost.map_fd;
-	} else {
-		struct opensnoop_bpf *s = r->skel;
-		if ((err = opensnoop_bpf__load(s)) || (err = opensnoop_bpf__attach(s)))
-			return err;
-		p->events_fd = bpf_map__fd(s->maps.events);
-		p->lost_fd = bpf_map__fd(s->maps.lost);
-	}
-	r->rb = ring_buffer__new(p->events_fd, handle_event, r, NULL);
-	if (!r->rb)
-		return -errno;
-	if (!r->ctx->json)
-		ptk_sink_table_begin(&r->ctx->sink, &p->tab, true, NULL);
-	fflush(stdout);
-	fprintf(stderr, "Tracing open()s... Hit Ctrl-C to end.\n");
-	return 0;
-}
-
-static u64 os_lost(struct ptk_bpf_run *r)
-{
-	return ptk_bpf_percpu_sum(((struct priv *)r->priv)->lost_fd, 0);
-}
-
-static int os_report(struct ptk_bpf_run *r, long i, double itv, bool last)
-{
-	struct priv *p = r->priv;
-
-	if (r->ctx->json) {
-		ptk_sink_begin(&r->ctx->sink);
-		ptk_sink_meta_u64(&r->ctx->sink, "events", p->events);
-		ptk_sink_meta_str(&r->ctx->sink, "loader", p->l ? "light skeleton" : "libbpf");
-		ptk_sink_meta_json(&r->ctx->sink, "observer", ptk_bpf_observer_json(r));
-		ptk_sink_end(&r->ctx->sink);
-	}
-	fflush(stdout);
-	return 0;
+	v[COL_TIME] = PTK_S(ts);
+	v[COL_UID] = PTK_U(e->uid);
+	v[COL_PID] = PTK_I(e->pid);
+	v[COL_COMM] = PTK_S(comm);
+	v[COL_FD] = PTK_I(e->ret >= 0 ? e->ret : -1);
+	v[COL_ERR] = PTK_S(err);
+	v[COL_FLAGS] = PTK_S(flags);
+	v[COL_MODE] = PTK_S(mode);
+	v[COL_PATH] = PTK_S(path);
+	ptk_bpf_event_row(r, v);
+	return 1;
 }
 
 static void os_destroy(struct ptk_bpf_run *r)
 {
-	ring_buffer__free(r->rb);
-	r->rb = NULL;
-	PTK_LSKEL_DETACH(((struct priv *)r->priv)->l);
 	opensnoop_l_bpf__destroy(((struct priv *)r->priv)->l);
-	opensnoop_bpf__destroy(r->skel);
 }
+
+static int os_opt(struct ptk_bpf_run *r, int c, const char *arg)
+{
+	struct priv *p = r->priv;
+	int v;
+
+	switch (c) {
+	case 'T':
+		p->time = true;
+		return 0;
+	case 'U':
+		p->print_uid = true;
+		return 0;
+	case 'x':
+		p->failed = true;
+		return 0;
+	case 'e':
+		p->extended = true;
+		return 0;
+	case 'F':
+		p->full_path = true;
+		return 0;
+	case 'n':
+		p->name = arg;
+		return 0;
+	case 'd':
+		if (ptk_parse_double(arg, &r->duration_s) || !(r->duration_s > 0))
+			return ptk_usage_error(r->ctx, "invalid duration '%s'", arg);
+		return 0;
+	case 'u':
+		if (ptk_parse_int(arg, &v) || v < 0)
+			return ptk_usage_error(r->ctx, "invalid UID '%s'", arg);
+		p->uid = v;
+		return 0;
+	}
+	return -1;
+}
+
+static int os_prepare(struct ptk_bpf_run *r)
+{
+	struct priv *p = r->priv;
+
+	ptk_bpf_event_table(r, "opens", cols, NCOLS,
+			    (p->time ? 0 : 1u << COL_TIME) | (p->print_uid ? 0 : 1u << COL_UID) |
+				    (p->extended ? 0 : 1u << COL_FLAGS | 1u << COL_MODE));
+	snprintf(r->banner, sizeof(r->banner), "Tracing open()s... Hit Ctrl-C to end.");
+	return 0;
+}
+
+static const struct option os_longopts[] = {
+	{ "timestamp", no_argument, NULL, 'T' },
+	{ "print-uid", no_argument, NULL, 'U' },
+	{ "failed", no_argument, NULL, 'x' },
+	{ "extended-fields", no_argument, NULL, 'e' },
+	{ "full-path", no_argument, NULL, 'F' },
+	{ "uid", required_argument, NULL, 'u' },
+	{ "name", required_argument, NULL, 'n' },
+	{ "duration", required_argument, NULL, 'd' },
+	{ 0 },
+};
 
 static const struct ptk_bpf_ops ops = {
 	.name = "opensnoop",
+	.usage = usage,
+	.shortopts = "TUxeFu:n:d:",
+	.longopts = os_longopts,
+	.common = PTK_BPF_OPT_TASK | PTK_BPF_OPT_VERBOSE,
+	.operands = PTK_BPF_DURATION,
+	.opt = os_opt,
+	.prepare = os_prepare,
 	.load_lskel = load_lskel,
 	.open = open_libbpf,
-	.load = os_load,
-	.report = os_report,
-	.lost = os_lost,
-	.object = object,
-	.prog_fds = prog_fds,
+	.event = os_event,
 	.destroy = os_destroy,
 	.needs_tracefs = true,
 };
 
 int cmd_opensnoop(struct ptk_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "timestamp", no_argument, NULL, 'T' },
-		{ "print-uid", no_argument, NULL, 'U' },
-		{ "failed", no_argument, NULL, 'x' },
-		{ "extended-fields", no_argument, NULL, 'e' },
-		{ "full-path", no_argument, NULL, 'F' },
-		{ "uid", required_argument, NULL, 'u' },
-		{ "name", required_argument, NULL, 'n' },
-		{ "duration", required_argument, NULL, 'd' },
-		PTK_BPF_LONGOPTS,
-		{ 0 },
-	};
-	struct priv p = { .uid = OPENSNOOP_INVALID_UID, .events_fd = -1, .lost_fd = -1 };
-	struct ptk_bpf_run r = { .ctx = ctx, .ops = &ops, .priv = &p, .count = -1 };
-	const char *dur = NULL;
-	int c, rc, v;
+	struct priv p = { .uid = OPENSNOOP_INVALID_UID };
 
-	while ((c = getopt_long(argc, argv, "TUxeFu:n:d:p:t:c:v", opts, NULL)) != -1) {
-		switch (c) {
-		case 'T':
-			p.time = true;
-			continue;
-		case 'U':
-			p.print_uid = true;
-			continue;
-		case 'x':
-			p.failed = true;
-			continue;
-		case 'e':
-			p.extended = true;
-			continue;
-		case 'F':
-			p.full_path = true;
-			continue;
-		case 'n':
-			p.name = optarg;
-			continue;
-		case 'd':
-			dur = optarg;
-			continue;
-		case 'u':
-			if (ptk_parse_int(optarg, &v) || v < 0)
-				return ptk_usage_error(ctx, "invalid UID '%s'", optarg);
-			p.uid = v;
-			continue;
-		}
-		rc = ptk_bpf_common_opt(ctx, &r.filter, c, optarg);
-		if (rc == 1) {
-			fputs(usage, stdout);
-			return 0;
-		}
-		if (rc == PTK_EXIT_USAGE)
-			return rc;
-		if (rc < 0)
-			return ptk_usage_error(ctx, "unknown option '%s'", argv[optind - 1]);
-	}
-	if (optind < argc && !dur)
-		dur = argv[optind++];
-	if (optind < argc)
-		return ptk_usage_error(ctx, "unexpected operand '%s'", argv[optind]);
-	if (dur && (ptk_parse_double(dur, &r.duration_s) || r.duration_s <= 0))
-		return ptk_usage_error(ctx, "invalid duration '%s'", dur);
-	for (int i = 0; i < NCOLS; i++) {
-		if ((i == COL_TIME && !p.time) || (i == COL_UID && !p.print_uid) ||
-		    ((i == COL_FLAGS || i == COL_MODE) && !p.extended))
-			continue;
-		p.map[p.tab.ncols] = i;
-		p.shown[p.tab.ncols++] = cols[i];
-	}
-	p.tab.name = "opens";
-	p.tab.cols = p.shown;
-	return ptk_bpf_run(&r);
+	return ptk_bpf_main(ctx, &ops, &p, argc, argv);
 }

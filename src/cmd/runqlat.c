@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* ptk runqlat: run-queue (scheduler) latency histograms, aggregated in the kernel. */
-#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
 #include <json-c/json.h>
 #include <string.h>
-#include <time.h>
 
 #include "cmd/cmd.h"
 #include "model/hist.h"
@@ -31,8 +29,6 @@ static const char usage[] =
 	"p50/p90/p99/max are bucket upper bounds derived from the histogram.\n";
 
 struct priv {
-	bool timestamp;
-	bool btf;
 	/*
 	 * Loaded as one of: a light skeleton (tp_btf flavour, else raw_tp), whose loader runs in
 	 * the kernel so neither the kernel BTF nor the object is parsed in user space (~11 MiB
@@ -45,32 +41,6 @@ struct priv {
 	int hists_fd;
 };
 
-static struct bpf_object *object(struct ptk_bpf_run *r)
-{
-	return r->skel ? ((struct runqlat_bpf *)r->skel)->obj : NULL;
-}
-
-static int prog_fds(struct ptk_bpf_run *r, int *fds, int max)
-{
-	struct priv *p = r->priv;
-
-	if (max < 3)
-		return 0;
-	if (p->lbtf) {
-		fds[0] = p->lbtf->progs.tp_btf_sched_wakeup.prog_fd;
-		fds[1] = p->lbtf->progs.tp_btf_sched_wakeup_new.prog_fd;
-		fds[2] = p->lbtf->progs.tp_btf_sched_switch.prog_fd;
-		return 3;
-	}
-	if (p->lraw) {
-		fds[0] = p->lraw->progs.raw_sched_wakeup.prog_fd;
-		fds[1] = p->lraw->progs.raw_sched_wakeup_new.prog_fd;
-		fds[2] = p->lraw->progs.raw_sched_switch.prog_fd;
-		return 3;
-	}
-	return 0;
-}
-
 #define RQ_SET_RODATA(skel, r)                                              \
 	do {                                                                \
 		PTK_BPF_SET_FILTERS(skel, &(r)->filter);                    \
@@ -82,15 +52,15 @@ static int prog_fds(struct ptk_bpf_run *r, int *fds, int max)
 /* Open the libbpf skeleton and keep the cheapest hooks (a BTF probe). 0 or -errno. */
 static int open_libbpf(struct ptk_bpf_run *r)
 {
-	struct priv *p = r->priv;
-	struct runqlat_bpf *s = runqlat_bpf__open();
+	struct runqlat_bpf *s = PTK_BPF_OPEN(r, runqlat_bpf);
 
 	if (!s)
 		return -errno;
-	r->skel = s;
 	RQ_SET_RODATA(s, r);
-	p->btf = ptk_bpf_pick_tp(s->progs.tp_btf_sched_wakeup, s->progs.raw_sched_wakeup,
-				 "sched_wakeup");
+	r->hook = ptk_bpf_pick_tp(s->progs.tp_btf_sched_wakeup, s->progs.raw_sched_wakeup,
+				  "sched_wakeup") ?
+			  "tp_btf" :
+			  "raw_tp";
 	ptk_bpf_pick_tp(s->progs.tp_btf_sched_wakeup_new, s->progs.raw_sched_wakeup_new,
 			"sched_wakeup_new");
 	ptk_bpf_pick_tp(s->progs.tp_btf_sched_switch, s->progs.raw_sched_switch, "sched_switch");
@@ -99,106 +69,71 @@ static int open_libbpf(struct ptk_bpf_run *r)
 
 #define RQ_SETUP(s) RQ_SET_RODATA(s, r)
 
-/* Try the light skeletons: tp_btf, then raw_tp. 0, or -errno of the last attempt. */
 static int load_lskel(struct ptk_bpf_run *r)
 {
 	struct priv *p = r->priv;
-	int err;
+	int err = PTK_BPF_LSKEL_PAIR(r, runqlat, p->lbtf, p->lraw, RQ_SETUP, RQ_SETUP);
 
-	if (ptk_bpf_loader_wanted() != PTK_BPF_LSKEL_RAW &&
-	    !PTK_LSKEL_LOAD(runqlat_btf_bpf, p->lbtf, RQ_SETUP)) {
-		p->btf = true;
-		p->hists_fd = p->lbtf->maps.hists.map_fd;
-		return 0;
-	}
-	if ((err = PTK_LSKEL_LOAD(runqlat_raw_bpf, p->lraw, RQ_SETUP)))
-		return err;
-	p->hists_fd = p->lraw->maps.hists.map_fd;
-	return 0;
+	if (!err)
+		p->hists_fd = p->lbtf ? p->lbtf->maps.hists.map_fd : p->lraw->maps.hists.map_fd;
+	return err;
 }
 
 static int rq_load(struct ptk_bpf_run *r)
 {
 	struct priv *p = r->priv;
-	int err;
+	int err = ptk_bpf_skel_load(r);
 
-	struct runqlat_bpf *s = r->skel;
-	if (!s)
-		return 0; /* the light skeleton is loaded */
-	if ((err = runqlat_bpf__load(s)))
-		return err;
-	p->hists_fd = bpf_map__fd(s->maps.hists);
-	return runqlat_bpf__attach(s);
+	p->hists_fd = bpf_map__fd(((struct runqlat_bpf *)r->skel)->maps.hists);
+	return err;
 }
+
+struct entry {
+	__u32 id; /* tgid (-P), tid (-L) or RUNQLAT_ALL */
+	struct runqlat_hist h;
+};
 
 static int rq_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 {
 	struct priv *p = r->priv;
-	int fd = p->hists_fd;
-	__u32 key, next, *prev = NULL;
-	struct runqlat_hist v;
 	struct json_object *arr = NULL;
-	const char *unit = r->filter.millis ? "msecs" : "usecs";
-	__u32 *seen = NULL;
-	size_t nseen = 0;
+	const char *unit = r->filter.millis ? "msecs" : "usecs", *who;
+	size_t n;
+	/* taken out of the map: the next interval starts from zero */
+	struct entry *e = PTK_BPF_MAP_ENTRIES(p->hists_fd, struct entry, id, h, true, &n);
 
+	who = r->filter.per_process ? "pid" : "tid";
 	if (r->ctx->json)
 		arr = json_object_new_array();
-	else if (p->timestamp) {
-		char ts[16];
-		time_t t = time(NULL);
-		struct tm tm;
-		localtime_r(&t, &tm);
-		strftime(ts, sizeof(ts), "%H:%M:%S", &tm);
-		printf("%-8s\n", ts);
-	}
-	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
+	for (size_t j = 0; j < n; j++) {
 		struct ptk_hist h = { .unit = unit };
-		if (bpf_map_lookup_elem(fd, &next, &v) == 0) {
-			memcpy(h.slot, v.slots, sizeof(h.slot));
-			if (arr) {
-				struct json_object *o = json_object_new_object();
-				if (next != RUNQLAT_ALL) {
-					json_object_object_add(
-						o, r->filter.per_process ? "pid" : "tid",
-						json_object_new_int(next));
-					json_object_object_add(o, "comm",
-							       json_object_new_string(v.comm));
-				}
-				json_object_object_add(o, "hist", ptk_hist_json(&h));
-				json_object_array_add(arr, o);
-			} else {
-				if (next != RUNQLAT_ALL)
-					printf("\n%s = %u %s\n",
-					       r->filter.per_process ? "pid" : "tid", next, v.comm);
-				ptk_hist_print(stdout, &h);
+
+		memcpy(h.slot, e[j].h.slots, sizeof(h.slot));
+		if (arr) {
+			struct json_object *o = json_object_new_object();
+			if (e[j].id != RUNQLAT_ALL) {
+				json_object_object_add(o, who, json_object_new_int(e[j].id));
+				json_object_object_add(o, "comm",
+						       json_object_new_string(e[j].h.comm));
 			}
+			json_object_object_add(o, "hist", ptk_hist_json(&h));
+			json_object_array_add(arr, o);
+			continue;
 		}
-		seen = xrealloc(seen, (nseen + 1) * sizeof(*seen));
-		seen[nseen++] = next;
-		key = next;
-		prev = &key;
+		if (e[j].id != RUNQLAT_ALL)
+			printf("\n%s = %u %s\n", who, e[j].id, e[j].h.comm);
+		ptk_hist_print(stdout, &h);
 	}
-	/*
-	 * Clear for the next interval: the keys read, and only those. A loop deleting "the first
-	 * key" until none is left never ends while the programs keep adding keys back (a busy
-	 * machine, or this process's own syscalls under strace).
-	 */
-	for (size_t j = 0; j < nseen; j++)
-		bpf_map_delete_elem(fd, &seen[j]);
-	free(seen);
+	free(e);
 	if (arr) {
 		ptk_sink_begin(&r->ctx->sink);
 		ptk_sink_meta_f64(&r->ctx->sink, "interval_s", itv);
-		ptk_sink_meta_str(&r->ctx->sink, "hook", p->btf ? "tp_btf" : "raw_tp");
-		ptk_sink_meta_str(&r->ctx->sink, "loader",
-				  p->lbtf || p->lraw ? "light skeleton" : "libbpf");
+		ptk_bpf_meta_loader(r);
 		ptk_sink_meta_json(&r->ctx->sink, "histograms", arr);
 		ptk_sink_meta_json(&r->ctx->sink, "observer", ptk_bpf_observer_json(r));
 		ptk_sink_end(&r->ctx->sink);
 	} else {
 		putchar('\n');
-		fflush(stdout);
 	}
 	return 0;
 }
@@ -209,51 +144,30 @@ static void rq_destroy(struct ptk_bpf_run *r)
 
 	runqlat_btf_bpf__destroy(p->lbtf);
 	runqlat_raw_bpf__destroy(p->lraw);
-	runqlat_bpf__destroy(r->skel);
+}
+
+static int rq_prepare(struct ptk_bpf_run *r)
+{
+	snprintf(r->banner, sizeof(r->banner), "Tracing run queue latency... Hit Ctrl-C to end.");
+	return 0;
 }
 
 static const struct ptk_bpf_ops ops = {
 	.name = "runqlat",
+	.usage = usage,
+	.common = PTK_BPF_OPT_ALL,
+	.operands = PTK_BPF_INTERVAL_COUNT,
+	.prepare = rq_prepare,
 	.load_lskel = load_lskel,
 	.open = open_libbpf,
 	.load = rq_load,
 	.report = rq_report,
-	.object = object,
-	.prog_fds = prog_fds,
 	.destroy = rq_destroy,
 };
 
 int cmd_runqlat(struct ptk_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = { { "timestamp", no_argument, NULL, 'T' },
-					      PTK_BPF_LONGOPTS,
-					      { 0 } };
 	struct priv p = { 0 };
-	struct ptk_bpf_run r = { .ctx = ctx, .ops = &ops, .priv = &p, .count = -1 };
-	bool has_itv;
-	int c, rc;
 
-	while ((c = getopt_long(argc, argv, "T" PTK_BPF_SHORTOPTS, opts, NULL)) != -1) {
-		if (c == 'T') {
-			p.timestamp = true;
-			continue;
-		}
-		rc = ptk_bpf_common_opt(ctx, &r.filter, c, optarg);
-		if (rc == 1) {
-			fputs(usage, stdout);
-			return 0;
-		}
-		if (rc == PTK_EXIT_USAGE)
-			return rc;
-		if (rc < 0)
-			return ptk_usage_error(ctx, "unknown option '%s'", argv[optind - 1]);
-	}
-	if (r.filter.per_process && r.filter.per_thread)
-		return ptk_usage_error(ctx, "-P and -L are exclusive");
-	if ((rc = ptk_parse_interval_count(ctx, argc, argv, &r.interval_s, &r.count, &has_itv)))
-		return rc;
-	if (!has_itv)
-		r.interval_s = 0;
-	snprintf(r.banner, sizeof(r.banner), "Tracing run queue latency... Hit Ctrl-C to end.");
-	return ptk_bpf_run(&r);
+	return ptk_bpf_main(ctx, &ops, &p, argc, argv);
 }

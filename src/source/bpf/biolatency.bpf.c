@@ -155,7 +155,7 @@ static __always_inline int on_complete(struct request *rq, unsigned int nr_bytes
 		return 0;
 	}
 	if (sp->skip || !sp->issue_ns)
-		goto out;
+		goto out_delete_start;
 	dev = blk_rq_dev(rq);
 	flags = targ_per_flag ? blk_layout_flags(BPF_CORE_READ(rq, cmd_flags)) : 0;
 	count(BIOLAT_CNT_DONE);
@@ -171,21 +171,13 @@ static __always_inline int on_complete(struct request *rq, unsigned int nr_bytes
 		__u64 from = targ_queued && sp->insert_ns ? sp->insert_ns : sp->issue_ns;
 		add(dev, flags, BIOLAT_LAT, (__s64)(now - from));
 	}
-out:
+out_delete_start:
 	bpf_map_delete_elem(&start, &key);
 	return 0;
 }
 
-/* a request merged into another one is freed without completing */
-static __always_inline int on_merge(struct request *rq)
-{
-	__u64 key = (__u64)rq;
-
-	bpf_map_delete_elem(&start, &key);
-	return 0;
-}
-
-/* the programs: tp_btf, raw_tp and pre-5.11 raw_tp hooks calling the on_*() above */
+/* the programs: tp_btf, raw_tp and pre-5.11 raw_tp hooks calling the on_*() above (and
+ * on_merge(), the same for both) */
 #include "blk_hooks.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";

@@ -8,6 +8,7 @@
  */
 #include "common.bpf.h"
 #include "blk.bpf.h"
+#include "events.bpf.h"
 #include "biosnoop.h"
 
 const volatile bool filter_dev = false;
@@ -29,18 +30,6 @@ struct {
 	__type(key, __u64);
 	__type(value, struct rq_state);
 } start SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 1 << 20); /* 1 MiB: ~14,000 events between two polls */
-} events SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, __u64);
-} lost SEC(".maps");
 
 /* A new entry for a request first seen now, owned by the current task. */
 static __always_inline void new_state(struct rq_state *s)
@@ -105,15 +94,10 @@ static __always_inline int on_complete(struct request *rq, unsigned int nr_bytes
 	if (nr_bytes < BPF_CORE_READ(rq, __data_len))
 		return 0; /* partial completion: more bytes to come */
 	if (sp->skip || !sp->issue_ns || now < sp->issue_ns)
-		goto out;
-	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
-	if (!e) {
-		__u32 zero = 0;
-		__u64 *c = bpf_map_lookup_elem(&lost, &zero);
-		if (c)
-			*c += 1;
-		goto out;
-	}
+		goto out_delete_start;
+	e = reserve_event(sizeof(*e));
+	if (!e)
+		goto out_delete_start;
 	e->ts_ns = now;
 	e->lat_ns = now - sp->issue_ns;
 	e->que_ns = sp->insert_ns && sp->issue_ns >= sp->insert_ns ?
@@ -126,20 +110,13 @@ static __always_inline int on_complete(struct request *rq, unsigned int nr_bytes
 	e->pid = sp->pid;
 	__builtin_memcpy(e->comm, sp->comm, sizeof(e->comm));
 	bpf_ringbuf_submit(e, 0);
-out:
+out_delete_start:
 	bpf_map_delete_elem(&start, &key);
 	return 0;
 }
 
-static __always_inline int on_merge(struct request *rq)
-{
-	__u64 key = (__u64)rq;
-
-	bpf_map_delete_elem(&start, &key);
-	return 0;
-}
-
-/* the programs: tp_btf, raw_tp and pre-5.11 raw_tp hooks calling the on_*() above */
+/* the programs: tp_btf, raw_tp and pre-5.11 raw_tp hooks calling the on_*() above (and
+ * on_merge(), the same for both) */
 #include "blk_hooks.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";

@@ -11,6 +11,8 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "lib/cli.h"
+
 int ptk_blk_disk_dev(const char *disk, u32 *kdev)
 {
 	char path[PATH_MAX], buf[64];
@@ -182,4 +184,14 @@ bool ptk_blk_rq_tp_two_args(void)
 	if (uname(&u) == 0 && sscanf(u.release, "%d.%d", &ma, &mi) == 2)
 		return ma < 5 || (ma == 5 && mi < 11);
 	return false;
+}
+
+int ptk_blk_disk_opt(const struct ptk_ctx *ctx, const char *disk, u32 *kdev)
+{
+	int err = ptk_blk_disk_dev(disk, kdev);
+
+	if (err)
+		return ptk_usage_error(ctx, "-d %s: no such disk in /sys/block (%s)", disk,
+				       strerror(-err));
+	return 0;
 }

@@ -18,6 +18,9 @@
 /* Kernel dev_t of DISK (a name under /sys/block, e.g. "sda", "loop0"), from
  * /sys/block/DISK/dev ("MAJ:MIN"). 0 or -errno (-ENOENT: no such disk). */
 int ptk_blk_disk_dev(const char *disk, u32 *kdev);
+/* The same for the block tools' -d DISK: 0, or PTK_EXIT_USAGE after printing why. */
+struct ptk_ctx;
+int ptk_blk_disk_opt(const struct ptk_ctx *ctx, const char *disk, u32 *kdev);
 
 /* Name of the disk with kernel dev_t kdev: the basename of /sys/dev/block/MAJ:MIN, else
  * "MAJ:MIN". Returns buf. */

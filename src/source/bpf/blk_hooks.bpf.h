@@ -2,10 +2,19 @@
 /*
  * The block request hooks of biolatency and biosnoop, included at the end of each .bpf.c
  * after its handlers: on_io_start(rq) (block_io_start, 6.5+: the submitter's context),
- * on_start(rq, insert) (block_rq_insert / block_rq_issue), on_merge(rq) (block_rq_merge: freed
- * without completing) and on_complete(rq, nr_bytes) (block_rq_complete, once per piece).
- * No include guard: it defines programs, once per object.
+ * on_start(rq, insert) (block_rq_insert / block_rq_issue) and on_complete(rq, nr_bytes)
+ * (block_rq_complete, once per piece); on_merge(rq) (block_rq_merge) is defined here: a request
+ * merged into another one is freed without completing, so its entry in start (keyed by the
+ * request in both tools) goes. No include guard: it defines programs, once per object.
  */
+static __always_inline int on_merge(struct request *rq)
+{
+	__u64 key = (__u64)rq;
+
+	bpf_map_delete_elem(&start, &key);
+	return 0;
+}
+
 /*
  * Each hook exists twice (tp_btf, raw_tp) and the light skeletons are built once per
  * flavour (PTK_ONLY_TP_BTF / PTK_ONLY_RAW_TP): the kernel-side loader cannot leave a program

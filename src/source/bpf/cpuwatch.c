@@ -173,22 +173,15 @@ int ptk_cpuwatch_start(struct ptk_cpuwatch **out)
 
 	libbpf_set_print(quiet); /* the fallback is quiet: check carries on with /proc */
 	w->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
-	if (ptk_bpf_loader_wanted() != PTK_BPF_LIBBPF) {
-		err = load_lskel(w);
-		if (!err)
-			goto done;
-		if (err == -EPERM)
-			goto fail;
-		/* an older kernel: the libbpf skeletons */
+	err = ptk_bpf_loader_wanted() != PTK_BPF_LIBBPF ? load_lskel(w) : -ENOTSUP;
+	if (err && err != -EPERM) /* an older kernel: the libbpf skeletons */
+		err = load_libbpf(w);
+	if (err) {
+		ptk_cpuwatch_stop(w);
+		return err;
 	}
-	if ((err = load_libbpf(w)))
-		goto fail;
-done:
 	*out = w;
 	return 0;
-fail:
-	ptk_cpuwatch_stop(w);
-	return err;
 }
 
 int ptk_cpuwatch_read(struct ptk_cpuwatch *w, struct ptk_cpuwatch_result *res)

@@ -7,6 +7,7 @@
  * in-flight table are counted per CPU in lost[0]: never silent.
  */
 #include "common.bpf.h"
+#include "events.bpf.h"
 #include "execsnoop.h"
 
 const volatile bool ignore_failed = true;
@@ -23,30 +24,7 @@ struct {
 	__type(value, struct execsnoop_event);
 } execs SEC(".maps");
 
-struct {
-	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	/* 1 MiB: hundreds of events; the reader is woken as they come (the runner polls),
-	 * and a fuller burst is counted in lost. Mapped twice into ptk, it adds to its RSS. */
-	__uint(max_entries, 1 << 20);
-} events SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, __u64);
-} lost SEC(".maps");
-
 static const struct execsnoop_event empty_event;
-
-static __always_inline void count_lost(void)
-{
-	__u32 zero = 0;
-	__u64 *n = bpf_map_lookup_elem(&lost, &zero);
-
-	if (n)
-		__sync_fetch_and_add(n, 1);
-}
 
 static __always_inline int on_enter(const char *path, const char *const *argv, __u32 sys)
 {
@@ -90,12 +68,12 @@ static __always_inline int on_enter(const char *path, const char *const *argv, _
 	e->args_count = 1;
 	for (i = 1; i < EXECSNOOP_TOTAL_MAX_ARGS && i < max_args; i++) {
 		if (bpf_probe_read_user(&argp, sizeof(argp), &argv[i]) || !argp)
-			goto out;
+			goto args_end;
 		if (off > EXECSNOOP_LAST_ARG)
-			goto out;
+			goto args_end;
 		n = bpf_probe_read_user_str(&e->args[off], EXECSNOOP_ARGSIZE, argp);
 		if (n <= 0)
-			goto out;
+			goto args_end;
 		off += n;
 		e->args_count++;
 	}
@@ -103,7 +81,7 @@ static __always_inline int on_enter(const char *path, const char *const *argv, _
 	if (i < EXECSNOOP_TOTAL_MAX_ARGS + 1 &&
 	    bpf_probe_read_user(&argp, sizeof(argp), &argv[i]) == 0 && argp)
 		e->args_count++;
-out:
+args_end:
 	e->args_size = off;
 	return 0;
 }
@@ -118,7 +96,7 @@ static __always_inline int on_exit(long ret)
 	if (!e)
 		return 0;
 	if (ignore_failed && ret < 0)
-		goto cleanup;
+		goto out_delete_exec;
 	e->retval = ret;
 	e->ts_ns = bpf_ktime_get_ns();
 	bpf_get_current_comm(e->comm, sizeof(e->comm));
@@ -128,7 +106,7 @@ static __always_inline int on_exit(long ret)
 	size += offsetof(struct execsnoop_event, args);
 	if (bpf_ringbuf_output(&events, e, size, 0))
 		count_lost();
-cleanup:
+out_delete_exec:
 	bpf_map_delete_elem(&execs, &tid);
 	return 0;
 }

@@ -113,22 +113,22 @@ static __always_inline int on_switch(void *ctx, struct task_struct *prev, struct
 		return 0;
 	delta = (__s64)(bpf_ktime_get_ns() - sp->ts);
 	if (delta < 0)
-		goto cleanup;
+		goto out_delete_start;
 	delta /= 1000;
 	if ((__u64)delta < min_block_us || (__u64)delta > max_block_us)
-		goto cleanup;
+		goto out_delete_start;
 	vp = bpf_map_lookup_elem(&info, &sp->key);
 	if (!vp) {
 		bpf_map_update_elem(&info, &sp->key, &zero, BPF_NOEXIST);
 		vp = bpf_map_lookup_elem(&info, &sp->key);
 		if (!vp) {
 			count_lost(OFFCPU_LOST_INFO_FULL);
-			goto cleanup;
+			goto out_delete_start;
 		}
 	}
 	__sync_fetch_and_add(&vp->delta_us, delta);
 	__sync_fetch_and_add(&vp->count, 1);
-cleanup:
+out_delete_start:
 	bpf_map_delete_elem(&start, &pid);
 	return 0;
 }

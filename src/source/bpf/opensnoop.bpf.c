@@ -8,6 +8,7 @@
  * in-flight table are counted per CPU in lost[0].
  */
 #include "common.bpf.h"
+#include "events.bpf.h"
 #include "opensnoop.h"
 
 #define O_CREAT 00000100
@@ -36,29 +37,6 @@ struct {
 	__type(key, __u32);
 	__type(value, struct opensnoop_event);
 } scratch SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	/* 1 MiB: hundreds of events; the reader is woken as they come (the runner polls),
-	 * and a fuller burst is counted in lost. Mapped twice into ptk, it adds to its RSS. */
-	__uint(max_entries, 1 << 20);
-} events SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, __u64);
-} lost SEC(".maps");
-
-static __always_inline void count_lost(void)
-{
-	__u32 zero = 0;
-	__u64 *n = bpf_map_lookup_elem(&lost, &zero);
-
-	if (n)
-		__sync_fetch_and_add(n, 1);
-}
 
 static __always_inline int on_enter(const char *fname, int dirfd, __u32 flags, __u32 mode,
 				    __u32 sys)
@@ -156,10 +134,10 @@ static __always_inline int on_exit(void *ctx, long ret)
 	if (!a)
 		return 0;
 	if (targ_failed && ret >= 0)
-		goto cleanup;
+		goto out_delete_start;
 	e = bpf_map_lookup_elem(&scratch, &zero);
 	if (!e)
-		goto cleanup;
+		goto out_delete_start;
 	e->ts_ns = bpf_ktime_get_ns();
 	e->pid = id >> 32;
 	e->tid = tid;
@@ -182,7 +160,7 @@ static __always_inline int on_exit(void *ctx, long ret)
 	size = offsetof(struct opensnoop_event, dirs) + size * OPENSNOOP_NAME_LEN;
 	if (bpf_ringbuf_output(&events, e, size, 0))
 		count_lost();
-cleanup:
+out_delete_start:
 	bpf_map_delete_elem(&start, &tid);
 	return 0;
 }

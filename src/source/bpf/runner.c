@@ -9,8 +9,10 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <linux/capability.h>
 #include <linux/perf_event.h>
 #include <sys/stat.h>
@@ -103,6 +105,9 @@ int ptk_bpf_common_opt(struct ptk_ctx *ctx, struct ptk_bpf_filter *f, int c, con
 	case 'v':
 		f->verbose = true;
 		return 0;
+	case 'T':
+		f->timestamp = true;
+		return 0;
 	case PTK_OPT_PROCFS:
 	case PTK_OPT_SYSFS:
 		return ptk_usage_error(ctx, "BPF tools trace the live kernel: --procfs and --sysfs "
@@ -110,6 +115,154 @@ int ptk_bpf_common_opt(struct ptk_ctx *ctx, struct ptk_bpf_filter *f, int c, con
 	default:
 		return ptk_common_opt(ctx, c, arg);
 	}
+}
+
+/* The common options: the PTK_BPF_OPT_* bit, getopt code, long name, argument. */
+static const struct common_opt {
+	unsigned bit;
+	int code;
+	const char *name;
+	int has_arg;
+} common_opts[] = {
+	{ PTK_BPF_OPT_PID, 'p', "pid", required_argument },
+	{ PTK_BPF_OPT_TID, 't', "tid", required_argument },
+	{ PTK_BPF_OPT_COMM, 'c', "comm", required_argument },
+	{ PTK_BPF_OPT_CGROUP, PTK_OPT_CGROUP, "cgroup", required_argument },
+	{ PTK_BPF_OPT_PER_TASK, 'P', "pids", no_argument },
+	{ PTK_BPF_OPT_PER_TASK, 'L', "tids", no_argument },
+	{ PTK_BPF_OPT_MS, 'm', "milliseconds", no_argument },
+	{ PTK_BPF_OPT_VERBOSE, 'v', "verbose", no_argument },
+	{ PTK_BPF_OPT_TIMESTAMP, 'T', "timestamp", no_argument },
+};
+
+/* Is code one of the tool's own short option letters? */
+static bool own_letter(const struct ptk_bpf_ops *ops, int code)
+{
+	return code < 0x100 && ops->shortopts && strchr(ops->shortopts, code);
+}
+
+/* Is code one of the tool's own options (a letter or a long option's code)? */
+static bool own_code(const struct ptk_bpf_ops *ops, int code)
+{
+	if (!ops->opt)
+		return false;
+	if (own_letter(ops, code))
+		return true;
+	for (const struct option *o = ops->longopts; o && o->name; o++)
+		if (o->val == code)
+			return true;
+	return false;
+}
+
+/* The getopt tables: the tool's own options, then the common ones whose letter it does not
+ * claim, then PTK_COMMON_OPTS. *longs is allocated. */
+static void build_opts(const struct ptk_bpf_ops *ops, char *shorts, size_t size,
+		       struct option **longs)
+{
+	static const struct option tail[] = { PTK_COMMON_OPTS, { 0 } };
+	size_t nown = 0, n = 0, o;
+
+	o = (size_t)snprintf(shorts, size, "%s", ops->shortopts ? ops->shortopts : "");
+	while (ops->longopts && ops->longopts[nown].name)
+		nown++;
+	*longs = xcalloc(nown + ARRAY_SIZE(common_opts) + ARRAY_SIZE(tail), sizeof(**longs));
+	for (size_t i = 0; i < nown; i++)
+		(*longs)[n++] = ops->longopts[i];
+	for (size_t i = 0; i < ARRAY_SIZE(common_opts); i++) {
+		const struct common_opt *c = &common_opts[i];
+
+		if (own_letter(ops, c->code))
+			continue;
+		if (c->code < 0x100 && o + 3 < size) {
+			shorts[o++] = (char)c->code;
+			if (c->has_arg == required_argument)
+				shorts[o++] = ':';
+			shorts[o] = '\0';
+		}
+		(*longs)[n++] = (struct option){ c->name, c->has_arg, NULL, c->code };
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(tail); i++)
+		(*longs)[n++] = tail[i];
+}
+
+/* A common option code this tool does not take: a usage error. */
+static int refused(struct ptk_bpf_run *r, int c)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(common_opts); i++)
+		if (common_opts[i].code == c && !(r->ops->common & common_opts[i].bit))
+			return c < 0x100 ? ptk_usage_error(r->ctx, "-%c is not supported here", c) :
+					   ptk_usage_error(r->ctx, "--%s is not supported here",
+							   common_opts[i].name);
+	return 0;
+}
+
+/* The options. 0, 1 for --help, or PTK_EXIT_USAGE after printing why. */
+static int parse_opts(struct ptk_bpf_run *r, int argc, char **argv)
+{
+	struct option *longs;
+	char shorts[128];
+	int c, rc = 0;
+
+	build_opts(r->ops, shorts, sizeof(shorts), &longs);
+	while (!rc && (c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
+		if (own_code(r->ops, c) && (rc = r->ops->opt(r, c, optarg)) >= 0)
+			continue;
+		if ((rc = refused(r, c)))
+			break;
+		rc = ptk_bpf_common_opt(r->ctx, &r->filter, c, optarg);
+		if (rc < 0)
+			rc = ptk_usage_error(r->ctx, "unknown option '%s'", argv[optind - 1]);
+	}
+	free(longs);
+	if (!rc && r->filter.per_process && r->filter.per_thread)
+		rc = ptk_usage_error(r->ctx, "-P and -L are exclusive");
+	return rc;
+}
+
+/* The operands after the tool's own. 0 or PTK_EXIT_USAGE. */
+static int parse_operands(struct ptk_bpf_run *r, int argc, char **argv)
+{
+	int rc;
+
+	switch (r->ops->operands) {
+	case PTK_BPF_INTERVAL_COUNT:
+		if ((rc = ptk_parse_interval_count(r->ctx, argc, argv, &r->interval_s, &r->count,
+						   NULL)))
+			return rc;
+		optind = argc;
+		break;
+	case PTK_BPF_DURATION:
+		if (optind < argc && !(r->duration_s > 0)) {
+			if (ptk_parse_double(argv[optind], &r->duration_s) || !(r->duration_s > 0))
+				return ptk_usage_error(r->ctx, "invalid duration '%s'",
+						       argv[optind]);
+			optind++;
+		}
+		break;
+	case PTK_BPF_NO_OPERANDS:
+		break;
+	}
+	if (optind < argc)
+		return ptk_usage_error(r->ctx, "unexpected operand '%s'", argv[optind]);
+	return 0;
+}
+
+int ptk_bpf_main(struct ptk_ctx *ctx, const struct ptk_bpf_ops *ops, void *priv, int argc,
+		 char **argv)
+{
+	struct ptk_bpf_run r = {
+		.ctx = ctx, .ops = ops, .priv = priv, .interval_s = ops->interval_s, .count = -1
+	};
+	int rc = parse_opts(&r, argc, argv);
+
+	if (rc == 1) {
+		fputs(ops->usage, stdout);
+		return PTK_EXIT_OK;
+	}
+	if (rc || (ops->parsed && (rc = ops->parsed(&r, argc, argv))) ||
+	    (rc = parse_operands(&r, argc, argv)) || (ops->prepare && (rc = ops->prepare(&r))))
+		return rc == PTK_BPF_DONE ? PTK_EXIT_OK : rc;
+	return ptk_bpf_run(&r);
 }
 
 /* BPF tracing needs CAP_BPF + CAP_PERFMON (5.8+) or CAP_SYS_ADMIN: check before any work
@@ -235,15 +388,12 @@ bool ptk_bpf_has_ksym(const char *func)
 /* Sum the run-time stats (run_time_ns, run_cnt since load) of the tool's programs. */
 static void prog_stats(struct ptk_bpf_run *r, u64 *ns, u64 *cnt)
 {
-	struct bpf_object *obj = r->ops->object ? r->ops->object(r) : NULL;
-
 	*ns = *cnt = 0;
-	if (obj) {
-		ptk_bpf_obj_runtime(obj, ns, cnt);
-	} else if (r->ops->prog_fds) {
-		int fds[16], n = r->ops->prog_fds(r, fds, ARRAY_SIZE(fds));
-		for (int i = 0; i < n; i++)
-			ptk_bpf_prog_runtime(fds[i], ns, cnt);
+	if (r->lskel) {
+		for (size_t i = 0; i < r->lskel_nprogs; i++)
+			ptk_bpf_prog_runtime(r->lskel_progs[i], ns, cnt);
+	} else if (r->obj) {
+		ptk_bpf_obj_runtime(r->obj, ns, cnt);
 	}
 }
 
@@ -376,10 +526,21 @@ static double elapsed_s(const struct ptk_bpf_run *r)
 	return (ptk_now_ns() - r->start_ns) / 1e9;
 }
 
+static u64 lost_events(struct ptk_bpf_run *r)
+{
+	u32 keys = r->lost_keys ? r->lost_keys : 1;
+	u64 sum = 0;
+
+	for (u32 k = 0; r->lost_fd >= 0 && k < 32; k++)
+		if (keys & (1u << k))
+			sum += ptk_bpf_percpu_sum(r->lost_fd, k);
+	return sum;
+}
+
 void ptk_bpf_observer_text(struct ptk_bpf_run *r, FILE *f)
 {
 	double el = elapsed_s(r);
-	u64 lost = r->ops->lost ? r->ops->lost(r) : 0;
+	u64 lost = lost_events(r);
 	char est[96] = "";
 
 	collect_stats(r);
@@ -423,9 +584,137 @@ struct json_object *ptk_bpf_observer_json(struct ptk_bpf_run *r)
 	json_object_object_add(o, "bpf_stats_window_s",
 			       r->stats_enabled ? json_object_new_double(r->stats_win_ns / 1e9) :
 						  NULL);
-	json_object_object_add(o, "lost_events",
-			       json_object_new_uint64(r->ops->lost ? r->ops->lost(r) : 0));
+	json_object_object_add(o, "lost_events", json_object_new_uint64(lost_events(r)));
 	return o;
+}
+
+int ptk_bpf_skel_load(struct ptk_bpf_run *r)
+{
+	int err = bpf_object__load_skeleton(r->skeleton);
+
+	return err ? err : bpf_object__attach_skeleton(r->skeleton);
+}
+
+void ptk_bpf_skel_destroy(struct ptk_bpf_run *r)
+{
+	if (r->skeleton)
+		bpf_object__destroy_skeleton(r->skeleton);
+	free(r->skel);
+	r->skel = NULL;
+	r->skeleton = NULL;
+	r->obj = NULL;
+}
+
+static int on_record(void *ctx, void *data, size_t len)
+{
+	struct ptk_bpf_run *r = ctx;
+	int shown = r->ops->event(r, data, len);
+
+	if (shown > 0)
+		r->events++;
+	return shown < 0 ? shown : 0;
+}
+
+/* Event tools, once loaded: the ring buffer, and the table's header (text). 0 or -errno. */
+static int events_start(struct ptk_bpf_run *r)
+{
+	if (!r->ops->event)
+		return 0;
+	if (!r->lskel && r->obj) {
+		r->events_fd = bpf_object__find_map_fd_by_name(r->obj, "events");
+		r->lost_fd = bpf_object__find_map_fd_by_name(r->obj, "lost");
+	}
+	r->rb = ring_buffer__new(r->events_fd, on_record, r, NULL);
+	if (!r->rb)
+		return -errno;
+	if (!r->ctx->json && r->tab.ncols) {
+		ptk_sink_table_begin(&r->ctx->sink, &r->tab, true, NULL);
+		ptk_sink_table_end(&r->ctx->sink);
+	}
+	return 0;
+}
+
+void ptk_bpf_meta_loader(struct ptk_bpf_run *r)
+{
+	if (r->hook)
+		ptk_sink_meta_str(&r->ctx->sink, "hook", r->hook);
+	if (r->ops->load_lskel)
+		ptk_sink_meta_str(&r->ctx->sink, "loader", r->lskel ? "light skeleton" : "libbpf");
+}
+
+/* The JSON summary of an event tool, at the end: events shown, lost, hook, loader, observer. */
+static void events_summary(struct ptk_bpf_run *r)
+{
+	struct ptk_sink *sink = &r->ctx->sink;
+
+	if (!r->ctx->json)
+		return;
+	ptk_sink_begin(sink);
+	ptk_sink_meta_u64(sink, "events", r->events);
+	ptk_sink_meta_u64(sink, "lost_events", lost_events(r));
+	ptk_bpf_meta_loader(r);
+	ptk_sink_meta_json(sink, "observer", ptk_bpf_observer_json(r));
+	ptk_sink_end(sink);
+}
+
+static int report(struct ptk_bpf_run *r, long i, double itv_s, bool last)
+{
+	int err = 0;
+
+	if (r->ops->report && r->filter.timestamp && !r->ctx->json && !r->ops->own_timestamp)
+		printf("%-8s\n", ptk_bpf_clock((char[16]){ 0 }, 16));
+	if (r->ops->report)
+		err = r->ops->report(r, i, itv_s, last);
+	else if (last)
+		events_summary(r);
+	fflush(stdout);
+	return err;
+}
+
+void ptk_bpf_event_table(struct ptk_bpf_run *r, const char *name, const struct ptk_metric *cols,
+			 int n, u64 hide)
+{
+	r->tab.ncols = 0;
+	for (int i = 0; i < n && r->tab.ncols < PTK_BPF_MAX_COLS; i++) {
+		if (hide & (1ull << i))
+			continue;
+		r->tab_map[r->tab.ncols] = i;
+		r->tab_cols[r->tab.ncols++] = cols[i];
+	}
+	r->tab.name = name;
+	r->tab.cols = r->tab_cols;
+}
+
+void ptk_bpf_event_row(struct ptk_bpf_run *r, const struct ptk_val *vals)
+{
+	struct ptk_val shown[PTK_BPF_MAX_COLS];
+
+	for (int i = 0; i < r->tab.ncols; i++)
+		shown[i] = vals[r->tab_map[i]];
+	ptk_sink_event(&r->ctx->sink, &r->tab, shown);
+}
+
+char *ptk_bpf_clock(char *buf, size_t size)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	localtime_r(&t, &tm);
+	strftime(buf, size, "%H:%M:%S", &tm);
+	return buf;
+}
+
+/* Destroy whatever was made: ring buffer, the light skeleton's links, the tool's state, the
+ * libbpf skeleton. */
+static void destroy(struct ptk_bpf_run *r)
+{
+	ring_buffer__free(r->rb);
+	r->rb = NULL;
+	if (r->lskel)
+		ptk_bpf_close_links(r->lskel_links, r->lskel_nlinks);
+	if (r->ops->destroy)
+		r->ops->destroy(r);
+	ptk_bpf_skel_destroy(r);
 }
 
 int ptk_bpf_run(struct ptk_bpf_run *r)
@@ -439,6 +728,7 @@ int ptk_bpf_run(struct ptk_bpf_run *r)
 	r->acc_ns = r->acc_cnt = r->acc_win_ns = 0;
 	r->gap_ns = r->gap_cnt = 0;
 	r->gap_start_ns = 0;
+	r->events_fd = r->lost_fd = -1;
 
 	verbose = r->filter.verbose;
 	libbpf_set_print(libbpf_print);
@@ -463,6 +753,7 @@ int ptk_bpf_run(struct ptk_bpf_run *r)
 		      r->ops->load_lskel(r) :
 		      -ENOTSUP;
 	if (err && err != -EPERM) {
+		r->lskel = NULL;
 		err = r->ops->open(r);
 		if (err) {
 			ptk_err("cannot open the BPF programs: %s", strerror(-err));
@@ -470,9 +761,10 @@ int ptk_bpf_run(struct ptk_bpf_run *r)
 			goto out_destroy; /* open may have created the skeleton before failing */
 		}
 		ptk_bpf_probes_done();
+		err = r->ops->load ? r->ops->load(r) : ptk_bpf_skel_load(r);
 	}
 	if (!err)
-		err = r->ops->load(r);
+		err = events_start(r);
 	if (err) {
 		ptk_err("cannot load or attach the BPF programs: %s%s", strerror(-err),
 			err == -EPERM ? " (needs root or CAP_BPF+CAP_PERFMON)" :
@@ -480,7 +772,8 @@ int ptk_bpf_run(struct ptk_bpf_run *r)
 		rc = PTK_EXIT_RUNTIME;
 		goto out_destroy;
 	}
-	if (r->banner[0] && !ctx->json)
+	fflush(stdout); /* a table's header first */
+	if (r->banner[0])
 		fprintf(stderr, "%s\n", r->banner);
 	r->start_ns = ptk_now_ns();
 	stats_on(r, r->start_ns);
@@ -500,7 +793,7 @@ int ptk_bpf_run(struct ptk_bpf_run *r)
 			deadline = st;
 		if (now >= deadline) {
 			if (step && now >= next) {
-				err = r->ops->report(r, i, (now - prev) / 1e9, false);
+				err = report(r, i, (now - prev) / 1e9, false);
 				prev = now;
 				next += step;
 				if (err) {
@@ -533,7 +826,7 @@ int ptk_bpf_run(struct ptk_bpf_run *r)
 	if (!step && rc == PTK_EXIT_OK) {
 		if (r->rb)
 			ring_buffer__consume(r->rb);
-		err = r->ops->report(r, i, (ptk_now_ns() - prev) / 1e9, true);
+		err = report(r, i, (ptk_now_ns() - prev) / 1e9, true);
 		if (err)
 			rc = PTK_EXIT_RUNTIME;
 	}
@@ -541,8 +834,7 @@ int ptk_bpf_run(struct ptk_bpf_run *r)
 		ptk_bpf_observer_text(r, stderr);
 out_destroy:
 	ptk_bpf_probes_done();
-	if (r->ops->destroy)
-		r->ops->destroy(r);
+	destroy(r);
 	if (r->stats_fd >= 0)
 		close(r->stats_fd);
 	ptk_tracefs_release();
@@ -558,7 +850,42 @@ bool ptk_bpf_pick_tp(struct bpf_program *tp_btf, struct bpf_program *raw_tp, con
 	return btf;
 }
 
-u64 ptk_bpf_percpu_sum(int map_fd, u32 key)
+void *ptk_bpf_map_entries(int fd, size_t koff, size_t ksize, size_t voff, size_t stride, bool take,
+			  size_t *n)
+{
+	size_t nkeys = 0, cap = 0, m = 0;
+	char *keys = NULL, *out;
+
+	/* the keys first: deleting while walking would restart the walk */
+	for (;;) {
+		if (nkeys == cap)
+			keys = xrealloc(keys, (cap = cap ? 2 * cap : 64) * ksize);
+		if (bpf_map_get_next_key(fd, nkeys ? keys + (nkeys - 1) * ksize : NULL,
+					 keys + nkeys * ksize))
+			break;
+		nkeys++;
+	}
+	out = xcalloc(nkeys ? nkeys : 1, stride);
+	for (size_t i = 0; i < nkeys; i++) {
+		char *e = out + m * stride;
+
+		memcpy(e + koff, keys + i * ksize, ksize);
+		if (!take && bpf_map_lookup_elem(fd, e + koff, e + voff))
+			continue;
+		/* lookup-and-delete on hash maps came with 5.14 */
+		if (take && bpf_map_lookup_and_delete_elem(fd, e + koff, e + voff)) {
+			if (bpf_map_lookup_elem(fd, e + koff, e + voff))
+				continue;
+			bpf_map_delete_elem(fd, e + koff);
+		}
+		m++;
+	}
+	free(keys);
+	*n = m;
+	return out;
+}
+
+static u64 percpu_sum(int map_fd, u32 key, bool reset)
 {
 	int n = libbpf_num_possible_cpus();
 	u64 sum = 0, *v;
@@ -569,8 +896,22 @@ u64 ptk_bpf_percpu_sum(int map_fd, u32 key)
 	if (bpf_map_lookup_elem(map_fd, &key, v) == 0)
 		for (int i = 0; i < n; i++)
 			sum += v[i];
+	if (reset) {
+		memset(v, 0, n * sizeof(*v));
+		bpf_map_update_elem(map_fd, &key, v, BPF_ANY);
+	}
 	free(v);
 	return sum;
+}
+
+u64 ptk_bpf_percpu_sum(int map_fd, u32 key)
+{
+	return percpu_sum(map_fd, key, false);
+}
+
+u64 ptk_bpf_percpu_take(int map_fd, u32 key)
+{
+	return percpu_sum(map_fd, key, true);
 }
 
 int ptk_bpf_attach_tp(int prog_fd, const char *cat, const char *event)
@@ -595,6 +936,23 @@ int ptk_bpf_attach_tp(int prog_fd, const char *cat, const char *event)
 	err = lfd < 0 ? -errno : 0;
 	close(pfd); /* the link holds the event */
 	return err ? err : lfd;
+}
+
+int ptk_bpf_attach_tps(const struct ptk_bpf_tp *tps, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		int fd = ptk_bpf_attach_tp(tps[i].prog_fd, tps[i].cat, tps[i].event);
+
+		if (fd == -ENOENT && tps[i].optional)
+			continue;
+		if (fd < 0) {
+			for (size_t j = 0; j < i; j++)
+				ptk_bpf_close_links(tps[j].link_fd, 1);
+			return fd;
+		}
+		*tps[i].link_fd = fd;
+	}
+	return 0;
 }
 
 enum ptk_bpf_loader ptk_bpf_loader_wanted(void)

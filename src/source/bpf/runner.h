@@ -10,6 +10,7 @@
 #define PTK_SOURCE_BPF_RUNNER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "lib/cli.h"
 #include "lib/util.h"
@@ -28,18 +29,36 @@ struct ptk_bpf_filter {
 	bool per_thread; /* -L */
 	bool millis; /* -m: milliseconds instead of microseconds */
 	bool verbose; /* -v: libbpf debug output */
+	bool timestamp; /* -T: the time of day before each report */
 };
 
-/* Short and long options every BPF tool takes; add a tool's own around them. */
-#define PTK_BPF_SHORTOPTS "p:t:c:PLmv"
+/*
+ * The common options, parsed by the runner for every tool: a tool says which of them it takes
+ * (the others are usage errors) and gives its own; its own letters win (execsnoop's -t is a
+ * timestamp, offcputime's -m a minimum), and the common long option of such a letter is left
+ * out. Plus --json and --help, and --procfs/--sysfs refused (the live kernel is traced).
+ */
+enum {
+	PTK_BPF_OPT_PID = 1 << 0, /* -p PID, --pid */
+	PTK_BPF_OPT_TID = 1 << 1, /* -t TID, --tid */
+	PTK_BPF_OPT_COMM = 1 << 2, /* -c COMM, --comm */
+	PTK_BPF_OPT_CGROUP = 1 << 3, /* --cgroup PATH */
+	PTK_BPF_OPT_PER_TASK = 1 << 4, /* -P/--pids, -L/--tids (exclusive) */
+	PTK_BPF_OPT_MS = 1 << 5, /* -m, --milliseconds */
+	PTK_BPF_OPT_VERBOSE = 1 << 6, /* -v, --verbose */
+	PTK_BPF_OPT_TIMESTAMP = 1 << 7, /* -T, --timestamp: the time of day before each report */
+	PTK_BPF_OPT_TASK =
+		PTK_BPF_OPT_PID | PTK_BPF_OPT_TID | PTK_BPF_OPT_COMM | PTK_BPF_OPT_CGROUP,
+	PTK_BPF_OPT_ALL = (1 << 8) - 1,
+};
 enum { PTK_OPT_CGROUP = 0x1100 };
-#define PTK_BPF_LONGOPTS                                                                           \
-	{ "pid", required_argument, NULL, 'p' }, { "tid", required_argument, NULL, 't' },          \
-		{ "comm", required_argument, NULL, 'c' },                                          \
-		{ "cgroup", required_argument, NULL, PTK_OPT_CGROUP },                             \
-		{ "pids", no_argument, NULL, 'P' }, { "tids", no_argument, NULL, 'L' },            \
-		{ "milliseconds", no_argument, NULL, 'm' }, { "verbose", no_argument, NULL, 'v' }, \
-		PTK_COMMON_OPTS
+
+/* The operands after the options. */
+enum ptk_bpf_operands {
+	PTK_BPF_NO_OPERANDS,
+	PTK_BPF_INTERVAL_COUNT, /* [interval [count]]: without them, r->interval_s as preset */
+	PTK_BPF_DURATION, /* [duration]: seconds, unless r->duration_s is set already (-d) */
+};
 
 /*
  * Handle one getopt code of the common BPF options (and PTK_COMMON_OPTS). Returns 0 when
@@ -52,47 +71,89 @@ struct ptk_bpf_run;
 
 struct ptk_bpf_ops {
 	const char *name;
+
+	/* ---- the command line (parsed by ptk_bpf_main) ---- */
+	const char *usage; /* --help, on stdout */
+	const char *shortopts; /* the tool's own getopt letters */
+	const struct option *longopts; /* its own long options, { 0 }-terminated, or NULL */
+	unsigned common; /* PTK_BPF_OPT_* it takes */
+	enum ptk_bpf_operands operands;
+	double interval_s; /* without an interval operand (0: report at the end) */
+	bool own_timestamp; /* -T is report()'s to print (else "HH:MM:SS" on a line before it) */
+	/* One of the tool's own option codes (a shortopts letter or a longopts code): 0 when
+	 * handled, -1 to leave it to the common options, PTK_EXIT_USAGE after printing why. */
+	int (*opt)(struct ptk_bpf_run *r, int c, const char *arg);
+	/* Optional, after the options: check their combinations, take operands of its own before
+	 * the common ones (argv[optind++]). 0, or an exit code. */
+	int (*parsed)(struct ptk_bpf_run *r, int argc, char **argv);
+	/* Optional, after the operands: tables, banner. 0, an exit code, or PTK_BPF_DONE. */
+	int (*prepare)(struct ptk_bpf_run *r);
+
+	/* ---- the lifecycle (ptk_bpf_run) ---- */
 	/*
 	 * Optional: open, set up, load and attach the tool's light skeleton (kernel-side loader,
-	 * no user-space BTF parse), tried first unless PTK_BPF_LSKEL=0. 0, or -errno: on -EPERM
-	 * the run fails; on any other error (a kernel before 5.17) the runner goes on with
-	 * open() and load() of the libbpf skeleton, which this leaves unloaded.
+	 * no user-space BTF parse) with PTK_BPF_LSKEL, tried first unless PTK_BPF_LSKEL=0. 0, or
+	 * -errno: on -EPERM the run fails; on any other error (a kernel before 5.17) the runner
+	 * goes on with open() of the libbpf skeleton.
 	 */
 	int (*load_lskel)(struct ptk_bpf_run *r);
-	/* Open the libbpf skeleton (r->skel), pick hooks with the feature probes, set rodata
-	 * filters. Not called when load_lskel succeeded. */
+	/* Open the libbpf skeleton with PTK_BPF_OPEN, pick hooks with the feature probes, set
+	 * rodata filters. Not called when load_lskel succeeded. */
 	int (*open)(struct ptk_bpf_run *r);
-	/* Load and attach the libbpf skeleton when r->skel is set (else load_lskel did), then
-	 * what both share: for event tools, create r->rb (ring_buffer__new) here. */
+	/* Optional: load and attach the libbpf skeleton opened (default ptk_bpf_skel_load). */
 	int (*load)(struct ptk_bpf_run *r);
-	/* Called at each interval end (i = 1..), and once more with last = true when stopped
-	 * without an interval (Ctrl-C), to read the maps and print through ctx->sink. */
+	/* Event tools: one ring buffer record of r->events_fd. 1 when it was shown (counted in
+	 * r->events), 0 when filtered out, or -errno. */
+	int (*event)(struct ptk_bpf_run *r, const void *data, size_t len);
+	/*
+	 * Called at each interval end (i = 1..), and once more with last = true when stopped
+	 * without an interval (Ctrl-C), to read the maps and print through ctx->sink. NULL for
+	 * an event tool: the runner prints its JSON summary (events, lost, hook, loader,
+	 * observer) at the end.
+	 */
 	int (*report)(struct ptk_bpf_run *r, long i, double itv_s, bool last);
-	/* Lost events since start (ring buffer reserve failures etc.); NULL when none can be. */
-	u64 (*lost)(struct ptk_bpf_run *r);
-	/* The libbpf object, for run-time stats of its programs. */
-	struct bpf_object *(*object)(struct ptk_bpf_run *r);
-	/* Or, for a light skeleton (no bpf_object): fill up to max program fds, return the
-	 * count; used when object() is NULL or returns NULL. */
-	int (*prog_fds)(struct ptk_bpf_run *r, int *fds, int max);
+	/* Optional: free the light skeleton(s) and the tool's own state (the runner has closed
+	 * the light skeleton's links and destroyed the libbpf skeleton). */
 	void (*destroy)(struct ptk_bpf_run *r);
 	bool needs_tracefs; /* attaches tracepoints by name (perf_event): mount tracefs */
 };
+
+/* prepare(): stop here and exit 0 (stopped by a signal before the run). */
+#define PTK_BPF_DONE (-1)
+
+/* The most columns of an event table (ptk_bpf_event_table). */
+#define PTK_BPF_MAX_COLS 16
 
 struct ptk_bpf_run {
 	struct ptk_ctx *ctx;
 	struct ptk_bpf_filter filter;
 	const struct ptk_bpf_ops *ops;
-	void *skel; /* the tool's skeleton */
 	void *priv; /* the tool's own state */
-	struct ring_buffer *rb; /* event tools: polled between reports */
+	/* the libbpf skeleton (PTK_BPF_OPEN), its object and bpftool's skeleton of it */
+	void *skel;
+	struct bpf_object *obj;
+	struct bpf_object_skeleton *skeleton;
+	/* the light skeleton loaded (PTK_BPF_LSKEL), its program and link fds; NULL: libbpf */
+	void *lskel;
+	int *lskel_progs, *lskel_links;
+	size_t lskel_nprogs, lskel_nlinks;
+	const char *hook; /* the hooks chosen ("tp_btf", "fexit"...), for the JSON, or NULL */
+	/* event tools: the ring buffer of events_fd (made by the runner), the events shown, and
+	 * the table they are printed as; any tool: the per-CPU lost counters, lost_fd's slots
+	 * lost_keys (bit k: slot k; 0: slot 0), summed since the start */
+	int events_fd, lost_fd;
+	u32 lost_keys;
+	struct ring_buffer *rb;
+	u64 events;
+	struct ptk_table tab;
+	struct ptk_metric tab_cols[PTK_BPF_MAX_COLS];
+	int tab_map[PTK_BPF_MAX_COLS]; /* shown column -> the tool's column */
 	double interval_s; /* 0: report only at exit (Ctrl-C, or duration_s) */
 	long count; /* reports to print; < 0 unbounded */
 	double duration_s; /* > 0: stop after this long (for tests and scripts) */
-	/* "Tracing ... Hit Ctrl-C to end.": printed on stderr once attached (text mode), so a
-	 * failure stays one line */
+	/* "Tracing ... Hit Ctrl-C to end.": printed on stderr once attached (also with --json:
+	 * scripts wait for it), so a failure stays one line */
 	char banner[256];
-	bool header_printed;
 	u64 start_ns;
 	/* observer cost, filled after each report (estimated over the whole run from the
 	 * sampled windows, see stats_sampled) */
@@ -112,10 +173,88 @@ struct ptk_bpf_run {
 };
 
 /*
- * Run a tool. Parses nothing: the command has filled r->filter, interval, count.
- * Returns the process exit code (0, 1 runtime error with one line printed).
+ * A BPF command: parse the command line as ops describes (common options into r->filter,
+ * the tool's own through ops->opt, the operands into interval_s/count or duration_s), then
+ * ptk_bpf_run with priv as r->priv. Returns the process exit code.
+ */
+int ptk_bpf_main(struct ptk_ctx *ctx, const struct ptk_bpf_ops *ops, void *priv, int argc,
+		 char **argv);
+
+/*
+ * Run a tool whose options are parsed. Returns the process exit code (0, 1 runtime error
+ * with one line printed).
  */
 int ptk_bpf_run(struct ptk_bpf_run *r);
+
+/* Load and attach the libbpf skeleton opened with PTK_BPF_OPEN. 0 or -errno. */
+int ptk_bpf_skel_load(struct ptk_bpf_run *r);
+/* Destroy it (to open it again with other programs). */
+void ptk_bpf_skel_destroy(struct ptk_bpf_run *r);
+
+/* Open the libbpf skeleton struct NAME into r (skel, obj, skeleton). Evaluates to it, or
+ * NULL with errno set. */
+#define PTK_BPF_OPEN(r, NAME)                         \
+	({                                            \
+		struct NAME *o_ = NAME##__open();     \
+		if (o_) {                             \
+			(r)->skel = o_;               \
+			(r)->obj = o_->obj;           \
+			(r)->skeleton = o_->skeleton; \
+		}                                     \
+		o_;                                   \
+	})
+
+/* The loaded light skeleton l is the one the run uses: its programs for the run-time stats,
+ * its links to close (all at once) when the run ends. */
+#define PTK_BPF_USE_LSKEL(r, l)                                       \
+	do {                                                          \
+		(r)->lskel = (l);                                     \
+		(r)->lskel_progs = (int *)&(l)->progs;                \
+		(r)->lskel_nprogs = sizeof((l)->progs) / sizeof(int); \
+		(r)->lskel_links = (int *)&(l)->links;                \
+		(r)->lskel_nlinks = sizeof((l)->links) / sizeof(int); \
+	} while (0)
+
+/* PTK_LSKEL_LOAD, and on success PTK_BPF_USE_LSKEL. Evaluates to 0 or -errno. */
+#define PTK_BPF_LSKEL(r, NAME, out, SETUP)                 \
+	({                                                 \
+		int e_ = PTK_LSKEL_LOAD(NAME, out, SETUP); \
+		if (!e_)                                   \
+			PTK_BPF_USE_LSKEL(r, out);         \
+		e_;                                        \
+	})
+
+/*
+ * The light skeletons of a tool built in a tp_btf and a raw_tp flavour (struct NAME_btf_bpf
+ * into lbtf, NAME_raw_bpf into lraw): tp_btf first unless PTK_BPF_LSKEL=raw, then raw_tp,
+ * set up by SETUP_BTF or SETUP_RAW (as PTK_LSKEL_LOAD's); r->hook says which loaded.
+ * Evaluates to 0 or the -errno of the last try.
+ */
+#define PTK_BPF_LSKEL_PAIR(r, NAME, lbtf, lraw, SETUP_BTF, SETUP_RAW)               \
+	({                                                                          \
+		int p_ = -ENOTSUP;                                                  \
+		if (ptk_bpf_loader_wanted() != PTK_BPF_LSKEL_RAW &&                 \
+		    !(p_ = PTK_BPF_LSKEL(r, NAME##_btf_bpf, lbtf, SETUP_BTF)))      \
+			(r)->hook = "tp_btf";                                       \
+		else if (!(p_ = PTK_BPF_LSKEL(r, NAME##_raw_bpf, lraw, SETUP_RAW))) \
+			(r)->hook = "raw_tp";                                       \
+		p_;                                                                 \
+	})
+
+/*
+ * Event tools: the table events are printed as, the columns cols[0..n) but those whose bit is
+ * set in hide (bit i: cols[i]); then ptk_bpf_event_row(r, vals) prints one event from the
+ * values of all n columns.
+ */
+void ptk_bpf_event_table(struct ptk_bpf_run *r, const char *name, const struct ptk_metric *cols,
+			 int n, u64 hide);
+void ptk_bpf_event_row(struct ptk_bpf_run *r, const struct ptk_val *vals);
+
+/* JSON: "hook" (when r->hook is set) and "loader" (when the tool has a light skeleton). */
+void ptk_bpf_meta_loader(struct ptk_bpf_run *r);
+
+/* "HH:MM:SS" local time now, in buf (16 bytes); returns buf. */
+char *ptk_bpf_clock(char *buf, size_t size);
 
 /* Feature probes: is the BTF-typed tracepoint (tp_btf) available for this tracepoint
  * name (e.g. "sched_switch")? Looks for btf_trace_<name> in the kernel BTF. */
@@ -131,6 +270,20 @@ bool ptk_bpf_has_ksym(const char *func);
 /* Sum of one u64 slot of a BPF_MAP_TYPE_PERCPU_ARRAY over all possible CPUs (the lost-event
  * counters of event tools). Returns the sum, 0 when the map cannot be read. */
 u64 ptk_bpf_percpu_sum(int map_fd, u32 key);
+/* The same, and the slot set back to 0 on every CPU. */
+u64 ptk_bpf_percpu_take(int map_fd, u32 key);
+
+/*
+ * Every entry of a hash map, as an array of n structs of stride bytes (zeroed, at least one)
+ * holding each key at koff and its value at voff; with take, each entry read is deleted (the
+ * keys read, and only those: a loop deleting "the first key" until none is left would not end
+ * while the programs add keys back). Free the array. Use PTK_BPF_MAP_ENTRIES.
+ */
+void *ptk_bpf_map_entries(int fd, size_t koff, size_t ksize, size_t voff, size_t stride, bool take,
+			  size_t *n);
+#define PTK_BPF_MAP_ENTRIES(fd, T, k, v, take, n)                                          \
+	((T *)ptk_bpf_map_entries(fd, offsetof(T, k), sizeof(((T *)0)->k), offsetof(T, v), \
+				  sizeof(T), take, n))
 
 /* Observer line/object: kernel CPU of the programs and lost events over elapsed_s. */
 void ptk_bpf_observer_text(struct ptk_bpf_run *r, FILE *f);
@@ -175,6 +328,53 @@ int ptk_bpf_attach_tp(int prog_fd, const char *cat, const char *event);
 		err_ > 0 ? -EINVAL : err_;                                              \
 	})
 
+/* A tracepoint program of a light skeleton and where its link goes (PTK_LSKEL_TP). */
+struct ptk_bpf_tp {
+	int prog_fd;
+	int *link_fd;
+	const char *cat, *event;
+	bool optional; /* a tracepoint this kernel may not have (open(2) on arm64): skipped */
+};
+#define PTK_LSKEL_TP(l, prog, cat, event, optional)                                  \
+	{                                                                            \
+		(l)->progs.prog.prog_fd, &(l)->links.prog##_fd, cat, event, optional \
+	}
+
+/*
+ * Attach each program of tps[0..n) with ptk_bpf_attach_tp, its link fd into *link_fd. 0, or
+ * the first -errno (then the links made are closed again).
+ */
+int ptk_bpf_attach_tps(const struct ptk_bpf_tp *tps, size_t n);
+
+/*
+ * Load the light skeleton struct NAME (PTK_LSKEL_LOAD with SETUP), attach the tracepoint
+ * programs that TPS(l) lists (PTK_LSKEL_TP entries) and use it (PTK_BPF_USE_LSKEL), stored in
+ * out. Evaluates to 0 or -errno (then the skeleton is freed and out left alone).
+ */
+#define PTK_BPF_LSKEL_TPS(r, NAME, out, SETUP, TPS)                       \
+	({                                                                \
+		struct NAME *t_ = NULL;                                   \
+		int te_ = PTK_LSKEL_LOAD(NAME, t_, SETUP);                \
+		if (!te_) {                                               \
+			const struct ptk_bpf_tp tps_[] = { TPS(t_) };     \
+			te_ = ptk_bpf_attach_tps(tps_, ARRAY_SIZE(tps_)); \
+			if (te_) {                                        \
+				NAME##__destroy(t_);                      \
+			} else {                                          \
+				(out) = t_;                               \
+				PTK_BPF_USE_LSKEL(r, t_);                 \
+			}                                                 \
+		}                                                         \
+		te_;                                                      \
+	})
+
+/* An event tool's light skeleton l: its maps events and lost are the run's. */
+#define PTK_BPF_LSKEL_EVENTS(r, l)                        \
+	do {                                              \
+		(r)->events_fd = (l)->maps.events.map_fd; \
+		(r)->lost_fd = (l)->maps.lost.map_fd;     \
+	} while (0)
+
 /*
  * Detach: close the link fds fds[0..n) at once, each from its own thread, and set them to -1.
  * Closing a perf_event tracepoint link waits for RCU grace periods (perf_trace_event_unreg ->
@@ -182,9 +382,6 @@ int ptk_bpf_attach_tp(int prog_fd, const char *cat, const char *event);
  * links take about one instead of n in a row. fds <= 0 are skipped.
  */
 void ptk_bpf_close_links(int *fds, size_t n);
-/* The same for all the links of a light skeleton (its links struct holds only fds). */
-#define PTK_LSKEL_DETACH(l) \
-	((l) ? ptk_bpf_close_links((int *)&(l)->links, sizeof((l)->links) / sizeof(int)) : (void)0)
 
 /* Resolve a cgroup v2 directory to its id (inode number). 0 or -errno. */
 int ptk_cgroup_id(const char *path, u64 *id);

@@ -9,22 +9,14 @@
  * seen that way). sock:inet_sock_set_state (CLOSE -> SYN_SENT) is not used: it fires before
  * the local port is chosen. Ring buffer reserve failures are counted per CPU in lost[0].
  */
-#include "common.bpf.h"
-#include <bpf/bpf_endian.h>
-#include "tcpconnect.h"
+#include "tcpev.bpf.h"
 
-#define AF_INET 2
-#define AF_INET6 10
-#define IPPROTO_TCP 6
 #define EINPROGRESS 115
 #define ECONNREFUSED 111
 #define ETIMEDOUT 110
 #define EHOSTUNREACH 113
 
-const volatile int targ_family = 0; /* 0 = both; AF_INET (-4) or AF_INET6 (-6) */
-const volatile __u32 targ_uid = TCPCONNECT_INVALID_UID;
-const volatile int filter_ports_len = 0;
-const volatile __u16 filter_ports[TCPCONNECT_MAX_PORTS] = {};
+const volatile __u32 targ_uid = TCPEV_INVALID_UID;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -47,91 +39,25 @@ struct {
 	__type(value, struct connarg);
 } connfds SEC(".maps");
 
-struct {
-	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 1 << 20);
-} events SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, __u64);
-} lost SEC(".maps");
-
-static __always_inline void count_lost(void)
-{
-	__u32 zero = 0;
-	__u64 *n = bpf_map_lookup_elem(&lost, &zero);
-
-	if (n)
-		__sync_fetch_and_add(n, 1);
-}
-
 static __always_inline bool selected(void)
 {
 	if (!current_selected())
 		return false;
-	if (targ_uid != TCPCONNECT_INVALID_UID && (__u32)bpf_get_current_uid_gid() != targ_uid)
+	if (targ_uid != TCPEV_INVALID_UID && (__u32)bpf_get_current_uid_gid() != targ_uid)
 		return false;
 	return true;
 }
 
-static __always_inline bool port_selected(__u16 dport)
-{
-	if (!filter_ports_len)
-		return true;
-	for (int i = 0; i < TCPCONNECT_MAX_PORTS && i < filter_ports_len; i++)
-		if (filter_ports[i] == dport)
-			return true;
-	return false;
-}
-
-/* A new event of the current task to dport, with the filters applied: NULL when it is
- * filtered out or the ring buffer is full (counted lost). The caller fills the addresses. */
-static __always_inline struct tcpconnect_event *new_event(__u16 af, __u16 dport)
-{
-	struct tcpconnect_event *e;
-	__u64 id = bpf_get_current_pid_tgid();
-
-	if ((targ_family && af != targ_family) || !port_selected(dport))
-		return NULL;
-	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
-	if (!e) {
-		count_lost();
-		return NULL;
-	}
-	__builtin_memset(e, 0, sizeof(*e));
-	e->ts_ns = bpf_ktime_get_ns();
-	e->pid = id >> 32;
-	e->tid = (__u32)id;
-	e->uid = (__u32)bpf_get_current_uid_gid();
-	e->af = af;
-	e->dport = dport;
-	bpf_get_current_comm(e->comm, sizeof(e->comm));
-	return e;
-}
-
 static __always_inline int emit(struct sock *sk, int ret, __u16 af)
 {
-	struct tcpconnect_event *e;
+	struct tcpev_event *e;
 
 	if (ret)
 		return 0; /* connect failed before the SYN: nothing went out */
 	e = new_event(af, bpf_ntohs(BPF_CORE_READ(sk, __sk_common.skc_dport)));
 	if (!e)
 		return 0;
-	e->sport = BPF_CORE_READ(sk, __sk_common.skc_num);
-	if (af == AF_INET) {
-		__u32 l = BPF_CORE_READ(sk, __sk_common.skc_rcv_saddr);
-		__u32 r = BPF_CORE_READ(sk, __sk_common.skc_daddr);
-
-		__builtin_memcpy(e->saddr, &l, 4);
-		__builtin_memcpy(e->daddr, &r, 4);
-	} else {
-		bpf_core_read(e->saddr, 16, &sk->__sk_common.skc_v6_rcv_saddr);
-		bpf_core_read(e->daddr, 16, &sk->__sk_common.skc_v6_daddr);
-	}
+	sock_ends(e, sk, af);
 	bpf_ringbuf_submit(e, 0);
 	return 0;
 }
@@ -193,27 +119,6 @@ int BPF_KRETPROBE(krp_v6_connect, int ret)
 	return kp_exit(ret, AF_INET6);
 }
 
-#define S_IFMT 00170000
-#define S_IFSOCK 0140000
-
-/* The socket behind a file descriptor of the current task, NULL when it is not one. */
-static __always_inline struct sock *fd_sock(int fd)
-{
-	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
-	struct fdtable *fdt = BPF_CORE_READ(task, files, fdt);
-	struct file **fds = BPF_CORE_READ(fdt, fd);
-	struct file *f = NULL;
-	struct socket *sock;
-
-	if (fd < 0 || (__u32)fd >= BPF_CORE_READ(fdt, max_fds))
-		return NULL;
-	bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]);
-	if (!f || (BPF_CORE_READ(f, f_inode, i_mode) & S_IFMT) != S_IFSOCK)
-		return NULL;
-	sock = BPF_CORE_READ(f, private_data);
-	return BPF_CORE_READ(sock, sk);
-}
-
 SEC("tracepoint/syscalls/sys_enter_connect")
 int tp_sys_enter_connect(struct trace_event_raw_sys_enter *ctx)
 {
@@ -233,7 +138,7 @@ int tp_sys_enter_connect(struct trace_event_raw_sys_enter *ctx)
  */
 static __always_inline int emit_failed(__u64 uaddr, __u16 af, long ret)
 {
-	struct tcpconnect_event *e;
+	struct tcpev_event *e;
 	struct sockaddr_in6 sa = {};
 
 	if (bpf_probe_read_user(&sa, af == AF_INET ? sizeof(struct sockaddr_in) : sizeof(sa),
@@ -245,10 +150,11 @@ static __always_inline int emit_failed(__u64 uaddr, __u16 af, long ret)
 	if (!e)
 		return 0;
 	e->err = (__u16)-ret;
+	e->rport = bpf_ntohs(sa.sin6_port);
 	if (af == AF_INET)
-		__builtin_memcpy(e->daddr, &((struct sockaddr_in *)&sa)->sin_addr, 4);
+		__builtin_memcpy(e->raddr, &((struct sockaddr_in *)&sa)->sin_addr, 4);
 	else
-		__builtin_memcpy(e->daddr, &sa.sin6_addr, 16);
+		__builtin_memcpy(e->raddr, &sa.sin6_addr, 16);
 	bpf_ringbuf_submit(e, 0);
 	return 0;
 }
