@@ -21,7 +21,9 @@
 
 struct ptk_row {
 	char key[64]; /* entity: CPU number or "all", device, interface; "" for one-row */
-	struct ptk_val v[PTK_ROW_MAXCOLS]; /* in the order of the activity's mids[] */
+	/* in the order of the activity's mids[]; the entity column (PTK_V_STR) is na here,
+	 * its text is key (rows move when the array grows) */
+	struct ptk_val v[PTK_ROW_MAXCOLS];
 };
 
 struct ptk_rows {
@@ -29,29 +31,72 @@ struct ptk_rows {
 	struct ptk_row *r;
 };
 
+/* Append a row for entity key, every value na. */
+struct ptk_row *ptk_rows_add(struct ptk_rows *rs, const char *key);
+/* The row of entity key, or NULL. */
+struct ptk_row *ptk_rows_find(const struct ptk_rows *rs, const char *key);
+void ptk_rows_free(struct ptk_rows *rs);
+
 /* What the callers select (sar's flags, the monitors' options). Zero: the defaults. */
 struct ptk_act_opts {
-	bool per_cpu; /* cpu: a row per online CPU after "all" */
+	bool per_cpu; /* cpu: a row per CPU listed in /proc/stat after "all" */
 	bool partitions; /* disks: partitions too */
-	double hz; /* USER_HZ (0: sysconf(_SC_CLK_TCK)) */
+	bool unused; /* disks: devices that never completed a request too */
 };
 
 enum ptk_act_id {
-	PTK_ACT_NONE, /* filled by the activity engineer: cpu, memory, swap, paging, io, disks,
-		       * network devices, network errors, TCP, ETCP, sockets, load and queue,
-		       * tasks, PSI ... */
+	PTK_ACT_CPU, /* sar -u, -u ALL, -P; mpstat */
+	PTK_ACT_MEM, /* sar -r; free */
+	PTK_ACT_SWAP, /* sar -S, -W */
+	PTK_ACT_PAGING, /* sar -B */
+	PTK_ACT_IO, /* sar -b */
+	PTK_ACT_DISK, /* sar -d; iostat -x */
+	PTK_ACT_NET_DEV, /* sar -n DEV; nicstat */
+	PTK_ACT_NET_EDEV, /* sar -n EDEV */
+	PTK_ACT_TCP, /* sar -n TCP */
+	PTK_ACT_ETCP, /* sar -n ETCP */
+	PTK_ACT_QUEUE, /* sar -q; uptime */
+	PTK_ACT_TASK, /* sar -w */
+	PTK_ACT_PSI_CPU, /* sar --psi; pressure */
+	PTK_ACT_PSI_IO,
+	PTK_ACT_PSI_MEM,
 	PTK_ACT_COUNT
 };
+/* Sockets (sar -n SOCK) are not an activity yet: the snapshot does not read
+ * /proc/net/sockstat. */
 
 struct ptk_activity {
 	const char *name; /* JSON table name and --help label: "cpu", "disk", "net_dev" */
 	unsigned parts; /* PTK_SNAP_BIT()s of the snapshot parts it reads */
 	const enum ptk_mid *mids; /* the metrics of a row, PTK_M_NONE-terminated */
-	/* Append the rows of (prev, cur, itv_s) to out. 0 or -errno. */
+	/* Append the rows of (prev, cur, itv_s) to out; prev NULL: since boot. 0 or -errno. */
 	int (*rows)(const struct ptk_snap *prev, const struct ptk_snap *cur, double itv_s,
 		    const struct ptk_act_opts *o, struct ptk_rows *out);
 };
 
 extern const struct ptk_activity ptk_activities[PTK_ACT_COUNT];
+
+/* Index of metric m in activity a's rows, or -1. */
+int ptk_act_col(const struct ptk_activity *a, enum ptk_mid m);
+
+/*
+ * Delta of a counter between two samples, as sysstat counts it: a 32-bit counter that
+ * wrapped is unwrapped; one that went back otherwise was restarted (device recreated,
+ * module reloaded) and counts from zero: the new value.
+ */
+static inline u64 ptk_act_delta(u64 old, u64 new)
+{
+	if (new >= old)
+		return new - old;
+	if (old <= 0xffffffffull && old - new > 0x80000000ull)
+		return (0xffffffffull - old) + new + 1;
+	return new;
+}
+
+/* Rate per second of ptk_act_delta over itv_s (0 when itv_s <= 0). */
+static inline double ptk_act_rate(u64 old, u64 new, double itv_s)
+{
+	return itv_s > 0 ? (double)ptk_act_delta(old, new) / itv_s : 0.0;
+}
 
 #endif
