@@ -7,10 +7,11 @@
 #include "model/act.h"
 
 const enum ptk_mid ptk_act_mem_mids[] = {
-	PTK_M_MEM_TOTAL,   PTK_M_MEM_USED,	 PTK_M_MEM_FREE,      PTK_M_MEM_AVAIL,
-	PTK_M_MEM_SHARED,  PTK_M_MEM_BUFF_CACHE, PTK_M_MEM_KBMEMUSED, PTK_M_MEM_USED_PCT,
-	PTK_M_MEM_BUFFERS, PTK_M_MEM_CACHED,	 PTK_M_MEM_COMMIT,    PTK_M_MEM_COMMIT_PCT,
-	PTK_M_MEM_ACTIVE,  PTK_M_MEM_INACTIVE,	 PTK_M_MEM_DIRTY,     PTK_M_NONE,
+	PTK_M_MEM_TOTAL,      PTK_M_MEM_USED,	    PTK_M_MEM_FREE,	PTK_M_MEM_AVAIL,
+	PTK_M_MEM_SHARED,     PTK_M_MEM_BUFF_CACHE, PTK_M_MEM_CACHE,	PTK_M_MEM_KBMEMUSED,
+	PTK_M_MEM_USED_PCT,   PTK_M_MEM_BUFFERS,    PTK_M_MEM_CACHED,	PTK_M_MEM_COMMIT,
+	PTK_M_MEM_COMMIT_PCT, PTK_M_MEM_ACTIVE,	    PTK_M_MEM_INACTIVE, PTK_M_MEM_DIRTY,
+	PTK_M_NONE,
 };
 
 /* a - b, 0 when b is larger */
@@ -42,6 +43,8 @@ ACT_ROWS_FN(ptk_act_mem_rows)
 	SET(ids, r, MEM_FREE, PTK_U(m->mem_free));
 	SET(ids, r, MEM_AVAIL, PTK_U(m->mem_available));
 	SET(ids, r, MEM_SHARED, PTK_U(m->shmem));
+	/* procps 4 (library/meminfo.c): cache = Cached + SReclaimable, buff/cache adds Buffers */
+	SET(ids, r, MEM_CACHE, PTK_U(m->cached + m->sreclaimable));
 	SET(ids, r, MEM_BUFF_CACHE, PTK_U(m->buffers + m->cached + m->sreclaimable));
 	SET(ids, r, MEM_KBMEMUSED, PTK_U(kbmemused));
 	SET(ids, r, MEM_USED_PCT, PTK_F(pct(kbmemused, m->mem_total)));

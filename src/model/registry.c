@@ -107,6 +107,8 @@ const struct ptk_metric ptk_registry[PTK_M_COUNT] = {
 	[PTK_M_MEM_BUFF_CACHE] =
 		KB("buff/cache", "mem_buff_cache", NULL, "Buffers + Cached + SReclaimable",
 		   "page cache, buffers and reclaimable slab (/proc/meminfo)"),
+	[PTK_M_MEM_CACHE] = KB("cache", "mem_cache", NULL, "Cached + SReclaimable",
+			       "page cache and reclaimable slab (/proc/meminfo)"),
 	[PTK_M_MEM_KBMEMUSED] = KB(
 		"kbmemused", "kbmemused", NULL, "MemTotal - MemFree - Buffers - Cached - Slab",
 		"used, as sysstat counts it: neither free, cache, buffers nor slab (/proc/meminfo)"),

@@ -57,6 +57,7 @@ enum ptk_mid {
 	PTK_M_MEM_AVAIL,
 	PTK_M_MEM_SHARED,
 	PTK_M_MEM_BUFF_CACHE,
+	PTK_M_MEM_CACHE, /* Cached + SReclaimable (free -w's "cache") */
 	PTK_M_MEM_KBMEMUSED, /* total - free - buffers - cached - slab (sar's kbmemused) */
 	PTK_M_MEM_USED_PCT,
 	PTK_M_MEM_BUFFERS,
