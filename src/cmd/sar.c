@@ -57,9 +57,11 @@ enum {
 	R_CPU,
 	R_CPUALL,
 	R_MEM,
+	R_SWS,
 	R_IO,
 	R_DEV,
 	R_NDEV,
+	R_EDEV,
 	R_TCP,
 	R_ETCP,
 	R_Q,
@@ -83,6 +85,8 @@ static const struct report reports[R_N] = {
 			 PTK_M(MEM_KBMEMUSED), PTK_M(MEM_USED_PCT), PTK_M(MEM_BUFFERS),
 			 PTK_M(MEM_CACHED), PTK_M(MEM_COMMIT), PTK_M(MEM_COMMIT_PCT),
 			 PTK_M(MEM_ACTIVE), PTK_M(MEM_INACTIVE), PTK_M(MEM_DIRTY)),
+	[R_SWS] = REPORT(PTK_ACT_SWAP, "swap_space", PTK_M_NONE, PTK_M(SWP_FREE), PTK_M(SWP_USED),
+			 PTK_M(SWP_USED_PCT), PTK_M(SWP_CAD), PTK_M(SWP_CAD_PCT)),
 	[R_IO] = REPORT(PTK_ACT_IO, "io", PTK_M_NONE, PTK_M(DISK_TPS), PTK_M(IO_RTPS),
 			PTK_M(IO_WTPS), PTK_M(IO_DTPS), PTK_M(IO_BREAD), PTK_M(IO_BWRTN),
 			PTK_M(IO_BDSCD)),
@@ -93,6 +97,10 @@ static const struct report reports[R_N] = {
 	[R_NDEV] = REPORT(PTK_ACT_NET_DEV, "net_dev", PTK_M_NET_IFUTIL, PTK_M(NET_IFACE),
 			  PTK_M(NET_RXPCK), PTK_M(NET_TXPCK), PTK_M(NET_RXKB), PTK_M(NET_TXKB),
 			  PTK_M(NET_RXCMP), PTK_M(NET_TXCMP), PTK_M(NET_RXMCST), PTK_M(NET_IFUTIL)),
+	[R_EDEV] =
+		REPORT(PTK_ACT_NET_EDEV, "net_edev", PTK_M_NONE, PTK_M(NET_IFACE), PTK_M(NET_RXERR),
+		       PTK_M(NET_TXERR), PTK_M(NET_COLL), PTK_M(NET_RXDROP), PTK_M(NET_TXDROP),
+		       PTK_M(NET_TXCARR), PTK_M(NET_RXFRAM), PTK_M(NET_RXFIFO), PTK_M(NET_TXFIFO)),
 	[R_TCP] = REPORT(PTK_ACT_TCP, "tcp", PTK_M_NONE, PTK_M(TCP_ACTIVE), PTK_M(TCP_PASSIVE),
 			 PTK_M(TCP_ISEG), PTK_M(TCP_OSEG)),
 	[R_ETCP] = REPORT(PTK_ACT_ETCP, "etcp", PTK_M_NONE, PTK_M(TCP_ATMPTF), PTK_M(TCP_ESTRES),
@@ -490,15 +498,17 @@ static int live_sample(struct ptk_ctx *ctx, void *arg, long i, double itv)
 /* ---- options ------------------------------------------------------------------------------- */
 
 static const char usage[] =
-	"usage: ptk sar [-u [ALL]] [-P ALL] [-r] [-b] [-d] [-n DEV|TCP|ETCP] [-q] [-w] [-W] [-B]\n"
-	"               [--psi] [-s HH:MM[:SS]] [-e HH:MM[:SS]] [--from DATETIME --to DATETIME]\n"
-	"               [--db PATH] [--utc] [--iso] [--json|--csv] [interval [count]]\n"
+	"usage: ptk sar [-u [ALL]] [-P ALL] [-r] [-S] [-b] [-d] [-n DEV|EDEV|TCP|ETCP] [-q] [-w]\n"
+	"               [-W] [-B] [--psi] [-s HH:MM[:SS]] [-e HH:MM[:SS]]\n"
+	"               [--from DATETIME --to DATETIME] [--db PATH] [--utc] [--iso]\n"
+	"               [--json|--csv] [interval [count]]\n"
 	"Reports from the 'ptk record' archive (default " PTK_ARC_DEFAULT_DB ") in sysstat sar's\n"
 	"layouts and column names, with Average lines. With interval [count] it samples live.\n"
 	"  -u [ALL]   CPU utilization (ALL: %usr %sys %irq %soft %guest %gnice)\n"
 	"  -P ALL     per CPU as well          -r   memory        -b   I/O totals\n"
 	"  -d         per block device         -q   run queue and load averages\n"
-	"  -n DEV|TCP|ETCP   network interfaces, TCP, TCP errors (comma list allowed)\n"
+	"  -S         swap space               -n DEV|EDEV|TCP|ETCP|ALL  interfaces, their\n"
+	"             errors, TCP, TCP errors (comma list allowed)\n"
 	"  -w         task creation and context switches      -W   swapping\n"
 	"  -B         paging                   --psi  pressure stall (sar -q CPU,IO,MEM)\n"
 	"  -s, -e     start/end time of day (on the day of --from, else of the last sample)\n"
@@ -507,6 +517,29 @@ static const char usage[] =
 	"Without an option, -u. Times are stored in UTC: any TZ reads an archive correctly.\n";
 
 enum { OPT_DB = 0x100, OPT_PSI, OPT_FROM, OPT_TO, OPT_UTC, OPT_ISO, OPT_CSV };
+
+/* -n KEYWORD[,KEYWORD...] into want[]. 0, or -EINVAL for an unknown keyword. */
+static int net_keywords(const char *arg, bool *want)
+{
+	static const struct {
+		const char *kw;
+		int rep;
+	} kws[] = { { "DEV", R_NDEV }, { "EDEV", R_EDEV }, { "TCP", R_TCP }, { "ETCP", R_ETCP } };
+	char *dup = xstrdup(arg), *save = NULL;
+	int r = 0;
+
+	for (char *w = strtok_r(dup, ",", &save); w && !r; w = strtok_r(NULL, ",", &save)) {
+		bool all = !strcmp(w, "ALL"), found = all;
+
+		for (size_t k = 0; k < ARRAY_SIZE(kws); k++)
+			if (all || !strcmp(w, kws[k].kw))
+				want[kws[k].rep] = found = true;
+		if (!found)
+			r = -EINVAL;
+	}
+	free(dup);
+	return r;
+}
 
 static void add_rep(struct sar *o, int r)
 {
@@ -532,15 +565,14 @@ int cmd_sar(struct ptk_ctx *ctx, int argc, char **argv)
 	};
 	struct sar o = { .ctx = ctx };
 	const char *db = NULL, *s_opt = NULL, *e_opt = NULL, *from_s = NULL, *to_s = NULL;
-	bool want_u = false, want_p = false, all_u = false, want_ndev = false, want_tcp = false,
-	     want_etcp = false;
+	bool want_u = false, want_p = false, all_u = false;
 	bool want[R_N] = { 0 };
 	double interval = 0;
 	long count = -1;
 	bool has_itv = false;
 	int c, r;
 
-	while ((c = getopt_long(argc, argv, "u::P:rbdn:qwWBs:e:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "u::P:rSbdn:qwWBs:e:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'u':
 			want_u = true;
@@ -568,27 +600,13 @@ int cmd_sar(struct ptk_ctx *ctx, int argc, char **argv)
 		case 'd':
 			want[R_DEV] = true;
 			break;
-		case 'n': {
-			char *dup = xstrdup(optarg), *save = NULL;
-			for (char *w = strtok_r(dup, ",", &save); w;
-			     w = strtok_r(NULL, ",", &save)) {
-				if (!strcmp(w, "DEV"))
-					want_ndev = true;
-				else if (!strcmp(w, "TCP"))
-					want_tcp = true;
-				else if (!strcmp(w, "ETCP"))
-					want_etcp = true;
-				else if (!strcmp(w, "ALL"))
-					want_ndev = want_tcp = want_etcp = true;
-				else {
-					free(dup);
-					return ptk_usage_error(ctx, "unsupported -n keyword '%s'",
-							       optarg);
-				}
-			}
-			free(dup);
+		case 'n':
+			if (net_keywords(optarg, want))
+				return ptk_usage_error(ctx, "unsupported -n keyword '%s'", optarg);
 			break;
-		}
+		case 'S':
+			want[R_SWS] = true;
+			break;
 		case 'q':
 			want[R_Q] = true;
 			break;
@@ -646,7 +664,7 @@ int cmd_sar(struct ptk_ctx *ctx, int argc, char **argv)
 		return ptk_usage_error(ctx, "interval/count samples live: no --db, --from, -s, -e");
 	o.aopts.per_cpu = want_p;
 	{
-		bool any = want_u || want_p || want_ndev || want_tcp || want_etcp;
+		bool any = want_u || want_p;
 		for (int i = 0; i < R_N; i++)
 			any |= want[i];
 		if (!any)
@@ -654,16 +672,9 @@ int cmd_sar(struct ptk_ctx *ctx, int argc, char **argv)
 	}
 	if (want_u || want_p)
 		add_rep(&o, all_u ? R_CPUALL : R_CPU);
-	for (int i = 0; i < R_N; i++) {
-		if (i == R_NDEV && want_ndev)
-			add_rep(&o, R_NDEV);
-		if (i == R_TCP && want_tcp)
-			add_rep(&o, R_TCP);
-		if (i == R_ETCP && want_etcp)
-			add_rep(&o, R_ETCP);
+	for (int i = 0; i < R_N; i++)
 		if (want[i])
 			add_rep(&o, i);
-	}
 	if ((r = ptk_ctx_ready(ctx)))
 		return r;
 	ctx->sink.prefix_width = 11;
