@@ -253,17 +253,17 @@ int cmd_mpstat(struct ptk_ctx *ctx, int argc, char **argv)
 			int hi = ptk_parse_cpulist(parg, m.sel, MP_MAX_CPUS);
 			if (hi <= 0 || hi > MP_MAX_CPUS) {
 				rc = ptk_usage_error(ctx, "invalid -P value '%s'", parg);
-				goto out;
+				goto out_free_samples;
 			}
 			m.show_all = false;
 		}
 		m.per_cpu = true;
 	}
 	if ((rc = ptk_ctx_ready(ctx)))
-		goto out;
+		goto out_free_samples;
 	mp_table_init();
 	if ((rc = read_sample(ctx, &m.prev)))
-		goto out;
+		goto out_free_samples;
 	m.ncpu = count_cpus(ctx, &m);
 	if (parg && !m.show_all) {
 		for (int i = m.ncpu; i < MP_MAX_CPUS; i++) {
@@ -271,7 +271,7 @@ int cmd_mpstat(struct ptk_ctx *ctx, int argc, char **argv)
 				rc = ptk_usage_error(ctx,
 						     "invalid -P value '%s': CPU %d does not exist",
 						     parg, i);
-				goto out;
+				goto out_free_samples;
 			}
 		}
 	}
@@ -283,17 +283,17 @@ int cmd_mpstat(struct ptk_ctx *ctx, int argc, char **argv)
 		char clock[32];
 		ptk_ctx_clock(ctx, clock, sizeof(clock));
 		report(ctx, &m, NULL, &m.prev, clock, clock, "since_boot", m.prev.up.up_s);
-		goto out;
+		goto out_free_samples;
 	}
 	r = ptk_loop(ctx, interval, count, mp_sample, &m);
 	if (r > 0) {
 		rc = r;
-		goto out;
+		goto out_free_samples;
 	}
 	if (m.reports > 0)
 		report(ctx, &m, &m.first, &m.prev, "Average:", m.per_cpu ? "Average:" : NULL,
 		       "average", m.prev.up.up_s - m.first.up.up_s);
-out:
+out_free_samples:
 	ptk_snap_free(&m.first);
 	ptk_snap_free(&m.prev);
 	ptk_snap_free(&m.cur);

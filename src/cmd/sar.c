@@ -26,20 +26,13 @@ struct report {
 	enum ptk_mid na_zero; /* na printed 0.00 in text, as sysstat does (JSON: null) */
 };
 
-struct acc {
-	char key[64];
-	double sum[MAXCOL], wsum[MAXCOL], w;
-	long n;
-};
-
 struct sar {
 	struct ptk_ctx *ctx;
 	bool utc, iso, csv;
 	struct ptk_act_opts aopts;
 	const struct report *rep[16];
 	int nrep;
-	struct acc *acc[16];
-	int nacc[16];
+	struct ptk_act_avg avg[16]; /* per report: its activity's rows averaged */
 	bool restart; /* a reboot inside the window: Average from rows */
 	struct ptk_rows act_rows; /* scratch: the activity's rows */
 };
@@ -127,18 +120,16 @@ static const struct report reports[R_N] = {
 			  PTK_M(PSI_MEM_FULL_PCT)),
 };
 
-/* The rows of report rep between p and c: the activity's rows, its columns in the report's
- * order (the entity column: the row's key). */
-static void report_rows(struct sar *o, const struct report *rep, const struct ptk_snap *p,
-			const struct ptk_snap *c, double itv, struct ptk_rows *out)
+/* The activity's rows in o->act_rows into out, in report rep's columns (the entity column:
+ * the row's key). */
+static void pick_rows(const struct sar *o, const struct report *rep, struct ptk_rows *out)
 {
 	const struct ptk_activity *act = &ptk_activities[rep->act];
 	int col[MAXCOL];
 
 	for (int i = 0; i < rep->tab.ncols; i++)
 		col[i] = ptk_act_col(act, ptk_col(&rep->tab, i) - ptk_registry);
-	o->act_rows.n = 0;
-	act->rows(p, c, itv, &o->aopts, &o->act_rows);
+	out->n = 0;
 	for (int k = 0; k < o->act_rows.n; k++) {
 		const struct ptk_row *a = &o->act_rows.r[k];
 		struct ptk_row *r = ptk_rows_add(out, a->key);
@@ -149,82 +140,34 @@ static void report_rows(struct sar *o, const struct report *rep, const struct pt
 	}
 }
 
-/* ---- Average accumulation ----------------------------------------------------------------- */
-
-static struct acc *acc_get(struct sar *o, int ri, const char *key)
+/* The rows of report ri between p and c into out, counted in its Average. */
+static void report_rows(struct sar *o, int ri, const struct ptk_snap *p, const struct ptk_snap *c,
+			double itv, struct ptk_rows *out)
 {
-	for (int i = 0; i < o->nacc[ri]; i++)
-		if (!strcmp(o->acc[ri][i].key, key))
-			return &o->acc[ri][i];
-	o->acc[ri] = xrealloc(o->acc[ri], (o->nacc[ri] + 1) * sizeof(struct acc));
-	struct acc *a = &o->acc[ri][o->nacc[ri]++];
-	memset(a, 0, sizeof(*a));
-	snprintf(a->key, sizeof(a->key), "%s", key);
-	return a;
+	const struct ptk_activity *act = &ptk_activities[o->rep[ri]->act];
+
+	o->act_rows.n = 0;
+	act->rows(p, c, itv, &o->aopts, &o->act_rows);
+	o->avg[ri].act = act;
+	ptk_act_avg_add(&o->avg[ri], &o->act_rows, itv);
+	pick_rows(o, o->rep[ri], out);
 }
 
-static double val_num(const struct ptk_metric *m, const struct ptk_val *v)
-{
-	return m->type == PTK_V_F64 ? v->f : m->type == PTK_V_U64 ? (double)v->u : (double)v->i;
-}
-
-static void acc_add(struct sar *o, int ri, const struct ptk_rows *rs, double itv)
-{
-	const struct ptk_table *tab = &o->rep[ri]->tab;
-
-	for (int k = 0; k < rs->n; k++) {
-		struct acc *a = acc_get(o, ri, rs->r[k].key);
-		for (int i = 0; i < tab->ncols; i++) {
-			if (ptk_col(tab, i)->type == PTK_V_STR || rs->r[k].v[i].na)
-				continue;
-			double v = val_num(ptk_col(tab, i), &rs->r[k].v[i]);
-			a->sum[i] += v;
-			a->wsum[i] += v * itv;
-		}
-		a->n++;
-		a->w += itv;
-	}
-}
-
-/* The Average rows, by the kind of each column (model/metric.h): rates and shares over the
- * whole window (first to last sample, as sar computes them), levels as the mean of the rows;
- * after a reboot inside the window, every column is the interval-weighted mean of the rows. */
+/* The Average rows of report ri over first..last (model/activity.h ptk_act_avg). */
 static void average_rows(struct sar *o, int ri, const struct ptk_snap *first,
 			 const struct ptk_snap *last, struct ptk_rows *out)
 {
-	const struct ptk_table *tab = &o->rep[ri]->tab;
+	const struct ptk_activity *act = &ptk_activities[o->rep[ri]->act];
 	double itv = last->up.up_s - first->up.up_s;
 	bool whole = !o->restart && itv > 0;
+	struct ptk_rows w = { 0 };
 
-	out->n = 0;
-	if (whole) {
-		report_rows(o, o->rep[ri], first, last, itv, out);
-	} else {
-		for (int k = 0; k < o->nacc[ri]; k++)
-			ptk_rows_add(out, o->acc[ri][k].key);
-	}
-	for (int k = 0; k < out->n; k++) {
-		struct ptk_row *r = &out->r[k];
-		struct acc *a = NULL;
-		for (int j = 0; j < o->nacc[ri]; j++)
-			if (!strcmp(o->acc[ri][j].key, r->key))
-				a = &o->acc[ri][j];
-		for (int i = 0; i < tab->ncols; i++) {
-			const struct ptk_metric *m = ptk_col(tab, i);
-			bool mean = m->kind == PTK_GAUGE;
-			if (m->type == PTK_V_STR || (!mean && whole))
-				continue;
-			if (!a || !a->n) {
-				r->v[i] = PTK_NA;
-				continue;
-			}
-			double v = mean ? a->sum[i] / a->n : (a->w > 0 ? a->wsum[i] / a->w : 0);
-			if (m->type == PTK_V_F64)
-				r->v[i] = PTK_F(v);
-			else
-				r->v[i] = PTK_U((u64)llround(v));
-		}
-	}
+	o->avg[ri].act = act;
+	if (whole)
+		act->rows(first, last, itv, &o->aopts, &w);
+	ptk_act_avg_rows(&o->avg[ri], whole ? &w : NULL, &o->act_rows);
+	pick_rows(o, o->rep[ri], out);
+	ptk_rows_free(&w);
 }
 
 /* ---- output ------------------------------------------------------------------------------- */
@@ -357,7 +300,7 @@ static void archive_block(struct sar *o, int ri, struct feed *f)
 	bool header = false;
 
 	f->pos = 0;
-	o->nacc[ri] = 0;
+	ptk_act_avg_free(&o->avg[ri]);
 	o->restart = false;
 	while ((r = feed_next(f, &s[cur])) != -ENODATA) {
 		if (r) {
@@ -387,10 +330,9 @@ static void archive_block(struct sar *o, int ri, struct feed *f)
 				header = true;
 			}
 			rs.n = 0;
-			report_rows(o, rep, &s[prev], &s[cur], itv, &rs);
+			report_rows(o, ri, &s[prev], &s[cur], itv, &rs);
 			fmt_t(o, s[cur].t_ms, t, sizeof(t));
 			print_rows(o, rep, t, &rs);
-			acc_add(o, ri, &rs, itv);
 			last = cur;
 		}
 		prev = cur;
@@ -403,9 +345,7 @@ static void archive_block(struct sar *o, int ri, struct feed *f)
 	for (int i = 0; i < 3; i++)
 		ptk_snap_free(&s[i]);
 	ptk_rows_free(&rs);
-	free(o->acc[ri]);
-	o->acc[ri] = NULL;
-	o->nacc[ri] = 0;
+	ptk_act_avg_free(&o->avg[ri]);
 }
 
 /* JSON (archive or live) and live text: every report per interval. */
@@ -435,8 +375,7 @@ static void interval_out(struct inter *it, const struct ptk_snap *p, const struc
 	for (int ri = 0; ri < o->nrep; ri++) {
 		const struct report *rep = o->rep[ri];
 		it->rs.n = 0;
-		report_rows(o, rep, p, c, itv, &it->rs);
-		acc_add(o, ri, &it->rs, itv);
+		report_rows(o, ri, p, c, itv, &it->rs);
 		if (!o->ctx->json && !o->csv && (o->nrep > 1 || !it->any)) {
 			putchar('\n');
 			print_header(o, rep, t0);
@@ -696,7 +635,7 @@ int cmd_sar(struct ptk_ctx *ctx, int argc, char **argv)
 		for (int i = 0; i < 3; i++)
 			ptk_snap_free(&it.s[i]);
 		for (int i = 0; i < o.nrep; i++)
-			free(o.acc[i]);
+			ptk_act_avg_free(&o.avg[i]);
 		ptk_rows_free(&it.rs);
 		ptk_rows_free(&o.act_rows);
 		return r;
@@ -719,12 +658,12 @@ int cmd_sar(struct ptk_ctx *ctx, int argc, char **argv)
 	if ((from_s && ptk_arc_parse_time(from_s, o.utc, 0, &from)) ||
 	    (to_s && ptk_arc_parse_time(to_s, o.utc, 0, &to))) {
 		r = ptk_usage_error(ctx, "invalid --from/--to time");
-		goto out;
+		goto out_close_arc;
 	}
 	if (ptk_arc_list(arc, from, to, &idx) < 0) {
 		ptk_err("%s: %s", db, ptk_arc_errmsg(arc));
 		r = PTK_EXIT_RUNTIME;
-		goto out;
+		goto out_close_arc;
 	}
 	if (s_opt || e_opt || (!from_s && !to_s)) {
 		/* times of day on one day: that of --from, else of the last sample */
@@ -734,7 +673,7 @@ int cmd_sar(struct ptk_ctx *ctx, int argc, char **argv)
 		    (s_opt && ptk_arc_parse_time(s_opt, o.utc, ref, &s)) ||
 		    (e_opt && ptk_arc_parse_time(e_opt, o.utc, ref, &e))) {
 			r = ptk_usage_error(ctx, "invalid -s/-e time (HH:MM[:SS])");
-			goto out;
+			goto out_close_arc;
 		}
 		if (e_opt)
 			e += 999; /* -e HH:MM:SS takes the whole second */
@@ -801,11 +740,11 @@ int cmd_sar(struct ptk_ctx *ctx, int argc, char **argv)
 		ptk_err("%s: %d sample(s) in the window: nothing to report", db, idx.n);
 		r = PTK_EXIT_RUNTIME;
 	}
-out:
+out_close_arc:
 	for (int i = 0; i < 3; i++)
 		ptk_snap_free(&it.s[i]);
 	for (int i = 0; i < o.nrep; i++)
-		free(o.acc[i]);
+		ptk_act_avg_free(&o.avg[i]);
 	ptk_rows_free(&it.rs);
 	ptk_rows_free(&o.act_rows);
 	ptk_arc_index_free(&idx);

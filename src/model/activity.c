@@ -2,6 +2,7 @@
 /* The activity table (model/activity.h): rows, and the table the act_*.c files fill. */
 #include "model/act.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,6 +49,89 @@ int ptk_act_idx(const enum ptk_mid *mids, enum ptk_mid m)
 		if (mids[i] == m)
 			return i;
 	return PTK_ROW_MAXCOLS - 1; /* not listed: a scratch slot, never read */
+}
+
+static struct ptk_act_avg_ent *avg_find(const struct ptk_act_avg *avg, const char *key)
+{
+	for (int i = 0; i < avg->n; i++)
+		if (!strcmp(avg->e[i].key, key))
+			return &avg->e[i];
+	return NULL;
+}
+
+static double val_num(const struct ptk_metric *m, const struct ptk_val *v)
+{
+	return m->type == PTK_V_F64 ? v->f : m->type == PTK_V_U64 ? (double)v->u : (double)v->i;
+}
+
+void ptk_act_avg_add(struct ptk_act_avg *avg, const struct ptk_rows *rs, double itv_s)
+{
+	const enum ptk_mid *ids = avg->act->mids;
+
+	for (int k = 0; k < rs->n; k++) {
+		const struct ptk_row *r = &rs->r[k];
+		struct ptk_act_avg_ent *e = avg_find(avg, r->key);
+
+		if (!e) {
+			avg->e = xrealloc(avg->e, (avg->n + 1) * sizeof(*avg->e));
+			e = &avg->e[avg->n++];
+			memset(e, 0, sizeof(*e));
+			snprintf(e->key, sizeof(e->key), "%s", r->key);
+		}
+		for (int i = 0; ids[i] != PTK_M_NONE; i++) {
+			const struct ptk_metric *m = &ptk_registry[ids[i]];
+			double v;
+
+			if (m->type == PTK_V_STR || r->v[i].na)
+				continue;
+			v = val_num(m, &r->v[i]);
+			e->sum[i] += v;
+			e->wsum[i] += v * itv_s;
+			e->nv[i]++;
+			e->w[i] += itv_s;
+		}
+	}
+}
+
+void ptk_act_avg_rows(const struct ptk_act_avg *avg, const struct ptk_rows *whole,
+		      struct ptk_rows *out)
+{
+	const enum ptk_mid *ids = avg->act->mids;
+
+	out->n = 0;
+	if (whole) {
+		for (int k = 0; k < whole->n; k++)
+			*ptk_rows_add(out, "") = whole->r[k];
+	} else {
+		for (int k = 0; k < avg->n; k++)
+			ptk_rows_add(out, avg->e[k].key);
+	}
+	for (int k = 0; k < out->n; k++) {
+		struct ptk_row *r = &out->r[k];
+		const struct ptk_act_avg_ent *e = avg_find(avg, r->key);
+
+		for (int i = 0; ids[i] != PTK_M_NONE; i++) {
+			const struct ptk_metric *m = &ptk_registry[ids[i]];
+			bool mean = m->kind == PTK_GAUGE;
+			double v;
+
+			if (m->type == PTK_V_STR || (!mean && whole))
+				continue;
+			if (!e || !e->nv[i]) {
+				r->v[i] = PTK_NA;
+				continue;
+			}
+			v = mean ? e->sum[i] / e->nv[i] : e->w[i] > 0 ? e->wsum[i] / e->w[i] : 0;
+			r->v[i] = m->type == PTK_V_F64 ? PTK_F(v) : PTK_U((u64)llround(v));
+		}
+	}
+}
+
+void ptk_act_avg_free(struct ptk_act_avg *avg)
+{
+	free(avg->e);
+	avg->e = NULL;
+	avg->n = 0;
 }
 
 #define SNAP(p) PTK_SNAP_BIT(PTK_SNAP_##p)

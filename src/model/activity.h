@@ -80,6 +80,32 @@ extern const struct ptk_activity ptk_activities[PTK_ACT_COUNT];
 int ptk_act_col(const struct ptk_activity *a, enum ptk_mid m);
 
 /*
+ * Averages over a window of intervals, as sar's "Average:" lines: a column of kind
+ * PTK_GAUGE is the mean of the intervals' values; PTK_RATE and PTK_PCT are the activity over
+ * the whole window (first to last sample: a ratio of totals), or, when the window holds a
+ * reboot, the interval-weighted mean of the intervals' values.
+ */
+struct ptk_act_avg_ent {
+	char key[64];
+	double sum[PTK_ROW_MAXCOLS], wsum[PTK_ROW_MAXCOLS];
+	long nv[PTK_ROW_MAXCOLS]; /* intervals with a known value */
+	double w[PTK_ROW_MAXCOLS]; /* ... and their seconds */
+};
+struct ptk_act_avg {
+	const struct ptk_activity *act;
+	int n;
+	struct ptk_act_avg_ent *e;
+};
+
+/* Add one interval's rows (of avg->act, itv_s long). */
+void ptk_act_avg_add(struct ptk_act_avg *avg, const struct ptk_rows *rs, double itv_s);
+/* The average rows into out: whole is the activity's rows over the whole window, or NULL
+ * when the window holds a reboot. A value no interval knew is na. */
+void ptk_act_avg_rows(const struct ptk_act_avg *avg, const struct ptk_rows *whole,
+		      struct ptk_rows *out);
+void ptk_act_avg_free(struct ptk_act_avg *avg);
+
+/*
  * Delta of a counter between two samples, as sysstat counts it: a 32-bit counter that
  * wrapped is unwrapped; one that went back otherwise was restarted (device recreated,
  * module reloaded) and counts from zero: the new value.

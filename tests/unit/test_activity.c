@@ -239,6 +239,56 @@ static void test_queue_task_psi(void **state)
 	NA(f, PTK_ACT_PSI_IO, "", PSI_IO_FULL_PCT);
 }
 
+/* One interval's row of activity a for entity "", values set by metric. */
+static void one_row(struct ptk_rows *rs, enum ptk_act_id a, enum ptk_mid m1, struct ptk_val v1,
+		    enum ptk_mid m2, struct ptk_val v2)
+{
+	struct ptk_row *r;
+
+	rs->n = 0;
+	r = ptk_rows_add(rs, "");
+	r->v[ptk_act_col(&ptk_activities[a], m1)] = v1;
+	r->v[ptk_act_col(&ptk_activities[a], m2)] = v2;
+}
+
+/* sar's Average by kind: levels (PTK_GAUGE) are the mean of the intervals, whatever their
+ * length; rates come from the whole window, or after a reboot the interval-weighted mean;
+ * an interval where a value was unknown does not count for it. */
+static void test_average(void **state)
+{
+	struct fx *f = *state;
+	struct ptk_act_avg q = { .act = &ptk_activities[PTK_ACT_QUEUE] };
+	struct ptk_act_avg t = { .act = &ptk_activities[PTK_ACT_TASK] };
+	struct ptk_rows rs = { 0 }, whole = { 0 };
+
+	/* 1 s with runq-sz 4, ldavg-1 unknown; then 3 s with runq-sz 1, ldavg-1 2.0 */
+	one_row(&rs, PTK_ACT_QUEUE, PTK_M_Q_RUNQ_SZ, PTK_U(4), PTK_M_Q_LDAVG_1, PTK_NA);
+	ptk_act_avg_add(&q, &rs, 1);
+	one_row(&rs, PTK_ACT_QUEUE, PTK_M_Q_RUNQ_SZ, PTK_U(1), PTK_M_Q_LDAVG_1, PTK_F(2.0));
+	ptk_act_avg_add(&q, &rs, 3);
+	ptk_act_avg_rows(&q, NULL, &f->rs);
+	EQ(f, PTK_ACT_QUEUE, "", Q_RUNQ_SZ, 3); /* llround(2.5) */
+	EQ(f, PTK_ACT_QUEUE, "", Q_LDAVG_1, 2.0);
+	NA(f, PTK_ACT_QUEUE, "", Q_BLOCKED); /* never known */
+
+	/* cswch/s 100 for 1 s, 300 for 3 s */
+	one_row(&rs, PTK_ACT_TASK, PTK_M_TASK_CSWCH_S, PTK_F(100), PTK_M_TASK_PROC_S, PTK_F(1));
+	ptk_act_avg_add(&t, &rs, 1);
+	one_row(&rs, PTK_ACT_TASK, PTK_M_TASK_CSWCH_S, PTK_F(300), PTK_M_TASK_PROC_S, PTK_F(1));
+	ptk_act_avg_add(&t, &rs, 3);
+	ptk_act_avg_rows(&t, NULL, &f->rs); /* a reboot in the window: weighted mean */
+	EQ(f, PTK_ACT_TASK, "", TASK_CSWCH_S, 250.0);
+	/* no reboot: the rate over the whole window, here that of the fixture's 2 s */
+	assert_int_equal(ptk_activities[PTK_ACT_TASK].rows(&f->s[0], &f->s[1], 2, NULL, &whole), 0);
+	ptk_act_avg_rows(&t, &whole, &f->rs);
+	EQ(f, PTK_ACT_TASK, "", TASK_CSWCH_S, 500.0);
+
+	ptk_act_avg_free(&q);
+	ptk_act_avg_free(&t);
+	ptk_rows_free(&rs);
+	ptk_rows_free(&whole);
+}
+
 /* Every activity lists registry metrics, fits a row, and reads parts the snapshot has. */
 static void test_table(void **state)
 {
@@ -268,6 +318,7 @@ int main(void)
 		cmocka_unit_test(test_tcp),
 		cmocka_unit_test(test_mem),
 		cmocka_unit_test(test_queue_task_psi),
+		cmocka_unit_test(test_average),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
