@@ -20,6 +20,14 @@ static const struct ptk_disk *disk_find(const struct ptk_snap *s, const struct p
 	return NULL;
 }
 
+static bool disk_restarted(const struct ptk_disk *a, const struct ptk_disk *b)
+{
+	for (int f = 0; f < PTK_DK_NFIELDS; f++)
+		if (f != PTK_DK_IN_FLIGHT && b->f[f] < a->f[f])
+			return true;
+	return false;
+}
+
 /* The previous sample of device b to count from: its own, or zeros when it has none or its
  * counters restarted. */
 static const struct ptk_disk *disk_base(const struct ptk_snap *prev, const struct ptk_disk *b)
@@ -27,12 +35,7 @@ static const struct ptk_disk *disk_base(const struct ptk_snap *prev, const struc
 	static const struct ptk_disk zero;
 	const struct ptk_disk *a = prev ? disk_find(prev, b) : NULL;
 
-	if (!a)
-		return &zero;
-	for (int f = 0; f < PTK_DK_NFIELDS; f++)
-		if (f != PTK_DK_IN_FLIGHT && b->f[f] < a->f[f])
-			return &zero;
-	return a;
+	return !a || disk_restarted(a, b) ? &zero : a;
 }
 
 /* counter f of device b since its base a */
@@ -92,7 +95,8 @@ const enum ptk_mid ptk_act_disk_mids[] = {
 	PTK_M_DISK_RRQM_PCT, PTK_M_DISK_WRQM_PCT, PTK_M_DISK_DRQM_PCT, PTK_M_DISK_R_AWAIT,
 	PTK_M_DISK_W_AWAIT,  PTK_M_DISK_D_AWAIT,  PTK_M_DISK_F_AWAIT,  PTK_M_DISK_RAREQ_SZ,
 	PTK_M_DISK_WAREQ_SZ, PTK_M_DISK_DAREQ_SZ, PTK_M_DISK_AREQ_SZ,  PTK_M_DISK_AQU_SZ,
-	PTK_M_DISK_AWAIT,    PTK_M_DISK_SVCTM,	  PTK_M_DISK_UTIL,     PTK_M_NONE,
+	PTK_M_DISK_AWAIT,    PTK_M_DISK_SVCTM,	  PTK_M_DISK_UTIL,     PTK_M_DISK_RKB,
+	PTK_M_DISK_WKB,	     PTK_M_DISK_DKB,	  PTK_M_NONE,
 };
 
 static u64 disk_ios(const struct ptk_disk *d)
@@ -131,7 +135,10 @@ static void disk_row(struct ptk_row *r, const struct ptk_disk *a, const struct p
 	SET(AWAIT, ios ? (double)ticks / ios : 0);
 	SET(SVCTM, ios ? (double)dk(a, b, PTK_DK_IO_TICKS) / ios : 0);
 	SET(UTIL, dr.util);
+	ACT_SET(ids, r, PTK_M_DISK_RKB, PTK_U(dk(a, b, PTK_DK_RD_SECTORS) / 2));
+	ACT_SET(ids, r, PTK_M_DISK_WKB, PTK_U(dk(a, b, PTK_DK_WR_SECTORS) / 2));
 	if (b->nfields >= 15) { /* discards: kernel >= 4.18 */
+		ACT_SET(ids, r, PTK_M_DISK_DKB, PTK_U(dk(a, b, PTK_DK_DC_SECTORS) / 2));
 		SET(D_S, dr.d_s);
 		SET(DKB_S, dr.dkb_s);
 		SET(DRQM_S, dr.drqm_s);
@@ -159,7 +166,15 @@ ACT_ROWS_FN(ptk_act_disk_rows)
 			continue;
 		if (!disk_ios(b) && !(o && o->unused))
 			continue;
-		disk_row(ptk_rows_add(out, b->name), disk_base(prev, b), b, itv_s);
+		const struct ptk_disk *a = prev ? disk_find(prev, b) : NULL;
+		struct ptk_row *r = ptk_rows_add(out, b->name);
+
+		if (o && o->restart_zero && prev && (!a || disk_restarted(a, b))) {
+			if (a) /* went back: 0 for the interval */
+				disk_row(r, b, b, itv_s);
+			continue; /* appeared: no baseline, unknown */
+		}
+		disk_row(r, disk_base(prev, b), b, itv_s);
 	}
 	return 0;
 }

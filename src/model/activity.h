@@ -42,6 +42,10 @@ struct ptk_act_opts {
 	bool per_cpu; /* cpu: a row per CPU listed in /proc/stat after "all" */
 	bool partitions; /* disks: partitions too */
 	bool unused; /* disks: devices that never completed a request too */
+	/* disks: a device that appeared has no baseline (na) and one whose counters went back
+	 * shows 0 for the interval, as ptk iostat always has; otherwise both count from zero,
+	 * as sysstat's sar does (its check_disk_reg) */
+	bool restart_zero;
 };
 
 enum ptk_act_id {

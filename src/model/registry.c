@@ -33,7 +33,7 @@ const struct ptk_metric ptk_registry[PTK_M_COUNT] = {
 	[PTK_M_CPU_USER] = PCT("%user", "user_pct", "node_cpu_seconds_total", "d(user) / d(total)",
 			       "user mode, guest included (/proc/stat cpu field 1)"),
 	[PTK_M_CPU_NICE_ALL] =
-		PCT("%nice", "nice_incl_guest_pct", "node_cpu_seconds_total", "d(nice) / d(total)",
+		PCT("%nice", "nice_pct", "node_cpu_seconds_total", "d(nice) / d(total)",
 		    "niced user mode, guest_nice included (/proc/stat cpu field 2)"),
 	[PTK_M_CPU_SYSTEM] =
 		PCT("%system", "system_pct", NULL, "d(system + irq + softirq) / d(total)",
@@ -41,7 +41,7 @@ const struct ptk_metric ptk_registry[PTK_M_COUNT] = {
 	[PTK_M_CPU_USR] = PCT("%usr", "usr_pct", NULL, "d(user - guest) / d(total)",
 			      "user mode, guest excluded (/proc/stat cpu fields 1, 9)"),
 	[PTK_M_CPU_NICE] =
-		PCT("%nice", "nice_pct", NULL, "d(nice - guest_nice) / d(total)",
+		PCT("%nice", "nice_excl_guest_pct", NULL, "d(nice - guest_nice) / d(total)",
 		    "niced user mode, guest_nice excluded (/proc/stat cpu fields 2, 10)"),
 	[PTK_M_CPU_SYS] = PCT("%sys", "sys_pct", "node_cpu_seconds_total", "d(system) / d(total)",
 			      "kernel mode, interrupts excluded (/proc/stat cpu field 3)"),
@@ -190,7 +190,7 @@ const struct ptk_metric ptk_registry[PTK_M_COUNT] = {
 	[PTK_M_IO_BDSCD] =
 		RATE("bdscd/s", "bdscd_s", "sectors/s", NULL, "sum d(sectors discarded) / itv",
 		     "sectors discarded, whole disks (/proc/diskstats field 14)"),
-	[PTK_M_DISK_DEV] = ENTITY("DEV", "dev", 9, "block device (/proc/diskstats name)"),
+	[PTK_M_DISK_DEV] = ENTITY("DEV", "device", 9, "block device (/proc/diskstats name)"),
 	[PTK_M_DISK_TPS] = RATE("tps", "tps", "/s", NULL, "d(reads + writes + discards) / itv",
 				"requests completed (/proc/diskstats fields 1, 5, 12)"),
 	[PTK_M_DISK_R_S] =
@@ -271,6 +271,16 @@ const struct ptk_metric ptk_registry[PTK_M_COUNT] = {
 	[PTK_M_DISK_UTIL] = PCT("%util", "util_pct", "node_disk_io_time_seconds_total",
 				"d(io_ticks ms) / itv / 10, capped at 100",
 				"time with >= 1 request in flight (/proc/diskstats field 10)"),
+
+	[PTK_M_DISK_RKB] =
+		ENTRY("kB_read", "kb_read", "kB", PTK_COUNTER, PTK_V_U64, 10, 0, NULL,
+		      "d(sectors read) / 2", "kB read in the interval (/proc/diskstats field 3)"),
+	[PTK_M_DISK_WKB] = ENTRY("kB_wrtn", "kb_wrtn", "kB", PTK_COUNTER, PTK_V_U64, 10, 0, NULL,
+				 "d(sectors written) / 2",
+				 "kB written in the interval (/proc/diskstats field 7)"),
+	[PTK_M_DISK_DKB] = ENTRY("kB_dscd", "kb_dscd", "kB", PTK_COUNTER, PTK_V_U64, 10, 0, NULL,
+				 "d(sectors discarded) / 2",
+				 "kB discarded in the interval (/proc/diskstats field 14)"),
 
 	/* ---- network devices ---- */
 	[PTK_M_NET_IFACE] = ENTITY("IFACE", "iface", 9, "network interface (/proc/net/dev)"),

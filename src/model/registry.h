@@ -121,6 +121,9 @@ enum ptk_mid {
 	PTK_M_DISK_AWAIT,
 	PTK_M_DISK_SVCTM,
 	PTK_M_DISK_UTIL,
+	PTK_M_DISK_RKB, /* kB in the interval (iostat without -x) */
+	PTK_M_DISK_WKB,
+	PTK_M_DISK_DKB,
 
 	/* ---- network devices: /proc/net/dev, /sys/class/net (act_net.c) ---- */
 	PTK_M_NET_IFACE,

@@ -143,6 +143,15 @@ static void test_disk(void **state)
 	EQ(f, PTK_ACT_DISK, "sdc", DISK_R_S, 2.0);
 	EQ(f, PTK_ACT_DISK, "sdc", DISK_RKB_S, 16.0);
 
+	/* iostat's policy: the restarted sdb shows 0 for the interval, the new sdc is unknown */
+	struct ptk_act_opts iostat = { .restart_zero = true };
+	rows(f, PTK_ACT_DISK, false, &iostat);
+	EQ(f, PTK_ACT_DISK, "sdb", DISK_R_S, 0.0);
+	EQ(f, PTK_ACT_DISK, "sdb", DISK_UTIL, 0.0);
+	EQ(f, PTK_ACT_DISK, "sdb", DISK_RKB, 0);
+	NA(f, PTK_ACT_DISK, "sdc", DISK_R_S);
+	EQ(f, PTK_ACT_DISK, "sda", DISK_RKB, 1000); /* 2000 sectors */
+
 	/* sar -b: the whole disks summed: reads 200 + 10 + 4, sectors 2000 + 80 + 64 */
 	rows(f, PTK_ACT_IO, false, NULL);
 	EQ(f, PTK_ACT_IO, "", IO_RTPS, 107.0);
