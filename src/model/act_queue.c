@@ -7,8 +7,8 @@
 #include "model/act.h"
 
 const enum ptk_mid ptk_act_queue_mids[] = {
-	PTK_M_Q_RUNQ_SZ,  PTK_M_Q_PLIST_SZ, PTK_M_Q_LDAVG_1, PTK_M_Q_LDAVG_5,
-	PTK_M_Q_LDAVG_15, PTK_M_Q_BLOCKED,  PTK_M_NONE,
+	PTK_M_Q_RUNQ_SZ, PTK_M_Q_PLIST_SZ,	PTK_M_Q_LDAVG_1, PTK_M_Q_LDAVG_5, PTK_M_Q_LDAVG_15,
+	PTK_M_Q_BLOCKED, PTK_M_Q_PROCS_RUNNING, PTK_M_Q_UPTIME,	 PTK_M_NONE,
 };
 
 ACT_ROWS_FN(ptk_act_queue_rows)
@@ -26,6 +26,8 @@ ACT_ROWS_FN(ptk_act_queue_rows)
 		ACT_SET(ids, r, PTK_M_Q_LDAVG_15, PTK_F(la->load15));
 	}
 	ACT_SET(ids, r, PTK_M_Q_BLOCKED, PTK_U(cur->st.procs_blocked));
+	ACT_SET(ids, r, PTK_M_Q_PROCS_RUNNING, PTK_U(cur->st.procs_running));
+	ACT_SET(ids, r, PTK_M_Q_UPTIME, PTK_F(cur->up.up_s));
 	return 0;
 }
 

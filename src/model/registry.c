@@ -70,19 +70,34 @@ const struct ptk_metric ptk_registry[PTK_M_COUNT] = {
 		"runq-sz", "runq_sz", "", PTK_GAUGE, PTK_V_U64, 9, 0, "node_procs_running",
 		"loadavg nr_running - 1",
 		"runnable tasks, without the reader itself (/proc/loadavg field 4, before '/')"),
-	[PTK_M_Q_PLIST_SZ] = ENTRY(
-		"plist-sz", "plist_sz", "", PTK_GAUGE, PTK_V_U64, 9, 0, NULL, "loadavg nr_threads",
-		"tasks (threads) in the system (/proc/loadavg field 4, after '/')"),
+	[PTK_M_Q_PLIST_SZ] =
+		ENTRY("plist-sz", "nr_threads", "", PTK_GAUGE, PTK_V_U64, 9, 0, NULL,
+		      "loadavg nr_threads",
+		      "tasks (threads) in the system (/proc/loadavg field 4, after '/')"),
 	[PTK_M_Q_LDAVG_1] =
-		LEVEL("ldavg-1", "ldavg_1", "", "node_load1", "loadavg field 1",
+		LEVEL("ldavg-1", "load1", "", "node_load1", "loadavg field 1",
 		      "run + D queue length, 1 min exponential average (/proc/loadavg)"),
-	[PTK_M_Q_LDAVG_5] = LEVEL("ldavg-5", "ldavg_5", "", "node_load5", "loadavg field 2",
+	[PTK_M_Q_LDAVG_5] = LEVEL("ldavg-5", "load5", "", "node_load5", "loadavg field 2",
 				  "5 min load average (/proc/loadavg)"),
-	[PTK_M_Q_LDAVG_15] = LEVEL("ldavg-15", "ldavg_15", "", "node_load15", "loadavg field 3",
+	[PTK_M_Q_LDAVG_15] = LEVEL("ldavg-15", "load15", "", "node_load15", "loadavg field 3",
 				   "15 min load average (/proc/loadavg)"),
-	[PTK_M_Q_BLOCKED] = ENTRY("blocked", "blocked", "", PTK_GAUGE, PTK_V_U64, 9, 0,
+	[PTK_M_Q_BLOCKED] = ENTRY("blocked", "procs_blocked", "", PTK_GAUGE, PTK_V_U64, 9, 0,
 				  "node_procs_blocked", "stat procs_blocked",
 				  "tasks in D state, waiting for I/O (/proc/stat procs_blocked)"),
+
+	[PTK_M_Q_PROCS_RUNNING] = ENTRY("running", "procs_running", "", PTK_GAUGE, PTK_V_U64, 9, 0,
+					"node_procs_running", "stat procs_running",
+					"tasks runnable now, R state (/proc/stat procs_running)"),
+	[PTK_M_Q_DSTATE] =
+		ENTRY("D", "dstate_tasks", "", PTK_GAUGE, PTK_V_U64, 9, 0, NULL,
+		      "threads in state D, at least procs_blocked",
+		      "threads in uninterruptible sleep, D state: I/O, fsfreeze, NFS, locks "
+		      "(/proc/PID/task/TID/stat state)"),
+	[PTK_M_Q_UPTIME] = ENTRY("up", "uptime_s", "s", PTK_GAUGE, PTK_V_F64, 9, 2, NULL,
+				 "uptime field 1", "time since boot (/proc/uptime field 1)"),
+	[PTK_M_Q_USERS] =
+		ENTRY("users", "users", "", PTK_GAUGE, PTK_V_U64, 9, 0, NULL,
+		      "utmp USER_PROCESS entries", "logged-in users (utmp USER_PROCESS entries)"),
 
 	/* ---- tasks and context switches ---- */
 	[PTK_M_TASK_PROC_S] = RATE("proc/s", "proc_s", "/s", "node_forks_total",

@@ -45,6 +45,10 @@ enum ptk_mid {
 	PTK_M_Q_LDAVG_5,
 	PTK_M_Q_LDAVG_15,
 	PTK_M_Q_BLOCKED,
+	PTK_M_Q_PROCS_RUNNING, /* /proc/stat procs_running */
+	PTK_M_Q_DSTATE, /* threads in D state (a /proc/PID scan: uptime) */
+	PTK_M_Q_UPTIME,
+	PTK_M_Q_USERS, /* utmp */
 
 	/* ---- tasks and context switches: /proc/stat processes, ctxt (act_task.c) ---- */
 	PTK_M_TASK_PROC_S,
