@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "source/procfs/procfs.h"
+#include "model/activity.h"
 
 enum { F_TOTAL, F_USED, F_FREE, F_SHARED, F_BUFFCACHE, F_BUFFERS, F_CACHE, F_AVAIL, F_N };
 static const struct ptk_metric free_cols[F_N] = {
@@ -145,16 +145,29 @@ static int free_sample(struct ptk_ctx *ctx, void *arg, long i, double itv_s)
 {
 	const struct free_opts *o = arg;
 	struct ptk_sink *s = &ctx->sink;
-	struct ptk_meminfo mi;
-	int r = ptk_meminfo_read(&ctx->src, &mi);
+	struct ptk_snap sn = { 0 };
+	struct ptk_rows mem = { 0 }, swap = { 0 };
+	int r = ptk_meminfo_read(&ctx->src, &sn.mi);
 
 	if (r) {
 		ptk_err("cannot read %s/meminfo: %s", ctx->src.procfs, strerror(-r));
 		return PTK_EXIT_RUNTIME;
 	}
-	u64 used = mi.mem_total > mi.mem_available ? mi.mem_total - mi.mem_available : 0;
-	u64 cache = mi.cached + mi.sreclaimable;
-	u64 swap_used = mi.swap_total > mi.swap_free ? mi.swap_total - mi.swap_free : 0;
+	/* meminfo alone (free runs on trees holding only that file): the memory and swap
+	 * activities compute the columns */
+	sn.has_mi = true;
+	sn.read = PTK_SNAP_BIT(PTK_SNAP_MEMINFO);
+	ptk_activities[PTK_ACT_MEM].rows(NULL, &sn, 0, NULL, &mem);
+	ptk_activities[PTK_ACT_SWAP].rows(NULL, &sn, 0, NULL, &swap);
+#define MEM(m) mem.r[0].v[ptk_act_col(&ptk_activities[PTK_ACT_MEM], PTK_M_##m)].u
+#define SWP(m) swap.r[0].v[ptk_act_col(&ptk_activities[PTK_ACT_SWAP], PTK_M_##m)].u
+	const struct ptk_meminfo mi = sn.mi;
+	u64 used = MEM(MEM_USED), swap_used = SWP(SWP_USED);
+	u64 cache = MEM(MEM_CACHE), buff_cache = MEM(MEM_BUFF_CACHE);
+#undef MEM
+#undef SWP
+	ptk_rows_free(&mem);
+	ptk_rows_free(&swap);
 	static const int mem_w[] = {
 		F_TOTAL, F_USED, F_FREE, F_SHARED, F_BUFFERS, F_CACHE, F_AVAIL
 	};
@@ -164,8 +177,9 @@ static int free_sample(struct ptk_ctx *ctx, void *arg, long i, double itv_s)
 	int nmem = o->wide ? 7 : 6;
 	u64 mem_kb_w[] = { mi.mem_total, used,	mi.mem_free,	 mi.shmem,
 			   mi.buffers,	 cache, mi.mem_available };
-	u64 mem_kb_n[] = { mi.mem_total,    used, mi.mem_free, mi.shmem, mi.buffers + cache,
-			   mi.mem_available };
+	u64 mem_kb_n[] = {
+		mi.mem_total, used, mi.mem_free, mi.shmem, buff_cache, mi.mem_available
+	};
 	const u64 *mem_kb = o->wide ? mem_kb_w : mem_kb_n;
 	u64 swap_kb[] = { mi.swap_total, swap_used, mi.swap_free };
 	u64 tot_kb[] = { mi.mem_total + mi.swap_total, used + swap_used,

@@ -2,10 +2,11 @@
 /*
  * ptk iostat: CPU and per-device I/O statistics, as sysstat iostat [-x].
  *
- * Rates come from ptk_disk_rates (model/delta.c), which follows sysstat's
- * compute_ext_disk_stats/write_ext_stat; the first report is since boot (interval = the
- * uptime) unless -y. A device whose counters drop between samples (recreated) shows 0 for that
- * interval, and one that appeared since the previous sample shows "-": it has no baseline.
+ * Values are the cpu and disk activities' rows (model/act_cpu.c, act_disk.c: sysstat's
+ * compute_ext_disk_stats); the first report is since boot (interval = the uptime) unless -y.
+ * A device whose counters drop between samples (recreated) shows 0 for that interval, and one
+ * that appeared since the previous sample shows "-": it has no baseline (the disk activity's
+ * restart_zero).
  * The discard (d*) columns appear only when the kernel gives 15+ counters (>= 4.18), the flush
  * (f*) columns with 17 (>= 5.5).
  */
@@ -17,123 +18,82 @@
 #include <time.h>
 
 #include "cmd/cmd.h"
-#include "model/delta.h"
-#include "source/procfs/procfs.h"
+#include "model/activity.h"
 
-/* ---- metric descriptions ----------------------------------------------------------------- */
+/* ---- columns: registry entries (model/registry.c) in iostat's layout ------------------- */
 
-enum { C_USER, C_NICE, C_SYS, C_IOWAIT, C_STEAL, C_IDLE, C_N };
-#define IO_PCT(title, key, help)                                  \
-	{                                                         \
-		title, key, "%", PTK_GAUGE, PTK_V_F64, 7, 2, help \
+/* A column of iostat's layout: the registry entry m, titled and sized as sysstat's iostat
+ * prints it; with -m the kB columns are MB ones (mb_name, mb_key). */
+struct io_col {
+	enum ptk_mid m;
+	const char *name;
+	int width;
+	const char *mb_name, *mb_key;
+	bool dc, fl; /* a discard / flush column: shown when the kernel has those counters */
+};
+
+static const struct io_col cpu_layout[] = {
+	{ PTK_M_CPU_USER, NULL, 7 },   { PTK_M_CPU_NICE_ALL, NULL, 7 },
+	{ PTK_M_CPU_SYSTEM, NULL, 7 }, { PTK_M_CPU_IOWAIT, NULL, 7 },
+	{ PTK_M_CPU_STEAL, NULL, 7 },  { PTK_M_CPU_IDLE, NULL, 7 },
+};
+#define C_N ((int)ARRAY_SIZE(cpu_layout))
+
+/* iostat -x, sysstat 12.6 layout */
+static const struct io_col x_layout[] = {
+	{ PTK_M_DISK_DEV, "Device", -13 },
+	{ PTK_M_DISK_R_S, NULL, 7 },
+	{ PTK_M_DISK_RKB_S, NULL, 9, "rMB/s", "rMB_s" },
+	{ PTK_M_DISK_RRQM_S, NULL, 8 },
+	{ PTK_M_DISK_RRQM_PCT, NULL, 6 },
+	{ PTK_M_DISK_R_AWAIT, NULL, 7 },
+	{ PTK_M_DISK_RAREQ_SZ, NULL, 8 },
+	{ PTK_M_DISK_W_S, NULL, 7 },
+	{ PTK_M_DISK_WKB_S, NULL, 9, "wMB/s", "wMB_s" },
+	{ PTK_M_DISK_WRQM_S, NULL, 8 },
+	{ PTK_M_DISK_WRQM_PCT, NULL, 6 },
+	{ PTK_M_DISK_W_AWAIT, NULL, 7 },
+	{ PTK_M_DISK_WAREQ_SZ, NULL, 8 },
+	{ PTK_M_DISK_D_S, NULL, 7, .dc = true },
+	{ PTK_M_DISK_DKB_S, NULL, 9, "dMB/s", "dMB_s", .dc = true },
+	{ PTK_M_DISK_DRQM_S, NULL, 8, .dc = true },
+	{ PTK_M_DISK_DRQM_PCT, NULL, 6, .dc = true },
+	{ PTK_M_DISK_D_AWAIT, NULL, 7, .dc = true },
+	{ PTK_M_DISK_DAREQ_SZ, NULL, 8, .dc = true },
+	{ PTK_M_DISK_F_S, NULL, 7, .fl = true },
+	{ PTK_M_DISK_F_AWAIT, NULL, 7, .fl = true },
+	{ PTK_M_DISK_AQU_SZ, NULL, 7 },
+	{ PTK_M_DISK_UTIL, NULL, 6 },
+};
+
+/* iostat without -x */
+static const struct io_col b_layout[] = {
+	{ PTK_M_DISK_DEV, "Device", -13 },
+	{ PTK_M_DISK_TPS, NULL, 8 },
+	{ PTK_M_DISK_RKB_S, "kB_read/s", 12, "MB_read/s", "MB_read_s" },
+	{ PTK_M_DISK_WKB_S, "kB_wrtn/s", 12, "MB_wrtn/s", "MB_wrtn_s" },
+	{ PTK_M_DISK_DKB_S, "kB_dscd/s", 12, "MB_dscd/s", "MB_dscd_s", .dc = true },
+	{ PTK_M_DISK_RKB, NULL, 10, "MB_read", "MB_read" },
+	{ PTK_M_DISK_WKB, NULL, 10, "MB_wrtn", "MB_wrtn" },
+	{ PTK_M_DISK_DKB, NULL, 10, "MB_dscd", "MB_dscd", .dc = true },
+};
+#define X_N ((int)ARRAY_SIZE(x_layout))
+
+/* The column of c as iostat shows it (mb: -m). */
+static struct ptk_metric io_metric(const struct io_col *c, bool mb)
+{
+	struct ptk_metric m = ptk_registry[c->m];
+
+	if (c->name)
+		m.name = c->name;
+	m.width = c->width;
+	if (mb && c->mb_name) {
+		m.name = c->mb_name;
+		m.key = c->mb_key;
+		m.unit = m.kind == PTK_COUNTER ? "MB" : "MB/s";
 	}
-static const struct ptk_metric cpu_cols[C_N] = {
-	[C_USER] = IO_PCT("%user", "user_pct", "user mode incl. guest (/proc/stat cpu field 1)"),
-	[C_NICE] = IO_PCT("%nice", "nice_pct", "niced user mode (/proc/stat cpu field 2)"),
-	[C_SYS] = IO_PCT("%system", "system_pct",
-			 "kernel mode incl. hard and soft interrupts (/proc/stat fields 3, 6, 7)"),
-	[C_IOWAIT] =
-		IO_PCT("%iowait", "iowait_pct", "idle with I/O outstanding (/proc/stat field 5)"),
-	[C_STEAL] = IO_PCT("%steal", "steal_pct",
-			   "involuntary wait for the hypervisor (/proc/stat field 8)"),
-	[C_IDLE] = IO_PCT("%idle", "idle_pct", "idle without I/O outstanding (/proc/stat field 4)"),
-};
-static const struct ptk_table cpu_tab = { "avg_cpu", cpu_cols, C_N };
-
-#define DEV_COL                                                       \
-	{                                                             \
-		"Device", "device", "", PTK_GAUGE, PTK_V_STR, -13, 0, \
-			"block device (/proc/diskstats field 3)"      \
-	}
-#define F(title, key, unit, w, help)                               \
-	{                                                          \
-		title, key, unit, PTK_GAUGE, PTK_V_F64, w, 2, help \
-	}
-
-/* iostat -x, sysstat 12.6 layout. The kB columns are renamed MB with -m. */
-enum {
-	X_DEV,
-	X_RS,
-	X_RKB,
-	X_RRQM,
-	X_RRQM_PCT,
-	X_RAWAIT,
-	X_RAREQ,
-	X_WS,
-	X_WKB,
-	X_WRQM,
-	X_WRQM_PCT,
-	X_WAWAIT,
-	X_WAREQ,
-	X_DS,
-	X_DKB,
-	X_DRQM,
-	X_DRQM_PCT,
-	X_DAWAIT,
-	X_DAREQ,
-	X_FS,
-	X_FAWAIT,
-	X_AQU,
-	X_UTIL,
-	X_N
-};
-static const struct ptk_metric x_cols[X_N] = {
-	[X_DEV] = DEV_COL,
-	[X_RS] = F("r/s", "r_s", "/s", 7, "reads completed (/proc/diskstats field 4)"),
-	[X_RKB] = F("rkB/s", "rkB_s", "kB/s", 9, "kB read: sectors/2 (field 6)"),
-	[X_RRQM] = F("rrqm/s", "rrqm_s", "/s", 8, "reads merged into another request (field 5)"),
-	[X_RRQM_PCT] = F("%rrqm", "rrqm_pct", "%", 6, "merged / (merged + completed) reads"),
-	[X_RAWAIT] = F("r_await", "r_await", "ms", 7,
-		       "ms per read incl. queueing: read ticks / reads (fields 7, 4)"),
-	[X_RAREQ] = F("rareq-sz", "rareq_sz", "kB", 8, "kB per read (fields 6, 4)"),
-	[X_WS] = F("w/s", "w_s", "/s", 7, "writes completed (/proc/diskstats field 8)"),
-	[X_WKB] = F("wkB/s", "wkB_s", "kB/s", 9, "kB written: sectors/2 (field 10)"),
-	[X_WRQM] = F("wrqm/s", "wrqm_s", "/s", 8, "writes merged (field 9)"),
-	[X_WRQM_PCT] = F("%wrqm", "wrqm_pct", "%", 6, "merged / (merged + completed) writes"),
-	[X_WAWAIT] = F("w_await", "w_await", "ms", 7,
-		       "ms per write incl. queueing: write ticks / writes (fields 11, 8)"),
-	[X_WAREQ] = F("wareq-sz", "wareq_sz", "kB", 8, "kB per write (fields 10, 8)"),
-	[X_DS] = F("d/s", "d_s", "/s", 7, "discards completed (field 15, kernel >= 4.18)"),
-	[X_DKB] = F("dkB/s", "dkB_s", "kB/s", 9, "kB discarded (field 17)"),
-	[X_DRQM] = F("drqm/s", "drqm_s", "/s", 8, "discards merged (field 16)"),
-	[X_DRQM_PCT] = F("%drqm", "drqm_pct", "%", 6, "merged / (merged + completed) discards"),
-	[X_DAWAIT] = F("d_await", "d_await", "ms", 7, "ms per discard (fields 18, 15)"),
-	[X_DAREQ] = F("dareq-sz", "dareq_sz", "kB", 8, "kB per discard (fields 17, 15)"),
-	[X_FS] = F("f/s", "f_s", "/s", 7, "flush requests completed (field 19, kernel >= 5.5)"),
-	[X_FAWAIT] = F("f_await", "f_await", "ms", 7, "ms per flush (fields 20, 19)"),
-	[X_AQU] = F("aqu-sz", "aqu_sz", "", 7,
-		    "average requests in flight: weighted ms / interval (field 14)"),
-	[X_UTIL] = F("%util", "util_pct", "%", 6,
-		     "time with >= 1 request in flight (field 13); not saturation on devices "
-		     "serving requests in parallel"),
-};
-static const char *const x_mb_name[X_N][2] = {
-	[X_RKB] = { "rMB/s", "rMB_s" },
-	[X_WKB] = { "wMB/s", "wMB_s" },
-	[X_DKB] = { "dMB/s", "dMB_s" },
-};
-
-/* iostat without -x. */
-enum { B_DEV, B_TPS, B_RKBS, B_WKBS, B_DKBS, B_RKB, B_WKB, B_DKB, B_N };
-#define U(title, key, unit, help)                                   \
-	{                                                           \
-		title, key, unit, PTK_GAUGE, PTK_V_U64, 10, 0, help \
-	}
-static const struct ptk_metric b_cols[B_N] = {
-	[B_DEV] = DEV_COL,
-	[B_TPS] = F("tps", "tps", "/s", 8, "reads + writes + discards completed per second"),
-	[B_RKBS] = F("kB_read/s", "kB_read_s", "kB/s", 12, "kB read per second (field 6)"),
-	[B_WKBS] = F("kB_wrtn/s", "kB_wrtn_s", "kB/s", 12, "kB written per second (field 10)"),
-	[B_DKBS] = F("kB_dscd/s", "kB_dscd_s", "kB/s", 12, "kB discarded per second (field 17)"),
-	[B_RKB] = U("kB_read", "kB_read", "kB", "kB read in the interval (field 6)"),
-	[B_WKB] = U("kB_wrtn", "kB_wrtn", "kB", "kB written in the interval (field 10)"),
-	[B_DKB] = U("kB_dscd", "kB_dscd", "kB", "kB discarded in the interval (field 17)"),
-};
-static const char *const b_mb_name[B_N][2] = {
-	[B_RKBS] = { "MB_read/s", "MB_read_s" }, [B_WKBS] = { "MB_wrtn/s", "MB_wrtn_s" },
-	[B_DKBS] = { "MB_dscd/s", "MB_dscd_s" }, [B_RKB] = { "MB_read", "MB_read" },
-	[B_WKB] = { "MB_wrtn", "MB_wrtn" },	 [B_DKB] = { "MB_dscd", "MB_dscd" },
-};
+	return m;
+}
 
 static const char usage[] =
 	"usage: ptk iostat [-x] [-d] [-c] [-k|-m] [-p [dev,...|ALL]] [-y] [-z] [-t] [--json]\n"
@@ -153,22 +113,19 @@ struct io {
 	char **devs; /* devices named on the command line */
 	bool *devs_part; /* ... and their partitions wanted (-p dev) */
 	int ndevs;
-	struct ptk_stat st_prev, st_cur;
-	struct ptk_diskstats ds_prev, ds_cur;
-	struct ptk_metric cols[X_N];
+	struct ptk_snap prev, cur;
+	struct ptk_rows rows; /* an activity's rows of the report */
+	struct ptk_metric cpu_cols[C_N], cols[X_N];
+	const struct io_col *layout[X_N]; /* cols[i] shows layout[i] */
 	int ncols;
-	int map[X_N]; /* cols[i] shows value index map[i] */
 };
 
 static void swap_samples(struct io *io)
 {
-	struct ptk_stat st = io->st_prev;
-	struct ptk_diskstats ds = io->ds_prev;
+	struct ptk_snap s = io->prev;
 
-	io->st_prev = io->st_cur;
-	io->st_cur = st;
-	io->ds_prev = io->ds_cur;
-	io->ds_cur = ds;
+	io->prev = io->cur;
+	io->cur = s;
 }
 
 /* name is a partition of dev: dev + [p]digits ("sda1", "nvme0n1p2"). */
@@ -213,91 +170,42 @@ static u64 ios(const struct ptk_disk *d)
 static const struct ptk_table *dev_table(struct io *io, const struct ptk_diskstats *ds,
 					 struct ptk_table *tab)
 {
-	int nf = 0, n = io->ext ? X_N : B_N;
-	const struct ptk_metric *src = io->ext ? x_cols : b_cols;
+	const struct io_col *lay = io->ext ? x_layout : b_layout;
+	int nf = 0, n = io->ext ? X_N : (int)ARRAY_SIZE(b_layout);
 
 	for (int i = 0; i < ds->n; i++)
 		nf = MAX(nf, ds->d[i].nfields);
 	io->ncols = 0;
 	for (int i = 0; i < n; i++) {
-		if (io->ext ? (nf < 15 && i >= X_DS && i <= X_DAREQ) ||
-				      (nf < 17 && i >= X_FS && i <= X_FAWAIT) :
-			      (nf < 15 && (i == B_DKBS || i == B_DKB)))
+		if ((lay[i].dc && nf < 15) || (lay[i].fl && nf < 17))
 			continue;
-		io->cols[io->ncols] = src[i];
-		if (io->mb) {
-			const char *const *mb = io->ext ? x_mb_name[i] : b_mb_name[i];
-			if (mb[0]) {
-				io->cols[io->ncols].name = mb[0];
-				io->cols[io->ncols].key = mb[1];
-				io->cols[io->ncols].unit = io->ext ? "MB/s" : "MB";
-			}
-		}
-		io->map[io->ncols++] = i;
+		io->cols[io->ncols] = io_metric(&lay[i], io->mb);
+		io->layout[io->ncols++] = &lay[i];
 	}
 	*tab = (struct ptk_table){ "devices", io->cols, io->ncols };
 	return tab;
 }
 
-/* All values of one device row (in x_cols or b_cols order). o NULL: no baseline ("-"). */
-static void dev_vals(const struct io *io, const struct ptk_disk *o, const struct ptk_disk *n,
-		     double itv, struct ptk_val *v, double *util)
+/* One device row in the visible columns, from the disk activity's row r (NULL: none). */
+static void dev_vals(const struct io *io, const struct ptk_row *r, const char *name,
+		     struct ptk_val *v, double *util)
 {
-	double f = io->mb ? 1.0 / 1024 : 1.0;
-	struct ptk_disk_rates r;
+	const struct ptk_activity *act = &ptk_activities[PTK_ACT_DISK];
 
-	v[0] = PTK_S(n->name);
 	*util = -1;
-	if (!o) {
-		for (int i = 1; i < X_N; i++)
-			v[i] = PTK_NA;
-		return;
+	for (int c = 0; c < io->ncols; c++) {
+		const struct io_col *l = io->layout[c];
+		struct ptk_val x = r ? r->v[ptk_act_col(act, l->m)] : PTK_NA;
+
+		if (l->m == PTK_M_DISK_DEV)
+			x = PTK_S(name);
+		else if (io->mb && l->mb_name && !x.na)
+			x = ptk_registry[l->m].type == PTK_V_U64 ? PTK_U(x.u / 1024) :
+								   PTK_F(x.f / 1024);
+		else if (l->m == PTK_M_DISK_UTIL && !x.na)
+			*util = x.f;
+		v[c] = x;
 	}
-	ptk_disk_rates(o, n, itv, &r);
-	if (!io->ext) {
-		/* Interval totals: 0 for a recreated device, as the rates are. */
-		bool reset = r.tps == 0 && ios(n) < ios(o);
-		v[B_TPS] = PTK_F(r.tps);
-		v[B_RKBS] = PTK_F(r.rkb_s * f);
-		v[B_WKBS] = PTK_F(r.wkb_s * f);
-		v[B_DKBS] = PTK_F(r.dkb_s * f);
-		v[B_RKB] =
-			PTK_U(reset ? 0 :
-				      ptk_delta(o->f[PTK_DK_RD_SECTORS], n->f[PTK_DK_RD_SECTORS]) /
-					      (io->mb ? 2048 : 2));
-		v[B_WKB] =
-			PTK_U(reset ? 0 :
-				      ptk_delta(o->f[PTK_DK_WR_SECTORS], n->f[PTK_DK_WR_SECTORS]) /
-					      (io->mb ? 2048 : 2));
-		v[B_DKB] =
-			PTK_U(reset ? 0 :
-				      ptk_delta(o->f[PTK_DK_DC_SECTORS], n->f[PTK_DK_DC_SECTORS]) /
-					      (io->mb ? 2048 : 2));
-		return;
-	}
-	v[X_RS] = PTK_F(r.r_s);
-	v[X_RKB] = PTK_F(r.rkb_s * f);
-	v[X_RRQM] = PTK_F(r.rrqm_s);
-	v[X_RRQM_PCT] = PTK_F(r.rrqm_pct);
-	v[X_RAWAIT] = PTK_F(r.r_await);
-	v[X_RAREQ] = PTK_F(r.rareq_sz);
-	v[X_WS] = PTK_F(r.w_s);
-	v[X_WKB] = PTK_F(r.wkb_s * f);
-	v[X_WRQM] = PTK_F(r.wrqm_s);
-	v[X_WRQM_PCT] = PTK_F(r.wrqm_pct);
-	v[X_WAWAIT] = PTK_F(r.w_await);
-	v[X_WAREQ] = PTK_F(r.wareq_sz);
-	v[X_DS] = PTK_F(r.d_s);
-	v[X_DKB] = PTK_F(r.dkb_s * f);
-	v[X_DRQM] = PTK_F(r.drqm_s);
-	v[X_DRQM_PCT] = PTK_F(r.drqm_pct);
-	v[X_DAWAIT] = PTK_F(r.d_await);
-	v[X_DAREQ] = PTK_F(r.dareq_sz);
-	v[X_FS] = PTK_F(r.f_s);
-	v[X_FAWAIT] = PTK_F(r.f_await);
-	v[X_AQU] = PTK_F(r.aqu_sz);
-	v[X_UTIL] = PTK_F(r.util);
-	*util = r.util;
 }
 
 /* ---- one report ------------------------------------------------------------------------- */
@@ -306,9 +214,11 @@ static void dev_vals(const struct io *io, const struct ptk_disk *o, const struct
 
 static void report(struct ptk_ctx *ctx, struct io *io, bool since_boot, double itv)
 {
-	static const struct ptk_cpu_times zero_cpu;
+	static const struct ptk_act_opts disk_opts = { .partitions = true,
+						       .unused = true,
+						       .restart_zero = true };
 	struct ptk_sink *s = &ctx->sink;
-	const struct ptk_cpu_times *oc = since_boot ? &zero_cpu : &io->st_prev.all;
+	const struct ptk_snap *prev = since_boot ? NULL : &io->prev;
 	char lie[512] = "";
 	size_t lie_len = 0;
 
@@ -329,23 +239,21 @@ static void report(struct ptk_ctx *ctx, struct io *io, bool since_boot, double i
 		printf("%s\n", buf);
 	}
 	if (io->show_cpu) {
-		double pct[PTK_CPU_NSTATES];
+		const struct ptk_activity *act = &ptk_activities[PTK_ACT_CPU];
+		const struct ptk_table cpu_tab = { "avg_cpu", io->cpu_cols, C_N };
 		struct ptk_val v[C_N];
 
-		ptk_cpu_pct(oc, &io->st_cur.all, pct);
-		v[C_USER] = PTK_F(pct[PTK_CPU_USER]);
-		v[C_NICE] = PTK_F(pct[PTK_CPU_NICE]);
-		v[C_SYS] = PTK_F(pct[PTK_CPU_SYSTEM] + pct[PTK_CPU_IRQ] + pct[PTK_CPU_SOFTIRQ]);
-		v[C_IOWAIT] = PTK_F(pct[PTK_CPU_IOWAIT]);
-		v[C_STEAL] = PTK_F(pct[PTK_CPU_STEAL]);
-		v[C_IDLE] = PTK_F(pct[PTK_CPU_IDLE]);
+		io->rows.n = 0;
+		act->rows(prev, &io->cur, itv, NULL, &io->rows); /* the "all" row */
+		for (int i = 0; i < C_N; i++)
+			v[i] = io->rows.r[0].v[ptk_act_col(act, cpu_layout[i].m)];
 		if (ctx->json) {
 			ptk_sink_meta_json(s, "avg_cpu", ptk_json_row(&cpu_tab, v));
 		} else {
 			/* sysstat's header is not aligned on its values: "avg-cpu:  %user   %nice" */
 			fputs("avg-cpu:", s->out);
 			for (int i = 0; i < C_N; i++)
-				fprintf(s->out, i ? " %7s" : " %6s", cpu_cols[i].name);
+				fprintf(s->out, i ? " %7s" : " %6s", io->cpu_cols[i].name);
 			fputc('\n', s->out);
 			s->prefix_width = 7;
 			ptk_sink_table_begin(s, &cpu_tab, false, NULL);
@@ -357,25 +265,24 @@ static void report(struct ptk_ctx *ctx, struct io *io, bool since_boot, double i
 	}
 	if (io->show_dev) {
 		struct ptk_table tab;
-		struct ptk_val full[X_N], row[X_N];
+		struct ptk_val row[X_N];
 
-		dev_table(io, &io->ds_cur, &tab);
+		io->rows.n = 0;
+		ptk_activities[PTK_ACT_DISK].rows(prev, &io->cur, itv, &disk_opts, &io->rows);
+		dev_table(io, &io->cur.ds, &tab);
 		ptk_sink_table_begin(s, &tab, true, NULL);
-		for (int i = 0; i < io->ds_cur.n; i++) {
-			const struct ptk_disk *n = &io->ds_cur.d[i], *o;
-			static const struct ptk_disk zero_disk;
+		for (int i = 0; i < io->cur.ds.n; i++) {
+			const struct ptk_disk *n = &io->cur.ds.d[i], *o;
 			double util;
 
 			if (!wanted(io, n))
 				continue;
 			if (!io->unfiltered && !ios(n))
 				continue; /* never used since boot */
-			o = since_boot ? &zero_disk : ptk_diskstats_find(&io->ds_prev, n->name);
-			if (io->zero_omit && o && ios(o) == ios(n))
+			o = since_boot ? NULL : ptk_diskstats_find(&io->prev.ds, n->name);
+			if (io->zero_omit && (since_boot ? !ios(n) : o && ios(o) == ios(n)))
 				continue;
-			dev_vals(io, o, n, itv, full, &util);
-			for (int c = 0; c < io->ncols; c++)
-				row[c] = full[io->map[c]];
+			dev_vals(io, ptk_rows_find(&io->rows, n->name), n->name, row, &util);
 			ptk_sink_row(s, NULL, row);
 			if (io->ext && util >= LIE_UTIL_PCT &&
 			    ptk_disk_rotational_read(&ctx->src, n->name) == 0 &&
@@ -407,13 +314,15 @@ static void report(struct ptk_ctx *ctx, struct io *io, bool since_boot, double i
 
 static int read_sample(struct ptk_ctx *ctx, struct io *io)
 {
-	int r = ptk_stat_read(&ctx->src, &io->st_cur);
+	unsigned mask = io->show_dev ? PTK_SNAP_BIT(PTK_SNAP_DISKSTATS) : 0;
+	int r = ptk_snap_read(&ctx->src, &io->cur, mask);
 
 	if (r) {
 		ptk_err("cannot read %s/stat: %s", ctx->src.procfs, strerror(-r));
 		return PTK_EXIT_RUNTIME;
 	}
-	if (io->show_dev && (r = ptk_diskstats_read(&ctx->src, &io->ds_cur))) {
+	if (io->show_dev && !ptk_snap_has(&io->cur, PTK_SNAP_DISKSTATS)) {
+		r = io->cur.err[PTK_SNAP_DISKSTATS];
 		ptk_err("cannot read %s/diskstats: %s", ctx->src.procfs, strerror(-r));
 		return PTK_EXIT_RUNTIME;
 	}
@@ -430,7 +339,7 @@ static int io_sample(struct ptk_ctx *ctx, void *arg, long i, double itv)
 	if (i > 0)
 		report(ctx, io, false, itv);
 	else if (!io->skip_first)
-		report(ctx, io, true, ptk_ctx_uptime(ctx));
+		report(ctx, io, true, io->cur.up.up_s);
 	else if (!ctx->json)
 		fputc('\n', stdout); /* sysstat still ends the skipped report */
 	swap_samples(io);
@@ -602,10 +511,12 @@ int cmd_iostat(struct ptk_ctx *ctx, int argc, char **argv)
 	}
 	if ((rc = ptk_ctx_ready(ctx)))
 		goto out;
+	for (int i = 0; i < C_N; i++)
+		io.cpu_cols[i] = io_metric(&cpu_layout[i], false);
 	if (!ctx->json) {
 		if ((rc = read_sample(ctx, &io)))
 			goto out;
-		banner(ctx, &io.st_cur);
+		banner(ctx, &io.cur.st);
 	}
 	r = ptk_loop(ctx, interval, count, io_sample, &io);
 	if (r > 0)
@@ -618,9 +529,8 @@ out:
 		free(io.devs[i]);
 	free(io.devs);
 	free(io.devs_part);
-	ptk_stat_free(&io.st_prev);
-	ptk_stat_free(&io.st_cur);
-	ptk_diskstats_free(&io.ds_prev);
-	ptk_diskstats_free(&io.ds_cur);
+	ptk_snap_free(&io.prev);
+	ptk_snap_free(&io.cur);
+	ptk_rows_free(&io.rows);
 	return rc;
 }

@@ -17,51 +17,28 @@
 #include <time.h>
 
 #include "cmd/cmd.h"
-#include "model/delta.h"
-#include "source/procfs/procfs.h"
+#include "model/activity.h"
 
 #define MP_MAX_CPUS 8192
 
-enum {
-	M_CPU,
-	M_USR,
-	M_NICE,
-	M_SYS,
-	M_IOWAIT,
-	M_IRQ,
-	M_SOFT,
-	M_STEAL,
-	M_GUEST,
-	M_GNICE,
-	M_IDLE,
-	M_N
+/* mpstat's columns: registry entries (model/registry.c), in mpstat's narrower text layout */
+static const enum ptk_mid mp_mids[] = {
+	PTK_M_CPU_ID,	  PTK_M_CPU_USR,   PTK_M_CPU_NICE, PTK_M_CPU_SYS,
+	PTK_M_CPU_IOWAIT, PTK_M_CPU_IRQ,   PTK_M_CPU_SOFT, PTK_M_CPU_STEAL,
+	PTK_M_CPU_GUEST,  PTK_M_CPU_GNICE, PTK_M_CPU_IDLE,
 };
-
-#define MP_PCT(title, key, help)                                  \
-	{                                                         \
-		title, key, "%", PTK_GAUGE, PTK_V_F64, 7, 2, help \
-	}
-static const struct ptk_metric mp_cols[M_N] = {
-	[M_CPU] = { "CPU", "cpu", "", PTK_GAUGE, PTK_V_STR, 4, 0,
-		    "processor number (the N of /proc/stat \"cpuN\"), or all" },
-	[M_USR] = MP_PCT(
-		"%usr", "usr_pct",
-		"user mode, guest excluded: (user - guest) ticks (/proc/stat cpu fields 1, 9)"),
-	[M_NICE] = MP_PCT("%nice", "nice_pct",
-			  "niced user mode, guest_nice excluded (/proc/stat cpu fields 2, 10)"),
-	[M_SYS] =
-		MP_PCT("%sys", "sys_pct", "kernel mode, interrupts excluded (/proc/stat field 3)"),
-	[M_IOWAIT] = MP_PCT("%iowait", "iowait_pct",
-			    "idle with I/O outstanding (/proc/stat field 5; may go backwards)"),
-	[M_IRQ] = MP_PCT("%irq", "irq_pct", "servicing hard interrupts (/proc/stat field 6)"),
-	[M_SOFT] = MP_PCT("%soft", "soft_pct", "servicing softirqs (/proc/stat field 7)"),
-	[M_STEAL] = MP_PCT("%steal", "steal_pct",
-			   "involuntary wait while the hypervisor ran another vCPU (field 8)"),
-	[M_GUEST] = MP_PCT("%guest", "guest_pct", "running a virtual CPU (/proc/stat field 9)"),
-	[M_GNICE] = MP_PCT("%gnice", "gnice_pct", "running a niced guest (/proc/stat field 10)"),
-	[M_IDLE] = MP_PCT("%idle", "idle_pct", "idle without I/O outstanding (/proc/stat field 4)"),
-};
+#define M_N ((int)ARRAY_SIZE(mp_mids))
+static struct ptk_metric mp_cols[M_N];
 static const struct ptk_table mp_tab = { "cpus", mp_cols, M_N };
+
+/* The registry's entries with mpstat's widths (4 for CPU, 7 for a share), as sysstat prints. */
+static void mp_table_init(void)
+{
+	for (int i = 0; i < M_N; i++) {
+		mp_cols[i] = ptk_registry[mp_mids[i]];
+		mp_cols[i].width = i == 0 ? 4 : 7;
+	}
+}
 
 static const char usage[] =
 	"usage: ptk mpstat [-P ALL|ON|cpu-list] [-u] [--json] [interval [count]]\n"
@@ -71,76 +48,48 @@ static const char usage[] =
 	"report per interval, then Average: lines (also on Ctrl-C). An offline CPU prints zeros.\n";
 
 struct mp {
-	struct ptk_stat first, prev, cur;
+	struct ptk_snap first, prev, cur;
+	struct ptk_rows rows; /* the cpu activity's rows of a report */
 	bool *sel; /* selected CPUs (ncpu) */
-	bool *online; /* /sys/devices/system/cpu/online of the current sample */
-	bool online_known; /* online file was readable */
 	bool show_all; /* the "all" row */
 	bool per_cpu; /* any CPU row: header repeated per interval */
 	bool only_online; /* -P ON */
 	int ncpu; /* CPUs shown: highest present/online + 1 */
 	char prev_clock[32]; /* time of the previous sample (header) */
-	double first_up, cur_up;
 	long reports;
 };
 
-static int read_online(const struct ptk_ctx *ctx, struct mp *m)
+/* CPU n is online in s: listed in /proc/stat (and not offline per the online file). */
+static bool cpu_online(const struct ptk_snap *s, int n)
 {
-	int r = ptk_cpu_online_read(&ctx->src, m->online, MP_MAX_CPUS);
-
-	m->online_known = r >= 0;
-	return r;
-}
-
-/* CPU n is online in st: listed in /proc/stat (and not offline per the online file). */
-static bool cpu_online(const struct mp *m, const struct ptk_stat *st, int n)
-{
-	if (n >= st->ncpu || !st->present[n])
+	if (n >= s->st.ncpu || !s->st.present[n])
 		return false;
-	return !m->online_known || m->online[n];
+	return !ptk_snap_has(s, PTK_SNAP_ONLINE) || (n < s->online_n && s->online[n]);
 }
 
-/* One row of percentages between two cpu lines. */
-static void fill_pct(struct ptk_val *v, const struct ptk_cpu_times *o,
-		     const struct ptk_cpu_times *n)
+/* v: the cpu activity's row r in mpstat's columns; x for every value when r is NULL */
+static void fill(struct ptk_val *v, const struct ptk_row *r, struct ptk_val x)
 {
-	double pct[PTK_CPU_NSTATES], usr, nice;
-
-	ptk_cpu_pct(o, n, pct);
-	usr = pct[PTK_CPU_USER] - pct[PTK_CPU_GUEST];
-	nice = pct[PTK_CPU_NICE] - pct[PTK_CPU_GUEST_NICE];
-	v[M_USR] = PTK_F(usr > 0 ? usr : 0);
-	v[M_NICE] = PTK_F(nice > 0 ? nice : 0);
-	v[M_SYS] = PTK_F(pct[PTK_CPU_SYSTEM]);
-	v[M_IOWAIT] = PTK_F(pct[PTK_CPU_IOWAIT]);
-	v[M_IRQ] = PTK_F(pct[PTK_CPU_IRQ]);
-	v[M_SOFT] = PTK_F(pct[PTK_CPU_SOFTIRQ]);
-	v[M_STEAL] = PTK_F(pct[PTK_CPU_STEAL]);
-	v[M_GUEST] = PTK_F(pct[PTK_CPU_GUEST]);
-	v[M_GNICE] = PTK_F(pct[PTK_CPU_GUEST_NICE]);
-	v[M_IDLE] = PTK_F(pct[PTK_CPU_IDLE]);
-}
-
-static void fill_const(struct ptk_val *v, struct ptk_val x)
-{
-	for (int i = M_USR; i < M_N; i++)
-		v[i] = x;
+	for (int i = 1; i < M_N; i++)
+		v[i] = r ? r->v[ptk_act_col(&ptk_activities[PTK_ACT_CPU], mp_mids[i])] : x;
 }
 
 /*
  * Print one report between snapshots o and n (o NULL: since boot). prefix is the time of
  * day or "Average:"; hdr_prefix the prefix of the header line, NULL for no header.
  */
-static void report(struct ptk_ctx *ctx, struct mp *m, const struct ptk_stat *o,
-		   const struct ptk_stat *n, const char *prefix, const char *hdr_prefix,
+static void report(struct ptk_ctx *ctx, struct mp *m, const struct ptk_snap *o,
+		   const struct ptk_snap *n, const char *prefix, const char *hdr_prefix,
 		   const char *kind, double itv)
 {
-	static const struct ptk_cpu_times zero;
+	static const struct ptk_act_opts per_cpu = { .per_cpu = true };
 	struct ptk_sink *s = &ctx->sink;
 	struct json_object *arr = NULL;
 	struct ptk_val v[M_N];
 	char label[16];
 
+	m->rows.n = 0;
+	ptk_activities[PTK_ACT_CPU].rows(o, n, itv, &per_cpu, &m->rows);
 	if (ctx->json) {
 		ptk_sink_begin(s);
 		ptk_sink_meta_str(s, "type", kind);
@@ -161,23 +110,17 @@ static void report(struct ptk_ctx *ctx, struct mp *m, const struct ptk_stat *o,
 		if (c < 0 ? !m->show_all : !m->sel[c])
 			continue;
 		if (c < 0) {
-			v[M_CPU] = PTK_S("all");
-			fill_pct(v, o ? &o->all : &zero, &n->all);
+			snprintf(label, sizeof(label), "all");
 		} else {
 			snprintf(label, sizeof(label), "%d", c);
-			v[M_CPU] = PTK_S(label);
-			online = cpu_online(m, n, c);
+			online = cpu_online(n, c);
 			if (!online && m->only_online)
 				continue;
-			if (!online)
-				fill_const(v,
-					   PTK_F(0)); /* sysstat prints an offline CPU as zeros */
-			else if (o && !(c < o->ncpu && o->present[c]))
-				fill_const(v,
-					   PTK_NA); /* came online: no baseline for this interval */
-			else
-				fill_pct(v, o ? &o->cpu[c] : &zero, &n->cpu[c]);
 		}
+		v[0] = PTK_S(label);
+		/* sysstat prints an offline CPU as zeros; one that came online has no baseline
+		 * for this interval: its row is unknown */
+		fill(v, online ? ptk_rows_find(&m->rows, label) : NULL, PTK_F(0));
 		if (ctx->json) {
 			struct json_object *row = ptk_json_row(&mp_tab, v);
 			json_object_object_add(row, "online", json_object_new_boolean(online));
@@ -193,16 +136,14 @@ static void report(struct ptk_ctx *ctx, struct mp *m, const struct ptk_stat *o,
 	ptk_sink_end(s);
 }
 
-static int read_sample(struct ptk_ctx *ctx, struct mp *m, struct ptk_stat *st)
+static int read_sample(struct ptk_ctx *ctx, struct ptk_snap *s)
 {
-	int r = ptk_stat_read(&ctx->src, st);
+	int r = ptk_snap_read(&ctx->src, s, PTK_SNAP_BIT(PTK_SNAP_ONLINE));
 
 	if (r) {
 		ptk_err("cannot read %s/stat: %s", ctx->src.procfs, strerror(-r));
 		return PTK_EXIT_RUNTIME;
 	}
-	read_online(ctx, m);
-	m->cur_up = ptk_ctx_uptime(ctx);
 	return 0;
 }
 
@@ -213,20 +154,19 @@ static int mp_sample(struct ptk_ctx *ctx, void *arg, long i, double itv)
 	int r;
 
 	if (i == 0) {
-		if ((r = read_sample(ctx, m, &m->prev)))
+		if ((r = read_sample(ctx, &m->prev)))
 			return r;
-		ptk_stat_copy(&m->first, &m->prev);
-		m->first_up = m->cur_up;
+		ptk_snap_copy(&m->first, &m->prev);
 		ptk_ctx_clock(ctx, m->prev_clock, sizeof(m->prev_clock));
 		return 0;
 	}
-	if ((r = read_sample(ctx, m, &m->cur)))
+	if ((r = read_sample(ctx, &m->cur)))
 		return r;
 	ptk_ctx_clock(ctx, clock, sizeof(clock));
 	report(ctx, m, &m->prev, &m->cur, clock,
 	       (m->per_cpu || m->reports == 0) ? m->prev_clock : NULL, "interval", itv);
 	m->reports++;
-	ptk_stat_copy(&m->prev, &m->cur);
+	ptk_snap_copy(&m->prev, &m->cur);
 	snprintf(m->prev_clock, sizeof(m->prev_clock), "%s", clock);
 	return 0;
 }
@@ -258,16 +198,15 @@ static void banner(struct ptk_ctx *ctx, int ncpu)
 static int count_cpus(struct ptk_ctx *ctx, struct mp *m)
 {
 	char buf[4096];
-	int n = m->prev.ncpu, r;
+	bool *present = xcalloc(MP_MAX_CPUS, sizeof(bool));
+	int n = MAX(m->prev.st.ncpu, m->prev.online_n), r;
 
 	if (ptk_src_read(&ctx->src, PTK_SYS, "devices/system/cpu/present", buf, sizeof(buf)) > 0) {
-		r = ptk_parse_cpulist(buf, m->online, MP_MAX_CPUS);
+		r = ptk_parse_cpulist(buf, present, MP_MAX_CPUS);
 		if (r > n)
 			n = r;
 	}
-	r = read_online(ctx, m); /* also restores m->online */
-	if (r > n)
-		n = r;
+	free(present);
 	return MIN(n, MP_MAX_CPUS);
 }
 
@@ -301,7 +240,6 @@ int cmd_mpstat(struct ptk_ctx *ctx, int argc, char **argv)
 	if ((r = ptk_parse_interval_count(ctx, argc, argv, &interval, &count, &has_itv)))
 		return r;
 	m.sel = xcalloc(MP_MAX_CPUS, sizeof(bool));
-	m.online = xcalloc(MP_MAX_CPUS, sizeof(bool));
 	m.show_all = true;
 	if (parg) {
 		if (!strcasecmp(parg, "ALL")) {
@@ -315,16 +253,17 @@ int cmd_mpstat(struct ptk_ctx *ctx, int argc, char **argv)
 			int hi = ptk_parse_cpulist(parg, m.sel, MP_MAX_CPUS);
 			if (hi <= 0 || hi > MP_MAX_CPUS) {
 				rc = ptk_usage_error(ctx, "invalid -P value '%s'", parg);
-				goto out;
+				goto out_free_samples;
 			}
 			m.show_all = false;
 		}
 		m.per_cpu = true;
 	}
 	if ((rc = ptk_ctx_ready(ctx)))
-		goto out;
-	if ((rc = read_sample(ctx, &m, &m.prev)))
-		goto out;
+		goto out_free_samples;
+	mp_table_init();
+	if ((rc = read_sample(ctx, &m.prev)))
+		goto out_free_samples;
 	m.ncpu = count_cpus(ctx, &m);
 	if (parg && !m.show_all) {
 		for (int i = m.ncpu; i < MP_MAX_CPUS; i++) {
@@ -332,7 +271,7 @@ int cmd_mpstat(struct ptk_ctx *ctx, int argc, char **argv)
 				rc = ptk_usage_error(ctx,
 						     "invalid -P value '%s': CPU %d does not exist",
 						     parg, i);
-				goto out;
+				goto out_free_samples;
 			}
 		}
 	}
@@ -343,22 +282,22 @@ int cmd_mpstat(struct ptk_ctx *ctx, int argc, char **argv)
 	if (!has_itv) {
 		char clock[32];
 		ptk_ctx_clock(ctx, clock, sizeof(clock));
-		report(ctx, &m, NULL, &m.prev, clock, clock, "since_boot", m.cur_up);
-		goto out;
+		report(ctx, &m, NULL, &m.prev, clock, clock, "since_boot", m.prev.up.up_s);
+		goto out_free_samples;
 	}
 	r = ptk_loop(ctx, interval, count, mp_sample, &m);
 	if (r > 0) {
 		rc = r;
-		goto out;
+		goto out_free_samples;
 	}
 	if (m.reports > 0)
 		report(ctx, &m, &m.first, &m.prev, "Average:", m.per_cpu ? "Average:" : NULL,
-		       "average", m.cur_up - m.first_up);
-out:
-	ptk_stat_free(&m.first);
-	ptk_stat_free(&m.prev);
-	ptk_stat_free(&m.cur);
+		       "average", m.prev.up.up_s - m.first.up.up_s);
+out_free_samples:
+	ptk_snap_free(&m.first);
+	ptk_snap_free(&m.prev);
+	ptk_snap_free(&m.cur);
+	ptk_rows_free(&m.rows);
 	free(m.sel);
-	free(m.online);
 	return rc;
 }

@@ -14,573 +14,47 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
-#include "model/delta.h"
+#include "model/activity.h"
 #include "output/archive.h"
 
 #define MAXCOL 12
-#define MAXROWS 512
 
-struct row {
-	char key[64]; /* entity (CPU, device, interface); "" for single-row reports */
-	struct ptk_val v[MAXCOL];
-};
-struct rows {
-	int n;
-	struct row r[MAXROWS];
-};
-
-struct sar;
-typedef void (*row_fn)(const struct sar *o, const struct ptk_snap *p,
-		       const struct ptk_snap *c, double itv, struct rows *out);
-
+/* A report: the columns sar shows of one activity (model/activity.h). */
 struct report {
-	const struct ptk_table *tab;
-	row_fn fn;
-	u64 mean_cols; /* bit i: column i is a level (Average = mean of rows), else a rate */
-	bool keyed; /* column 0 is the entity */
-};
-
-struct acc {
-	char key[64];
-	double sum[MAXCOL], wsum[MAXCOL], w;
-	long n;
+	enum ptk_act_id act;
+	struct ptk_table tab; /* refs: registry entries, each a metric of the activity */
+	enum ptk_mid na_zero; /* na printed 0.00 in text, as sysstat does (JSON: null) */
 };
 
 struct sar {
 	struct ptk_ctx *ctx;
-	bool all_u, percpu, utc, iso, csv;
-	double hz;
+	bool utc, iso, csv;
+	struct ptk_act_opts aopts;
 	const struct report *rep[16];
 	int nrep;
-	struct acc *acc[16];
-	int nacc[16];
+	struct ptk_act_avg avg[16]; /* per report: its activity's rows averaged */
 	bool restart; /* a reboot inside the window: Average from rows */
+	struct ptk_rows act_rows; /* scratch: the activity's rows */
 };
 
-static struct row *row_new(struct rows *out, const char *key)
-{
-	if (out->n >= MAXROWS)
-		return NULL;
-	struct row *r = &out->r[out->n++];
-	snprintf(r->key, sizeof(r->key), "%s", key);
-	memset(r->v, 0, sizeof(r->v));
-	return r;
-}
-
-#define PCT_COL(n, k, h)                                 \
-	{                                                \
-		n, k, "%", PTK_GAUGE, PTK_V_F64, 9, 2, h \
+#define REPORT(a, nm, naz, ...)                                                                   \
+	{                                                                                         \
+		.act = a, .na_zero = naz,                                                         \
+		.tab = {.name = nm,                                                               \
+			.refs = (const struct ptk_metric *const[]){ __VA_ARGS__ },                \
+			.ncols = ARRAY_SIZE(((const struct ptk_metric *const[]){ __VA_ARGS__ })), \
+		}                                                                                 \
 	}
-#define RATE_COL(n, k, u, h)                           \
-	{                                              \
-		n, k, u, PTK_GAUGE, PTK_V_F64, 9, 2, h \
-	}
-#define KB_COL(n, k, h)                                   \
-	{                                                 \
-		n, k, "kB", PTK_GAUGE, PTK_V_U64, 9, 0, h \
-	}
-
-/* ---- -u, -u ALL, -P ALL ------------------------------------------------------------------ */
-
-static const struct ptk_metric cpu_cols[] = {
-	{ "CPU", "cpu", "", PTK_GAUGE, PTK_V_STR, 7, 0, "CPU number or 'all'" },
-	PCT_COL("%user", "user_pct", "user + guest ticks share (/proc/stat user)"),
-	PCT_COL("%nice", "nice_pct", "nice + guest_nice ticks share (/proc/stat nice)"),
-	PCT_COL("%system", "system_pct", "system + irq + softirq share (/proc/stat)"),
-	PCT_COL("%iowait", "iowait_pct", "idle with I/O outstanding (/proc/stat iowait)"),
-	PCT_COL("%steal", "steal_pct", "involuntary wait under a hypervisor (/proc/stat steal)"),
-	PCT_COL("%idle", "idle_pct", "idle without I/O outstanding (/proc/stat idle)"),
-};
-static const struct ptk_table cpu_tab = { "cpu", cpu_cols, ARRAY_SIZE(cpu_cols) };
-static const struct ptk_metric cpuall_cols[] = {
-	{ "CPU", "cpu", "", PTK_GAUGE, PTK_V_STR, 7, 0, "CPU number or 'all'" },
-	PCT_COL("%usr", "usr_pct", "user without guest (/proc/stat user - guest)"),
-	PCT_COL("%nice", "nice_pct", "nice without guest_nice (/proc/stat nice - guest_nice)"),
-	PCT_COL("%sys", "sys_pct", "kernel time (/proc/stat system)"),
-	PCT_COL("%iowait", "iowait_pct", "idle with I/O outstanding (/proc/stat iowait)"),
-	PCT_COL("%steal", "steal_pct", "involuntary wait under a hypervisor (/proc/stat steal)"),
-	PCT_COL("%irq", "irq_pct", "hard interrupts (/proc/stat irq)"),
-	PCT_COL("%soft", "soft_pct", "softirqs (/proc/stat softirq)"),
-	PCT_COL("%guest", "guest_pct", "running a guest vCPU (/proc/stat guest)"),
-	PCT_COL("%gnice", "gnice_pct", "running a niced guest (/proc/stat guest_nice)"),
-	PCT_COL("%idle", "idle_pct", "idle without I/O outstanding (/proc/stat idle)"),
-};
-static const struct ptk_table cpuall_tab = { "cpu", cpuall_cols, ARRAY_SIZE(cpuall_cols) };
-
-static void cpu_row(const struct sar *o, struct rows *out, const char *key,
-		    const struct ptk_cpu_times *a, const struct ptk_cpu_times *b)
-{
-	double p[PTK_CPU_NSTATES];
-	struct row *r = row_new(out, key);
-
-	if (!r)
-		return;
-	ptk_cpu_pct(a, b, p);
-	r->v[0] = PTK_S(r->key);
-	if (o->all_u) {
-		double v[] = { MAX(p[PTK_CPU_USER] - p[PTK_CPU_GUEST], 0),
-			       MAX(p[PTK_CPU_NICE] - p[PTK_CPU_GUEST_NICE], 0),
-			       p[PTK_CPU_SYSTEM],
-			       p[PTK_CPU_IOWAIT],
-			       p[PTK_CPU_STEAL],
-			       p[PTK_CPU_IRQ],
-			       p[PTK_CPU_SOFTIRQ],
-			       p[PTK_CPU_GUEST],
-			       p[PTK_CPU_GUEST_NICE],
-			       p[PTK_CPU_IDLE] };
-		for (size_t i = 0; i < ARRAY_SIZE(v); i++)
-			r->v[1 + i] = PTK_F(v[i]);
-	} else {
-		double v[] = { p[PTK_CPU_USER],
-			       p[PTK_CPU_NICE],
-			       p[PTK_CPU_SYSTEM] + p[PTK_CPU_IRQ] + p[PTK_CPU_SOFTIRQ],
-			       p[PTK_CPU_IOWAIT],
-			       p[PTK_CPU_STEAL],
-			       p[PTK_CPU_IDLE] };
-		for (size_t i = 0; i < ARRAY_SIZE(v); i++)
-			r->v[1 + i] = PTK_F(v[i]);
-	}
-}
-
-static void cpu_rows(const struct sar *o, const struct ptk_snap *p,
-		     const struct ptk_snap *c, double itv, struct rows *out)
-{
-	cpu_row(o, out, "all", &p->st.all, &c->st.all);
-	if (!o->percpu)
-		return;
-	for (int i = 0; i < c->st.ncpu && i < p->st.ncpu; i++) {
-		char key[16];
-		if (!c->st.present[i] || !p->st.present[i])
-			continue;
-		snprintf(key, sizeof(key), "%d", i);
-		cpu_row(o, out, key, &p->st.cpu[i], &c->st.cpu[i]);
-	}
-}
-
-/* ---- -r ---------------------------------------------------------------------------------- */
-
-static const struct ptk_metric mem_cols[] = {
-	KB_COL("kbmemfree", "kbmemfree", "MemFree (/proc/meminfo)"),
-	KB_COL("kbavail", "kbavail", "MemAvailable (/proc/meminfo)"),
-	KB_COL("kbmemused", "kbmemused", "MemTotal - MemFree - Buffers - Cached - Slab"),
-	PCT_COL("%memused", "memused_pct", "kbmemused / MemTotal"),
-	KB_COL("kbbuffers", "kbbuffers", "Buffers (/proc/meminfo)"),
-	KB_COL("kbcached", "kbcached", "Cached (/proc/meminfo)"),
-	KB_COL("kbcommit", "kbcommit", "Committed_AS (/proc/meminfo)"),
-	PCT_COL("%commit", "commit_pct", "Committed_AS / (MemTotal + SwapTotal)"),
-	KB_COL("kbactive", "kbactive", "Active (/proc/meminfo)"),
-	KB_COL("kbinact", "kbinact", "Inactive (/proc/meminfo)"),
-	KB_COL("kbdirty", "kbdirty", "Dirty (/proc/meminfo)"),
-};
-static const struct ptk_table mem_tab = { "memory", mem_cols, ARRAY_SIZE(mem_cols) };
-
-static void mem_rows(const struct sar *o, const struct ptk_snap *p,
-		     const struct ptk_snap *c, double itv, struct rows *out)
-{
-	const struct ptk_meminfo *m = &c->mi;
-	struct row *r = row_new(out, "");
-	u64 nused = m->mem_free + m->buffers + m->cached + m->slab;
-	u64 used = nused < m->mem_total ? m->mem_total - nused : 0;
-
-	if (!r)
-		return;
-	if (!c->has_mi) {
-		for (int i = 0; i < mem_tab.ncols; i++)
-			r->v[i] = PTK_NA;
-		return;
-	}
-	r->v[0] = PTK_U(m->mem_free);
-	r->v[1] = PTK_U(m->mem_available);
-	r->v[2] = PTK_U(used);
-	r->v[3] = PTK_F(m->mem_total ? 100.0 * used / m->mem_total : 0);
-	r->v[4] = PTK_U(m->buffers);
-	r->v[5] = PTK_U(m->cached);
-	r->v[6] = PTK_U(m->committed_as);
-	r->v[7] = PTK_F(m->mem_total + m->swap_total ?
-				100.0 * m->committed_as / (m->mem_total + m->swap_total) :
-				0);
-	r->v[8] = PTK_U(m->active);
-	r->v[9] = PTK_U(m->inactive);
-	r->v[10] = PTK_U(m->dirty);
-}
-
-/* ---- -b, -d ------------------------------------------------------------------------------ */
-
-static const struct ptk_metric io_cols[] = {
-	RATE_COL("tps", "tps", "/s", "requests completed, whole disks (/proc/diskstats)"),
-	RATE_COL("rtps", "rtps", "/s", "reads completed (diskstats field 1)"),
-	RATE_COL("wtps", "wtps", "/s", "writes completed (diskstats field 5)"),
-	RATE_COL("dtps", "dtps", "/s", "discards completed (diskstats field 12)"),
-	RATE_COL("bread/s", "bread_s", "sectors/s", "512-byte sectors read (diskstats field 3)"),
-	RATE_COL("bwrtn/s", "bwrtn_s", "sectors/s", "sectors written (diskstats field 7)"),
-	RATE_COL("bdscd/s", "bdscd_s", "sectors/s", "sectors discarded (diskstats field 14)"),
-};
-static const struct ptk_table io_tab = { "io", io_cols, ARRAY_SIZE(io_cols) };
-
-static const struct ptk_disk *disk_find(const struct ptk_snap *s, const struct ptk_disk *d)
-{
-	for (int i = 0; i < s->ds.n; i++)
-		if (s->ds.d[i].major == d->major && s->ds.d[i].minor == d->minor &&
-		    !strcmp(s->ds.d[i].name, d->name))
-			return &s->ds.d[i];
-	return NULL;
-}
-
-static u64 dd(const struct ptk_disk *a, const struct ptk_disk *b, int f)
-{
-	return ptk_delta(a->f[f], b->f[f]);
-}
-
-static void io_rows(const struct sar *o, const struct ptk_snap *p,
-		    const struct ptk_snap *c, double itv, struct rows *out)
-{
-	double s[7] = { 0 };
-	struct row *r = row_new(out, "");
-
-	if (!r)
-		return;
-	for (int i = 0; i < c->ds.n; i++) {
-		const struct ptk_disk *b = &c->ds.d[i], *a = disk_find(p, b);
-		if (!a || b->is_partition)
-			continue;
-		s[1] += dd(a, b, PTK_DK_RD_IOS);
-		s[2] += dd(a, b, PTK_DK_WR_IOS);
-		s[3] += dd(a, b, PTK_DK_DC_IOS);
-		s[4] += dd(a, b, PTK_DK_RD_SECTORS);
-		s[5] += dd(a, b, PTK_DK_WR_SECTORS);
-		s[6] += dd(a, b, PTK_DK_DC_SECTORS);
-	}
-	s[0] = s[1] + s[2] + s[3];
-	for (int i = 0; i < 7; i++)
-		r->v[i] = PTK_F(itv > 0 ? s[i] / itv : 0);
-}
-
-static const struct ptk_metric dev_cols[] = {
-	{ "DEV", "dev", "", PTK_GAUGE, PTK_V_STR, 9, 0, "block device (/proc/diskstats name)" },
-	RATE_COL("tps", "tps", "/s", "reads + writes + discards completed"),
-	RATE_COL("rkB/s", "rkb_s", "kB/s", "kB read (sectors / 2)"),
-	RATE_COL("wkB/s", "wkb_s", "kB/s", "kB written"),
-	RATE_COL("dkB/s", "dkb_s", "kB/s", "kB discarded"),
-	RATE_COL("areq-sz", "areq_sz", "kB", "average request size"),
-	RATE_COL("aqu-sz", "aqu_sz", "", "average queue length (time_in_queue / interval)"),
-	RATE_COL("await", "await", "ms", "average time per request, queue + service"),
-	PCT_COL("%util", "util_pct", "time with >= 1 request in flight (io_ticks)"),
-};
-static const struct ptk_table dev_tab = { "disk", dev_cols, ARRAY_SIZE(dev_cols) };
-
-static void dev_rows(const struct sar *o, const struct ptk_snap *p,
-		     const struct ptk_snap *c, double itv, struct rows *out)
-{
-	for (int i = 0; i < c->ds.n; i++) {
-		const struct ptk_disk *b = &c->ds.d[i], *a = disk_find(p, b);
-		struct row *r;
-		if (!a || b->is_partition ||
-		    !(b->f[PTK_DK_RD_IOS] + b->f[PTK_DK_WR_IOS] + b->f[PTK_DK_DC_IOS]))
-			continue; /* as sysstat: devices never used are not shown */
-		if (!(r = row_new(out, b->name)))
-			return;
-		double ios =
-			dd(a, b, PTK_DK_RD_IOS) + dd(a, b, PTK_DK_WR_IOS) + dd(a, b, PTK_DK_DC_IOS);
-		double sect = dd(a, b, PTK_DK_RD_SECTORS) + dd(a, b, PTK_DK_WR_SECTORS) +
-			      dd(a, b, PTK_DK_DC_SECTORS);
-		double ticks = dd(a, b, PTK_DK_RD_TICKS) + dd(a, b, PTK_DK_WR_TICKS) +
-			       dd(a, b, PTK_DK_DC_TICKS);
-		struct ptk_disk_rates dr;
-		ptk_disk_rates(a, b, itv, &dr);
-		r->v[0] = PTK_S(r->key);
-		r->v[1] = PTK_F(itv > 0 ? ios / itv : 0);
-		r->v[2] = PTK_F(dr.rkb_s);
-		r->v[3] = PTK_F(dr.wkb_s);
-		r->v[4] = PTK_F(dr.dkb_s);
-		r->v[5] = PTK_F(ios ? sect / 2.0 / ios : 0);
-		r->v[6] = PTK_F(dr.aqu_sz);
-		r->v[7] = PTK_F(ios ? ticks / ios : 0);
-		r->v[8] = PTK_F(dr.util);
-	}
-}
-
-/* ---- -n DEV, TCP, ETCP ------------------------------------------------------------------- */
-
-static const struct ptk_metric ndev_cols[] = {
-	{ "IFACE", "iface", "", PTK_GAUGE, PTK_V_STR, 9, 0, "interface (/proc/net/dev)" },
-	RATE_COL("rxpck/s", "rxpck_s", "/s", "packets received"),
-	RATE_COL("txpck/s", "txpck_s", "/s", "packets transmitted"),
-	RATE_COL("rxkB/s", "rxkb_s", "kB/s", "kB received (bytes / 1024)"),
-	RATE_COL("txkB/s", "txkb_s", "kB/s", "kB transmitted"),
-	RATE_COL("rxcmp/s", "rxcmp_s", "/s", "compressed packets received"),
-	RATE_COL("txcmp/s", "txcmp_s", "/s", "compressed packets transmitted"),
-	RATE_COL("rxmcst/s", "rxmcst_s", "/s", "multicast packets received"),
-	PCT_COL("%ifutil", "ifutil_pct",
-		"max(rx, tx) bits / link speed (/sys/class/net/IF/speed; full duplex assumed)"),
-};
-static const struct ptk_table ndev_tab = { "net_dev", ndev_cols, ARRAY_SIZE(ndev_cols) };
-
-static void ndev_rows(const struct sar *o, const struct ptk_snap *p,
-		      const struct ptk_snap *c, double itv, struct rows *out)
-{
-	static const int f[] = { PTK_ND_RX_PACKETS,  PTK_ND_TX_PACKETS,	   PTK_ND_RX_BYTES,
-				 PTK_ND_TX_BYTES,    PTK_ND_RX_COMPRESSED, PTK_ND_TX_COMPRESSED,
-				 PTK_ND_RX_MULTICAST };
-	for (int i = 0; i < c->nd.n; i++) {
-		const struct ptk_netdev *b = &c->nd.d[i], *a = ptk_netdev_find(&p->nd, b->name);
-		struct row *r;
-		if (!a || !(r = row_new(out, b->name)))
-			continue;
-		r->v[0] = PTK_S(r->key);
-		for (size_t k = 0; k < ARRAY_SIZE(f); k++) {
-			double v = ptk_rate(a->f[f[k]], b->f[f[k]], itv);
-			if (f[k] == PTK_ND_RX_BYTES || f[k] == PTK_ND_TX_BYTES)
-				v /= 1024.0;
-			r->v[1 + k] = PTK_F(v);
-		}
-		long sp = c->speed ? c->speed[i] : -1;
-		double rx = r->v[3].f * 1024 * 8, tx = r->v[4].f * 1024 * 8;
-		r->v[8] = PTK_F(sp > 0 ? MIN(100.0, MAX(rx, tx) / (sp * 1e6) * 100) : 0);
-	}
-}
-
-static double kv_rate(const struct ptk_snap *p, const struct ptk_snap *c,
-		      const char *key, double itv, bool *ok)
-{
-	s64 a, b;
-
-	if (!ptk_kvs_get(&p->kvs, key, &a) || !ptk_kvs_get(&c->kvs, key, &b)) {
-		*ok = false;
-		return 0;
-	}
-	return ptk_rate((u64)a, (u64)b, itv);
-}
-
-static const struct ptk_metric tcp_cols[] = {
-	RATE_COL("active/s", "active_s", "/s", "active opens (/proc/net/snmp Tcp ActiveOpens)"),
-	RATE_COL("passive/s", "passive_s", "/s", "passive opens (Tcp PassiveOpens)"),
-	RATE_COL("iseg/s", "iseg_s", "/s", "segments received (Tcp InSegs)"),
-	RATE_COL("oseg/s", "oseg_s", "/s", "segments sent (Tcp OutSegs)"),
-};
-static const struct ptk_table tcp_tab = { "tcp", tcp_cols, ARRAY_SIZE(tcp_cols) };
-static const struct ptk_metric etcp_cols[] = {
-	RATE_COL("atmptf/s", "atmptf_s", "/s", "failed connection attempts (Tcp AttemptFails)"),
-	RATE_COL("estres/s", "estres_s", "/s",
-		 "resets of established connections (Tcp EstabResets)"),
-	RATE_COL("retrans/s", "retrans_s", "/s", "segments retransmitted (Tcp RetransSegs)"),
-	RATE_COL("isegerr/s", "isegerr_s", "/s", "bad segments received (Tcp InErrs)"),
-	RATE_COL("orsts/s", "orsts_s", "/s", "RST segments sent (Tcp OutRsts)"),
-};
-static const struct ptk_table etcp_tab = { "etcp", etcp_cols, ARRAY_SIZE(etcp_cols) };
-
-static void kv_rows(const struct ptk_table *tab, const char *const *keys,
-		    const struct ptk_snap *p, const struct ptk_snap *c, double itv,
-		    struct rows *out)
-{
-	struct row *r = row_new(out, "");
-
-	for (int i = 0; r && i < tab->ncols; i++) {
-		bool ok = true;
-		double v = kv_rate(p, c, keys[i], itv, &ok);
-		r->v[i] = ok ? PTK_F(v) : PTK_NA;
-	}
-}
-
-static void tcp_rows(const struct sar *o, const struct ptk_snap *p,
-		     const struct ptk_snap *c, double itv, struct rows *out)
-{
-	static const char *const k[] = { "Tcp.ActiveOpens", "Tcp.PassiveOpens", "Tcp.InSegs",
-					 "Tcp.OutSegs" };
-	kv_rows(&tcp_tab, k, p, c, itv, out);
-}
-
-static void etcp_rows(const struct sar *o, const struct ptk_snap *p,
-		      const struct ptk_snap *c, double itv, struct rows *out)
-{
-	static const char *const k[] = { "Tcp.AttemptFails", "Tcp.EstabResets", "Tcp.RetransSegs",
-					 "Tcp.InErrs", "Tcp.OutRsts" };
-	kv_rows(&etcp_tab, k, p, c, itv, out);
-}
-
-/* ---- -q, -w, -W, -B ---------------------------------------------------------------------- */
-
-static const struct ptk_metric q_cols[] = {
-	{ "runq-sz", "runq_sz", "", PTK_GAUGE, PTK_V_U64, 9, 0,
-	  "runnable tasks, without sar itself (/proc/loadavg field 4 - 1)" },
-	{ "plist-sz", "plist_sz", "", PTK_GAUGE, PTK_V_U64, 9, 0,
-	  "tasks (threads) in the system (/proc/loadavg field 4, after '/')" },
-	{ "ldavg-1", "ldavg_1", "", PTK_GAUGE, PTK_V_F64, 9, 2, "load average 1 min" },
-	{ "ldavg-5", "ldavg_5", "", PTK_GAUGE, PTK_V_F64, 9, 2, "load average 5 min" },
-	{ "ldavg-15", "ldavg_15", "", PTK_GAUGE, PTK_V_F64, 9, 2, "load average 15 min" },
-	{ "blocked", "blocked", "", PTK_GAUGE, PTK_V_U64, 9, 0,
-	  "tasks in D state (/proc/stat procs_blocked)" },
-};
-static const struct ptk_table q_tab = { "queue", q_cols, ARRAY_SIZE(q_cols) };
-
-static void q_rows(const struct sar *o, const struct ptk_snap *p,
-		   const struct ptk_snap *c, double itv, struct rows *out)
-{
-	struct row *r = row_new(out, "");
-
-	if (!r)
-		return;
-	if (!c->has_la) {
-		for (int i = 0; i < 5; i++)
-			r->v[i] = PTK_NA;
-	} else {
-		r->v[0] = PTK_U(c->la.nr_running ? c->la.nr_running - 1 : 0);
-		r->v[1] = PTK_U(c->la.nr_threads);
-		r->v[2] = PTK_F(c->la.load1);
-		r->v[3] = PTK_F(c->la.load5);
-		r->v[4] = PTK_F(c->la.load15);
-	}
-	r->v[5] = PTK_U(c->st.procs_blocked);
-}
-
-static const struct ptk_metric w_cols[] = {
-	RATE_COL("proc/s", "proc_s", "/s", "tasks created (/proc/stat processes)"),
-	RATE_COL("cswch/s", "cswch_s", "/s", "context switches (/proc/stat ctxt)"),
-};
-static const struct ptk_table w_tab = { "task", w_cols, ARRAY_SIZE(w_cols) };
-
-static void w_rows(const struct sar *o, const struct ptk_snap *p,
-		   const struct ptk_snap *c, double itv, struct rows *out)
-{
-	struct row *r = row_new(out, "");
-
-	if (!r)
-		return;
-	r->v[0] = PTK_F(ptk_rate(p->st.processes, c->st.processes, itv));
-	r->v[1] = PTK_F(ptk_rate(p->st.ctxt, c->st.ctxt, itv));
-}
-
-static const struct ptk_metric sw_cols[] = {
-	RATE_COL("pswpin/s", "pswpin_s", "pages/s", "pages swapped in (/proc/vmstat pswpin)"),
-	RATE_COL("pswpout/s", "pswpout_s", "pages/s", "pages swapped out (/proc/vmstat pswpout)"),
-};
-static const struct ptk_table sw_tab = { "swap", sw_cols, ARRAY_SIZE(sw_cols) };
-
-static void sw_rows(const struct sar *o, const struct ptk_snap *p,
-		    const struct ptk_snap *c, double itv, struct rows *out)
-{
-	struct row *r = row_new(out, "");
-	bool ok = p->has_vm && c->has_vm;
-
-	if (!r)
-		return;
-	r->v[0] = ok ? PTK_F(ptk_rate(p->vm.pswpin, c->vm.pswpin, itv)) : PTK_NA;
-	r->v[1] = ok ? PTK_F(ptk_rate(p->vm.pswpout, c->vm.pswpout, itv)) : PTK_NA;
-}
-
-static const struct ptk_metric pg_cols[] = {
-	RATE_COL("pgpgin/s", "pgpgin_s", "kB/s", "kB paged in from disk (/proc/vmstat pgpgin)"),
-	RATE_COL("pgpgout/s", "pgpgout_s", "kB/s", "kB paged out to disk (pgpgout)"),
-	RATE_COL("fault/s", "fault_s", "/s", "page faults, minor + major (pgfault)"),
-	RATE_COL("majflt/s", "majflt_s", "/s", "major faults: a disk read (pgmajfault)"),
-	RATE_COL("pgfree/s", "pgfree_s", "pages/s", "pages freed (pgfree)"),
-	RATE_COL("pgscank/s", "pgscank_s", "pages/s", "scanned by kswapd (pgscan_kswapd)"),
-	RATE_COL("pgscand/s", "pgscand_s", "pages/s", "scanned directly (pgscan_direct)"),
-	RATE_COL("pgsteal/s", "pgsteal_s", "pages/s", "reclaimed (pgsteal_kswapd + _direct)"),
-	PCT_COL("%vmeff", "vmeff_pct", "pgsteal / (pgscank + pgscand): reclaim efficiency"),
-};
-static const struct ptk_table pg_tab = { "paging", pg_cols, ARRAY_SIZE(pg_cols) };
-
-static void pg_rows(const struct sar *o, const struct ptk_snap *p,
-		    const struct ptk_snap *c, double itv, struct rows *out)
-{
-	const struct ptk_vmstat *a = &p->vm, *b = &c->vm;
-	struct row *r = row_new(out, "");
-
-	if (!r)
-		return;
-	if (!p->has_vm || !c->has_vm) {
-		for (int i = 0; i < pg_tab.ncols; i++)
-			r->v[i] = PTK_NA;
-		return;
-	}
-	double scan = ptk_rate(a->pgscan_kswapd, b->pgscan_kswapd, itv) +
-		      ptk_rate(a->pgscan_direct, b->pgscan_direct, itv);
-	double steal = ptk_rate(a->pgsteal_kswapd, b->pgsteal_kswapd, itv) +
-		       ptk_rate(a->pgsteal_direct, b->pgsteal_direct, itv);
-	r->v[0] = PTK_F(ptk_rate(a->pgpgin, b->pgpgin, itv));
-	r->v[1] = PTK_F(ptk_rate(a->pgpgout, b->pgpgout, itv));
-	r->v[2] = PTK_F(ptk_rate(a->pgfault, b->pgfault, itv));
-	r->v[3] = PTK_F(ptk_rate(a->pgmajfault, b->pgmajfault, itv));
-	r->v[4] = PTK_F(ptk_rate(a->pgfree, b->pgfree, itv));
-	r->v[5] = PTK_F(ptk_rate(a->pgscan_kswapd, b->pgscan_kswapd, itv));
-	r->v[6] = PTK_F(ptk_rate(a->pgscan_direct, b->pgscan_direct, itv));
-	r->v[7] = PTK_F(steal);
-	r->v[8] = PTK_F(scan > 0 ? MIN(100.0, 100.0 * steal / scan) : 0);
-}
-
-/* ---- --psi (sar -q CPU,IO,MEM) ---------------------------------------------------------- */
-
-#define PSI_COLS(x, X, what)                                                                    \
-	PCT_COL("%s" x "-10", "some_avg10", "some " what " stalled, 10 s average (PSI avg10)"), \
-		PCT_COL("%s" x "-60", "some_avg60", "60 s average (PSI avg60)"),                \
-		PCT_COL("%s" x "-300", "some_avg300", "300 s average (PSI avg300)"),            \
-		PCT_COL("%s" x, "some_pct",                                                     \
-			"share of the interval with some " what " stalled (total)")
-#define PSI_FULL(x, what)                                                          \
-	PCT_COL("%f" x "-10", "full_avg10", "all " what " stalled, 10 s average"), \
-		PCT_COL("%f" x "-60", "full_avg60", "60 s average"),               \
-		PCT_COL("%f" x "-300", "full_avg300", "300 s average"),            \
-		PCT_COL("%f" x, "full_pct",                                        \
-			"share of the interval with all tasks stalled (total)")
-static const struct ptk_metric psic_cols[] = { PSI_COLS("cpu", 0, "tasks on CPU") };
-static const struct ptk_metric psii_cols[] = { PSI_COLS("io", 0, "tasks on I/O"),
-					       PSI_FULL("io", "tasks on I/O") };
-static const struct ptk_metric psim_cols[] = { PSI_COLS("mem", 0, "tasks on memory"),
-					       PSI_FULL("mem", "tasks on memory") };
-static const struct ptk_table psic_tab = { "psi_cpu", psic_cols, ARRAY_SIZE(psic_cols) };
-static const struct ptk_table psii_tab = { "psi_io", psii_cols, ARRAY_SIZE(psii_cols) };
-static const struct ptk_table psim_tab = { "psi_mem", psim_cols, ARRAY_SIZE(psim_cols) };
-
-static void psi_line(struct ptk_val *v, const struct ptk_psi_line *a, const struct ptk_psi_line *b,
-		     bool ok, double itv)
-{
-	if (!ok || !a->present || !b->present) {
-		for (int i = 0; i < 4; i++)
-			v[i] = PTK_NA;
-		return;
-	}
-	v[0] = PTK_F(b->avg10);
-	v[1] = PTK_F(b->avg60);
-	v[2] = PTK_F(b->avg300);
-	v[3] = PTK_F(itv > 0 ? MIN(100.0, ptk_delta(a->total_us, b->total_us) / (itv * 1e4)) : 0);
-}
-
-static void psi_rows(const struct ptk_snap *p, const struct ptk_snap *c, double itv,
-		     struct rows *out, int res, bool full)
-{
-	struct row *r = row_new(out, "");
-	bool ok = p->has_psi[res] && c->has_psi[res];
-
-	if (!r)
-		return;
-	psi_line(r->v, &p->psi[res].some, &c->psi[res].some, ok, itv);
-	if (full)
-		psi_line(r->v + 4, &p->psi[res].full, &c->psi[res].full, ok, itv);
-}
-
-static void psic_rows(const struct sar *o, const struct ptk_snap *p,
-		      const struct ptk_snap *c, double itv, struct rows *out)
-{
-	psi_rows(p, c, itv, out, PTK_PSI_CPU, false);
-}
-static void psii_rows(const struct sar *o, const struct ptk_snap *p,
-		      const struct ptk_snap *c, double itv, struct rows *out)
-{
-	psi_rows(p, c, itv, out, PTK_PSI_IO, true);
-}
-static void psim_rows(const struct sar *o, const struct ptk_snap *p,
-		      const struct ptk_snap *c, double itv, struct rows *out)
-{
-	psi_rows(p, c, itv, out, PTK_PSI_MEMORY, true);
-}
 
 enum {
 	R_CPU,
 	R_CPUALL,
 	R_MEM,
+	R_SWS,
 	R_IO,
 	R_DEV,
 	R_NDEV,
+	R_EDEV,
 	R_TCP,
 	R_ETCP,
 	R_Q,
@@ -593,143 +67,162 @@ enum {
 	R_N
 };
 static const struct report reports[R_N] = {
-	[R_CPU] = { &cpu_tab, cpu_rows, 0, true },
-	[R_CPUALL] = { &cpuall_tab, cpu_rows, 0, true },
-	[R_MEM] = { &mem_tab, mem_rows, 0x7ff, false },
-	[R_IO] = { &io_tab, io_rows, 0, false },
-	[R_DEV] = { &dev_tab, dev_rows, 0, true },
-	[R_NDEV] = { &ndev_tab, ndev_rows, 0, true },
-	[R_TCP] = { &tcp_tab, tcp_rows, 0, false },
-	[R_ETCP] = { &etcp_tab, etcp_rows, 0, false },
-	[R_Q] = { &q_tab, q_rows, 0x3f, false },
-	[R_W] = { &w_tab, w_rows, 0, false },
-	[R_SW] = { &sw_tab, sw_rows, 0, false },
-	[R_PG] = { &pg_tab, pg_rows, 0, false },
-	[R_PSIC] = { &psic_tab, psic_rows, 0x7, false },
-	[R_PSII] = { &psii_tab, psii_rows, 0x77, false },
-	[R_PSIM] = { &psim_tab, psim_rows, 0x77, false },
+	[R_CPU] = REPORT(PTK_ACT_CPU, "cpu", PTK_M_NONE, PTK_M(CPU_ID), PTK_M(CPU_USER),
+			 PTK_M(CPU_NICE_ALL), PTK_M(CPU_SYSTEM), PTK_M(CPU_IOWAIT),
+			 PTK_M(CPU_STEAL), PTK_M(CPU_IDLE)),
+	[R_CPUALL] = REPORT(PTK_ACT_CPU, "cpu", PTK_M_NONE, PTK_M(CPU_ID), PTK_M(CPU_USR),
+			    PTK_M(CPU_NICE), PTK_M(CPU_SYS), PTK_M(CPU_IOWAIT), PTK_M(CPU_STEAL),
+			    PTK_M(CPU_IRQ), PTK_M(CPU_SOFT), PTK_M(CPU_GUEST), PTK_M(CPU_GNICE),
+			    PTK_M(CPU_IDLE)),
+	[R_MEM] = REPORT(PTK_ACT_MEM, "memory", PTK_M_NONE, PTK_M(MEM_FREE), PTK_M(MEM_AVAIL),
+			 PTK_M(MEM_KBMEMUSED), PTK_M(MEM_USED_PCT), PTK_M(MEM_BUFFERS),
+			 PTK_M(MEM_CACHED), PTK_M(MEM_COMMIT), PTK_M(MEM_COMMIT_PCT),
+			 PTK_M(MEM_ACTIVE), PTK_M(MEM_INACTIVE), PTK_M(MEM_DIRTY)),
+	[R_SWS] = REPORT(PTK_ACT_SWAP, "swap_space", PTK_M_NONE, PTK_M(SWP_FREE), PTK_M(SWP_USED),
+			 PTK_M(SWP_USED_PCT), PTK_M(SWP_CAD), PTK_M(SWP_CAD_PCT)),
+	[R_IO] = REPORT(PTK_ACT_IO, "io", PTK_M_NONE, PTK_M(DISK_TPS), PTK_M(IO_RTPS),
+			PTK_M(IO_WTPS), PTK_M(IO_DTPS), PTK_M(IO_BREAD), PTK_M(IO_BWRTN),
+			PTK_M(IO_BDSCD)),
+	[R_DEV] =
+		REPORT(PTK_ACT_DISK, "disk", PTK_M_NONE, PTK_M(DISK_DEV), PTK_M(DISK_TPS),
+		       PTK_M(DISK_RKB_S), PTK_M(DISK_WKB_S), PTK_M(DISK_DKB_S), PTK_M(DISK_AREQ_SZ),
+		       PTK_M(DISK_AQU_SZ), PTK_M(DISK_AWAIT), PTK_M(DISK_UTIL)),
+	[R_NDEV] = REPORT(PTK_ACT_NET_DEV, "net_dev", PTK_M_NET_IFUTIL, PTK_M(NET_IFACE),
+			  PTK_M(NET_RXPCK), PTK_M(NET_TXPCK), PTK_M(NET_RXKB), PTK_M(NET_TXKB),
+			  PTK_M(NET_RXCMP), PTK_M(NET_TXCMP), PTK_M(NET_RXMCST), PTK_M(NET_IFUTIL)),
+	[R_EDEV] =
+		REPORT(PTK_ACT_NET_EDEV, "net_edev", PTK_M_NONE, PTK_M(NET_IFACE), PTK_M(NET_RXERR),
+		       PTK_M(NET_TXERR), PTK_M(NET_COLL), PTK_M(NET_RXDROP), PTK_M(NET_TXDROP),
+		       PTK_M(NET_TXCARR), PTK_M(NET_RXFRAM), PTK_M(NET_RXFIFO), PTK_M(NET_TXFIFO)),
+	[R_TCP] = REPORT(PTK_ACT_TCP, "tcp", PTK_M_NONE, PTK_M(TCP_ACTIVE), PTK_M(TCP_PASSIVE),
+			 PTK_M(TCP_ISEG), PTK_M(TCP_OSEG)),
+	[R_ETCP] = REPORT(PTK_ACT_ETCP, "etcp", PTK_M_NONE, PTK_M(TCP_ATMPTF), PTK_M(TCP_ESTRES),
+			  PTK_M(TCP_RETRANS), PTK_M(TCP_ISEGERR), PTK_M(TCP_ORSTS)),
+	[R_Q] = REPORT(PTK_ACT_QUEUE, "queue", PTK_M_NONE, PTK_M(Q_RUNQ_SZ), PTK_M(Q_PLIST_SZ),
+		       PTK_M(Q_LDAVG_1), PTK_M(Q_LDAVG_5), PTK_M(Q_LDAVG_15), PTK_M(Q_BLOCKED)),
+	[R_W] = REPORT(PTK_ACT_TASK, "task", PTK_M_NONE, PTK_M(TASK_PROC_S), PTK_M(TASK_CSWCH_S)),
+	[R_SW] = REPORT(PTK_ACT_SWAP, "swap", PTK_M_NONE, PTK_M(SWP_PSWPIN), PTK_M(SWP_PSWPOUT)),
+	[R_PG] = REPORT(PTK_ACT_PAGING, "paging", PTK_M_NONE, PTK_M(PG_PGPGIN), PTK_M(PG_PGPGOUT),
+			PTK_M(PG_FAULT), PTK_M(PG_MAJFLT), PTK_M(PG_PGFREE), PTK_M(PG_PGSCANK),
+			PTK_M(PG_PGSCAND), PTK_M(PG_PGSTEAL), PTK_M(PG_VMEFF)),
+	[R_PSIC] = REPORT(PTK_ACT_PSI_CPU, "psi_cpu", PTK_M_NONE, PTK_M(PSI_CPU_SOME_AVG10),
+			  PTK_M(PSI_CPU_SOME_AVG60), PTK_M(PSI_CPU_SOME_AVG300),
+			  PTK_M(PSI_CPU_SOME_PCT)),
+	[R_PSII] =
+		REPORT(PTK_ACT_PSI_IO, "psi_io", PTK_M_NONE, PTK_M(PSI_IO_SOME_AVG10),
+		       PTK_M(PSI_IO_SOME_AVG60), PTK_M(PSI_IO_SOME_AVG300), PTK_M(PSI_IO_SOME_PCT),
+		       PTK_M(PSI_IO_FULL_AVG10), PTK_M(PSI_IO_FULL_AVG60),
+		       PTK_M(PSI_IO_FULL_AVG300), PTK_M(PSI_IO_FULL_PCT)),
+	[R_PSIM] = REPORT(PTK_ACT_PSI_MEM, "psi_mem", PTK_M_NONE, PTK_M(PSI_MEM_SOME_AVG10),
+			  PTK_M(PSI_MEM_SOME_AVG60), PTK_M(PSI_MEM_SOME_AVG300),
+			  PTK_M(PSI_MEM_SOME_PCT), PTK_M(PSI_MEM_FULL_AVG10),
+			  PTK_M(PSI_MEM_FULL_AVG60), PTK_M(PSI_MEM_FULL_AVG300),
+			  PTK_M(PSI_MEM_FULL_PCT)),
 };
 
-/* ---- Average accumulation ----------------------------------------------------------------- */
-
-static struct acc *acc_get(struct sar *o, int ri, const char *key)
+/* The activity's rows in o->act_rows into out, in report rep's columns (the entity column:
+ * the row's key). */
+static void pick_rows(const struct sar *o, const struct report *rep, struct ptk_rows *out)
 {
-	for (int i = 0; i < o->nacc[ri]; i++)
-		if (!strcmp(o->acc[ri][i].key, key))
-			return &o->acc[ri][i];
-	o->acc[ri] = xrealloc(o->acc[ri], (o->nacc[ri] + 1) * sizeof(struct acc));
-	struct acc *a = &o->acc[ri][o->nacc[ri]++];
-	memset(a, 0, sizeof(*a));
-	snprintf(a->key, sizeof(a->key), "%s", key);
-	return a;
-}
+	const struct ptk_activity *act = &ptk_activities[rep->act];
+	int col[MAXCOL];
 
-static double val_num(const struct ptk_metric *m, const struct ptk_val *v)
-{
-	return m->type == PTK_V_F64 ? v->f : m->type == PTK_V_U64 ? (double)v->u : (double)v->i;
-}
-
-static void acc_add(struct sar *o, int ri, const struct rows *rs, double itv)
-{
-	const struct ptk_table *tab = o->rep[ri]->tab;
-
-	for (int k = 0; k < rs->n; k++) {
-		struct acc *a = acc_get(o, ri, rs->r[k].key);
-		for (int i = 0; i < tab->ncols && i < MAXCOL; i++) {
-			if (tab->cols[i].type == PTK_V_STR || rs->r[k].v[i].na)
-				continue;
-			double v = val_num(&tab->cols[i], &rs->r[k].v[i]);
-			a->sum[i] += v;
-			a->wsum[i] += v * itv;
-		}
-		a->n++;
-		a->w += itv;
-	}
-}
-
-/* The Average rows: rates over the whole window (first to last sample, as sar computes
- * them), levels as the mean of the rows; after a reboot inside the window, every column is
- * the interval-weighted mean of the rows. */
-static void average_rows(struct sar *o, int ri, const struct ptk_snap *first,
-			 const struct ptk_snap *last, struct rows *out)
-{
-	const struct report *rep = o->rep[ri];
-	const struct ptk_table *tab = rep->tab;
-	double itv = last->up.up_s - first->up.up_s;
-
+	for (int i = 0; i < rep->tab.ncols; i++)
+		col[i] = ptk_act_col(act, ptk_col(&rep->tab, i) - ptk_registry);
 	out->n = 0;
-	if (!o->restart && itv > 0) {
-		rep->fn(o, first, last, itv, out);
-	} else {
-		for (int k = 0; k < o->nacc[ri]; k++) {
-			struct row *r = row_new(out, o->acc[ri][k].key);
-			if (r && rep->keyed)
-				r->v[0] = PTK_S(r->key);
-		}
+	for (int k = 0; k < o->act_rows.n; k++) {
+		const struct ptk_row *a = &o->act_rows.r[k];
+		struct ptk_row *r = ptk_rows_add(out, a->key);
+
+		for (int i = 0; i < rep->tab.ncols; i++)
+			if (col[i] >= 0)
+				r->v[i] = a->v[col[i]];
 	}
-	for (int k = 0; k < out->n; k++) {
-		struct row *r = &out->r[k];
-		struct acc *a = NULL;
-		for (int j = 0; j < o->nacc[ri]; j++)
-			if (!strcmp(o->acc[ri][j].key, r->key))
-				a = &o->acc[ri][j];
-		if (rep->keyed)
-			r->v[0] = PTK_S(r->key);
-		for (int i = 0; i < tab->ncols && i < MAXCOL; i++) {
-			const struct ptk_metric *m = &tab->cols[i];
-			bool mean = rep->mean_cols & (1ull << i);
-			if (m->type == PTK_V_STR || (!mean && !o->restart && itv > 0))
-				continue;
-			if (!a || !a->n) {
-				r->v[i] = PTK_NA;
-				continue;
-			}
-			double v = mean ? a->sum[i] / a->n : (a->w > 0 ? a->wsum[i] / a->w : 0);
-			if (m->type == PTK_V_F64)
-				r->v[i] = PTK_F(v);
-			else
-				r->v[i] = PTK_U((u64)llround(v));
-		}
-	}
+}
+
+/* The rows of report ri between p and c into out, counted in its Average. */
+static void report_rows(struct sar *o, int ri, const struct ptk_snap *p, const struct ptk_snap *c,
+			double itv, struct ptk_rows *out)
+{
+	const struct ptk_activity *act = &ptk_activities[o->rep[ri]->act];
+
+	o->act_rows.n = 0;
+	act->rows(p, c, itv, &o->aopts, &o->act_rows);
+	o->avg[ri].act = act;
+	ptk_act_avg_add(&o->avg[ri], &o->act_rows, itv);
+	pick_rows(o, o->rep[ri], out);
+}
+
+/* The Average rows of report ri over first..last (model/activity.h ptk_act_avg). */
+static void average_rows(struct sar *o, int ri, const struct ptk_snap *first,
+			 const struct ptk_snap *last, struct ptk_rows *out)
+{
+	const struct ptk_activity *act = &ptk_activities[o->rep[ri]->act];
+	double itv = last->up.up_s - first->up.up_s;
+	bool whole = !o->restart && itv > 0;
+	struct ptk_rows w = { 0 };
+
+	o->avg[ri].act = act;
+	if (whole)
+		act->rows(first, last, itv, &o->aopts, &w);
+	ptk_act_avg_rows(&o->avg[ri], whole ? &w : NULL, &o->act_rows);
+	pick_rows(o, o->rep[ri], out);
+	ptk_rows_free(&w);
 }
 
 /* ---- output ------------------------------------------------------------------------------- */
 
-static void print_csv_row(const struct ptk_table *tab, const char *t, const struct row *r)
+/* The values of row r as rep shows them: the entity column is the row's key; in text, the
+ * na_zero column prints 0 for unknown. */
+static void shown_vals(const struct sar *o, const struct report *rep, const struct ptk_row *r,
+		       struct ptk_val *v)
 {
-	fputs(t, stdout);
-	for (int i = 0; i < tab->ncols; i++) {
-		char buf[64];
-		printf(",%s", ptk_metric_fmt(&tab->cols[i], &r->v[i], buf, sizeof(buf)));
+	for (int i = 0; i < rep->tab.ncols; i++) {
+		const struct ptk_metric *m = ptk_col(&rep->tab, i);
+		v[i] = r->v[i];
+		if (m->type == PTK_V_STR)
+			v[i] = PTK_S(r->key);
+		else if (v[i].na && m == &ptk_registry[rep->na_zero] && !o->ctx->json)
+			v[i] = PTK_F(0);
 	}
-	putchar('\n');
 }
 
-static void print_header(const struct sar *o, const struct ptk_table *tab, const char *t)
+static void print_header(const struct sar *o, const struct report *rep, const char *t)
 {
 	if (o->csv) {
 		fputs("time", stdout);
-		for (int i = 0; i < tab->ncols; i++)
-			printf(",%s", tab->cols[i].name);
+		for (int i = 0; i < rep->tab.ncols; i++)
+			printf(",%s", ptk_col(&rep->tab, i)->name);
 		putchar('\n');
 		return;
 	}
-	ptk_sink_table_begin(&o->ctx->sink, tab, true, t);
+	ptk_sink_table_begin(&o->ctx->sink, &rep->tab, true, t);
 	ptk_sink_table_end(&o->ctx->sink);
 }
 
-static void print_rows(const struct sar *o, const struct ptk_table *tab, const char *t,
-		       const struct rows *rs)
+/* The rows of one report: text or CSV with the time t in front, or a JSON table. */
+static void print_rows(const struct sar *o, const struct report *rep, const char *t,
+		       const struct ptk_rows *rs)
 {
-	if (o->csv) {
-		for (int k = 0; k < rs->n; k++)
-			print_csv_row(tab, t, &rs->r[k]);
-		return;
+	struct ptk_val v[MAXCOL];
+	char buf[64];
+
+	if (!o->csv)
+		ptk_sink_table_begin(&o->ctx->sink, &rep->tab, false, NULL);
+	for (int k = 0; k < rs->n; k++) {
+		shown_vals(o, rep, &rs->r[k], v);
+		if (!o->csv) {
+			ptk_sink_row(&o->ctx->sink, o->ctx->json ? NULL : t, v);
+			continue;
+		}
+		fputs(t, stdout);
+		for (int i = 0; i < rep->tab.ncols; i++)
+			printf(",%s",
+			       ptk_metric_fmt(ptk_col(&rep->tab, i), &v[i], buf, sizeof(buf)));
+		putchar('\n');
 	}
-	ptk_sink_table_begin(&o->ctx->sink, tab, false, NULL);
-	for (int k = 0; k < rs->n; k++)
-		ptk_sink_row(&o->ctx->sink, t, rs->r[k].v);
-	ptk_sink_table_end(&o->ctx->sink);
+	if (!o->csv)
+		ptk_sink_table_end(&o->ctx->sink);
 }
 
 static void fmt_t(const struct sar *o, s64 t_ms, char *buf, size_t size)
@@ -799,15 +292,15 @@ static int feed_next(struct feed *f, struct ptk_snap *s)
 /* One report over the archive window, text/CSV block with its Average. */
 static void archive_block(struct sar *o, int ri, struct feed *f)
 {
-	const struct ptk_table *tab = o->rep[ri]->tab;
+	const struct report *rep = o->rep[ri];
 	struct ptk_snap s[3] = { { 0 } }; /* first, and two alternating */
-	struct rows *rs = xcalloc(1, sizeof(*rs));
+	struct ptk_rows rs = { 0 };
 	int cur = 1, prev = -1, first = -1, last = -1, r;
 	char t[64];
 	bool header = false;
 
 	f->pos = 0;
-	o->nacc[ri] = 0;
+	ptk_act_avg_free(&o->avg[ri]);
 	o->restart = false;
 	while ((r = feed_next(f, &s[cur])) != -ENODATA) {
 		if (r) {
@@ -833,29 +326,26 @@ static void archive_block(struct sar *o, int ri, struct feed *f)
 				fmt_t(o, s[prev].t_ms, t, sizeof(t));
 				if (!o->csv)
 					putchar('\n');
-				print_header(o, tab, t);
+				print_header(o, rep, t);
 				header = true;
 			}
-			rs->n = 0;
-			o->rep[ri]->fn(o, &s[prev], &s[cur], itv, rs);
+			rs.n = 0;
+			report_rows(o, ri, &s[prev], &s[cur], itv, &rs);
 			fmt_t(o, s[cur].t_ms, t, sizeof(t));
-			print_rows(o, tab, t, rs);
-			acc_add(o, ri, rs, itv);
+			print_rows(o, rep, t, &rs);
 			last = cur;
 		}
 		prev = cur;
 		cur = cur == 1 ? 2 : 1;
 	}
 	if (last > 0 && first == 0) {
-		average_rows(o, ri, &s[0], &s[last], rs);
-		print_rows(o, tab, "Average:", rs);
+		average_rows(o, ri, &s[0], &s[last], &rs);
+		print_rows(o, rep, "Average:", &rs);
 	}
 	for (int i = 0; i < 3; i++)
 		ptk_snap_free(&s[i]);
-	free(rs);
-	free(o->acc[ri]);
-	o->acc[ri] = NULL;
-	o->nacc[ri] = 0;
+	ptk_rows_free(&rs);
+	ptk_act_avg_free(&o->avg[ri]);
 }
 
 /* JSON (archive or live) and live text: every report per interval. */
@@ -864,12 +354,12 @@ struct inter {
 	struct ptk_snap s[3];
 	int cur, prev;
 	bool have_first;
-	struct rows *rs;
+	struct ptk_rows rs;
 	bool any;
 };
 
-static void interval_out(struct inter *it, const struct ptk_snap *p,
-			 const struct ptk_snap *c, double itv)
+static void interval_out(struct inter *it, const struct ptk_snap *p, const struct ptk_snap *c,
+			 double itv)
 {
 	struct sar *o = it->o;
 	struct ptk_sink *sk = &o->ctx->sink;
@@ -883,24 +373,16 @@ static void interval_out(struct inter *it, const struct ptk_snap *p,
 		ptk_sink_meta_f64(sk, "interval_s", round(itv * 1000) / 1000);
 	}
 	for (int ri = 0; ri < o->nrep; ri++) {
-		const struct ptk_table *tab = o->rep[ri]->tab;
-		it->rs->n = 0;
-		o->rep[ri]->fn(o, p, c, itv, it->rs);
-		acc_add(o, ri, it->rs, itv);
+		const struct report *rep = o->rep[ri];
+		it->rs.n = 0;
+		report_rows(o, ri, p, c, itv, &it->rs);
 		if (!o->ctx->json && !o->csv && (o->nrep > 1 || !it->any)) {
 			putchar('\n');
-			print_header(o, tab, t0);
+			print_header(o, rep, t0);
 		} else if (o->csv && !it->any) {
-			print_header(o, tab, t0);
+			print_header(o, rep, t0);
 		}
-		if (o->ctx->json) {
-			ptk_sink_table_begin(sk, tab, false, NULL);
-			for (int k = 0; k < it->rs->n; k++)
-				ptk_sink_row(sk, NULL, it->rs->r[k].v);
-			ptk_sink_table_end(sk);
-		} else {
-			print_rows(o, tab, t, it->rs);
-		}
+		print_rows(o, rep, t, &it->rs);
 	}
 	if (o->ctx->json)
 		ptk_sink_end(sk);
@@ -921,20 +403,13 @@ static void interval_average(struct inter *it, const struct ptk_snap *first,
 				  round((last->up.up_s - first->up.up_s) * 1000) / 1000);
 	}
 	for (int ri = 0; ri < o->nrep; ri++) {
-		const struct ptk_table *tab = o->rep[ri]->tab;
-		average_rows(o, ri, first, last, it->rs);
-		if (o->ctx->json) {
-			ptk_sink_table_begin(sk, tab, false, NULL);
-			for (int k = 0; k < it->rs->n; k++)
-				ptk_sink_row(sk, NULL, it->rs->r[k].v);
-			ptk_sink_table_end(sk);
-			continue;
-		}
-		if (o->nrep > 1 && !o->csv) {
+		const struct report *rep = o->rep[ri];
+		average_rows(o, ri, first, last, &it->rs);
+		if (o->nrep > 1 && !o->csv && !o->ctx->json) {
 			putchar('\n');
-			print_header(o, tab, "Average:");
+			print_header(o, rep, "Average:");
 		}
-		print_rows(o, tab, "Average:", it->rs);
+		print_rows(o, rep, "Average:", &it->rs);
 	}
 	if (o->ctx->json)
 		ptk_sink_end(sk);
@@ -962,15 +437,17 @@ static int live_sample(struct ptk_ctx *ctx, void *arg, long i, double itv)
 /* ---- options ------------------------------------------------------------------------------- */
 
 static const char usage[] =
-	"usage: ptk sar [-u [ALL]] [-P ALL] [-r] [-b] [-d] [-n DEV|TCP|ETCP] [-q] [-w] [-W] [-B]\n"
-	"               [--psi] [-s HH:MM[:SS]] [-e HH:MM[:SS]] [--from DATETIME --to DATETIME]\n"
-	"               [--db PATH] [--utc] [--iso] [--json|--csv] [interval [count]]\n"
+	"usage: ptk sar [-u [ALL]] [-P ALL] [-r] [-S] [-b] [-d] [-n DEV|EDEV|TCP|ETCP] [-q] [-w]\n"
+	"               [-W] [-B] [--psi] [-s HH:MM[:SS]] [-e HH:MM[:SS]]\n"
+	"               [--from DATETIME --to DATETIME] [--db PATH] [--utc] [--iso]\n"
+	"               [--json|--csv] [interval [count]]\n"
 	"Reports from the 'ptk record' archive (default " PTK_ARC_DEFAULT_DB ") in sysstat sar's\n"
 	"layouts and column names, with Average lines. With interval [count] it samples live.\n"
 	"  -u [ALL]   CPU utilization (ALL: %usr %sys %irq %soft %guest %gnice)\n"
 	"  -P ALL     per CPU as well          -r   memory        -b   I/O totals\n"
 	"  -d         per block device         -q   run queue and load averages\n"
-	"  -n DEV|TCP|ETCP   network interfaces, TCP, TCP errors (comma list allowed)\n"
+	"  -S         swap space               -n DEV|EDEV|TCP|ETCP|ALL  interfaces, their\n"
+	"             errors, TCP, TCP errors (comma list allowed)\n"
 	"  -w         task creation and context switches      -W   swapping\n"
 	"  -B         paging                   --psi  pressure stall (sar -q CPU,IO,MEM)\n"
 	"  -s, -e     start/end time of day (on the day of --from, else of the last sample)\n"
@@ -979,6 +456,29 @@ static const char usage[] =
 	"Without an option, -u. Times are stored in UTC: any TZ reads an archive correctly.\n";
 
 enum { OPT_DB = 0x100, OPT_PSI, OPT_FROM, OPT_TO, OPT_UTC, OPT_ISO, OPT_CSV };
+
+/* -n KEYWORD[,KEYWORD...] into want[]. 0, or -EINVAL for an unknown keyword. */
+static int net_keywords(const char *arg, bool *want)
+{
+	static const struct {
+		const char *kw;
+		int rep;
+	} kws[] = { { "DEV", R_NDEV }, { "EDEV", R_EDEV }, { "TCP", R_TCP }, { "ETCP", R_ETCP } };
+	char *dup = xstrdup(arg), *save = NULL;
+	int r = 0;
+
+	for (char *w = strtok_r(dup, ",", &save); w && !r; w = strtok_r(NULL, ",", &save)) {
+		bool all = !strcmp(w, "ALL"), found = all;
+
+		for (size_t k = 0; k < ARRAY_SIZE(kws); k++)
+			if (all || !strcmp(w, kws[k].kw))
+				want[kws[k].rep] = found = true;
+		if (!found)
+			r = -EINVAL;
+	}
+	free(dup);
+	return r;
+}
 
 static void add_rep(struct sar *o, int r)
 {
@@ -1004,14 +504,14 @@ int cmd_sar(struct ptk_ctx *ctx, int argc, char **argv)
 	};
 	struct sar o = { .ctx = ctx };
 	const char *db = NULL, *s_opt = NULL, *e_opt = NULL, *from_s = NULL, *to_s = NULL;
-	bool want_u = false, want_p = false, want_ndev = false, want_tcp = false, want_etcp = false;
+	bool want_u = false, want_p = false, all_u = false;
 	bool want[R_N] = { 0 };
 	double interval = 0;
 	long count = -1;
 	bool has_itv = false;
 	int c, r;
 
-	while ((c = getopt_long(argc, argv, "u::P:rbdn:qwWBs:e:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "u::P:rSbdn:qwWBs:e:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'u':
 			want_u = true;
@@ -1022,7 +522,7 @@ int cmd_sar(struct ptk_ctx *ctx, int argc, char **argv)
 				if (strcmp(optarg, "ALL"))
 					return ptk_usage_error(ctx, "invalid -u argument '%s'",
 							       optarg);
-				o.all_u = true;
+				all_u = true;
 			}
 			break;
 		case 'P':
@@ -1039,27 +539,13 @@ int cmd_sar(struct ptk_ctx *ctx, int argc, char **argv)
 		case 'd':
 			want[R_DEV] = true;
 			break;
-		case 'n': {
-			char *dup = xstrdup(optarg), *save = NULL;
-			for (char *w = strtok_r(dup, ",", &save); w;
-			     w = strtok_r(NULL, ",", &save)) {
-				if (!strcmp(w, "DEV"))
-					want_ndev = true;
-				else if (!strcmp(w, "TCP"))
-					want_tcp = true;
-				else if (!strcmp(w, "ETCP"))
-					want_etcp = true;
-				else if (!strcmp(w, "ALL"))
-					want_ndev = want_tcp = want_etcp = true;
-				else {
-					free(dup);
-					return ptk_usage_error(ctx, "unsupported -n keyword '%s'",
-							       optarg);
-				}
-			}
-			free(dup);
+		case 'n':
+			if (net_keywords(optarg, want))
+				return ptk_usage_error(ctx, "unsupported -n keyword '%s'", optarg);
 			break;
-		}
+		case 'S':
+			want[R_SWS] = true;
+			break;
 		case 'q':
 			want[R_Q] = true;
 			break;
@@ -1115,26 +601,19 @@ int cmd_sar(struct ptk_ctx *ctx, int argc, char **argv)
 		return r;
 	if (has_itv && (db || from_s || to_s || s_opt || e_opt))
 		return ptk_usage_error(ctx, "interval/count samples live: no --db, --from, -s, -e");
-	o.percpu = want_p;
+	o.aopts.per_cpu = want_p;
 	{
-		bool any = want_u || want_p || want_ndev || want_tcp || want_etcp;
+		bool any = want_u || want_p;
 		for (int i = 0; i < R_N; i++)
 			any |= want[i];
 		if (!any)
 			want_u = true; /* as sar: -u by default */
 	}
 	if (want_u || want_p)
-		add_rep(&o, o.all_u ? R_CPUALL : R_CPU);
-	for (int i = 0; i < R_N; i++) {
-		if (i == R_NDEV && want_ndev)
-			add_rep(&o, R_NDEV);
-		if (i == R_TCP && want_tcp)
-			add_rep(&o, R_TCP);
-		if (i == R_ETCP && want_etcp)
-			add_rep(&o, R_ETCP);
+		add_rep(&o, all_u ? R_CPUALL : R_CPU);
+	for (int i = 0; i < R_N; i++)
 		if (want[i])
 			add_rep(&o, i);
-	}
 	if ((r = ptk_ctx_ready(ctx)))
 		return r;
 	ctx->sink.prefix_width = 11;
@@ -1142,7 +621,6 @@ int cmd_sar(struct ptk_ctx *ctx, int argc, char **argv)
 		ctx->sink.prefix_width = 26;
 
 	struct inter it = { .o = &o, .cur = 1, .prev = -1 };
-	it.rs = xcalloc(1, sizeof(*it.rs));
 	if (has_itv) {
 		struct utsname un;
 		uname(&un);
@@ -1157,8 +635,9 @@ int cmd_sar(struct ptk_ctx *ctx, int argc, char **argv)
 		for (int i = 0; i < 3; i++)
 			ptk_snap_free(&it.s[i]);
 		for (int i = 0; i < o.nrep; i++)
-			free(o.acc[i]);
-		free(it.rs);
+			ptk_act_avg_free(&o.avg[i]);
+		ptk_rows_free(&it.rs);
+		ptk_rows_free(&o.act_rows);
 		return r;
 	}
 
@@ -1172,19 +651,19 @@ int cmd_sar(struct ptk_ctx *ctx, int argc, char **argv)
 	struct ptk_arc *arc = ptk_arc_open(db, PTK_ARC_RDONLY, err, sizeof(err));
 	if (!arc) {
 		ptk_err("%s", err);
-		free(it.rs);
+		ptk_rows_free(&it.rs);
 		return PTK_EXIT_RUNTIME;
 	}
 	r = 0;
 	if ((from_s && ptk_arc_parse_time(from_s, o.utc, 0, &from)) ||
 	    (to_s && ptk_arc_parse_time(to_s, o.utc, 0, &to))) {
 		r = ptk_usage_error(ctx, "invalid --from/--to time");
-		goto out;
+		goto out_close_arc;
 	}
 	if (ptk_arc_list(arc, from, to, &idx) < 0) {
 		ptk_err("%s: %s", db, ptk_arc_errmsg(arc));
 		r = PTK_EXIT_RUNTIME;
-		goto out;
+		goto out_close_arc;
 	}
 	if (s_opt || e_opt || (!from_s && !to_s)) {
 		/* times of day on one day: that of --from, else of the last sample */
@@ -1194,7 +673,7 @@ int cmd_sar(struct ptk_ctx *ctx, int argc, char **argv)
 		    (s_opt && ptk_arc_parse_time(s_opt, o.utc, ref, &s)) ||
 		    (e_opt && ptk_arc_parse_time(e_opt, o.utc, ref, &e))) {
 			r = ptk_usage_error(ctx, "invalid -s/-e time (HH:MM[:SS])");
-			goto out;
+			goto out_close_arc;
 		}
 		if (e_opt)
 			e += 999; /* -e HH:MM:SS takes the whole second */
@@ -1261,12 +740,13 @@ int cmd_sar(struct ptk_ctx *ctx, int argc, char **argv)
 		ptk_err("%s: %d sample(s) in the window: nothing to report", db, idx.n);
 		r = PTK_EXIT_RUNTIME;
 	}
-out:
+out_close_arc:
 	for (int i = 0; i < 3; i++)
 		ptk_snap_free(&it.s[i]);
 	for (int i = 0; i < o.nrep; i++)
-		free(o.acc[i]);
-	free(it.rs);
+		ptk_act_avg_free(&o.avg[i]);
+	ptk_rows_free(&it.rs);
+	ptk_rows_free(&o.act_rows);
 	ptk_arc_index_free(&idx);
 	ptk_arc_close(arc);
 	return r;

@@ -21,7 +21,9 @@
 
 struct ptk_row {
 	char key[64]; /* entity: CPU number or "all", device, interface; "" for one-row */
-	struct ptk_val v[PTK_ROW_MAXCOLS]; /* in the order of the activity's mids[] */
+	/* in the order of the activity's mids[]; the entity column (PTK_V_STR) is na here,
+	 * its text is key (rows move when the array grows) */
+	struct ptk_val v[PTK_ROW_MAXCOLS];
 };
 
 struct ptk_rows {
@@ -29,29 +31,102 @@ struct ptk_rows {
 	struct ptk_row *r;
 };
 
+/* Append a row for entity key, every value na. */
+struct ptk_row *ptk_rows_add(struct ptk_rows *rs, const char *key);
+/* The row of entity key, or NULL. */
+struct ptk_row *ptk_rows_find(const struct ptk_rows *rs, const char *key);
+void ptk_rows_free(struct ptk_rows *rs);
+
 /* What the callers select (sar's flags, the monitors' options). Zero: the defaults. */
 struct ptk_act_opts {
-	bool per_cpu; /* cpu: a row per online CPU after "all" */
+	bool per_cpu; /* cpu: a row per CPU listed in /proc/stat after "all" */
 	bool partitions; /* disks: partitions too */
-	double hz; /* USER_HZ (0: sysconf(_SC_CLK_TCK)) */
+	bool unused; /* disks: devices that never completed a request too */
+	/* disks: a device that appeared has no baseline (na) and one whose counters went back
+	 * shows 0 for the interval, as ptk iostat always has; otherwise both count from zero,
+	 * as sysstat's sar does (its check_disk_reg) */
+	bool restart_zero;
 };
 
 enum ptk_act_id {
-	PTK_ACT_NONE, /* filled by the activity engineer: cpu, memory, swap, paging, io, disks,
-		       * network devices, network errors, TCP, ETCP, sockets, load and queue,
-		       * tasks, PSI ... */
+	PTK_ACT_CPU, /* sar -u, -u ALL, -P; mpstat */
+	PTK_ACT_MEM, /* sar -r; free */
+	PTK_ACT_SWAP, /* sar -S, -W */
+	PTK_ACT_PAGING, /* sar -B */
+	PTK_ACT_IO, /* sar -b */
+	PTK_ACT_DISK, /* sar -d; iostat -x */
+	PTK_ACT_NET_DEV, /* sar -n DEV; nicstat */
+	PTK_ACT_NET_EDEV, /* sar -n EDEV */
+	PTK_ACT_TCP, /* sar -n TCP */
+	PTK_ACT_ETCP, /* sar -n ETCP */
+	PTK_ACT_QUEUE, /* sar -q; uptime */
+	PTK_ACT_TASK, /* sar -w */
+	PTK_ACT_PSI_CPU, /* sar --psi; pressure */
+	PTK_ACT_PSI_IO,
+	PTK_ACT_PSI_MEM,
 	PTK_ACT_COUNT
 };
+/* Sockets (sar -n SOCK) are not an activity yet: the snapshot does not read
+ * /proc/net/sockstat. */
 
 struct ptk_activity {
 	const char *name; /* JSON table name and --help label: "cpu", "disk", "net_dev" */
 	unsigned parts; /* PTK_SNAP_BIT()s of the snapshot parts it reads */
 	const enum ptk_mid *mids; /* the metrics of a row, PTK_M_NONE-terminated */
-	/* Append the rows of (prev, cur, itv_s) to out. 0 or -errno. */
+	/* Append the rows of (prev, cur, itv_s) to out; prev NULL: since boot. 0 or -errno. */
 	int (*rows)(const struct ptk_snap *prev, const struct ptk_snap *cur, double itv_s,
 		    const struct ptk_act_opts *o, struct ptk_rows *out);
 };
 
 extern const struct ptk_activity ptk_activities[PTK_ACT_COUNT];
+
+/* Index of metric m in activity a's rows, or -1. */
+int ptk_act_col(const struct ptk_activity *a, enum ptk_mid m);
+
+/*
+ * Averages over a window of intervals, as sar's "Average:" lines: a column of kind
+ * PTK_GAUGE is the mean of the intervals' values; PTK_RATE and PTK_PCT are the activity over
+ * the whole window (first to last sample: a ratio of totals), or, when the window holds a
+ * reboot, the interval-weighted mean of the intervals' values.
+ */
+struct ptk_act_avg_ent {
+	char key[64];
+	double sum[PTK_ROW_MAXCOLS], wsum[PTK_ROW_MAXCOLS];
+	long nv[PTK_ROW_MAXCOLS]; /* intervals with a known value */
+	double w[PTK_ROW_MAXCOLS]; /* ... and their seconds */
+};
+struct ptk_act_avg {
+	const struct ptk_activity *act;
+	int n;
+	struct ptk_act_avg_ent *e;
+};
+
+/* Add one interval's rows (of avg->act, itv_s long). */
+void ptk_act_avg_add(struct ptk_act_avg *avg, const struct ptk_rows *rs, double itv_s);
+/* The average rows into out: whole is the activity's rows over the whole window, or NULL
+ * when the window holds a reboot. A value no interval knew is na. */
+void ptk_act_avg_rows(const struct ptk_act_avg *avg, const struct ptk_rows *whole,
+		      struct ptk_rows *out);
+void ptk_act_avg_free(struct ptk_act_avg *avg);
+
+/*
+ * Delta of a counter between two samples, as sysstat counts it: a 32-bit counter that
+ * wrapped is unwrapped; one that went back otherwise was restarted (device recreated,
+ * module reloaded) and counts from zero: the new value.
+ */
+static inline u64 ptk_act_delta(u64 old, u64 new)
+{
+	if (new >= old)
+		return new - old;
+	if (old <= 0xffffffffull && old - new > 0x80000000ull)
+		return (0xffffffffull - old) + new + 1;
+	return new;
+}
+
+/* Rate per second of ptk_act_delta over itv_s (0 when itv_s <= 0). */
+static inline double ptk_act_rate(u64 old, u64 new, double itv_s)
+{
+	return itv_s > 0 ? (double)ptk_act_delta(old, new) / itv_s : 0.0;
+}
 
 #endif

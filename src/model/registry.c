@@ -4,33 +4,444 @@
 
 #include <string.h>
 
-/* Shorthands for the common shapes; every field can still be given by name. */
-#define PCT(t, k, w, h, f)                                                                        \
-	{                                                                                         \
-		.name = t, .key = k, .unit = "%", .kind = PTK_PCT, .type = PTK_V_F64, .width = w, \
-		.prec = 2, .help = h, .from = f                                                   \
+/* Shorthands for the common shapes; every field can still be given by name. t: title, k: JSON
+ * key, u: unit, pr: Prometheus family, f: what it is computed from, h: help. */
+#define ENTRY(t, k, u, kd, ty, w, p, pr, f, h)                                                 \
+	{                                                                                      \
+		.name = t, .key = k, .unit = u, .kind = kd, .type = ty, .width = w, .prec = p, \
+		.prom = pr, .from = f, .help = h                                               \
 	}
+/* a share of the interval, %, two decimals, sar's width */
+#define PCT(t, k, pr, f, h) ENTRY(t, k, "%", PTK_PCT, PTK_V_F64, 9, 2, pr, f, h)
+/* a level shown in % (averaged as a mean) */
+#define LPCT(t, k, f, h) ENTRY(t, k, "%", PTK_GAUGE, PTK_V_F64, 9, 2, NULL, f, h)
+/* a counter's delta per second */
+#define RATE(t, k, u, pr, f, h) ENTRY(t, k, u, PTK_RATE, PTK_V_F64, 9, 2, pr, f, h)
+/* a level in kB */
+#define KB(t, k, pr, f, h) ENTRY(t, k, "kB", PTK_GAUGE, PTK_V_U64, 9, 0, pr, f, h)
+/* a level, two decimals */
+#define LEVEL(t, k, u, pr, f, h) ENTRY(t, k, u, PTK_GAUGE, PTK_V_F64, 9, 2, pr, f, h)
+/* the entity of a row (CPU, device, interface) */
+#define ENTITY(t, k, w, h) ENTRY(t, k, "", PTK_GAUGE, PTK_V_STR, w, 0, NULL, "the row's key", h)
 
 const struct ptk_metric ptk_registry[PTK_M_COUNT] = {
 	[PTK_M_NONE] = { .name = "", .key = "", .unit = "", .help = "no metric" },
 
-/* ---- cpu ---- */
+	/* ---- cpu ---- */
+	[PTK_M_CPU_ID] =
+		ENTITY("CPU", "cpu", 7, "processor number (the N of /proc/stat \"cpuN\"), or all"),
+	[PTK_M_CPU_USER] = PCT("%user", "user_pct", "node_cpu_seconds_total", "d(user) / d(total)",
+			       "user mode, guest included (/proc/stat cpu field 1)"),
+	[PTK_M_CPU_NICE_ALL] =
+		PCT("%nice", "nice_pct", "node_cpu_seconds_total", "d(nice) / d(total)",
+		    "niced user mode, guest_nice included (/proc/stat cpu field 2)"),
+	[PTK_M_CPU_SYSTEM] =
+		PCT("%system", "system_pct", NULL, "d(system + irq + softirq) / d(total)",
+		    "kernel mode with interrupts (/proc/stat cpu fields 3, 6, 7)"),
+	[PTK_M_CPU_USR] = PCT("%usr", "usr_pct", NULL, "d(user - guest) / d(total)",
+			      "user mode, guest excluded (/proc/stat cpu fields 1, 9)"),
+	[PTK_M_CPU_NICE] =
+		PCT("%nice", "nice_excl_guest_pct", NULL, "d(nice - guest_nice) / d(total)",
+		    "niced user mode, guest_nice excluded (/proc/stat cpu fields 2, 10)"),
+	[PTK_M_CPU_SYS] = PCT("%sys", "sys_pct", "node_cpu_seconds_total", "d(system) / d(total)",
+			      "kernel mode, interrupts excluded (/proc/stat cpu field 3)"),
+	[PTK_M_CPU_IOWAIT] =
+		PCT("%iowait", "iowait_pct", "node_cpu_seconds_total", "d(iowait) / d(total)",
+		    "idle with I/O outstanding (/proc/stat cpu field 5; may go backwards)"),
+	[PTK_M_CPU_IRQ] = PCT("%irq", "irq_pct", "node_cpu_seconds_total", "d(irq) / d(total)",
+			      "servicing hard interrupts (/proc/stat cpu field 6)"),
+	[PTK_M_CPU_SOFT] =
+		PCT("%soft", "soft_pct", "node_cpu_seconds_total", "d(softirq) / d(total)",
+		    "servicing softirqs (/proc/stat cpu field 7)"),
+	[PTK_M_CPU_STEAL] = PCT(
+		"%steal", "steal_pct", "node_cpu_seconds_total", "d(steal) / d(total)",
+		"involuntary wait while the hypervisor ran another vCPU (/proc/stat cpu field 8)"),
+	[PTK_M_CPU_GUEST] =
+		PCT("%guest", "guest_pct", "node_cpu_guest_seconds_total", "d(guest) / d(total)",
+		    "running a virtual CPU (/proc/stat cpu field 9)"),
+	[PTK_M_CPU_GNICE] =
+		PCT("%gnice", "gnice_pct", "node_cpu_guest_seconds_total",
+		    "d(guest_nice) / d(total)", "running a niced guest (/proc/stat cpu field 10)"),
+	[PTK_M_CPU_IDLE] = PCT("%idle", "idle_pct", "node_cpu_seconds_total", "d(idle) / d(total)",
+			       "idle without I/O outstanding (/proc/stat cpu field 4)"),
 
-/* ---- load and run queue ---- */
+	/* ---- load and run queue ---- */
+	[PTK_M_Q_RUNQ_SZ] = ENTRY(
+		"runq-sz", "runq_sz", "", PTK_GAUGE, PTK_V_U64, 9, 0, "node_procs_running",
+		"loadavg nr_running - 1",
+		"runnable tasks, without the reader itself (/proc/loadavg field 4, before '/')"),
+	[PTK_M_Q_PLIST_SZ] =
+		ENTRY("plist-sz", "nr_threads", "", PTK_GAUGE, PTK_V_U64, 9, 0, NULL,
+		      "loadavg nr_threads",
+		      "tasks (threads) in the system (/proc/loadavg field 4, after '/')"),
+	[PTK_M_Q_LDAVG_1] =
+		LEVEL("ldavg-1", "load1", "", "node_load1", "loadavg field 1",
+		      "run + D queue length, 1 min exponential average (/proc/loadavg)"),
+	[PTK_M_Q_LDAVG_5] = LEVEL("ldavg-5", "load5", "", "node_load5", "loadavg field 2",
+				  "5 min load average (/proc/loadavg)"),
+	[PTK_M_Q_LDAVG_15] = LEVEL("ldavg-15", "load15", "", "node_load15", "loadavg field 3",
+				   "15 min load average (/proc/loadavg)"),
+	[PTK_M_Q_BLOCKED] = ENTRY("blocked", "procs_blocked", "", PTK_GAUGE, PTK_V_U64, 9, 0,
+				  "node_procs_blocked", "stat procs_blocked",
+				  "tasks in D state, waiting for I/O (/proc/stat procs_blocked)"),
 
-/* ---- tasks and context switches ---- */
+	[PTK_M_Q_PROCS_RUNNING] = ENTRY("running", "procs_running", "", PTK_GAUGE, PTK_V_U64, 9, 0,
+					"node_procs_running", "stat procs_running",
+					"tasks runnable now, R state (/proc/stat procs_running)"),
+	[PTK_M_Q_DSTATE] =
+		ENTRY("D", "dstate_tasks", "", PTK_GAUGE, PTK_V_U64, 9, 0, NULL,
+		      "threads in state D, at least procs_blocked",
+		      "threads in uninterruptible sleep, D state: I/O, fsfreeze, NFS, locks "
+		      "(/proc/PID/task/TID/stat state)"),
+	[PTK_M_Q_UPTIME] = ENTRY("up", "uptime_s", "s", PTK_GAUGE, PTK_V_F64, 9, 2, NULL,
+				 "uptime field 1", "time since boot (/proc/uptime field 1)"),
+	[PTK_M_Q_USERS] =
+		ENTRY("users", "users", "", PTK_GAUGE, PTK_V_U64, 9, 0, NULL,
+		      "utmp USER_PROCESS entries", "logged-in users (utmp USER_PROCESS entries)"),
 
-/* ---- memory ---- */
+	/* ---- tasks and context switches ---- */
+	[PTK_M_TASK_PROC_S] = RATE("proc/s", "proc_s", "/s", "node_forks_total",
+				   "d(processes) / itv", "tasks created (/proc/stat processes)"),
+	[PTK_M_TASK_CSWCH_S] = RATE("cswch/s", "cswch_s", "/s", "node_context_switches_total",
+				    "d(ctxt) / itv", "context switches (/proc/stat ctxt)"),
 
-/* ---- swap and paging ---- */
+	/* ---- memory ---- */
+	[PTK_M_MEM_TOTAL] = KB("total", "mem_total", "node_memory_MemTotal_bytes", "MemTotal",
+			       "usable RAM (/proc/meminfo MemTotal)"),
+	[PTK_M_MEM_USED] =
+		KB("used", "mem_used", NULL, "MemTotal - MemAvailable",
+		   "memory in use: total less what is available without swapping (/proc/meminfo)"),
+	[PTK_M_MEM_FREE] = KB("kbmemfree", "kbmemfree", "node_memory_MemFree_bytes", "MemFree",
+			      "unused RAM (/proc/meminfo MemFree)"),
+	[PTK_M_MEM_AVAIL] =
+		KB("kbavail", "kbavail", "node_memory_MemAvailable_bytes", "MemAvailable",
+		   "available for new work without swapping (/proc/meminfo MemAvailable; "
+		   "estimated before 3.14)"),
+	[PTK_M_MEM_SHARED] = KB("shared", "mem_shared", "node_memory_Shmem_bytes", "Shmem",
+				"tmpfs and shared memory (/proc/meminfo Shmem)"),
+	[PTK_M_MEM_BUFF_CACHE] =
+		KB("buff/cache", "mem_buff_cache", NULL, "Buffers + Cached + SReclaimable",
+		   "page cache, buffers and reclaimable slab (/proc/meminfo)"),
+	[PTK_M_MEM_CACHE] = KB("cache", "mem_cache", NULL, "Cached + SReclaimable",
+			       "page cache and reclaimable slab (/proc/meminfo)"),
+	[PTK_M_MEM_KBMEMUSED] = KB(
+		"kbmemused", "kbmemused", NULL, "MemTotal - MemFree - Buffers - Cached - Slab",
+		"used, as sysstat counts it: neither free, cache, buffers nor slab (/proc/meminfo)"),
+	[PTK_M_MEM_USED_PCT] = LPCT("%memused", "memused_pct", "kbmemused / MemTotal",
+				    "share of RAM used, as sysstat counts it (/proc/meminfo)"),
+	[PTK_M_MEM_BUFFERS] = KB("kbbuffers", "kbbuffers", "node_memory_Buffers_bytes", "Buffers",
+				 "block device buffers (/proc/meminfo Buffers)"),
+	[PTK_M_MEM_CACHED] = KB("kbcached", "kbcached", "node_memory_Cached_bytes", "Cached",
+				"page cache (/proc/meminfo Cached)"),
+	[PTK_M_MEM_COMMIT] =
+		KB("kbcommit", "kbcommit", "node_memory_Committed_AS_bytes", "Committed_AS",
+		   "memory committed to allocations (/proc/meminfo Committed_AS)"),
+	[PTK_M_MEM_COMMIT_PCT] =
+		LPCT("%commit", "commit_pct", "Committed_AS / (MemTotal + SwapTotal)",
+		     "commitment against RAM + swap (/proc/meminfo)"),
+	[PTK_M_MEM_ACTIVE] = KB("kbactive", "kbactive", "node_memory_Active_bytes", "Active",
+				"recently used, not reclaimed soon (/proc/meminfo Active)"),
+	[PTK_M_MEM_INACTIVE] = KB("kbinact", "kbinact", "node_memory_Inactive_bytes", "Inactive",
+				  "reclaim candidates (/proc/meminfo Inactive)"),
+	[PTK_M_MEM_DIRTY] = KB("kbdirty", "kbdirty", "node_memory_Dirty_bytes", "Dirty",
+			       "waiting to be written back (/proc/meminfo Dirty)"),
 
-/* ---- block I/O and disks ---- */
+	/* ---- swap and paging ---- */
+	[PTK_M_SWP_TOTAL] = KB("total", "swap_total", "node_memory_SwapTotal_bytes", "SwapTotal",
+			       "swap space (/proc/meminfo SwapTotal)"),
+	[PTK_M_SWP_FREE] = KB("kbswpfree", "kbswpfree", "node_memory_SwapFree_bytes", "SwapFree",
+			      "unused swap (/proc/meminfo SwapFree)"),
+	[PTK_M_SWP_USED] = KB("kbswpused", "kbswpused", NULL, "SwapTotal - SwapFree",
+			      "swap in use (/proc/meminfo)"),
+	[PTK_M_SWP_USED_PCT] = LPCT("%swpused", "swpused_pct", "kbswpused / SwapTotal",
+				    "share of swap in use (/proc/meminfo)"),
+	[PTK_M_SWP_CAD] = KB("kbswpcad", "kbswpcad", "node_memory_SwapCached_bytes", "SwapCached",
+			     "swapped out and back in, still in swap (/proc/meminfo SwapCached)"),
+	[PTK_M_SWP_CAD_PCT] = LPCT("%swpcad", "swpcad_pct", "SwapCached / kbswpused",
+				   "share of used swap also in RAM (/proc/meminfo)"),
+	[PTK_M_SWP_PSWPIN] = RATE("pswpin/s", "pswpin_s", "pages/s", "node_vmstat_pswpin",
+				  "d(pswpin) / itv", "pages swapped in (/proc/vmstat pswpin)"),
+	[PTK_M_SWP_PSWPOUT] = RATE("pswpout/s", "pswpout_s", "pages/s", "node_vmstat_pswpout",
+				   "d(pswpout) / itv", "pages swapped out (/proc/vmstat pswpout)"),
+	[PTK_M_PG_PGPGIN] = RATE("pgpgin/s", "pgpgin_s", "kB/s", "node_vmstat_pgpgin",
+				 "d(pgpgin) / itv", "kB paged in from disk (/proc/vmstat pgpgin)"),
+	[PTK_M_PG_PGPGOUT] =
+		RATE("pgpgout/s", "pgpgout_s", "kB/s", "node_vmstat_pgpgout", "d(pgpgout) / itv",
+		     "kB paged out to disk (/proc/vmstat pgpgout)"),
+	[PTK_M_PG_FAULT] =
+		RATE("fault/s", "fault_s", "/s", "node_vmstat_pgfault", "d(pgfault) / itv",
+		     "page faults, minor + major (/proc/vmstat pgfault)"),
+	[PTK_M_PG_MAJFLT] =
+		RATE("majflt/s", "majflt_s", "/s", "node_vmstat_pgmajfault", "d(pgmajfault) / itv",
+		     "major faults, needing a disk read (/proc/vmstat pgmajfault)"),
+	[PTK_M_PG_PGFREE] = RATE("pgfree/s", "pgfree_s", "pages/s", NULL, "d(pgfree) / itv",
+				 "pages freed (/proc/vmstat pgfree)"),
+	[PTK_M_PG_PGSCANK] =
+		RATE("pgscank/s", "pgscank_s", "pages/s", NULL, "d(pgscan_kswapd) / itv",
+		     "pages scanned by kswapd (/proc/vmstat pgscan_kswapd)"),
+	[PTK_M_PG_PGSCAND] =
+		RATE("pgscand/s", "pgscand_s", "pages/s", NULL, "d(pgscan_direct) / itv",
+		     "pages scanned in direct reclaim (/proc/vmstat pgscan_direct)"),
+	[PTK_M_PG_PGSTEAL] = RATE("pgsteal/s", "pgsteal_s", "pages/s", NULL,
+				  "d(pgsteal_kswapd + pgsteal_direct) / itv",
+				  "pages reclaimed (/proc/vmstat pgsteal_kswapd, pgsteal_direct)"),
+	[PTK_M_PG_VMEFF] =
+		PCT("%vmeff", "vmeff_pct", NULL, "d(pgsteal) / d(pgscan_kswapd + pgscan_direct)",
+		    "reclaim efficiency: pages reclaimed per page scanned (/proc/vmstat)"),
 
-/* ---- network devices ---- */
+	/* ---- block I/O and disks ---- */
+	[PTK_M_IO_RTPS] = RATE("rtps", "rtps", "/s", NULL, "sum d(reads completed) / itv",
+			       "reads completed, whole disks (/proc/diskstats field 1)"),
+	[PTK_M_IO_WTPS] = RATE("wtps", "wtps", "/s", NULL, "sum d(writes completed) / itv",
+			       "writes completed, whole disks (/proc/diskstats field 5)"),
+	[PTK_M_IO_DTPS] = RATE("dtps", "dtps", "/s", NULL, "sum d(discards completed) / itv",
+			       "discards completed, whole disks (/proc/diskstats field 12)"),
+	[PTK_M_IO_BREAD] =
+		RATE("bread/s", "bread_s", "sectors/s", NULL, "sum d(sectors read) / itv",
+		     "512-byte sectors read, whole disks (/proc/diskstats field 3)"),
+	[PTK_M_IO_BWRTN] =
+		RATE("bwrtn/s", "bwrtn_s", "sectors/s", NULL, "sum d(sectors written) / itv",
+		     "sectors written, whole disks (/proc/diskstats field 7)"),
+	[PTK_M_IO_BDSCD] =
+		RATE("bdscd/s", "bdscd_s", "sectors/s", NULL, "sum d(sectors discarded) / itv",
+		     "sectors discarded, whole disks (/proc/diskstats field 14)"),
+	[PTK_M_DISK_DEV] = ENTITY("DEV", "device", 9, "block device (/proc/diskstats name)"),
+	[PTK_M_DISK_TPS] = RATE("tps", "tps", "/s", NULL, "d(reads + writes + discards) / itv",
+				"requests completed (/proc/diskstats fields 1, 5, 12)"),
+	[PTK_M_DISK_R_S] =
+		RATE("r/s", "r_s", "/s", "node_disk_reads_completed_total",
+		     "d(reads completed) / itv", "reads completed (/proc/diskstats field 1)"),
+	[PTK_M_DISK_W_S] =
+		RATE("w/s", "w_s", "/s", "node_disk_writes_completed_total",
+		     "d(writes completed) / itv", "writes completed (/proc/diskstats field 5)"),
+	[PTK_M_DISK_D_S] = RATE("d/s", "d_s", "/s", "node_disk_discards_completed_total",
+				"d(discards completed) / itv",
+				"discards completed (/proc/diskstats field 12, kernel >= 4.18)"),
+	[PTK_M_DISK_F_S] = RATE(
+		"f/s", "f_s", "/s", "node_disk_flush_requests_total", "d(flushes completed) / itv",
+		"flush requests completed (/proc/diskstats field 16, kernel >= 5.5)"),
+	[PTK_M_DISK_RKB_S] = RATE("rkB/s", "rkb_s", "kB/s", "node_disk_read_bytes_total",
+				  "d(sectors read) / 2 / itv", "kB read (/proc/diskstats field 3)"),
+	[PTK_M_DISK_WKB_S] =
+		RATE("wkB/s", "wkb_s", "kB/s", "node_disk_written_bytes_total",
+		     "d(sectors written) / 2 / itv", "kB written (/proc/diskstats field 7)"),
+	[PTK_M_DISK_DKB_S] =
+		RATE("dkB/s", "dkb_s", "kB/s", "node_disk_discarded_sectors_total",
+		     "d(sectors discarded) / 2 / itv", "kB discarded (/proc/diskstats field 14)"),
+	[PTK_M_DISK_RRQM_S] =
+		RATE("rrqm/s", "rrqm_s", "/s", "node_disk_reads_merged_total",
+		     "d(reads merged) / itv", "read requests merged (/proc/diskstats field 2)"),
+	[PTK_M_DISK_WRQM_S] =
+		RATE("wrqm/s", "wrqm_s", "/s", "node_disk_writes_merged_total",
+		     "d(writes merged) / itv", "write requests merged (/proc/diskstats field 6)"),
+	[PTK_M_DISK_DRQM_S] = RATE("drqm/s", "drqm_s", "/s", "node_disk_discards_merged_total",
+				   "d(discards merged) / itv",
+				   "discard requests merged (/proc/diskstats field 13)"),
+	[PTK_M_DISK_RRQM_PCT] = PCT("%rrqm", "rrqm_pct", NULL, "d(merged) / d(merged + completed)",
+				    "share of read requests merged (/proc/diskstats fields 1, 2)"),
+	[PTK_M_DISK_WRQM_PCT] = PCT("%wrqm", "wrqm_pct", NULL, "d(merged) / d(merged + completed)",
+				    "share of write requests merged (/proc/diskstats fields 5, 6)"),
+	[PTK_M_DISK_DRQM_PCT] =
+		PCT("%drqm", "drqm_pct", NULL, "d(merged) / d(merged + completed)",
+		    "share of discard requests merged (/proc/diskstats fields 12, 13)"),
+	[PTK_M_DISK_R_AWAIT] =
+		ENTRY("r_await", "r_await", "ms", PTK_RATE, PTK_V_F64, 9, 2,
+		      "node_disk_read_time_seconds_total", "d(read ms) / d(reads)",
+		      "mean time per read, queue + service (/proc/diskstats fields 1, 4)"),
+	[PTK_M_DISK_W_AWAIT] =
+		ENTRY("w_await", "w_await", "ms", PTK_RATE, PTK_V_F64, 9, 2,
+		      "node_disk_write_time_seconds_total", "d(write ms) / d(writes)",
+		      "mean time per write, queue + service (/proc/diskstats fields 5, 8)"),
+	[PTK_M_DISK_D_AWAIT] =
+		ENTRY("d_await", "d_await", "ms", PTK_RATE, PTK_V_F64, 9, 2,
+		      "node_disk_discard_time_seconds_total", "d(discard ms) / d(discards)",
+		      "mean time per discard (/proc/diskstats fields 12, 15)"),
+	[PTK_M_DISK_F_AWAIT] =
+		ENTRY("f_await", "f_await", "ms", PTK_RATE, PTK_V_F64, 9, 2,
+		      "node_disk_flush_requests_time_seconds_total", "d(flush ms) / d(flushes)",
+		      "mean time per flush (/proc/diskstats fields 16, 17)"),
+	[PTK_M_DISK_RAREQ_SZ] = ENTRY("rareq-sz", "rareq_sz", "kB", PTK_RATE, PTK_V_F64, 9, 2, NULL,
+				      "d(sectors read) / 2 / d(reads)",
+				      "mean read size (/proc/diskstats fields 1, 3)"),
+	[PTK_M_DISK_WAREQ_SZ] = ENTRY("wareq-sz", "wareq_sz", "kB", PTK_RATE, PTK_V_F64, 9, 2, NULL,
+				      "d(sectors written) / 2 / d(writes)",
+				      "mean write size (/proc/diskstats fields 5, 7)"),
+	[PTK_M_DISK_DAREQ_SZ] = ENTRY("dareq-sz", "dareq_sz", "kB", PTK_RATE, PTK_V_F64, 9, 2, NULL,
+				      "d(sectors discarded) / 2 / d(discards)",
+				      "mean discard size (/proc/diskstats fields 12, 14)"),
+	[PTK_M_DISK_AREQ_SZ] = ENTRY("areq-sz", "areq_sz", "kB", PTK_RATE, PTK_V_F64, 9, 2, NULL,
+				     "d(sectors r + w + d) / 2 / d(requests r + w + d)",
+				     "mean request size (/proc/diskstats)"),
+	[PTK_M_DISK_AQU_SZ] = ENTRY(
+		"aqu-sz", "aqu_sz", "", PTK_RATE, PTK_V_F64, 9, 2,
+		"node_disk_io_time_weighted_seconds_total", "d(time_in_queue ms) / itv / 1000",
+		"mean requests queued or in service (/proc/diskstats field 11)"),
+	[PTK_M_DISK_AWAIT] = ENTRY("await", "await", "ms", PTK_RATE, PTK_V_F64, 9, 2, NULL,
+				   "d(ms r + w + d) / d(requests r + w + d)",
+				   "mean time per request, queue + service (/proc/diskstats)"),
+	[PTK_M_DISK_SVCTM] =
+		ENTRY("svctm", "svctm", "ms", PTK_RATE, PTK_V_F64, 9, 2, NULL,
+		      "d(io_ticks) / d(requests r + w)",
+		      "mean service time (deprecated by sysstat; /proc/diskstats field 10)"),
+	[PTK_M_DISK_UTIL] = PCT("%util", "util_pct", "node_disk_io_time_seconds_total",
+				"d(io_ticks ms) / itv / 10, capped at 100",
+				"time with >= 1 request in flight (/proc/diskstats field 10)"),
 
-/* ---- TCP, IP, UDP, sockets ---- */
+	[PTK_M_DISK_RKB] =
+		ENTRY("kB_read", "kb_read", "kB", PTK_COUNTER, PTK_V_U64, 10, 0, NULL,
+		      "d(sectors read) / 2", "kB read in the interval (/proc/diskstats field 3)"),
+	[PTK_M_DISK_WKB] = ENTRY("kB_wrtn", "kb_wrtn", "kB", PTK_COUNTER, PTK_V_U64, 10, 0, NULL,
+				 "d(sectors written) / 2",
+				 "kB written in the interval (/proc/diskstats field 7)"),
+	[PTK_M_DISK_DKB] = ENTRY("kB_dscd", "kb_dscd", "kB", PTK_COUNTER, PTK_V_U64, 10, 0, NULL,
+				 "d(sectors discarded) / 2",
+				 "kB discarded in the interval (/proc/diskstats field 14)"),
 
-/* ---- pressure stall information ---- */
+	/* ---- network devices ---- */
+	[PTK_M_NET_IFACE] = ENTITY("IFACE", "iface", 9, "network interface (/proc/net/dev)"),
+	[PTK_M_NET_RXPCK] = RATE("rxpck/s", "rxpck_s", "/s", "node_network_receive_packets_total",
+				 "d(rx packets) / itv", "packets received (/proc/net/dev)"),
+	[PTK_M_NET_TXPCK] = RATE("txpck/s", "txpck_s", "/s", "node_network_transmit_packets_total",
+				 "d(tx packets) / itv", "packets transmitted (/proc/net/dev)"),
+	[PTK_M_NET_RXKB] = RATE("rxkB/s", "rxkb_s", "kB/s", "node_network_receive_bytes_total",
+				"d(rx bytes) / 1024 / itv", "kB received (/proc/net/dev)"),
+	[PTK_M_NET_TXKB] = RATE("txkB/s", "txkb_s", "kB/s", "node_network_transmit_bytes_total",
+				"d(tx bytes) / 1024 / itv", "kB transmitted (/proc/net/dev)"),
+	[PTK_M_NET_RXCMP] =
+		RATE("rxcmp/s", "rxcmp_s", "/s", "node_network_receive_compressed_total",
+		     "d(rx compressed) / itv", "compressed packets received (/proc/net/dev)"),
+	[PTK_M_NET_TXCMP] =
+		RATE("txcmp/s", "txcmp_s", "/s", "node_network_transmit_compressed_total",
+		     "d(tx compressed) / itv", "compressed packets transmitted (/proc/net/dev)"),
+	[PTK_M_NET_RXMCST] =
+		RATE("rxmcst/s", "rxmcst_s", "/s", "node_network_receive_multicast_total",
+		     "d(rx multicast) / itv", "multicast packets received (/proc/net/dev)"),
+	[PTK_M_NET_IFUTIL] = PCT("%ifutil", "ifutil_pct", NULL,
+				 "max(d(rx bytes), d(tx bytes)) * 8 / itv / speed, capped at 100",
+				 "link utilisation, full duplex assumed (/proc/net/dev, "
+				 "/sys/class/net/IF/speed); unknown without a link speed"),
+	[PTK_M_NET_RXERR] = RATE("rxerr/s", "rxerr_s", "/s", "node_network_receive_errs_total",
+				 "d(rx errs) / itv", "bad packets received (/proc/net/dev)"),
+	[PTK_M_NET_TXERR] = RATE("txerr/s", "txerr_s", "/s", "node_network_transmit_errs_total",
+				 "d(tx errs) / itv", "transmit errors (/proc/net/dev)"),
+	[PTK_M_NET_COLL] = RATE("coll/s", "coll_s", "/s", "node_network_transmit_colls_total",
+				"d(colls) / itv", "collisions while transmitting (/proc/net/dev)"),
+	[PTK_M_NET_RXDROP] = RATE("rxdrop/s", "rxdrop_s", "/s", "node_network_receive_drop_total",
+				  "d(rx drop) / itv",
+				  "received packets dropped, no buffer space (/proc/net/dev)"),
+	[PTK_M_NET_TXDROP] =
+		RATE("txdrop/s", "txdrop_s", "/s", "node_network_transmit_drop_total",
+		     "d(tx drop) / itv", "packets dropped on transmit (/proc/net/dev)"),
+	[PTK_M_NET_TXCARR] =
+		RATE("txcarr/s", "txcarr_s", "/s", "node_network_transmit_carrier_total",
+		     "d(tx carrier) / itv", "carrier errors on transmit (/proc/net/dev)"),
+	[PTK_M_NET_RXFRAM] = RATE("rxfram/s", "rxfram_s", "/s", "node_network_receive_frame_total",
+				  "d(rx frame) / itv", "frame alignment errors (/proc/net/dev)"),
+	[PTK_M_NET_RXFIFO] = RATE("rxfifo/s", "rxfifo_s", "/s", "node_network_receive_fifo_total",
+				  "d(rx fifo) / itv", "receive FIFO overruns (/proc/net/dev)"),
+	[PTK_M_NET_TXFIFO] = RATE("txfifo/s", "txfifo_s", "/s", "node_network_transmit_fifo_total",
+				  "d(tx fifo) / itv", "transmit FIFO overruns (/proc/net/dev)"),
+
+	/* ---- TCP, IP, UDP, sockets ---- */
+	[PTK_M_TCP_ACTIVE] = RATE("active/s", "active_s", "/s", "node_netstat_Tcp_ActiveOpens",
+				  "d(Tcp ActiveOpens) / itv",
+				  "active opens: connect() (/proc/net/snmp Tcp ActiveOpens)"),
+	[PTK_M_TCP_PASSIVE] = RATE("passive/s", "passive_s", "/s", "node_netstat_Tcp_PassiveOpens",
+				   "d(Tcp PassiveOpens) / itv",
+				   "passive opens: accepted (/proc/net/snmp Tcp PassiveOpens)"),
+	[PTK_M_TCP_ISEG] =
+		RATE("iseg/s", "iseg_s", "/s", "node_netstat_Tcp_InSegs", "d(Tcp InSegs) / itv",
+		     "segments received (/proc/net/snmp Tcp InSegs)"),
+	[PTK_M_TCP_OSEG] =
+		RATE("oseg/s", "oseg_s", "/s", "node_netstat_Tcp_OutSegs", "d(Tcp OutSegs) / itv",
+		     "segments sent (/proc/net/snmp Tcp OutSegs)"),
+	[PTK_M_TCP_ATMPTF] = RATE("atmptf/s", "atmptf_s", "/s", "node_netstat_Tcp_AttemptFails",
+				  "d(Tcp AttemptFails) / itv",
+				  "failed connection attempts (/proc/net/snmp Tcp AttemptFails)"),
+	[PTK_M_TCP_ESTRES] =
+		RATE("estres/s", "estres_s", "/s", "node_netstat_Tcp_EstabResets",
+		     "d(Tcp EstabResets) / itv",
+		     "resets of established connections (/proc/net/snmp Tcp EstabResets)"),
+	[PTK_M_TCP_RETRANS] = RATE("retrans/s", "retrans_s", "/s", "node_netstat_Tcp_RetransSegs",
+				   "d(Tcp RetransSegs) / itv",
+				   "segments retransmitted (/proc/net/snmp Tcp RetransSegs)"),
+	[PTK_M_TCP_ISEGERR] =
+		RATE("isegerr/s", "isegerr_s", "/s", "node_netstat_Tcp_InErrs",
+		     "d(Tcp InErrs) / itv", "bad segments received (/proc/net/snmp Tcp InErrs)"),
+	[PTK_M_TCP_ORSTS] =
+		RATE("orsts/s", "orsts_s", "/s", "node_netstat_Tcp_OutRsts", "d(Tcp OutRsts) / itv",
+		     "RST segments sent (/proc/net/snmp Tcp OutRsts)"),
+	[PTK_M_TCP_RETRANS_PCT] =
+		PCT("%retrans", "retrans_pct", NULL, "d(Tcp RetransSegs) / d(Tcp OutSegs)",
+		    "segments retransmitted per segment sent (/proc/net/snmp Tcp "
+		    "RetransSegs, OutSegs); unknown with none sent"),
+
+	/* ---- pressure stall information ---- */
+	[PTK_M_PSI_CPU_SOME_AVG10] =
+		LEVEL("%scpu-10", "psi_cpu_some_avg10", "%", NULL, "cpu some avg10",
+		      "some tasks stalled on CPU, 10 s average (/proc/pressure/cpu some avg10)"),
+	[PTK_M_PSI_CPU_SOME_AVG60] =
+		LEVEL("%scpu-60", "psi_cpu_some_avg60", "%", NULL, "cpu some avg60",
+		      "some tasks stalled on CPU, 60 s average (/proc/pressure/cpu some avg60)"),
+	[PTK_M_PSI_CPU_SOME_AVG300] =
+		LEVEL("%scpu-300", "psi_cpu_some_avg300", "%", NULL, "cpu some avg300",
+		      "some tasks stalled on CPU, 300 s average (/proc/pressure/cpu some avg300)"),
+	[PTK_M_PSI_CPU_SOME_PCT] = PCT(
+		"%scpu", "psi_cpu_some_pct", "node_pressure_cpu_waiting_seconds_total",
+		"d(some total us) / itv / 10^4, capped at 100",
+		"share of the interval with some tasks stalled on CPU (/proc/pressure/cpu some total)"),
+	[PTK_M_PSI_IO_SOME_AVG10] =
+		LEVEL("%sio-10", "psi_io_some_avg10", "%", NULL, "io some avg10",
+		      "some tasks stalled on I/O, 10 s average (/proc/pressure/io some avg10)"),
+	[PTK_M_PSI_IO_SOME_AVG60] =
+		LEVEL("%sio-60", "psi_io_some_avg60", "%", NULL, "io some avg60",
+		      "some tasks stalled on I/O, 60 s average (/proc/pressure/io some avg60)"),
+	[PTK_M_PSI_IO_SOME_AVG300] =
+		LEVEL("%sio-300", "psi_io_some_avg300", "%", NULL, "io some avg300",
+		      "some tasks stalled on I/O, 300 s average (/proc/pressure/io some avg300)"),
+	[PTK_M_PSI_IO_SOME_PCT] = PCT(
+		"%sio", "psi_io_some_pct", "node_pressure_io_waiting_seconds_total",
+		"d(some total us) / itv / 10^4, capped at 100",
+		"share of the interval with some tasks stalled on I/O (/proc/pressure/io some total)"),
+	[PTK_M_PSI_IO_FULL_AVG10] = LEVEL(
+		"%fio-10", "psi_io_full_avg10", "%", NULL, "io full avg10",
+		"all non-idle tasks stalled on I/O, 10 s average (/proc/pressure/io full avg10)"),
+	[PTK_M_PSI_IO_FULL_AVG60] = LEVEL(
+		"%fio-60", "psi_io_full_avg60", "%", NULL, "io full avg60",
+		"all non-idle tasks stalled on I/O, 60 s average (/proc/pressure/io full avg60)"),
+	[PTK_M_PSI_IO_FULL_AVG300] = LEVEL(
+		"%fio-300", "psi_io_full_avg300", "%", NULL, "io full avg300",
+		"all non-idle tasks stalled on I/O, 300 s average (/proc/pressure/io full avg300)"),
+	[PTK_M_PSI_IO_FULL_PCT] = PCT(
+		"%fio", "psi_io_full_pct", "node_pressure_io_stalled_seconds_total",
+		"d(full total us) / itv / 10^4, capped at 100",
+		"share of the interval with all non-idle tasks stalled on I/O (/proc/pressure/io full total)"),
+	[PTK_M_PSI_MEM_SOME_AVG10] = LEVEL(
+		"%smem-10", "psi_mem_some_avg10", "%", NULL, "memory some avg10",
+		"some tasks stalled on memory, 10 s average (/proc/pressure/memory some avg10)"),
+	[PTK_M_PSI_MEM_SOME_AVG60] = LEVEL(
+		"%smem-60", "psi_mem_some_avg60", "%", NULL, "memory some avg60",
+		"some tasks stalled on memory, 60 s average (/proc/pressure/memory some avg60)"),
+	[PTK_M_PSI_MEM_SOME_AVG300] = LEVEL(
+		"%smem-300", "psi_mem_some_avg300", "%", NULL, "memory some avg300",
+		"some tasks stalled on memory, 300 s average (/proc/pressure/memory some avg300)"),
+	[PTK_M_PSI_MEM_SOME_PCT] = PCT(
+		"%smem", "psi_mem_some_pct", "node_pressure_memory_waiting_seconds_total",
+		"d(some total us) / itv / 10^4, capped at 100",
+		"share of the interval with some tasks stalled on memory (/proc/pressure/memory some total)"),
+	[PTK_M_PSI_MEM_FULL_AVG10] = LEVEL(
+		"%fmem-10", "psi_mem_full_avg10", "%", NULL, "memory full avg10",
+		"all non-idle tasks stalled on memory, 10 s average (/proc/pressure/memory full avg10)"),
+	[PTK_M_PSI_MEM_FULL_AVG60] = LEVEL(
+		"%fmem-60", "psi_mem_full_avg60", "%", NULL, "memory full avg60",
+		"all non-idle tasks stalled on memory, 60 s average (/proc/pressure/memory full avg60)"),
+	[PTK_M_PSI_MEM_FULL_AVG300] = LEVEL(
+		"%fmem-300", "psi_mem_full_avg300", "%", NULL, "memory full avg300",
+		"all non-idle tasks stalled on memory, 300 s average (/proc/pressure/memory full avg300)"),
+	[PTK_M_PSI_MEM_FULL_PCT] = PCT(
+		"%fmem", "psi_mem_full_pct", "node_pressure_memory_stalled_seconds_total",
+		"d(full total us) / itv / 10^4, capped at 100",
+		"share of the interval with all non-idle tasks stalled on memory (/proc/pressure/memory full total)"),
 
 /* ---- check ---- */
 #define CG(n, k, u, p, h)                                                                        \

@@ -23,22 +23,165 @@ enum ptk_mid {
 	PTK_M_NONE, /* 0: no metric (a terminator for id lists) */
 
 	/* ---- cpu: /proc/stat cpu lines (act_cpu.c) ---- */
+	PTK_M_CPU_ID,
+	PTK_M_CPU_USER, /* sar -u: user incl. guest */
+	PTK_M_CPU_NICE_ALL, /* sar -u: nice incl. guest_nice */
+	PTK_M_CPU_SYSTEM, /* sar -u: system + irq + softirq */
+	PTK_M_CPU_USR,
+	PTK_M_CPU_NICE,
+	PTK_M_CPU_SYS,
+	PTK_M_CPU_IOWAIT,
+	PTK_M_CPU_IRQ,
+	PTK_M_CPU_SOFT,
+	PTK_M_CPU_STEAL,
+	PTK_M_CPU_GUEST,
+	PTK_M_CPU_GNICE,
+	PTK_M_CPU_IDLE,
 
 	/* ---- load and run queue: /proc/loadavg, /proc/stat procs_* (act_queue.c) ---- */
+	PTK_M_Q_RUNQ_SZ,
+	PTK_M_Q_PLIST_SZ,
+	PTK_M_Q_LDAVG_1,
+	PTK_M_Q_LDAVG_5,
+	PTK_M_Q_LDAVG_15,
+	PTK_M_Q_BLOCKED,
+	PTK_M_Q_PROCS_RUNNING, /* /proc/stat procs_running */
+	PTK_M_Q_DSTATE, /* threads in D state (a /proc/PID scan: uptime) */
+	PTK_M_Q_UPTIME,
+	PTK_M_Q_USERS, /* utmp */
 
 	/* ---- tasks and context switches: /proc/stat processes, ctxt (act_task.c) ---- */
+	PTK_M_TASK_PROC_S,
+	PTK_M_TASK_CSWCH_S,
 
 	/* ---- memory: /proc/meminfo (act_mem.c) ---- */
+	PTK_M_MEM_TOTAL,
+	PTK_M_MEM_USED, /* total - available (free's "used") */
+	PTK_M_MEM_FREE,
+	PTK_M_MEM_AVAIL,
+	PTK_M_MEM_SHARED,
+	PTK_M_MEM_BUFF_CACHE,
+	PTK_M_MEM_CACHE, /* Cached + SReclaimable (free -w's "cache") */
+	PTK_M_MEM_KBMEMUSED, /* total - free - buffers - cached - slab (sar's kbmemused) */
+	PTK_M_MEM_USED_PCT,
+	PTK_M_MEM_BUFFERS,
+	PTK_M_MEM_CACHED,
+	PTK_M_MEM_COMMIT,
+	PTK_M_MEM_COMMIT_PCT,
+	PTK_M_MEM_ACTIVE,
+	PTK_M_MEM_INACTIVE,
+	PTK_M_MEM_DIRTY,
 
 	/* ---- swap and paging: /proc/meminfo Swap*, /proc/vmstat (act_mem.c) ---- */
+	PTK_M_SWP_TOTAL,
+	PTK_M_SWP_FREE,
+	PTK_M_SWP_USED,
+	PTK_M_SWP_USED_PCT,
+	PTK_M_SWP_CAD,
+	PTK_M_SWP_CAD_PCT,
+	PTK_M_SWP_PSWPIN,
+	PTK_M_SWP_PSWPOUT,
+	PTK_M_PG_PGPGIN,
+	PTK_M_PG_PGPGOUT,
+	PTK_M_PG_FAULT,
+	PTK_M_PG_MAJFLT,
+	PTK_M_PG_PGFREE,
+	PTK_M_PG_PGSCANK,
+	PTK_M_PG_PGSCAND,
+	PTK_M_PG_PGSTEAL,
+	PTK_M_PG_VMEFF,
 
 	/* ---- block I/O and disks: /proc/diskstats (act_disk.c) ---- */
+	PTK_M_IO_RTPS, /* sar -b: whole disks summed */
+	PTK_M_IO_WTPS,
+	PTK_M_IO_DTPS,
+	PTK_M_IO_BREAD,
+	PTK_M_IO_BWRTN,
+	PTK_M_IO_BDSCD,
+	PTK_M_DISK_DEV,
+	PTK_M_DISK_TPS, /* per device, and summed in sar -b */
+	PTK_M_DISK_R_S,
+	PTK_M_DISK_W_S,
+	PTK_M_DISK_D_S,
+	PTK_M_DISK_F_S,
+	PTK_M_DISK_RKB_S,
+	PTK_M_DISK_WKB_S,
+	PTK_M_DISK_DKB_S,
+	PTK_M_DISK_RRQM_S,
+	PTK_M_DISK_WRQM_S,
+	PTK_M_DISK_DRQM_S,
+	PTK_M_DISK_RRQM_PCT,
+	PTK_M_DISK_WRQM_PCT,
+	PTK_M_DISK_DRQM_PCT,
+	PTK_M_DISK_R_AWAIT,
+	PTK_M_DISK_W_AWAIT,
+	PTK_M_DISK_D_AWAIT,
+	PTK_M_DISK_F_AWAIT,
+	PTK_M_DISK_RAREQ_SZ,
+	PTK_M_DISK_WAREQ_SZ,
+	PTK_M_DISK_DAREQ_SZ,
+	PTK_M_DISK_AREQ_SZ,
+	PTK_M_DISK_AQU_SZ,
+	PTK_M_DISK_AWAIT,
+	PTK_M_DISK_SVCTM,
+	PTK_M_DISK_UTIL,
+	PTK_M_DISK_RKB, /* kB in the interval (iostat without -x) */
+	PTK_M_DISK_WKB,
+	PTK_M_DISK_DKB,
 
 	/* ---- network devices: /proc/net/dev, /sys/class/net (act_net.c) ---- */
+	PTK_M_NET_IFACE,
+	PTK_M_NET_RXPCK,
+	PTK_M_NET_TXPCK,
+	PTK_M_NET_RXKB,
+	PTK_M_NET_TXKB,
+	PTK_M_NET_RXCMP,
+	PTK_M_NET_TXCMP,
+	PTK_M_NET_RXMCST,
+	PTK_M_NET_IFUTIL,
+	PTK_M_NET_RXERR,
+	PTK_M_NET_TXERR,
+	PTK_M_NET_COLL,
+	PTK_M_NET_RXDROP,
+	PTK_M_NET_TXDROP,
+	PTK_M_NET_TXCARR,
+	PTK_M_NET_RXFRAM,
+	PTK_M_NET_RXFIFO,
+	PTK_M_NET_TXFIFO,
 
 	/* ---- TCP, IP, UDP, sockets: /proc/net/snmp, /proc/net/netstat (act_net.c) ---- */
+	PTK_M_TCP_ACTIVE,
+	PTK_M_TCP_PASSIVE,
+	PTK_M_TCP_ISEG,
+	PTK_M_TCP_OSEG,
+	PTK_M_TCP_ATMPTF,
+	PTK_M_TCP_ESTRES,
+	PTK_M_TCP_RETRANS,
+	PTK_M_TCP_ISEGERR,
+	PTK_M_TCP_ORSTS,
+	PTK_M_TCP_RETRANS_PCT, /* retransmitted / sent segments: the one retransmit ratio */
 
 	/* ---- pressure stall information: /proc/pressure (act_psi.c) ---- */
+	PTK_M_PSI_CPU_SOME_AVG10,
+	PTK_M_PSI_CPU_SOME_AVG60,
+	PTK_M_PSI_CPU_SOME_AVG300,
+	PTK_M_PSI_CPU_SOME_PCT,
+	PTK_M_PSI_IO_SOME_AVG10,
+	PTK_M_PSI_IO_SOME_AVG60,
+	PTK_M_PSI_IO_SOME_AVG300,
+	PTK_M_PSI_IO_SOME_PCT,
+	PTK_M_PSI_IO_FULL_AVG10,
+	PTK_M_PSI_IO_FULL_AVG60,
+	PTK_M_PSI_IO_FULL_AVG300,
+	PTK_M_PSI_IO_FULL_PCT,
+	PTK_M_PSI_MEM_SOME_AVG10,
+	PTK_M_PSI_MEM_SOME_AVG60,
+	PTK_M_PSI_MEM_SOME_AVG300,
+	PTK_M_PSI_MEM_SOME_PCT,
+	PTK_M_PSI_MEM_FULL_AVG10,
+	PTK_M_PSI_MEM_FULL_AVG60,
+	PTK_M_PSI_MEM_FULL_AVG300,
+	PTK_M_PSI_MEM_FULL_PCT,
 
 	/* ---- check: USE verdicts and the kernel log (rules.c) ---- */
 	/* values of check's USE table (model/use.c) */

@@ -1498,6 +1498,18 @@ int ptk_arc_load(struct ptk_arc *a, s64 id, bool procs, struct ptk_snap *s)
 	if (rc != SQLITE_DONE)
 		return db_fail(a, "archive damaged");
 procs:
+	/* the tables of a stored sample are known (maybe empty); the levels when recorded */
+	s->read = PTK_SNAP_BIT(PTK_SNAP_STAT) | PTK_SNAP_BIT(PTK_SNAP_DISKSTATS) |
+		  PTK_SNAP_BIT(PTK_SNAP_NETDEV) | PTK_SNAP_BIT(PTK_SNAP_SNMP);
+	if (s->has_la)
+		s->read |= PTK_SNAP_BIT(PTK_SNAP_LOADAVG);
+	if (s->has_mi)
+		s->read |= PTK_SNAP_BIT(PTK_SNAP_MEMINFO);
+	if (s->has_vm)
+		s->read |= PTK_SNAP_BIT(PTK_SNAP_VMSTAT);
+	for (int r = 0; r < PTK_PSI_NRES; r++)
+		if (s->has_psi[r])
+			s->read |= PTK_SNAP_BIT(PTK_SNAP_PSI_CPU + r);
 	s->nproc = 0;
 	if (!procs)
 		return 0;

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The memory, swap and paging activities: levels of /proc/meminfo (fs/proc/meminfo.c
+ * meminfo_proc_show) and rates of /proc/vmstat event counters (mm/vmstat.c), as sysstat's
+ * sar -r, -S, -W, -B and procps free compute them.
+ */
+#include "model/act.h"
+
+const enum ptk_mid ptk_act_mem_mids[] = {
+	PTK_M_MEM_TOTAL,      PTK_M_MEM_USED,	    PTK_M_MEM_FREE,	PTK_M_MEM_AVAIL,
+	PTK_M_MEM_SHARED,     PTK_M_MEM_BUFF_CACHE, PTK_M_MEM_CACHE,	PTK_M_MEM_KBMEMUSED,
+	PTK_M_MEM_USED_PCT,   PTK_M_MEM_BUFFERS,    PTK_M_MEM_CACHED,	PTK_M_MEM_COMMIT,
+	PTK_M_MEM_COMMIT_PCT, PTK_M_MEM_ACTIVE,	    PTK_M_MEM_INACTIVE, PTK_M_MEM_DIRTY,
+	PTK_M_NONE,
+};
+
+/* a - b, 0 when b is larger */
+static u64 sub0(u64 a, u64 b)
+{
+	return a > b ? a - b : 0;
+}
+
+static double pct(double part, double whole)
+{
+	return whole > 0 ? 100.0 * part / whole : 0;
+}
+
+#define SET(mids, r, m, val) ACT_SET(mids, r, PTK_M_##m, val)
+
+ACT_ROWS_FN(ptk_act_mem_rows)
+{
+	const struct ptk_meminfo *m = &cur->mi;
+	struct ptk_row *r = ptk_rows_add(out, "");
+	const enum ptk_mid *ids = ptk_act_mem_mids;
+	u64 kbmemused;
+
+	if (!cur->has_mi)
+		return 0;
+	/* sysstat (rd_stats.c read_meminfo, pr_stats.c): neither free, buffers, cache nor slab */
+	kbmemused = sub0(m->mem_total, m->mem_free + m->buffers + m->cached + m->slab);
+	SET(ids, r, MEM_TOTAL, PTK_U(m->mem_total));
+	SET(ids, r, MEM_USED, PTK_U(sub0(m->mem_total, m->mem_available)));
+	SET(ids, r, MEM_FREE, PTK_U(m->mem_free));
+	SET(ids, r, MEM_AVAIL, PTK_U(m->mem_available));
+	SET(ids, r, MEM_SHARED, PTK_U(m->shmem));
+	/* procps 4 (library/meminfo.c): cache = Cached + SReclaimable, buff/cache adds Buffers */
+	SET(ids, r, MEM_CACHE, PTK_U(m->cached + m->sreclaimable));
+	SET(ids, r, MEM_BUFF_CACHE, PTK_U(m->buffers + m->cached + m->sreclaimable));
+	SET(ids, r, MEM_KBMEMUSED, PTK_U(kbmemused));
+	SET(ids, r, MEM_USED_PCT, PTK_F(pct(kbmemused, m->mem_total)));
+	SET(ids, r, MEM_BUFFERS, PTK_U(m->buffers));
+	SET(ids, r, MEM_CACHED, PTK_U(m->cached));
+	SET(ids, r, MEM_COMMIT, PTK_U(m->committed_as));
+	SET(ids, r, MEM_COMMIT_PCT, PTK_F(pct(m->committed_as, m->mem_total + m->swap_total)));
+	SET(ids, r, MEM_ACTIVE, PTK_U(m->active));
+	SET(ids, r, MEM_INACTIVE, PTK_U(m->inactive));
+	SET(ids, r, MEM_DIRTY, PTK_U(m->dirty));
+	return 0;
+}
+
+const enum ptk_mid ptk_act_swap_mids[] = {
+	PTK_M_SWP_TOTAL,   PTK_M_SWP_FREE,   PTK_M_SWP_USED,	PTK_M_SWP_USED_PCT, PTK_M_SWP_CAD,
+	PTK_M_SWP_CAD_PCT, PTK_M_SWP_PSWPIN, PTK_M_SWP_PSWPOUT, PTK_M_NONE,
+};
+
+/* the vmstat counters of prev and cur can both be read (prev NULL: since boot) */
+static bool vm_both(const struct ptk_snap *prev, const struct ptk_snap *cur)
+{
+	return cur->has_vm && (!prev || prev->has_vm);
+}
+
+ACT_ROWS_FN(ptk_act_swap_rows)
+{
+	static const struct ptk_vmstat zero;
+	const struct ptk_meminfo *m = &cur->mi;
+	const struct ptk_vmstat *a = prev ? &prev->vm : &zero, *b = &cur->vm;
+	const enum ptk_mid *ids = ptk_act_swap_mids;
+	struct ptk_row *r = ptk_rows_add(out, "");
+
+	if (cur->has_mi) {
+		u64 used = sub0(m->swap_total, m->swap_free);
+
+		SET(ids, r, SWP_TOTAL, PTK_U(m->swap_total));
+		SET(ids, r, SWP_FREE, PTK_U(m->swap_free));
+		SET(ids, r, SWP_USED, PTK_U(used));
+		SET(ids, r, SWP_USED_PCT, PTK_F(pct(used, m->swap_total)));
+		SET(ids, r, SWP_CAD, PTK_U(m->swap_cached));
+		SET(ids, r, SWP_CAD_PCT, PTK_F(pct(m->swap_cached, used)));
+	}
+	if (vm_both(prev, cur)) {
+		SET(ids, r, SWP_PSWPIN, PTK_F(ptk_act_rate(a->pswpin, b->pswpin, itv_s)));
+		SET(ids, r, SWP_PSWPOUT, PTK_F(ptk_act_rate(a->pswpout, b->pswpout, itv_s)));
+	}
+	return 0;
+}
+
+const enum ptk_mid ptk_act_paging_mids[] = {
+	PTK_M_PG_PGPGIN,  PTK_M_PG_PGPGOUT, PTK_M_PG_FAULT,   PTK_M_PG_MAJFLT, PTK_M_PG_PGFREE,
+	PTK_M_PG_PGSCANK, PTK_M_PG_PGSCAND, PTK_M_PG_PGSTEAL, PTK_M_PG_VMEFF,  PTK_M_NONE,
+};
+
+ACT_ROWS_FN(ptk_act_paging_rows)
+{
+	static const struct ptk_vmstat zero;
+	const struct ptk_vmstat *a = prev ? &prev->vm : &zero, *b = &cur->vm;
+	const enum ptk_mid *ids = ptk_act_paging_mids;
+	struct ptk_row *r = ptk_rows_add(out, "");
+	double scan, steal;
+
+	if (!vm_both(prev, cur))
+		return 0;
+	scan = ptk_act_rate(a->pgscan_kswapd, b->pgscan_kswapd, itv_s) +
+	       ptk_act_rate(a->pgscan_direct, b->pgscan_direct, itv_s);
+	steal = ptk_act_rate(a->pgsteal_kswapd, b->pgsteal_kswapd, itv_s) +
+		ptk_act_rate(a->pgsteal_direct, b->pgsteal_direct, itv_s);
+	SET(ids, r, PG_PGPGIN, PTK_F(ptk_act_rate(a->pgpgin, b->pgpgin, itv_s)));
+	SET(ids, r, PG_PGPGOUT, PTK_F(ptk_act_rate(a->pgpgout, b->pgpgout, itv_s)));
+	SET(ids, r, PG_FAULT, PTK_F(ptk_act_rate(a->pgfault, b->pgfault, itv_s)));
+	SET(ids, r, PG_MAJFLT, PTK_F(ptk_act_rate(a->pgmajfault, b->pgmajfault, itv_s)));
+	SET(ids, r, PG_PGFREE, PTK_F(ptk_act_rate(a->pgfree, b->pgfree, itv_s)));
+	SET(ids, r, PG_PGSCANK, PTK_F(ptk_act_rate(a->pgscan_kswapd, b->pgscan_kswapd, itv_s)));
+	SET(ids, r, PG_PGSCAND, PTK_F(ptk_act_rate(a->pgscan_direct, b->pgscan_direct, itv_s)));
+	SET(ids, r, PG_PGSTEAL, PTK_F(steal));
+	SET(ids, r, PG_VMEFF, PTK_F(scan > 0 ? MIN(100.0, 100.0 * steal / scan) : 0));
+	return 0;
+}
