@@ -18,41 +18,22 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "model/registry.h"
 #include "model/delta.h"
 #include "model/ewma.h"
 #include "model/jstack.h"
 #include "source/procfs/pid.h"
 
 enum { C_CSW, C_SHARE, C_VOL, C_INV, C_THR, C_MEAN, C_M1, C_M5, C_M15, C_GROUP, C_N };
-static const struct ptk_metric csw_cols[C_N] = {
-	[C_CSW] = { "csw/s", "csw_s", "/s", PTK_GAUGE, PTK_V_F64, 9, 1,
-		    "context switches per second in the interval, voluntary + involuntary "
-		    "(/proc/PID/task/TID/status)" },
-	[C_SHARE] = { "%csw", "csw_pct", "%", PTK_GAUGE, PTK_V_F64, 6, 1,
-		      "share of all switches counted in the interval (shown threads only)" },
-	[C_VOL] = { "cswch/s", "cswch_s", "/s", PTK_GAUGE, PTK_V_F64, 9, 1,
-		    "voluntary switches per second: the thread blocked or slept "
-		    "(status voluntary_ctxt_switches, as pidstat -w cswch/s)" },
-	[C_INV] = { "nvcswch/s", "nvcswch_s", "/s", PTK_GAUGE, PTK_V_F64, 9, 1,
-		    "involuntary switches per second: preempted while runnable "
-		    "(status nonvoluntary_ctxt_switches, as pidstat -w nvcswch/s)" },
-	[C_THR] = { "threads", "threads", "", PTK_GAUGE, PTK_V_U64, 7, 0,
-		    "threads in the group now (/proc/PID/task entries)" },
-	[C_MEAN] = { "mean/s", "mean_s", "/s", PTK_GAUGE, PTK_V_F64, 9, 1,
-		     "switches counted since the group was first seen / elapsed seconds "
-		     "(Coda Hale Meter mean rate)" },
-	[C_M1] = { "m1/s", "m1_s", "/s", PTK_GAUGE, PTK_V_F64, 9, 1,
-		   "1-minute EWMA rate, 5 s ticks, alpha = 1 - exp(-5/60); '-' before the first "
-		   "tick (Coda Hale Meter)" },
-	[C_M5] = { "m5/s", "m5_s", "/s", PTK_GAUGE, PTK_V_F64, 9, 1,
-		   "5-minute EWMA rate, alpha = 1 - exp(-5/300) (Coda Hale Meter)" },
-	[C_M15] = { "m15/s", "m15_s", "/s", PTK_GAUGE, PTK_V_F64, 9, 1,
-		    "15-minute EWMA rate, alpha = 1 - exp(-5/900) (Coda Hale Meter)" },
-	[C_GROUP] = { "group", "group", "", PTK_GAUGE, PTK_V_STR, 0, 0,
-		      "grouping key: pool name, regex capture, comm, comm[tgid] or cgroup path" },
+static const struct ptk_metric *const csw_cols[C_N] = {
+	[C_CSW] = PTK_M(PROC_CSW_S),  [C_SHARE] = PTK_M(CSW_SHARE_PCT),
+	[C_VOL] = PTK_M(CSW_CSWCH_S), [C_INV] = PTK_M(CSW_NVCSWCH_S),
+	[C_THR] = PTK_M(CSW_THREADS), [C_MEAN] = PTK_M(CSW_MEAN_S),
+	[C_M1] = PTK_M(CSW_M1_S),     [C_M5] = PTK_M(CSW_M5_S),
+	[C_M15] = PTK_M(CSW_M15_S),   [C_GROUP] = PTK_M(CSW_GROUP),
 };
-static const struct ptk_table group_tab = { "groups", csw_cols, C_N };
-static const struct ptk_table total_tab = { "total", csw_cols, C_N };
+static const struct ptk_table group_tab = { .name = "groups", .ncols = C_N, .refs = csw_cols };
+static const struct ptk_table total_tab = { .name = "total", .ncols = C_N, .refs = csw_cols };
 
 enum gmode { G_PREFIX, G_REGEX, G_COMM, G_PROCESS, G_CGROUP };
 static const char *const gmode_names[] = { "prefix", "regex", "comm", "process", "cgroup" };

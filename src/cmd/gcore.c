@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "model/registry.h"
 #include "output/elfcore.h"
 #include "source/ptrace/core.h"
 #include "source/ptrace/stop.h"
@@ -27,29 +28,17 @@ static const char usage[] =
 	"  -a         dump every mapping whole (except VM_DONTDUMP and VM_IO ones)\n";
 
 enum { G_FILE, G_THREADS, G_SEGS, G_BYTES, G_SPARSE, G_HOLES, G_FILTER, G_PAUSE, G_N };
-static const struct ptk_metric gcore_cols[G_N] = {
-	[G_FILE] = { "file", "file", "", PTK_GAUGE, PTK_V_STR, 0, 0, "core file written" },
-	[G_THREADS] = { "threads", "threads", "", PTK_GAUGE, PTK_V_U64, 0, 0,
-			"threads dumped (one NT_PRSTATUS each)" },
-	[G_SEGS] = { "mappings", "mappings", "", PTK_GAUGE, PTK_V_U64, 0, 0,
-		     "PT_LOAD segments: one per mapping of /proc/PID/maps" },
-	[G_BYTES] = { "dumped", "dumped_bytes", "bytes", PTK_GAUGE, PTK_V_U64, 0, 0,
-		      "memory contents read and stored: sum of p_filesz (per coredump_filter) "
-		      "minus the untouched and unreadable bytes" },
-	[G_SPARSE] = { "untouched", "untouched_bytes", "bytes", PTK_GAUGE, PTK_V_U64, 0, 0,
-		       "bytes of dumped private anonymous mappings never touched (pagemap: not "
-		       "present, not swapped): holes reading as zeros, not read (the kernel skips "
-		       "them too: FOLL_DUMP)" },
-	[G_HOLES] = { "unreadable", "unreadable_bytes", "bytes", PTK_GAUGE, PTK_V_U64, 0, 0,
-		      "bytes of dumped mappings that could not be read: holes reading as zeros "
-		      "(the kernel skips such pages the same way, fs/coredump.c dump_user_range)" },
-	[G_FILTER] = { "filter", "coredump_filter", "", PTK_GAUGE, PTK_V_STR, 0, 0,
-		       "/proc/PID/coredump_filter used (\"all\" with -a)" },
-	[G_PAUSE] = { "pause", "pause_ms", "ms", PTK_GAUGE, PTK_V_F64, 0, 3,
-		      "time the process was held: first PTRACE_INTERRUPT to last PTRACE_DETACH "
-		      "(CLOCK_MONOTONIC)" },
+static const struct ptk_metric *const gcore_cols[G_N] = {
+	[G_FILE] = PTK_M(CORE_FILE),
+	[G_THREADS] = PTK_M(CORE_THREADS),
+	[G_SEGS] = PTK_M(CORE_MAPPINGS),
+	[G_BYTES] = PTK_M(CORE_DUMPED_BYTES),
+	[G_SPARSE] = PTK_M(CORE_UNTOUCHED_BYTES),
+	[G_HOLES] = PTK_M(CORE_UNREADABLE_BYTES),
+	[G_FILTER] = PTK_M(CORE_FILTER),
+	[G_PAUSE] = PTK_M(PTRACE_PAUSE_MS),
 };
-static const struct ptk_table gcore_tab = { "gcore", gcore_cols, G_N };
+static const struct ptk_table gcore_tab = { .name = "gcore", .ncols = G_N, .refs = gcore_cols };
 
 #define CHUNK (1 << 20)
 #define PAGE 4096
@@ -421,7 +410,7 @@ int cmd_gcore(struct ptk_ctx *ctx, int argc, char **argv)
 	} else {
 		char b[G_N][64];
 		for (int i = 0; i < G_N; i++)
-			ptk_metric_fmt(&gcore_cols[i], &v[i], b[i], sizeof(b[i]));
+			ptk_metric_fmt(gcore_cols[i], &v[i], b[i], sizeof(b[i]));
 		printf("Saved corefile %s\n", file);
 		printf("pid %d: %s threads, %s mappings, %s bytes dumped (%s untouched, %s unreadable), "
 		       "coredump_filter %s; paused %s ms\n",

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "model/registry.h"
 #include "model/folded.h"
 #include "output/flamegraph.h"
 #include "source/perf/perf.h"
@@ -50,18 +51,13 @@ enum { OPT_CALLGRAPH = 0x1400, OPT_KERNEL, OPT_USER, OPT_FOLDED, OPT_TOP, OPT_SV
 
 /* top functions: perf report's Self and Children */
 enum { T_SELF, T_TOTAL, T_SAMPLES, T_FUNC, T_N };
-static const struct ptk_metric top_cols[T_N] = {
-	[T_SELF] = { "SELF%", "self_pct", "%", PTK_GAUGE, PTK_V_F64, 7, 2,
-		     "share of samples taken in this function (the leaf frame)" },
-	[T_TOTAL] = { "TOTAL%", "total_pct", "%", PTK_GAUGE, PTK_V_F64, 7, 2,
-		      "share of samples with this function anywhere on the stack (once per "
-		      "stack)" },
-	[T_SAMPLES] = { "SAMPLES", "self_samples", "", PTK_COUNTER, PTK_V_U64, 8, 0,
-			"samples taken in this function" },
-	[T_FUNC] = { "FUNCTION", "function", "", PTK_GAUGE, PTK_V_STR, -1, 0,
-		     "symbol: ELF .symtab/.dynsym by build ID, /tmp/perf-PID.map, kallsyms" },
+static const struct ptk_metric *const top_cols[T_N] = {
+	[T_SELF] = PTK_M(PROF_SELF_PCT),
+	[T_TOTAL] = PTK_M(PROF_TOTAL_PCT),
+	[T_SAMPLES] = PTK_M(PROF_SELF_SAMPLES),
+	[T_FUNC] = PTK_M(PROF_FUNCTION),
 };
-static const struct ptk_table top_tab = { "top", top_cols, T_N };
+static const struct ptk_table top_tab = { .name = "top", .ncols = T_N, .refs = top_cols };
 #define TOP_ROWS 50
 
 struct comm {

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "model/registry.h"
 #include "source/perf/perf.h"
 #include "source/perf/pstat.h"
 #include "source/tracefs/tracefs.h"
@@ -47,26 +48,13 @@ static const char *const default_events[] = {
 
 /* JSON columns: perf stat --json-output's keys */
 enum { C_VAL, C_UNIT, C_EVENT, C_RUN, C_PCT, C_MVAL, C_MUNIT, C_STATUS, C_N };
-static const struct ptk_metric stat_cols[C_N] = {
-	[C_VAL] = { "counts", "counter-value", "", PTK_COUNTER, PTK_V_F64, 18, 6,
-		    "the count over the interval, scaled by time_enabled/time_running when "
-		    "multiplexed; msec for task-clock and cpu-clock (perf_event read(2))" },
-	[C_UNIT] = { "unit", "unit", "", PTK_GAUGE, PTK_V_STR, -4, 0,
-		     "unit of the count: msec for the clock events, else empty" },
-	[C_EVENT] = { "events", "event", "", PTK_GAUGE, PTK_V_STR, -32, 0,
-		      "the event as given with -e" },
-	[C_RUN] = { "run", "event-runtime", "ns", PTK_COUNTER, PTK_V_U64, 0, 0,
-		    "time the event was on the PMU (PERF_FORMAT_TOTAL_TIME_RUNNING)" },
-	[C_PCT] = { "%run", "pcnt-running", "%", PTK_GAUGE, PTK_V_F64, 0, 2,
-		    "time_running / time_enabled: below 100 the PMU multiplexed the event" },
-	[C_MVAL] = { "metric", "metric-value", "", PTK_GAUGE, PTK_V_F64, 0, 6,
-		     "derived metric (perf stat-shadow): CPUs utilized, GHz, IPC, miss %, rate" },
-	[C_MUNIT] = { "metric unit", "metric-unit", "", PTK_GAUGE, PTK_V_STR, 0, 0,
-		      "what the derived metric is" },
-	[C_STATUS] = { "status", "status", "", PTK_GAUGE, PTK_V_STR, 0, 0,
-		       "counted, not counted (never ran) or not supported (no such PMU event)" },
+static const struct ptk_metric *const stat_cols[C_N] = {
+	[C_VAL] = PTK_M(PERF_COUNT),	     [C_UNIT] = PTK_M(PERF_UNIT),
+	[C_EVENT] = PTK_M(PERF_EVENT),	     [C_RUN] = PTK_M(PERF_RUNTIME),
+	[C_PCT] = PTK_M(PERF_RUNNING_PCT),   [C_MVAL] = PTK_M(PERF_METRIC),
+	[C_MUNIT] = PTK_M(PERF_METRIC_UNIT), [C_STATUS] = PTK_M(PERF_STATUS),
 };
-static const struct ptk_table stat_tab = { "counters", stat_cols, C_N };
+static const struct ptk_table stat_tab = { .name = "counters", .ncols = C_N, .refs = stat_cols };
 
 struct ev {
 	struct ptk_perf_evsel e;
