@@ -606,6 +606,20 @@ static int pid_width(void)
 	return w;
 }
 
+/* The %Cpu(s) shares of the summary, by /proc/stat state (guest states: none). */
+static const struct ptk_metric *const top_cpu[PTK_CPU_NSTATES] = {
+	[PTK_CPU_USER] = PTK_M(TOP_CPU_US_PCT),	   [PTK_CPU_NICE] = PTK_M(TOP_CPU_NI_PCT),
+	[PTK_CPU_SYSTEM] = PTK_M(TOP_CPU_SY_PCT),  [PTK_CPU_IDLE] = PTK_M(TOP_CPU_ID_PCT),
+	[PTK_CPU_IOWAIT] = PTK_M(TOP_CPU_WA_PCT),  [PTK_CPU_IRQ] = PTK_M(TOP_CPU_HI_PCT),
+	[PTK_CPU_SOFTIRQ] = PTK_M(TOP_CPU_SI_PCT), [PTK_CPU_STEAL] = PTK_M(TOP_CPU_ST_PCT),
+};
+
+/* An interval-level JSON field rendered from its registry entry. */
+static void meta_val(struct ptk_sink *s, const struct ptk_metric *m, struct ptk_val v)
+{
+	ptk_sink_meta_json(s, m->key, ptk_json_val(m, &v));
+}
+
 static void print_summary(struct top *tp)
 {
 	struct ptk_top_frame *f = &tp->f;
@@ -613,6 +627,7 @@ static void print_summary(struct top *tp)
 	char clock[16];
 	u64 s = (u64)f->up_s, days = s / 86400, hrs = s % 86400 / 3600, mins = s % 3600 / 60;
 	struct ptk_meminfo *mi = &f->mi;
+	char b[4][16];
 
 	ptk_ctx_clock(tp->ctx, clock, sizeof(clock));
 	/* procps sprint_uptime */
@@ -626,15 +641,22 @@ static void print_summary(struct top *tp)
 	if (f->users >= 0)
 		printf(" %d user%s, ", f->users, f->users > 1 ? "s" : "");
 	printf(" load average: %.2f, %.2f, %.2f\n", f->la.load1, f->la.load5, f->la.load15);
-	printf("%s: %3d total, %3d running, %3d sleeping, %3d stopped, %3d zombie, %5.1f forks/s\n",
+	printf("%s: %3d total, %3d running, %3d sleeping, %3d stopped, %3d zombie, %5s forks/s\n",
 	       tp->view->threads ? "Threads" : "Tasks", f->ntasks, f->nrun, f->nsleep, f->nstop,
-	       f->nzomb, f->forks_s);
-	printf("%%Cpu(s):%5.1f us,%5.1f sy,%5.1f ni,%5.1f id,%5.1f wa,%5.1f hi,%5.1f si,%5.1f st \n",
-	       c[PTK_CPU_USER], c[PTK_CPU_SYSTEM], c[PTK_CPU_NICE], c[PTK_CPU_IDLE],
-	       c[PTK_CPU_IOWAIT], c[PTK_CPU_IRQ], c[PTK_CPU_SOFTIRQ], c[PTK_CPU_STEAL]);
+	       f->nzomb, ptk_metric_fmt(PTK_M(TOP_FORKS_S), &PTK_F(f->forks_s), b[0], 16));
+	/* procps top's order, not /proc/stat's */
+	static const int order[] = {
+		PTK_CPU_USER,	PTK_CPU_SYSTEM, PTK_CPU_NICE,	 PTK_CPU_IDLE,
+		PTK_CPU_IOWAIT, PTK_CPU_IRQ,	PTK_CPU_SOFTIRQ, PTK_CPU_STEAL
+	};
+	printf("%%Cpu(s):");
+	for (size_t i = 0; i < ARRAY_SIZE(order); i++) {
+		const struct ptk_metric *m = top_cpu[order[i]];
+		printf("%5s %s%s", ptk_metric_fmt(m, &PTK_F(c[order[i]]), b[0], 16), m->name,
+		       i + 1 < ARRAY_SIZE(order) ? "," : " \n");
+	}
 	u64 used = mi->mem_total > mi->mem_available ? mi->mem_total - mi->mem_available : 0;
 	u64 swap_used = mi->swap_total > mi->swap_free ? mi->swap_total - mi->swap_free : 0;
-	char b[4][16];
 	u64 mem[4] = { mi->mem_total, mi->mem_free, used,
 		       mi->buffers + mi->cached + mi->sreclaimable };
 	for (int i = 0; i < 4; i++)
@@ -689,9 +711,6 @@ static void print_json(struct top *tp)
 {
 	struct ptk_top_frame *f = &tp->f;
 	struct ptk_sink *s = &tp->ctx->sink;
-	static const char *const cpu_keys[PTK_CPU_NSTATES] = { "us",	"ni",	     "sy", "id",
-							       "wa",	"hi",	     "si", "st",
-							       "guest", "guest_nice" };
 	struct ptk_val v[TC_N];
 
 	ptk_sink_begin(s);
@@ -706,12 +725,11 @@ static void print_json(struct top *tp)
 	ptk_sink_meta_u64(s, "tasks_sleeping", f->nsleep);
 	ptk_sink_meta_u64(s, "tasks_stopped", f->nstop);
 	ptk_sink_meta_u64(s, "tasks_zombie", f->nzomb);
-	ptk_sink_meta_f64(s, "forks_s", round(f->forks_s * 10) / 10);
-	for (int i = 0; i < 8; i++) {
-		char k[32];
-		snprintf(k, sizeof(k), "cpu_%s_pct", cpu_keys[i]);
-		ptk_sink_meta_f64(s, k, round(f->cpu[i] * 10) / 10);
-	}
+	/* the summary's values as its text prints them (the registry's precision) */
+	meta_val(s, PTK_M(TOP_FORKS_S), PTK_F(f->forks_s));
+	for (int i = 0; i < PTK_CPU_NSTATES; i++)
+		if (top_cpu[i])
+			meta_val(s, top_cpu[i], PTK_F(f->cpu[i]));
 	ptk_sink_meta_u64(s, "mem_total_kb", f->mi.mem_total);
 	ptk_sink_meta_u64(s, "mem_free_kb", f->mi.mem_free);
 	ptk_sink_meta_u64(s, "mem_avail_kb", f->mi.mem_available);

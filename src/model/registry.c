@@ -255,6 +255,19 @@ const struct ptk_metric ptk_registry[PTK_M_COUNT] = {
 		   "virtual size of private writable mappings (perms rw?p)"),
 	[PTK_M_MAP_SHARED_KB] = PM("shared", "shared_kb", "kB", PTK_GAUGE, PTK_V_U64, 0, 0,
 				   "virtual size of shared mappings (perms ???s)"),
+/* top's summary: %Cpu(s) shares of the interval's /proc/stat cpu line ticks */
+#define TOPCPU(t, k, h) PM(t, k, "%", PTK_PCT, PTK_V_F64, 5, 1, h " (/proc/stat cpu line)")
+	[PTK_M_TOP_FORKS_S] = PM("forks/s", "forks_s", "/s", PTK_RATE, PTK_V_F64, 5, 1,
+				 "processes created per second (/proc/stat processes)"),
+	[PTK_M_TOP_CPU_US_PCT] = TOPCPU("us", "cpu_us_pct", "user mode, guest included: user"),
+	[PTK_M_TOP_CPU_NI_PCT] = TOPCPU("ni", "cpu_ni_pct", "niced user mode: nice"),
+	[PTK_M_TOP_CPU_SY_PCT] = TOPCPU("sy", "cpu_sy_pct", "kernel mode: system"),
+	[PTK_M_TOP_CPU_ID_PCT] = TOPCPU("id", "cpu_id_pct", "idle"),
+	[PTK_M_TOP_CPU_WA_PCT] = TOPCPU("wa", "cpu_wa_pct", "idle with I/O outstanding: iowait"),
+	[PTK_M_TOP_CPU_HI_PCT] = TOPCPU("hi", "cpu_hi_pct", "hardware interrupts: irq"),
+	[PTK_M_TOP_CPU_SI_PCT] = TOPCPU("si", "cpu_si_pct", "software interrupts: softirq"),
+	[PTK_M_TOP_CPU_ST_PCT] = TOPCPU("st", "cpu_st_pct", "stolen by the hypervisor: steal"),
+#undef TOPCPU
 
 	/* ---- BPF, perf and ptrace tools ---- */
 	[PTK_M_EVENT_TS] = PM("TIME(s)", "ts_s", "s", PTK_GAUGE, PTK_V_F64, -8, 3,

@@ -123,6 +123,16 @@ enum ptk_mid {
 	PTK_M_MAP_MAPPED_KB,
 	PTK_M_MAP_WPRIV_KB,
 	PTK_M_MAP_SHARED_KB,
+	/* top's summary lines, procps top's precision (1 decimal) */
+	PTK_M_TOP_FORKS_S,
+	PTK_M_TOP_CPU_US_PCT,
+	PTK_M_TOP_CPU_NI_PCT,
+	PTK_M_TOP_CPU_SY_PCT,
+	PTK_M_TOP_CPU_ID_PCT,
+	PTK_M_TOP_CPU_WA_PCT,
+	PTK_M_TOP_CPU_HI_PCT,
+	PTK_M_TOP_CPU_SI_PCT,
+	PTK_M_TOP_CPU_ST_PCT,
 
 	/* ---- BPF, perf and ptrace tools ---- */
 	PTK_M_EVENT_TS, /* an event's time since tracing started (the snoop tools' TIME(s)) */
