@@ -275,7 +275,7 @@ static int copy_task(struct capture *cap, int dirfd, const char *rel, enum cap_w
 		if (n < 0) {
 			if (cf->flags & CAP_REQUIRED ||
 			    ((n == -ENOENT || n == -ESRCH) && task_gone(dirfd)))
-				goto gone;
+				goto err_remove_copy;
 			continue; /* unreadable (EACCES, not in this kernel) */
 		}
 		if (!made) {
@@ -290,7 +290,7 @@ static int copy_task(struct capture *cap, int dirfd, const char *rel, enum cap_w
 			write_at(cap, path, cap->b.p, n);
 	}
 	return 0;
-gone:
+err_remove_copy:
 	if (made && path_fmt(path, sizeof(path), "%s/%s", cap->tmp, rel))
 		rm_rf(path);
 	return -ESRCH;
@@ -390,7 +390,7 @@ static int capture_sample(struct ptk_ctx *ctx, void *arg, long i, double itv)
 			continue;
 		if (n < 0 && cf->flags & CAP_REQUIRED) {
 			ptk_err("cannot read %s/%s: %s", ctx->src.procfs, cf->rel, strerror(-n));
-			goto fail;
+			goto err_remove_tmp;
 		}
 		if (n < 0) {
 			/* absent files (no PSI in this kernel) are expected; say why once else */
@@ -402,7 +402,7 @@ static int capture_sample(struct ptk_ctx *ctx, void *arg, long i, double itv)
 		}
 		if ((r = write_at(cap, cf->rel, cap->proc_buf[k].p, n))) {
 			ptk_err("cannot write %s/%s: %s", cap->tmp, cf->rel, strerror(-r));
-			goto fail;
+			goto err_remove_tmp;
 		}
 	}
 	for (k = 0; k < ARRAY_SIZE(cap_files); k++) {
@@ -419,7 +419,7 @@ static int capture_sample(struct ptk_ctx *ctx, void *arg, long i, double itv)
 	}
 	if ((r = copy_procs(ctx, cap))) {
 		ptk_err("cannot list %s: %s", ctx->src.procfs, strerror(-r));
-		goto fail;
+		goto err_remove_tmp;
 	}
 	/* the capturing process was running while it read stat: procs_running counts it.
 	 * The marker lets replays subtract it, as live tools subtract themselves. */
@@ -429,17 +429,17 @@ static int capture_sample(struct ptk_ctx *ctx, void *arg, long i, double itv)
 		if ((r = write_at(cap, PTK_CAPTURE_MARKER, pid, n))) {
 			ptk_err("cannot write %s/%s: %s", cap->tmp, PTK_CAPTURE_MARKER,
 				strerror(-r));
-			goto fail;
+			goto err_remove_tmp;
 		}
 	}
 	if (rename(cap->tmp, final) < 0) {
 		ptk_err("cannot rename %s to %s: %s", cap->tmp, final, strerror(errno));
-		goto fail;
+		goto err_remove_tmp;
 	}
 	fprintf(stderr, "%s: %s: %d files, %d processes, %d threads\n", ptk_progname, final,
 		cap->nfiles, cap->nprocs, cap->nthreads);
 	return 0;
-fail:
+err_remove_tmp:
 	rm_rf(cap->tmp);
 	return PTK_EXIT_RUNTIME;
 }

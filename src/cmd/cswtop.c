@@ -653,7 +653,7 @@ int cmd_cswtop(struct ptk_ctx *ctx, int argc, char **argv)
 		case 'p':
 			if (parse_pids(optarg, &c)) {
 				r = ptk_usage_error(ctx, "invalid PID list '%s'", optarg);
-				goto out;
+				goto out_free_groups;
 			}
 			break;
 		case 'g': {
@@ -666,7 +666,7 @@ int cmd_cswtop(struct ptk_ctx *ctx, int argc, char **argv)
 						    "invalid -g '%s' (prefix, regex, comm, "
 						    "process or cgroup)",
 						    optarg);
-				goto out;
+				goto out_free_groups;
 			}
 			c.mode = m;
 			mode_set = true;
@@ -675,7 +675,7 @@ int cmd_cswtop(struct ptk_ctx *ctx, int argc, char **argv)
 		case 'n':
 			if (ptk_parse_int(optarg, &c.nchars) || c.nchars < 0 || c.nchars > 255) {
 				r = ptk_usage_error(ctx, "invalid -n '%s' (0..255)", optarg);
-				goto out;
+				goto out_free_groups;
 			}
 			n_set = true;
 			break;
@@ -685,7 +685,7 @@ int cmd_cswtop(struct ptk_ctx *ctx, int argc, char **argv)
 		case OPT_TOP:
 			if (ptk_parse_int(optarg, &c.topk) || c.topk < 0) {
 				r = ptk_usage_error(ctx, "invalid --top '%s'", optarg);
-				goto out;
+				goto out_free_groups;
 			}
 			break;
 		case OPT_JSTACK:
@@ -699,11 +699,11 @@ int cmd_cswtop(struct ptk_ctx *ctx, int argc, char **argv)
 			if (r == 1) {
 				fputs(usage, stdout);
 				r = 0;
-				goto out;
+				goto out_free_groups;
 			}
 			if (r < 0) {
 				r = ptk_usage_error(ctx, "unknown option");
-				goto out;
+				goto out_free_groups;
 			}
 		}
 	}
@@ -711,23 +711,23 @@ int cmd_cswtop(struct ptk_ctx *ctx, int argc, char **argv)
 		c.mode = G_REGEX;
 	if (c.mode == G_REGEX && !regex) {
 		r = ptk_usage_error(ctx, "-g regex needs -r REGEX");
-		goto out;
+		goto out_free_groups;
 	}
 	if (regex && c.mode != G_REGEX) {
 		r = ptk_usage_error(ctx, "-r goes with -g regex, not -g %s", gmode_names[c.mode]);
-		goto out;
+		goto out_free_groups;
 	}
 	if (n_set && c.mode != G_PREFIX) {
 		r = ptk_usage_error(ctx, "-n goes with -g prefix");
-		goto out;
+		goto out_free_groups;
 	}
 	if (c.jstack_live && c.jfile) {
 		r = ptk_usage_error(ctx, "--jstack and --jstack-file exclude each other");
-		goto out;
+		goto out_free_groups;
 	}
 	if (c.jstack_live && c.npids != 1) {
 		r = ptk_usage_error(ctx, "--jstack needs -p with the one PID of the JVM");
-		goto out;
+		goto out_free_groups;
 	}
 	if (regex) {
 		int e = regcomp(&c.re, regex, REG_EXTENDED);
@@ -735,18 +735,18 @@ int cmd_cswtop(struct ptk_ctx *ctx, int argc, char **argv)
 			char msg[128];
 			regerror(e, &c.re, msg, sizeof(msg));
 			r = ptk_usage_error(ctx, "invalid regex '%s': %s", regex, msg);
-			goto out;
+			goto out_free_groups;
 		}
 		c.has_re = true;
 	}
 	if ((r = ptk_parse_interval_count(ctx, argc, argv, &interval, &count, NULL)))
-		goto out;
+		goto out_free_groups;
 	if ((r = ptk_ctx_ready(ctx)))
-		goto out;
+		goto out_free_groups;
 	if (c.jstack_live && !ptk_src_is_live(&ctx->src)) {
 		r = ptk_usage_error(ctx, "--jstack needs the live /proc (use --jstack-file with "
 					 "--procfs)");
-		goto out;
+		goto out_free_groups;
 	}
 	c.flags = PTK_PT_THREADS | PTK_PT_STATUS | (c.mode == G_CGROUP ? PTK_PT_CGROUP : 0);
 	if (c.jfile) {
@@ -755,14 +755,14 @@ int cmd_cswtop(struct ptk_ctx *ctx, int argc, char **argv)
 		if (!text) {
 			ptk_err("cannot read %s: %s", c.jfile, strerror(errno));
 			r = PTK_EXIT_RUNTIME;
-			goto out;
+			goto out_free_groups;
 		}
 		r = load_dump(&c, text, c.jfile, why, sizeof(why));
 		free(text);
 		if (r) {
 			ptk_err("%s", why);
 			r = PTK_EXIT_RUNTIME;
-			goto out;
+			goto out_free_groups;
 		}
 	}
 	if (c.jstack_live) {
@@ -771,7 +771,7 @@ int cmd_cswtop(struct ptk_ctx *ctx, int argc, char **argv)
 		    jstack_refresh(&c, why, sizeof(why))) {
 			ptk_err("%s", why);
 			r = PTK_EXIT_RUNTIME;
-			goto out;
+			goto out_free_groups;
 		}
 	}
 	ptk_meter_init(&c.total, 0);
@@ -780,7 +780,7 @@ int cmd_cswtop(struct ptk_ctx *ctx, int argc, char **argv)
 	r = ptk_loop(ctx, interval, count, sample, &c);
 	if (r == -EINTR || r == STOP_GONE)
 		r = 0;
-out:
+out_free_groups:
 	cswtop_free(&c);
 	return r;
 }

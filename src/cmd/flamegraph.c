@@ -293,30 +293,30 @@ int cmd_flamegraph(struct ptk_ctx *ctx, int argc, char **argv)
 		if ((r = read_input(diff_a, base, &po, &tot)) ||
 		    (r = read_input(diff_b, f, &po, &tot))) {
 			ptk_err("cannot read %s: %s", r == 0 ? diff_b : diff_a, strerror(-r));
-			goto out;
+			goto out_close_output;
 		}
 	} else if (optind >= argc) {
 		if ((r = read_input(NULL, f, &po, &tot))) {
 			ptk_err("cannot read standard input: %s", strerror(-r));
-			goto out;
+			goto out_close_output;
 		}
 	} else {
 		for (int i = optind; i < argc; i++) {
 			if ((r = read_input(argv[i], f, &po, &tot))) {
 				ptk_err("cannot read %s: %s", argv[i], strerror(-r));
-				goto out;
+				goto out_close_output;
 			}
 		}
 	}
 	report(&tot, po.event, verbose);
 	if (!f->total && !(base && base->total)) {
 		ptk_err("no stack counts found in the input");
-		goto out;
+		goto out_close_output;
 	}
 	if (outpath && !(out = fopen(outpath, "w"))) {
 		ptk_err("cannot write %s: %s", outpath, strerror(errno));
 		out = stdout;
-		goto out;
+		goto out_close_output;
 	}
 	if (folded_out) {
 		r = ptk_folded_write(f, out);
@@ -327,14 +327,14 @@ int cmd_flamegraph(struct ptk_ctx *ctx, int argc, char **argv)
 	}
 	if (r == -EINVAL) {
 		ptk_err("nothing to draw: B has no samples");
-		goto out;
+		goto out_close_output;
 	}
 	if (r) {
 		ptk_err("write error: %s", strerror(-r));
-		goto out;
+		goto out_close_output;
 	}
 	rc = 0;
-out:
+out_close_output:
 	if (out != stdout && fclose(out) && !rc) {
 		ptk_err("write error on %s: %s", outpath, strerror(errno));
 		rc = PTK_EXIT_RUNTIME;

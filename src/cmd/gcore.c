@@ -335,21 +335,21 @@ int cmd_gcore(struct ptk_ctx *ctx, int argc, char **argv)
 	if ((r = plan_read(&ctx->src, pid, &plan))) {
 		ptk_err("process %d: cannot read its mappings: %s", pid,
 			strerror(r == -ENOENT ? ESRCH : -r));
-		goto out;
+		goto out_release;
 	}
 	if (ptk_core_filter(pid, &filter))
 		filter = PTK_DUMP_DEFAULT;
 	pre = pre_read(pid, &npre);
 	if ((r = ptk_core_prpsinfo(pid, &pi))) {
 		ptk_err("process %d: %s", pid, strerror(r == -ENOENT ? ESRCH : -r));
-		goto out;
+		goto out_release;
 	}
 	snprintf(file, sizeof(file), "%s.%d", prefix, pid);
 	/* a core holds the process's memory: owner-only, as the kernel creates them */
 	fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		ptk_err("%s: %s", file, strerror(errno));
-		goto out;
+		goto out_release;
 	}
 	snprintf(path, sizeof(path), "/proc/%d/mem", pid);
 	memfd = open(path, O_RDONLY | O_CLOEXEC);
@@ -418,11 +418,11 @@ int cmd_gcore(struct ptk_ctx *ctx, int argc, char **argv)
 		       b[G_FILTER], b[G_PAUSE]);
 	}
 	rc = 0;
-	goto out;
+	goto out_release;
 
 out_unlink:
 	unlink(file);
-out:
+out_release:
 	ptk_stop_free(&st); /* detaches if still held */
 	if (fd >= 0)
 		close(fd);

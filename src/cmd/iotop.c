@@ -455,20 +455,20 @@ int cmd_iotop(struct ptk_ctx *ctx, int argc, char **argv)
 		case 'n':
 			if (ptk_parse_int(optarg, &pid) || pid < 1) {
 				rc = ptk_usage_error(ctx, "invalid -n '%s'", optarg);
-				goto out;
+				goto out_free_tables;
 			}
 			iter = pid;
 			break;
 		case 'd':
 			if (ptk_parse_double(optarg, &delay) || !(delay > 0)) {
 				rc = ptk_usage_error(ctx, "invalid -d '%s'", optarg);
-				goto out;
+				goto out_free_tables;
 			}
 			break;
 		case 'p':
 			if (ptk_parse_int(optarg, &pid) || pid < 1) {
 				rc = ptk_usage_error(ctx, "invalid -p '%s'", optarg);
-				goto out;
+				goto out_free_tables;
 			}
 			s.pids = xrealloc(s.pids, (size_t)(s.npids + 1) * sizeof(int));
 			s.pids[s.npids++] = pid;
@@ -486,20 +486,20 @@ int cmd_iotop(struct ptk_ctx *ctx, int argc, char **argv)
 			r = ptk_common_opt(ctx, c, optarg);
 			if (r == 1) {
 				fputs(usage, stdout);
-				goto out;
+				goto out_free_tables;
 			}
 			if (r < 0) {
 				rc = ptk_usage_error(ctx, "unknown option");
-				goto out;
+				goto out_free_tables;
 			}
 		}
 	}
 	if (optind < argc) {
 		rc = ptk_usage_error(ctx, "unexpected operand '%s'", argv[optind]);
-		goto out;
+		goto out_free_tables;
 	}
 	if ((rc = ptk_ctx_ready(ctx)))
-		goto out;
+		goto out_free_tables;
 	s.flags = PTK_PT_IO | PTK_PT_STATUS | PTK_PT_CMDLINE;
 	probe_delays(ctx, &s);
 	s.curses = !s.batch && !ctx->json && ptk_src_is_live(&ctx->src) && isatty(STDOUT_FILENO);
@@ -517,7 +517,7 @@ int cmd_iotop(struct ptk_ctx *ctx, int argc, char **argv)
 		endwin();
 	if (r > 0)
 		rc = r;
-out:
+out_free_tables:
 	for (int i = 0; i < 3; i++) {
 		ptk_ptab_free(&s.pt[i]);
 		free(s.dl[i]);

@@ -769,7 +769,7 @@ int cmd_pidstat(struct ptk_ctx *ctx, int argc, char **argv)
 		case 'p':
 			pid_given = true;
 			if ((rc = parse_pids(ctx, &s, optarg)))
-				goto out;
+				goto out_free_tables;
 			break;
 		case 'C':
 		case 'G': {
@@ -777,7 +777,7 @@ int cmd_pidstat(struct ptk_ctx *ctx, int argc, char **argv)
 			bool *has = c == 'C' ? &s.has_c : &s.has_g;
 			if (!*optarg) {
 				rc = ptk_usage_error(ctx, "-%c needs a pattern", c);
-				goto out;
+				goto out_free_tables;
 			}
 			if (*has)
 				regfree(re);
@@ -785,7 +785,7 @@ int cmd_pidstat(struct ptk_ctx *ctx, int argc, char **argv)
 				*has = false;
 				rc = ptk_usage_error(ctx, "invalid regular expression '%s'",
 						     optarg);
-				goto out;
+				goto out_free_tables;
 			}
 			*has = true;
 			break;
@@ -805,7 +805,7 @@ int cmd_pidstat(struct ptk_ctx *ctx, int argc, char **argv)
 						     "invalid --group-by '%s' (pid, tgid, comm, "
 						     "user, cgroup, container)",
 						     optarg);
-				goto out;
+				goto out_free_tables;
 			}
 			s.group = true;
 			break;
@@ -813,16 +813,16 @@ int cmd_pidstat(struct ptk_ctx *ctx, int argc, char **argv)
 			r = ptk_common_opt(ctx, c, optarg);
 			if (r == 1) {
 				fputs(usage, stdout);
-				goto out;
+				goto out_free_tables;
 			}
 			if (r < 0) {
 				rc = ptk_usage_error(ctx, "unknown option");
-				goto out;
+				goto out_free_tables;
 			}
 		}
 	}
 	if ((rc = ptk_parse_interval_count(ctx, argc, argv, &interval, &count, &has_itv)))
-		goto out;
+		goto out_free_tables;
 	if (!s.acts) {
 		s.acts = A_CPU;
 		nact = 1;
@@ -847,7 +847,7 @@ int cmd_pidstat(struct ptk_ctx *ctx, int argc, char **argv)
 	if (s.group && (s.by == PTK_BY_CGROUP || s.by == PTK_BY_CONTAINER))
 		s.flags |= PTK_PT_CGROUP;
 	if ((rc = ptk_ctx_ready(ctx)))
-		goto out;
+		goto out_free_tables;
 	/* every process, as root, on a large table: one iterator read instead of 3-4 files per
 	 * task (-d, -l and cgroup grouping need files the iterator does not serve) */
 	if (!s.npids && !(s.flags & ~PTK_TASKSCAN_FLAGS))
@@ -860,15 +860,15 @@ int cmd_pidstat(struct ptk_ctx *ctx, int argc, char **argv)
 		banner(ctx, s.ncpu);
 	if (!has_itv) {
 		if ((rc = scan(ctx, &s, 1)))
-			goto out;
+			goto out_free_tables;
 		ptk_ctx_clock(ctx, s.prev_clock, sizeof(s.prev_clock));
 		report(ctx, &s, -1, 1, s.up[1], s.prev_clock, s.prev_clock, "since_boot");
-		goto out;
+		goto out_free_tables;
 	}
 	r = ptk_loop(ctx, interval, count, ps_sample, &s);
 	if (r > 0) {
 		rc = r;
-		goto out;
+		goto out_free_tables;
 	}
 	if (s.reports > 0 && !s.gone && !s.oneline) {
 		if (r == -EINTR && !ctx->json)
@@ -876,7 +876,7 @@ int cmd_pidstat(struct ptk_ctx *ctx, int argc, char **argv)
 		report(ctx, &s, 0, 1, s.total_itv, "Average:", s.dis_hdr ? "Average:" : NULL,
 		       "average");
 	}
-out:
+out_free_tables:
 	ptk_taskscan_close(s.ts);
 	for (int i = 0; i < 3; i++) {
 		ptk_ptab_free(&s.p[i]);

@@ -733,7 +733,7 @@ int cmd_profile(struct ptk_ctx *ctx, int argc, char **argv)
 				err == -EMFILE ? " (raise ulimit -n)" :
 						 "");
 		rc = PTK_EXIT_RUNTIME;
-		goto out_child;
+		goto out_kill_child;
 	}
 	p.sym = ptk_sym_new(NULL, 0);
 	p.folded = ptk_folded_new();
@@ -744,7 +744,7 @@ int cmd_profile(struct ptk_ctx *ctx, int argc, char **argv)
 			ptk_err("cannot run '%s': %s", argv[optind], strerror(-err));
 			p.child = 0;
 			rc = PTK_EXIT_RUNTIME;
-			goto out_close;
+			goto out_unmap_rings;
 		}
 	}
 	run_loop(&p, t0);
@@ -759,7 +759,7 @@ int cmd_profile(struct ptk_ctx *ctx, int argc, char **argv)
 	}
 	rc = write_output(&p);
 	report(&p, (ptk_now_ns() - t0) / 1e9);
-out_close:
+out_unmap_rings:
 	for (int i = 0; i < p.nring; i++)
 		ptk_perf_ring_unmap(&p.ring[i]);
 	for (int i = 0; i < p.nfd; i++)
@@ -770,7 +770,7 @@ out_close:
 	names_clear(&p.names);
 	ptk_sym_free(p.sym);
 	comms_free(&p);
-out_child:
+out_kill_child:
 	if (p.child > 0) {
 		if (child.go_fd >= 0)
 			close(child.go_fd);

@@ -295,7 +295,7 @@ int cmd_pstack(struct ptk_ctx *ctx, int argc, char **argv)
 	sym = ptk_sym_new(ctx->procfs, o.lines ? PTK_SYM_LINES : 0);
 	if (!ptk_sym_dwfl(sym, o.pid)) {
 		ptk_err("process %d: cannot read its memory map", o.pid);
-		goto out;
+		goto out_free_stacks;
 	}
 	r = ptk_stop_all(o.pid, PTK_STOP_STACKS, o.stack_max, &st);
 	if (r) {
@@ -303,7 +303,7 @@ int cmd_pstack(struct ptk_ctx *ctx, int argc, char **argv)
 			r == -EPERM ? " (another tracer, or no permission: "
 				      "/proc/sys/kernel/yama/ptrace_scope, CAP_SYS_PTRACE)" :
 				      "");
-		goto out;
+		goto out_free_stacks;
 	}
 	ptk_stop_resume(&st);
 
@@ -311,10 +311,10 @@ int cmd_pstack(struct ptk_ctx *ctx, int argc, char **argv)
 	r = ptk_unwind_threads(sym, &st, o.max_frames, o.inlines ? PTK_UNWIND_INLINES : 0, u);
 	if (r) {
 		ptk_err("process %d: cannot unwind: %s", o.pid, strerror(-r));
-		goto out;
+		goto out_free_stacks;
 	}
 	rc = report(ctx, &o, &st, u, comm);
-out:
+out_free_stacks:
 	for (int i = 0; u && i < st.n; i++)
 		ptk_ustack_free(&u[i]);
 	free(u);

@@ -433,7 +433,7 @@ int cmd_stat(struct ptk_ctx *ctx, int argc, char **argv)
 		switch (c) {
 		case 'e':
 			if ((rc = add_events(ctx, &r, optarg)))
-				goto out;
+				goto out_free_events;
 			break;
 		case 'a':
 			r.system_wide = true;
@@ -446,7 +446,7 @@ int cmd_stat(struct ptk_ctx *ctx, int argc, char **argv)
 			if (ptk_parse_int(optarg, &pid) || pid <= 0) {
 				rc = ptk_usage_error(ctx, "invalid %s '%s'",
 						     c == 'p' ? "PID" : "TID", optarg);
-				goto out;
+				goto out_free_events;
 			}
 			r.tgt.kind = c == 'p' ? PTK_PERF_PID : PTK_PERF_TID;
 			r.tgt.pid = pid;
@@ -465,7 +465,7 @@ int cmd_stat(struct ptk_ctx *ctx, int argc, char **argv)
 			if (ptk_parse_int(optarg, &ms) || ms < 10) {
 				rc = ptk_usage_error(
 					ctx, "invalid interval '%s' (milliseconds, >= 10)", optarg);
-				goto out;
+				goto out_free_events;
 			}
 			r.interval_ms = ms;
 			break;
@@ -482,45 +482,45 @@ int cmd_stat(struct ptk_ctx *ctx, int argc, char **argv)
 			if (rc == 1) {
 				fputs(usage, stdout);
 				rc = 0;
-				goto out;
+				goto out_free_events;
 			}
 			if (rc < 0) {
 				rc = ptk_usage_error(ctx, "unknown option '%s'", argv[optind - 1]);
-				goto out;
+				goto out_free_events;
 			}
 		}
 	}
 	if (ntargets > 1 && !(ntargets == 2 && r.system_wide && cpulist)) {
 		rc = ptk_usage_error(ctx, "-a, -p, -t and -C exclude each other");
-		goto out;
+		goto out_free_events;
 	}
 	if (r.csv && ctx->json) {
 		rc = ptk_usage_error(ctx, "-x and --json exclude each other");
-		goto out;
+		goto out_free_events;
 	}
 	if (optind < argc) {
 		r.cmd = argv + optind;
 		r.ncmd = argc - optind;
 		if (r.tgt.kind == PTK_PERF_PID || r.tgt.kind == PTK_PERF_TID) {
 			rc = ptk_usage_error(ctx, "-p/-t and a command exclude each other");
-			goto out;
+			goto out_free_events;
 		}
 	} else if (!ntargets) {
 		rc = ptk_usage_error(ctx, "no command and no target (-a, -p, -t, -C)");
-		goto out;
+		goto out_free_events;
 	}
 	if ((ctx->procfs && strcmp(ctx->procfs, "/proc")) ||
 	    (ctx->sysfs && strcmp(ctx->sysfs, "/sys"))) {
 		rc = ptk_usage_error(ctx, "counts come from perf_event_open: --procfs/--sysfs "
 					  "replay does not apply");
-		goto out;
+		goto out_free_events;
 	}
 	if (cpulist) {
 		int n = ptk_perf_ncpus();
 		cpus = xcalloc(n, sizeof(bool));
 		if (ptk_parse_cpulist(cpulist, cpus, n) <= 0) {
 			rc = ptk_usage_error(ctx, "invalid CPU list '%s'", cpulist);
-			goto out;
+			goto out_free_events;
 		}
 		r.tgt.cpus = cpus;
 		r.tgt.ncpus = n;
@@ -528,9 +528,9 @@ int cmd_stat(struct ptk_ctx *ctx, int argc, char **argv)
 	if (!r.nev)
 		for (size_t i = 0; i < ARRAY_SIZE(default_events); i++)
 			if ((rc = add_events(ctx, &r, default_events[i])))
-				goto out;
+				goto out_free_events;
 	if ((rc = ptk_ctx_ready(ctx)))
-		goto out;
+		goto out_free_events;
 	/* like perf stat: the command keeps stdout to itself */
 	r.out = stderr;
 	if (outpath) {
@@ -538,7 +538,7 @@ int cmd_stat(struct ptk_ctx *ctx, int argc, char **argv)
 		if (!r.out) {
 			ptk_err("cannot write %s: %s", outpath, strerror(errno));
 			rc = PTK_EXIT_RUNTIME;
-			goto out;
+			goto out_free_events;
 		}
 	}
 	ptk_sink_init(&ctx->sink, ctx->json ? PTK_FMT_JSON : PTK_FMT_TEXT, r.out);
@@ -550,14 +550,14 @@ int cmd_stat(struct ptk_ctx *ctx, int argc, char **argv)
 		if (err) {
 			ptk_err("cannot fork: %s", strerror(-err));
 			rc = PTK_EXIT_RUNTIME;
-			goto out;
+			goto out_free_events;
 		}
 		r.child = child.pid;
 		if (!r.system_wide && !cpulist)
 			r.tgt.pid = child.pid;
 	}
 	if ((rc = open_events(&r)))
-		goto out_child;
+		goto out_kill_child;
 	if (r.child > 0 || r.tgt.kind == PTK_PERF_PID)
 		r.pidfd = pidfd_open_(r.child > 0 ? r.child : r.tgt.pid);
 	if (r.tgt.kind != PTK_PERF_CMD)
@@ -570,7 +570,7 @@ int cmd_stat(struct ptk_ctx *ctx, int argc, char **argv)
 			ptk_err("cannot run '%s': %s", r.cmd[0], strerror(-err));
 			r.child = 0;
 			rc = PTK_EXIT_RUNTIME;
-			goto out_close;
+			goto out_close_events;
 		}
 	}
 	if (r.interval_ms) {
@@ -596,10 +596,10 @@ int cmd_stat(struct ptk_ctx *ctx, int argc, char **argv)
 		print_final(&r);
 	if (ferror(r.out))
 		rc = PTK_EXIT_RUNTIME;
-out_close:
+out_close_events:
 	for (int i = 0; i < r.nev; i++)
 		ptk_perf_evsel_close(&r.ev[i].e);
-out_child:
+out_kill_child:
 	if (r.child > 0) {
 		if (child.go_fd > 0)
 			close(child.go_fd); /* EOF: the waiting child exits 127 */
@@ -610,7 +610,7 @@ out_child:
 	}
 	if (r.out && r.out != stdout && r.out != stderr)
 		fclose(r.out);
-out:
+out_free_events:
 	if (r.pidfd >= 0)
 		close(r.pidfd);
 	free(r.ev);

@@ -707,7 +707,7 @@ int cmd_strace(struct ptk_ctx *ctx, int argc, char **argv)
 		if (r < 0) {
 			ptk_err("cannot start %s: %s", argv[optind], strerror(-r));
 			rc = PTK_EXIT_RUNTIME;
-			goto out;
+			goto out_free;
 		}
 	}
 
@@ -745,7 +745,7 @@ out_detach:
 		int st = s->tr.launched_status;
 		rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 	}
-out:
+out_free:
 	if (s->out && s->out != stderr)
 		fclose(s->out);
 	free(filt);

@@ -958,7 +958,7 @@ int cmd_top(struct ptk_ctx *ctx, int argc, char **argv)
 		if (ctx->procfs)
 			return ptk_usage_error(ctx, "--at replays the archive: no --procfs");
 		if ((r = at_tree(&tp, 0)))
-			goto out;
+			goto out_free_tables;
 		/* steps count from the sample shown, not from a relative TIME ("-30m") that
 		 * would move with the clock */
 		snprintf(tp.at_anchor, sizeof(tp.at_anchor), "@%.3f", tp.at_t_ms / 1000.0);
@@ -966,7 +966,7 @@ int cmd_top(struct ptk_ctx *ctx, int argc, char **argv)
 		ctx->procfs = tp.at_dir;
 	}
 	if ((r = ptk_ctx_ready(ctx)))
-		goto out;
+		goto out_free_tables;
 	tp.hz = sysconf(_SC_CLK_TCK);
 	tp.page_kb = sysconf(_SC_PAGESIZE) / 1024;
 	tp.ncpu_online = (int)sysconf(_SC_NPROCESSORS_ONLN);
@@ -988,7 +988,7 @@ int cmd_top(struct ptk_ctx *ctx, int argc, char **argv)
 	};
 	if (!batch) {
 		r = ptk_tui_top(ctx, &ops, &view, delay);
-		goto out;
+		goto out_free_tables;
 	}
 	if (!width) {
 		const char *cols = getenv("COLUMNS");
@@ -1032,7 +1032,7 @@ int cmd_top(struct ptk_ctx *ctx, int argc, char **argv)
 			fflush(stdout);
 		}
 	}
-out:
+out_free_tables:
 	ptk_arc_rmtree(tp.at_dir);
 	ptk_ptab_free(&tp.tab[0]);
 	ptk_ptab_free(&tp.tab[1]);

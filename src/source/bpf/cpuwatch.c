@@ -178,15 +178,15 @@ int ptk_cpuwatch_start(struct ptk_cpuwatch **out)
 		if (!err)
 			goto done;
 		if (err == -EPERM)
-			goto fail;
+			goto err_stop;
 		/* an older kernel: the libbpf skeletons */
 	}
 	if ((err = load_libbpf(w)))
-		goto fail;
+		goto err_stop;
 done:
 	*out = w;
 	return 0;
-fail:
+err_stop:
 	ptk_cpuwatch_stop(w);
 	return err;
 }

@@ -33,7 +33,7 @@ int ptk_taskscan_open(struct ptk_taskscan **out)
 	int err;
 
 	if ((err = ptk_src_init(&ts->proc, NULL, NULL)))
-		goto fail;
+		goto err_close;
 	ts->keep = ptk_ptab_keep_new();
 	ts->hz = sysconf(_SC_CLK_TCK);
 	ts->pagesz = sysconf(_SC_PAGESIZE);
@@ -41,16 +41,16 @@ int ptk_taskscan_open(struct ptk_taskscan **out)
 	ts->skel = taskiter_bpf__open_and_load();
 	if (!ts->skel) {
 		err = errno ? -errno : -EINVAL;
-		goto fail;
+		goto err_close;
 	}
 	err = taskiter_bpf__attach(ts->skel);
 	if (err < 0) {
 		err = errno ? -errno : -EINVAL;
-		goto fail;
+		goto err_close;
 	}
 	*out = ts;
 	return 0;
-fail:
+err_close:
 	ptk_taskscan_close(ts);
 	return err;
 }
