@@ -454,15 +454,10 @@ int cmd_capture(struct ptk_ctx *ctx, int argc, char **argv)
 	struct stat st;
 	int c, r;
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		r = ptk_common_opt(ctx, c, optarg);
-		if (r == 1) {
-			fputs(usage, stdout);
-			return 0;
-		}
-		if (r < 0)
-			return ptk_usage_error(ctx, "unknown option");
-	}
+	while ((c = ptk_getopt(ctx, argc, argv, "", opts, usage, &r)) >= 0)
+		; /* the common options only */
+	if (c == PTK_GETOPT_EXIT)
+		return r;
 	if (optind >= argc)
 		return ptk_usage_error(ctx, "missing DIR");
 	cap.dir = argv[optind++];

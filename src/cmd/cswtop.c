@@ -648,7 +648,7 @@ int cmd_cswtop(struct ptk_ctx *ctx, int argc, char **argv)
 	char why[512];
 	int ch, r;
 
-	while ((ch = getopt_long(argc, argv, "p:g:n:r:", opts, NULL)) != -1) {
+	while ((ch = ptk_getopt(ctx, argc, argv, "p:g:n:r:", opts, usage, &r)) >= 0) {
 		switch (ch) {
 		case 'p':
 			if (parse_pids(optarg, &c)) {
@@ -694,19 +694,10 @@ int cmd_cswtop(struct ptk_ctx *ctx, int argc, char **argv)
 		case OPT_JFILE:
 			c.jfile = optarg;
 			break;
-		default:
-			r = ptk_common_opt(ctx, ch, optarg);
-			if (r == 1) {
-				fputs(usage, stdout);
-				r = 0;
-				goto out_free_groups;
-			}
-			if (r < 0) {
-				r = ptk_usage_error(ctx, "unknown option");
-				goto out_free_groups;
-			}
 		}
 	}
+	if (ch == PTK_GETOPT_EXIT)
+		goto out_free_groups;
 	if (regex && !mode_set)
 		c.mode = G_REGEX;
 	if (c.mode == G_REGEX && !regex) {

@@ -208,7 +208,7 @@ int cmd_flamegraph(struct ptk_ctx *ctx, int argc, char **argv)
 	FILE *out = stdout;
 	int c, r, rc = PTK_EXIT_RUNTIME;
 
-	while ((c = getopt_long(argc, argv, "o:v", opts, NULL)) != -1) {
+	while ((c = ptk_getopt(ctx, argc, argv, "o:v", opts, usage, &r)) >= 0) {
 		switch (c) {
 		case 'o':
 			outpath = optarg;
@@ -268,17 +268,10 @@ int cmd_flamegraph(struct ptk_ctx *ctx, int argc, char **argv)
 		case OPT_EVENT:
 			po.event = optarg;
 			break;
-		default:
-			r = ptk_common_opt(ctx, c, optarg);
-			if (r == 1) {
-				fputs(usage, stdout);
-				return 0;
-			}
-			if (r < 0)
-				return ptk_usage_error(ctx, "unknown option '%s'",
-						       argv[optind - 1]);
 		}
 	}
+	if (c == PTK_GETOPT_EXIT)
+		return r;
 	if (ctx->json)
 		return ptk_usage_error(ctx, "no --json output: the output is an SVG (or --folded)");
 	if (diff_a && optind < argc)

@@ -293,7 +293,7 @@ int cmd_gcore(struct ptk_ctx *ctx, int argc, char **argv)
 	u64 bytes = 0, holes = 0, sparse = 0;
 	pid_t pid;
 
-	while ((c = getopt_long(argc, argv, "o:a", lopts, NULL)) != -1) {
+	while ((c = ptk_getopt(ctx, argc, argv, "o:a", lopts, usage, &r)) >= 0) {
 		switch (c) {
 		case 'o':
 			prefix = optarg;
@@ -301,17 +301,10 @@ int cmd_gcore(struct ptk_ctx *ctx, int argc, char **argv)
 		case 'a':
 			all = true;
 			break;
-		default:
-			r = ptk_common_opt(ctx, c, optarg);
-			if (r == 1) {
-				fputs(usage, stdout);
-				return 0;
-			}
-			if (r < 0)
-				return ptk_usage_error(ctx, "unknown option '%s'",
-						       argv[optind - 1]);
 		}
 	}
+	if (c == PTK_GETOPT_EXIT)
+		return r;
 	if (optind >= argc)
 		return ptk_usage_error(ctx, "missing PID");
 	if (optind + 1 < argc)

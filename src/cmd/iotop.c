@@ -444,7 +444,7 @@ int cmd_iotop(struct ptk_ctx *ctx, int argc, char **argv)
 	long iter = -1;
 	int c, r, rc = 0, pid;
 
-	while ((c = getopt_long(argc, argv, "obn:d:p:Pak", opts, NULL)) != -1) {
+	while ((c = ptk_getopt(ctx, argc, argv, "obn:d:p:Pak", opts, usage, &rc)) >= 0) {
 		switch (c) {
 		case 'o':
 			s.only = true;
@@ -482,18 +482,10 @@ int cmd_iotop(struct ptk_ctx *ctx, int argc, char **argv)
 		case 'k':
 			s.kb = true;
 			break;
-		default:
-			r = ptk_common_opt(ctx, c, optarg);
-			if (r == 1) {
-				fputs(usage, stdout);
-				goto out_free_tables;
-			}
-			if (r < 0) {
-				rc = ptk_usage_error(ctx, "unknown option");
-				goto out_free_tables;
-			}
 		}
 	}
+	if (c == PTK_GETOPT_EXIT)
+		goto out_free_tables;
 	if (optind < argc) {
 		rc = ptk_usage_error(ctx, "unexpected operand '%s'", argv[optind]);
 		goto out_free_tables;

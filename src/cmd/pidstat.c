@@ -745,7 +745,7 @@ int cmd_pidstat(struct ptk_ctx *ctx, int argc, char **argv)
 	long count = -1;
 	int c, r, rc = 0, nact = 0;
 
-	while ((c = getopt_long(argc, argv, "urdwtp:C:G:lIh", opts, NULL)) != -1) {
+	while ((c = ptk_getopt(ctx, argc, argv, "urdwtp:C:G:lIh", opts, usage, &rc)) >= 0) {
 		switch (c) {
 		case 'u':
 			s.acts |= A_CPU;
@@ -809,18 +809,10 @@ int cmd_pidstat(struct ptk_ctx *ctx, int argc, char **argv)
 			}
 			s.group = true;
 			break;
-		default:
-			r = ptk_common_opt(ctx, c, optarg);
-			if (r == 1) {
-				fputs(usage, stdout);
-				goto out_free_tables;
-			}
-			if (r < 0) {
-				rc = ptk_usage_error(ctx, "unknown option");
-				goto out_free_tables;
-			}
 		}
 	}
+	if (c == PTK_GETOPT_EXIT)
+		goto out_free_tables;
 	if ((rc = ptk_parse_interval_count(ctx, argc, argv, &interval, &count, &has_itv)))
 		goto out_free_tables;
 	if (!s.acts) {

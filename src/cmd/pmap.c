@@ -431,35 +431,30 @@ int cmd_pmap(struct ptk_ctx *ctx, int argc, char **argv)
 	struct xcols xc = { 0 };
 	int c, r, ret = 0, *pids;
 
-	while ((c = getopt_long(argc, argv, "xXdqph", opts, NULL)) != -1) {
+	while ((c = ptk_getopt(ctx, argc, argv, "xXdqph", opts, usage, &r)) >= 0) {
 		switch (c) {
 		case 'x':
 			o.x = 1;
-			continue;
+			break;
 		case 'X':
 			o.X++;
-			continue;
+			break;
 		case 'd':
 			o.d = 1;
-			continue;
+			break;
 		case 'q':
 			o.q = 1;
-			continue;
+			break;
 		case 'p':
 			o.p = 1;
-			continue;
+			break;
 		case 'h':
 			fputs(usage, stdout);
 			return 0;
 		}
-		r = ptk_common_opt(ctx, c, optarg);
-		if (r == 1) {
-			fputs(usage, stdout);
-			return 0;
-		}
-		if (r < 0)
-			return ptk_usage_error(ctx, "unknown option");
 	}
+	if (c == PTK_GETOPT_EXIT)
+		return r;
 	if (o.x + o.d + !!o.X > 1)
 		return ptk_usage_error(ctx, "options -d, -x, -X are mutually exclusive");
 	if (o.X > 2)

@@ -589,7 +589,7 @@ static int parse_opts(struct prof *p, int argc, char **argv)
 	p->hz = 99;
 	p->mode = -1;
 	p->tgt.kind = PTK_PERF_CPUS;
-	while ((c = getopt_long(argc, argv, "+F:ap:d:m:go:", opts, NULL)) != -1) {
+	while ((c = ptk_getopt(ctx, argc, argv, "+F:ap:d:m:go:", opts, usage, &r)) >= 0) {
 		switch (c) {
 		case 'F':
 			if (ptk_parse_int(optarg, &p->hz) || p->hz < 1)
@@ -645,17 +645,10 @@ static int parse_opts(struct prof *p, int argc, char **argv)
 			p->mode = c == OPT_FOLDED ? OUT_FOLDED : c == OPT_TOP ? OUT_TOP : OUT_SVG;
 			nmode++;
 			break;
-		default:
-			r = ptk_common_opt(ctx, c, optarg);
-			if (r == 1) {
-				fputs(usage, stdout);
-				return -1;
-			}
-			if (r < 0)
-				return ptk_usage_error(ctx, "unknown option '%s'",
-						       argv[optind - 1]);
 		}
 	}
+	if (c == PTK_GETOPT_EXIT)
+		return r ? r : -1; /* -1: --help, exit 0 */
 	if (ntarget > 1)
 		return ptk_usage_error(ctx, "-a and -p exclude each other");
 	if (nmode > 1)

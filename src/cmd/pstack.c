@@ -236,7 +236,7 @@ int cmd_pstack(struct ptk_ctx *ctx, int argc, char **argv)
 	int c, r, rc = PTK_EXIT_RUNTIME;
 	u64 v;
 
-	while ((c = getopt_long(argc, argv, "n:si", lopts, NULL)) != -1) {
+	while ((c = ptk_getopt(ctx, argc, argv, "n:si", lopts, usage, &r)) >= 0) {
 		switch (c) {
 		case 'n':
 			if (ptk_parse_int(optarg, &o.max_frames) || o.max_frames < 1)
@@ -257,17 +257,10 @@ int cmd_pstack(struct ptk_ctx *ctx, int argc, char **argv)
 						       optarg);
 			o.stack_max = v;
 			break;
-		default:
-			r = ptk_common_opt(ctx, c, optarg);
-			if (r == 1) {
-				fputs(usage, stdout);
-				return 0;
-			}
-			if (r < 0)
-				return ptk_usage_error(ctx, "unknown option '%s'",
-						       argv[optind - 1]);
 		}
 	}
+	if (c == PTK_GETOPT_EXIT)
+		return r;
 	if (optind >= argc)
 		return ptk_usage_error(ctx, "missing PID");
 	if (optind + 1 < argc)

@@ -429,7 +429,7 @@ int cmd_stat(struct ptk_ctx *ctx, int argc, char **argv)
 	struct ptk_perf_child child = { 0 };
 
 	r.tgt.kind = PTK_PERF_CMD;
-	while ((c = getopt_long(argc, argv, "+e:ap:t:C:I:x:o:", opts, NULL)) != -1) {
+	while ((c = ptk_getopt(ctx, argc, argv, "+e:ap:t:C:I:x:o:", opts, usage, &rc)) >= 0) {
 		switch (c) {
 		case 'e':
 			if ((rc = add_events(ctx, &r, optarg)))
@@ -477,19 +477,10 @@ int cmd_stat(struct ptk_ctx *ctx, int argc, char **argv)
 		case 'o':
 			outpath = optarg;
 			break;
-		default:
-			rc = ptk_common_opt(ctx, c, optarg);
-			if (rc == 1) {
-				fputs(usage, stdout);
-				rc = 0;
-				goto out_free_events;
-			}
-			if (rc < 0) {
-				rc = ptk_usage_error(ctx, "unknown option '%s'", argv[optind - 1]);
-				goto out_free_events;
-			}
 		}
 	}
+	if (c == PTK_GETOPT_EXIT)
+		goto out_free_events;
 	if (ntargets > 1 && !(ntargets == 2 && r.system_wide && cpulist)) {
 		rc = ptk_usage_error(ctx, "-a, -p, -t and -C exclude each other");
 		goto out_free_events;

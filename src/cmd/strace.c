@@ -574,7 +574,7 @@ int cmd_strace(struct ptk_ctx *ctx, int argc, char **argv)
 	memset(s->sigsel, 1, sizeof(s->sigsel));
 	for (int i = 0; i < PTK_NSYSCALLS; i++)
 		s->sel[i] = ptk_syscalls[i].name != NULL;
-	while ((c = getopt_long(argc, argv, "+fp:e:cCS:Ttryws:vo:h", opts, NULL)) != -1) {
+	while ((c = ptk_getopt(ctx, argc, argv, "+fp:e:cCS:Ttryws:vo:h", opts, usage, &r)) >= 0) {
 		switch (c) {
 		case 'f':
 			follow = true;
@@ -634,17 +634,10 @@ int cmd_strace(struct ptk_ctx *ctx, int argc, char **argv)
 		case 'h':
 			fputs(usage, stdout);
 			return 0;
-		default:
-			r = ptk_common_opt(ctx, c, optarg);
-			if (r == 1) {
-				fputs(usage, stdout);
-				return 0;
-			}
-			if (r < 0)
-				return ptk_usage_error(ctx, "unknown option '%s'",
-						       argv[optind - 1]);
 		}
 	}
+	if (c == PTK_GETOPT_EXIT)
+		return r;
 	if (!npids && optind >= argc)
 		return ptk_usage_error(ctx, "must have -p PID or a command to run");
 	if (npids && optind < argc)

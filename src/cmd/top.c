@@ -876,7 +876,7 @@ int cmd_top(struct ptk_ctx *ctx, int argc, char **argv)
 	for (int i = 0; i <= TC_TIME; i++)
 		view.show[i] = true;
 	view.show[TC_COMMAND] = true;
-	while ((c = getopt_long(argc, argv, "bn:d:p:u:Ho:w:c", opts, NULL)) != -1) {
+	while ((c = ptk_getopt(ctx, argc, argv, "bn:d:p:u:Ho:w:c", opts, usage, &r)) >= 0) {
 		switch (c) {
 		case 'b':
 			batch = true;
@@ -934,16 +934,11 @@ int cmd_top(struct ptk_ctx *ctx, int argc, char **argv)
 		case OPT_UTC:
 			tp.utc = true;
 			break;
-		default:
-			r = ptk_common_opt(ctx, c, optarg);
-			if (r == 1) {
-				fputs(usage, stdout);
-				free(tp.pids);
-				return 0;
-			}
-			if (r < 0)
-				return ptk_usage_error(ctx, "unknown option");
 		}
+	}
+	if (c == PTK_GETOPT_EXIT) {
+		free(tp.pids);
+		return r;
 	}
 	if (optind < argc)
 		return ptk_usage_error(ctx, "unexpected operand '%s'", argv[optind]);
