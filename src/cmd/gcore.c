@@ -305,12 +305,8 @@ int cmd_gcore(struct ptk_ctx *ctx, int argc, char **argv)
 	}
 	if (c == PTK_GETOPT_EXIT)
 		return r;
-	if (optind >= argc)
-		return ptk_usage_error(ctx, "missing PID");
-	if (optind + 1 < argc)
-		return ptk_usage_error(ctx, "unexpected operand '%s'", argv[optind + 1]);
-	if (ptk_parse_int(argv[optind], &pid) || pid <= 0)
-		return ptk_usage_error(ctx, "bad PID '%s'", argv[optind]);
+	if ((r = ptk_parse_pid_operand(ctx, argc, argv, &pid)))
+		return r;
 	if (!*prefix)
 		return ptk_usage_error(ctx, "empty -o PREFIX");
 	if ((r = ptk_ctx_ready(ctx)))

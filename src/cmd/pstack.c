@@ -261,12 +261,8 @@ int cmd_pstack(struct ptk_ctx *ctx, int argc, char **argv)
 	}
 	if (c == PTK_GETOPT_EXIT)
 		return r;
-	if (optind >= argc)
-		return ptk_usage_error(ctx, "missing PID");
-	if (optind + 1 < argc)
-		return ptk_usage_error(ctx, "unexpected operand '%s'", argv[optind + 1]);
-	if (ptk_parse_int(argv[optind], &o.pid) || o.pid <= 0)
-		return ptk_usage_error(ctx, "bad PID '%s'", argv[optind]);
+	if ((r = ptk_parse_pid_operand(ctx, argc, argv, &o.pid)))
+		return r;
 	if ((r = ptk_ctx_ready(ctx)))
 		return r;
 	if (!ptk_src_is_live(&ctx->src)) {

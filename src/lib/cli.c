@@ -93,6 +93,17 @@ int ptk_getopt(struct ptk_ctx *ctx, int argc, char **argv, const char *optstring
 	}
 }
 
+int ptk_parse_pid_operand(struct ptk_ctx *ctx, int argc, char **argv, int *pid)
+{
+	if (optind >= argc)
+		return ptk_usage_error(ctx, "missing PID");
+	if (optind + 1 < argc)
+		return ptk_usage_error(ctx, "unexpected operand '%s'", argv[optind + 1]);
+	if (ptk_parse_int(argv[optind], pid) || *pid <= 0)
+		return ptk_usage_error(ctx, "bad PID '%s'", argv[optind]);
+	return 0;
+}
+
 int ptk_usage_error(const struct ptk_ctx *ctx, const char *fmt, ...)
 {
 	va_list ap;

@@ -73,6 +73,10 @@ enum { PTK_GETOPT_END = -1, PTK_GETOPT_EXIT = -2 };
 int ptk_getopt(struct ptk_ctx *ctx, int argc, char **argv, const char *optstring,
 	       const struct option *longopts, const char *usage, int *rc);
 
+/* The one operand of a command that takes a process: argv[optind], a PID > 0, and nothing
+ * after it. Returns 0, or PTK_EXIT_USAGE after printing what is wrong. */
+int ptk_parse_pid_operand(struct ptk_ctx *ctx, int argc, char **argv, int *pid);
+
 /* Print "ptk CMD: msg" plus "Try 'ptk CMD --help'." and return PTK_EXIT_USAGE. */
 int ptk_usage_error(const struct ptk_ctx *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
