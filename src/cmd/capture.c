@@ -261,7 +261,7 @@ static int copy_task(struct capture *cap, int dirfd, const char *rel, enum cap_w
 		if (n < 0) {
 			if (cf->flags & CAP_REQUIRED ||
 			    ((n == -ENOENT || n == -ESRCH) && task_gone(dirfd)))
-				goto gone;
+				goto err_remove_copy;
 			continue; /* unreadable (EACCES, not in this kernel) */
 		}
 		if (!made) {
@@ -276,7 +276,7 @@ static int copy_task(struct capture *cap, int dirfd, const char *rel, enum cap_w
 			write_at(cap, path, cap->b.p, n);
 	}
 	return 0;
-gone:
+err_remove_copy:
 	if (made && path_fmt(path, sizeof(path), "%s/%s", cap->tmp, rel))
 		rm_rf(path);
 	return -ESRCH;
@@ -440,15 +440,10 @@ int cmd_capture(struct ptk_ctx *ctx, int argc, char **argv)
 	struct stat st;
 	int c, r;
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		r = ptk_common_opt(ctx, c, optarg);
-		if (r == 1) {
-			fputs(usage, stdout);
-			return 0;
-		}
-		if (r < 0)
-			return ptk_usage_error(ctx, "unknown option");
-	}
+	while ((c = ptk_getopt(ctx, argc, argv, "", opts, usage, &r)) >= 0)
+		; /* the common options only */
+	if (c == PTK_GETOPT_EXIT)
+		return r;
 	if (optind >= argc)
 		return ptk_usage_error(ctx, "missing DIR");
 	cap.dir = argv[optind++];

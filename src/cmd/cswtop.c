@@ -18,41 +18,22 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "model/registry.h"
 #include "model/delta.h"
 #include "model/ewma.h"
 #include "model/jstack.h"
 #include "source/procfs/pid.h"
 
 enum { C_CSW, C_SHARE, C_VOL, C_INV, C_THR, C_MEAN, C_M1, C_M5, C_M15, C_GROUP, C_N };
-static const struct ptk_metric csw_cols[C_N] = {
-	[C_CSW] = { "csw/s", "csw_s", "/s", PTK_GAUGE, PTK_V_F64, 9, 1,
-		    "context switches per second in the interval, voluntary + involuntary "
-		    "(/proc/PID/task/TID/status)" },
-	[C_SHARE] = { "%csw", "csw_pct", "%", PTK_GAUGE, PTK_V_F64, 6, 1,
-		      "share of all switches counted in the interval (shown threads only)" },
-	[C_VOL] = { "cswch/s", "cswch_s", "/s", PTK_GAUGE, PTK_V_F64, 9, 1,
-		    "voluntary switches per second: the thread blocked or slept "
-		    "(status voluntary_ctxt_switches, as pidstat -w cswch/s)" },
-	[C_INV] = { "nvcswch/s", "nvcswch_s", "/s", PTK_GAUGE, PTK_V_F64, 9, 1,
-		    "involuntary switches per second: preempted while runnable "
-		    "(status nonvoluntary_ctxt_switches, as pidstat -w nvcswch/s)" },
-	[C_THR] = { "threads", "threads", "", PTK_GAUGE, PTK_V_U64, 7, 0,
-		    "threads in the group now (/proc/PID/task entries)" },
-	[C_MEAN] = { "mean/s", "mean_s", "/s", PTK_GAUGE, PTK_V_F64, 9, 1,
-		     "switches counted since the group was first seen / elapsed seconds "
-		     "(Coda Hale Meter mean rate)" },
-	[C_M1] = { "m1/s", "m1_s", "/s", PTK_GAUGE, PTK_V_F64, 9, 1,
-		   "1-minute EWMA rate, 5 s ticks, alpha = 1 - exp(-5/60); '-' before the first "
-		   "tick (Coda Hale Meter)" },
-	[C_M5] = { "m5/s", "m5_s", "/s", PTK_GAUGE, PTK_V_F64, 9, 1,
-		   "5-minute EWMA rate, alpha = 1 - exp(-5/300) (Coda Hale Meter)" },
-	[C_M15] = { "m15/s", "m15_s", "/s", PTK_GAUGE, PTK_V_F64, 9, 1,
-		    "15-minute EWMA rate, alpha = 1 - exp(-5/900) (Coda Hale Meter)" },
-	[C_GROUP] = { "group", "group", "", PTK_GAUGE, PTK_V_STR, 0, 0,
-		      "grouping key: pool name, regex capture, comm, comm[tgid] or cgroup path" },
+static const struct ptk_metric *const csw_cols[C_N] = {
+	[C_CSW] = PTK_M(PROC_CSW_S),  [C_SHARE] = PTK_M(CSW_SHARE_PCT),
+	[C_VOL] = PTK_M(CSW_CSWCH_S), [C_INV] = PTK_M(CSW_NVCSWCH_S),
+	[C_THR] = PTK_M(CSW_THREADS), [C_MEAN] = PTK_M(CSW_MEAN_S),
+	[C_M1] = PTK_M(CSW_M1_S),     [C_M5] = PTK_M(CSW_M5_S),
+	[C_M15] = PTK_M(CSW_M15_S),   [C_GROUP] = PTK_M(CSW_GROUP),
 };
-static const struct ptk_table group_tab = { "groups", csw_cols, C_N };
-static const struct ptk_table total_tab = { "total", csw_cols, C_N };
+static const struct ptk_table group_tab = { .name = "groups", .ncols = C_N, .refs = csw_cols };
+static const struct ptk_table total_tab = { .name = "total", .ncols = C_N, .refs = csw_cols };
 
 enum gmode { G_PREFIX, G_REGEX, G_COMM, G_PROCESS, G_CGROUP };
 static const char *const gmode_names[] = { "prefix", "regex", "comm", "process", "cgroup" };
@@ -667,12 +648,12 @@ int cmd_cswtop(struct ptk_ctx *ctx, int argc, char **argv)
 	char why[512];
 	int ch, r;
 
-	while ((ch = getopt_long(argc, argv, "p:g:n:r:", opts, NULL)) != -1) {
+	while ((ch = ptk_getopt(ctx, argc, argv, "p:g:n:r:", opts, usage, &r)) >= 0) {
 		switch (ch) {
 		case 'p':
 			if (parse_pids(optarg, &c)) {
 				r = ptk_usage_error(ctx, "invalid PID list '%s'", optarg);
-				goto out;
+				goto out_free_groups;
 			}
 			break;
 		case 'g': {
@@ -685,7 +666,7 @@ int cmd_cswtop(struct ptk_ctx *ctx, int argc, char **argv)
 						    "invalid -g '%s' (prefix, regex, comm, "
 						    "process or cgroup)",
 						    optarg);
-				goto out;
+				goto out_free_groups;
 			}
 			c.mode = m;
 			mode_set = true;
@@ -694,7 +675,7 @@ int cmd_cswtop(struct ptk_ctx *ctx, int argc, char **argv)
 		case 'n':
 			if (ptk_parse_int(optarg, &c.nchars) || c.nchars < 0 || c.nchars > 255) {
 				r = ptk_usage_error(ctx, "invalid -n '%s' (0..255)", optarg);
-				goto out;
+				goto out_free_groups;
 			}
 			n_set = true;
 			break;
@@ -704,7 +685,7 @@ int cmd_cswtop(struct ptk_ctx *ctx, int argc, char **argv)
 		case OPT_TOP:
 			if (ptk_parse_int(optarg, &c.topk) || c.topk < 0) {
 				r = ptk_usage_error(ctx, "invalid --top '%s'", optarg);
-				goto out;
+				goto out_free_groups;
 			}
 			break;
 		case OPT_JSTACK:
@@ -713,40 +694,31 @@ int cmd_cswtop(struct ptk_ctx *ctx, int argc, char **argv)
 		case OPT_JFILE:
 			c.jfile = optarg;
 			break;
-		default:
-			r = ptk_common_opt(ctx, ch, optarg);
-			if (r == 1) {
-				fputs(usage, stdout);
-				r = 0;
-				goto out;
-			}
-			if (r < 0) {
-				r = ptk_usage_error(ctx, "unknown option");
-				goto out;
-			}
 		}
 	}
+	if (ch == PTK_GETOPT_EXIT)
+		goto out_free_groups;
 	if (regex && !mode_set)
 		c.mode = G_REGEX;
 	if (c.mode == G_REGEX && !regex) {
 		r = ptk_usage_error(ctx, "-g regex needs -r REGEX");
-		goto out;
+		goto out_free_groups;
 	}
 	if (regex && c.mode != G_REGEX) {
 		r = ptk_usage_error(ctx, "-r goes with -g regex, not -g %s", gmode_names[c.mode]);
-		goto out;
+		goto out_free_groups;
 	}
 	if (n_set && c.mode != G_PREFIX) {
 		r = ptk_usage_error(ctx, "-n goes with -g prefix");
-		goto out;
+		goto out_free_groups;
 	}
 	if (c.jstack_live && c.jfile) {
 		r = ptk_usage_error(ctx, "--jstack and --jstack-file exclude each other");
-		goto out;
+		goto out_free_groups;
 	}
 	if (c.jstack_live && c.npids != 1) {
 		r = ptk_usage_error(ctx, "--jstack needs -p with the one PID of the JVM");
-		goto out;
+		goto out_free_groups;
 	}
 	if (regex) {
 		int e = regcomp(&c.re, regex, REG_EXTENDED);
@@ -754,18 +726,18 @@ int cmd_cswtop(struct ptk_ctx *ctx, int argc, char **argv)
 			char msg[128];
 			regerror(e, &c.re, msg, sizeof(msg));
 			r = ptk_usage_error(ctx, "invalid regex '%s': %s", regex, msg);
-			goto out;
+			goto out_free_groups;
 		}
 		c.has_re = true;
 	}
 	if ((r = ptk_parse_interval_count(ctx, argc, argv, &interval, &count, NULL)))
-		goto out;
+		goto out_free_groups;
 	if ((r = ptk_ctx_ready(ctx)))
-		goto out;
+		goto out_free_groups;
 	if (c.jstack_live && !ptk_src_is_live(&ctx->src)) {
 		r = ptk_usage_error(ctx, "--jstack needs the live /proc (use --jstack-file with "
 					 "--procfs)");
-		goto out;
+		goto out_free_groups;
 	}
 	c.flags = PTK_PT_THREADS | PTK_PT_STATUS | (c.mode == G_CGROUP ? PTK_PT_CGROUP : 0);
 	if (c.jfile) {
@@ -774,14 +746,14 @@ int cmd_cswtop(struct ptk_ctx *ctx, int argc, char **argv)
 		if (!text) {
 			ptk_err("cannot read %s: %s", c.jfile, strerror(errno));
 			r = PTK_EXIT_RUNTIME;
-			goto out;
+			goto out_free_groups;
 		}
 		r = load_dump(&c, text, c.jfile, why, sizeof(why));
 		free(text);
 		if (r) {
 			ptk_err("%s", why);
 			r = PTK_EXIT_RUNTIME;
-			goto out;
+			goto out_free_groups;
 		}
 	}
 	if (c.jstack_live) {
@@ -790,7 +762,7 @@ int cmd_cswtop(struct ptk_ctx *ctx, int argc, char **argv)
 		    jstack_refresh(&c, why, sizeof(why))) {
 			ptk_err("%s", why);
 			r = PTK_EXIT_RUNTIME;
-			goto out;
+			goto out_free_groups;
 		}
 	}
 	ptk_meter_init(&c.total, 0);
@@ -799,7 +771,7 @@ int cmd_cswtop(struct ptk_ctx *ctx, int argc, char **argv)
 	r = ptk_loop(ctx, interval, count, sample, &c);
 	if (r == -EINTR || r == STOP_GONE)
 		r = 0;
-out:
+out_free_groups:
 	cswtop_free(&c);
 	return r;
 }

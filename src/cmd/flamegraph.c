@@ -208,7 +208,7 @@ int cmd_flamegraph(struct ptk_ctx *ctx, int argc, char **argv)
 	FILE *out = stdout;
 	int c, r, rc = PTK_EXIT_RUNTIME;
 
-	while ((c = getopt_long(argc, argv, "o:v", opts, NULL)) != -1) {
+	while ((c = ptk_getopt(ctx, argc, argv, "o:v", opts, usage, &r)) >= 0) {
 		switch (c) {
 		case 'o':
 			outpath = optarg;
@@ -268,17 +268,10 @@ int cmd_flamegraph(struct ptk_ctx *ctx, int argc, char **argv)
 		case OPT_EVENT:
 			po.event = optarg;
 			break;
-		default:
-			r = ptk_common_opt(ctx, c, optarg);
-			if (r == 1) {
-				fputs(usage, stdout);
-				return 0;
-			}
-			if (r < 0)
-				return ptk_usage_error(ctx, "unknown option '%s'",
-						       argv[optind - 1]);
 		}
 	}
+	if (c == PTK_GETOPT_EXIT)
+		return r;
 	if (ctx->json)
 		return ptk_usage_error(ctx, "no --json output: the output is an SVG (or --folded)");
 	if (diff_a && optind < argc)
@@ -293,30 +286,30 @@ int cmd_flamegraph(struct ptk_ctx *ctx, int argc, char **argv)
 		if ((r = read_input(diff_a, base, &po, &tot)) ||
 		    (r = read_input(diff_b, f, &po, &tot))) {
 			ptk_err("cannot read %s: %s", r == 0 ? diff_b : diff_a, strerror(-r));
-			goto out;
+			goto out_close_output;
 		}
 	} else if (optind >= argc) {
 		if ((r = read_input(NULL, f, &po, &tot))) {
 			ptk_err("cannot read standard input: %s", strerror(-r));
-			goto out;
+			goto out_close_output;
 		}
 	} else {
 		for (int i = optind; i < argc; i++) {
 			if ((r = read_input(argv[i], f, &po, &tot))) {
 				ptk_err("cannot read %s: %s", argv[i], strerror(-r));
-				goto out;
+				goto out_close_output;
 			}
 		}
 	}
 	report(&tot, po.event, verbose);
 	if (!f->total && !(base && base->total)) {
 		ptk_err("no stack counts found in the input");
-		goto out;
+		goto out_close_output;
 	}
 	if (outpath && !(out = fopen(outpath, "w"))) {
 		ptk_err("cannot write %s: %s", outpath, strerror(errno));
 		out = stdout;
-		goto out;
+		goto out_close_output;
 	}
 	if (folded_out) {
 		r = ptk_folded_write(f, out);
@@ -327,14 +320,14 @@ int cmd_flamegraph(struct ptk_ctx *ctx, int argc, char **argv)
 	}
 	if (r == -EINVAL) {
 		ptk_err("nothing to draw: B has no samples");
-		goto out;
+		goto out_close_output;
 	}
 	if (r) {
 		ptk_err("write error: %s", strerror(-r));
-		goto out;
+		goto out_close_output;
 	}
 	rc = 0;
-out:
+out_close_output:
 	if (out != stdout && fclose(out) && !rc) {
 		ptk_err("write error on %s: %s", outpath, strerror(errno));
 		rc = PTK_EXIT_RUNTIME;

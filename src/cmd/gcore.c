@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "model/registry.h"
 #include "output/elfcore.h"
 #include "source/ptrace/core.h"
 #include "source/ptrace/stop.h"
@@ -27,29 +28,17 @@ static const char usage[] =
 	"  -a         dump every mapping whole (except VM_DONTDUMP and VM_IO ones)\n";
 
 enum { G_FILE, G_THREADS, G_SEGS, G_BYTES, G_SPARSE, G_HOLES, G_FILTER, G_PAUSE, G_N };
-static const struct ptk_metric gcore_cols[G_N] = {
-	[G_FILE] = { "file", "file", "", PTK_GAUGE, PTK_V_STR, 0, 0, "core file written" },
-	[G_THREADS] = { "threads", "threads", "", PTK_GAUGE, PTK_V_U64, 0, 0,
-			"threads dumped (one NT_PRSTATUS each)" },
-	[G_SEGS] = { "mappings", "mappings", "", PTK_GAUGE, PTK_V_U64, 0, 0,
-		     "PT_LOAD segments: one per mapping of /proc/PID/maps" },
-	[G_BYTES] = { "dumped", "dumped_bytes", "bytes", PTK_GAUGE, PTK_V_U64, 0, 0,
-		      "memory contents read and stored: sum of p_filesz (per coredump_filter) "
-		      "minus the untouched and unreadable bytes" },
-	[G_SPARSE] = { "untouched", "untouched_bytes", "bytes", PTK_GAUGE, PTK_V_U64, 0, 0,
-		       "bytes of dumped private anonymous mappings never touched (pagemap: not "
-		       "present, not swapped): holes reading as zeros, not read (the kernel skips "
-		       "them too: FOLL_DUMP)" },
-	[G_HOLES] = { "unreadable", "unreadable_bytes", "bytes", PTK_GAUGE, PTK_V_U64, 0, 0,
-		      "bytes of dumped mappings that could not be read: holes reading as zeros "
-		      "(the kernel skips such pages the same way, fs/coredump.c dump_user_range)" },
-	[G_FILTER] = { "filter", "coredump_filter", "", PTK_GAUGE, PTK_V_STR, 0, 0,
-		       "/proc/PID/coredump_filter used (\"all\" with -a)" },
-	[G_PAUSE] = { "pause", "pause_ms", "ms", PTK_GAUGE, PTK_V_F64, 0, 3,
-		      "time the process was held: first PTRACE_INTERRUPT to last PTRACE_DETACH "
-		      "(CLOCK_MONOTONIC)" },
+static const struct ptk_metric *const gcore_cols[G_N] = {
+	[G_FILE] = PTK_M(CORE_FILE),
+	[G_THREADS] = PTK_M(CORE_THREADS),
+	[G_SEGS] = PTK_M(CORE_MAPPINGS),
+	[G_BYTES] = PTK_M(CORE_DUMPED_BYTES),
+	[G_SPARSE] = PTK_M(CORE_UNTOUCHED_BYTES),
+	[G_HOLES] = PTK_M(CORE_UNREADABLE_BYTES),
+	[G_FILTER] = PTK_M(CORE_FILTER),
+	[G_PAUSE] = PTK_M(PTRACE_PAUSE_MS),
 };
-static const struct ptk_table gcore_tab = { "gcore", gcore_cols, G_N };
+static const struct ptk_table gcore_tab = { .name = "gcore", .ncols = G_N, .refs = gcore_cols };
 
 #define CHUNK (1 << 20)
 #define PAGE 4096
@@ -304,7 +293,7 @@ int cmd_gcore(struct ptk_ctx *ctx, int argc, char **argv)
 	u64 bytes = 0, holes = 0, sparse = 0;
 	pid_t pid;
 
-	while ((c = getopt_long(argc, argv, "o:a", lopts, NULL)) != -1) {
+	while ((c = ptk_getopt(ctx, argc, argv, "o:a", lopts, usage, &r)) >= 0) {
 		switch (c) {
 		case 'o':
 			prefix = optarg;
@@ -312,23 +301,12 @@ int cmd_gcore(struct ptk_ctx *ctx, int argc, char **argv)
 		case 'a':
 			all = true;
 			break;
-		default:
-			r = ptk_common_opt(ctx, c, optarg);
-			if (r == 1) {
-				fputs(usage, stdout);
-				return 0;
-			}
-			if (r < 0)
-				return ptk_usage_error(ctx, "unknown option '%s'",
-						       argv[optind - 1]);
 		}
 	}
-	if (optind >= argc)
-		return ptk_usage_error(ctx, "missing PID");
-	if (optind + 1 < argc)
-		return ptk_usage_error(ctx, "unexpected operand '%s'", argv[optind + 1]);
-	if (ptk_parse_int(argv[optind], &pid) || pid <= 0)
-		return ptk_usage_error(ctx, "bad PID '%s'", argv[optind]);
+	if (c == PTK_GETOPT_EXIT)
+		return r;
+	if ((r = ptk_parse_pid_operand(ctx, argc, argv, &pid)))
+		return r;
 	if (!*prefix)
 		return ptk_usage_error(ctx, "empty -o PREFIX");
 	if ((r = ptk_ctx_ready(ctx)))
@@ -346,21 +324,21 @@ int cmd_gcore(struct ptk_ctx *ctx, int argc, char **argv)
 	if ((r = plan_read(&ctx->src, pid, &plan))) {
 		ptk_err("process %d: cannot read its mappings: %s", pid,
 			strerror(r == -ENOENT ? ESRCH : -r));
-		goto out;
+		goto out_release;
 	}
 	if (ptk_core_filter(pid, &filter))
 		filter = PTK_DUMP_DEFAULT;
 	pre = pre_read(pid, &npre);
 	if ((r = ptk_core_prpsinfo(pid, &pi))) {
 		ptk_err("process %d: %s", pid, strerror(r == -ENOENT ? ESRCH : -r));
-		goto out;
+		goto out_release;
 	}
 	snprintf(file, sizeof(file), "%s.%d", prefix, pid);
 	/* a core holds the process's memory: owner-only, as the kernel creates them */
 	fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		ptk_err("%s: %s", file, strerror(errno));
-		goto out;
+		goto out_release;
 	}
 	snprintf(path, sizeof(path), "/proc/%d/mem", pid);
 	memfd = open(path, O_RDONLY | O_CLOEXEC);
@@ -421,7 +399,7 @@ int cmd_gcore(struct ptk_ctx *ctx, int argc, char **argv)
 	} else {
 		char b[G_N][64];
 		for (int i = 0; i < G_N; i++)
-			ptk_metric_fmt(&gcore_cols[i], &v[i], b[i], sizeof(b[i]));
+			ptk_metric_fmt(gcore_cols[i], &v[i], b[i], sizeof(b[i]));
 		printf("Saved corefile %s\n", file);
 		printf("pid %d: %s threads, %s mappings, %s bytes dumped (%s untouched, %s unreadable), "
 		       "coredump_filter %s; paused %s ms\n",
@@ -429,11 +407,11 @@ int cmd_gcore(struct ptk_ctx *ctx, int argc, char **argv)
 		       b[G_FILTER], b[G_PAUSE]);
 	}
 	rc = 0;
-	goto out;
+	goto out_release;
 
 out_unlink:
 	unlink(file);
-out:
+out_release:
 	ptk_stop_free(&st); /* detaches if still held */
 	if (fd >= 0)
 		close(fd);

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "model/registry.h"
 #include "model/delta.h"
 #include "model/ptask.h"
 #include "source/procfs/pid.h"
@@ -26,42 +27,22 @@
 #include "source/taskstats.h"
 
 enum { I_ID, I_PRIO, I_USER, I_READ, I_WRITE, I_SWAPIN, I_IO, I_CMD, I_N };
-static const struct ptk_metric io_cols[I_N] = {
-	[I_ID] = { "TID", "tid", "", PTK_GAUGE, PTK_V_U64, 7, 0,
-		   "thread id (PID with -P: a process, its threads summed)" },
-	[I_PRIO] = { "PRIO", "prio", "", PTK_GAUGE, PTK_V_STR, 4, 0,
-		     "I/O priority class/level (ioprio_get(2)); be/N derived from nice when unset" },
-	[I_USER] = { "USER", "user", "", PTK_GAUGE, PTK_V_STR, -8, 0,
-		     "real user (/proc/PID/status Uid:)" },
-	[I_READ] = { "DISK READ", "read_Bps", "B/s", PTK_GAUGE, PTK_V_F64, 11, 2,
-		     "bytes read from storage per second (/proc/PID/io read_bytes); bytes since "
-		     "start with -a" },
-	[I_WRITE] = { "DISK WRITE", "write_Bps", "B/s", PTK_GAUGE, PTK_V_F64, 11, 2,
-		      "bytes caused to be written to storage per second, truncated dirty pages "
-		      "excluded (/proc/PID/io write_bytes - cancelled_write_bytes); bytes with -a" },
-	[I_SWAPIN] = { "SWAPIN", "swapin_pct", "%", PTK_GAUGE, PTK_V_F64, 6, 2,
-		       "% of the interval waiting for swap-in (taskstats swapin_delay_total, "
-		       "needs delay accounting)" },
-	[I_IO] = { "IO>", "io_pct", "%", PTK_GAUGE, PTK_V_F64, 6, 2,
-		   "% of the interval waiting for block I/O (taskstats blkio_delay_total, needs "
-		   "delay accounting)" },
-	[I_CMD] = { "COMMAND", "command", "", PTK_GAUGE, PTK_V_STR, 0, 0,
-		    "command line (/proc/PID/cmdline, controls escaped), or [comm]" },
+static const struct ptk_metric *const io_cols[I_N] = {
+	[I_ID] = PTK_M(PROC_TID),	   [I_PRIO] = PTK_M(PROC_IOPRIO),
+	[I_USER] = PTK_M(PROC_RUSER),	   [I_READ] = PTK_M(PROC_READ_BPS),
+	[I_WRITE] = PTK_M(PROC_WRITE_BPS), [I_SWAPIN] = PTK_M(PROC_SWAPIN_PCT),
+	[I_IO] = PTK_M(PROC_IO_PCT),	   [I_CMD] = PTK_M(PROC_COMMAND),
 };
-static const struct ptk_table io_tab = { "tasks", io_cols, I_N };
+static const struct ptk_table io_tab = { .name = "tasks", .ncols = I_N, .refs = io_cols };
 
 enum { T_READ, T_WRITE, T_AREAD, T_AWRITE, T_N };
-static const struct ptk_metric tot_cols[T_N] = {
-	[T_READ] = { "Total DISK READ", "total_read_Bps", "B/s", PTK_GAUGE, PTK_V_F64, 0, 2,
-		     "sum of the tasks' read_bytes rates (/proc/PID/io)" },
-	[T_WRITE] = { "Total DISK WRITE", "total_write_Bps", "B/s", PTK_GAUGE, PTK_V_F64, 0, 2,
-		      "sum of the tasks' write_bytes - cancelled_write_bytes rates" },
-	[T_AREAD] = { "Actual DISK READ", "actual_read_Bps", "B/s", PTK_GAUGE, PTK_V_F64, 0, 2,
-		      "read from block devices (/proc/vmstat pgpgin, kB)" },
-	[T_AWRITE] = { "Actual DISK WRITE", "actual_write_Bps", "B/s", PTK_GAUGE, PTK_V_F64, 0, 2,
-		       "written to block devices (/proc/vmstat pgpgout, kB)" },
+static const struct ptk_metric *const tot_cols[T_N] = {
+	[T_READ] = PTK_M(IOTOP_TOTAL_READ_BPS),
+	[T_WRITE] = PTK_M(IOTOP_TOTAL_WRITE_BPS),
+	[T_AREAD] = PTK_M(IOTOP_ACTUAL_READ_BPS),
+	[T_AWRITE] = PTK_M(IOTOP_ACTUAL_WRITE_BPS),
 };
-static const struct ptk_table tot_tab = { "totals", tot_cols, T_N };
+static const struct ptk_table tot_tab = { .name = "totals", .ncols = T_N, .refs = tot_cols };
 
 static const char usage[] =
 	"usage: ptk iotop [-o] [-b] [-n N] [-d SEC] [-P] [-a] [-k] [-p PID]... [--json]\n"
@@ -246,7 +227,7 @@ static void report(struct ptk_ctx *ctx, struct io *s, int a, int b, double itv)
 		r->t = c;
 		for (int k = 0; k < I_N; k++)
 			r->v[k] = PTK_NA;
-		r->v[I_ID] = PTK_U(c->pid);
+		r->v[I_ID] = PTK_I(c->pid);
 		ioprio(ctx, c, r->prio, sizeof(r->prio));
 		r->v[I_PRIO] = PTK_S(r->prio);
 		r->v[I_USER] = c->status_ok ? PTK_S(ptk_user_name(c->uid)) : PTK_NA;
@@ -340,9 +321,10 @@ static void report(struct ptk_ctx *ctx, struct io *s, int a, int b, double itv)
 	OUT("Actual DISK READ: %14s | Actual DISK WRITE: %14s", b1, b2);
 	if (s->curses && !s->delay_on)
 		OUT("%s", s->why);
-	OUT("%*s  %4s  %-8s %11s %11s %8s %8s  %s", io_cols[I_ID].width, s->procs ? "PID" : "TID",
-	    io_cols[I_PRIO].name, io_cols[I_USER].name, io_cols[I_READ].name, io_cols[I_WRITE].name,
-	    io_cols[I_SWAPIN].name, io_cols[I_IO].name, io_cols[I_CMD].name);
+	OUT("%*s  %4s  %-8s %11s %11s %8s %8s  %s", io_cols[I_ID]->width, s->procs ? "PID" : "TID",
+	    io_cols[I_PRIO]->name, io_cols[I_USER]->name, io_cols[I_READ]->name,
+	    io_cols[I_WRITE]->name, io_cols[I_SWAPIN]->name, io_cols[I_IO]->name,
+	    io_cols[I_CMD]->name);
 	for (int i = 0; i < nr; i++) {
 		struct row *r = &rows[i];
 		if (s->curses && y >= LINES)
@@ -354,10 +336,10 @@ static void report(struct ptk_ctx *ctx, struct io *s, int a, int b, double itv)
 			human(s, r->v[I_READ].f, !s->accum, b1, sizeof(b1));
 			human(s, r->v[I_WRITE].f, !s->accum, b2, sizeof(b2));
 		}
-		ptk_metric_fmt(&io_cols[I_SWAPIN], &r->v[I_SWAPIN], f1, sizeof(f1));
-		ptk_metric_fmt(&io_cols[I_IO], &r->v[I_IO], f2, sizeof(f2));
-		OUT("%*" PRIu64 "  %4s  %-8.8s %11s %11s %6s %s %6s %s  %s", io_cols[I_ID].width,
-		    r->v[I_ID].u, r->prio, r->v[I_USER].na ? "?" : r->v[I_USER].s, b1, b2, f1,
+		ptk_metric_fmt(io_cols[I_SWAPIN], &r->v[I_SWAPIN], f1, sizeof(f1));
+		ptk_metric_fmt(io_cols[I_IO], &r->v[I_IO], f2, sizeof(f2));
+		OUT("%*" PRId64 "  %4s  %-8.8s %11s %11s %6s %s %6s %s  %s", io_cols[I_ID]->width,
+		    r->v[I_ID].i, r->prio, r->v[I_USER].na ? "?" : r->v[I_USER].s, b1, b2, f1,
 		    r->v[I_SWAPIN].na ? " " : "%", f2, r->v[I_IO].na ? " " : "%", r->cmd);
 	}
 #undef OUT
@@ -462,7 +444,7 @@ int cmd_iotop(struct ptk_ctx *ctx, int argc, char **argv)
 	long iter = -1;
 	int c, r, rc = 0, pid;
 
-	while ((c = getopt_long(argc, argv, "obn:d:p:Pak", opts, NULL)) != -1) {
+	while ((c = ptk_getopt(ctx, argc, argv, "obn:d:p:Pak", opts, usage, &rc)) >= 0) {
 		switch (c) {
 		case 'o':
 			s.only = true;
@@ -473,20 +455,20 @@ int cmd_iotop(struct ptk_ctx *ctx, int argc, char **argv)
 		case 'n':
 			if (ptk_parse_int(optarg, &pid) || pid < 1) {
 				rc = ptk_usage_error(ctx, "invalid -n '%s'", optarg);
-				goto out;
+				goto out_free_tables;
 			}
 			iter = pid;
 			break;
 		case 'd':
 			if (ptk_parse_double(optarg, &delay) || !(delay > 0)) {
 				rc = ptk_usage_error(ctx, "invalid -d '%s'", optarg);
-				goto out;
+				goto out_free_tables;
 			}
 			break;
 		case 'p':
 			if (ptk_parse_int(optarg, &pid) || pid < 1) {
 				rc = ptk_usage_error(ctx, "invalid -p '%s'", optarg);
-				goto out;
+				goto out_free_tables;
 			}
 			s.pids = xrealloc(s.pids, (size_t)(s.npids + 1) * sizeof(int));
 			s.pids[s.npids++] = pid;
@@ -500,24 +482,16 @@ int cmd_iotop(struct ptk_ctx *ctx, int argc, char **argv)
 		case 'k':
 			s.kb = true;
 			break;
-		default:
-			r = ptk_common_opt(ctx, c, optarg);
-			if (r == 1) {
-				fputs(usage, stdout);
-				goto out;
-			}
-			if (r < 0) {
-				rc = ptk_usage_error(ctx, "unknown option");
-				goto out;
-			}
 		}
 	}
+	if (c == PTK_GETOPT_EXIT)
+		goto out_free_tables;
 	if (optind < argc) {
 		rc = ptk_usage_error(ctx, "unexpected operand '%s'", argv[optind]);
-		goto out;
+		goto out_free_tables;
 	}
 	if ((rc = ptk_ctx_ready(ctx)))
-		goto out;
+		goto out_free_tables;
 	s.flags = PTK_PT_IO | PTK_PT_STATUS | PTK_PT_CMDLINE;
 	probe_delays(ctx, &s);
 	s.curses = !s.batch && !ctx->json && ptk_src_is_live(&ctx->src) && isatty(STDOUT_FILENO);
@@ -535,7 +509,7 @@ int cmd_iotop(struct ptk_ctx *ctx, int argc, char **argv)
 		endwin();
 	if (r > 0)
 		rc = r;
-out:
+out_free_tables:
 	for (int i = 0; i < 3; i++) {
 		ptk_ptab_free(&s.pt[i]);
 		free(s.dl[i]);

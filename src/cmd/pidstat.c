@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "model/registry.h"
 #include "model/delta.h"
 #include "model/ptask.h"
 #include "source/bpf/taskscan.h"
@@ -59,80 +60,28 @@ enum {
 	C_N
 };
 
-#define PCT(t, k, h)                                     \
-	{                                                \
-		t, k, "%", PTK_GAUGE, PTK_V_F64, 7, 2, h \
-	}
-#define RATE(t, k, u, h)                               \
-	{                                              \
-		t, k, u, PTK_GAUGE, PTK_V_F64, 9, 2, h \
-	}
-static const struct ptk_metric ps_cols[C_N] = {
-	[C_UID] = { "UID", "uid", "", PTK_GAUGE, PTK_V_U64, 5, 0,
-		    "real user id (/proc/PID/status Uid: field 1)" },
-	[C_PID] = { "PID", "pid", "", PTK_GAUGE, PTK_V_U64, 9, 0, "process id (tgid)" },
-	[C_TGID] = { "TGID", "tgid", "", PTK_GAUGE, PTK_V_U64, 9, 0,
-		     "thread group id: the process a thread belongs to" },
-	[C_TID] = { "TID", "tid", "", PTK_GAUGE, PTK_V_U64, 9, 0,
-		    "thread id (/proc/PID/task/TID); none for a process row" },
-	[C_USR] = PCT("%usr", "usr_pct",
-		      "user mode, guest time excluded: (utime - guest_time) ticks per interval, % "
-		      "of one CPU (/proc/PID/stat fields 14, 43)"),
-	[C_SYS] = PCT("%system", "system_pct",
-		      "kernel mode: stime ticks, % of one CPU (/proc/PID/stat field 15)"),
-	[C_GUEST] = PCT("%guest", "guest_pct",
-			"running a virtual CPU: guest_time ticks (/proc/PID/stat field 43)"),
-	[C_WAIT] = PCT("%wait", "wait_pct",
-		       "runnable but waiting for a CPU: run_delay ns (/proc/PID/schedstat field 2, "
-		       "CONFIG_SCHED_INFO)"),
-	[C_CPU] =
-		PCT("%CPU", "cpu_pct",
-		    "utime + stime as % of one CPU (a process is the sum of its threads); with -I "
-		    "as % of all CPUs (/proc/stat total ticks)"),
-	[C_CPUNUM] = { "CPU", "cpu", "", PTK_GAUGE, PTK_V_S64, 5, 0,
-		       "processor the task last ran on (/proc/PID/stat field 39)" },
-	[C_MINFLT] = RATE("minflt/s", "minflt_s", "/s",
-			  "minor faults (no disk read) per second (/proc/PID/stat field 10)"),
-	[C_MAJFLT] =
-		RATE("majflt/s", "majflt_s", "/s",
-		     "major faults (page read from disk) per second (/proc/PID/stat field 12)"),
-	[C_VSZ] = { "VSZ", "vsz_kb", "kB", PTK_GAUGE, PTK_V_F64, 7, 0,
-		    "virtual memory size (/proc/PID/stat field 23 / 1024); mean of the samples "
-		    "on Average lines" },
-	[C_RSS] = { "RSS", "rss_kb", "kB", PTK_GAUGE, PTK_V_F64, 7, 0,
-		    "resident set size (/proc/PID/stat field 24 x page size); mean of the samples "
-		    "on Average lines" },
-	[C_MEM] = { "%MEM", "mem_pct", "%", PTK_GAUGE, PTK_V_F64, 6, 2,
-		    "RSS as % of MemTotal (/proc/meminfo)" },
-	[C_RD] = RATE("kB_rd/s", "rd_kb_s", "kB/s",
-		      "read from storage, page cache misses (/proc/PID/io read_bytes)"),
-	[C_WR] = RATE("kB_wr/s", "wr_kb_s", "kB/s",
-		      "caused to be written to storage, counted when dirtied (/proc/PID/io "
-		      "write_bytes)"),
-	[C_CCWR] = RATE("kB_ccwr/s", "ccwr_kb_s", "kB/s",
-			"dirty page cache truncated before writeback (/proc/PID/io "
-			"cancelled_write_bytes)"),
-	[C_IODELAY] = { "iodelay", "iodelay_ticks", "ticks", PTK_GAUGE, PTK_V_F64, 7, 0,
-			"clock ticks spent waiting for block I/O and swap-in in the interval "
-			"(/proc/PID/stat field 42, needs kernel.task_delayacct=1); per interval "
-			"on Average lines" },
-	[C_CSW] = RATE("cswch/s", "cswch_s", "/s",
-		       "voluntary context switches per second: the task blocked (/proc/PID/status "
-		       "voluntary_ctxt_switches)"),
-	[C_NVCSW] = RATE("nvcswch/s", "nvcswch_s", "/s",
-			 "involuntary context switches per second: preempted (/proc/PID/status "
-			 "nonvoluntary_ctxt_switches)"),
-	[C_GUSER] = PCT("%user", "user_pct",
-			"group: user mode including guest time (utime), % of one CPU"),
-	[C_GRSS] = { "RSS", "rss_kb", "kB", PTK_GAUGE, PTK_V_U64, 9, 0,
-		     "group: sum of RSS (threads of a process counted once)" },
-	[C_NTASKS] = { "tasks", "ntasks", "", PTK_GAUGE, PTK_V_U64, 6, 0,
-		       "group: tasks with a valid rate in the group" },
-	[C_KEY] = { "Group", "key", "", PTK_GAUGE, PTK_V_STR, 0, 0,
-		    "group: the key (pid, tgid, comm, user, cgroup path or container id)" },
-	[C_CMD] = { "Command", "command", "", PTK_GAUGE, PTK_V_STR, 0, 0,
-		    "command name (/proc/PID/stat comm), or with -l the command line "
-		    "(/proc/PID/cmdline, controls escaped)" },
+static const struct ptk_metric *const ps_cols[C_N] = {
+	[C_UID] = PTK_M(PROC_UID),	   [C_PID] = PTK_M(PROC_PID),
+	[C_TGID] = PTK_M(PROC_TGID),	   [C_TID] = PTK_M(PROC_TID),
+	[C_USR] = PTK_M(PROC_USR_PCT),	   [C_SYS] = PTK_M(PROC_SYSTEM_PCT),
+	[C_GUEST] = PTK_M(PROC_GUEST_PCT), [C_WAIT] = PTK_M(PROC_WAIT_PCT),
+	[C_CPU] = PTK_M(PROC_CPU_PCT),	   [C_CPUNUM] = PTK_M(PROC_CPUNUM),
+	[C_MINFLT] = PTK_M(PROC_MINFLT_S), [C_MAJFLT] = PTK_M(PROC_MAJFLT_S),
+	[C_VSZ] = PTK_M(PROC_VSZ_KB),	   [C_RSS] = PTK_M(PROC_RSS_KB),
+	[C_MEM] = PTK_M(PROC_MEM_PCT),	   [C_RD] = PTK_M(PROC_RD_KB_S),
+	[C_WR] = PTK_M(PROC_WR_KB_S),	   [C_CCWR] = PTK_M(PROC_CCWR_KB_S),
+	[C_IODELAY] = PTK_M(PROC_IODELAY), [C_CSW] = PTK_M(PROC_CSWCH_S),
+	[C_NVCSW] = PTK_M(PROC_NVCSWCH_S), [C_GUSER] = PTK_M(PROC_USER_PCT),
+	[C_GRSS] = PTK_M(PROC_RSS_KB),	   [C_NTASKS] = PTK_M(PROC_GROUPBY_NTASKS),
+	[C_KEY] = PTK_M(PROC_GROUPBY_KEY), [C_CMD] = PTK_M(PROC_COMMAND),
+};
+/* sysstat pidstat's layout: text widths (the key and the command are printed unpadded) */
+static const int ps_width[C_N] = {
+	[C_UID] = 5,	[C_PID] = 9,	[C_TGID] = 9, [C_TID] = 9,     [C_USR] = 7,
+	[C_SYS] = 7,	[C_GUEST] = 7,	[C_WAIT] = 7, [C_CPU] = 7,     [C_CPUNUM] = 5,
+	[C_MINFLT] = 9, [C_MAJFLT] = 9, [C_VSZ] = 7,  [C_RSS] = 7,     [C_MEM] = 6,
+	[C_RD] = 9,	[C_WR] = 9,	[C_CCWR] = 9, [C_IODELAY] = 7, [C_CSW] = 9,
+	[C_NVCSW] = 9,	[C_GUSER] = 7,	[C_GRSS] = 9, [C_NTASKS] = 6,
 };
 
 enum { A_CPU = 1, A_MEM = 2, A_IO = 4, A_CSW = 8 };
@@ -396,9 +345,9 @@ static void task_vals(const struct rctx *rc, const struct ptk_task_rate *r, bool
 	for (int i = 0; i < C_N; i++)
 		v[i] = PTK_NA;
 	v[C_UID] = c->status_ok ? PTK_U(c->uid) : PTK_NA;
-	v[C_PID] = PTK_U(c->pid);
-	v[C_TGID] = PTK_U(c->tgid);
-	v[C_TID] = thread ? PTK_U(c->pid) : PTK_NA;
+	v[C_PID] = PTK_I(c->pid);
+	v[C_TGID] = PTK_I(c->tgid);
+	v[C_TID] = thread ? PTK_I(c->pid) : PTK_NA;
 	v[C_USR] = PTK_F(usr > 0 ? usr : 0);
 	v[C_SYS] = PTK_F(r->sys_pct);
 	v[C_GUEST] = PTK_F(r->guest_pct);
@@ -428,11 +377,11 @@ static void task_vals(const struct rctx *rc, const struct ptk_task_rate *r, bool
 	}
 }
 
-static void print_cell(FILE *f, const struct ptk_metric *m, const struct ptk_val *v)
+static void print_cell(FILE *f, int col, const struct ptk_val *v)
 {
 	char buf[512];
 
-	fprintf(f, " %*s", m->width, ptk_metric_fmt(m, v, buf, sizeof(buf)));
+	fprintf(f, " %*s", ps_width[col], ptk_metric_fmt(ps_cols[col], v, buf, sizeof(buf)));
 }
 
 static void header(const struct rctx *rc, const char *prefix, const int *idx, int n)
@@ -441,12 +390,12 @@ static void header(const struct rctx *rc, const char *prefix, const int *idx, in
 
 	fprintf(f, "\n%-11s", prefix);
 	for (int i = 0; i < n; i++) {
-		const struct ptk_metric *m = &ps_cols[idx[i]];
-		if (idx[i] == C_CMD || idx[i] == C_KEY)
-			fprintf(f, "  %s",
-				idx[i] == C_KEY ? ptk_group_by_name[rc->s->by] : m->name);
+		if (idx[i] == C_KEY)
+			fprintf(f, "  %s", ptk_group_by_name[rc->s->by]);
+		else if (idx[i] == C_CMD)
+			fputs("  Command", f); /* sysstat's title of the COMMAND column */
 		else
-			fprintf(f, " %*s", m->width, m->name);
+			fprintf(f, " %*s", ps_width[idx[i]], ps_cols[idx[i]]->name);
 	}
 	fputc('\n', f);
 }
@@ -463,9 +412,9 @@ static void emit_row(const struct rctx *rc, const char *prefix, const int *idx, 
 	FILE *f = rc->ctx->sink.out;
 
 	if (rc->ctx->json) {
-		struct ptk_metric cols[C_N];
+		const struct ptk_metric *cols[C_N];
 		struct ptk_val vv[C_N];
-		struct ptk_table tab = { "tasks", cols, n };
+		struct ptk_table tab = { .name = "tasks", .ncols = n, .refs = cols };
 		for (int i = 0; i < n; i++) {
 			cols[i] = ps_cols[idx[i]];
 			vv[i] = v[idx[i]];
@@ -488,9 +437,9 @@ static void emit_row(const struct rctx *rc, const char *prefix, const int *idx, 
 		} else if (c == C_KEY) {
 			fprintf(f, "  %s", v[c].s);
 		} else if (c == C_TGID && thread && leader_shown) {
-			print_cell(f, &ps_cols[c], &PTK_NA);
+			print_cell(f, c, &PTK_NA);
 		} else {
-			print_cell(f, &ps_cols[c], &v[c]);
+			print_cell(f, c, &v[c]);
 		}
 	}
 	fputc('\n', f);
@@ -587,7 +536,7 @@ static int group_table(struct rctx *rc, unsigned acts, const char *hdr_prefix, c
 		v[C_CPU] = PTK_F(g[i].cpu_pct * rc->irix_k);
 		v[C_MINFLT] = PTK_F(g[i].minflt_s);
 		v[C_MAJFLT] = PTK_F(g[i].majflt_s);
-		v[C_GRSS] = PTK_U(g[i].rss_kb);
+		v[C_GRSS] = PTK_F(g[i].rss_kb);
 		if (g[i].io_ok) {
 			v[C_RD] = PTK_F(g[i].rkb_s);
 			v[C_WR] = PTK_F(g[i].wkb_s);
@@ -796,7 +745,7 @@ int cmd_pidstat(struct ptk_ctx *ctx, int argc, char **argv)
 	long count = -1;
 	int c, r, rc = 0, nact = 0;
 
-	while ((c = getopt_long(argc, argv, "urdwtp:C:G:lIh", opts, NULL)) != -1) {
+	while ((c = ptk_getopt(ctx, argc, argv, "urdwtp:C:G:lIh", opts, usage, &rc)) >= 0) {
 		switch (c) {
 		case 'u':
 			s.acts |= A_CPU;
@@ -820,7 +769,7 @@ int cmd_pidstat(struct ptk_ctx *ctx, int argc, char **argv)
 		case 'p':
 			pid_given = true;
 			if ((rc = parse_pids(ctx, &s, optarg)))
-				goto out;
+				goto out_free_tables;
 			break;
 		case 'C':
 		case 'G': {
@@ -828,7 +777,7 @@ int cmd_pidstat(struct ptk_ctx *ctx, int argc, char **argv)
 			bool *has = c == 'C' ? &s.has_c : &s.has_g;
 			if (!*optarg) {
 				rc = ptk_usage_error(ctx, "-%c needs a pattern", c);
-				goto out;
+				goto out_free_tables;
 			}
 			if (*has)
 				regfree(re);
@@ -836,7 +785,7 @@ int cmd_pidstat(struct ptk_ctx *ctx, int argc, char **argv)
 				*has = false;
 				rc = ptk_usage_error(ctx, "invalid regular expression '%s'",
 						     optarg);
-				goto out;
+				goto out_free_tables;
 			}
 			*has = true;
 			break;
@@ -856,24 +805,16 @@ int cmd_pidstat(struct ptk_ctx *ctx, int argc, char **argv)
 						     "invalid --group-by '%s' (pid, tgid, comm, "
 						     "user, cgroup, container)",
 						     optarg);
-				goto out;
+				goto out_free_tables;
 			}
 			s.group = true;
 			break;
-		default:
-			r = ptk_common_opt(ctx, c, optarg);
-			if (r == 1) {
-				fputs(usage, stdout);
-				goto out;
-			}
-			if (r < 0) {
-				rc = ptk_usage_error(ctx, "unknown option");
-				goto out;
-			}
 		}
 	}
+	if (c == PTK_GETOPT_EXIT)
+		goto out_free_tables;
 	if ((rc = ptk_parse_interval_count(ctx, argc, argv, &interval, &count, &has_itv)))
-		goto out;
+		goto out_free_tables;
 	if (!s.acts) {
 		s.acts = A_CPU;
 		nact = 1;
@@ -898,7 +839,7 @@ int cmd_pidstat(struct ptk_ctx *ctx, int argc, char **argv)
 	if (s.group && (s.by == PTK_BY_CGROUP || s.by == PTK_BY_CONTAINER))
 		s.flags |= PTK_PT_CGROUP;
 	if ((rc = ptk_ctx_ready(ctx)))
-		goto out;
+		goto out_free_tables;
 	/* every process, as root, on a large table: one iterator read instead of 3-4 files per
 	 * task (-d, -l and cgroup grouping need files the iterator does not serve) */
 	if (!s.npids && !(s.flags & ~PTK_TASKSCAN_FLAGS))
@@ -911,15 +852,15 @@ int cmd_pidstat(struct ptk_ctx *ctx, int argc, char **argv)
 		banner(ctx, s.ncpu);
 	if (!has_itv) {
 		if ((rc = scan(ctx, &s, 1)))
-			goto out;
+			goto out_free_tables;
 		ptk_ctx_clock(ctx, s.prev_clock, sizeof(s.prev_clock));
 		report(ctx, &s, -1, 1, s.up[1], s.prev_clock, s.prev_clock, "since_boot");
-		goto out;
+		goto out_free_tables;
 	}
 	r = ptk_loop(ctx, interval, count, ps_sample, &s);
 	if (r > 0) {
 		rc = r;
-		goto out;
+		goto out_free_tables;
 	}
 	if (s.reports > 0 && !s.gone && !s.oneline) {
 		if (r == -EINTR && !ctx->json)
@@ -927,7 +868,7 @@ int cmd_pidstat(struct ptk_ctx *ctx, int argc, char **argv)
 		report(ctx, &s, 0, 1, s.total_itv, "Average:", s.dis_hdr ? "Average:" : NULL,
 		       "average");
 	}
-out:
+out_free_tables:
 	ptk_taskscan_close(s.ts);
 	for (int i = 0; i < 3; i++) {
 		ptk_ptab_free(&s.p[i]);

@@ -9,44 +9,28 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "model/registry.h"
 #include "source/procfs/smaps.h"
 
 /* The per-mapping columns of -x and --json. Kbytes..Swap are contiguous: the totals. */
 enum { P_ADDR, P_KBYTES, P_RSS, P_PSS, P_DIRTY, P_SWAP, P_MODE, P_MAP, P_N };
-static const struct ptk_metric pmap_cols[P_N] = {
-	[P_ADDR] = { "Address", "address", "", PTK_GAUGE, PTK_V_STR, -16, 0,
-		     "start of the mapping, hex (/proc/PID/smaps header line, field 1)" },
-	[P_KBYTES] = { "Kbytes", "kbytes", "kB", PTK_GAUGE, PTK_V_U64, 7, 0,
-		       "virtual size, (end - start) / 1024 (smaps header line, field 1)" },
-	[P_RSS] = { "RSS", "rss_kb", "kB", PTK_GAUGE, PTK_V_U64, 7, 0,
-		    "resident in RAM (smaps Rss:, fs/proc/task_mmu.c smaps_account)" },
-	[P_PSS] = { "PSS", "pss_kb", "kB", PTK_GAUGE, PTK_V_U64, 7, 0,
-		    "proportional share: each resident page divided by its mapcount (smaps Pss:)" },
-	[P_DIRTY] = { "Dirty", "dirty_kb", "kB", PTK_GAUGE, PTK_V_U64, 7, 0,
-		      "modified resident pages (smaps Shared_Dirty: + Private_Dirty:)" },
-	[P_SWAP] = { "Swap", "swap_kb", "kB", PTK_GAUGE, PTK_V_U64, 7, 0,
-		     "anonymous pages of the mapping in swap (smaps Swap:)" },
-	[P_MODE] = { "Mode", "mode", "", PTK_GAUGE, PTK_V_STR, 5, 0,
-		     "r w x and s(hared) or - (private), then '-' (smaps header field 2)" },
-	[P_MAP] = { "Mapping", "mapping", "", PTK_GAUGE, PTK_V_STR, 0, 0,
-		    "file name (full path with -p), [ anon ], [ stack ], or the -X kernel name" },
+static const struct ptk_metric *const pmap_cols[P_N] = {
+	[P_ADDR] = PTK_M(MAP_ADDRESS),	 [P_KBYTES] = PTK_M(MAP_KBYTES),
+	[P_RSS] = PTK_M(MAP_RSS_KB),	 [P_PSS] = PTK_M(MAP_PSS_KB),
+	[P_DIRTY] = PTK_M(MAP_DIRTY_KB), [P_SWAP] = PTK_M(MAP_SWAP_KB),
+	[P_MODE] = PTK_M(MAP_MODE),	 [P_MAP] = PTK_M(MAP_MAPPING),
 };
-static const struct ptk_table map_tab = { "mappings", pmap_cols, P_N };
-static const struct ptk_table total_tab = { "total", pmap_cols + P_KBYTES, P_SWAP - P_KBYTES + 1 };
+static const struct ptk_table map_tab = { .name = "mappings", .ncols = P_N, .refs = pmap_cols };
+static const struct ptk_table total_tab = { .name = "total",
+					    .ncols = P_SWAP - P_KBYTES + 1,
+					    .refs = pmap_cols + P_KBYTES };
 
 /* The extra columns and footer of -d. */
 enum { D_OFFSET, D_DEVICE, D_MAPPED, D_WPRIV, D_SHARED, D_N };
-static const struct ptk_metric dev_cols[D_N] = {
-	[D_OFFSET] = { "Offset", "offset", "bytes", PTK_GAUGE, PTK_V_STR, -16, 0,
-		       "file offset of the mapping, hex (maps field 3)" },
-	[D_DEVICE] = { "Device", "device", "", PTK_GAUGE, PTK_V_STR, -9, 0,
-		       "major:minor of the file's device, hex (maps field 4)" },
-	[D_MAPPED] = { "mapped", "mapped_kb", "kB", PTK_GAUGE, PTK_V_U64, 0, 0,
-		       "sum of the virtual sizes of all mappings" },
-	[D_WPRIV] = { "writeable/private", "writeable_private_kb", "kB", PTK_GAUGE, PTK_V_U64, 0, 0,
-		      "virtual size of private writable mappings (perms rw?p)" },
-	[D_SHARED] = { "shared", "shared_kb", "kB", PTK_GAUGE, PTK_V_U64, 0, 0,
-		       "virtual size of shared mappings (perms ???s)" },
+static const struct ptk_metric *const dev_cols[D_N] = {
+	[D_OFFSET] = PTK_M(MAP_OFFSET),	   [D_DEVICE] = PTK_M(MAP_DEVICE),
+	[D_MAPPED] = PTK_M(MAP_MAPPED_KB), [D_WPRIV] = PTK_M(MAP_WPRIV_KB),
+	[D_SHARED] = PTK_M(MAP_SHARED_KB),
 };
 
 static const char usage[] =
@@ -165,7 +149,7 @@ static void print_json(struct ptk_ctx *ctx, const struct pmap_opts *o, const str
 	for (int i = 0; i < P_N; i++)
 		tot[i] = PTK_NA;
 	ptk_sink_begin(&ctx->sink);
-	ptk_sink_meta_u64(&ctx->sink, "pid", pr->pid);
+	ptk_sink_meta_json(&ctx->sink, "pid", ptk_json_val(PTK_M(PROC_PID), &PTK_I(pr->pid)));
 	ptk_sink_meta_str(&ctx->sink, "cmdline", pr->cmdline);
 	ptk_sink_table_begin(&ctx->sink, &map_tab, false, NULL);
 	for (int i = 0; i < pr->s.n; i++) {
@@ -191,11 +175,11 @@ static void print_default(const struct pmap_opts *o, const struct proc *pr)
 	for (int i = 0; i < pr->s.n; i++) {
 		map_row(pr, &pr->s.m[i], o, v, addr, mode, nbuf, sizeof(nbuf));
 		tot[P_KBYTES].u += v[P_KBYTES].u;
-		printf("%s %6sK %s %s\n", addr, fmt(&pmap_cols[P_KBYTES], v[P_KBYTES], b), mode,
+		printf("%s %6sK %s %s\n", addr, fmt(pmap_cols[P_KBYTES], v[P_KBYTES], b), mode,
 		       v[P_MAP].s);
 	}
 	if (!o->q)
-		printf(" total %16sK\n", fmt(&pmap_cols[P_KBYTES], tot[P_KBYTES], b));
+		printf(" total %16sK\n", fmt(pmap_cols[P_KBYTES], tot[P_KBYTES], b));
 }
 
 /* -d: offset and device; "mapped: ...K    writeable/private: ...K    shared: ...K". */
@@ -206,9 +190,9 @@ static void print_device(const struct pmap_opts *o, const struct proc *pr)
 	char addr[20], mode[8], nbuf[64], off[24], dev[24], b[4][32];
 
 	if (!o->q)
-		printf("%-16s %7s %-5s %-16s %-9s %s\n", pmap_cols[P_ADDR].name,
-		       pmap_cols[P_KBYTES].name, pmap_cols[P_MODE].name, dev_cols[D_OFFSET].name,
-		       dev_cols[D_DEVICE].name, pmap_cols[P_MAP].name);
+		printf("%-16s %7s %-5s %-16s %-9s %s\n", pmap_cols[P_ADDR]->name,
+		       pmap_cols[P_KBYTES]->name, pmap_cols[P_MODE]->name, dev_cols[D_OFFSET]->name,
+		       dev_cols[D_DEVICE]->name, pmap_cols[P_MAP]->name);
 	for (int i = 0; i < pr->s.n; i++) {
 		const struct ptk_smap *m = &pr->s.m[i];
 		u64 bytes = m->end - m->start;
@@ -221,15 +205,15 @@ static void print_device(const struct pmap_opts *o, const struct proc *pr)
 			wpriv += bytes;
 		snprintf(off, sizeof(off), "%016" PRIx64, m->offset);
 		snprintf(dev, sizeof(dev), "%03x:%05x", m->dev_major, m->dev_minor);
-		printf("%s %7s %5s %s %s %s\n", addr, fmt(&pmap_cols[P_KBYTES], v[P_KBYTES], b[0]),
-		       mode, fmt(&dev_cols[D_OFFSET], PTK_S(off), b[1]),
-		       fmt(&dev_cols[D_DEVICE], PTK_S(dev), b[2]), v[P_MAP].s);
+		printf("%s %7s %5s %s %s %s\n", addr, fmt(pmap_cols[P_KBYTES], v[P_KBYTES], b[0]),
+		       mode, fmt(dev_cols[D_OFFSET], PTK_S(off), b[1]),
+		       fmt(dev_cols[D_DEVICE], PTK_S(dev), b[2]), v[P_MAP].s);
 	}
 	if (!o->q)
-		printf("%s: %sK    %s: %sK    %s: %sK\n", dev_cols[D_MAPPED].name,
-		       fmt(&dev_cols[D_MAPPED], PTK_U(mapped >> 10), b[0]), dev_cols[D_WPRIV].name,
-		       fmt(&dev_cols[D_WPRIV], PTK_U(wpriv >> 10), b[1]), dev_cols[D_SHARED].name,
-		       fmt(&dev_cols[D_SHARED], PTK_U(shared >> 10), b[2]));
+		printf("%s: %sK    %s: %sK    %s: %sK\n", dev_cols[D_MAPPED]->name,
+		       fmt(dev_cols[D_MAPPED], PTK_U(mapped >> 10), b[0]), dev_cols[D_WPRIV]->name,
+		       fmt(dev_cols[D_WPRIV], PTK_U(wpriv >> 10), b[1]), dev_cols[D_SHARED]->name,
+		       fmt(dev_cols[D_SHARED], PTK_U(shared >> 10), b[2]));
 }
 
 /* -x: Address Kbytes RSS Dirty Mode Mapping, then "total kB". */
@@ -237,19 +221,19 @@ static void print_extended(const struct pmap_opts *o, const struct proc *pr)
 {
 	struct ptk_val v[P_N], tot[P_N];
 	char addr[20], mode[8], nbuf[64], b[3][32];
-	const struct ptk_metric *c = pmap_cols;
+	const struct ptk_metric *const *c = pmap_cols;
 
 	for (int i = 0; i < P_N; i++)
 		tot[i] = PTK_NA;
 	tot[P_KBYTES] = PTK_U(0);
 	if (!o->q)
-		printf("%-16s %7s %7s %7s %-5s %s\n", c[P_ADDR].name, c[P_KBYTES].name,
-		       c[P_RSS].name, c[P_DIRTY].name, c[P_MODE].name, c[P_MAP].name);
+		printf("%-16s %7s %7s %7s %-5s %s\n", c[P_ADDR]->name, c[P_KBYTES]->name,
+		       c[P_RSS]->name, c[P_DIRTY]->name, c[P_MODE]->name, c[P_MAP]->name);
 	for (int i = 0; i < pr->s.n; i++) {
 		map_row(pr, &pr->s.m[i], o, v, addr, mode, nbuf, sizeof(nbuf));
 		add_total(tot, v);
-		printf("%s %7s %7s %7s %5s %s\n", addr, fmt(&c[P_KBYTES], v[P_KBYTES], b[0]),
-		       fmt(&c[P_RSS], v[P_RSS], b[1]), fmt(&c[P_DIRTY], v[P_DIRTY], b[2]), mode,
+		printf("%s %7s %7s %7s %5s %s\n", addr, fmt(c[P_KBYTES], v[P_KBYTES], b[0]),
+		       fmt(c[P_RSS], v[P_RSS], b[1]), fmt(c[P_DIRTY], v[P_DIRTY], b[2]), mode,
 		       v[P_MAP].s);
 	}
 	if (o->q)
@@ -258,8 +242,8 @@ static void print_extended(const struct pmap_opts *o, const struct proc *pr)
 	if (!pr->s.n)
 		tot[P_RSS] = tot[P_DIRTY] = PTK_U(0);
 	printf("---------------- ------- ------- ------- \n");
-	printf("%-16s %7s %7s %7s\n", "total kB", fmt(&c[P_KBYTES], tot[P_KBYTES], b[0]),
-	       fmt(&c[P_RSS], tot[P_RSS], b[1]), fmt(&c[P_DIRTY], tot[P_DIRTY], b[2]));
+	printf("%-16s %7s %7s %7s\n", "total kB", fmt(c[P_KBYTES], tot[P_KBYTES], b[0]),
+	       fmt(c[P_RSS], tot[P_RSS], b[1]), fmt(c[P_DIRTY], tot[P_DIRTY], b[2]));
 }
 
 /* Fields pmap -X leaves out (-XX shows them). */
@@ -356,7 +340,7 @@ static void print_smaps_table(const struct pmap_opts *o, struct xcols *xc, const
 			head(xc->name[j], xc->w[j]);
 		if (vmf)
 			wv = head("VmFlags", wv);
-		printf("%s\n", pmap_cols[P_MAP].name);
+		printf("%s\n", pmap_cols[P_MAP]->name);
 	}
 	for (int i = 0; i < s->n; i++) {
 		const struct ptk_smap *m = &s->m[i];
@@ -447,35 +431,30 @@ int cmd_pmap(struct ptk_ctx *ctx, int argc, char **argv)
 	struct xcols xc = { 0 };
 	int c, r, ret = 0, *pids;
 
-	while ((c = getopt_long(argc, argv, "xXdqph", opts, NULL)) != -1) {
+	while ((c = ptk_getopt(ctx, argc, argv, "xXdqph", opts, usage, &r)) >= 0) {
 		switch (c) {
 		case 'x':
 			o.x = 1;
-			continue;
+			break;
 		case 'X':
 			o.X++;
-			continue;
+			break;
 		case 'd':
 			o.d = 1;
-			continue;
+			break;
 		case 'q':
 			o.q = 1;
-			continue;
+			break;
 		case 'p':
 			o.p = 1;
-			continue;
+			break;
 		case 'h':
 			fputs(usage, stdout);
 			return 0;
 		}
-		r = ptk_common_opt(ctx, c, optarg);
-		if (r == 1) {
-			fputs(usage, stdout);
-			return 0;
-		}
-		if (r < 0)
-			return ptk_usage_error(ctx, "unknown option");
 	}
+	if (c == PTK_GETOPT_EXIT)
+		return r;
 	if (o.x + o.d + !!o.X > 1)
 		return ptk_usage_error(ctx, "options -d, -x, -X are mutually exclusive");
 	if (o.X > 2)

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "model/registry.h"
 #include "model/folded.h"
 #include "output/flamegraph.h"
 #include "source/perf/perf.h"
@@ -50,18 +51,13 @@ enum { OPT_CALLGRAPH = 0x1400, OPT_KERNEL, OPT_USER, OPT_FOLDED, OPT_TOP, OPT_SV
 
 /* top functions: perf report's Self and Children */
 enum { T_SELF, T_TOTAL, T_SAMPLES, T_FUNC, T_N };
-static const struct ptk_metric top_cols[T_N] = {
-	[T_SELF] = { "SELF%", "self_pct", "%", PTK_GAUGE, PTK_V_F64, 7, 2,
-		     "share of samples taken in this function (the leaf frame)" },
-	[T_TOTAL] = { "TOTAL%", "total_pct", "%", PTK_GAUGE, PTK_V_F64, 7, 2,
-		      "share of samples with this function anywhere on the stack (once per "
-		      "stack)" },
-	[T_SAMPLES] = { "SAMPLES", "self_samples", "", PTK_COUNTER, PTK_V_U64, 8, 0,
-			"samples taken in this function" },
-	[T_FUNC] = { "FUNCTION", "function", "", PTK_GAUGE, PTK_V_STR, -1, 0,
-		     "symbol: ELF .symtab/.dynsym by build ID, /tmp/perf-PID.map, kallsyms" },
+static const struct ptk_metric *const top_cols[T_N] = {
+	[T_SELF] = PTK_M(PROF_SELF_PCT),
+	[T_TOTAL] = PTK_M(PROF_TOTAL_PCT),
+	[T_SAMPLES] = PTK_M(PROF_SELF_SAMPLES),
+	[T_FUNC] = PTK_M(PROF_FUNCTION),
 };
-static const struct ptk_table top_tab = { "top", top_cols, T_N };
+static const struct ptk_table top_tab = { .name = "top", .ncols = T_N, .refs = top_cols };
 #define TOP_ROWS 50
 
 struct comm {
@@ -593,7 +589,7 @@ static int parse_opts(struct prof *p, int argc, char **argv)
 	p->hz = 99;
 	p->mode = -1;
 	p->tgt.kind = PTK_PERF_CPUS;
-	while ((c = getopt_long(argc, argv, "+F:ap:d:m:go:", opts, NULL)) != -1) {
+	while ((c = ptk_getopt(ctx, argc, argv, "+F:ap:d:m:go:", opts, usage, &r)) >= 0) {
 		switch (c) {
 		case 'F':
 			if (ptk_parse_int(optarg, &p->hz) || p->hz < 1)
@@ -649,17 +645,10 @@ static int parse_opts(struct prof *p, int argc, char **argv)
 			p->mode = c == OPT_FOLDED ? OUT_FOLDED : c == OPT_TOP ? OUT_TOP : OUT_SVG;
 			nmode++;
 			break;
-		default:
-			r = ptk_common_opt(ctx, c, optarg);
-			if (r == 1) {
-				fputs(usage, stdout);
-				return -1;
-			}
-			if (r < 0)
-				return ptk_usage_error(ctx, "unknown option '%s'",
-						       argv[optind - 1]);
 		}
 	}
+	if (c == PTK_GETOPT_EXIT)
+		return r ? r : -1; /* -1: --help, exit 0 */
 	if (ntarget > 1)
 		return ptk_usage_error(ctx, "-a and -p exclude each other");
 	if (nmode > 1)
@@ -737,7 +726,7 @@ int cmd_profile(struct ptk_ctx *ctx, int argc, char **argv)
 				err == -EMFILE ? " (raise ulimit -n)" :
 						 "");
 		rc = PTK_EXIT_RUNTIME;
-		goto out_child;
+		goto out_kill_child;
 	}
 	p.sym = ptk_sym_new(NULL, 0);
 	p.folded = ptk_folded_new();
@@ -748,7 +737,7 @@ int cmd_profile(struct ptk_ctx *ctx, int argc, char **argv)
 			ptk_err("cannot run '%s': %s", argv[optind], strerror(-err));
 			p.child = 0;
 			rc = PTK_EXIT_RUNTIME;
-			goto out_close;
+			goto out_unmap_rings;
 		}
 	}
 	run_loop(&p, t0);
@@ -763,7 +752,7 @@ int cmd_profile(struct ptk_ctx *ctx, int argc, char **argv)
 	}
 	rc = write_output(&p);
 	report(&p, (ptk_now_ns() - t0) / 1e9);
-out_close:
+out_unmap_rings:
 	for (int i = 0; i < p.nring; i++)
 		ptk_perf_ring_unmap(&p.ring[i]);
 	for (int i = 0; i < p.nfd; i++)
@@ -774,7 +763,7 @@ out_close:
 	names_clear(&p.names);
 	ptk_sym_free(p.sym);
 	comms_free(&p);
-out_child:
+out_kill_child:
 	if (p.child > 0) {
 		if (child.go_fd >= 0)
 			close(child.go_fd);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "model/registry.h"
 #include "source/ptrace/stop.h"
 #include "source/ptrace/unwind.h"
 #include "source/sym/sym.h"
@@ -28,53 +29,32 @@ enum { OPT_GROUP = 0x1300, OPT_STACK_MAX };
 
 /* The process line. */
 enum { P_PID, P_COMM, P_THREADS, P_STOPPED, P_PAUSE, P_N };
-static const struct ptk_metric proc_cols[P_N] = {
-	[P_PID] = { "pid", "pid", "", PTK_GAUGE, PTK_V_U64, 0, 0, "process id (tgid)" },
-	[P_COMM] = { "comm", "comm", "", PTK_GAUGE, PTK_V_STR, 0, 0,
-		     "process name (/proc/PID/comm)" },
-	[P_THREADS] = { "threads", "threads", "", PTK_GAUGE, PTK_V_U64, 0, 0,
-			"threads found in /proc/PID/task" },
-	[P_STOPPED] = { "stopped", "threads_stopped", "", PTK_GAUGE, PTK_V_U64, 0, 0,
-			"threads stopped and read (others exited meanwhile)" },
-	[P_PAUSE] = { "pause", "pause_ms", "ms", PTK_GAUGE, PTK_V_F64, 0, 3,
-		      "time the process was held: first PTRACE_INTERRUPT to last PTRACE_DETACH "
-		      "(CLOCK_MONOTONIC)" },
+static const struct ptk_metric *const proc_cols[P_N] = {
+	[P_PID] = PTK_M(PROC_PID),	     [P_COMM] = PTK_M(PROC_COMM),
+	[P_THREADS] = PTK_M(PTRACE_THREADS), [P_STOPPED] = PTK_M(PTRACE_THREADS_STOPPED),
+	[P_PAUSE] = PTK_M(PTRACE_PAUSE_MS),
 };
-static const struct ptk_table proc_tab = { "process", proc_cols, P_N };
+static const struct ptk_table proc_tab = { .name = "process", .ncols = P_N, .refs = proc_cols };
 
 /* One frame. */
 enum { F_LEVEL, F_PC, F_FUNC, F_OFF, F_MODULE, F_FILE, F_LINE, F_INLINED, F_N };
-static const struct ptk_metric frame_cols[F_N] = {
-	[F_LEVEL] = { "#", "level", "", PTK_GAUGE, PTK_V_U64, 0, 0, "frame number, 0 innermost" },
-	[F_PC] = { "pc", "pc", "", PTK_GAUGE, PTK_V_STR, 0, 0,
-		   "program counter (frame 0, signal-interrupted frames) or return address" },
-	[F_FUNC] = { "function", "func", "", PTK_GAUGE, PTK_V_STR, 0, 0,
-		     "symbol (.symtab, else .dynsym) or inlined function (DWARF)" },
-	[F_OFF] = { "offset", "offset", "bytes", PTK_GAUGE, PTK_V_U64, 0, 0,
-		    "pc - function start" },
-	[F_MODULE] = { "module", "module", "", PTK_GAUGE, PTK_V_STR, 0, 0,
-		       "ELF file mapped at pc (/proc/PID/maps)" },
-	[F_FILE] = { "file", "file", "", PTK_GAUGE, PTK_V_STR, 0, 0,
-		     "source file (DWARF line table; -s)" },
-	[F_LINE] = { "line", "line", "", PTK_GAUGE, PTK_V_U64, 0, 0, "source line (-s)" },
-	[F_INLINED] = { "inlined", "inlined", "", PTK_GAUGE, PTK_V_U64, 0, 0,
-			"1: inlined into the next frame (same pc; -i)" },
+static const struct ptk_metric *const frame_cols[F_N] = {
+	[F_LEVEL] = PTK_M(FRAME_LEVEL),	  [F_PC] = PTK_M(FRAME_PC),
+	[F_FUNC] = PTK_M(FRAME_FUNC),	  [F_OFF] = PTK_M(FRAME_OFFSET),
+	[F_MODULE] = PTK_M(FRAME_MODULE), [F_FILE] = PTK_M(FRAME_FILE),
+	[F_LINE] = PTK_M(FRAME_LINE),	  [F_INLINED] = PTK_M(FRAME_INLINED),
 };
-static const struct ptk_table frame_tab = { "frames", frame_cols, F_N };
+static const struct ptk_table frame_tab = { .name = "frames", .ncols = F_N, .refs = frame_cols };
 
 /* One thread, or a group of threads with the same stack. */
 enum { T_COUNT, T_TID, T_NAME, T_END, T_N };
-static const struct ptk_metric thr_cols[T_N] = {
-	[T_COUNT] = { "threads", "count", "", PTK_GAUGE, PTK_V_U64, 0, 0,
-		      "threads with this stack (--group)" },
-	[T_TID] = { "tid", "tid", "", PTK_GAUGE, PTK_V_U64, 0, 0, "thread id" },
-	[T_NAME] = { "name", "name", "", PTK_GAUGE, PTK_V_STR, 0, 0,
-		     "thread name (/proc/PID/task/TID/comm, pthread_setname_np)" },
-	[T_END] = { "end", "stack_end", "", PTK_GAUGE, PTK_V_STR, 0, 0,
-		    "why the stack ends: outermost frame, loop (pc and CFA repeat), max frames, "
-		    "or the unwinder's error" },
+static const struct ptk_metric *const thr_cols[T_N] = {
+	[T_COUNT] = PTK_M(STACK_THREADS),
+	[T_TID] = PTK_M(PROC_TID),
+	[T_NAME] = PTK_M(STACK_THREAD_NAME),
+	[T_END] = PTK_M(STACK_END),
 };
-static const struct ptk_table thr_tab = { "threads", thr_cols, T_N };
+static const struct ptk_table thr_tab = { .name = "threads", .ncols = T_N, .refs = thr_cols };
 
 struct opts {
 	pid_t pid;
@@ -171,17 +151,17 @@ static int report(struct ptk_ctx *ctx, const struct opts *o, const struct ptk_st
 			}
 		}
 	}
-	pv[P_PID] = PTK_U(st->pid);
+	pv[P_PID] = PTK_I(st->pid);
 	pv[P_COMM] = PTK_S(comm);
 	pv[P_THREADS] = PTK_U(st->n);
 	pv[P_STOPPED] = PTK_U(ptk_stop_count(st));
 	pv[P_PAUSE] = PTK_F(ptk_stop_pause_ns(st) / 1e6);
 	if (!ctx->json) {
 		printf("pid %s (%s): %s threads, %s stopped, paused %s ms\n",
-		       ptk_metric_fmt(&proc_cols[P_PID], &pv[P_PID], buf, 16), comm,
-		       ptk_metric_fmt(&proc_cols[P_THREADS], &pv[P_THREADS], buf + 16, 16),
-		       ptk_metric_fmt(&proc_cols[P_STOPPED], &pv[P_STOPPED], buf + 32, 16),
-		       ptk_metric_fmt(&proc_cols[P_PAUSE], &pv[P_PAUSE], buf + 48, 16));
+		       ptk_metric_fmt(proc_cols[P_PID], &pv[P_PID], buf, 16), comm,
+		       ptk_metric_fmt(proc_cols[P_THREADS], &pv[P_THREADS], buf + 16, 16),
+		       ptk_metric_fmt(proc_cols[P_STOPPED], &pv[P_STOPPED], buf + 32, 16),
+		       ptk_metric_fmt(proc_cols[P_PAUSE], &pv[P_PAUSE], buf + 48, 16));
 	}
 	for (int i = 0; i < st->n; i++) {
 		int cnt = 0;
@@ -203,7 +183,7 @@ static int report(struct ptk_ctx *ctx, const struct opts *o, const struct ptk_st
 			}
 		}
 		tv[T_COUNT] = PTK_U(cnt);
-		tv[T_TID] = PTK_U(st->t[i].tid);
+		tv[T_TID] = PTK_I(st->t[i].tid);
 		tv[T_NAME] = PTK_S(st->t[i].comm);
 		tv[T_END] = PTK_S(stack_end(&u[i], end, sizeof(end)));
 		if (ctx->json) {
@@ -256,7 +236,7 @@ int cmd_pstack(struct ptk_ctx *ctx, int argc, char **argv)
 	int c, r, rc = PTK_EXIT_RUNTIME;
 	u64 v;
 
-	while ((c = getopt_long(argc, argv, "n:si", lopts, NULL)) != -1) {
+	while ((c = ptk_getopt(ctx, argc, argv, "n:si", lopts, usage, &r)) >= 0) {
 		switch (c) {
 		case 'n':
 			if (ptk_parse_int(optarg, &o.max_frames) || o.max_frames < 1)
@@ -277,23 +257,12 @@ int cmd_pstack(struct ptk_ctx *ctx, int argc, char **argv)
 						       optarg);
 			o.stack_max = v;
 			break;
-		default:
-			r = ptk_common_opt(ctx, c, optarg);
-			if (r == 1) {
-				fputs(usage, stdout);
-				return 0;
-			}
-			if (r < 0)
-				return ptk_usage_error(ctx, "unknown option '%s'",
-						       argv[optind - 1]);
 		}
 	}
-	if (optind >= argc)
-		return ptk_usage_error(ctx, "missing PID");
-	if (optind + 1 < argc)
-		return ptk_usage_error(ctx, "unexpected operand '%s'", argv[optind + 1]);
-	if (ptk_parse_int(argv[optind], &o.pid) || o.pid <= 0)
-		return ptk_usage_error(ctx, "bad PID '%s'", argv[optind]);
+	if (c == PTK_GETOPT_EXIT)
+		return r;
+	if ((r = ptk_parse_pid_operand(ctx, argc, argv, &o.pid)))
+		return r;
 	if ((r = ptk_ctx_ready(ctx)))
 		return r;
 	if (!ptk_src_is_live(&ctx->src)) {
@@ -315,7 +284,7 @@ int cmd_pstack(struct ptk_ctx *ctx, int argc, char **argv)
 	sym = ptk_sym_new(ctx->procfs, o.lines ? PTK_SYM_LINES : 0);
 	if (!ptk_sym_dwfl(sym, o.pid)) {
 		ptk_err("process %d: cannot read its memory map", o.pid);
-		goto out;
+		goto out_free_stacks;
 	}
 	r = ptk_stop_all(o.pid, PTK_STOP_STACKS, o.stack_max, &st);
 	if (r) {
@@ -323,7 +292,7 @@ int cmd_pstack(struct ptk_ctx *ctx, int argc, char **argv)
 			r == -EPERM ? " (another tracer, or no permission: "
 				      "/proc/sys/kernel/yama/ptrace_scope, CAP_SYS_PTRACE)" :
 				      "");
-		goto out;
+		goto out_free_stacks;
 	}
 	ptk_stop_resume(&st);
 
@@ -331,10 +300,10 @@ int cmd_pstack(struct ptk_ctx *ctx, int argc, char **argv)
 	r = ptk_unwind_threads(sym, &st, o.max_frames, o.inlines ? PTK_UNWIND_INLINES : 0, u);
 	if (r) {
 		ptk_err("process %d: cannot unwind: %s", o.pid, strerror(-r));
-		goto out;
+		goto out_free_stacks;
 	}
 	rc = report(ctx, &o, &st, u, comm);
-out:
+out_free_stacks:
 	for (int i = 0; u && i < st.n; i++)
 		ptk_ustack_free(&u[i]);
 	free(u);

@@ -278,7 +278,7 @@ int cmd_record(struct ptk_ctx *ctx, int argc, char **argv)
 	char err[PATH_MAX + 256];
 	int c, r;
 
-	while ((c = getopt_long(argc, argv, "i:c:", opts, NULL)) != -1) {
+	while ((c = ptk_getopt(ctx, argc, argv, "i:c:", opts, usage, &r)) >= 0) {
 		u64 u;
 		switch (c) {
 		case 'i':
@@ -312,16 +312,10 @@ int cmd_record(struct ptk_ctx *ctx, int argc, char **argv)
 		case OPT_SCHEMA:
 			ptk_arc_schema_print(stdout);
 			return 0;
-		default:
-			r = ptk_common_opt(ctx, c, optarg);
-			if (r == 1) {
-				fputs(usage, stdout);
-				return 0;
-			}
-			if (r < 0)
-				return ptk_usage_error(ctx, "unknown option");
 		}
 	}
+	if (c == PTK_GETOPT_EXIT)
+		return r;
 	if (optind < argc)
 		return ptk_usage_error(ctx, "unexpected operand '%s'", argv[optind]);
 	if ((r = ptk_ctx_ready(ctx)))

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "model/registry.h"
 #include "source/perf/perf.h"
 #include "source/perf/pstat.h"
 #include "source/tracefs/tracefs.h"
@@ -47,26 +48,13 @@ static const char *const default_events[] = {
 
 /* JSON columns: perf stat --json-output's keys */
 enum { C_VAL, C_UNIT, C_EVENT, C_RUN, C_PCT, C_MVAL, C_MUNIT, C_STATUS, C_N };
-static const struct ptk_metric stat_cols[C_N] = {
-	[C_VAL] = { "counts", "counter-value", "", PTK_COUNTER, PTK_V_F64, 18, 6,
-		    "the count over the interval, scaled by time_enabled/time_running when "
-		    "multiplexed; msec for task-clock and cpu-clock (perf_event read(2))" },
-	[C_UNIT] = { "unit", "unit", "", PTK_GAUGE, PTK_V_STR, -4, 0,
-		     "unit of the count: msec for the clock events, else empty" },
-	[C_EVENT] = { "events", "event", "", PTK_GAUGE, PTK_V_STR, -32, 0,
-		      "the event as given with -e" },
-	[C_RUN] = { "run", "event-runtime", "ns", PTK_COUNTER, PTK_V_U64, 0, 0,
-		    "time the event was on the PMU (PERF_FORMAT_TOTAL_TIME_RUNNING)" },
-	[C_PCT] = { "%run", "pcnt-running", "%", PTK_GAUGE, PTK_V_F64, 0, 2,
-		    "time_running / time_enabled: below 100 the PMU multiplexed the event" },
-	[C_MVAL] = { "metric", "metric-value", "", PTK_GAUGE, PTK_V_F64, 0, 6,
-		     "derived metric (perf stat-shadow): CPUs utilized, GHz, IPC, miss %, rate" },
-	[C_MUNIT] = { "metric unit", "metric-unit", "", PTK_GAUGE, PTK_V_STR, 0, 0,
-		      "what the derived metric is" },
-	[C_STATUS] = { "status", "status", "", PTK_GAUGE, PTK_V_STR, 0, 0,
-		       "counted, not counted (never ran) or not supported (no such PMU event)" },
+static const struct ptk_metric *const stat_cols[C_N] = {
+	[C_VAL] = PTK_M(PERF_COUNT),	     [C_UNIT] = PTK_M(PERF_UNIT),
+	[C_EVENT] = PTK_M(PERF_EVENT),	     [C_RUN] = PTK_M(PERF_RUNTIME),
+	[C_PCT] = PTK_M(PERF_RUNNING_PCT),   [C_MVAL] = PTK_M(PERF_METRIC),
+	[C_MUNIT] = PTK_M(PERF_METRIC_UNIT), [C_STATUS] = PTK_M(PERF_STATUS),
 };
-static const struct ptk_table stat_tab = { "counters", stat_cols, C_N };
+static const struct ptk_table stat_tab = { .name = "counters", .ncols = C_N, .refs = stat_cols };
 
 struct ev {
 	struct ptk_perf_evsel e;
@@ -441,11 +429,11 @@ int cmd_stat(struct ptk_ctx *ctx, int argc, char **argv)
 	struct ptk_perf_child child = { 0 };
 
 	r.tgt.kind = PTK_PERF_CMD;
-	while ((c = getopt_long(argc, argv, "+e:ap:t:C:I:x:o:", opts, NULL)) != -1) {
+	while ((c = ptk_getopt(ctx, argc, argv, "+e:ap:t:C:I:x:o:", opts, usage, &rc)) >= 0) {
 		switch (c) {
 		case 'e':
 			if ((rc = add_events(ctx, &r, optarg)))
-				goto out;
+				goto out_free_events;
 			break;
 		case 'a':
 			r.system_wide = true;
@@ -458,7 +446,7 @@ int cmd_stat(struct ptk_ctx *ctx, int argc, char **argv)
 			if (ptk_parse_int(optarg, &pid) || pid <= 0) {
 				rc = ptk_usage_error(ctx, "invalid %s '%s'",
 						     c == 'p' ? "PID" : "TID", optarg);
-				goto out;
+				goto out_free_events;
 			}
 			r.tgt.kind = c == 'p' ? PTK_PERF_PID : PTK_PERF_TID;
 			r.tgt.pid = pid;
@@ -477,7 +465,7 @@ int cmd_stat(struct ptk_ctx *ctx, int argc, char **argv)
 			if (ptk_parse_int(optarg, &ms) || ms < 10) {
 				rc = ptk_usage_error(
 					ctx, "invalid interval '%s' (milliseconds, >= 10)", optarg);
-				goto out;
+				goto out_free_events;
 			}
 			r.interval_ms = ms;
 			break;
@@ -489,50 +477,41 @@ int cmd_stat(struct ptk_ctx *ctx, int argc, char **argv)
 		case 'o':
 			outpath = optarg;
 			break;
-		default:
-			rc = ptk_common_opt(ctx, c, optarg);
-			if (rc == 1) {
-				fputs(usage, stdout);
-				rc = 0;
-				goto out;
-			}
-			if (rc < 0) {
-				rc = ptk_usage_error(ctx, "unknown option '%s'", argv[optind - 1]);
-				goto out;
-			}
 		}
 	}
+	if (c == PTK_GETOPT_EXIT)
+		goto out_free_events;
 	if (ntargets > 1 && !(ntargets == 2 && r.system_wide && cpulist)) {
 		rc = ptk_usage_error(ctx, "-a, -p, -t and -C exclude each other");
-		goto out;
+		goto out_free_events;
 	}
 	if (r.csv && ctx->json) {
 		rc = ptk_usage_error(ctx, "-x and --json exclude each other");
-		goto out;
+		goto out_free_events;
 	}
 	if (optind < argc) {
 		r.cmd = argv + optind;
 		r.ncmd = argc - optind;
 		if (r.tgt.kind == PTK_PERF_PID || r.tgt.kind == PTK_PERF_TID) {
 			rc = ptk_usage_error(ctx, "-p/-t and a command exclude each other");
-			goto out;
+			goto out_free_events;
 		}
 	} else if (!ntargets) {
 		rc = ptk_usage_error(ctx, "no command and no target (-a, -p, -t, -C)");
-		goto out;
+		goto out_free_events;
 	}
 	if ((ctx->procfs && strcmp(ctx->procfs, "/proc")) ||
 	    (ctx->sysfs && strcmp(ctx->sysfs, "/sys"))) {
 		rc = ptk_usage_error(ctx, "counts come from perf_event_open: --procfs/--sysfs "
 					  "replay does not apply");
-		goto out;
+		goto out_free_events;
 	}
 	if (cpulist) {
 		int n = ptk_perf_ncpus();
 		cpus = xcalloc(n, sizeof(bool));
 		if (ptk_parse_cpulist(cpulist, cpus, n) <= 0) {
 			rc = ptk_usage_error(ctx, "invalid CPU list '%s'", cpulist);
-			goto out;
+			goto out_free_events;
 		}
 		r.tgt.cpus = cpus;
 		r.tgt.ncpus = n;
@@ -540,9 +519,9 @@ int cmd_stat(struct ptk_ctx *ctx, int argc, char **argv)
 	if (!r.nev)
 		for (size_t i = 0; i < ARRAY_SIZE(default_events); i++)
 			if ((rc = add_events(ctx, &r, default_events[i])))
-				goto out;
+				goto out_free_events;
 	if ((rc = ptk_ctx_ready(ctx)))
-		goto out;
+		goto out_free_events;
 	/* like perf stat: the command keeps stdout to itself */
 	r.out = stderr;
 	if (outpath) {
@@ -550,7 +529,7 @@ int cmd_stat(struct ptk_ctx *ctx, int argc, char **argv)
 		if (!r.out) {
 			ptk_err("cannot write %s: %s", outpath, strerror(errno));
 			rc = PTK_EXIT_RUNTIME;
-			goto out;
+			goto out_free_events;
 		}
 	}
 	ptk_sink_init(&ctx->sink, ctx->json ? PTK_FMT_JSON : PTK_FMT_TEXT, r.out);
@@ -562,14 +541,14 @@ int cmd_stat(struct ptk_ctx *ctx, int argc, char **argv)
 		if (err) {
 			ptk_err("cannot fork: %s", strerror(-err));
 			rc = PTK_EXIT_RUNTIME;
-			goto out;
+			goto out_free_events;
 		}
 		r.child = child.pid;
 		if (!r.system_wide && !cpulist)
 			r.tgt.pid = child.pid;
 	}
 	if ((rc = open_events(&r)))
-		goto out_child;
+		goto out_kill_child;
 	if (r.child > 0 || r.tgt.kind == PTK_PERF_PID)
 		r.pidfd = pidfd_open_(r.child > 0 ? r.child : r.tgt.pid);
 	if (r.tgt.kind != PTK_PERF_CMD)
@@ -582,7 +561,7 @@ int cmd_stat(struct ptk_ctx *ctx, int argc, char **argv)
 			ptk_err("cannot run '%s': %s", r.cmd[0], strerror(-err));
 			r.child = 0;
 			rc = PTK_EXIT_RUNTIME;
-			goto out_close;
+			goto out_close_events;
 		}
 	}
 	if (r.interval_ms) {
@@ -608,10 +587,10 @@ int cmd_stat(struct ptk_ctx *ctx, int argc, char **argv)
 		print_final(&r);
 	if (ferror(r.out))
 		rc = PTK_EXIT_RUNTIME;
-out_close:
+out_close_events:
 	for (int i = 0; i < r.nev; i++)
 		ptk_perf_evsel_close(&r.ev[i].e);
-out_child:
+out_kill_child:
 	if (r.child > 0) {
 		if (child.go_fd > 0)
 			close(child.go_fd); /* EOF: the waiting child exits 127 */
@@ -622,7 +601,7 @@ out_child:
 	}
 	if (r.out && r.out != stdout && r.out != stderr)
 		fclose(r.out);
-out:
+out_free_events:
 	if (r.pidfd >= 0)
 		close(r.pidfd);
 	free(r.ev);

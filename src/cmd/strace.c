@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "model/registry.h"
 #include "source/ptrace/decode.h"
 #include "source/ptrace/ptrace.h"
 #include "source/ptrace/syscalls.h"
@@ -24,22 +25,12 @@
 
 /* -c summary columns, strace -c layout */
 enum { C_PCT, C_SEC, C_USEC, C_CALLS, C_ERR, C_NAME, C_N };
-static const struct ptk_metric sum_cols[C_N] = {
-	[C_PCT] = { "% time", "time_pct", "%", PTK_GAUGE, PTK_V_F64, 6, 2,
-		    "share of the traced system time spent in this syscall" },
-	[C_SEC] = { "seconds", "seconds", "s", PTK_COUNTER, PTK_V_F64, 11, 6,
-		    "tracee system time between syscall entry and exit stops (wait4 rusage "
-		    "ru_stime, kernel/sys.c getrusage)" },
-	[C_USEC] = { "usecs/call", "usecs_per_call", "us", PTK_GAUGE, PTK_V_U64, 11, 0,
-		     "seconds / calls, in microseconds" },
-	[C_CALLS] = { "calls", "calls", "", PTK_COUNTER, PTK_V_U64, 9, 0,
-		      "completed calls (syscall-exit stops)" },
-	[C_ERR] = { "errors", "errors", "", PTK_COUNTER, PTK_V_U64, 9, 0,
-		    "calls that returned an error (PTRACE_GET_SYSCALL_INFO is_error)" },
-	[C_NAME] = { "syscall", "syscall", "", PTK_GAUGE, PTK_V_STR, -16, 0,
-		     "syscall name (x86_64 table, arch/x86/entry/syscalls/syscall_64.tbl)" },
+static const struct ptk_metric *const sum_cols[C_N] = {
+	[C_PCT] = PTK_M(SYSC_TIME_PCT),	       [C_SEC] = PTK_M(SYSC_SECONDS),
+	[C_USEC] = PTK_M(SYSC_USECS_PER_CALL), [C_CALLS] = PTK_M(SYSC_CALLS),
+	[C_ERR] = PTK_M(SYSC_ERRORS),	       [C_NAME] = PTK_M(SYSC_NAME),
 };
-static const struct ptk_table sum_tab = { "syscalls", sum_cols, C_N };
+static const struct ptk_table sum_tab = { .name = "syscalls", .ncols = C_N, .refs = sum_cols };
 
 static const char usage[] =
 	"usage: ptk strace [-f] [-p PID...] [-e trace=SET] [-e status=failed|successful]\n"
@@ -411,7 +402,7 @@ static void sum_text_row(FILE *f, const struct ptk_val *v, bool blank_err)
 	char b[C_N][64];
 
 	for (int i = 0; i < C_N; i++)
-		ptk_metric_fmt(&sum_cols[i], &v[i], b[i], sizeof(b[i]));
+		ptk_metric_fmt(sum_cols[i], &v[i], b[i], sizeof(b[i]));
 	fprintf(f, "%6s %11s %11s %9s %9s %s\n", b[C_PCT], b[C_SEC], b[C_USEC], b[C_CALLS],
 		blank_err ? "" : b[C_ERR], b[C_NAME]);
 }
@@ -583,7 +574,7 @@ int cmd_strace(struct ptk_ctx *ctx, int argc, char **argv)
 	memset(s->sigsel, 1, sizeof(s->sigsel));
 	for (int i = 0; i < PTK_NSYSCALLS; i++)
 		s->sel[i] = ptk_syscalls[i].name != NULL;
-	while ((c = getopt_long(argc, argv, "+fp:e:cCS:Ttryws:vo:h", opts, NULL)) != -1) {
+	while ((c = ptk_getopt(ctx, argc, argv, "+fp:e:cCS:Ttryws:vo:h", opts, usage, &r)) >= 0) {
 		switch (c) {
 		case 'f':
 			follow = true;
@@ -643,17 +634,10 @@ int cmd_strace(struct ptk_ctx *ctx, int argc, char **argv)
 		case 'h':
 			fputs(usage, stdout);
 			return 0;
-		default:
-			r = ptk_common_opt(ctx, c, optarg);
-			if (r == 1) {
-				fputs(usage, stdout);
-				return 0;
-			}
-			if (r < 0)
-				return ptk_usage_error(ctx, "unknown option '%s'",
-						       argv[optind - 1]);
 		}
 	}
+	if (c == PTK_GETOPT_EXIT)
+		return r;
 	if (!npids && optind >= argc)
 		return ptk_usage_error(ctx, "must have -p PID or a command to run");
 	if (npids && optind < argc)
@@ -716,7 +700,7 @@ int cmd_strace(struct ptk_ctx *ctx, int argc, char **argv)
 		if (r < 0) {
 			ptk_err("cannot start %s: %s", argv[optind], strerror(-r));
 			rc = PTK_EXIT_RUNTIME;
-			goto out;
+			goto out_free;
 		}
 	}
 
@@ -754,7 +738,7 @@ out_detach:
 		int st = s->tr.launched_status;
 		rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 	}
-out:
+out_free:
 	if (s->out && s->out != stderr)
 		fclose(s->out);
 	free(filt);

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "model/registry.h"
 #include "model/delta.h"
 #include "model/ptask.h"
 #include "output/archive.h"
@@ -30,46 +31,25 @@
 
 #define PRIME_S 0.15 /* procps top LIB_USLEEP */
 
-static const struct ptk_metric top_cols[TC_N] = {
-	[TC_PID] = { "PID", "pid", "", PTK_GAUGE, PTK_V_U64, 5, 0,
-		     "process id (thread id with -H) (/proc/PID/stat field 1)" },
-	[TC_USER] = { "USER", "user", "", PTK_GAUGE, PTK_V_STR, -8, 0,
-		      "effective user: owner of /proc/PID (root when not dumpable)" },
-	[TC_PR] = { "PR", "priority", "", PTK_GAUGE, PTK_V_S64, 3, 0,
-		    "kernel priority; rt for real-time (/proc/PID/stat field 18)" },
-	[TC_NI] = { "NI", "nice", "", PTK_GAUGE, PTK_V_S64, 3, 0,
-		    "nice value (/proc/PID/stat field 19)" },
-	[TC_VIRT] = { "VIRT", "virt_kb", "KiB", PTK_GAUGE, PTK_V_U64, 7, 0,
-		      "virtual memory size (/proc/PID/statm size x page size)" },
-	[TC_RES] = { "RES", "res_kb", "KiB", PTK_GAUGE, PTK_V_U64, 6, 0,
-		     "resident memory (/proc/PID/statm resident = VmRSS)" },
-	[TC_SHR] = { "SHR", "shr_kb", "KiB", PTK_GAUGE, PTK_V_U64, 6, 0,
-		     "resident file-backed and shmem pages (/proc/PID/statm shared)" },
-	[TC_S] = { "S", "state", "", PTK_GAUGE, PTK_V_STR, 1, 0,
-		   "state R S D Z T t I (/proc/PID/stat field 3)" },
-	[TC_CPU] = { "%CPU", "cpu_pct", "%", PTK_GAUGE, PTK_V_F64, 5, 1,
-		     "CPU time in the interval, % of one CPU; threads summed, capped at ncpu x 100 "
-		     "(/proc/PID/stat utime+stime)" },
-	[TC_MEM] = { "%MEM", "mem_pct", "%", PTK_GAUGE, PTK_V_F64, 5, 1,
-		     "RES as % of MemTotal (/proc/meminfo)" },
-	[TC_TIME] = { "TIME+", "time_s", "s", PTK_COUNTER, PTK_V_F64, 9, 2,
-		      "CPU time since start, shown min:sec.hundredths (stat utime+stime)" },
-	[TC_RKB] = { "rkB/s", "rkb_s", "kB/s", PTK_GAUGE, PTK_V_F64, 8, 1,
-		     "block-layer reads (/proc/PID/io read_bytes)" },
-	[TC_WKB] = { "wkB/s", "wkb_s", "kB/s", PTK_GAUGE, PTK_V_F64, 8, 1,
-		     "block-layer writes (/proc/PID/io write_bytes)" },
-	[TC_MAJFLT] = { "majflt/s", "majflt_s", "/s", PTK_GAUGE, PTK_V_F64, 8, 1,
-			"major page faults (/proc/PID/stat field 12)" },
-	[TC_CSW] = { "csw/s", "csw_s", "/s", PTK_GAUGE, PTK_V_F64, 8, 1,
-		     "voluntary + involuntary context switches (/proc/PID/status)" },
-	[TC_FDS] = { "FDS", "fds", "", PTK_GAUGE, PTK_V_S64, 5, 0,
-		     "open file descriptors (/proc/PID/fd entries)" },
-	[TC_CGROUP] = { "CGROUP", "cgroup", "", PTK_GAUGE, PTK_V_STR, -24, 0,
-			"cgroup v2 path (/proc/PID/cgroup)" },
-	[TC_COMMAND] = { "COMMAND", "command", "", PTK_GAUGE, PTK_V_STR, -7, 0,
-			 "command name (stat comm), or the command line with -c" },
+static const struct ptk_metric *const top_cols[TC_N] = {
+	[TC_PID] = PTK_M(PROC_PID),	  [TC_USER] = PTK_M(PROC_EUSER),
+	[TC_PR] = PTK_M(PROC_PRIORITY),	  [TC_NI] = PTK_M(PROC_NICE),
+	[TC_VIRT] = PTK_M(PROC_VIRT_KB),  [TC_RES] = PTK_M(PROC_RES_KB),
+	[TC_SHR] = PTK_M(PROC_SHR_KB),	  [TC_S] = PTK_M(PROC_STATE),
+	[TC_CPU] = PTK_M(TOP_CPU_PCT),	  [TC_MEM] = PTK_M(TOP_MEM_PCT),
+	[TC_TIME] = PTK_M(PROC_CPU_TIME), [TC_RKB] = PTK_M(PROC_RKB_S),
+	[TC_WKB] = PTK_M(PROC_WKB_S),	  [TC_MAJFLT] = PTK_M(TOP_MAJFLT_S),
+	[TC_CSW] = PTK_M(PROC_CSW_S),	  [TC_FDS] = PTK_M(PROC_FDS),
+	[TC_CGROUP] = PTK_M(PROC_CGROUP), [TC_COMMAND] = PTK_M(PROC_COMMAND),
 };
-static const struct ptk_table top_tab = { "processes", top_cols, TC_N };
+/* procps top's layout: text widths (negative: left-aligned); the viewer's columns too */
+static const int top_width[TC_N] = {
+	[TC_PID] = 5,  [TC_USER] = -8,	  [TC_PR] = 3,	     [TC_NI] = 3,     [TC_VIRT] = 7,
+	[TC_RES] = 6,  [TC_SHR] = 6,	  [TC_S] = 1,	     [TC_CPU] = 5,    [TC_MEM] = 5,
+	[TC_TIME] = 9, [TC_RKB] = 8,	  [TC_WKB] = 8,	     [TC_MAJFLT] = 8, [TC_CSW] = 8,
+	[TC_FDS] = 5,  [TC_CGROUP] = -24, [TC_COMMAND] = -7,
+};
+static const struct ptk_table top_tab = { .name = "processes", .ncols = TC_N, .refs = top_cols };
 
 static const char usage[] =
 	"usage: ptk top [-b] [-n N] [-d S] [-p PID,...] [-u USER] [-H] [-c] [-o FIELD] [-w COLS]\n"
@@ -273,7 +253,7 @@ static void build_rows(struct top *tp, double itv)
 		else
 			snprintf(row->cmd, sizeof(row->cmd), "%s", t->comm);
 		states[(unsigned char)t->state][0] = t->state;
-		v[TC_PID] = PTK_U(t->pid);
+		v[TC_PID] = PTK_I(t->pid);
 		v[TC_USER] = user ? PTK_S(user) : PTK_NA;
 		v[TC_PR] = PTK_I(t->priority);
 		v[TC_NI] = PTK_I(t->nice);
@@ -402,7 +382,7 @@ static int cmp_val(const struct ptk_top_row *a, const struct ptk_top_row *b, int
 
 	if (x->na || y->na)
 		return (int)y->na - (int)x->na;
-	switch (top_cols[col].type) {
+	switch (top_cols[col]->type) {
 	case PTK_V_STR:
 		return strcmp(x->s, y->s);
 	case PTK_V_U64:
@@ -607,7 +587,7 @@ static void cell(void *arg, const struct ptk_top_row *r, int col, int width, cha
 		trunc_plus(buf, width);
 		return;
 	default:
-		ptk_metric_fmt(&top_cols[col], v, buf, size);
+		ptk_metric_fmt(top_cols[col], v, buf, size);
 		trunc_plus(buf, width);
 	}
 }
@@ -626,6 +606,20 @@ static int pid_width(void)
 	return w;
 }
 
+/* The %Cpu(s) shares of the summary, by /proc/stat state (guest states: none). */
+static const struct ptk_metric *const top_cpu[PTK_CPU_NSTATES] = {
+	[PTK_CPU_USER] = PTK_M(TOP_CPU_US_PCT),	   [PTK_CPU_NICE] = PTK_M(TOP_CPU_NI_PCT),
+	[PTK_CPU_SYSTEM] = PTK_M(TOP_CPU_SY_PCT),  [PTK_CPU_IDLE] = PTK_M(TOP_CPU_ID_PCT),
+	[PTK_CPU_IOWAIT] = PTK_M(TOP_CPU_WA_PCT),  [PTK_CPU_IRQ] = PTK_M(TOP_CPU_HI_PCT),
+	[PTK_CPU_SOFTIRQ] = PTK_M(TOP_CPU_SI_PCT), [PTK_CPU_STEAL] = PTK_M(TOP_CPU_ST_PCT),
+};
+
+/* An interval-level JSON field rendered from its registry entry. */
+static void meta_val(struct ptk_sink *s, const struct ptk_metric *m, struct ptk_val v)
+{
+	ptk_sink_meta_json(s, m->key, ptk_json_val(m, &v));
+}
+
 static void print_summary(struct top *tp)
 {
 	struct ptk_top_frame *f = &tp->f;
@@ -633,6 +627,7 @@ static void print_summary(struct top *tp)
 	char clock[16];
 	u64 s = (u64)f->up_s, days = s / 86400, hrs = s % 86400 / 3600, mins = s % 3600 / 60;
 	struct ptk_meminfo *mi = &f->mi;
+	char b[4][16];
 
 	ptk_ctx_clock(tp->ctx, clock, sizeof(clock));
 	/* procps sprint_uptime */
@@ -646,15 +641,22 @@ static void print_summary(struct top *tp)
 	if (f->users >= 0)
 		printf(" %d user%s, ", f->users, f->users > 1 ? "s" : "");
 	printf(" load average: %.2f, %.2f, %.2f\n", f->la.load1, f->la.load5, f->la.load15);
-	printf("%s: %3d total, %3d running, %3d sleeping, %3d stopped, %3d zombie, %5.1f forks/s\n",
+	printf("%s: %3d total, %3d running, %3d sleeping, %3d stopped, %3d zombie, %5s forks/s\n",
 	       tp->view->threads ? "Threads" : "Tasks", f->ntasks, f->nrun, f->nsleep, f->nstop,
-	       f->nzomb, f->forks_s);
-	printf("%%Cpu(s):%5.1f us,%5.1f sy,%5.1f ni,%5.1f id,%5.1f wa,%5.1f hi,%5.1f si,%5.1f st \n",
-	       c[PTK_CPU_USER], c[PTK_CPU_SYSTEM], c[PTK_CPU_NICE], c[PTK_CPU_IDLE],
-	       c[PTK_CPU_IOWAIT], c[PTK_CPU_IRQ], c[PTK_CPU_SOFTIRQ], c[PTK_CPU_STEAL]);
+	       f->nzomb, ptk_metric_fmt(PTK_M(TOP_FORKS_S), &PTK_F(f->forks_s), b[0], 16));
+	/* procps top's order, not /proc/stat's */
+	static const int order[] = {
+		PTK_CPU_USER,	PTK_CPU_SYSTEM, PTK_CPU_NICE,	 PTK_CPU_IDLE,
+		PTK_CPU_IOWAIT, PTK_CPU_IRQ,	PTK_CPU_SOFTIRQ, PTK_CPU_STEAL
+	};
+	printf("%%Cpu(s):");
+	for (size_t i = 0; i < ARRAY_SIZE(order); i++) {
+		const struct ptk_metric *m = top_cpu[order[i]];
+		printf("%5s %s%s", ptk_metric_fmt(m, &PTK_F(c[order[i]]), b[0], 16), m->name,
+		       i + 1 < ARRAY_SIZE(order) ? "," : " \n");
+	}
 	u64 used = mi->mem_total > mi->mem_available ? mi->mem_total - mi->mem_available : 0;
 	u64 swap_used = mi->swap_total > mi->swap_free ? mi->swap_total - mi->swap_free : 0;
-	char b[4][16];
 	u64 mem[4] = { mi->mem_total, mi->mem_free, used,
 		       mi->buffers + mi->cached + mi->sreclaimable };
 	for (int i = 0; i < 4; i++)
@@ -681,8 +683,8 @@ static void print_batch(struct top *tp, int width, int pidw)
 	/* header */
 	int o = snprintf(line, sizeof(line), "\n");
 	for (size_t k = 0; k < ARRAY_SIZE(batch_cols); k++) {
-		const struct ptk_metric *m = &top_cols[batch_cols[k]];
-		int w = batch_cols[k] == TC_PID ? pidw : m->width;
+		const struct ptk_metric *m = top_cols[batch_cols[k]];
+		int w = batch_cols[k] == TC_PID ? pidw : top_width[batch_cols[k]];
 		o += snprintf(line + o, sizeof(line) - o, k ? " %*s" : "%*s", w, m->name);
 	}
 	line[MIN(o, width + 1)] = '\0';
@@ -691,7 +693,7 @@ static void print_batch(struct top *tp, int width, int pidw)
 		const struct ptk_top_row *r = &f->rows[f->order[i]];
 		o = 0;
 		for (size_t k = 0; k < ARRAY_SIZE(batch_cols); k++) {
-			int col = batch_cols[k], w = col == TC_PID ? pidw : top_cols[col].width;
+			int col = batch_cols[k], w = col == TC_PID ? pidw : top_width[col];
 			if (col == TC_COMMAND) {
 				cell(tp, r, col, MAX(width - o - 1, 1), cellbuf, sizeof(cellbuf));
 				o += snprintf(line + o, sizeof(line) - o, " %s", cellbuf);
@@ -709,9 +711,6 @@ static void print_json(struct top *tp)
 {
 	struct ptk_top_frame *f = &tp->f;
 	struct ptk_sink *s = &tp->ctx->sink;
-	static const char *const cpu_keys[PTK_CPU_NSTATES] = { "us",	"ni",	     "sy", "id",
-							       "wa",	"hi",	     "si", "st",
-							       "guest", "guest_nice" };
 	struct ptk_val v[TC_N];
 
 	ptk_sink_begin(s);
@@ -726,12 +725,11 @@ static void print_json(struct top *tp)
 	ptk_sink_meta_u64(s, "tasks_sleeping", f->nsleep);
 	ptk_sink_meta_u64(s, "tasks_stopped", f->nstop);
 	ptk_sink_meta_u64(s, "tasks_zombie", f->nzomb);
-	ptk_sink_meta_f64(s, "forks_s", round(f->forks_s * 10) / 10);
-	for (int i = 0; i < 8; i++) {
-		char k[32];
-		snprintf(k, sizeof(k), "cpu_%s_pct", cpu_keys[i]);
-		ptk_sink_meta_f64(s, k, round(f->cpu[i] * 10) / 10);
-	}
+	/* the summary's values as its text prints them (the registry's precision) */
+	meta_val(s, PTK_M(TOP_FORKS_S), PTK_F(f->forks_s));
+	for (int i = 0; i < PTK_CPU_NSTATES; i++)
+		if (top_cpu[i])
+			meta_val(s, top_cpu[i], PTK_F(f->cpu[i]));
 	ptk_sink_meta_u64(s, "mem_total_kb", f->mi.mem_total);
 	ptk_sink_meta_u64(s, "mem_free_kb", f->mi.mem_free);
 	ptk_sink_meta_u64(s, "mem_avail_kb", f->mi.mem_available);
@@ -747,20 +745,31 @@ static void print_json(struct top *tp)
 	ptk_sink_end(s);
 }
 
+/* One text line of cols in top's layout widths: their titles, or vals (NULL: the header). */
+static void text_row(const struct ptk_metric *const *cols, const int *width, int n,
+		     const struct ptk_val *vals)
+{
+	char buf[512];
+
+	for (int i = 0; i < n; i++) {
+		const char *txt =
+			vals ? ptk_metric_fmt(cols[i], &vals[i], buf, sizeof(buf)) : cols[i]->name;
+		printf(width[i] < 0 ? "%s%-*s" : "%s%*s", i ? " " : "", abs(width[i]), txt);
+	}
+	putchar('\n');
+}
+
 /* --group-by: the rates of the frame summed per key. */
 static void print_groups(struct top *tp, enum ptk_group_by by)
 {
-	static const struct ptk_metric gcols[] = {
-		{ "GROUP", "group", "", PTK_GAUGE, PTK_V_STR, -24, 0, "grouping key" },
-		{ "TASKS", "tasks", "", PTK_GAUGE, PTK_V_U64, 6, 0, "tasks in the group" },
-		{ "%CPU", "cpu_pct", "%", PTK_GAUGE, PTK_V_F64, 6, 1,
-		  "summed %CPU of the group's tasks (stat utime+stime)" },
-		{ "RES", "res_kb", "KiB", PTK_GAUGE, PTK_V_U64, 10, 0,
-		  "summed resident memory (stat rss; once per process with tgid)" },
-		{ "rkB/s", "rkb_s", "kB/s", PTK_GAUGE, PTK_V_F64, 9, 1, "block reads (io)" },
-		{ "wkB/s", "wkb_s", "kB/s", PTK_GAUGE, PTK_V_F64, 9, 1, "block writes (io)" },
+	static const struct ptk_metric *const gcols[] = {
+		PTK_M(TOP_GROUP),   PTK_M(TOP_GROUP_TASKS), PTK_M(TOP_CPU_PCT),
+		PTK_M(PROC_RES_KB), PTK_M(PROC_RKB_S),	    PTK_M(PROC_WKB_S),
 	};
-	static const struct ptk_table gtab = { "groups", gcols, ARRAY_SIZE(gcols) };
+	static const int gwidth[ARRAY_SIZE(gcols)] = { -24, 6, 6, 10, 9, 9 };
+	static const struct ptk_table gtab = { .name = "groups",
+					       .ncols = ARRAY_SIZE(gcols),
+					       .refs = gcols };
 	struct ptk_ptab *cur = &tp->tab[tp->cur];
 	struct ptk_group *g;
 	int ng = ptk_group_rates(tp->rates, cur->n, by, &g);
@@ -772,11 +781,14 @@ static void print_groups(struct top *tp, enum ptk_group_by by)
 			g[j] = g[j - 1];
 			g[j - 1] = t;
 		}
-	if (!tp->ctx->json)
-		print_summary(tp), putchar('\n');
-	else
+	if (!tp->ctx->json) {
+		print_summary(tp);
+		putchar('\n');
+		text_row(gcols, gwidth, gtab.ncols, NULL);
+	} else {
 		ptk_sink_begin(s);
-	ptk_sink_table_begin(s, &gtab, true, NULL);
+		ptk_sink_table_begin(s, &gtab, false, NULL);
+	}
 	for (int i = 0; i < ng; i++) {
 		struct ptk_val v[] = { PTK_S(g[i].key),
 				       PTK_U(g[i].ntasks),
@@ -784,9 +796,13 @@ static void print_groups(struct top *tp, enum ptk_group_by by)
 				       PTK_U(g[i].rss_kb),
 				       g[i].io_ok ? PTK_F(g[i].rkb_s) : PTK_NA,
 				       g[i].io_ok ? PTK_F(g[i].wkb_s) : PTK_NA };
-		ptk_sink_row(s, NULL, v);
+		if (tp->ctx->json)
+			ptk_sink_row(s, NULL, v);
+		else
+			text_row(gcols, gwidth, gtab.ncols, v);
 	}
-	ptk_sink_table_end(s);
+	if (tp->ctx->json)
+		ptk_sink_table_end(s);
 	ptk_sink_end(s);
 	free(g);
 }
@@ -803,7 +819,7 @@ static int parse_sort(const char *s, struct ptk_top_view *v)
 		s++;
 	}
 	for (int i = 0; i < TC_N; i++) {
-		if (!strcasecmp(s, top_cols[i].name)) {
+		if (!strcasecmp(s, top_cols[i]->name)) {
 			v->sort = i;
 			v->asc = forced ? asc : false;
 			return 0;
@@ -860,7 +876,7 @@ int cmd_top(struct ptk_ctx *ctx, int argc, char **argv)
 	for (int i = 0; i <= TC_TIME; i++)
 		view.show[i] = true;
 	view.show[TC_COMMAND] = true;
-	while ((c = getopt_long(argc, argv, "bn:d:p:u:Ho:w:c", opts, NULL)) != -1) {
+	while ((c = ptk_getopt(ctx, argc, argv, "bn:d:p:u:Ho:w:c", opts, usage, &r)) >= 0) {
 		switch (c) {
 		case 'b':
 			batch = true;
@@ -918,16 +934,11 @@ int cmd_top(struct ptk_ctx *ctx, int argc, char **argv)
 		case OPT_UTC:
 			tp.utc = true;
 			break;
-		default:
-			r = ptk_common_opt(ctx, c, optarg);
-			if (r == 1) {
-				fputs(usage, stdout);
-				free(tp.pids);
-				return 0;
-			}
-			if (r < 0)
-				return ptk_usage_error(ctx, "unknown option");
 		}
+	}
+	if (c == PTK_GETOPT_EXIT) {
+		free(tp.pids);
+		return r;
 	}
 	if (optind < argc)
 		return ptk_usage_error(ctx, "unexpected operand '%s'", argv[optind]);
@@ -942,7 +953,7 @@ int cmd_top(struct ptk_ctx *ctx, int argc, char **argv)
 		if (ctx->procfs)
 			return ptk_usage_error(ctx, "--at replays the archive: no --procfs");
 		if ((r = at_tree(&tp, 0)))
-			goto out;
+			goto out_free_tables;
 		/* steps count from the sample shown, not from a relative TIME ("-30m") that
 		 * would move with the clock */
 		snprintf(tp.at_anchor, sizeof(tp.at_anchor), "@%.3f", tp.at_t_ms / 1000.0);
@@ -950,7 +961,7 @@ int cmd_top(struct ptk_ctx *ctx, int argc, char **argv)
 		ctx->procfs = tp.at_dir;
 	}
 	if ((r = ptk_ctx_ready(ctx)))
-		goto out;
+		goto out_free_tables;
 	tp.hz = sysconf(_SC_CLK_TCK);
 	tp.page_kb = sysconf(_SC_PAGESIZE) / 1024;
 	tp.ncpu_online = (int)sysconf(_SC_NPROCESSORS_ONLN);
@@ -964,6 +975,7 @@ int cmd_top(struct ptk_ctx *ctx, int argc, char **argv)
 	struct ptk_top_ops ops = {
 		.arg = &tp,
 		.cols = top_cols,
+		.width = top_width,
 		.sample = sample,
 		.arrange = arrange,
 		.frame = &tp.f,
@@ -971,7 +983,7 @@ int cmd_top(struct ptk_ctx *ctx, int argc, char **argv)
 	};
 	if (!batch) {
 		r = ptk_tui_top(ctx, &ops, &view, delay);
-		goto out;
+		goto out_free_tables;
 	}
 	if (!width) {
 		const char *cols = getenv("COLUMNS");
@@ -1015,7 +1027,7 @@ int cmd_top(struct ptk_ctx *ctx, int argc, char **argv)
 			fflush(stdout);
 		}
 	}
-out:
+out_free_tables:
 	ptk_arc_rmtree(tp.at_dir);
 	ptk_ptab_free(&tp.tab[0]);
 	ptk_ptab_free(&tp.tab[1]);

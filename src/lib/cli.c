@@ -39,6 +39,71 @@ int ptk_common_opt(struct ptk_ctx *ctx, int c, const char *arg)
 	}
 }
 
+/* The option getopt just rejected, as the user wrote it: "-z" or "--foo" (no "=value"). */
+static const char *rejected_option(char **argv, char *buf, size_t size)
+{
+	const char *a = argv[optind - 1];
+
+	if (optopt && optopt < 0x100 && strncmp(a, "--", 2))
+		snprintf(buf, size, "-%c", optopt);
+	else
+		snprintf(buf, size, "%.*s", (int)strcspn(a, "="), a);
+	return buf;
+}
+
+int ptk_getopt(struct ptk_ctx *ctx, int argc, char **argv, const char *optstring,
+	       const struct option *longopts, const char *usage, int *rc)
+{
+	char opts[128], name[64];
+	size_t lead = optstring[0] == '+' || optstring[0] == '-';
+
+	/* a ':' after the scanning mode: a missing argument is told from an unknown option */
+	snprintf(opts, sizeof(opts), "%.*s:%s", (int)lead, optstring, optstring + lead);
+	for (;;) {
+		int c = getopt_long(argc, argv, opts, longopts, NULL);
+		switch (c) {
+		case -1:
+			return PTK_GETOPT_END;
+		case PTK_OPT_JSON:
+		case PTK_OPT_PROCFS:
+		case PTK_OPT_SYSFS:
+			ptk_common_opt(ctx, c, optarg);
+			continue;
+		case PTK_OPT_HELP:
+			fputs(usage, stdout);
+			*rc = PTK_EXIT_OK;
+			return PTK_GETOPT_EXIT;
+		case ':':
+			*rc = ptk_usage_error(ctx, "option '%s' needs an argument",
+					      rejected_option(argv, name, sizeof(name)));
+			return PTK_GETOPT_EXIT;
+		case '?':
+			/* a known long option given "=value" it does not take */
+			if (optopt && !strncmp(argv[optind - 1], "--", 2) &&
+			    strchr(argv[optind - 1], '='))
+				*rc = ptk_usage_error(ctx, "option '%s' takes no argument",
+						      rejected_option(argv, name, sizeof(name)));
+			else
+				*rc = ptk_usage_error(ctx, "unknown option '%s'",
+						      rejected_option(argv, name, sizeof(name)));
+			return PTK_GETOPT_EXIT;
+		default:
+			return c;
+		}
+	}
+}
+
+int ptk_parse_pid_operand(struct ptk_ctx *ctx, int argc, char **argv, int *pid)
+{
+	if (optind >= argc)
+		return ptk_usage_error(ctx, "missing PID");
+	if (optind + 1 < argc)
+		return ptk_usage_error(ctx, "unexpected operand '%s'", argv[optind + 1]);
+	if (ptk_parse_int(argv[optind], pid) || *pid <= 0)
+		return ptk_usage_error(ctx, "bad PID '%s'", argv[optind]);
+	return 0;
+}
+
 int ptk_usage_error(const struct ptk_ctx *ctx, const char *fmt, ...)
 {
 	va_list ap;

@@ -52,6 +52,31 @@ enum { PTK_OPT_JSON = 0x1000, PTK_OPT_PROCFS, PTK_OPT_SYSFS, PTK_OPT_HELP };
  */
 int ptk_common_opt(struct ptk_ctx *ctx, int c, const char *arg);
 
+/* ptk_getopt()'s results besides an option code. */
+enum { PTK_GETOPT_END = -1, PTK_GETOPT_EXIT = -2 };
+
+/*
+ * getopt_long() over a command's options with the conventions every command shares: the
+ * common options (PTK_COMMON_OPTS at the end of longopts) set ctx; --help prints usage to
+ * stdout; an unknown option or a missing argument is reported by name ("unknown option
+ * '-z'", "option '--procfs' needs an argument"). Returns the next option code for the
+ * command to handle, PTK_GETOPT_END after the last option (optind is the first operand),
+ * or PTK_GETOPT_EXIT when the command is to return *rc: 0 after --help, PTK_EXIT_USAGE
+ * after a usage error. optstring as getopt_long's (a leading '+' stops at the first
+ * operand).
+ *
+ *	while ((c = ptk_getopt(ctx, argc, argv, "o:a", opts, usage, &rc)) >= 0)
+ *		switch (c) { ... }
+ *	if (c == PTK_GETOPT_EXIT)
+ *		return rc;
+ */
+int ptk_getopt(struct ptk_ctx *ctx, int argc, char **argv, const char *optstring,
+	       const struct option *longopts, const char *usage, int *rc);
+
+/* The one operand of a command that takes a process: argv[optind], a PID > 0, and nothing
+ * after it. Returns 0, or PTK_EXIT_USAGE after printing what is wrong. */
+int ptk_parse_pid_operand(struct ptk_ctx *ctx, int argc, char **argv, int *pid);
+
 /* Print "ptk CMD: msg" plus "Try 'ptk CMD --help'." and return PTK_EXIT_USAGE. */
 int ptk_usage_error(const struct ptk_ctx *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

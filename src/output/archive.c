@@ -507,7 +507,7 @@ struct ptk_arc *ptk_arc_open(const char *path, int mode, char *err, size_t errsi
 	if (sqlite3_open_v2(path, &a->db, flags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
 		snprintf(err, errsize, "%s: %s", path,
 			 a->db ? sqlite3_errmsg(a->db) : "cannot open");
-		goto fail;
+		goto err_close;
 	}
 	sqlite3_busy_timeout(a->db, 5000);
 	if (!a->rw) {
@@ -549,7 +549,7 @@ struct ptk_arc *ptk_arc_open(const char *path, int mode, char *err, size_t errsi
 					ver < PTK_ARC_SCHEMA_VERSION ?
 						" (this file stays readable: ptk sar --db)" :
 						"");
-				goto fail;
+				goto err_close;
 			}
 		}
 		/* WAL: readers never block the writer. synchronous=NORMAL: a commit is not
@@ -565,7 +565,7 @@ struct ptk_arc *ptk_arc_open(const char *path, int mode, char *err, size_t errsi
 		}
 		if (r) {
 			snprintf(err, errsize, "%s: %s", path, a->err);
-			goto fail;
+			goto err_close;
 		}
 		snprintf(val, sizeof(val), "%d", PTK_ARC_SCHEMA_VERSION);
 		meta_set(a, "schema_version", val);
@@ -582,21 +582,21 @@ struct ptk_arc *ptk_arc_open(const char *path, int mode, char *err, size_t errsi
 	}
 	if (ver < 0) {
 		snprintf(err, errsize, "%s: not a ptk archive: %s", path, sqlite3_errmsg(a->db));
-		goto fail;
+		goto err_close;
 	}
 	/* every version ever written is read: an archive must outlive the ptk that wrote it */
 	if (ver < PTK_ARC_SCHEMA_MIN || ver > PTK_ARC_SCHEMA_VERSION) {
 		snprintf(err, errsize, "%s: schema version %d, this ptk reads versions %d to %d",
 			 path, ver, PTK_ARC_SCHEMA_MIN, PTK_ARC_SCHEMA_VERSION);
-		goto fail;
+		goto err_close;
 	}
 	a->ver = ver;
 	if (prepare_all(a)) {
 		snprintf(err, errsize, "%s: not a ptk archive or damaged: %s", path, a->err);
-		goto fail;
+		goto err_close;
 	}
 	return a;
-fail:
+err_close:
 	ptk_arc_close(a);
 	return NULL;
 }
@@ -908,7 +908,7 @@ static int put_snmp(struct ptk_arc *a, const struct ptk_kvs *kvs)
 		sqlite3_stmt *st;
 		a->keyset_id = 0;
 		if (sqlite3_prepare_v2(a->db, "SELECT id FROM keyset WHERE keys=?", -1, &st, NULL))
-			goto fail;
+			goto err_free_keys;
 		sqlite3_bind_text(st, 1, keys.p, -1, SQLITE_STATIC);
 		if (sqlite3_step(st) == SQLITE_ROW)
 			a->keyset_id = sqlite3_column_int64(st, 0);
@@ -916,12 +916,12 @@ static int put_snmp(struct ptk_arc *a, const struct ptk_kvs *kvs)
 		if (!a->keyset_id) {
 			if (sqlite3_prepare_v2(a->db, "INSERT INTO keyset VALUES(NULL,?)", -1, &st,
 					       NULL))
-				goto fail;
+				goto err_free_keys;
 			sqlite3_bind_text(st, 1, keys.p, -1, SQLITE_STATIC);
 			int rc = sqlite3_step(st);
 			sqlite3_finalize(st);
 			if (rc != SQLITE_DONE)
-				goto fail;
+				goto err_free_keys;
 			a->keyset_id = sqlite3_last_insert_rowid(a->db);
 		}
 		free(a->keyset);
@@ -935,7 +935,7 @@ static int put_snmp(struct ptk_arc *a, const struct ptk_kvs *kvs)
 	sqlite3_bind_int64(a->ins_counters, 5, a->keyset_id);
 	sqlite3_bind_blob(a->ins_counters, 6, v->p, (int)v->len, SQLITE_STATIC);
 	return 0;
-fail:
+err_free_keys:
 	free(keys.p);
 	return db_fail(a, "keyset");
 }
@@ -956,7 +956,7 @@ int ptk_arc_write(struct ptk_arc *a, struct ptk_snap *s, s64 prev_id,
 		bind_opt(st, i + 2, grp_present(s, sample_cols[i].grp),
 			 col_get(s, &sample_cols[i]));
 	if ((r = step_reset(a, st, "insert sample")))
-		goto fail;
+		goto err_rollback;
 	sid = s->id = sqlite3_last_insert_rowid(a->db);
 	/* the counters row: per entry (CPU, device, interface) its id, the count of values,
 	 * the values; offline CPUs are left out */
@@ -976,7 +976,7 @@ int ptk_arc_write(struct ptk_arc *a, struct ptk_snap *s, s64 prev_id,
 		int nf = MIN(MAX(d->nfields, 0), PTK_DK_NFIELDS);
 		s64 id;
 		if ((r = dev_id(a, d, s->rot ? s->rot[i] : -1, &id)))
-			goto fail;
+			goto err_rollback;
 		vec_put(&a->vec[1], id);
 		vec_put(&a->vec[1], nf);
 		for (int k = 0; k < nf; k++)
@@ -985,7 +985,7 @@ int ptk_arc_write(struct ptk_arc *a, struct ptk_snap *s, s64 prev_id,
 	for (int i = 0; i < s->nd.n; i++) {
 		s64 id;
 		if ((r = netif_id(a, s->nd.d[i].name, s->speed ? s->speed[i] : -1, &id)))
-			goto fail;
+			goto err_rollback;
 		vec_put(&a->vec[2], id);
 		vec_put(&a->vec[2], PTK_ND_NFIELDS);
 		for (int k = 0; k < PTK_ND_NFIELDS; k++)
@@ -997,17 +997,17 @@ int ptk_arc_write(struct ptk_arc *a, struct ptk_snap *s, s64 prev_id,
 			sqlite3_bind_blob(a->ins_counters, 2 + i, a->vec[i].p, (int)a->vec[i].len,
 					  SQLITE_STATIC);
 	if (s->kvs.n && (r = put_snmp(a, &s->kvs)))
-		goto fail;
+		goto err_rollback;
 	if ((r = step_reset(a, a->ins_counters, "insert counters")))
-		goto fail;
+		goto err_rollback;
 	if ((r = put_procs(a, sid, s->procs, s->nproc)))
-		goto fail;
+		goto err_rollback;
 	if (prev_id > 0 && nprev && (r = put_procs(a, prev_id, prev_procs, nprev)))
-		goto fail;
+		goto err_rollback;
 	if ((r = step_reset(a, a->commit, "commit")))
-		goto fail;
+		goto err_rollback;
 	return 0;
-fail:
+err_rollback:
 	/* no binding may outlive the buffers it points into */
 	sqlite3_reset(a->ins_counters);
 	sqlite3_clear_bindings(a->ins_counters);
@@ -1055,22 +1055,22 @@ long ptk_arc_retain(struct ptk_arc *a, s64 before_ms, int batch)
 			 " ORDER BY id LIMIT %d",
 			 cut, batch);
 		if (exec(a, sql))
-			goto fail;
+			goto err_rollback;
 		if (sqlite3_prepare_v2(a->db, "SELECT count(*) FROM old", -1, &st, NULL))
-			goto fail;
+			goto err_rollback;
 		if (sqlite3_step(st) == SQLITE_ROW)
 			n = sqlite3_column_int(st, 0);
 		sqlite3_finalize(st);
 		for (size_t i = 0; n && i < ARRAY_SIZE(del); i++)
 			if (exec(a, del[i]))
-				goto fail;
+				goto err_rollback;
 		if (exec(a, "DROP TABLE old") || exec(a, "COMMIT"))
-			goto fail;
+			goto err_rollback;
 		total += n;
 		if (n < batch)
 			return total;
 	}
-fail:
+err_rollback:
 	exec(a, "ROLLBACK");
 	exec(a, "DROP TABLE IF EXISTS temp.old");
 	return -EIO;
@@ -1320,12 +1320,12 @@ static int load_counters(struct ptk_arc *a, sqlite3_stmt *st, struct ptk_snap *s
 		while (pos < len) {
 			if (get_varint(p, len, &pos, &id) || get_varint(p, len, &pos, &n) ||
 			    n < 0 || n > 1024)
-				goto bad;
+				goto err_damaged;
 			u64 *f = NULL;
 			int nf = 0;
 			if (vc == 0) {
 				if (id < -1 || id > 65535)
-					goto bad;
+					goto err_damaged;
 				struct ptk_cpu_times *t = &s->st.all;
 				if (id >= 0) {
 					stat_slot(&s->st, (int)id);
@@ -1355,7 +1355,7 @@ static int load_counters(struct ptk_arc *a, sqlite3_stmt *st, struct ptk_snap *s
 			}
 			for (s64 k = 0; k < n; k++) {
 				if (get_varint(p, len, &pos, &v))
-					goto bad;
+					goto err_damaged;
 				if (k < nf)
 					f[k] = (u64)v;
 			}
@@ -1365,7 +1365,7 @@ static int load_counters(struct ptk_arc *a, sqlite3_stmt *st, struct ptk_snap *s
 		load_snmp(a, sqlite3_column_int64(st, 3), sqlite3_column_blob(st, 4),
 			  sqlite3_column_bytes(st, 4), s);
 	return 0;
-bad:
+err_damaged:
 	snprintf(a->err, sizeof(a->err), "archive damaged: malformed counters of sample %" PRId64,
 		 s->id);
 	return -EIO;
@@ -1727,7 +1727,7 @@ int ptk_arc_at(const char *db, const char *at, bool utc, int before, double span
 		snprintf(err, errsize, "%s: no readable sample (%s)", db,
 			 idx.damaged ? ptk_arc_errmsg(a) : "empty archive");
 		n = -ENODATA;
-		goto out;
+		goto out_close;
 	}
 	if (ptk_arc_parse_time(at, utc, idx.t_ms[idx.n - 1], &t)) {
 		snprintf(err, errsize,
@@ -1735,7 +1735,7 @@ int ptk_arc_at(const char *db, const char *at, bool utc, int before, double span
 			 "HH:MM[:SS], @EPOCH, -30m)",
 			 at);
 		n = -EINVAL;
-		goto out;
+		goto out_close;
 	}
 	/* the first sample with `before` baselines, then the shift: a step always moves */
 	k = MAX(ptk_arc_nearest(&idx, t), MIN(before, idx.n - 1)) + shift;
@@ -1752,7 +1752,7 @@ int ptk_arc_at(const char *db, const char *at, bool utc, int before, double span
 		snprintf(err, errsize, "cannot write snapshots: %s", strerror(-n));
 	else if (n < 2)
 		snprintf(err, errsize, "%s: fewer than 2 readable samples around %s", db, at);
-out:
+out_close:
 	ptk_arc_index_free(&idx);
 	ptk_arc_close(a);
 	return n;

@@ -64,7 +64,7 @@ void ptk_prom_free(struct ptk_prom *p)
 	p->len = p->cap = 0;
 }
 
-static void put(struct ptk_prom *p, const char *s, size_t n)
+static void buf_append(struct ptk_prom *p, const char *s, size_t n)
 {
 	if (p->len + n + 1 > p->cap) {
 		while (p->len + n + 1 > p->cap)
@@ -76,13 +76,14 @@ static void put(struct ptk_prom *p, const char *s, size_t n)
 	p->buf[p->len] = '\0';
 }
 
-static void puts_(struct ptk_prom *p, const char *s)
+static void buf_append_str(struct ptk_prom *p, const char *s)
 {
-	put(p, s, strlen(s));
+	buf_append(p, s, strlen(s));
 }
 
-static void putf(struct ptk_prom *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void putf(struct ptk_prom *p, const char *fmt, ...)
+static void buf_appendf(struct ptk_prom *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void buf_appendf(struct ptk_prom *p, const char *fmt, ...)
 {
 	char tmp[512];
 	va_list ap;
@@ -93,7 +94,7 @@ static void putf(struct ptk_prom *p, const char *fmt, ...)
 	va_end(ap);
 	if (n < 0)
 		return;
-	put(p, tmp, MIN((size_t)n, sizeof(tmp) - 1));
+	buf_append(p, tmp, MIN((size_t)n, sizeof(tmp) - 1));
 }
 
 /* Escape for HELP (quote = false: \\ and \n, as the text format; OpenMetrics also \") or
@@ -102,13 +103,13 @@ static void put_escaped(struct ptk_prom *p, const char *s, bool quote)
 {
 	for (; *s; s++) {
 		if (*s == '\\')
-			puts_(p, "\\\\");
+			buf_append_str(p, "\\\\");
 		else if (*s == '\n')
-			puts_(p, "\\n");
+			buf_append_str(p, "\\n");
 		else if (*s == '"' && quote)
-			puts_(p, "\\\"");
+			buf_append_str(p, "\\\"");
 		else
-			put(p, s, 1);
+			buf_append(p, s, 1);
 	}
 }
 
@@ -125,13 +126,13 @@ static bool is_counter(const struct ptk_metric *m)
 }
 
 /* The family name: the key, without "_total" for an OpenMetrics counter. */
-static void put_family(struct ptk_prom *p, const struct ptk_metric *m)
+static void append_family(struct ptk_prom *p, const struct ptk_metric *m)
 {
 	size_t n = strlen(m->key);
 
 	if (p->fmt == PTK_PROM_OPENMETRICS && is_counter(m))
 		n -= 6;
-	put(p, m->key, n);
+	buf_append(p, m->key, n);
 }
 
 static void header(struct ptk_prom *p, const struct ptk_metric *m, const char *type)
@@ -139,13 +140,13 @@ static void header(struct ptk_prom *p, const struct ptk_metric *m, const char *t
 	bool om = p->fmt == PTK_PROM_OPENMETRICS;
 
 	p->created = -1;
-	puts_(p, "# HELP ");
-	put_family(p, m);
-	put(p, " ", 1);
+	buf_append_str(p, "# HELP ");
+	append_family(p, m);
+	buf_append(p, " ", 1);
 	put_escaped(p, m->help ? m->help : "", om);
-	puts_(p, "\n# TYPE ");
-	put_family(p, m);
-	putf(p, " %s\n", type);
+	buf_append_str(p, "\n# TYPE ");
+	append_family(p, m);
+	buf_appendf(p, " %s\n", type);
 	if (om && m->unit && m->unit[0]) {
 		char suffix[64];
 		char fam[256];
@@ -153,7 +154,7 @@ static void header(struct ptk_prom *p, const struct ptk_metric *m, const char *t
 		snprintf(fam, sizeof(fam), "%.*s", (int)n, m->key);
 		snprintf(suffix, sizeof(suffix), "_%s", m->unit);
 		if (ends_with(fam, suffix)) /* OpenMetrics: the unit must suffix the name */
-			putf(p, "# UNIT %s %s\n", fam, m->unit);
+			buf_appendf(p, "# UNIT %s %s\n", fam, m->unit);
 	}
 }
 
@@ -192,24 +193,24 @@ static void put_series(struct ptk_prom *p, const char *name, const char *suffix,
 {
 	bool any = false;
 
-	puts_(p, name);
+	buf_append_str(p, name);
 	if (suffix)
-		puts_(p, suffix);
+		buf_append_str(p, suffix);
 	for (int i = 0; labels && labels[i] && labels[i + 1]; i += 2) {
-		put(p, any ? "," : "{", 1);
-		puts_(p, labels[i]);
-		puts_(p, "=\"");
+		buf_append(p, any ? "," : "{", 1);
+		buf_append_str(p, labels[i]);
+		buf_append_str(p, "=\"");
 		put_escaped(p, labels[i + 1], true);
-		put(p, "\"", 1);
+		buf_append(p, "\"", 1);
 		any = true;
 	}
 	if (extra) {
-		put(p, any ? "," : "{", 1);
-		putf(p, "%s=\"%s\"", extra, xv);
+		buf_append(p, any ? "," : "{", 1);
+		buf_appendf(p, "%s=\"%s\"", extra, xv);
 		any = true;
 	}
 	if (any)
-		put(p, "}", 1);
+		buf_append(p, "}", 1);
 }
 
 static void put_created(struct ptk_prom *p, const char *family, const char *const *labels)
@@ -220,7 +221,7 @@ static void put_created(struct ptk_prom *p, const char *family, const char *cons
 		return;
 	put_series(p, family, "_created", labels, NULL, NULL);
 	ptk_prom_fmt_double(p->created, num, sizeof(num));
-	putf(p, " %s\n", num);
+	buf_appendf(p, " %s\n", num);
 }
 
 void ptk_prom_sample(struct ptk_prom *p, const struct ptk_metric *m, const char *const *labels,
@@ -244,7 +245,7 @@ void ptk_prom_sample(struct ptk_prom *p, const struct ptk_metric *m, const char 
 		return; /* strings are labels, not values */
 	}
 	put_series(p, m->key, NULL, labels, NULL, NULL);
-	putf(p, " %s\n", num);
+	buf_appendf(p, " %s\n", num);
 	if (is_counter(m)) {
 		char fam[256];
 		snprintf(fam, sizeof(fam), "%.*s", (int)(strlen(m->key) - 6), m->key);
@@ -263,20 +264,20 @@ void ptk_prom_histogram(struct ptk_prom *p, const struct ptk_metric *m, const ch
 	for (int i = 0; i < n; i++) {
 		ptk_prom_fmt_double(le[i], bound, sizeof(bound));
 		put_series(p, m->key, "_bucket", labels, "le", bound);
-		putf(p, " %" PRIu64 "\n", cum[i]);
+		buf_appendf(p, " %" PRIu64 "\n", cum[i]);
 	}
 	put_series(p, m->key, "_bucket", labels, "le", "+Inf");
-	putf(p, " %" PRIu64 "\n", count);
+	buf_appendf(p, " %" PRIu64 "\n", count);
 	put_series(p, m->key, "_sum", labels, NULL, NULL);
 	ptk_prom_fmt_double(sum, num, sizeof(num));
-	putf(p, " %s\n", num);
+	buf_appendf(p, " %s\n", num);
 	put_series(p, m->key, "_count", labels, NULL, NULL);
-	putf(p, " %" PRIu64 "\n", count);
+	buf_appendf(p, " %" PRIu64 "\n", count);
 	put_created(p, m->key, labels);
 }
 
 void ptk_prom_end(struct ptk_prom *p)
 {
 	if (p->fmt == PTK_PROM_OPENMETRICS)
-		puts_(p, "# EOF\n");
+		buf_append_str(p, "# EOF\n");
 }

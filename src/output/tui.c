@@ -162,8 +162,8 @@ static int draw_meters(struct tui *t)
 
 static int col_width(const struct tui *t, int col)
 {
-	const struct ptk_metric *m = &t->ops->cols[col];
-	int w = abs(m->width);
+	const struct ptk_metric *m = t->ops->cols[col];
+	int w = abs(t->ops->width[col]);
 
 	return MAX(w, (int)strlen(m->name));
 }
@@ -184,14 +184,14 @@ static void draw_list(struct tui *t, int y0, int y1)
 	for (int c = 0; c < TC_N; c++) {
 		if (!v->show[c])
 			continue;
-		const struct ptk_metric *m = &t->ops->cols[c];
+		const struct ptk_metric *m = t->ops->cols[c];
 		int w = col_width(t, c);
 		if (c == v->sort)
 			attron(A_BOLD | A_UNDERLINE);
 		if (c == TC_COMMAND)
 			printw("%s", m->name);
 		else
-			printw(m->width < 0 ? "%-*s " : "%*s ", w, m->name);
+			printw(t->ops->width[c] < 0 ? "%-*s " : "%*s ", w, m->name);
 		if (c == v->sort)
 			attroff(A_BOLD | A_UNDERLINE);
 		if (getcurx(stdscr) >= W - 1)
@@ -226,7 +226,7 @@ static void draw_list(struct tui *t, int y0, int y1)
 			if (c == TC_COMMAND)
 				printw("%-*.*s", w - (x + w >= W), w - (x + w >= W), buf);
 			else
-				printw(t->ops->cols[c].width < 0 ? "%-*.*s " : "%*.*s ", w, w, buf);
+				printw(t->ops->width[c] < 0 ? "%-*.*s " : "%*.*s ", w, w, buf);
 			x += w + 1;
 		}
 		if (sel)
@@ -400,7 +400,7 @@ static void choose_sort(struct tui *t)
 	const char *names[TC_N];
 
 	for (int i = 0; i < TC_N; i++)
-		names[i] = t->ops->cols[i].name;
+		names[i] = t->ops->cols[i]->name;
 	int k = menu(t, "Sort by:", names, TC_N, t->v->sort);
 	if (k >= 0) {
 		t->v->sort = k;
@@ -418,7 +418,7 @@ static void choose_cols(struct tui *t)
 	for (;;) {
 		for (size_t i = 0; i < ARRAY_SIZE(extra); i++) {
 			snprintf(names[i], sizeof(names[i]), "[%c] %s",
-				 t->v->show[extra[i]] ? 'x' : ' ', t->ops->cols[extra[i]].name);
+				 t->v->show[extra[i]] ? 'x' : ' ', t->ops->cols[extra[i]]->name);
 			items[i] = names[i];
 		}
 		cur = menu(t, "Columns (Enter toggles):", items, (int)ARRAY_SIZE(extra), cur);

@@ -79,7 +79,8 @@ struct ptk_top_frame {
 
 struct ptk_top_ops {
 	void *arg;
-	const struct ptk_metric *cols; /* TC_N descriptions */
+	const struct ptk_metric *const *cols; /* TC_N registry entries */
+	const int *width; /* TC_N text widths (negative: left-aligned) */
 	/* Take a new sample (the view tells which files to read). 0 or an exit code. */
 	int (*sample)(void *arg, const struct ptk_top_view *v);
 	/* Filter, sort and build the tree into the frame's order[]. */

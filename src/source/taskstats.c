@@ -83,12 +83,12 @@ static int on_valid(struct nl_msg *msg, void *arg)
 	struct taskstats st;
 
 	if (genlmsg_parse(nlmsg_hdr(msg), 0, tb, TASKSTATS_TYPE_MAX, NULL) < 0)
-		goto bad;
+		goto err_proto;
 	aggr = tb[TASKSTATS_TYPE_AGGR_PID] ? tb[TASKSTATS_TYPE_AGGR_PID] :
 					     tb[TASKSTATS_TYPE_AGGR_TGID];
 	if (!aggr || nla_parse_nested(nest, TASKSTATS_TYPE_MAX, aggr, NULL) < 0 ||
 	    !nest[TASKSTATS_TYPE_STATS])
-		goto bad;
+		goto err_proto;
 	/* the kernel's struct may be older (shorter) or newer (longer) than ours */
 	memset(&st, 0, sizeof(st));
 	int len = nla_len(nest[TASKSTATS_TYPE_STATS]);
@@ -105,7 +105,7 @@ static int on_valid(struct nl_msg *msg, void *arg)
 	rep->out->write_bytes = st.write_bytes;
 	rep->got = true;
 	return NL_OK;
-bad:
+err_proto:
 	rep->err = -EPROTO;
 	return NL_STOP;
 }

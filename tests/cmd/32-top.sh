@@ -118,6 +118,33 @@ for t, j in zip(text, rows):
     assert t[11].strip() == j["command"], (t, j)
 print("# %d rows compared; first: %s" % (len(rows), " ".join(text[0])))
 PY
+	# The summary's numbers: JSON is the printed text (one rounding, the registry's
+	# precision). The second snapshot's cpu line is set to 49 user, 51 system and 300 idle
+	# ticks in the interval: 12.25% us and 12.75% sy, halfway cases where printf's rounding
+	# (12.2, 12.8) and round(x * 10) / 10 (12.3, 12.8) differ.
+	python3 - "$TMP/snap" <<'PY'
+import sys
+base = sys.argv[1]
+v = [int(x) for x in open(base + "/0/stat").readline().split()[1:]]
+d = [49, 0, 51, 300] + [0] * (len(v) - 4)
+lines = open(base + "/1/stat").read().split("\n")
+lines[0] = "cpu  " + " ".join(str(a + b) for a, b in zip(v, d))
+open(base + "/1/stat", "w").write("\n".join(lines))
+PY
+	"$PTK" top -b -n 1 --procfs "$TMP/snap" | sed -n 2,3p > "$TMP/st.txt"
+	"$PTK" top -b -n 1 --json --procfs "$TMP/snap" > "$TMP/sj.json"
+	python3 - "$TMP/st.txt" "$TMP/sj.json" <<'PY' && ok "--json summary: the printed values, 12.25% is 12.2 in both" || not_ok "--json summary differs from its text"
+import json, re, sys
+tasks, cpu = open(sys.argv[1]).read().split("\n")[:2]
+j = json.loads(open(sys.argv[2]).readline())
+text = dict((k, v) for v, k in re.findall(r"([0-9.]+) (us|sy|ni|id|wa|hi|si|st)", cpu))
+assert len(text) == 8, cpu
+for k, v in text.items():
+    assert json.dumps(j["cpu_%s_pct" % k]) == v, (k, v, j["cpu_%s_pct" % k])
+assert text["us"] == "12.2" and text["sy"] == "12.8", cpu
+forks = re.search(r"([0-9.]+) forks/s", tasks).group(1)
+assert json.dumps(j["forks_s"]) == forks, (forks, j["forks_s"])
+PY
 else
 	skip "ptk capture failed: no snapshot tree for the JSON compare"
 fi

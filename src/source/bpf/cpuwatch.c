@@ -173,15 +173,22 @@ int ptk_cpuwatch_start(struct ptk_cpuwatch **out)
 
 	libbpf_set_print(quiet); /* the fallback is quiet: check carries on with /proc */
 	w->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
-	err = ptk_bpf_loader_wanted() != PTK_BPF_LIBBPF ? load_lskel(w) : -ENOTSUP;
-	if (err && err != -EPERM) /* an older kernel: the libbpf skeletons */
-		err = load_libbpf(w);
-	if (err) {
-		ptk_cpuwatch_stop(w);
-		return err;
+	if (ptk_bpf_loader_wanted() != PTK_BPF_LIBBPF) {
+		err = load_lskel(w);
+		if (!err)
+			goto done;
+		if (err == -EPERM)
+			goto err_stop;
+		/* an older kernel: the libbpf skeletons */
 	}
+	if ((err = load_libbpf(w)))
+		goto err_stop;
+done:
 	*out = w;
 	return 0;
+err_stop:
+	ptk_cpuwatch_stop(w);
+	return err;
 }
 
 int ptk_cpuwatch_read(struct ptk_cpuwatch *w, struct ptk_cpuwatch_result *res)
