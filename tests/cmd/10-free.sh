@@ -7,9 +7,11 @@
 # Values of the "Mem:" row (fields 2..) or another row of a free-style output.
 row() { awk -v r="$1" '$1 == r { $1 = ""; print }'; }
 
-# live_cmp OPTS: run free, ptk free, free; every ptk Mem: value must be within 1% of the
-# bracket [min, max] of the two free runs (memory moves a little between the runs); total
-# must be equal to the first free run.
+# live_cmp OPTS: run free, ptk free, free; every ptk Mem: value must be within 1% (or 16 MiB,
+# whichever is larger) of the bracket [min, max] of the two free runs; total must be equal to
+# the first free run. Memory moves between the runs, and ptk's own pages count in "used"
+# while it reads: the sanitizer build maps several MiB of shadow memory, which on a machine
+# with 400 MiB used is more than 1%.
 live_cmp() {
 	local opts=$1 a b c
 	a=$(free $opts | row Mem:)
@@ -21,17 +23,18 @@ live_cmp() {
 	names=$(free $opts | head -1)
 	awk -v a="$a" -v b="$b" -v c="$c" -v names="$names" -v o="$opts" 'BEGIN {
 		na = split(a, A); nb = split(b, B); split(c, C); split(names, N)
+		u = 1024; if (o ~ /-b/) u = 1024 * 1024; else if (o ~ /-m/) u = 1
 		if (na != nb) { print "not ok - column count " na " vs " nb; exit 1 }
 		bad = 0
 		if (A[1] != B[1]) { print "# total differs: " A[1] " vs " B[1]; bad = 1 }
 		for (i = 2; i <= na; i++) {
 			lo = A[i] < C[i] ? A[i] : C[i]; hi = A[i] < C[i] ? C[i] : A[i]
-			tol = 0.01 * hi; if (tol < 1) tol = 1
+			tol = 0.01 * hi; if (tol < 16 * u) tol = 16 * u
 			if (B[i] < lo - tol || B[i] > hi + tol) {
-				print "# " N[i] ": ptk " B[i] " outside free [" lo ", " hi "] +-1%"; bad = 1
+				print "# " N[i] ": ptk " B[i] " outside free [" lo ", " hi "] +-" tol; bad = 1
 			}
 		}
-		exit bad }' && ok "free $opts: total equal, other Mem: columns within 1% of free" ||
+		exit bad }' && ok "free $opts: total equal, other Mem: columns within 1% or 16 MiB of free" ||
 		not_ok "free $opts: Mem: columns differ from free"
 }
 
