@@ -108,68 +108,53 @@ static const struct ptk_metric m_load[3] = {
 	GAUGE("node_load15", "", PTK_V_F64, "15m load average (/proc/loadavg field 3)."),
 };
 
-/* /proc/meminfo: node_memory_<Field>_bytes, kB x 1024; '(' ')' become '_' as node_exporter */
-#define MEM(k, f, h)                                                                  \
-	{                                                                             \
-		GAUGE("node_memory_" k "_bytes", "bytes", PTK_V_U64,                  \
-		      "Memory information field " k "_bytes (/proc/meminfo " h ")."), \
-			offsetof(struct ptk_meminfo, f), 1024                         \
-	}
-static const struct mem_family {
-	struct ptk_metric m;
-	size_t off;
-	u64 scale;
-} mem_families[] = {
-	MEM("MemTotal", mem_total, "MemTotal"),
-	MEM("MemFree", mem_free, "MemFree"),
-	MEM("MemAvailable", mem_available, "MemAvailable"),
-	MEM("Buffers", buffers, "Buffers"),
-	MEM("Cached", cached, "Cached"),
-	MEM("SwapCached", swap_cached, "SwapCached"),
-	MEM("Active", active, "Active"),
-	MEM("Inactive", inactive, "Inactive"),
-	MEM("Active_anon", active_anon, "Active(anon)"),
-	MEM("Inactive_anon", inactive_anon, "Inactive(anon)"),
-	MEM("Active_file", active_file, "Active(file)"),
-	MEM("Inactive_file", inactive_file, "Inactive(file)"),
-	MEM("SwapTotal", swap_total, "SwapTotal"),
-	MEM("SwapFree", swap_free, "SwapFree"),
-	MEM("Dirty", dirty, "Dirty"),
-	MEM("Writeback", writeback, "Writeback"),
-	MEM("AnonPages", anon_pages, "AnonPages"),
-	MEM("Mapped", mapped, "Mapped"),
-	MEM("Shmem", shmem, "Shmem"),
-	MEM("KReclaimable", kreclaimable, "KReclaimable"),
-	MEM("Slab", slab, "Slab"),
-	MEM("SReclaimable", sreclaimable, "SReclaimable"),
-	MEM("SUnreclaim", sunreclaim, "SUnreclaim"),
-	MEM("CommitLimit", commit_limit, "CommitLimit"),
-	MEM("Committed_AS", committed_as, "Committed_AS"),
-	MEM("Hugepagesize", hugepagesize, "Hugepagesize"),
-	{ GAUGE("node_memory_HugePages_Total", "", PTK_V_U64,
-		"Memory information field HugePages_Total (/proc/meminfo HugePages_Total, pages)."),
-	  offsetof(struct ptk_meminfo, hugepages_total), 1 },
-	{ GAUGE("node_memory_HugePages_Free", "", PTK_V_U64,
-		"Memory information field HugePages_Free (/proc/meminfo HugePages_Free, pages)."),
-	  offsetof(struct ptk_meminfo, hugepages_free), 1 },
-};
-#undef MEM
+/*
+ * /proc/meminfo and /proc/vmstat: one family per field of the readers' tables
+ * (ptk_meminfo_fields, ptk_vmstat_fields), named as node_exporter names them:
+ * node_memory_<Key>_bytes (kB x 1024; '(' and ')' become '_', "HugePages_*" counts have no
+ * _bytes), node_vmstat_<key> for its default fields. A field the kernel lacks is absent.
+ */
+static struct ptk_metric mi_m[PTK_MI_NFIELDS], vm_m[PTK_VM_NFIELDS];
+static char mi_names[PTK_MI_NFIELDS][80], mi_help[PTK_MI_NFIELDS][160];
+static char vm_names[PTK_VM_NFIELDS][64], vm_help[PTK_VM_NFIELDS][96];
 
-/* /proc/vmstat: node_exporter's default fields, untyped as node_exporter shows them */
-#define VM(k, f)                                                                                   \
-	{                                                                                          \
-		COUNTER("node_vmstat_" k, "", PTK_V_U64, "/proc/vmstat information field " k "."), \
-			offsetof(struct ptk_vmstat, f)                                             \
+/* node_exporter's default vmstat fields: ^(oom_kill|pgpg|pswp|pg.*fault).* */
+static bool vm_exported(enum ptk_vm_field f)
+{
+	const char *k = ptk_vmstat_fields[f].key;
+	return !strcmp(k, "oom_kill") || !strncmp(k, "pgpg", 4) || !strncmp(k, "pswp", 4) ||
+	       (!strncmp(k, "pg", 2) && strstr(k, "fault"));
+}
+
+static void field_metrics_init(void)
+{
+	for (int i = 0; i < PTK_MI_NFIELDS; i++) {
+		const struct ptk_field_desc *f = &ptk_meminfo_fields[i];
+		bool kb = !strcmp(f->unit, "kB");
+		char key[32];
+		size_t n = 0;
+
+		for (const char *c = f->key; *c && n + 1 < sizeof(key); c++)
+			if (*c != ')')
+				key[n++] = *c == '(' ? '_' : *c;
+		key[n] = '\0';
+		snprintf(mi_names[i], sizeof(mi_names[i]), "node_memory_%s%s", key,
+			 kb ? "_bytes" : "");
+		snprintf(mi_help[i], sizeof(mi_help[i]),
+			 "Memory information field %s%s (/proc/meminfo %s%s).", key,
+			 kb ? "_bytes" : "", f->key, kb ? "" : ", pages");
+		mi_m[i] = (struct ptk_metric){ mi_names[i], mi_names[i], kb ? "bytes" : "",
+					       PTK_GAUGE,   PTK_V_U64,	 0,
+					       0,	    mi_help[i] };
 	}
-static const struct vm_family {
-	struct ptk_metric m;
-	size_t off;
-} vm_families[] = {
-	VM("pgpgin", pgpgin),	  VM("pgpgout", pgpgout), VM("pswpin", pswpin),
-	VM("pswpout", pswpout),	  VM("pgfault", pgfault), VM("pgmajfault", pgmajfault),
-	VM("oom_kill", oom_kill),
-};
-#undef VM
+	for (int i = 0; i < PTK_VM_NFIELDS; i++) {
+		const char *k = ptk_vmstat_fields[i].key;
+		snprintf(vm_names[i], sizeof(vm_names[i]), "node_vmstat_%s", k);
+		snprintf(vm_help[i], sizeof(vm_help[i]), "/proc/vmstat information field %s.", k);
+		vm_m[i] = (struct ptk_metric){ vm_names[i], vm_names[i], "", PTK_COUNTER,
+					       PTK_V_U64,   0,		 0,  vm_help[i] };
+	}
+}
 
 /* /proc/diskstats, per whole device: value = field x scale (sectors -> bytes, ms -> s) */
 static const struct disk_family {
@@ -920,13 +905,14 @@ static struct body *collect(struct exporter *ex)
 	if (ex->on[CL_MEMINFO]) {
 		struct ptk_meminfo mi;
 		if (ptk_meminfo_read(src, &mi) == 0) {
-			for (size_t i = 0; i < ARRAY_SIZE(mem_families); i++) {
-				const struct mem_family *f = &mem_families[i];
-				u64 v = *(const u64 *)((const char *)&mi + f->off);
-				bool na = f->off == offsetof(struct ptk_meminfo, mem_available) &&
-					  !mi.has_available; /* an estimate: not node_exporter's */
-				both_family(b, &f->m);
-				both_sample(b, &f->m, NULL, na ? PTK_NA : PTK_U(v * f->scale), -1);
+			for (int i = 0; i < PTK_MI_NFIELDS; i++) {
+				u64 scale = strcmp(ptk_meminfo_fields[i].unit, "kB") ? 1 : 1024;
+				/* absent, or MemAvailable's estimate: not node_exporter's */
+				if (!ptk_meminfo_has(&mi, i))
+					continue;
+				both_family(b, &mi_m[i]);
+				both_sample(b, &mi_m[i], NULL,
+					    PTK_U(ptk_meminfo_get(&mi, i) * scale), -1);
 			}
 			/* what check judges and free shows, the estimate labelled as free flags it */
 			const char *lab[] = { "estimated", mi.has_available ? "false" : "true",
@@ -940,15 +926,11 @@ static struct body *collect(struct exporter *ex)
 	if (ex->on[CL_VMSTAT]) {
 		struct ptk_vmstat vm;
 		if (ptk_vmstat_read(src, &vm) == 0) {
-			for (size_t i = 0; i < ARRAY_SIZE(vm_families); i++) {
-				const struct vm_family *f = &vm_families[i];
-				bool na = f->off == offsetof(struct ptk_vmstat, oom_kill) &&
-					  !vm.has_oom_kill;
-				both_family(b, &f->m);
-				both_sample(b, &f->m, NULL,
-					    na ? PTK_NA :
-						 PTK_U(*(const u64 *)((const char *)&vm + f->off)),
-					    -1);
+			for (int i = 0; i < PTK_VM_NFIELDS; i++) {
+				if (!vm_exported(i) || !ptk_vmstat_has(&vm, i))
+					continue;
+				both_family(b, &vm_m[i]);
+				both_sample(b, &vm_m[i], NULL, PTK_U(ptk_vmstat_get(&vm, i)), -1);
 			}
 			ok[CL_VMSTAT] = true;
 		}
@@ -1324,6 +1306,7 @@ int cmd_exporter(struct ptk_ctx *ctx, int argc, char **argv)
 	int c, r, nthreads = 4;
 	sigset_t block, old;
 
+	field_metrics_init();
 	ex->ctx = ctx;
 	ex->scan_s = 5;
 	ex->window_s = 60;

@@ -27,6 +27,22 @@ static double pct(double part, double whole)
 
 #define SET(mids, r, m, val) ACT_SET(mids, r, PTK_M_##m, val)
 
+/* meminfo field f of m (kB), unknown when the file lacks it (older kernels) */
+static struct ptk_val mi_val(const struct ptk_meminfo *m, enum ptk_mi_field f)
+{
+	return ptk_meminfo_has(m, f) ? PTK_U(ptk_meminfo_get(m, f)) : PTK_NA;
+}
+
+/* Rate of vmstat counter f from a to b over itv_s; unknown when either sample lacks it
+ * (a == NULL: since boot, from zero). */
+static struct ptk_val vm_rate(const struct ptk_vmstat *a, const struct ptk_vmstat *b,
+			      enum ptk_vm_field f, double itv_s)
+{
+	if (!ptk_vmstat_has(b, f) || (a && !ptk_vmstat_has(a, f)))
+		return PTK_NA;
+	return PTK_F(ptk_act_rate(a ? ptk_vmstat_get(a, f) : 0, ptk_vmstat_get(b, f), itv_s));
+}
+
 ACT_ROWS_FN(ptk_act_mem_rows)
 {
 	const struct ptk_meminfo *m = &cur->mi;
@@ -42,7 +58,7 @@ ACT_ROWS_FN(ptk_act_mem_rows)
 	SET(ids, r, MEM_USED, PTK_U(sub0(m->mem_total, m->mem_available)));
 	SET(ids, r, MEM_FREE, PTK_U(m->mem_free));
 	SET(ids, r, MEM_AVAIL, PTK_U(m->mem_available));
-	SET(ids, r, MEM_SHARED, PTK_U(m->shmem));
+	SET(ids, r, MEM_SHARED, mi_val(m, PTK_MI_SHMEM));
 	/* procps 4 (library/meminfo.c): cache = Cached + SReclaimable, buff/cache adds Buffers */
 	SET(ids, r, MEM_CACHE, PTK_U(m->cached + m->sreclaimable));
 	SET(ids, r, MEM_BUFF_CACHE, PTK_U(m->buffers + m->cached + m->sreclaimable));
@@ -50,11 +66,13 @@ ACT_ROWS_FN(ptk_act_mem_rows)
 	SET(ids, r, MEM_USED_PCT, PTK_F(pct(kbmemused, m->mem_total)));
 	SET(ids, r, MEM_BUFFERS, PTK_U(m->buffers));
 	SET(ids, r, MEM_CACHED, PTK_U(m->cached));
-	SET(ids, r, MEM_COMMIT, PTK_U(m->committed_as));
-	SET(ids, r, MEM_COMMIT_PCT, PTK_F(pct(m->committed_as, m->mem_total + m->swap_total)));
-	SET(ids, r, MEM_ACTIVE, PTK_U(m->active));
-	SET(ids, r, MEM_INACTIVE, PTK_U(m->inactive));
-	SET(ids, r, MEM_DIRTY, PTK_U(m->dirty));
+	SET(ids, r, MEM_COMMIT, mi_val(m, PTK_MI_COMMITTED_AS));
+	if (ptk_meminfo_has(m, PTK_MI_COMMITTED_AS))
+		SET(ids, r, MEM_COMMIT_PCT,
+		    PTK_F(pct(m->committed_as, m->mem_total + m->swap_total)));
+	SET(ids, r, MEM_ACTIVE, mi_val(m, PTK_MI_ACTIVE));
+	SET(ids, r, MEM_INACTIVE, mi_val(m, PTK_MI_INACTIVE));
+	SET(ids, r, MEM_DIRTY, mi_val(m, PTK_MI_DIRTY));
 	return 0;
 }
 
@@ -71,9 +89,8 @@ static bool vm_both(const struct ptk_snap *prev, const struct ptk_snap *cur)
 
 ACT_ROWS_FN(ptk_act_swap_rows)
 {
-	static const struct ptk_vmstat zero;
 	const struct ptk_meminfo *m = &cur->mi;
-	const struct ptk_vmstat *a = prev ? &prev->vm : &zero, *b = &cur->vm;
+	const struct ptk_vmstat *a = prev ? &prev->vm : NULL, *b = &cur->vm;
 	const enum ptk_mid *ids = ptk_act_swap_mids;
 	struct ptk_row *r = ptk_rows_add(out, "");
 
@@ -84,12 +101,13 @@ ACT_ROWS_FN(ptk_act_swap_rows)
 		SET(ids, r, SWP_FREE, PTK_U(m->swap_free));
 		SET(ids, r, SWP_USED, PTK_U(used));
 		SET(ids, r, SWP_USED_PCT, PTK_F(pct(used, m->swap_total)));
-		SET(ids, r, SWP_CAD, PTK_U(m->swap_cached));
-		SET(ids, r, SWP_CAD_PCT, PTK_F(pct(m->swap_cached, used)));
+		SET(ids, r, SWP_CAD, mi_val(m, PTK_MI_SWAP_CACHED));
+		if (ptk_meminfo_has(m, PTK_MI_SWAP_CACHED))
+			SET(ids, r, SWP_CAD_PCT, PTK_F(pct(m->swap_cached, used)));
 	}
 	if (vm_both(prev, cur)) {
-		SET(ids, r, SWP_PSWPIN, PTK_F(ptk_act_rate(a->pswpin, b->pswpin, itv_s)));
-		SET(ids, r, SWP_PSWPOUT, PTK_F(ptk_act_rate(a->pswpout, b->pswpout, itv_s)));
+		SET(ids, r, SWP_PSWPIN, vm_rate(a, b, PTK_VM_PSWPIN, itv_s));
+		SET(ids, r, SWP_PSWPOUT, vm_rate(a, b, PTK_VM_PSWPOUT, itv_s));
 	}
 	return 0;
 }
@@ -101,26 +119,32 @@ const enum ptk_mid ptk_act_paging_mids[] = {
 
 ACT_ROWS_FN(ptk_act_paging_rows)
 {
-	static const struct ptk_vmstat zero;
-	const struct ptk_vmstat *a = prev ? &prev->vm : &zero, *b = &cur->vm;
+	const struct ptk_vmstat *a = prev ? &prev->vm : NULL, *b = &cur->vm;
 	const enum ptk_mid *ids = ptk_act_paging_mids;
 	struct ptk_row *r = ptk_rows_add(out, "");
-	double scan, steal;
+	struct ptk_val sk, sd, tk, td;
 
 	if (!vm_both(prev, cur))
 		return 0;
-	scan = ptk_act_rate(a->pgscan_kswapd, b->pgscan_kswapd, itv_s) +
-	       ptk_act_rate(a->pgscan_direct, b->pgscan_direct, itv_s);
-	steal = ptk_act_rate(a->pgsteal_kswapd, b->pgsteal_kswapd, itv_s) +
-		ptk_act_rate(a->pgsteal_direct, b->pgsteal_direct, itv_s);
-	SET(ids, r, PG_PGPGIN, PTK_F(ptk_act_rate(a->pgpgin, b->pgpgin, itv_s)));
-	SET(ids, r, PG_PGPGOUT, PTK_F(ptk_act_rate(a->pgpgout, b->pgpgout, itv_s)));
-	SET(ids, r, PG_FAULT, PTK_F(ptk_act_rate(a->pgfault, b->pgfault, itv_s)));
-	SET(ids, r, PG_MAJFLT, PTK_F(ptk_act_rate(a->pgmajfault, b->pgmajfault, itv_s)));
-	SET(ids, r, PG_PGFREE, PTK_F(ptk_act_rate(a->pgfree, b->pgfree, itv_s)));
-	SET(ids, r, PG_PGSCANK, PTK_F(ptk_act_rate(a->pgscan_kswapd, b->pgscan_kswapd, itv_s)));
-	SET(ids, r, PG_PGSCAND, PTK_F(ptk_act_rate(a->pgscan_direct, b->pgscan_direct, itv_s)));
-	SET(ids, r, PG_PGSTEAL, PTK_F(steal));
-	SET(ids, r, PG_VMEFF, PTK_F(scan > 0 ? MIN(100.0, 100.0 * steal / scan) : 0));
+	SET(ids, r, PG_PGPGIN, vm_rate(a, b, PTK_VM_PGPGIN, itv_s));
+	SET(ids, r, PG_PGPGOUT, vm_rate(a, b, PTK_VM_PGPGOUT, itv_s));
+	SET(ids, r, PG_FAULT, vm_rate(a, b, PTK_VM_PGFAULT, itv_s));
+	SET(ids, r, PG_MAJFLT, vm_rate(a, b, PTK_VM_PGMAJFAULT, itv_s));
+	SET(ids, r, PG_PGFREE, vm_rate(a, b, PTK_VM_PGFREE, itv_s));
+	sk = vm_rate(a, b, PTK_VM_PGSCAN_KSWAPD, itv_s);
+	sd = vm_rate(a, b, PTK_VM_PGSCAN_DIRECT, itv_s);
+	tk = vm_rate(a, b, PTK_VM_PGSTEAL_KSWAPD, itv_s);
+	td = vm_rate(a, b, PTK_VM_PGSTEAL_DIRECT, itv_s);
+	SET(ids, r, PG_PGSCANK, sk);
+	SET(ids, r, PG_PGSCAND, sd);
+	if (!tk.na && !td.na) {
+		double steal = tk.f + td.f;
+		SET(ids, r, PG_PGSTEAL, PTK_F(steal));
+		if (!sk.na && !sd.na) {
+			double scan = sk.f + sd.f;
+			SET(ids, r, PG_VMEFF,
+			    PTK_F(scan > 0 ? MIN(100.0, 100.0 * steal / scan) : 0));
+		}
+	}
 	return 0;
 }

@@ -41,6 +41,9 @@ struct arc_col {
 	enum col_type type;
 	size_t off; /* into struct ptk_snap */
 	const char *help; /* unit and kernel source */
+	/* a field of its file that may be absent alone: 1 + enum ptk_mi_field (mi) or 1 + enum
+	 * ptk_vm_field (vm); NULL in the row when absent, its present bit set when loaded */
+	short mi, vm;
 };
 
 #define S_(f) offsetof(struct ptk_snap, f)
@@ -48,8 +51,14 @@ struct arc_col {
 	{                         \
 		n, g, t, S_(f), h \
 	}
-#define MI_(n, f, h) COL(n, G_MI, C_U64, mi.f, "kB, /proc/meminfo " h)
-#define VM_(n, f) COL(n, G_VM, C_U64, vm.f, "count since boot, /proc/vmstat " #f)
+#define MI_(n, f, h)                                                              \
+	{                                                                         \
+#f, G_MI, C_U64, S_(mi.f), "kB, /proc/meminfo " h, 1 + PTK_MI_##n \
+	}
+#define VM_(n, f)                                                                                  \
+	{                                                                                          \
+#f, G_VM, C_U64, S_(vm.f), "count since boot, /proc/vmstat " #f, 0, 1 + PTK_VM_##n \
+	}
 #define PSI_(r, R, w, W)                                                                    \
 	COL("psi_" r "_" #w "_avg10", G_PSI0 + 2 * R + W, C_X100, psi[R].w.avg10,           \
 	    "% x 100, /proc/pressure/" r " " #w " avg10"),                                  \
@@ -75,48 +84,50 @@ static const struct arc_col sample_cols[] = {
 	COL("nr_running", G_LA, C_U32, la.nr_running, "runnable entities, /proc/loadavg 4"),
 	COL("nr_threads", G_LA, C_U32, la.nr_threads, "scheduling entities, /proc/loadavg 4"),
 	COL("last_pid", G_LA, C_I32, la.last_pid, "last pid allocated, /proc/loadavg 5"),
-	MI_("mem_total", mem_total, "MemTotal"),
-	MI_("mem_free", mem_free, "MemFree"),
-	MI_("mem_available", mem_available, "MemAvailable (estimated when absent)"),
+	MI_(MEM_TOTAL, mem_total, "MemTotal"),
+	MI_(MEM_FREE, mem_free, "MemFree"),
+	/* the estimate when the kernel has none: its presence is mem_has_available */
+	COL("mem_available", G_MI, C_U64, mi.mem_available,
+	    "kB, /proc/meminfo MemAvailable (estimated when absent)"),
 	COL("mem_has_available", G_MI, C_FLAG, mi.has_available, "1 when MemAvailable exists"),
-	MI_("buffers", buffers, "Buffers"),
-	MI_("cached", cached, "Cached"),
-	MI_("swap_cached", swap_cached, "SwapCached"),
-	MI_("active", active, "Active"),
-	MI_("inactive", inactive, "Inactive"),
-	MI_("active_anon", active_anon, "Active(anon)"),
-	MI_("inactive_anon", inactive_anon, "Inactive(anon)"),
-	MI_("active_file", active_file, "Active(file)"),
-	MI_("inactive_file", inactive_file, "Inactive(file)"),
-	MI_("swap_total", swap_total, "SwapTotal"),
-	MI_("swap_free", swap_free, "SwapFree"),
-	MI_("dirty", dirty, "Dirty"),
-	MI_("writeback", writeback, "Writeback"),
-	MI_("anon_pages", anon_pages, "AnonPages"),
-	MI_("mapped", mapped, "Mapped"),
-	MI_("shmem", shmem, "Shmem"),
-	MI_("kreclaimable", kreclaimable, "KReclaimable"),
-	MI_("slab", slab, "Slab"),
-	MI_("sreclaimable", sreclaimable, "SReclaimable"),
-	MI_("sunreclaim", sunreclaim, "SUnreclaim"),
-	MI_("commit_limit", commit_limit, "CommitLimit"),
-	MI_("committed_as", committed_as, "Committed_AS"),
-	COL("hugepages_total", G_MI, C_U64, mi.hugepages_total, "pages, /proc/meminfo"),
-	COL("hugepages_free", G_MI, C_U64, mi.hugepages_free, "pages, /proc/meminfo"),
-	MI_("hugepagesize", hugepagesize, "Hugepagesize"),
-	VM_("pgpgin", pgpgin),
-	VM_("pgpgout", pgpgout),
-	VM_("pswpin", pswpin),
-	VM_("pswpout", pswpout),
-	VM_("pgfault", pgfault),
-	VM_("pgmajfault", pgmajfault),
-	VM_("pgfree", pgfree),
-	VM_("pgscan_kswapd", pgscan_kswapd),
-	VM_("pgscan_direct", pgscan_direct),
-	VM_("pgsteal_kswapd", pgsteal_kswapd),
-	VM_("pgsteal_direct", pgsteal_direct),
-	VM_("allocstall", allocstall),
-	VM_("oom_kill", oom_kill),
+	MI_(BUFFERS, buffers, "Buffers"),
+	MI_(CACHED, cached, "Cached"),
+	MI_(SWAP_CACHED, swap_cached, "SwapCached"),
+	MI_(ACTIVE, active, "Active"),
+	MI_(INACTIVE, inactive, "Inactive"),
+	MI_(ACTIVE_ANON, active_anon, "Active(anon)"),
+	MI_(INACTIVE_ANON, inactive_anon, "Inactive(anon)"),
+	MI_(ACTIVE_FILE, active_file, "Active(file)"),
+	MI_(INACTIVE_FILE, inactive_file, "Inactive(file)"),
+	MI_(SWAP_TOTAL, swap_total, "SwapTotal"),
+	MI_(SWAP_FREE, swap_free, "SwapFree"),
+	MI_(DIRTY, dirty, "Dirty"),
+	MI_(WRITEBACK, writeback, "Writeback"),
+	MI_(ANON_PAGES, anon_pages, "AnonPages"),
+	MI_(MAPPED, mapped, "Mapped"),
+	MI_(SHMEM, shmem, "Shmem"),
+	MI_(KRECLAIMABLE, kreclaimable, "KReclaimable"),
+	MI_(SLAB, slab, "Slab"),
+	MI_(SRECLAIMABLE, sreclaimable, "SReclaimable"),
+	MI_(SUNRECLAIM, sunreclaim, "SUnreclaim"),
+	MI_(COMMIT_LIMIT, commit_limit, "CommitLimit"),
+	MI_(COMMITTED_AS, committed_as, "Committed_AS"),
+	MI_(HUGEPAGES_TOTAL, hugepages_total, "HugePages_Total (pages)"),
+	MI_(HUGEPAGES_FREE, hugepages_free, "HugePages_Free (pages)"),
+	MI_(HUGEPAGESIZE, hugepagesize, "Hugepagesize"),
+	VM_(PGPGIN, pgpgin),
+	VM_(PGPGOUT, pgpgout),
+	VM_(PSWPIN, pswpin),
+	VM_(PSWPOUT, pswpout),
+	VM_(PGFAULT, pgfault),
+	VM_(PGMAJFAULT, pgmajfault),
+	VM_(PGFREE, pgfree),
+	VM_(PGSCAN_KSWAPD, pgscan_kswapd),
+	VM_(PGSCAN_DIRECT, pgscan_direct),
+	VM_(PGSTEAL_KSWAPD, pgsteal_kswapd),
+	VM_(PGSTEAL_DIRECT, pgsteal_direct),
+	VM_(ALLOCSTALL, allocstall),
+	VM_(OOM_KILL, oom_kill),
 	COL("vm_has_oom_kill", G_VM, C_FLAG, vm.has_oom_kill, "1 when oom_kill exists"),
 	PSI_("cpu", 0, some, 0),
 	PSI_("cpu", 0, full, 1),
@@ -183,6 +194,18 @@ static void grp_set(struct ptk_snap *s, int g)
 		((g - G_PSI0) % 2 ? &s->psi[r].full : &s->psi[r].some)->present = true;
 	}
 	}
+}
+
+/* Does s hold column c's value? Its file was read, and the field was in it. */
+static bool col_present(const struct ptk_snap *s, const struct arc_col *c)
+{
+	if (!grp_present(s, c->grp))
+		return false;
+	if (c->mi)
+		return ptk_meminfo_has(&s->mi, c->mi - 1);
+	if (c->vm)
+		return ptk_vmstat_has(&s->vm, c->vm - 1);
+	return true;
 }
 
 static s64 col_get(const struct ptk_snap *s, const struct arc_col *c)
@@ -953,8 +976,7 @@ int ptk_arc_write(struct ptk_arc *a, struct ptk_snap *s, s64 prev_id,
 		return r;
 	sqlite3_bind_int64(st, 1, s->t_ms);
 	for (int i = 0; i < NSCOL; i++)
-		bind_opt(st, i + 2, grp_present(s, sample_cols[i].grp),
-			 col_get(s, &sample_cols[i]));
+		bind_opt(st, i + 2, col_present(s, &sample_cols[i]), col_get(s, &sample_cols[i]));
 	if ((r = step_reset(a, st, "insert sample")))
 		goto err_rollback;
 	sid = s->id = sqlite3_last_insert_rowid(a->db);
@@ -1473,8 +1495,17 @@ int ptk_arc_load(struct ptk_arc *a, s64 id, bool procs, struct ptk_snap *s)
 			continue;
 		grp_set(s, sample_cols[i].grp);
 		col_put(s, &sample_cols[i], sqlite3_column_int64(st, i + 1));
+		if (sample_cols[i].mi)
+			s->mi.present |= 1ull << (sample_cols[i].mi - 1);
+		if (sample_cols[i].vm)
+			s->vm.present |= 1ull << (sample_cols[i].vm - 1);
 	}
 	sqlite3_reset(st);
+	/* flags of the fields whose absence older archives wrote as 0 and a flag */
+	if (s->mi.has_available)
+		s->mi.present |= 1ull << PTK_MI_MEM_AVAILABLE;
+	if (!s->vm.has_oom_kill)
+		s->vm.present &= ~(1ull << PTK_VM_OOM_KILL);
 
 	s->st.ncpu = 0;
 	s->ds.n = s->nd.n = s->kvs.n = 0;

@@ -25,15 +25,9 @@ KNOWN = {
         "sar subtracts its own process from procs_running always (as sadc does live); vmstat, "
         "check and the exporter subtract the observer only when it was counted (live, or a "
         "tree with the ptk-capture marker)",
-    "kbcommit (Committed_AS)":
-        "struct ptk_meminfo has no per-field presence: an absent Committed_AS reads as 0 in sar "
-        "and the exporter",
     "eth0 %ifutil (no link speed)":
         "sar's text prints 0.00 for an unknown link speed as sysstat does (JSON is null); the "
         "archive-v1 fixture pins that text",
-    "exporter meminfo":
-        "struct ptk_meminfo has no per-field presence: the exporter serves absent meminfo "
-        "fields as 0",
 }
 
 FIX, OUT, N0 = sys.argv[1], sys.argv[2], int(sys.argv[3])
@@ -650,10 +644,7 @@ n += 1
 absent = sorted(k for k in P2 if re.fullmatch(r"node_memory_(\w+?)(_bytes)?", k)
                 and re.fullmatch(r"node_memory_(\w+?)(_bytes)?", k).group(1).replace("_anon", "(anon)")
                 .replace("_file", "(file)") not in M)
-if absent and "exporter meminfo" in KNOWN:
-    print("ok %d - exporter: node_memory_* for %d absent fields # SKIP known disagreement, not fixed yet: %s"
-          % (n, len(absent), KNOWN["exporter meminfo"]))
-elif absent:
+if absent:
     print("not ok %d - exporter: node_memory_* only for fields /proc/meminfo has: %d series for absent fields"
           % (n, len(absent)))
     for k in absent:

@@ -4,6 +4,8 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -70,9 +72,51 @@ static void test_meminfo_no_available_8tib(void **state)
 	assert_int_equal(mi.cached, 2147483648ull);
 	/* 1073741824 + 1073741824 + 1610612736 + 104857600 */
 	assert_int_equal(mi.mem_available, 3862953984ull);
-	/* fields absent from this kernel stay 0 */
+	/* fields absent from this kernel read 0 and are flagged absent (unknown) */
 	assert_int_equal(mi.kreclaimable, 0);
 	assert_int_equal(mi.shmem, 0);
+	assert_false(ptk_meminfo_has(&mi, PTK_MI_KRECLAIMABLE));
+	assert_false(ptk_meminfo_has(&mi, PTK_MI_SHMEM));
+	assert_false(
+		ptk_meminfo_has(&mi, PTK_MI_MEM_AVAILABLE)); /* the estimate is not the kernel's */
+	assert_true(ptk_meminfo_has(&mi, PTK_MI_MEM_TOTAL));
+	assert_true(ptk_meminfo_has(&mi, PTK_MI_CACHED));
+}
+
+/* A file with only some fields: what is there is present, the rest absent, and the text
+ * written back (snapshot trees, the archive's --at replay) parses to the same presence. */
+static void test_meminfo_presence_roundtrip(void **state)
+{
+	struct ptk_meminfo mi, back;
+	struct ptk_strbuf b = { 0 };
+
+	assert_int_equal(ptk_meminfo_parse("MemTotal: 1000 kB\nMemFree: 400 kB\n"
+					   "Committed_AS: 0 kB\nHugePages_Total: 2\n",
+					   &mi),
+			 0);
+	assert_true(ptk_meminfo_has(&mi, PTK_MI_COMMITTED_AS)); /* 0, but there */
+	assert_false(ptk_meminfo_has(&mi, PTK_MI_COMMIT_LIMIT));
+	assert_false(ptk_meminfo_has(&mi, PTK_MI_DIRTY));
+	assert_int_equal(ptk_meminfo_get(&mi, PTK_MI_HUGEPAGES_TOTAL), 2);
+	ptk_meminfo_text(&mi, &b);
+	assert_string_equal(b.p, "MemTotal: 1000 kB\nMemFree: 400 kB\nCommitted_AS: 0 kB\n"
+				 "HugePages_Total: 2\n");
+	assert_int_equal(ptk_meminfo_parse(b.p, &back), 0);
+	assert_true(back.present == mi.present);
+	assert_int_equal(back.mem_available, mi.mem_available); /* the same estimate */
+	free(b.p);
+	/* no MemTotal: not a meminfo */
+	assert_int_equal(ptk_meminfo_parse("MemFree: 400 kB\n", &mi), -EINVAL);
+	/* every field of the table is found by its kernel key */
+	for (int i = 0; i < PTK_MI_NFIELDS; i++) {
+		char line[96];
+		snprintf(line, sizeof(line), "MemTotal: 5 kB\n%s: %d kB\n",
+			 ptk_meminfo_fields[i].key, 7 + i);
+		assert_int_equal(ptk_meminfo_parse(line, &mi), 0);
+		assert_true(ptk_meminfo_has(&mi, i));
+		if (i != PTK_MI_MEM_TOTAL)
+			assert_int_equal(ptk_meminfo_get(&mi, i), 7 + i);
+	}
 }
 
 static void test_meminfo_estimate_variants(void **state)
@@ -142,6 +186,9 @@ static void test_vmstat_old(void **state)
 	assert_int_equal(ptk_vmstat_read(&src, &vm), 0);
 	assert_int_equal(vm.allocstall, 17);
 	assert_false(vm.has_oom_kill);
+	assert_false(ptk_vmstat_has(&vm, PTK_VM_OOM_KILL));
+	assert_true(ptk_vmstat_has(&vm, PTK_VM_PGSCAN_KSWAPD)); /* from its zones */
+	assert_true(ptk_vmstat_has(&vm, PTK_VM_ALLOCSTALL));
 	assert_int_equal(vm.oom_kill, 0);
 	assert_int_equal(vm.pgfault, 500);
 	assert_int_equal(vm.pgmajfault, 5);
@@ -156,6 +203,18 @@ static void test_vmstat_old(void **state)
 					  &vm),
 			 0);
 	assert_int_equal(vm.pgscan_kswapd, 70);
+	assert_false(ptk_vmstat_has(&vm, PTK_VM_PGFAULT));
+	/* written back: the same counters, the same presence */
+	struct ptk_vmstat back;
+	struct ptk_strbuf b = { 0 };
+	assert_int_equal(
+		ptk_vmstat_parse("pgfault 9\nallocstall_dma 2\nallocstall_normal 3\n", &vm), 0);
+	ptk_vmstat_text(&vm, &b);
+	assert_string_equal(b.p, "pgfault 9\nallocstall_normal 5\n");
+	assert_int_equal(ptk_vmstat_parse(b.p, &back), 0);
+	assert_true(back.present == vm.present);
+	assert_int_equal(back.allocstall, 5);
+	free(b.p);
 }
 
 int main(void)
@@ -164,6 +223,7 @@ int main(void)
 		cmocka_unit_test(test_meminfo_current),
 		cmocka_unit_test(test_meminfo_no_available_8tib),
 		cmocka_unit_test(test_meminfo_estimate_variants),
+		cmocka_unit_test(test_meminfo_presence_roundtrip),
 		cmocka_unit_test(test_vmstat_current),
 		cmocka_unit_test(test_vmstat_old),
 	};

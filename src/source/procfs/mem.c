@@ -7,81 +7,80 @@
 
 #include "source/procfs/procfs.h"
 
-struct field {
-	const char *name;
-	size_t off;
-	size_t len; /* strlen(name) */
+#define MI(e, k, n, f, u) [PTK_MI_##e] = { k, n, offsetof(struct ptk_meminfo, f), u }
+const struct ptk_field_desc ptk_meminfo_fields[PTK_MI_NFIELDS] = {
+	MI(MEM_TOTAL, "MemTotal", "mem_total", mem_total, "kB"),
+	MI(MEM_FREE, "MemFree", "mem_free", mem_free, "kB"),
+	MI(MEM_AVAILABLE, "MemAvailable", "mem_available", mem_available, "kB"),
+	MI(BUFFERS, "Buffers", "buffers", buffers, "kB"),
+	MI(CACHED, "Cached", "cached", cached, "kB"),
+	MI(SWAP_CACHED, "SwapCached", "swap_cached", swap_cached, "kB"),
+	MI(ACTIVE, "Active", "active", active, "kB"),
+	MI(INACTIVE, "Inactive", "inactive", inactive, "kB"),
+	MI(ACTIVE_ANON, "Active(anon)", "active_anon", active_anon, "kB"),
+	MI(INACTIVE_ANON, "Inactive(anon)", "inactive_anon", inactive_anon, "kB"),
+	MI(ACTIVE_FILE, "Active(file)", "active_file", active_file, "kB"),
+	MI(INACTIVE_FILE, "Inactive(file)", "inactive_file", inactive_file, "kB"),
+	MI(SWAP_TOTAL, "SwapTotal", "swap_total", swap_total, "kB"),
+	MI(SWAP_FREE, "SwapFree", "swap_free", swap_free, "kB"),
+	MI(DIRTY, "Dirty", "dirty", dirty, "kB"),
+	MI(WRITEBACK, "Writeback", "writeback", writeback, "kB"),
+	MI(ANON_PAGES, "AnonPages", "anon_pages", anon_pages, "kB"),
+	MI(MAPPED, "Mapped", "mapped", mapped, "kB"),
+	MI(SHMEM, "Shmem", "shmem", shmem, "kB"),
+	MI(KRECLAIMABLE, "KReclaimable", "kreclaimable", kreclaimable, "kB"),
+	MI(SLAB, "Slab", "slab", slab, "kB"),
+	MI(SRECLAIMABLE, "SReclaimable", "sreclaimable", sreclaimable, "kB"),
+	MI(SUNRECLAIM, "SUnreclaim", "sunreclaim", sunreclaim, "kB"),
+	MI(COMMIT_LIMIT, "CommitLimit", "commit_limit", commit_limit, "kB"),
+	MI(COMMITTED_AS, "Committed_AS", "committed_as", committed_as, "kB"),
+	MI(HUGEPAGES_TOTAL, "HugePages_Total", "hugepages_total", hugepages_total, "pages"),
+	MI(HUGEPAGES_FREE, "HugePages_Free", "hugepages_free", hugepages_free, "pages"),
+	MI(HUGEPAGESIZE, "Hugepagesize", "hugepagesize", hugepagesize, "kB"),
 };
+#undef MI
 
-#define MI(n, f)                                                  \
-	{                                                         \
-		n, offsetof(struct ptk_meminfo, f), sizeof(n) - 1 \
-	}
-static const struct field meminfo_fields[] = {
-	MI("MemTotal", mem_total),
-	MI("MemFree", mem_free),
-	MI("MemAvailable", mem_available),
-	MI("Buffers", buffers),
-	MI("Cached", cached),
-	MI("SwapCached", swap_cached),
-	MI("Active", active),
-	MI("Inactive", inactive),
-	MI("Active(anon)", active_anon),
-	MI("Inactive(anon)", inactive_anon),
-	MI("Active(file)", active_file),
-	MI("Inactive(file)", inactive_file),
-	MI("SwapTotal", swap_total),
-	MI("SwapFree", swap_free),
-	MI("Dirty", dirty),
-	MI("Writeback", writeback),
-	MI("AnonPages", anon_pages),
-	MI("Mapped", mapped),
-	MI("Shmem", shmem),
-	MI("KReclaimable", kreclaimable),
-	MI("Slab", slab),
-	MI("SReclaimable", sreclaimable),
-	MI("SUnreclaim", sunreclaim),
-	MI("CommitLimit", commit_limit),
-	MI("Committed_AS", committed_as),
-	MI("HugePages_Total", hugepages_total),
-	MI("HugePages_Free", hugepages_free),
-	MI("Hugepagesize", hugepagesize),
-};
+/* The entry of the key at p (klen bytes, not terminated) in tab[n], or -1. */
+static int field_find(const struct ptk_field_desc *tab, int n, const char *p, size_t klen)
+{
+	for (int i = 0; i < n; i++)
+		if (!strncmp(tab[i].key, p, klen) && tab[i].key[klen] == '\0')
+			return i;
+	return -1;
+}
+
+static inline u64 *field_ptr(void *obj, const struct ptk_field_desc *f)
+{
+	return (u64 *)((char *)obj + f->off);
+}
 
 int ptk_meminfo_parse(const char *text, struct ptk_meminfo *mi)
 {
 	const char *p = text;
-	bool total = false;
 
 	memset(mi, 0, sizeof(*mi));
 	while (*p) {
 		const char *colon = strchr(p, ':'), *eol = strchr(p, '\n');
 		if (!colon || (eol && colon > eol))
 			goto next;
-		size_t klen = colon - p;
-		for (size_t i = 0; i < ARRAY_SIZE(meminfo_fields); i++) {
-			const struct field *f = &meminfo_fields[i];
-			if (f->len != klen || memcmp(p, f->name, klen))
-				continue;
-			const char *end;
-			u64 v = ptk_strtou64(colon + 1, &end);
-			/* kB: anything past 2^54 kB would overflow bytes */
-			if (end == colon + 1 || v > (~0ull >> 10))
-				return -EINVAL;
-			*(u64 *)((char *)mi + f->off) = v;
-			if (f->off == offsetof(struct ptk_meminfo, mem_available))
-				mi->has_available = true;
-			if (f->off == offsetof(struct ptk_meminfo, mem_total))
-				total = true;
-			break;
-		}
+		int i = field_find(ptk_meminfo_fields, PTK_MI_NFIELDS, p, colon - p);
+		if (i < 0)
+			goto next;
+		const char *end;
+		u64 v = ptk_strtou64(colon + 1, &end);
+		/* kB: anything past 2^54 kB would overflow bytes */
+		if (end == colon + 1 || v > (~0ull >> 10))
+			return -EINVAL;
+		*field_ptr(mi, &ptk_meminfo_fields[i]) = v;
+		mi->present |= 1ull << i;
 next:
 		if (!eol)
 			break;
 		p = eol + 1;
 	}
-	if (!total)
+	if (!ptk_meminfo_has(mi, PTK_MI_MEM_TOTAL))
 		return -EINVAL;
+	mi->has_available = ptk_meminfo_has(mi, PTK_MI_MEM_AVAILABLE);
 	if (!mi->has_available) {
 		/* Kernels before 3.14: estimate what can be had without swapping. */
 		u64 est = mi->mem_free + mi->active_file + mi->inactive_file + mi->sreclaimable;
@@ -102,24 +101,23 @@ int ptk_meminfo_read(const struct ptk_src *src, struct ptk_meminfo *mi)
 	return ptk_meminfo_parse(buf, mi);
 }
 
-#define VM(n, f)                                                 \
-	{                                                        \
-		n, offsetof(struct ptk_vmstat, f), sizeof(n) - 1 \
-	}
-static const struct field vmstat_fields[] = {
-	VM("pgpgin", pgpgin),
-	VM("pgpgout", pgpgout),
-	VM("pswpin", pswpin),
-	VM("pswpout", pswpout),
-	VM("pgfault", pgfault),
-	VM("pgmajfault", pgmajfault),
-	VM("pgscan_kswapd", pgscan_kswapd),
-	VM("pgscan_direct", pgscan_direct),
-	VM("pgsteal_kswapd", pgsteal_kswapd),
-	VM("pgsteal_direct", pgsteal_direct),
-	VM("oom_kill", oom_kill),
-	VM("pgfree", pgfree),
+#define VM(e, k, f) [PTK_VM_##e] = { k, k, offsetof(struct ptk_vmstat, f), "" }
+const struct ptk_field_desc ptk_vmstat_fields[PTK_VM_NFIELDS] = {
+	VM(PGPGIN, "pgpgin", pgpgin),
+	VM(PGPGOUT, "pgpgout", pgpgout),
+	VM(PSWPIN, "pswpin", pswpin),
+	VM(PSWPOUT, "pswpout", pswpout),
+	VM(PGFAULT, "pgfault", pgfault),
+	VM(PGMAJFAULT, "pgmajfault", pgmajfault),
+	VM(PGFREE, "pgfree", pgfree),
+	VM(PGSCAN_KSWAPD, "pgscan_kswapd", pgscan_kswapd),
+	VM(PGSCAN_DIRECT, "pgscan_direct", pgscan_direct),
+	VM(PGSTEAL_KSWAPD, "pgsteal_kswapd", pgsteal_kswapd),
+	VM(PGSTEAL_DIRECT, "pgsteal_direct", pgsteal_direct),
+	VM(ALLOCSTALL, "allocstall", allocstall),
+	VM(OOM_KILL, "oom_kill", oom_kill),
 };
+#undef VM
 
 /*
  * Kernels before 4.8 count reclaim per zone only ("pgscan_kswapd_normal", ...); the node-wide
@@ -127,18 +125,18 @@ static const struct field vmstat_fields[] = {
  * counter is absent. "pgscan_direct_throttle" is not a zone.
  */
 static const char *const vm_zones[] = { "dma", "dma32", "normal", "high", "movable", "device" };
-static const struct field vm_zoned[] = {
-	VM("pgscan_kswapd", pgscan_kswapd),
-	VM("pgscan_direct", pgscan_direct),
-	VM("pgsteal_kswapd", pgsteal_kswapd),
-	VM("pgsteal_direct", pgsteal_direct),
+static const enum ptk_vm_field vm_zoned[] = {
+	PTK_VM_PGSCAN_KSWAPD,
+	PTK_VM_PGSCAN_DIRECT,
+	PTK_VM_PGSTEAL_KSWAPD,
+	PTK_VM_PGSTEAL_DIRECT,
 };
 
 /* Index in vm_zoned of a "<counter>_<zone>" key, or -1. */
 static int zone_counter(const char *key, size_t klen)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(vm_zoned); i++) {
-		const char *name = vm_zoned[i].name;
+		const char *name = ptk_vmstat_fields[vm_zoned[i]].key;
 		size_t n = strlen(name);
 		if (klen <= n + 1 || strncmp(key, name, n) || key[n] != '_')
 			continue;
@@ -153,13 +151,13 @@ static int zone_counter(const char *key, size_t klen)
 int ptk_vmstat_parse(const char *text, struct ptk_vmstat *vm)
 {
 	const char *p = text;
-	int seen = 0;
 	u64 zsum[ARRAY_SIZE(vm_zoned)] = { 0 };
-	bool zseen[ARRAY_SIZE(vm_zoned)] = { 0 }, nseen[ARRAY_SIZE(vm_zoned)] = { 0 };
+	bool zseen[ARRAY_SIZE(vm_zoned)] = { 0 };
 
 	memset(vm, 0, sizeof(*vm));
 	while (*p) {
 		const char *sp, *eol = strchr(p, '\n');
+		int i;
 		/* every counter read here starts with p (pg*, psw*), o (oom_kill) or a
 		 * (allocstall*): the ~180 other lines are skipped unparsed (record reads this
 		 * file every sample) */
@@ -173,30 +171,21 @@ int ptk_vmstat_parse(const char *text, struct ptk_vmstat *vm)
 		u64 v = ptk_strtou64(sp + 1, &vend);
 		if (vend == sp + 1)
 			return -EINVAL;
-		if (klen >= 10 && !strncmp(p, "allocstall", 10)) {
+		if (klen > 10 && !strncmp(p, "allocstall", 10)) {
 			vm->allocstall += v; /* allocstall_dma, _normal, _movable ... */
-			seen++;
+			vm->present |= 1ull << PTK_VM_ALLOCSTALL;
 			goto next;
 		}
 		int z = zone_counter(p, klen);
 		if (z >= 0) {
 			zsum[z] += v;
 			zseen[z] = true;
-			seen++;
 			goto next;
 		}
-		for (size_t i = 0; i < ARRAY_SIZE(vmstat_fields); i++) {
-			const struct field *f = &vmstat_fields[i];
-			if (f->len != klen || memcmp(p, f->name, klen))
-				continue;
-			*(u64 *)((char *)vm + f->off) = v;
-			if (f->off == offsetof(struct ptk_vmstat, oom_kill))
-				vm->has_oom_kill = true;
-			for (size_t j = 0; j < ARRAY_SIZE(vm_zoned); j++)
-				if (vm_zoned[j].off == f->off)
-					nseen[j] = true;
-			seen++;
-			break;
+		i = field_find(ptk_vmstat_fields, PTK_VM_NFIELDS, p, klen);
+		if (i >= 0) {
+			*field_ptr(vm, &ptk_vmstat_fields[i]) = v;
+			vm->present |= 1ull << i;
 		}
 next:
 		if (!eol)
@@ -204,9 +193,12 @@ next:
 		p = eol + 1;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(vm_zoned); i++)
-		if (zseen[i] && !nseen[i])
-			*(u64 *)((char *)vm + vm_zoned[i].off) = zsum[i];
-	return seen ? 0 : -EINVAL;
+		if (zseen[i] && !ptk_vmstat_has(vm, vm_zoned[i])) {
+			*field_ptr(vm, &ptk_vmstat_fields[vm_zoned[i]]) = zsum[i];
+			vm->present |= 1ull << vm_zoned[i];
+		}
+	vm->has_oom_kill = ptk_vmstat_has(vm, PTK_VM_OOM_KILL);
+	return vm->present ? 0 : -EINVAL;
 }
 
 int ptk_vmstat_read(const struct ptk_src *src, struct ptk_vmstat *vm)
@@ -221,27 +213,25 @@ int ptk_vmstat_read(const struct ptk_src *src, struct ptk_vmstat *vm)
 
 void ptk_meminfo_text(const struct ptk_meminfo *mi, struct ptk_strbuf *b)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(meminfo_fields); i++) {
-		const struct field *f = &meminfo_fields[i];
-		u64 v = *(const u64 *)((const char *)mi + f->off);
-		bool kb = strncmp(f->name, "HugePages_", 10) != 0;
+	for (int i = 0; i < PTK_MI_NFIELDS; i++) {
+		const struct ptk_field_desc *f = &ptk_meminfo_fields[i];
 
-		if (f->off == offsetof(struct ptk_meminfo, mem_available) && !mi->has_available)
-			continue; /* an estimate: the tree says what the kernel said */
-		ptk_strbuf_addf(b, "%s: %" PRIu64 "%s\n", f->name, v, kb ? " kB" : "");
+		/* an absent field, or the MemAvailable estimate: the tree says what the kernel
+		 * said */
+		if (!ptk_meminfo_has(mi, i))
+			continue;
+		ptk_strbuf_addf(b, "%s: %" PRIu64 "%s\n", f->key, ptk_meminfo_get(mi, i),
+				strcmp(f->unit, "kB") ? "" : " kB");
 	}
 }
 
 void ptk_vmstat_text(const struct ptk_vmstat *vm, struct ptk_strbuf *b)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(vmstat_fields); i++) {
-		const struct field *f = &vmstat_fields[i];
-
-		if (f->off == offsetof(struct ptk_vmstat, oom_kill) && !vm->has_oom_kill)
+	for (int i = 0; i < PTK_VM_NFIELDS; i++) {
+		if (!ptk_vmstat_has(vm, i))
 			continue;
-		ptk_strbuf_addf(b, "%s %" PRIu64 "\n", f->name,
-				*(const u64 *)((const char *)vm + f->off));
+		/* allocstall: the sum of the zones, as one zone (it parses back to the total) */
+		ptk_strbuf_addf(b, "%s%s %" PRIu64 "\n", ptk_vmstat_fields[i].key,
+				i == PTK_VM_ALLOCSTALL ? "_normal" : "", ptk_vmstat_get(vm, i));
 	}
-	/* the sum of the zones, as one zone: it parses back to the same total */
-	ptk_strbuf_addf(b, "allocstall_normal %" PRIu64 "\n", vm->allocstall);
 }

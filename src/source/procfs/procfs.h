@@ -81,36 +81,123 @@ int ptk_uptime_read(const struct ptk_src *src, struct ptk_uptime *up);
 
 /* ---- /proc/meminfo (values in kB, as the kernel prints them) ------------------------ */
 
+/*
+ * The raw fields of a counter file, described once (fs/proc/meminfo.c, mm/vmstat.c): the
+ * readers parse by this table, the snapshot writes trees from it, the archive names its
+ * columns after it and the exporter serves node_exporter's node_memory_<key>_bytes and
+ * node_vmstat_<key> from it.
+ */
+struct ptk_field_desc {
+	const char *key; /* as the kernel writes it: "Active(file)", "pgmajfault" */
+	const char *name; /* snake_case: "active_file" (the archive's column) */
+	size_t off; /* of the u64 in the reader's struct */
+	const char *unit; /* "kB", "pages", "" (a count) */
+};
+
+enum ptk_mi_field {
+	PTK_MI_MEM_TOTAL,
+	PTK_MI_MEM_FREE,
+	PTK_MI_MEM_AVAILABLE,
+	PTK_MI_BUFFERS,
+	PTK_MI_CACHED,
+	PTK_MI_SWAP_CACHED,
+	PTK_MI_ACTIVE,
+	PTK_MI_INACTIVE,
+	PTK_MI_ACTIVE_ANON,
+	PTK_MI_INACTIVE_ANON,
+	PTK_MI_ACTIVE_FILE,
+	PTK_MI_INACTIVE_FILE,
+	PTK_MI_SWAP_TOTAL,
+	PTK_MI_SWAP_FREE,
+	PTK_MI_DIRTY,
+	PTK_MI_WRITEBACK,
+	PTK_MI_ANON_PAGES,
+	PTK_MI_MAPPED,
+	PTK_MI_SHMEM,
+	PTK_MI_KRECLAIMABLE,
+	PTK_MI_SLAB,
+	PTK_MI_SRECLAIMABLE,
+	PTK_MI_SUNRECLAIM,
+	PTK_MI_COMMIT_LIMIT,
+	PTK_MI_COMMITTED_AS,
+	PTK_MI_HUGEPAGES_TOTAL,
+	PTK_MI_HUGEPAGES_FREE,
+	PTK_MI_HUGEPAGESIZE,
+	PTK_MI_NFIELDS
+};
+extern const struct ptk_field_desc ptk_meminfo_fields[PTK_MI_NFIELDS];
+
 struct ptk_meminfo {
 	u64 mem_total, mem_free, mem_available, buffers, cached, swap_cached;
-	u64 active, inactive, active_file, inactive_file, active_anon, inactive_anon;
+	u64 active, inactive, active_anon, inactive_anon, active_file, inactive_file;
 	u64 swap_total, swap_free, dirty, writeback, anon_pages, mapped, shmem;
 	u64 kreclaimable, slab, sreclaimable, sunreclaim, commit_limit, committed_as;
 	u64 hugepages_total, hugepages_free, hugepagesize;
+	u64 present; /* bit (1 << enum ptk_mi_field) of each field the file had */
 	bool has_available; /* MemAvailable present (kernel >= 3.14) */
 };
+/* Was field f in the file? An absent field reads 0 in the struct and is unknown. */
+static inline bool ptk_meminfo_has(const struct ptk_meminfo *mi, enum ptk_mi_field f)
+{
+	return mi->present & (1ull << f);
+}
+/* Field f's value (kB, or pages for HugePages_*). */
+static inline u64 ptk_meminfo_get(const struct ptk_meminfo *mi, enum ptk_mi_field f)
+{
+	return *(const u64 *)((const char *)mi + ptk_meminfo_fields[f].off);
+}
 /* Reads /proc/meminfo. When MemAvailable is missing, mem_available holds an estimate
- * (MemFree + Active(file) + Inactive(file) + SReclaimable, capped at MemTotal). */
+ * (MemFree + Active(file) + Inactive(file) + SReclaimable, capped at MemTotal) and its
+ * present bit stays clear. MemTotal is required: -EINVAL without it. */
 int ptk_meminfo_read(const struct ptk_src *src, struct ptk_meminfo *mi);
 int ptk_meminfo_parse(const char *text, struct ptk_meminfo *mi);
-/* Append mi as /proc/meminfo text (the keys this reader parses; MemAvailable only when the
- * kernel gave it), so ptk_meminfo_parse reads back the same values. */
+/* Append mi as /proc/meminfo text (the fields present), so ptk_meminfo_parse reads back the
+ * same values and the same presence. */
 void ptk_meminfo_text(const struct ptk_meminfo *mi, struct ptk_strbuf *b);
 
 /* ---- /proc/vmstat (event counters since boot) --------------------------------------- */
+
+enum ptk_vm_field {
+	PTK_VM_PGPGIN,
+	PTK_VM_PGPGOUT,
+	PTK_VM_PSWPIN,
+	PTK_VM_PSWPOUT,
+	PTK_VM_PGFAULT,
+	PTK_VM_PGMAJFAULT,
+	PTK_VM_PGFREE,
+	PTK_VM_PGSCAN_KSWAPD,
+	PTK_VM_PGSCAN_DIRECT,
+	PTK_VM_PGSTEAL_KSWAPD,
+	PTK_VM_PGSTEAL_DIRECT,
+	PTK_VM_ALLOCSTALL,
+	PTK_VM_OOM_KILL,
+	PTK_VM_NFIELDS
+};
+/* key "allocstall" stands for the sum of the allocstall_<zone> lines */
+extern const struct ptk_field_desc ptk_vmstat_fields[PTK_VM_NFIELDS];
 
 struct ptk_vmstat {
 	u64 pgpgin, pgpgout; /* kB read from/written to block devices */
 	u64 pswpin, pswpout; /* pages swapped in/out */
 	u64 pgfault, pgmajfault; /* page faults, major faults */
-	u64 pgscan_kswapd, pgscan_direct;
+	u64 pgfree; /* pages freed (sar -B pgfree/s) */
+	u64 pgscan_kswapd, pgscan_direct; /* node-wide, or the sum of the zones (< 4.8) */
 	u64 pgsteal_kswapd, pgsteal_direct;
 	u64 allocstall; /* sum of allocstall_* (direct reclaim entries) */
 	u64 oom_kill; /* OOM kills (kernel >= 4.13) */
+	u64 present; /* bit (1 << enum ptk_vm_field) of each counter the file had */
 	bool has_oom_kill;
-	u64 pgfree; /* pages freed (sar -B pgfree/s) */
 };
+static inline bool ptk_vmstat_has(const struct ptk_vmstat *vm, enum ptk_vm_field f)
+{
+	return vm->present & (1ull << f);
+}
+static inline u64 ptk_vmstat_get(const struct ptk_vmstat *vm, enum ptk_vm_field f)
+{
+	return *(const u64 *)((const char *)vm + ptk_vmstat_fields[f].off);
+}
 int ptk_vmstat_read(const struct ptk_src *src, struct ptk_vmstat *vm);
+/* Parse /proc/vmstat text; -EINVAL when none of the counters above is there. */
 int ptk_vmstat_parse(const char *text, struct ptk_vmstat *vm);
 /* Append vm as /proc/vmstat text that ptk_vmstat_parse reads back to the same values. */
 void ptk_vmstat_text(const struct ptk_vmstat *vm, struct ptk_strbuf *b);
