@@ -32,7 +32,7 @@ MAIN_OBJ := $(BUILD)/src/main.o
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all run test unit lint format install clean deps deps-test bench
+.PHONY: all run test unit lint format install clean deps deps-test bench fuzz fuzz-bins fuzz-bins-inner
 all: $(BUILD)/ptk
 
 # BPF programs: clang -target bpf against vmlinux.h (from this kernel's BTF, or the committed
@@ -110,6 +110,29 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libptk.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Itests -DPTK_FIXTURES='"$(CURDIR)/tests/fixtures"' -o $@ $< $(BUILD)/libptk.a $(LDFLAGS) $(LDLIBS) -lcmocka
 
+# Fuzzing: a libFuzzer harness per parser (tests/fuzz/fuzz_NAME.c, seeds in
+# tests/fuzz/corpus/NAME/), built with clang, ASan and UBSan into build-fuzz/. `make test` runs
+# each on its seeds and a few thousand mutations; `make fuzz FUZZ_TIME=S [FUZZ_JOBS=N]` runs
+# each for S seconds, N at a time, and keeps what it finds in build-fuzz/found/NAME/.
+FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%)
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+FUZZ_TIME ?= 60
+FUZZ_JOBS ?= 2
+
+$(BUILD)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.h $(BUILD)/libptk.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -Itests -o $@ $< $(BUILD)/libptk.a $(LDFLAGS) $(LDLIBS)
+
+fuzz-bins:
+	$(MAKE) BUILD=build-fuzz CC=clang CFLAGS="-O1 -g -fsanitize=fuzzer-no-link $(FUZZ_SAN)" \
+		LDFLAGS="$(FUZZ_SAN)" fuzz-bins-inner
+
+fuzz-bins-inner: $(FUZZ_BIN)
+
+fuzz: deps-test fuzz-bins
+	tests/fuzz/run.sh long build-fuzz $(FUZZ_TIME) $(FUZZ_JOBS)
+
 deps:
 	@scripts/deps.sh
 
@@ -124,6 +147,7 @@ run: deps
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 test: deps-test
 	$(MAKE) BUILD=build-san CFLAGS="-O1 -g $(SAN)" LDFLAGS="$(SAN)" build-san/ptk unit-bins
+	$(MAKE) fuzz-bins
 	PTK=$(CURDIR)/build-san/ptk BUILD=build-san tests/run.sh
 
 unit-bins: $(UNIT_BIN)
@@ -145,6 +169,6 @@ install: all
 	install -m 0644 docs/man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 
 clean:
-	rm -rf build build-san build-lint
+	rm -rf build build-san build-lint build-fuzz
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
