@@ -49,10 +49,12 @@ static void rehash(struct ptk_folded *f)
 	}
 }
 
-void ptk_folded_add_joined(struct ptk_folded *f, const char *stack, u64 count)
+int ptk_folded_add_joined(struct ptk_folded *f, const char *stack, u64 count)
 {
 	unsigned h;
 
+	if (f->total + count < f->total)
+		return -ERANGE; /* the total (and so any stack) would wrap past 2^64 */
 	if ((unsigned)f->n * 2 >= f->hcap)
 		rehash(f);
 	h = hash_str(stack) & (f->hcap - 1);
@@ -61,7 +63,7 @@ void ptk_folded_add_joined(struct ptk_folded *f, const char *stack, u64 count)
 		if (!strcmp(e->stack, stack)) {
 			e->count += count;
 			f->total += count;
-			return;
+			return 0;
 		}
 		h = (h + 1) & (f->hcap - 1);
 	}
@@ -73,12 +75,14 @@ void ptk_folded_add_joined(struct ptk_folded *f, const char *stack, u64 count)
 	f->s[f->n].count = count;
 	f->hash[h] = f->n++;
 	f->total += count;
+	return 0;
 }
 
-void ptk_folded_add(struct ptk_folded *f, const char *const *frames, int n, u64 count)
+int ptk_folded_add(struct ptk_folded *f, const char *const *frames, int n, u64 count)
 {
 	size_t len = 1;
 	char *buf, *p;
+	int r;
 
 	for (int i = 0; i < n; i++)
 		len += strlen(frames[i]) + 1;
@@ -90,8 +94,9 @@ void ptk_folded_add(struct ptk_folded *f, const char *const *frames, int n, u64 
 			*p++ = (*c == ';' || *c == '\n' || *c == '\r') ? ':' : *c;
 	}
 	*p = '\0';
-	ptk_folded_add_joined(f, buf, count);
+	r = ptk_folded_add_joined(f, buf, count);
 	free(buf);
+	return r;
 }
 
 int ptk_folded_add_line(struct ptk_folded *f, const char *line)
@@ -99,6 +104,7 @@ int ptk_folded_add_line(struct ptk_folded *f, const char *line)
 	size_t n = strcspn(line, "\r\n");
 	char *copy, *sp, *end;
 	unsigned long long c;
+	int r;
 
 	while (n && (line[n - 1] == ' ' || line[n - 1] == '\t'))
 		n--;
@@ -110,16 +116,17 @@ int ptk_folded_add_line(struct ptk_folded *f, const char *line)
 		free(copy);
 		return -EINVAL;
 	}
+	/* digits only: strtoull would read "-1" as 2^64 - 1 */
 	errno = 0;
-	c = strtoull(sp + 1, &end, 10);
-	if (errno || *end || end == sp + 1) {
+	c = sp[1] >= '0' && sp[1] <= '9' ? strtoull(sp + 1, &end, 10) : 0;
+	if (sp[1] < '0' || sp[1] > '9' || errno || *end) {
 		free(copy);
 		return -EINVAL;
 	}
 	*sp = '\0';
-	ptk_folded_add_joined(f, copy, c);
+	r = ptk_folded_add_joined(f, copy, c);
 	free(copy);
-	return 0;
+	return r;
 }
 
 static int cmp_stack(const void *a, const void *b)

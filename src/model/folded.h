@@ -27,12 +27,14 @@ struct ptk_folded {
 struct ptk_folded *ptk_folded_new(void);
 void ptk_folded_free(struct ptk_folded *f);
 /* Add count to the stack made of frames[0..n) (root first). Frames containing ';' or
- * newlines have them replaced so the line format stays parseable. */
-void ptk_folded_add(struct ptk_folded *f, const char *const *frames, int n, u64 count);
-/* Add count to an already joined "a;b;c" stack. */
-void ptk_folded_add_joined(struct ptk_folded *f, const char *stack, u64 count);
-/* Parse one folded line "a;b;c 12" (the count is the last space-separated token; stacks may
- * contain spaces). Returns 0, or -EINVAL for a line without a count. */
+ * newlines have them replaced so the line format stays parseable. 0, or -ERANGE (nothing
+ * added) when the total would pass 2^64 - 1. */
+int ptk_folded_add(struct ptk_folded *f, const char *const *frames, int n, u64 count);
+/* Add count to an already joined "a;b;c" stack. 0 or -ERANGE, as ptk_folded_add. */
+int ptk_folded_add_joined(struct ptk_folded *f, const char *stack, u64 count);
+/* Parse one folded line "a;b;c 12" (the count is the last space-separated token, digits
+ * only; stacks may contain spaces). Returns 0, -EINVAL for a line without a count (or a
+ * signed one), -ERANGE when the total would pass 2^64 - 1 (the line is not added). */
 int ptk_folded_add_line(struct ptk_folded *f, const char *line);
 /* Sort stacks alphabetically (the flamegraph.pl order). */
 void ptk_folded_sort(struct ptk_folded *f);

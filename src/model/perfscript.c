@@ -441,6 +441,10 @@ static bool folded_like(const char *l)
 	e = n;
 	while (n && isdigit((unsigned char)l[n - 1]))
 		n--;
+	/* a signed count is a folded line too (which the folded parser then refuses): never
+	 * a perf script header */
+	if (e > n && n > 1 && (l[n - 1] == '-' || l[n - 1] == '+'))
+		n--;
 	return e > n && n > 1 && (l[n - 1] == ' ' || l[n - 1] == '\t');
 }
 

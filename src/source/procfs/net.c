@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* /proc/net/dev, /proc/net/snmp, /proc/net/netstat, /sys/class/net/IF/speed. */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,7 +19,11 @@ int ptk_netdev_parse(const char *text, struct ptk_netdevs *nd)
 		const char *s = p;
 		while (*s == ' ')
 			s++;
-		if (colon - s <= 0 || colon - s >= (long)sizeof(nd->d[0].name))
+		/* an interface name has no white space, '/' or ':' (dev_valid_name,
+		 * net/core/dev.c): a line with another is not an interface's */
+		if (colon - s <= 0 || colon - s >= (long)sizeof(nd->d[0].name) ||
+		    memchr(s, ' ', colon - s) || memchr(s, '\t', colon - s) ||
+		    memchr(s, '/', colon - s))
 			goto next;
 		if (nd->n == nd->cap) {
 			nd->cap = nd->cap ? nd->cap * 2 : 8;
@@ -90,7 +95,41 @@ static void kv_add(struct ptk_kvs *kvs, const char *proto, size_t plen, const ch
 	kv->val = v;
 }
 
-/* Lines come in pairs: "Tcp: RtoAlgorithm RtoMin ..." then "Tcp: 1 200 ...". */
+/* The next token of [p, end) (blanks skipped), or NULL at end. */
+static const char *tok_in(const char *p, const char *end, const char **tok, size_t *len)
+{
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if (p >= end)
+		return NULL;
+	*tok = p;
+	while (p < end && *p != ' ' && *p != '\t')
+		p++;
+	*len = p - *tok;
+	return p;
+}
+
+/* A signed decimal token [t, t + len) into *v: true when it is one (s64 range). */
+static bool tok_s64(const char *t, size_t len, s64 *v)
+{
+	bool neg = len && *t == '-';
+	const char *e;
+	u64 u;
+
+	if (neg)
+		t++, len--;
+	u = ptk_strtou64(t, &e);
+	if (!len || e != t + len || u > (neg ? (u64)INT64_MAX + 1 : (u64)INT64_MAX))
+		return false;
+	*v = neg ? (s64)(0 - u) : (s64)u;
+	return true;
+}
+
+/*
+ * Lines come in pairs: "Tcp: RtoAlgorithm RtoMin ..." then "Tcp: 1 200 ..."
+ * (net/ipv4/proc.c). Names and values are paired within their own lines; a value that is
+ * not a number leaves its key out (unknown), never 0.
+ */
 int ptk_netsnmp_parse(const char *text, struct ptk_kvs *kvs)
 {
 	const char *p = text;
@@ -100,18 +139,20 @@ int ptk_netsnmp_parse(const char *text, struct ptk_kvs *kvs)
 		if (!eol1)
 			break;
 		const char *l2 = eol1 + 1, *eol2 = strchr(l2, '\n');
-		const char *c1 = strchr(p, ':'), *c2 = strchr(l2, ':');
-		if (!c1 || c1 > eol1 || !c2 || (eol2 && c2 > eol2) || c1 - p != c2 - l2 ||
-		    strncmp(p, l2, c1 - p))
+		const char *c1 = memchr(p, ':', eol1 - p), *c2 = strchr(l2, ':');
+		if (!eol2)
+			eol2 = l2 + strlen(l2);
+		if (!c1 || !c2 || c2 > eol2 || c1 - p != c2 - l2 || c1 == p ||
+		    strncmp(p, l2, c1 - p) || memchr(p, ' ', c1 - p) || memchr(p, '\t', c1 - p))
 			return -EINVAL;
 		const char *n = c1 + 1, *v = c2 + 1, *nt, *vt;
 		size_t nl, vl;
-		while ((n = ptk_next_tok(n, &nt, &nl)) && (v = ptk_next_tok(v, &vt, &vl))) {
-			if (n > eol1)
-				break;
-			kv_add(kvs, p, c1 - p, nt, nl, strtoll(vt, NULL, 10));
+		while ((n = tok_in(n, eol1, &nt, &nl)) && (v = tok_in(v, eol2, &vt, &vl))) {
+			s64 x;
+			if (tok_s64(vt, vl, &x))
+				kv_add(kvs, p, c1 - p, nt, nl, x);
 		}
-		if (!eol2)
+		if (!*eol2)
 			break;
 		p = eol2 + 1;
 	}

@@ -4,11 +4,31 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* An unsigned decimal at p (after blanks) into *v: 0, or -EINVAL when p holds no digits, a
+ * sign, or more than 2^64 - 1. */
+static int num(const char *p, u64 *v)
+{
+	const char *e;
+
+	*v = ptk_strtou64(p, &e);
+	return e == p ? -EINVAL : 0;
+}
+
+/* As num(), returning the text after the number, or NULL. */
+static const char *num_next(const char *p, u64 *v)
+{
+	const char *e;
+
+	*v = ptk_strtou64(p, &e);
+	return e == p ? NULL : e;
+}
 
 int ptk_task_parse_stat(const char *buf, struct ptk_task *t)
 {
@@ -17,10 +37,13 @@ int ptk_task_parse_stat(const char *buf, struct ptk_task *t)
 	const char *p;
 	size_t n;
 	int nf = 0;
+	u64 pid;
 
 	if (!open || !close || close < open)
 		return -EINVAL;
-	t->pid = atoi(buf);
+	if (num(buf, &pid) || pid == 0 || pid > INT_MAX)
+		return -EINVAL;
+	t->pid = (int)pid;
 	n = close - open - 1;
 	if (n >= sizeof(t->comm))
 		n = sizeof(t->comm) - 1;
@@ -61,6 +84,9 @@ int ptk_task_parse_stat(const char *buf, struct ptk_task *t)
 	}
 	if (nf < 21) /* through rss (field 24) */
 		return -EINVAL;
+	/* pids and thread counts are ints in the kernel: a larger one is not its */
+	if (v[4 - 4] > INT_MAX || v[20 - 4] > INT_MAX || (nf >= 36 && v[39 - 4] > INT_MAX))
+		return -EINVAL;
 #define F(k) v[(k)-4]
 	t->ppid = F(4);
 	t->minflt = F(10);
@@ -82,9 +108,11 @@ int ptk_task_parse_stat(const char *buf, struct ptk_task *t)
 
 int ptk_task_parse_statm(const char *buf, struct ptk_task *t)
 {
-	unsigned long long a, b, c;
+	const char *p = buf;
+	u64 a, b, c;
 
-	if (sscanf(buf, "%llu %llu %llu", &a, &b, &c) != 3)
+	if ((p = num_next(p, &a)) == NULL || (p = num_next(p, &b)) == NULL ||
+	    num_next(p, &c) == NULL)
 		return -EINVAL;
 	t->statm_size = a;
 	t->statm_resident = b;
@@ -112,7 +140,8 @@ int ptk_task_parse_io(const char *buf, struct ptk_task *t)
 			size_t kl = strlen(keys[i].k);
 			if (strncmp(p, keys[i].k, kl))
 				continue;
-			*(u64 *)((char *)t + keys[i].off) = strtoull(p + kl, NULL, 10);
+			if (num(p + kl, (u64 *)((char *)t + keys[i].off)))
+				return -EINVAL;
 			seen++;
 		}
 	}
@@ -121,9 +150,10 @@ int ptk_task_parse_io(const char *buf, struct ptk_task *t)
 
 int ptk_task_parse_schedstat(const char *buf, struct ptk_task *t)
 {
-	unsigned long long run, wait;
+	const char *p;
+	u64 run, wait;
 
-	if (sscanf(buf, "%llu %llu", &run, &wait) != 2)
+	if ((p = num_next(buf, &run)) == NULL || num_next(p, &wait) == NULL)
 		return -EINVAL;
 	t->run_delay_ns = wait;
 	t->sched_ok = true;
@@ -142,19 +172,29 @@ int ptk_task_parse_status(const char *buf, struct ptk_task *t)
 				n = sizeof(t->name) - 1;
 			memcpy(t->name, p + 6, n);
 			t->name[n] = '\0';
+			for (char *c = t->name; *c; c++)
+				if ((unsigned char)*c < 0x20 || *c == 0x7f)
+					*c = '?';
 			seen++;
 		} else if (!strncmp(p, "Uid:", 4)) {
-			t->uid = strtoul(p + 4, NULL, 10);
+			u64 uid;
+			if (num(p + 4, &uid) || uid > UINT_MAX)
+				return -EINVAL;
+			t->uid = (unsigned)uid;
 			seen++;
 		} else if (!strncmp(p, "VmRSS:", 6)) {
-			t->vmrss_kb = strtoull(p + 6, NULL, 10);
+			if (num(p + 6, &t->vmrss_kb))
+				return -EINVAL;
 		} else if (!strncmp(p, "VmSwap:", 7)) {
-			t->vmswap_kb = strtoull(p + 7, NULL, 10);
+			if (num(p + 7, &t->vmswap_kb))
+				return -EINVAL;
 		} else if (!strncmp(p, "voluntary_ctxt_switches:", 24)) {
-			t->vol_ctxt = strtoull(p + 24, NULL, 10);
+			if (num(p + 24, &t->vol_ctxt))
+				return -EINVAL;
 			seen++;
 		} else if (!strncmp(p, "nonvoluntary_ctxt_switches:", 27)) {
-			t->nonvol_ctxt = strtoull(p + 27, NULL, 10);
+			if (num(p + 27, &t->nonvol_ctxt))
+				return -EINVAL;
 			seen++;
 		}
 	}

@@ -33,6 +33,10 @@ struct ptk_cpu_times {
 	u64 t[PTK_CPU_NSTATES]; /* ticks; guest is already included in user (kernel) */
 };
 
+/* CPU numbers above this are not a kernel's (CONFIG_NR_CPUS <= 8192): a cpuN line with a
+ * larger N is refused, so a damaged file cannot make a reader allocate for millions. */
+#define PTK_MAX_CPUS 65536
+
 /*
  * /proc/stat. Per-CPU times are keyed by the number in the "cpuN" label, not by line
  * order: cpu[N] is valid only when present[N]. ncpu = highest label + 1 (slots).
@@ -70,7 +74,8 @@ struct ptk_loadavg {
 	int last_pid;
 };
 int ptk_loadavg_read(const struct ptk_src *src, struct ptk_loadavg *la);
-/* Parse /proc/loadavg text ("0.00 0.01 0.05 1/123 4567"). 0 or -EINVAL. */
+/* Parse /proc/loadavg text ("0.00 0.01 0.05 1/123 4567"). 0 or -EINVAL (also for a
+ * negative or non-finite load). */
 int ptk_loadavg_parse(const char *text, struct ptk_loadavg *la);
 
 struct ptk_uptime {
@@ -78,6 +83,9 @@ struct ptk_uptime {
 	double idle_s; /* summed idle seconds of all CPUs */
 };
 int ptk_uptime_read(const struct ptk_src *src, struct ptk_uptime *up);
+/* Parse /proc/uptime text ("12345.67 23456.78"). 0, or -EINVAL (also for negative or
+ * non-finite seconds). */
+int ptk_uptime_parse(const char *text, struct ptk_uptime *up);
 
 /* ---- /proc/meminfo (values in kB, as the kernel prints them) ------------------------ */
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* /proc/stat, /proc/loadavg, /proc/uptime readers. */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,7 +68,8 @@ int ptk_stat_parse(const char *text, struct ptk_stat *st)
 			} else if (p[3] >= '0' && p[3] <= '9') {
 				char *end;
 				unsigned long n = strtoul(p + 3, &end, 10);
-				if (*end != ' ' || n > 1u << 20)
+				/* CONFIG_NR_CPUS is at most 8192 (x86 MAXSMP) */
+				if (*end != ' ' || n >= PTK_MAX_CPUS)
 					return -EINVAL;
 				stat_grow(st, n + 1);
 				if (parse_cpu_times(end, &st->cpu[n]))
@@ -133,7 +135,8 @@ void ptk_stat_copy(struct ptk_stat *dst, const struct ptk_stat *src)
 	dst->cpu = cpu;
 	dst->present = present;
 	dst->cap = cap;
-	memset(dst->present, 0, cap * sizeof(*present));
+	if (cap)
+		memset(dst->present, 0, cap * sizeof(*present));
 	if (src->ncpu) {
 		memcpy(dst->cpu, src->cpu, src->ncpu * sizeof(*cpu));
 		memcpy(dst->present, src->present, src->ncpu * sizeof(*present));
@@ -149,11 +152,20 @@ u64 ptk_cpu_total(const struct ptk_cpu_times *t)
 	return s;
 }
 
+/* A load or a time the kernel prints: finite and not negative. */
+static bool plausible(double x)
+{
+	return isfinite(x) && x >= 0;
+}
+
 int ptk_loadavg_parse(const char *text, struct ptk_loadavg *la)
 {
 	memset(la, 0, sizeof(*la));
 	if (sscanf(text, "%lf %lf %lf %u/%u %d", &la->load1, &la->load5, &la->load15,
 		   &la->nr_running, &la->nr_threads, &la->last_pid) < 5)
+		return -EINVAL;
+	if (!plausible(la->load1) || !plausible(la->load5) || !plausible(la->load15) ||
+	    la->last_pid < 0)
 		return -EINVAL;
 	return 0;
 }
@@ -168,6 +180,15 @@ int ptk_loadavg_read(const struct ptk_src *src, struct ptk_loadavg *la)
 	return ptk_loadavg_parse(buf, la);
 }
 
+int ptk_uptime_parse(const char *text, struct ptk_uptime *up)
+{
+	if (sscanf(text, "%lf %lf", &up->up_s, &up->idle_s) != 2)
+		return -EINVAL;
+	if (!plausible(up->up_s) || !plausible(up->idle_s))
+		return -EINVAL;
+	return 0;
+}
+
 int ptk_uptime_read(const struct ptk_src *src, struct ptk_uptime *up)
 {
 	char buf[128];
@@ -175,7 +196,5 @@ int ptk_uptime_read(const struct ptk_src *src, struct ptk_uptime *up)
 
 	if (n < 0)
 		return n;
-	if (sscanf(buf, "%lf %lf", &up->up_s, &up->idle_s) != 2)
-		return -EINVAL;
-	return 0;
+	return ptk_uptime_parse(buf, up);
 }

@@ -12,6 +12,18 @@ const char *const ptk_psi_res_name[PTK_PSI_NRES] = {
 	[PTK_PSI_IO] = "io",
 };
 
+static bool share_ok(double x)
+{
+	return x >= 0 && x <= 100; /* false for NaN too */
+}
+
+/* The total= of the line at p is written with a sign (%llu would wrap it). */
+static bool total_negative(const char *p)
+{
+	const char *eol = strchr(p, '\n'), *t = strstr(p, "total=");
+	return t && (!eol || t < eol) && (t[6] == '-' || t[6] == '+');
+}
+
 int ptk_psi_parse(const char *text, struct ptk_psi *psi)
 {
 	const char *p = text;
@@ -26,10 +38,17 @@ int ptk_psi_parse(const char *text, struct ptk_psi *psi)
 			l = &psi->some;
 		else if (!strncmp(p, "full ", 5))
 			l = &psi->full;
-		if (l && sscanf(p + 5, "avg10=%lf avg60=%lf avg300=%lf total=%llu", &l->avg10,
-				&l->avg60, &l->avg300, &total) == 4) {
+		/* a share of wall time is 0..100; a line with another value (or a negative
+		 * total) is not the kernel's: that line stays unknown */
+		if (l &&
+		    sscanf(p + 5, "avg10=%lf avg60=%lf avg300=%lf total=%llu", &l->avg10, &l->avg60,
+			   &l->avg300, &total) == 4 &&
+		    share_ok(l->avg10) && share_ok(l->avg60) && share_ok(l->avg300) &&
+		    !total_negative(p)) {
 			l->total_us = total;
 			l->present = true;
+		} else if (l) {
+			memset(l, 0, sizeof(*l));
 		}
 		if (!eol)
 			break;

@@ -75,6 +75,18 @@ int ptk_tracefs_find(char *path, size_t size)
 	return 0;
 }
 
+/* A decimal 0..65535 at p into *v: 0 or -EINVAL. */
+static int small_num(const char *p, int *v)
+{
+	const char *e;
+	u64 x = ptk_strtou64(p, &e);
+
+	if (e == p || x > 65535)
+		return -EINVAL;
+	*v = (int)x;
+	return 0;
+}
+
 /* "	field:unsigned short common_type;	offset:0;	size:2;	signed:0;" */
 static int parse_field(const char *line, struct ptk_tp_field *f)
 {
@@ -92,7 +104,9 @@ static int parse_field(const char *line, struct ptk_tp_field *f)
 	decl[semi - p] = '\0';
 	const char *o = strstr(semi, "offset:"), *s = strstr(semi, "size:"),
 		   *g = strstr(semi, "signed:");
-	if (!o || !s || sscanf(o, "offset:%d", &off) != 1 || sscanf(s, "size:%d", &sz) != 1)
+	/* a raw record is smaller than a page: offsets and sizes outside 0..65535 are not a
+	 * kernel's (and would index past any record the BPF programs copy) */
+	if (!o || !s || small_num(o + 7, &off) || small_num(s + 5, &sz) || off + sz > 65535)
 		return -EINVAL;
 	if (g)
 		sscanf(g, "signed:%d", &sg);
