@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "lib/child.h"
 #include "lib/util.h"
 
 static const struct ptk_cmd commands[] = {
@@ -106,6 +107,7 @@ int main(int argc, char **argv)
 	static char progname[64];
 	int i = 1;
 
+	ptk_child_save_start();
 	/* global options before the command */
 	while (i < argc && argv[i][0] == '-') {
 		const char *a = argv[i];

@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "lib/child.h"
 #include "source/tracefs/tracefs.h"
 
 /* ---- event names (tools/perf/util/parse-events.c spells them) ---- */
@@ -450,8 +451,8 @@ int ptk_perf_child_fork(char **argv, struct ptk_perf_child *c)
 
 		close(go[1]);
 		close(ep[0]);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
+		/* the dispositions, mask and mount namespace ptk was started with */
+		ptk_child_prepare();
 		/* wait for the go (or EOF when the parent died) */
 		if (read(go[0], &x, 1) != 1)
 			_exit(127);

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/child.h"
 #include "source/ptrace/syscalls.h"
 
 #define HASH(pid) ((unsigned)(pid) & (ARRAY_SIZE(((struct ptk_tracer *)0)->hash) - 1))
@@ -151,6 +152,8 @@ int ptk_tracer_launch(struct ptk_tracer *tr, char **argv, const struct sock_fpro
 		if (read(sync[0], &c, 1) != 1)
 			_exit(127);
 		close(sync[0]);
+		/* ptk's own signal handling and mounts are not the program's */
+		ptk_child_prepare();
 		if (filter) {
 			if (geteuid() != 0 && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)) {
 				fprintf(stderr, "%s: PR_SET_NO_NEW_PRIVS: %s\n", ptk_progname,

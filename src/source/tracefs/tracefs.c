@@ -3,12 +3,14 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 
+#include "lib/child.h"
 #include "lib/util.h"
 
 static char mounted_at[PATH_MAX];
@@ -66,6 +68,16 @@ int ptk_tracefs_find(char *path, size_t size)
 		snprintf(path, size, "%s", found);
 		return 0;
 	}
+	/*
+	 * Mount it in a private mount namespace of our own when we can: the kernel drops the
+	 * mount with the namespace when ptk exits, whatever signal ends it (SIGKILL included),
+	 * so nothing is left mounted. The programs ptk launches go back to the original
+	 * namespace (lib/child.h). Without CAP_SYS_ADMIN for unshare, mount where we are and
+	 * unmount at exit.
+	 */
+	if (ptk_child_save_mntns() == 0 && unshare(CLONE_NEWNS) == 0 &&
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+		ptk_child_restore_mntns(); /* shared: a mount would reach the original */
 	if (mount("nodev", target, "tracefs", 0, NULL) < 0)
 		return -errno;
 	snprintf(mounted_at, sizeof(mounted_at), "%s", target);
