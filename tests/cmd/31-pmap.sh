@@ -141,8 +141,8 @@ rows() { sed -nE 's/^([0-9a-f]{16}) +([0-9]+) +[0-9-]+ +[0-9-]+ ([-rwxs]{5}) (.*
 rows "$TMP/px" >"$TMP/prow"
 rows "$TMP/tx" >"$TMP/trow"
 note "-x rows: pmap $(wc -l <"$TMP/prow") ptk $(wc -l <"$TMP/trow"); differing: $(diff "$TMP/prow" "$TMP/trow" | grep -c '^[<>]')"
-check "-x rows match (address, kbytes, mode, mapping)" \
-	[ -s "$TMP/prow" ] && cmp -s "$TMP/prow" "$TMP/trow"
+check_all "-x rows match (address, kbytes, mode, mapping)" \
+	'[ -s "$TMP/prow" ] && cmp -s "$TMP/prow" "$TMP/trow"'
 check "-x: path with spaces shown" grep -q ' file with spaces.bin$' "$TMP/tx"
 check "-x: deleted file shown as 'gone soon.bin (deleted)'" grep -q ' gone soon.bin (deleted)$' "$TMP/tx"
 check "-x: whole long file name" grep -q " $(printf 'L%.0s' $(seq 150)).bin\$" "$TMP/tx"
@@ -197,8 +197,8 @@ if is_root && have setpriv && setpriv --reuid=65534 --regid=65534 --clear-groups
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$PTK" pmap -x $HP >"$TMP/eo" 2>"$TMP/err"
 	rc=$?
 	note "as nobody: rc=$rc stderr: $(cat "$TMP/err") stdout lines: $(wc -l <"$TMP/eo")"
-	check "unreadable smaps: exit 1, 'Permission denied', no rows" \
-		[ "$rc" = 1 -a ! -s "$TMP/eo" ] && grep -q 'Permission denied' "$TMP/err"
+	check_all "unreadable smaps: exit 1, 'Permission denied', no rows" \
+		'[ "$rc" = 1 ] && [ ! -s "$TMP/eo" ] && grep -q "Permission denied" "$TMP/err"'
 else
 	skip "needs root, setpriv and a ptk binary user nobody may run: EACCES not tested"
 fi

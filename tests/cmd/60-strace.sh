@@ -78,7 +78,8 @@ if have strace; then
 	stops_f=$(sed -n 's/.* \([0-9]*\) stops.*/\1/p' pf.err)
 	stops_a=$(sed -n 's/.* \([0-9]*\) stops.*/\1/p' p.err)
 	note "stops: filtered $stops_f, unfiltered $stops_a"
-	check "seccomp filter: fewer stops ($stops_f) than unfiltered ($stops_a)" [ "${stops_f:-0}" -gt 0 ] && [ "${stops_f:-0}" -lt "${stops_a:-0}" ]
+	check_all "seccomp filter: fewer stops ($stops_f) than unfiltered ($stops_a)" \
+		'[ "${stops_f:-0}" -gt 0 ] && [ "${stops_f:-0}" -lt "${stops_a:-0}" ]'
 else
 	skip "strace not installed: no side-by-side comparison"
 fi
@@ -86,7 +87,8 @@ fi
 # status= and -y
 "$PTK" strace -e status=failed -o ps.txt ./sysprobe e.txt 2>/dev/null
 bad=$(grep -v '^+++' ps.txt | grep -vc '= -1 \|= ? ')
-check "-e status=failed shows only failed calls ($(wc -l < ps.txt) lines, $bad others)" [ "$bad" -eq 0 ] && [ -s ps.txt ]
+check_all "-e status=failed shows only failed calls ($(wc -l < ps.txt) lines, $bad others)" \
+	'[ "$bad" -eq 0 ] && [ -s ps.txt ]'
 "$PTK" strace -y -e trace=openat,read -o py.txt ./sysprobe e.txt 2>/dev/null
 grep -q 'O_RDONLY|O_CLOEXEC) = [0-9]*</etc/passwd>$' py.txt && grep -q '^read([0-9]*</etc/passwd>, "' py.txt &&
 	ok "-y prints descriptors with their paths" || { not_ok "-y paths"; note "$(head -5 py.txt)"; }

@@ -123,8 +123,8 @@ note "cpu0 user: /proc/stat $(awk '/^cpu0/ { print $2 }' "$TMP/stat0") ticks, ex
 c0=$(awk '/^ctxt/ { print $2 }' "$TMP/stat0")
 c1=$(awk '/^ctxt/ { print $2 }' "$TMP/stat1")
 got=$(val "$TMP/m1.txt" node_context_switches_total)
-check "node_context_switches_total within /proc/stat ctxt before/after ($c0 <= $got <= $c1)" \
-	[ -n "$got" ] && [ "$got" -ge "$c0" ] && [ "$got" -le "$c1" ]
+check_all "node_context_switches_total within /proc/stat ctxt before/after ($c0 <= $got <= $c1)" \
+	'[ -n "$got" ] && [ "$got" -ge "$c0" ] && [ "$got" -le "$c1" ]'
 bt=$(awk '/^btime/ { print $2 }' "$TMP/stat1")
 check "node_boot_time_seconds = btime ($bt)" [ "$(val "$TMP/m1.txt" node_boot_time_seconds)" = "$bt" ]
 dev=$(awk '$3 !~ /^(loop|ram|fd)/ && $4 > 0 { print $3; exit }' /proc/diskstats)
@@ -132,8 +132,8 @@ if [ -n "$dev" ]; then
 	s=$(awk -v d="$dev" '$3 == d { printf "%.0f\n", $6 * 512 }' /proc/diskstats)
 	got=$(val "$TMP/m1.txt" "node_disk_read_bytes_total{device=\"$dev\"}")
 	note "$dev: read sectors*512 now $s, exporter $got"
-	check "node_disk_read_bytes_total{device=$dev} = sectors*512 (<= now)" \
-		[ -n "$got" ] && [ "$got" -le "$s" ] && [ "$got" -gt 0 ]
+	check_all "node_disk_read_bytes_total{device=$dev} = sectors*512 (<= now)" \
+		'[ -n "$got" ] && [ "$got" -le "$s" ] && [ "$got" -gt 0 ]'
 fi
 
 # ---- same names, types and values as node_exporter --------------------------------------------
@@ -179,8 +179,8 @@ for k in OutSegs RetransSegs; do
 	a=$(awk -v k="$k" '$1 == "Tcp:" && !h { for (i = 2; i <= NF; i++) n[i] = $i; h = 1; next }
 		$1 == "Tcp:" { for (i = 2; i <= NF; i++) if (n[i] == k) print $i }' /proc/net/snmp)
 	got=$(val "$TMP/m1.txt" "node_netstat_Tcp_$k")
-	check "node_netstat_Tcp_$k exported ($got; /proc/net/snmp now $a, >= the scrape)" \
-		[ -n "$got" ] && [ "${got%.*}" -le "$a" ]
+	check_all "node_netstat_Tcp_$k exported ($got; /proc/net/snmp now $a, >= the scrape)" \
+		'[ -n "$got" ] && [ "${got%.*}" -le "$a" ]'
 done
 est=$(grep -c '^ptk_memory_available_bytes{estimated="false"} [0-9]' "$TMP/m1.txt")
 check "ptk_memory_available_bytes{estimated=\"false\"} on a kernel with MemAvailable" [ "$est" -eq 1 ]
@@ -255,7 +255,7 @@ if have stress-ng; then
 	note "under stress-ng --cpu $(nproc): ptk check cpu '$cv', ptk_check_verdict{resource=cpu} $ev"
 	case $cv in ok) cn=0 ;; warning) cn=1 ;; critical) cn=2 ;; *) cn=x ;; esac
 	check "ptk_check_verdict{cpu} = ptk check's cpu verdict over the same load ($cv)" [ "$ev" = "$cn" ]
-	check "cpu saturation is not ok" [ "$cn" = 2 ] || [ "$cn" = 1 ]
+	check_all "cpu saturation is not ok" '[ "$cn" = 2 ] || [ "$cn" = 1 ]'
 else
 	skip "stress-ng not installed"
 fi
@@ -348,9 +348,10 @@ note "round 2: $(head -1 "$TMP/load2.out")"
 note "round 3: $(head -1 "$TMP/load3.out")"
 note "collections for $(val "$TMP/m8.txt" ptk_exporter_scrapes_total) scrapes: $(val "$TMP/m8.txt" ptk_exporter_collections_total)"
 note "exporter RSS: $r0 kB before, $r1 kB after 200 scrapes, $r3 kB after 600 (ASan build: quarantine 8 MB)"
-check "200 concurrent scrapes all answered 200 (3 rounds)" \
-	grep -q "^scrapes 200 ok 200 errors 0" "$TMP/load1.out" && grep -q "^scrapes 200 ok 200 errors 0" "$TMP/load2.out" &&
-	grep -q "^scrapes 200 ok 200 errors 0" "$TMP/load3.out"
+check_all "200 concurrent scrapes all answered 200 (3 rounds)" \
+	'grep -q "^scrapes 200 ok 200 errors 0" "$TMP/load1.out" &&
+	 grep -q "^scrapes 200 ok 200 errors 0" "$TMP/load2.out" &&
+	 grep -q "^scrapes 200 ok 200 errors 0" "$TMP/load3.out"'
 check "bad method -> 405" grep -q "^malformed POST -> HTTP/1.1 405" "$TMP/load1.out"
 check "unknown path -> 404" grep -q "^malformed unknown path -> HTTP/1.1 404" "$TMP/load1.out"
 check "huge header refused (4xx or closed)" grep -q -E "^malformed huge header -> (HTTP/1.1 4|$|Connection)" "$TMP/load1.out"
@@ -444,8 +445,8 @@ if [ -f "$snap/0/stat" ] && have jq; then
 		s[k] += $2 } END { for (k in s) printf "%s %.0f\n", k, s[k] }' "$TMP/r2.txt" | sort >"$TMP/csw.got"
 	note "cswtop (group switches): $(tr '\n' ',' <"$TMP/csw.want")"
 	note "exporter (same, summed over processes): $(tr '\n' ',' <"$TMP/csw.got")"
-	check "replay: thread-group counters = ptk cswtop's rates x intervals" \
-		[ -s "$TMP/csw.want" ] && diff "$TMP/csw.want" "$TMP/csw.got" >/dev/null
+	check_all "replay: thread-group counters = ptk cswtop's rates x intervals" \
+		'[ -s "$TMP/csw.want" ] && diff "$TMP/csw.want" "$TMP/csw.got" >/dev/null'
 	kill -TERM $EXP
 	wait $EXP
 else

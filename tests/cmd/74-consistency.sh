@@ -83,8 +83,9 @@ if have curl; then
 	fi
 	kill -TERM "$EXP"
 	wait "$EXP"
-	check "exporter over the tree: served 3 scrapes on 127.0.0.1:${PORT:-?}, SIGTERM exit 0" \
-		[ $? -eq 0 ] && [ -s "$O/metrics.2" ]
+	erc=$?
+	check_all "exporter over the tree: served 3 scrapes on 127.0.0.1:${PORT:-?}, SIGTERM exit $erc (0)" \
+		'[ "$erc" -eq 0 ] && [ -s "$O/metrics.2" ]'
 	EXP=
 else
 	skip "curl not installed: no /metrics sink (every exporter comparison is left out)"
@@ -98,7 +99,7 @@ for f in mpstat.txt mpstat.json iostat.txt iostat.json vmstat.txt vmstat.json fr
 done
 # no PSI in the tree: ptk pressure says so and fails, it never prints zeros
 rc=$(cat "$O/pressure.txt.rc")
-check "pressure without /proc/pressure: exit 1 with the reason, no table ($(head -c 120 "$O/pressure.txt.err"))" \
-	[ "$rc" = 1 ] && [ ! -s "$O/pressure.txt" ] && grep -q "no PSI" "$O/pressure.txt.err"
+check_all "pressure without /proc/pressure: exit 1 with the reason, no table ($(head -c 120 "$O/pressure.txt.err"))" \
+	'[ "$rc" = 1 ] && [ ! -s "$O/pressure.txt" ] && grep -q "no PSI" "$O/pressure.txt.err"'
 
 python3 "$(dirname "$0")/consistency.py" "$F" "$O" "$T_N"

@@ -12,8 +12,13 @@ not_ok() { T_N=$((T_N + 1)); echo "not ok $T_N - $*"; }
 skip() { T_N=$((T_N + 1)); echo "ok $T_N - # SKIP $*"; }
 note() { echo "# $*"; }
 
-# check DESC CMD...: ok when the command succeeds
+# check DESC CMD...: ok when the command succeeds. One command: in `check D [ a ] && [ b ]`
+# the shell runs `[ b ]` after check has printed its verdict, so b is never asserted. For
+# several conditions use check_all.
 check() { local d=$1; shift; if "$@"; then ok "$d"; else not_ok "$d"; fi; }
+# check_all DESC 'COND': ok when the shell condition COND (&&, ||, pipes) holds, evaluated in
+# the caller's variables: check_all "both" '[ "$a" = 0 ] && [ "$b" = 0 ]'
+check_all() { local d=$1; shift; if eval "$*"; then ok "$d"; else not_ok "$d"; fi; }
 
 # near A B TOL: |A-B| <= TOL (floats)
 near() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= t) }'; }
