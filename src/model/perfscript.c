@@ -406,6 +406,22 @@ static bool header_line(struct ptk_perfscript *ps, const char *line)
 	return true;
 }
 
+/*
+ * A header whose comm perf padded with leading blanks (perf script without -g prints the
+ * comm as %16s): a pid token followed by a cpu or time token. A frame line ("addr sym
+ * (dso)") never has that shape.
+ */
+static bool padded_header(const char *p)
+{
+	struct tok t[8];
+	int n = tokenize(p, t, 8);
+
+	for (int k = 2; k < n; k++)
+		if (is_cpu(&t[k]) || is_time(&t[k]))
+			return is_pid(&t[k - 1]);
+	return false;
+}
+
 void ptk_perfscript_line(struct ptk_perfscript *ps, const char *line)
 {
 	size_t n = strcspn(line, "\r\n");
@@ -422,6 +438,10 @@ void ptk_perfscript_line(struct ptk_perfscript *ps, const char *line)
 	if (isspace((unsigned char)line[0])) {
 		while (isspace((unsigned char)*p))
 			p++;
+		if (padded_header(p)) {
+			header_line(ps, p);
+			return;
+		}
 		if (!ps->in_sample || !frame_line(ps, p, line + n - p))
 			ps->lines_skipped++;
 		return;

@@ -196,6 +196,37 @@ static void test_folded_counts(void **state)
 		ptk_perfscript_detect("dd 123 [000] 1.000: cpu-clock:", "\tffff main (/bin/x)"));
 }
 
+/* perf script recorded without -g pads the comm with blanks (%16s) and puts the one frame
+ * on the header line: it was refused as "no stack counts found" */
+static void test_perfscript_no_callchain(void **state)
+{
+	static const char *const lines[] = {
+		"              dd  6794  1005.443307:    2004008 cpu-clock:pppH:  ffffffff812491db "
+		"x64_sys_call+0x3b ([kernel.kallsyms])",
+		"              dd  6794  1005.445334:    2004008 cpu-clock:pppH:  ffffffff8225a0d6 "
+		"do_syscall_64+0x46 ([kernel.kallsyms])",
+		"  Plex DLNA Serve  6795/6796  1005.447364:    2004008 cpu-clock:pppH:  "
+		"ffffffff8225a0d6 do_syscall_64+0x46 ([kernel.kallsyms])",
+	};
+	struct ptk_folded *f = ptk_folded_new();
+	struct ptk_perfscript ps;
+
+	assert_true(ptk_perfscript_detect(lines[0], lines[1]));
+	ptk_perfscript_init(&ps, f, NULL);
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+		ptk_perfscript_line(&ps, lines[i]);
+	ptk_perfscript_finish(&ps);
+	assert_int_equal(ps.samples_in, 3);
+	assert_int_equal(ps.samples_out, 3);
+	assert_int_equal(f->n, 3);
+	ptk_folded_sort(f);
+	assert_string_equal(f->s[0].stack, "Plex_DLNA_Serve;do_syscall_64");
+	assert_string_equal(f->s[1].stack, "dd;do_syscall_64");
+	assert_string_equal(f->s[2].stack, "dd;x64_sys_call");
+	ptk_perfscript_release(&ps);
+	ptk_folded_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -207,6 +238,7 @@ int main(void)
 		cmocka_unit_test(test_snmp_pairs),
 		cmocka_unit_test(test_tp_format_offsets),
 		cmocka_unit_test(test_folded_counts),
+		cmocka_unit_test(test_perfscript_no_callchain),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
