@@ -14,7 +14,6 @@
 #include <langinfo.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <time.h>
 
 #include "cmd/cmd.h"
@@ -346,33 +345,20 @@ static int io_sample(struct ptk_ctx *ctx, void *arg, long i, double itv)
 	return 0;
 }
 
-/* "Linux 6.1.0 (host) \t11/29/26 \t_x86_64_\t(2 CPU)" as sysstat print_gal_header. */
+/* sysstat's banner, then a blank line; the CPU count as iostat's get_cpu_nr: the highest of
+ * /proc/stat, the present and the online lists. */
 static void banner(struct ptk_ctx *ctx, const struct ptk_stat *st)
 {
-	struct utsname u;
-	char rel[128] = "", host[128] = "", date[64], buf[4096];
-	time_t t = (time_t)ptk_ctx_walltime(ctx);
+	char buf[4096];
 	int ncpu = st->ncpu;
 	bool *mask = xcalloc(8192, sizeof(bool));
-	struct tm tm;
 
 	if (ptk_src_read(&ctx->src, PTK_SYS, "devices/system/cpu/present", buf, sizeof(buf)) > 0)
 		ncpu = MAX(ncpu, ptk_parse_cpulist(buf, mask, 8192));
 	ncpu = MAX(ncpu, ptk_cpu_online_read(&ctx->src, mask, 8192));
 	free(mask);
-	uname(&u);
-	if (ptk_src_read(&ctx->src, PTK_PROC, "sys/kernel/osrelease", rel, sizeof(rel)) <= 0)
-		snprintf(rel, sizeof(rel), "%s", u.release);
-	if (ptk_src_read(&ctx->src, PTK_PROC, "sys/kernel/hostname", host, sizeof(host)) <= 0)
-		snprintf(host, sizeof(host), "%s", u.nodename);
-	rel[strcspn(rel, "\n")] = '\0';
-	host[strcspn(host, "\n")] = '\0';
-	localtime_r(&t, &tm);
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-nonliteral"
-	strftime(date, sizeof(date), nl_langinfo(D_FMT), &tm); /* %x, as sysstat */
-#pragma GCC diagnostic pop
-	printf("%s %s (%s) \t%s \t_%s_\t(%d CPU)\n\n", u.sysname, rel, host, date, u.machine, ncpu);
+	ptk_ctx_banner(ctx, ncpu);
+	putchar('\n');
 }
 
 static void add_dev(struct io *io, const char *name, bool part)

@@ -9,11 +9,9 @@
  * values for that interval are unavailable ("-" / null) rather than a since-boot ratio.
  */
 #include <json-c/json.h>
-#include <langinfo.h>
 #include <stdlib.h>
 #include <strings.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <time.h>
 
 #include "cmd/cmd.h"
@@ -171,29 +169,6 @@ static int mp_sample(struct ptk_ctx *ctx, void *arg, long i, double itv)
 	return 0;
 }
 
-/* "Linux 6.1.0 (host) \t11/29/26 \t_x86_64_\t(2 CPU)" as sysstat print_gal_header. */
-static void banner(struct ptk_ctx *ctx, int ncpu)
-{
-	struct utsname u;
-	char rel[128] = "", host[128] = "", date[64];
-	time_t t = (time_t)ptk_ctx_walltime(ctx);
-	struct tm tm;
-
-	uname(&u);
-	if (ptk_src_read(&ctx->src, PTK_PROC, "sys/kernel/osrelease", rel, sizeof(rel)) <= 0)
-		snprintf(rel, sizeof(rel), "%s", u.release);
-	if (ptk_src_read(&ctx->src, PTK_PROC, "sys/kernel/hostname", host, sizeof(host)) <= 0)
-		snprintf(host, sizeof(host), "%s", u.nodename);
-	rel[strcspn(rel, "\n")] = '\0';
-	host[strcspn(host, "\n")] = '\0';
-	localtime_r(&t, &tm);
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-nonliteral"
-	strftime(date, sizeof(date), nl_langinfo(D_FMT), &tm); /* %x, as sysstat */
-#pragma GCC diagnostic pop
-	printf("%s %s (%s) \t%s \t_%s_\t(%d CPU)\n", u.sysname, rel, host, date, u.machine, ncpu);
-}
-
 /* CPUs the report covers: highest of /proc/stat labels, present and online lists, + 1. */
 static int count_cpus(struct ptk_ctx *ctx, struct mp *m)
 {
@@ -276,7 +251,7 @@ int cmd_mpstat(struct ptk_ctx *ctx, int argc, char **argv)
 		}
 	}
 	if (!ctx->json) {
-		banner(ctx, m.ncpu);
+		ptk_ctx_banner(ctx, m.ncpu);
 		ctx->sink.prefix_width = 11;
 	}
 	if (!has_itv) {

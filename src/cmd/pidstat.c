@@ -14,12 +14,10 @@
  */
 #include <errno.h>
 #include <json-c/json.h>
-#include <langinfo.h>
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -664,29 +662,6 @@ static int ps_sample(struct ptk_ctx *ctx, void *arg, long i, double itv)
 	return 0;
 }
 
-/* "Linux 6.1.0 (host) \t11/29/26 \t_x86_64_\t(2 CPU)" as sysstat print_gal_header. */
-static void banner(struct ptk_ctx *ctx, int ncpu)
-{
-	struct utsname u;
-	char rel[128] = "", host[128] = "", date[64];
-	time_t t = (time_t)ptk_ctx_walltime(ctx);
-	struct tm tm;
-
-	uname(&u);
-	if (ptk_src_read(&ctx->src, PTK_PROC, "sys/kernel/osrelease", rel, sizeof(rel)) <= 0)
-		snprintf(rel, sizeof(rel), "%s", u.release);
-	if (ptk_src_read(&ctx->src, PTK_PROC, "sys/kernel/hostname", host, sizeof(host)) <= 0)
-		snprintf(host, sizeof(host), "%s", u.nodename);
-	rel[strcspn(rel, "\n")] = '\0';
-	host[strcspn(host, "\n")] = '\0';
-	localtime_r(&t, &tm);
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-nonliteral"
-	strftime(date, sizeof(date), nl_langinfo(D_FMT), &tm);
-#pragma GCC diagnostic pop
-	printf("%s %s (%s) \t%s \t_%s_\t(%d CPU)\n", u.sysname, rel, host, date, u.machine, ncpu);
-}
-
 static int parse_pids(struct ptk_ctx *ctx, struct ps *s, const char *arg)
 {
 	char *dup = xstrdup(arg), *save = NULL;
@@ -849,7 +824,7 @@ int cmd_pidstat(struct ptk_ctx *ctx, int argc, char **argv)
 	if (ptk_meminfo_read(&ctx->src, &mi) == 0)
 		s.memtotal_kb = mi.mem_total;
 	if (!ctx->json)
-		banner(ctx, s.ncpu);
+		ptk_ctx_banner(ctx, s.ncpu);
 	if (!has_itv) {
 		if ((rc = scan(ctx, &s, 1)))
 			goto out_free_tables;

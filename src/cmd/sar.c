@@ -233,22 +233,9 @@ static void fmt_t(const struct sar *o, s64 t_ms, char *buf, size_t size)
 static void banner(const struct sar *o, const char *sys, const char *rel, const char *host,
 		   const char *mach, int ncpu, s64 t_ms)
 {
-	char day[64];
-	time_t t = (time_t)(t_ms / 1000);
-	struct tm tm;
-
-	if (o->csv || o->ctx->json)
-		return;
-	if (o->utc)
-		gmtime_r(&t, &tm);
-	else
-		localtime_r(&t, &tm);
-		/* the locale's date (%x), as sar prints it */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-y2k"
-	strftime(day, sizeof(day), o->iso ? "%Y-%m-%d" : "%x", &tm);
-#pragma GCC diagnostic pop
-	printf("%s %s (%s) \t%s \t_%s_\t(%d CPU)\n", sys, rel, host, day, mach, ncpu);
+	if (!o->csv && !o->ctx->json)
+		ptk_sysstat_banner(stdout, sys, rel, host, mach, ncpu, (time_t)(t_ms / 1000),
+				   o->utc, o->iso);
 }
 
 /* a reboot between two samples: btime moved or uptime went back */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/utsname.h>
 
 #include "lib/util.h"
 #include "source/procfs/procfs.h"
@@ -192,6 +193,37 @@ double ptk_ctx_walltime(const struct ptk_ctx *ctx)
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+void ptk_sysstat_banner(FILE *f, const char *sys, const char *rel, const char *host,
+			const char *mach, int ncpu, time_t t, bool utc, bool iso)
+{
+	char day[64] = "";
+	struct tm tm;
+
+	if (utc ? gmtime_r(&t, &tm) : localtime_r(&t, &tm)) {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-y2k"
+		strftime(day, sizeof(day), iso ? "%Y-%m-%d" : "%x", &tm);
+#pragma GCC diagnostic pop
+	}
+	fprintf(f, "%s %s (%s) \t%s \t_%s_\t(%d CPU)\n", sys, rel, host, day, mach, ncpu);
+}
+
+void ptk_ctx_banner(const struct ptk_ctx *ctx, int ncpu)
+{
+	struct utsname u;
+	char rel[128] = "", host[128] = "";
+
+	uname(&u);
+	if (ptk_src_read(&ctx->src, PTK_PROC, "sys/kernel/osrelease", rel, sizeof(rel)) <= 0)
+		snprintf(rel, sizeof(rel), "%s", u.release);
+	if (ptk_src_read(&ctx->src, PTK_PROC, "sys/kernel/hostname", host, sizeof(host)) <= 0)
+		snprintf(host, sizeof(host), "%s", u.nodename);
+	rel[strcspn(rel, "\n")] = '\0';
+	host[strcspn(host, "\n")] = '\0';
+	ptk_sysstat_banner(stdout, u.sysname, rel, host, u.machine, ncpu,
+			   (time_t)ptk_ctx_walltime(ctx), false, false);
 }
 
 void ptk_ctx_clock(const struct ptk_ctx *ctx, char *buf, size_t size)

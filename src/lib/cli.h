@@ -8,6 +8,8 @@
 
 #include <getopt.h>
 #include <stdbool.h>
+#include <stdio.h>
+#include <time.h>
 
 #include "output/sink.h"
 #include "source/root.h"
@@ -110,5 +112,19 @@ double ptk_ctx_uptime(const struct ptk_ctx *ctx);
 void ptk_ctx_clock(const struct ptk_ctx *ctx, char *buf, size_t size);
 /* Wall time (epoch seconds) of the current sample. */
 double ptk_ctx_walltime(const struct ptk_ctx *ctx);
+
+/*
+ * sysstat's first line (print_gal_header in sysstat's common.c), shared by mpstat, iostat,
+ * pidstat and sar: "Linux 6.1.0 (host) \t11/29/26 \t_x86_64_\t(2 CPU)\n". The date is t's
+ * day in local time (utc: UTC), in the locale's format (%x) or ISO 8601 (iso).
+ */
+void ptk_sysstat_banner(FILE *f, const char *sys, const char *rel, const char *host,
+			const char *mach, int ncpu, time_t t, bool utc, bool iso);
+/*
+ * The same for the current sample of ctx: the kernel release and host name from
+ * <procfs>/sys/kernel/{osrelease,hostname} (uname(2) when absent), the date from
+ * ptk_ctx_walltime.
+ */
+void ptk_ctx_banner(const struct ptk_ctx *ctx, int ncpu);
 
 #endif
