@@ -23,6 +23,7 @@
 #include "model/registry.h"
 #include "model/delta.h"
 #include "model/ptask.h"
+#include "model/toplist.h"
 #include "output/archive.h"
 #include "output/tui.h"
 #include "source/bpf/taskscan.h"
@@ -173,11 +174,6 @@ static struct ptk_taskscan *open_taskscan(struct ptk_ctx *ctx, const struct top 
 	return ptk_taskscan_auto(&ctx->src, TASKSCAN_MIN);
 }
 
-static const char *task_user(const struct ptk_task *t)
-{
-	return t->owner_ok ? ptk_user_name(t->euid) : NULL;
-}
-
 static bool user_match(const struct top *tp, const struct ptk_task *t)
 {
 	if (!tp->user_set)
@@ -194,7 +190,10 @@ static void build_rows(struct top *tp, double itv)
 {
 	struct ptk_ptab *cur = &tp->tab[tp->cur], *prev = tp->have_prev ? &tp->tab[!tp->cur] : NULL;
 	struct ptk_top_frame *f = &tp->f;
-	u64 memtot = f->mi.mem_total;
+	struct ptk_top_fill how = { .hz = tp->hz,
+				    .page_kb = tp->page_kb,
+				    .mem_total_kb = f->mi.mem_total,
+				    .cmdline = tp->view->cmdline };
 
 	if (cur->n > tp->rcap) {
 		tp->rcap = cur->n;
@@ -203,74 +202,13 @@ static void build_rows(struct top *tp, double itv)
 		f->order = xrealloc(f->order, tp->rcap * sizeof(*f->order));
 	}
 	ptk_task_rates(prev, cur, itv, tp->hz, tp->prev_up, tp->ncpu_online, tp->rates);
-	f->ntasks = f->nrun = f->nsleep = f->ndisk = f->nstop = f->nzomb = f->nidle = 0;
+	memset(&f->tasks, 0, sizeof(f->tasks));
 	f->nrows = 0;
 	for (int i = 0; i < cur->n; i++) {
-		const struct ptk_task *t = &cur->t[i];
-		const struct ptk_task_rate *r = &tp->rates[i];
-		if (!user_match(tp, t))
+		if (!user_match(tp, &cur->t[i]))
 			continue;
-		f->ntasks++;
-		switch (t->state) {
-		case 'R':
-			f->nrun++;
-			break;
-		case 'D':
-			f->ndisk++;
-			f->nsleep++;
-			break;
-		case 'I':
-			f->nidle++;
-			f->nsleep++;
-			break;
-		case 'S':
-			f->nsleep++;
-			break;
-		case 'T':
-		case 't':
-			f->nstop++;
-			break;
-		case 'Z':
-			f->nzomb++;
-			break;
-		}
-		struct ptk_top_row *row = &f->rows[f->nrows++];
-		struct ptk_val *v = row->v;
-		const char *user = task_user(t);
-		u64 virt = t->statm_ok ? t->statm_size * tp->page_kb : t->vsize / 1024;
-		u64 res = (t->statm_ok ? t->statm_resident : t->rss_pages) * tp->page_kb;
-		static char states[256][2];
-
-		row->pid = t->pid;
-		row->ppid = t->ppid;
-		row->tgid = t->tgid;
-		row->depth = 0;
-		row->tree[0] = '\0';
-		if (tp->view->cmdline && t->cmdline[0])
-			snprintf(row->cmd, sizeof(row->cmd), "%s", t->cmdline);
-		else if (tp->view->cmdline)
-			snprintf(row->cmd, sizeof(row->cmd), "[%s]", t->comm);
-		else
-			snprintf(row->cmd, sizeof(row->cmd), "%s", t->comm);
-		states[(unsigned char)t->state][0] = t->state;
-		v[TC_PID] = PTK_I(t->pid);
-		v[TC_USER] = user ? PTK_S(user) : PTK_NA;
-		v[TC_PR] = PTK_I(t->priority);
-		v[TC_NI] = PTK_I(t->nice);
-		v[TC_VIRT] = PTK_U(virt);
-		v[TC_RES] = PTK_U(res);
-		v[TC_SHR] = t->statm_ok ? PTK_U(t->statm_shared * tp->page_kb) : PTK_NA;
-		v[TC_S] = PTK_S(states[(unsigned char)t->state]);
-		v[TC_CPU] = r->valid ? PTK_F(r->cpu_pct) : PTK_F(0);
-		v[TC_MEM] = memtot ? PTK_F(100.0 * res / memtot) : PTK_NA;
-		v[TC_TIME] = PTK_F((double)(t->utime + t->stime) / tp->hz);
-		v[TC_RKB] = r->valid && r->io_ok ? PTK_F(r->rkb_s) : PTK_NA;
-		v[TC_WKB] = r->valid && r->io_ok ? PTK_F(r->wkb_s) : PTK_NA;
-		v[TC_MAJFLT] = r->valid ? PTK_F(r->majflt_s) : PTK_NA;
-		v[TC_CSW] = r->valid && r->csw_ok ? PTK_F(r->cswch_s + r->nvcswch_s) : PTK_NA;
-		v[TC_FDS] = t->nfds >= 0 ? PTK_I(t->nfds) : PTK_NA;
-		v[TC_CGROUP] = t->cgroup[0] ? PTK_S(t->cgroup) : PTK_NA;
-		v[TC_COMMAND] = PTK_S(row->cmd);
+		ptk_task_states_add(&f->tasks, cur->t[i].state);
+		ptk_top_row_set(&f->rows[f->nrows++], &cur->t[i], &tp->rates[i], &how);
 	}
 }
 
@@ -337,20 +275,7 @@ static int sample(void *arg, const struct ptk_top_view *v)
 	f->itv_s = itv;
 	f->up_s = up.up_s;
 	f->users = ptk_src_is_live(&ctx->src) ? ptk_count_users() : -1;
-	ptk_cpu_pct(&sp->all, &sc->all, f->cpu);
-	if (f->ncpu < sc->ncpu) {
-		f->percpu = xrealloc(f->percpu, sc->ncpu * sizeof(*f->percpu));
-		f->present = xrealloc(f->present, sc->ncpu * sizeof(*f->present));
-	}
-	f->ncpu = sc->ncpu;
-	tp->ncpu_online = 0;
-	for (int c = 0; c < sc->ncpu; c++) {
-		f->present[c] = sc->present[c] && c < sp->ncpu && sp->present[c];
-		tp->ncpu_online += sc->present[c];
-		if (f->present[c])
-			ptk_cpu_pct(&sp->cpu[c], &sc->cpu[c], f->percpu[c]);
-	}
-	f->forks_s = ptk_rate(sp->processes, sc->processes, itv);
+	tp->ncpu_online = ptk_top_frame_cpu(f, sp, sc, itv);
 	for (int i = 0; i < PTK_PSI_NRES; i++) {
 		struct ptk_psi psi;
 		f->psi10[i] = ptk_psi_read(&ctx->src, i, &psi) == 0 && psi.some.present ?
@@ -368,141 +293,17 @@ static int sample(void *arg, const struct ptk_top_view *v)
 	return 0;
 }
 
-/* ---- ordering --------------------------------------------------------------------------- */
-
-static struct top_sort {
-	const struct ptk_top_row *rows;
-	int col;
-	bool asc;
-} srt; /* qsort has no context argument */
-
-static int cmp_val(const struct ptk_top_row *a, const struct ptk_top_row *b, int col)
-{
-	const struct ptk_val *x = &a->v[col], *y = &b->v[col];
-
-	if (x->na || y->na)
-		return (int)y->na - (int)x->na;
-	switch (top_cols[col]->type) {
-	case PTK_V_STR:
-		return strcmp(x->s, y->s);
-	case PTK_V_U64:
-		return (x->u > y->u) - (x->u < y->u);
-	case PTK_V_S64:
-		return (x->i > y->i) - (x->i < y->i);
-	case PTK_V_F64:
-		return (x->f > y->f) - (x->f < y->f);
-	}
-	return 0;
-}
-
-static int cmp_rows(const void *pa, const void *pb)
-{
-	const struct ptk_top_row *a = &srt.rows[*(const int *)pa], *b = &srt.rows[*(const int *)pb];
-	int c = cmp_val(a, b, srt.col);
-
-	if (!srt.asc)
-		c = -c;
-	if (!c)
-		c = (a->pid > b->pid) - (a->pid < b->pid);
-	return c;
-}
-
-static bool row_visible(const struct ptk_top_row *r, const struct ptk_top_view *v)
-{
-	return !v->filter[0] || strstr(r->cmd, v->filter);
-}
-
-/* Depth-first walk of the tree below row idx (children already in sort order). */
-static void tree_walk(struct ptk_top_frame *f, const int *sorted, int n, const int *first,
-		      const int *next, int idx, int depth, char *branch, int *out)
-{
-	struct ptk_top_row *r = &f->rows[idx];
-
-	r->depth = depth;
-	snprintf(r->tree, sizeof(r->tree), "%s", branch);
-	f->order[(*out)++] = idx;
-	size_t bl = strlen(branch);
-	for (int c = first[idx]; c >= 0; c = next[c]) {
-		char sub[48];
-		/* replace this level's marker by a continuation for the children */
-		snprintf(sub, sizeof(sub), "%.*s%s", (int)(bl >= 3 ? bl - 3 : 0), branch,
-			 bl >= 3 ? (branch[bl - 3] == '`' ? "   " : "|  ") : "");
-		size_t sl = strlen(sub);
-		snprintf(sub + sl, sizeof(sub) - sl, "%s", next[c] >= 0 ? "|- " : "`- ");
-		if (depth < 14)
-			tree_walk(f, sorted, n, first, next, c, depth + 1, sub, out);
-		else
-			f->order[(*out)++] = c;
-	}
-}
-
-static int find_row(const struct ptk_top_frame *f, const int *byid, int n, int pid)
-{
-	int lo = 0, hi = n - 1;
-
-	while (lo <= hi) {
-		int m = (lo + hi) / 2, p = f->rows[byid[m]].pid;
-		if (p == pid)
-			return byid[m];
-		if (p < pid)
-			lo = m + 1;
-		else
-			hi = m - 1;
-	}
-	return -1;
-}
-
 static void arrange(void *arg, const struct ptk_top_view *v)
 {
 	struct top *tp = arg;
-	struct ptk_top_frame *f = &tp->f;
-	int n = 0;
+	struct ptk_top_order o = { .cols = top_cols,
+				   .sort = v->sort,
+				   .asc = v->asc,
+				   .tree = v->tree,
+				   .threads = v->threads,
+				   .filter = v->filter };
 
-	for (int i = 0; i < f->nrows; i++)
-		if (row_visible(&f->rows[i], v))
-			f->order[n++] = i;
-	srt = (struct top_sort){ f->rows, v->sort, v->asc };
-	if (n)
-		qsort(f->order, n, sizeof(int), cmp_rows);
-	f->norder = n;
-	if (!v->tree || !n)
-		return;
-	/* tree: children in sort order under their parent (thread rows under their process) */
-	int *sorted = xmalloc(n * sizeof(int)), *byid = xmalloc(n * sizeof(int));
-	int *first = xmalloc(f->nrows * sizeof(int)), *next = xmalloc(f->nrows * sizeof(int));
-	int *last = xmalloc(f->nrows * sizeof(int));
-	memcpy(sorted, f->order, n * sizeof(int));
-	memcpy(byid, f->order, n * sizeof(int));
-	srt = (struct top_sort){ f->rows, TC_PID, true };
-	qsort(byid, n, sizeof(int), cmp_rows);
-	for (int i = 0; i < f->nrows; i++)
-		first[i] = next[i] = last[i] = -1;
-	bool *child = xcalloc(f->nrows, sizeof(bool));
-	for (int k = 0; k < n; k++) {
-		int i = sorted[k];
-		struct ptk_top_row *r = &f->rows[i];
-		int parent = v->threads && r->pid != r->tgid ? r->tgid : r->ppid;
-		int p = parent != r->pid ? find_row(f, byid, n, parent) : -1;
-		if (p < 0)
-			continue;
-		child[i] = true;
-		if (last[p] < 0)
-			first[p] = i;
-		else
-			next[last[p]] = i;
-		last[p] = i;
-	}
-	int out = 0;
-	for (int k = 0; k < n; k++)
-		if (!child[sorted[k]])
-			tree_walk(f, sorted, n, first, next, sorted[k], 0, "", &out);
-	f->norder = out;
-	free(sorted);
-	free(byid);
-	free(first);
-	free(next);
-	free(last);
-	free(child);
+	ptk_top_arrange(&tp->f, &o);
 }
 
 /* ---- top-style text --------------------------------------------------------------------- */
@@ -642,8 +443,9 @@ static void print_summary(struct top *tp)
 		printf(" %d user%s, ", f->users, f->users > 1 ? "s" : "");
 	printf(" load average: %.2f, %.2f, %.2f\n", f->la.load1, f->la.load5, f->la.load15);
 	printf("%s: %3d total, %3d running, %3d sleeping, %3d stopped, %3d zombie, %5s forks/s\n",
-	       tp->view->threads ? "Threads" : "Tasks", f->ntasks, f->nrun, f->nsleep, f->nstop,
-	       f->nzomb, ptk_metric_fmt(PTK_M(TOP_FORKS_S), &PTK_F(f->forks_s), b[0], 16));
+	       tp->view->threads ? "Threads" : "Tasks", f->tasks.total, f->tasks.running,
+	       f->tasks.sleeping, f->tasks.stopped, f->tasks.zombie,
+	       ptk_metric_fmt(PTK_M(TOP_FORKS_S), &PTK_F(f->forks_s), b[0], 16));
 	/* procps top's order, not /proc/stat's */
 	static const int order[] = {
 		PTK_CPU_USER,	PTK_CPU_SYSTEM, PTK_CPU_NICE,	 PTK_CPU_IDLE,
@@ -720,11 +522,11 @@ static void print_json(struct top *tp)
 	ptk_sink_meta_f64(s, "load1", f->la.load1);
 	ptk_sink_meta_f64(s, "load5", f->la.load5);
 	ptk_sink_meta_f64(s, "load15", f->la.load15);
-	ptk_sink_meta_u64(s, "tasks_total", f->ntasks);
-	ptk_sink_meta_u64(s, "tasks_running", f->nrun);
-	ptk_sink_meta_u64(s, "tasks_sleeping", f->nsleep);
-	ptk_sink_meta_u64(s, "tasks_stopped", f->nstop);
-	ptk_sink_meta_u64(s, "tasks_zombie", f->nzomb);
+	ptk_sink_meta_u64(s, "tasks_total", f->tasks.total);
+	ptk_sink_meta_u64(s, "tasks_running", f->tasks.running);
+	ptk_sink_meta_u64(s, "tasks_sleeping", f->tasks.sleeping);
+	ptk_sink_meta_u64(s, "tasks_stopped", f->tasks.stopped);
+	ptk_sink_meta_u64(s, "tasks_zombie", f->tasks.zombie);
 	/* the summary's values as its text prints them (the registry's precision) */
 	meta_val(s, PTK_M(TOP_FORKS_S), PTK_F(f->forks_s));
 	for (int i = 0; i < PTK_CPU_NSTATES; i++)
@@ -775,12 +577,7 @@ static void print_groups(struct top *tp, enum ptk_group_by by)
 	int ng = ptk_group_rates(tp->rates, cur->n, by, &g);
 	struct ptk_sink *s = &tp->ctx->sink;
 
-	for (int i = 0; i < ng; i++) /* by CPU, descending */
-		for (int j = i; j > 0 && g[j].cpu_pct > g[j - 1].cpu_pct; j--) {
-			struct ptk_group t = g[j];
-			g[j] = g[j - 1];
-			g[j - 1] = t;
-		}
+	ptk_group_sort_cpu(g, ng);
 	if (!tp->ctx->json) {
 		print_summary(tp);
 		putchar('\n');

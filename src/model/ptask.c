@@ -205,3 +205,14 @@ int ptk_group_rates(const struct ptk_task_rate *r, int n, enum ptk_group_by by,
 	*out = g;
 	return m;
 }
+
+void ptk_group_sort_cpu(struct ptk_group *g, int n)
+{
+	/* insertion sort: stable, and the groups of a frame are few */
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && g[j].cpu_pct > g[j - 1].cpu_pct; j--) {
+			struct ptk_group t = g[j];
+			g[j] = g[j - 1];
+			g[j - 1] = t;
+		}
+}

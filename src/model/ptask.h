@@ -69,6 +69,9 @@ struct ptk_group {
 int ptk_group_rates(const struct ptk_task_rate *r, int n, enum ptk_group_by by,
 		    struct ptk_group **out);
 
+/* Sort groups by %CPU, descending; equal ones keep their (key) order. */
+void ptk_group_sort_cpu(struct ptk_group *g, int n);
+
 /* The key of one task for a grouping, into buf. */
 void ptk_group_key(const struct ptk_task *t, enum ptk_group_by by, char *buf, size_t size);
 

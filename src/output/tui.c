@@ -144,9 +144,9 @@ static int draw_meters(struct tui *t)
 	y++;
 	/* load, tasks, forks, PSI */
 	mvprintw(y, 0, "Load %.2f %.2f %.2f  Tasks %d: R %d S %d D %d Z %d T %d I %d  forks/s %.1f",
-		 f->la.load1, f->la.load5, f->la.load15, f->ntasks, f->nrun,
-		 f->nsleep - f->ndisk - f->nidle, f->ndisk, f->nzomb, f->nstop, f->nidle,
-		 f->forks_s);
+		 f->la.load1, f->la.load5, f->la.load15, f->tasks.total, f->tasks.running,
+		 f->tasks.sleeping - f->tasks.disk - f->tasks.idle, f->tasks.disk, f->tasks.zombie,
+		 f->tasks.stopped, f->tasks.idle, f->forks_s);
 	y++;
 	move(y, 0);
 	addstr("PSI some avg10:");

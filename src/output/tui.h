@@ -10,38 +10,8 @@
 
 #include "lib/cli.h"
 #include "model/metric.h"
+#include "model/toplist.h"
 #include "source/procfs/procfs.h"
-
-/* Columns of the process list, in default display order. */
-enum ptk_top_col {
-	TC_PID,
-	TC_USER,
-	TC_PR,
-	TC_NI,
-	TC_VIRT,
-	TC_RES,
-	TC_SHR,
-	TC_S,
-	TC_CPU,
-	TC_MEM,
-	TC_TIME,
-	TC_RKB,
-	TC_WKB,
-	TC_MAJFLT,
-	TC_CSW,
-	TC_FDS,
-	TC_CGROUP,
-	TC_COMMAND,
-	TC_N
-};
-
-struct ptk_top_row {
-	struct ptk_val v[TC_N];
-	int pid, ppid, tgid;
-	int depth; /* tree view: nesting level */
-	char tree[48]; /* tree view: the branch drawn before the command */
-	char cmd[256]; /* COMMAND text (comm, or the command line with 'c') */
-};
 
 /* What the user asked to see; the command's arrange() honours it. */
 struct ptk_top_view {
@@ -54,27 +24,6 @@ struct ptk_top_view {
 	char filter[128]; /* substring of COMMAND ("" = all) */
 	bool oneshot; /* a single frame will be shown (batch -n 1) */
 	int step; /* time travel (top --at): samples moved with '[' and ']' */
-};
-
-struct ptk_top_frame {
-	double up_s, itv_s;
-	int users; /* -1 unknown */
-	struct ptk_loadavg la;
-	int ntasks, nrun, nsleep, ndisk, nstop, nzomb, nidle;
-	double cpu[PTK_CPU_NSTATES]; /* all CPUs, % of the interval */
-	int ncpu; /* slots in percpu[] */
-	double (*percpu)[PTK_CPU_NSTATES];
-	bool *present;
-	struct ptk_meminfo mi;
-	double psi10[PTK_PSI_NRES]; /* "some avg10"; NAN when unavailable */
-	double forks_s; /* /proc/stat processes, per second */
-	double observer_pct; /* ptk's own CPU time, % of one CPU */
-	/* time travel (top --at): "recorded YYYY-MM-DD HH:MM:SS", the sample shown; "" live */
-	char at_label[64];
-	int nrows;
-	struct ptk_top_row *rows;
-	int norder; /* rows to show, in display order (after filter, sort, tree) */
-	int *order;
 };
 
 struct ptk_top_ops {
