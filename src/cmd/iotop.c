@@ -104,18 +104,10 @@ static int scan(struct ptk_ctx *ctx, struct io *s, int slot)
 
 static void copy_slot(struct io *s, int dst, int src)
 {
-	struct ptk_ptab *d = &s->pt[dst], *o = &s->pt[src];
-
-	if (d->cap < o->n) {
-		d->cap = o->n;
-		d->t = xrealloc(d->t, (size_t)MAX(d->cap, 1) * sizeof(*d->t));
-	}
-	if (o->n)
-		memcpy(d->t, o->t, (size_t)o->n * sizeof(*o->t));
-	d->n = o->n;
-	s->dl[dst] = xrealloc(s->dl[dst], (size_t)MAX(o->n, 1) * sizeof(struct delay));
-	if (o->n)
-		memcpy(s->dl[dst], s->dl[src], (size_t)o->n * sizeof(struct delay));
+	ptk_ptab_copy(&s->pt[dst], &s->pt[src]);
+	s->dl[dst] = xrealloc(s->dl[dst], (size_t)MAX(s->pt[src].n, 1) * sizeof(struct delay));
+	if (s->pt[src].n)
+		memcpy(s->dl[dst], s->dl[src], (size_t)s->pt[src].n * sizeof(struct delay));
 	s->vm[dst] = s->vm[src];
 	s->vm_ok[dst] = s->vm_ok[src];
 }
@@ -178,33 +170,6 @@ static double pct(u64 d_ns, double itv)
 	return p > 99.99 ? 99.99 : p; /* iotop caps at 99.99 */
 }
 
-/* Total read and write rates of every task between slots 1 and 2 (also with -a, as iotop). */
-static void totals(const struct io *s, double itv, double *rd, double *wr)
-{
-	const struct ptk_ptab *cur = &s->pt[2], *old = &s->pt[1];
-	static const struct ptk_task zero;
-
-	*rd = *wr = 0;
-	for (int i = 0; i < cur->n && itv > 0; i++) {
-		const struct ptk_task *c = &cur->t[i],
-				      *p = ptk_ptab_find(old, c->pid, c->starttime);
-		if (!p)
-			p = &zero;
-		else if (!p->io_ok)
-			continue;
-		if (!c->io_ok)
-			continue;
-		u64 wc = c->write_bytes > c->cancelled_write_bytes ?
-				 c->write_bytes - c->cancelled_write_bytes :
-				 0;
-		u64 wp = p->write_bytes > p->cancelled_write_bytes ?
-				 p->write_bytes - p->cancelled_write_bytes :
-				 0;
-		*rd += ptk_delta(p->read_bytes, c->read_bytes) / itv;
-		*wr += (wc > wp ? wc - wp : 0) / itv;
-	}
-}
-
 /* Rates of slot b against slot a over itv (or accumulated since slot 0 with -a). */
 static void report(struct ptk_ctx *ctx, struct io *s, int a, int b, double itv)
 {
@@ -218,12 +183,8 @@ static void report(struct ptk_ctx *ctx, struct io *s, int a, int b, double itv)
 				      *p = ptk_ptab_find(old, c->pid, c->starttime);
 		const struct delay *dc = &s->dl[b][i], *dp = p ? &s->dl[a][p - old->t] : NULL;
 		struct row *r = &rows[nr];
-		static const struct ptk_task zero;
-		bool born = !p;
+		bool born = !p; /* new in the interval: all of its I/O is new */
 
-		if (born) { /* new in the interval: all of its I/O is new */
-			p = &zero;
-		}
 		r->t = c;
 		for (int k = 0; k < I_N; k++)
 			r->v[k] = PTK_NA;
@@ -232,15 +193,8 @@ static void report(struct ptk_ctx *ctx, struct io *s, int a, int b, double itv)
 		r->v[I_PRIO] = PTK_S(r->prio);
 		r->v[I_USER] = c->status_ok ? PTK_S(ptk_user_name(c->uid)) : PTK_NA;
 		bool did = false;
-		if (c->io_ok && (born || p->io_ok)) {
-			double rd = (double)ptk_delta(p->read_bytes, c->read_bytes);
-			u64 wc = c->write_bytes > c->cancelled_write_bytes ?
-					 c->write_bytes - c->cancelled_write_bytes :
-					 0;
-			u64 wp = p->write_bytes > p->cancelled_write_bytes ?
-					 p->write_bytes - p->cancelled_write_bytes :
-					 0;
-			double wr = (double)(wc > wp ? wc - wp : 0);
+		double rd, wr;
+		if (ptk_task_io_bytes(p, c, &rd, &wr)) {
 			did = rd > 0 || wr > 0;
 			r->v[I_READ] = PTK_F(s->accum ? rd : rd / itv);
 			r->v[I_WRITE] = PTK_F(s->accum ? wr : wr / itv);
@@ -264,7 +218,7 @@ static void report(struct ptk_ctx *ctx, struct io *s, int a, int b, double itv)
 		nr++;
 	}
 	qsort(rows, nr, sizeof(*rows), cmp_row);
-	totals(s, itv, &tot_r, &tot_w);
+	ptk_ptab_io_totals(&s->pt[1], &s->pt[2], itv, &tot_r, &tot_w);
 
 	struct ptk_val tv[T_N] = { PTK_F(tot_r), PTK_F(tot_w), PTK_NA, PTK_NA };
 	if (s->vm_ok[1] && s->vm_ok[2] && itv > 0) {

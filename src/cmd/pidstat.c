@@ -82,8 +82,7 @@ static const int ps_width[C_N] = {
 	[C_NVCSW] = 9,	[C_GUSER] = 7,	[C_GRSS] = 9, [C_NTASKS] = 6,
 };
 
-enum { A_CPU = 1, A_MEM = 2, A_IO = 4, A_CSW = 8 };
-static const int act_order[] = { A_CPU, A_MEM, A_IO, A_CSW };
+static const int act_order[] = { PTK_ACT_CPU, PTK_ACT_MEM, PTK_ACT_IO, PTK_ACT_CSW };
 
 static const char usage[] =
 	"usage: ptk pidstat [-u] [-r] [-d] [-w] [-t] [-p PID[,PID...]|SELF|ALL] [-C REGEX]\n"
@@ -95,19 +94,6 @@ static const char usage[] =
 	"processes whose name matches (and their threads). -l shows command lines, -I divides\n"
 	"%CPU by the number of CPUs, -h prints one line per task. --group-by pid|tgid|comm|user|\n"
 	"cgroup|container sums the rates per group. Without an interval: since boot.\n";
-
-/* Per-task sums for the Average lines (mean VSZ/RSS, iodelay per interval), keyed by
- * (pid, starttime), kept sorted by pid. */
-struct acc {
-	int pid;
-	u64 start;
-	double vsz, rss;
-	long n;
-};
-struct accs {
-	struct acc *a;
-	int n;
-};
 
 struct ps {
 	unsigned acts;
@@ -124,7 +110,7 @@ struct ps {
 	struct ptk_ptab p[3], t[3];
 	double up[3];
 	u64 jiffies[3]; /* total CPU ticks of /proc/stat "cpu" (for -I) */
-	struct accs accp, acct;
+	struct ptk_task_means accp, acct; /* VSZ/RSS sums for the Average lines */
 	char prev_clock[32];
 	long reports, lines;
 	double total_itv; /* sum of the reported intervals (Average lines) */
@@ -136,20 +122,6 @@ struct ps {
 	struct ptk_task_rate *rp, *rt;
 	int nrp, nrt;
 };
-
-static void ptab_copy(struct ptk_ptab *dst, const struct ptk_ptab *src)
-{
-	if (dst->cap < src->n) {
-		dst->cap = src->n;
-		dst->t = xrealloc(dst->t, (size_t)MAX(dst->cap, 1) * sizeof(*dst->t));
-	}
-	if (src->n)
-		memcpy(dst->t, src->t, (size_t)src->n * sizeof(*src->t));
-	dst->n = src->n;
-	dst->scanned_ns = src->scanned_ns;
-	dst->vanished = src->vanished;
-	dst->denied = src->denied;
-}
 
 static void ptab_swap(struct ptk_ptab *a, struct ptk_ptab *b)
 {
@@ -195,66 +167,6 @@ static int scan(struct ptk_ctx *ctx, struct ps *s, int slot)
 	return 0;
 }
 
-/* Add the current sample's VSZ/RSS to the per-task sums; tasks gone are dropped. */
-static void acc_update(struct accs *ac, const struct ptk_ptab *pt, long pagesz)
-{
-	struct acc *na = xcalloc((size_t)MAX(pt->n, 1), sizeof(*na));
-	int j = 0;
-
-	for (int i = 0; i < pt->n; i++) {
-		const struct ptk_task *t = &pt->t[i];
-		while (j < ac->n && ac->a[j].pid < t->pid)
-			j++;
-		na[i].pid = t->pid;
-		na[i].start = t->starttime;
-		if (j < ac->n && ac->a[j].pid == t->pid && ac->a[j].start == t->starttime)
-			na[i] = ac->a[j];
-		na[i].vsz += (double)(t->vsize >> 10);
-		na[i].rss += (double)(t->rss_pages * (u64)pagesz / 1024);
-		na[i].n++;
-	}
-	free(ac->a);
-	ac->a = na;
-	ac->n = pt->n;
-}
-
-static const struct acc *acc_find(const struct accs *ac, const struct ptk_task *t)
-{
-	int lo = 0, hi = ac->n - 1;
-
-	while (lo <= hi) {
-		int mid = (lo + hi) / 2;
-		if (ac->a[mid].pid == t->pid)
-			return ac->a[mid].start == t->starttime ? &ac->a[mid] : NULL;
-		if (ac->a[mid].pid < t->pid)
-			lo = mid + 1;
-		else
-			hi = mid - 1;
-	}
-	return NULL;
-}
-
-/* sysstat's "active" test: some counter of the activity moved in the interval. */
-static bool active(const struct ptk_task_rate *r, unsigned acts)
-{
-	static const struct ptk_task zero;
-	const struct ptk_task *c = r->cur, *p = r->prev ? r->prev : &zero;
-
-	if ((acts & A_CPU) && (c->utime != p->utime || c->stime != p->stime))
-		return true;
-	if ((acts & A_MEM) && (c->minflt != p->minflt || c->majflt != p->majflt ||
-			       c->vsize != p->vsize || c->rss_pages != p->rss_pages))
-		return true;
-	if ((acts & A_IO) &&
-	    (c->blkio_ticks != p->blkio_ticks ||
-	     (r->io_ok && (c->read_bytes != p->read_bytes || c->write_bytes != p->write_bytes ||
-			   c->cancelled_write_bytes != p->cancelled_write_bytes))))
-		return true;
-	if ((acts & A_CSW) && (c->vol_ctxt != p->vol_ctxt || c->nonvol_ctxt != p->nonvol_ctxt))
-		return true;
-	return false;
-}
-
 static const char *task_cmd(const struct ps *s, const struct ptk_task *t, bool thread)
 {
 	if (s->cmdline && !thread && t->cmdline[0])
@@ -273,22 +185,22 @@ static int pick_cols(const struct ps *s, unsigned acts, int *idx)
 	int n = 0;
 
 	if (s->group) {
-		if (acts & A_CPU) {
+		if (acts & PTK_ACT_CPU) {
 			idx[n++] = C_GUSER;
 			idx[n++] = C_SYS;
 			idx[n++] = C_CPU;
 		}
-		if (acts & A_MEM) {
+		if (acts & PTK_ACT_MEM) {
 			idx[n++] = C_MINFLT;
 			idx[n++] = C_MAJFLT;
 			idx[n++] = C_GRSS;
 		}
-		if (acts & A_IO) {
+		if (acts & PTK_ACT_IO) {
 			idx[n++] = C_RD;
 			idx[n++] = C_WR;
 			idx[n++] = C_CCWR;
 		}
-		if (acts & A_CSW) {
+		if (acts & PTK_ACT_CSW) {
 			idx[n++] = C_CSW;
 			idx[n++] = C_NVCSW;
 		}
@@ -303,16 +215,16 @@ static int pick_cols(const struct ps *s, unsigned acts, int *idx)
 	} else {
 		idx[n++] = C_PID;
 	}
-	if (acts & A_CPU)
+	if (acts & PTK_ACT_CPU)
 		for (int c = C_USR; c <= C_CPUNUM; c++)
 			idx[n++] = c;
-	if (acts & A_MEM)
+	if (acts & PTK_ACT_MEM)
 		for (int c = C_MINFLT; c <= C_MEM; c++)
 			idx[n++] = c;
-	if (acts & A_IO)
+	if (acts & PTK_ACT_IO)
 		for (int c = C_RD; c <= C_IODELAY; c++)
 			idx[n++] = c;
-	if (acts & A_CSW) {
+	if (acts & PTK_ACT_CSW) {
 		idx[n++] = C_CSW;
 		idx[n++] = C_NVCSW;
 	}
@@ -337,7 +249,8 @@ static void task_vals(const struct rctx *rc, const struct ptk_task_rate *r, bool
 	static const struct ptk_task zero;
 	const struct ps *s = rc->s;
 	const struct ptk_task *c = r->cur, *p = r->prev ? r->prev : &zero;
-	const struct acc *a = rc->avg ? acc_find(thread ? &s->acct : &s->accp, c) : NULL;
+	const struct ptk_task_mean *a =
+		rc->avg ? ptk_task_means_find(thread ? &s->acct : &s->accp, c) : NULL;
 	double usr = r->usr_pct - r->guest_pct;
 
 	for (int i = 0; i < C_N; i++)
@@ -356,8 +269,8 @@ static void task_vals(const struct rctx *rc, const struct ptk_task_rate *r, bool
 	v[C_MAJFLT] = PTK_F(r->majflt_s);
 	double vsz = (double)(c->vsize >> 10), rss = (double)(c->rss_pages * rc->pagesz / 1024);
 	if (a && a->n) {
-		vsz = a->vsz / a->n;
-		rss = a->rss / a->n;
+		vsz = a->vsz_kb / a->n;
+		rss = a->rss_kb / a->n;
 	}
 	v[C_VSZ] = PTK_F(vsz);
 	v[C_RSS] = PTK_F(rss);
@@ -443,15 +356,6 @@ static void emit_row(const struct rctx *rc, const char *prefix, const int *idx, 
 	fputc('\n', f);
 }
 
-static int cmp_thread(const void *a, const void *b)
-{
-	const struct ptk_task_rate *x = a, *y = b;
-
-	if (x->cur->tgid != y->cur->tgid)
-		return (x->cur->tgid > y->cur->tgid) - (x->cur->tgid < y->cur->tgid);
-	return (x->cur->pid > y->cur->pid) - (x->cur->pid < y->cur->pid);
-}
-
 /* One table (an activity set) of task rows. Returns the rows shown. */
 static int task_table(struct rctx *rc, unsigned acts, const char *hdr_prefix, const char *prefix)
 {
@@ -465,7 +369,7 @@ static int task_table(struct rctx *rc, unsigned acts, const char *hdr_prefix, co
 	for (int i = 0; i < s->nrp; i++) {
 		const struct ptk_task_rate *r = &s->rp[i];
 		bool shown_p = false;
-		if (r->valid && (!filter_active || active(r, acts))) {
+		if (r->valid && (!filter_active || ptk_task_active(r, acts))) {
 			const char *cmd = task_cmd(s, r->cur, false);
 			if ((!s->has_c || cmd_match(&s->creg, cmd)) &&
 			    (!s->has_g || cmd_match(&s->greg, cmd))) {
@@ -483,7 +387,7 @@ static int task_table(struct rctx *rc, unsigned acts, const char *hdr_prefix, co
 		bool leader_shown = shown_p;
 		for (; j < s->nrt && s->rt[j].cur->tgid == r->cur->pid; j++) {
 			const struct ptk_task_rate *t = &s->rt[j];
-			if (!t->valid || (filter_active && !active(t, acts)))
+			if (!t->valid || (filter_active && !ptk_task_active(t, acts)))
 				continue;
 			if (s->has_c && !cmd_match(&s->creg, t->cur->comm))
 				continue;
@@ -520,12 +424,7 @@ static int group_table(struct rctx *rc, unsigned acts, const char *hdr_prefix, c
 	if (!rc->ctx->json && hdr_prefix)
 		header(rc, hdr_prefix, idx, n);
 	for (int i = 0; i < ng; i++) {
-		bool act = ((acts & A_CPU) && g[i].cpu_pct > 0) ||
-			   ((acts & A_MEM) && (g[i].minflt_s > 0 || g[i].majflt_s > 0)) ||
-			   ((acts & A_IO) &&
-			    (g[i].rkb_s > 0 || g[i].wkb_s > 0 || g[i].ccwr_kb_s > 0)) ||
-			   ((acts & A_CSW) && (g[i].cswch_s > 0 || g[i].nvcswch_s > 0));
-		if (s->active_only && !act)
+		if (s->active_only && !ptk_group_active(&g[i], acts))
 			continue;
 		for (int c = 0; c < C_N; c++)
 			v[c] = PTK_NA;
@@ -578,7 +477,7 @@ static void report(struct ptk_ctx *ctx, struct ps *s, int a, int b, double itv, 
 		s->rt = xrealloc(s->rt, (size_t)MAX(s->t[b].n, 1) * sizeof(*s->rt));
 		s->nrt = s->t[b].n;
 		ptk_task_rates(ta, &s->t[b], itv, s->hz, up_a, s->ncpu, s->rt);
-		qsort(s->rt, s->nrt, sizeof(*s->rt), cmp_thread);
+		ptk_task_rates_sort_tgid(s->rt, s->nrt);
 	}
 	if (ctx->json) {
 		ptk_sink_begin(&ctx->sink);
@@ -626,8 +525,8 @@ static int ps_sample(struct ptk_ctx *ctx, void *arg, long i, double itv)
 	if (i == 0) { /* the baseline, also kept for the Average lines */
 		if ((r = scan(ctx, s, 1)))
 			return r;
-		ptab_copy(&s->p[0], &s->p[1]);
-		ptab_copy(&s->t[0], &s->t[1]);
+		ptk_ptab_copy(&s->p[0], &s->p[1]);
+		ptk_ptab_copy(&s->t[0], &s->t[1]);
 		s->up[0] = s->up[1];
 		s->jiffies[0] = s->jiffies[1];
 		ptk_ctx_clock(ctx, s->prev_clock, sizeof(s->prev_clock));
@@ -639,10 +538,9 @@ static int ps_sample(struct ptk_ctx *ctx, void *arg, long i, double itv)
 		s->gone = true; /* sysstat stops when every -p task has exited */
 		return -ESRCH;
 	}
-	long pagesz = sysconf(_SC_PAGESIZE);
-	acc_update(&s->accp, &s->p[2], pagesz);
+	ptk_task_means_add(&s->accp, &s->p[2]);
 	if (use_threads(s))
-		acc_update(&s->acct, &s->t[2], pagesz);
+		ptk_task_means_add(&s->acct, &s->t[2]);
 	ptk_ctx_clock(ctx, clock, sizeof(clock));
 	bool dis = true;
 	if (!s->dis_hdr) { /* a header every `rows` reports, as sysstat */
@@ -723,19 +621,19 @@ int cmd_pidstat(struct ptk_ctx *ctx, int argc, char **argv)
 	while ((c = ptk_getopt(ctx, argc, argv, "urdwtp:C:G:lIh", opts, usage, &rc)) >= 0) {
 		switch (c) {
 		case 'u':
-			s.acts |= A_CPU;
+			s.acts |= PTK_ACT_CPU;
 			nact++;
 			break;
 		case 'r':
-			s.acts |= A_MEM;
+			s.acts |= PTK_ACT_MEM;
 			nact++;
 			break;
 		case 'd':
-			s.acts |= A_IO;
+			s.acts |= PTK_ACT_IO;
 			nact++;
 			break;
 		case 'w':
-			s.acts |= A_CSW;
+			s.acts |= PTK_ACT_CSW;
 			nact++;
 			break;
 		case 't':
@@ -791,7 +689,7 @@ int cmd_pidstat(struct ptk_ctx *ctx, int argc, char **argv)
 	if ((rc = ptk_parse_interval_count(ctx, argc, argv, &interval, &count, &has_itv)))
 		goto out_free_tables;
 	if (!s.acts) {
-		s.acts = A_CPU;
+		s.acts = PTK_ACT_CPU;
 		nact = 1;
 	}
 	if (!pid_given)
@@ -807,7 +705,7 @@ int cmd_pidstat(struct ptk_ctx *ctx, int argc, char **argv)
 		s.lines = s.rows;
 	}
 	s.flags = PTK_PT_STATUS | PTK_PT_SCHED;
-	if (s.acts & A_IO)
+	if (s.acts & PTK_ACT_IO)
 		s.flags |= PTK_PT_IO;
 	if (s.cmdline)
 		s.flags |= PTK_PT_CMDLINE;
@@ -849,8 +747,8 @@ out_free_tables:
 		ptk_ptab_free(&s.p[i]);
 		ptk_ptab_free(&s.t[i]);
 	}
-	free(s.accp.a);
-	free(s.acct.a);
+	ptk_task_means_free(&s.accp);
+	ptk_task_means_free(&s.acct);
 	free(s.rp);
 	free(s.rt);
 	free(s.pids);

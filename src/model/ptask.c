@@ -216,3 +216,130 @@ void ptk_group_sort_cpu(struct ptk_group *g, int n)
 			g[j - 1] = t;
 		}
 }
+
+static int cmp_tgid(const void *a, const void *b)
+{
+	const struct ptk_task_rate *x = a, *y = b;
+
+	if (x->cur->tgid != y->cur->tgid)
+		return (x->cur->tgid > y->cur->tgid) - (x->cur->tgid < y->cur->tgid);
+	return (x->cur->pid > y->cur->pid) - (x->cur->pid < y->cur->pid);
+}
+
+void ptk_task_rates_sort_tgid(struct ptk_task_rate *r, int n)
+{
+	if (n > 1)
+		qsort(r, n, sizeof(*r), cmp_tgid);
+}
+
+bool ptk_task_active(const struct ptk_task_rate *r, unsigned acts)
+{
+	static const struct ptk_task zero;
+	const struct ptk_task *c = r->cur, *p = r->prev ? r->prev : &zero;
+
+	if ((acts & PTK_ACT_CPU) && (c->utime != p->utime || c->stime != p->stime))
+		return true;
+	if ((acts & PTK_ACT_MEM) && (c->minflt != p->minflt || c->majflt != p->majflt ||
+				     c->vsize != p->vsize || c->rss_pages != p->rss_pages))
+		return true;
+	if ((acts & PTK_ACT_IO) &&
+	    (c->blkio_ticks != p->blkio_ticks ||
+	     (r->io_ok && (c->read_bytes != p->read_bytes || c->write_bytes != p->write_bytes ||
+			   c->cancelled_write_bytes != p->cancelled_write_bytes))))
+		return true;
+	if ((acts & PTK_ACT_CSW) &&
+	    (c->vol_ctxt != p->vol_ctxt || c->nonvol_ctxt != p->nonvol_ctxt))
+		return true;
+	return false;
+}
+
+bool ptk_group_active(const struct ptk_group *g, unsigned acts)
+{
+	return ((acts & PTK_ACT_CPU) && g->cpu_pct > 0) ||
+	       ((acts & PTK_ACT_MEM) && (g->minflt_s > 0 || g->majflt_s > 0)) ||
+	       ((acts & PTK_ACT_IO) && (g->rkb_s > 0 || g->wkb_s > 0 || g->ccwr_kb_s > 0)) ||
+	       ((acts & PTK_ACT_CSW) && (g->cswch_s > 0 || g->nvcswch_s > 0));
+}
+
+void ptk_task_means_add(struct ptk_task_means *m, const struct ptk_ptab *pt)
+{
+	struct ptk_task_mean *na = xcalloc((size_t)MAX(pt->n, 1), sizeof(*na));
+	u64 pagesz = (u64)sysconf(_SC_PAGESIZE);
+	int j = 0;
+
+	for (int i = 0; i < pt->n; i++) {
+		const struct ptk_task *t = &pt->t[i];
+		while (j < m->n && m->a[j].pid < t->pid)
+			j++;
+		na[i].pid = t->pid;
+		na[i].start = t->starttime;
+		if (j < m->n && m->a[j].pid == t->pid && m->a[j].start == t->starttime)
+			na[i] = m->a[j];
+		na[i].vsz_kb += (double)(t->vsize >> 10);
+		na[i].rss_kb += (double)(t->rss_pages * pagesz / 1024);
+		na[i].n++;
+	}
+	free(m->a);
+	m->a = na;
+	m->n = pt->n;
+}
+
+const struct ptk_task_mean *ptk_task_means_find(const struct ptk_task_means *m,
+						const struct ptk_task *t)
+{
+	int lo = 0, hi = m->n - 1;
+
+	while (lo <= hi) {
+		int mid = (lo + hi) / 2;
+		if (m->a[mid].pid == t->pid)
+			return m->a[mid].start == t->starttime ? &m->a[mid] : NULL;
+		if (m->a[mid].pid < t->pid)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return NULL;
+}
+
+void ptk_task_means_free(struct ptk_task_means *m)
+{
+	free(m->a);
+	m->a = NULL;
+	m->n = 0;
+}
+
+/* write_bytes less cancelled_write_bytes, never below 0 */
+static u64 net_written(const struct ptk_task *t)
+{
+	return t->write_bytes > t->cancelled_write_bytes ?
+		       t->write_bytes - t->cancelled_write_bytes :
+		       0;
+}
+
+bool ptk_task_io_bytes(const struct ptk_task *p, const struct ptk_task *c, double *rd, double *wr)
+{
+	static const struct ptk_task zero;
+
+	if (!c->io_ok || (p && !p->io_ok))
+		return false;
+	if (!p)
+		p = &zero;
+	u64 wc = net_written(c), wp = net_written(p);
+	*rd = (double)ptk_delta(p->read_bytes, c->read_bytes);
+	*wr = (double)(wc > wp ? wc - wp : 0);
+	return true;
+}
+
+void ptk_ptab_io_totals(const struct ptk_ptab *prev, const struct ptk_ptab *cur, double itv_s,
+			double *rd_s, double *wr_s)
+{
+	*rd_s = *wr_s = 0;
+	for (int i = 0; i < cur->n && itv_s > 0; i++) {
+		const struct ptk_task *c = &cur->t[i];
+		double rd, wr;
+		if (ptk_task_io_bytes(ptk_ptab_find(prev, c->pid, c->starttime), c, &rd, &wr)) {
+			*rd_s += rd / itv_s;
+			*wr_s += wr / itv_s;
+		}
+	}
+}

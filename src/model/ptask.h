@@ -75,6 +75,53 @@ void ptk_group_sort_cpu(struct ptk_group *g, int n);
 /* The key of one task for a grouping, into buf. */
 void ptk_group_key(const struct ptk_task *t, enum ptk_group_by by, char *buf, size_t size);
 
+/*
+ * Bytes task c read from and wrote to storage since p (NULL: born in the interval, counted
+ * from 0), as iotop counts them: read_bytes, and write_bytes less cancelled_write_bytes (a
+ * dirty page truncated before writeback never reaches the disk). false when /proc/PID/io
+ * was unreadable at either end.
+ */
+bool ptk_task_io_bytes(const struct ptk_task *p, const struct ptk_task *c, double *rd, double *wr);
+/* Read and write bytes per second of every task of cur against prev over itv_s seconds,
+ * summed (iotop's "Total DISK READ/WRITE"). */
+void ptk_ptab_io_totals(const struct ptk_ptab *prev, const struct ptk_ptab *cur, double itv_s,
+			double *rd_s, double *wr_s);
+
+/* Sort rates by (tgid, pid): each process's threads together, in TID order. */
+void ptk_task_rates_sort_tgid(struct ptk_task_rate *r, int n);
+
+/* pidstat's activities (-u -r -d -w), as bits. */
+enum ptk_task_act { PTK_ACT_CPU = 1, PTK_ACT_MEM = 2, PTK_ACT_IO = 4, PTK_ACT_CSW = 8 };
+
+/*
+ * sysstat pidstat's "active" test: some counter of the activities acts moved between the
+ * two scans (CPU: utime, stime; memory: faults, vsize, rss; I/O: blkio ticks and, when io
+ * is readable, the byte counters; switches: both counters). A task born in the interval
+ * counts from 0.
+ */
+bool ptk_task_active(const struct ptk_task_rate *r, unsigned acts);
+/* The same for a group: one of its rates of acts is above 0. */
+bool ptk_group_active(const struct ptk_group *g, unsigned acts);
+
+/* Per-task sums of VSZ and RSS over the samples, for pidstat's Average lines. */
+struct ptk_task_mean {
+	int pid;
+	u64 start; /* starttime: a reused pid is another task */
+	double vsz_kb, rss_kb; /* sums */
+	long n; /* samples summed */
+};
+struct ptk_task_means {
+	struct ptk_task_mean *a; /* sorted by pid, as the table */
+	int n;
+};
+
+/* Add the sample pt (sorted by pid) to the sums; tasks not in pt are dropped. */
+void ptk_task_means_add(struct ptk_task_means *m, const struct ptk_ptab *pt);
+/* The sums of task t (same pid and starttime), or NULL. */
+const struct ptk_task_mean *ptk_task_means_find(const struct ptk_task_means *m,
+						const struct ptk_task *t);
+void ptk_task_means_free(struct ptk_task_means *m);
+
 /* User name of uid (cached getpwuid), or the number as text. */
 const char *ptk_user_name(unsigned uid);
 

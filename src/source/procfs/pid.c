@@ -755,6 +755,20 @@ const struct ptk_task *ptk_ptab_find(const struct ptk_ptab *pt, int pid, u64 sta
 	return NULL;
 }
 
+void ptk_ptab_copy(struct ptk_ptab *dst, const struct ptk_ptab *src)
+{
+	if (dst->cap < src->n) {
+		dst->cap = src->n;
+		dst->t = xrealloc(dst->t, (size_t)MAX(dst->cap, 1) * sizeof(*dst->t));
+	}
+	if (src->n)
+		memcpy(dst->t, src->t, (size_t)src->n * sizeof(*src->t));
+	dst->n = src->n;
+	dst->scanned_ns = src->scanned_ns;
+	dst->vanished = src->vanished;
+	dst->denied = src->denied;
+}
+
 void ptk_ptab_free(struct ptk_ptab *pt)
 {
 	free(pt->t);
