@@ -223,3 +223,17 @@ void ptk_pool_name(const char *name, int maxchars, char *out, size_t size)
 		}
 	}
 }
+
+const char *ptk_jstack_name(const struct ptk_jdump *d, int tid, const char *comm, bool trusted)
+{
+	const struct ptk_jthread *j = d->n ? ptk_jstack_find(d, tid) : NULL;
+
+	if (!j)
+		return NULL;
+	if (!trusted) {
+		size_t cl = strlen(comm);
+		if (strncmp(comm, j->name, cl) || (cl < 15 && j->name[cl]))
+			return NULL;
+	}
+	return j->name;
+}

@@ -44,6 +44,14 @@ int ptk_jstack_parse(const char *text, struct ptk_jdump *d);
 /* The thread with this nid (= TID), or NULL. */
 const struct ptk_jthread *ptk_jstack_find(const struct ptk_jdump *d, int nid);
 
+/*
+ * The full Java name of thread tid whose kernel name is comm, or NULL when the dump does
+ * not name it. Unless trusted (tid is known to be a thread of the dumped JVM), the name is
+ * taken only when comm is its 15-character cut (TASK_COMM_LEN - 1), so a TID of another
+ * process is not taken for a JVM thread.
+ */
+const char *ptk_jstack_name(const struct ptk_jdump *d, int tid, const char *comm, bool trusted);
+
 void ptk_jstack_free(struct ptk_jdump *d);
 
 /*

@@ -739,20 +739,27 @@ int ptk_ptab_scan_pids(const struct ptk_src *src, unsigned flags, const int *pid
 	return scan(src, flags, pids, npids, pt);
 }
 
-const struct ptk_task *ptk_ptab_find(const struct ptk_ptab *pt, int pid, u64 starttime)
+const struct ptk_task *ptk_ptab_find_pid(const struct ptk_ptab *pt, int pid)
 {
 	int lo = 0, hi = pt->n - 1;
 
 	while (lo <= hi) {
-		int mid = (lo + hi) / 2;
+		int mid = lo + (hi - lo) / 2;
 		if (pt->t[mid].pid == pid)
-			return pt->t[mid].starttime == starttime ? &pt->t[mid] : NULL;
+			return &pt->t[mid];
 		if (pt->t[mid].pid < pid)
 			lo = mid + 1;
 		else
 			hi = mid - 1;
 	}
 	return NULL;
+}
+
+const struct ptk_task *ptk_ptab_find(const struct ptk_ptab *pt, int pid, u64 starttime)
+{
+	const struct ptk_task *t = ptk_ptab_find_pid(pt, pid);
+
+	return t && t->starttime == starttime ? t : NULL;
 }
 
 void ptk_ptab_copy(struct ptk_ptab *dst, const struct ptk_ptab *src)

@@ -162,6 +162,9 @@ void ptk_container_id(const char *cgroup, char *out, size_t size);
 /* Find the task with this pid and starttime (binary search). NULL when absent or reused. */
 const struct ptk_task *ptk_ptab_find(const struct ptk_ptab *pt, int pid, u64 starttime);
 
+/* Find the task with this pid, whatever its starttime (binary search), or NULL. */
+const struct ptk_task *ptk_ptab_find_pid(const struct ptk_ptab *pt, int pid);
+
 /* Copy the rows and scan facts of src into dst (its own storage, grown as needed; dst's
  * keep cache is left as it is). */
 void ptk_ptab_copy(struct ptk_ptab *dst, const struct ptk_ptab *src);
