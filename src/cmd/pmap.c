@@ -108,9 +108,8 @@ static void map_row(const struct proc *pr, const struct ptk_smap *m, const struc
 		    struct ptk_val *v, char *addr, char *mode, char *nbuf, size_t nsize)
 {
 	const struct ptk_smaps *s = &pr->s;
-	u64 sd, pd;
-	bool hs = ptk_smap_get(s, m, PTK_SM_SHARED_DIRTY, &sd);
-	bool hp = ptk_smap_get(s, m, PTK_SM_PRIVATE_DIRTY, &pd);
+	u64 dirty;
+	bool hd = ptk_smap_dirty(s, m, &dirty);
 
 	snprintf(addr, 20, "%016" PRIx64, m->start);
 	mode_str(m, mode);
@@ -118,22 +117,24 @@ static void map_row(const struct proc *pr, const struct ptk_smap *m, const struc
 	v[P_KBYTES] = PTK_U((m->end - m->start) >> 10);
 	v[P_RSS] = opt_val(s, m, PTK_SM_RSS);
 	v[P_PSS] = opt_val(s, m, PTK_SM_PSS);
-	v[P_DIRTY] = hs || hp ? PTK_U((hs ? sd : 0) + (hp ? pd : 0)) : PTK_NA;
+	v[P_DIRTY] = hd ? PTK_U(dirty) : PTK_NA;
 	v[P_SWAP] = opt_val(s, m, PTK_SM_SWAP);
 	v[P_MODE] = PTK_S(mode);
 	v[P_MAP] = PTK_S(map_name(pr, m, o->p, nbuf, nsize));
 }
 
-/* Totals of Kbytes..Swap: the sums of the rows' values; n/a when no row had the value. */
-static void add_total(struct ptk_val *tot, const struct ptk_val *v)
+/* The totals row (Kbytes..Swap) of pr; n/a where no mapping had the field, unless
+ * zero_na (pmap -x prints 0 for a process without mappings). */
+static void total_row(const struct proc *pr, bool zero_na, struct ptk_val *tot)
 {
-	for (int i = P_KBYTES; i <= P_SWAP; i++) {
-		if (v[i].na)
-			continue;
-		if (tot[i].na)
-			tot[i] = PTK_U(0);
-		tot[i].u += v[i].u;
-	}
+	struct ptk_smaps_totals t;
+
+	ptk_smaps_totals(&pr->s, &t);
+	tot[P_KBYTES] = PTK_U(t.size_kb);
+	tot[P_RSS] = t.rss_ok || zero_na ? PTK_U(t.rss_kb) : PTK_NA;
+	tot[P_PSS] = t.pss_ok ? PTK_U(t.pss_kb) : PTK_NA;
+	tot[P_DIRTY] = t.dirty_ok || zero_na ? PTK_U(t.dirty_kb) : PTK_NA;
+	tot[P_SWAP] = t.swap_ok ? PTK_U(t.swap_kb) : PTK_NA;
 }
 
 static const char *fmt(const struct ptk_metric *m, struct ptk_val v, char *buf)
@@ -146,22 +147,18 @@ static void print_json(struct ptk_ctx *ctx, const struct pmap_opts *o, const str
 	struct ptk_val v[P_N], tot[P_N];
 	char addr[20], mode[8], nbuf[64];
 
-	for (int i = 0; i < P_N; i++)
-		tot[i] = PTK_NA;
 	ptk_sink_begin(&ctx->sink);
 	ptk_sink_meta_json(&ctx->sink, "pid", ptk_json_val(PTK_M(PROC_PID), &PTK_I(pr->pid)));
 	ptk_sink_meta_str(&ctx->sink, "cmdline", pr->cmdline);
 	ptk_sink_table_begin(&ctx->sink, &map_tab, false, NULL);
 	for (int i = 0; i < pr->s.n; i++) {
 		map_row(pr, &pr->s.m[i], o, v, addr, mode, nbuf, sizeof(nbuf));
-		add_total(tot, v);
 		/* pmap's "  [ anon ]" indent is layout, not part of the name */
 		v[P_MAP].s += strspn(v[P_MAP].s, " ");
 		ptk_sink_row(&ctx->sink, NULL, v);
 	}
 	ptk_sink_table_end(&ctx->sink);
-	if (!pr->s.n)
-		tot[P_KBYTES] = PTK_U(0);
+	total_row(pr, false, tot);
 	ptk_sink_meta_json(&ctx->sink, "total", ptk_json_row(&total_tab, tot + P_KBYTES));
 	ptk_sink_end(&ctx->sink);
 }
@@ -169,15 +166,15 @@ static void print_json(struct ptk_ctx *ctx, const struct pmap_opts *o, const str
 /* Default layout: "%016lx %6luK mode name", " total %16luK". */
 static void print_default(const struct pmap_opts *o, const struct proc *pr)
 {
-	struct ptk_val v[P_N], tot[P_N] = { [P_KBYTES] = PTK_U(0) };
+	struct ptk_val v[P_N], tot[P_N];
 	char addr[20], mode[8], nbuf[64], b[32];
 
 	for (int i = 0; i < pr->s.n; i++) {
 		map_row(pr, &pr->s.m[i], o, v, addr, mode, nbuf, sizeof(nbuf));
-		tot[P_KBYTES].u += v[P_KBYTES].u;
 		printf("%s %6sK %s %s\n", addr, fmt(pmap_cols[P_KBYTES], v[P_KBYTES], b), mode,
 		       v[P_MAP].s);
 	}
+	total_row(pr, false, tot);
 	if (!o->q)
 		printf(" total %16sK\n", fmt(pmap_cols[P_KBYTES], tot[P_KBYTES], b));
 }
@@ -186,7 +183,7 @@ static void print_default(const struct pmap_opts *o, const struct proc *pr)
 static void print_device(const struct pmap_opts *o, const struct proc *pr)
 {
 	struct ptk_val v[P_N];
-	u64 mapped = 0, wpriv = 0, shared = 0;
+	struct ptk_smaps_totals t;
 	char addr[20], mode[8], nbuf[64], off[24], dev[24], b[4][32];
 
 	if (!o->q)
@@ -195,25 +192,21 @@ static void print_device(const struct pmap_opts *o, const struct proc *pr)
 		       dev_cols[D_DEVICE]->name, pmap_cols[P_MAP]->name);
 	for (int i = 0; i < pr->s.n; i++) {
 		const struct ptk_smap *m = &pr->s.m[i];
-		u64 bytes = m->end - m->start;
 
 		map_row(pr, m, o, v, addr, mode, nbuf, sizeof(nbuf));
-		mapped += bytes;
-		if (m->perms[3] == 's')
-			shared += bytes;
-		else if (m->perms[3] == 'p' && m->perms[1] == 'w')
-			wpriv += bytes;
 		snprintf(off, sizeof(off), "%016" PRIx64, m->offset);
 		snprintf(dev, sizeof(dev), "%03x:%05x", m->dev_major, m->dev_minor);
 		printf("%s %7s %5s %s %s %s\n", addr, fmt(pmap_cols[P_KBYTES], v[P_KBYTES], b[0]),
 		       mode, fmt(dev_cols[D_OFFSET], PTK_S(off), b[1]),
 		       fmt(dev_cols[D_DEVICE], PTK_S(dev), b[2]), v[P_MAP].s);
 	}
-	if (!o->q)
-		printf("%s: %sK    %s: %sK    %s: %sK\n", dev_cols[D_MAPPED]->name,
-		       fmt(dev_cols[D_MAPPED], PTK_U(mapped >> 10), b[0]), dev_cols[D_WPRIV]->name,
-		       fmt(dev_cols[D_WPRIV], PTK_U(wpriv >> 10), b[1]), dev_cols[D_SHARED]->name,
-		       fmt(dev_cols[D_SHARED], PTK_U(shared >> 10), b[2]));
+	if (o->q)
+		return;
+	ptk_smaps_totals(&pr->s, &t);
+	printf("%s: %sK    %s: %sK    %s: %sK\n", dev_cols[D_MAPPED]->name,
+	       fmt(dev_cols[D_MAPPED], PTK_U(t.mapped_kb), b[0]), dev_cols[D_WPRIV]->name,
+	       fmt(dev_cols[D_WPRIV], PTK_U(t.wpriv_kb), b[1]), dev_cols[D_SHARED]->name,
+	       fmt(dev_cols[D_SHARED], PTK_U(t.shared_kb), b[2]));
 }
 
 /* -x: Address Kbytes RSS Dirty Mode Mapping, then "total kB". */
@@ -223,15 +216,11 @@ static void print_extended(const struct pmap_opts *o, const struct proc *pr)
 	char addr[20], mode[8], nbuf[64], b[3][32];
 	const struct ptk_metric *const *c = pmap_cols;
 
-	for (int i = 0; i < P_N; i++)
-		tot[i] = PTK_NA;
-	tot[P_KBYTES] = PTK_U(0);
 	if (!o->q)
 		printf("%-16s %7s %7s %7s %-5s %s\n", c[P_ADDR]->name, c[P_KBYTES]->name,
 		       c[P_RSS]->name, c[P_DIRTY]->name, c[P_MODE]->name, c[P_MAP]->name);
 	for (int i = 0; i < pr->s.n; i++) {
 		map_row(pr, &pr->s.m[i], o, v, addr, mode, nbuf, sizeof(nbuf));
-		add_total(tot, v);
 		printf("%s %7s %7s %7s %5s %s\n", addr, fmt(c[P_KBYTES], v[P_KBYTES], b[0]),
 		       fmt(c[P_RSS], v[P_RSS], b[1]), fmt(c[P_DIRTY], v[P_DIRTY], b[2]), mode,
 		       v[P_MAP].s);
@@ -239,8 +228,7 @@ static void print_extended(const struct pmap_opts *o, const struct proc *pr)
 	if (o->q)
 		return;
 	/* A process without mappings (kernel thread) totals 0, as pmap says. */
-	if (!pr->s.n)
-		tot[P_RSS] = tot[P_DIRTY] = PTK_U(0);
+	total_row(pr, !pr->s.n, tot);
 	printf("---------------- ------- ------- ------- \n");
 	printf("%-16s %7s %7s %7s\n", "total kB", fmt(c[P_KBYTES], tot[P_KBYTES], b[0]),
 	       fmt(c[P_RSS], tot[P_RSS], b[1]), fmt(c[P_DIRTY], tot[P_DIRTY], b[2]));
@@ -304,7 +292,7 @@ static void print_smaps_table(const struct pmap_opts *o, struct xcols *xc, const
 		}
 	for (int j = 0; j < xc->n; j++) {
 		fi[j] = ptk_smaps_field(s, xc->name[j]);
-		tot[j] = PTK_U(0);
+		tot[j] = PTK_U(ptk_smaps_field_sum(s, fi[j]));
 	}
 	bool vmf = o->X >= 2 && s->has_vmflags;
 
@@ -321,7 +309,6 @@ static void print_smaps_table(const struct pmap_opts *o, struct xcols *xc, const
 		for (int j = 0; j < xc->n; j++) {
 			if (fi[j] < 0 || !(m->have & (1ULL << fi[j])))
 				continue;
-			tot[j].u += m->val[fi[j]];
 			if (o->q)
 				xc->w[j] = MAX(xc->w[j], digits(m->val[fi[j]]));
 		}

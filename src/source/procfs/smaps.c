@@ -46,6 +46,66 @@ bool ptk_smap_get(const struct ptk_smaps *s, const struct ptk_smap *m, enum ptk_
 	return true;
 }
 
+bool ptk_smap_dirty(const struct ptk_smaps *s, const struct ptk_smap *m, u64 *kb)
+{
+	u64 sd, pd;
+	bool hs = ptk_smap_get(s, m, PTK_SM_SHARED_DIRTY, &sd);
+	bool hp = ptk_smap_get(s, m, PTK_SM_PRIVATE_DIRTY, &pd);
+
+	*kb = (hs ? sd : 0) + (hp ? pd : 0);
+	return hs || hp;
+}
+
+/* Add field k of m to *sum when present, setting *ok. */
+static void add_key(const struct ptk_smaps *s, const struct ptk_smap *m, enum ptk_smaps_key k,
+		    u64 *sum, bool *ok)
+{
+	u64 v;
+
+	if (ptk_smap_get(s, m, k, &v)) {
+		*sum += v;
+		*ok = true;
+	}
+}
+
+void ptk_smaps_totals(const struct ptk_smaps *s, struct ptk_smaps_totals *t)
+{
+	u64 mapped = 0, wpriv = 0, shared = 0, d;
+
+	memset(t, 0, sizeof(*t));
+	for (int i = 0; i < s->n; i++) {
+		const struct ptk_smap *m = &s->m[i];
+		u64 bytes = m->end - m->start;
+
+		t->size_kb += bytes >> 10;
+		add_key(s, m, PTK_SM_RSS, &t->rss_kb, &t->rss_ok);
+		add_key(s, m, PTK_SM_PSS, &t->pss_kb, &t->pss_ok);
+		add_key(s, m, PTK_SM_SWAP, &t->swap_kb, &t->swap_ok);
+		if (ptk_smap_dirty(s, m, &d)) {
+			t->dirty_kb += d;
+			t->dirty_ok = true;
+		}
+		mapped += bytes;
+		if (m->perms[3] == 's')
+			shared += bytes;
+		else if (m->perms[3] == 'p' && m->perms[1] == 'w')
+			wpriv += bytes;
+	}
+	t->mapped_kb = mapped >> 10;
+	t->wpriv_kb = wpriv >> 10;
+	t->shared_kb = shared >> 10;
+}
+
+u64 ptk_smaps_field_sum(const struct ptk_smaps *s, int i)
+{
+	u64 sum = 0;
+
+	for (int k = 0; i >= 0 && k < s->n; k++)
+		if (s->m[k].have & (1ULL << i))
+			sum += s->m[k].val[i];
+	return sum;
+}
+
 /* Copy a token into buf as a C string; false when it does not fit. */
 static bool tok_copy(const char *tok, size_t len, char *buf, size_t size)
 {

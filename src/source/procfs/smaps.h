@@ -78,6 +78,26 @@ int ptk_smaps_read(const struct ptk_src *src, int pid, bool full, struct ptk_sma
 bool ptk_smap_get(const struct ptk_smaps *s, const struct ptk_smap *m, enum ptk_smaps_key k,
 		  u64 *v);
 
+/* Dirty kB of mapping m: Shared_Dirty + Private_Dirty (either alone when the other is
+ * absent). false when neither is present. */
+bool ptk_smap_dirty(const struct ptk_smaps *s, const struct ptk_smap *m, u64 *kb);
+
+/* The totals of a process's mappings, as pmap -x, -d and --json print them, kB. */
+struct ptk_smaps_totals {
+	u64 size_kb; /* sum of each mapping's (end - start) >> 10 (pmap's Kbytes) */
+	u64 rss_kb, pss_kb, dirty_kb, swap_kb; /* sums over the mappings that have the field */
+	bool rss_ok, pss_ok, dirty_ok, swap_ok; /* some mapping had it */
+	u64 mapped_kb; /* all mappings' bytes >> 10 (pmap -d "mapped") */
+	u64 wpriv_kb; /* writeable private ("rw-p") bytes >> 10 ("writeable/private") */
+	u64 shared_kb; /* shared ("...s") bytes >> 10 ("shared") */
+};
+
+/* Sum the mappings of s into t. */
+void ptk_smaps_totals(const struct ptk_smaps *s, struct ptk_smaps_totals *t);
+
+/* Sum of field i (struct ptk_smaps.field) over the mappings that have it; 0 for i < 0. */
+u64 ptk_smaps_field_sum(const struct ptk_smaps *s, int i);
+
 /* Index of the field named name, or -1. */
 int ptk_smaps_field(const struct ptk_smaps *s, const char *name);
 
