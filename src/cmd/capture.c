@@ -228,16 +228,6 @@ static void copy_sys(struct ptk_ctx *ctx, struct capture *cap, const struct ptk_
 	globfree(&g);
 }
 
-static bool numeric(const char *s)
-{
-	if (!*s)
-		return false;
-	for (; *s; s++)
-		if (*s < '0' || *s > '9')
-			return false;
-	return true;
-}
-
 /* A task is gone when its stat cannot be opened any more. */
 static bool task_gone(int dirfd)
 {
@@ -297,7 +287,7 @@ static void copy_threads(struct capture *cap, int pfd, const char *pid)
 	while ((de = readdir(d))) {
 		char rel[128];
 		int fd;
-		if (!numeric(de->d_name))
+		if (!ptk_is_digits(de->d_name))
 			continue;
 		fd = openat(tfd, de->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (fd < 0)
@@ -328,7 +318,7 @@ static int copy_procs(struct ptk_ctx *ctx, struct capture *cap)
 	snprintf(self, sizeof(self), "%d", (int)getpid());
 	while ((de = readdir(d))) {
 		int pfd;
-		if (!numeric(de->d_name))
+		if (!ptk_is_digits(de->d_name))
 			continue;
 		/* leave the observer out: its own pid in the capture would show ptk capture as
 		 * the top CPU offender of every replay */

@@ -285,24 +285,6 @@ static int sample(struct ptk_ctx *ctx, void *arg, long i, double itv)
 	return 0;
 }
 
-static int parse_pids(const char *arg, struct cswtop *c)
-{
-	char *dup = xstrdup(arg), *save = NULL;
-	int r = 0;
-
-	for (char *tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		int p;
-		if (ptk_parse_int(tok, &p) || p <= 0) {
-			r = -EINVAL;
-			break;
-		}
-		c->pids = xrealloc(c->pids, (c->npids + 1) * sizeof(int));
-		c->pids[c->npids++] = p;
-	}
-	free(dup);
-	return c->npids ? r : -EINVAL;
-}
-
 static void cswtop_free(struct cswtop *c)
 {
 	ptk_csw_free(&c->gs);
@@ -340,7 +322,8 @@ int cmd_cswtop(struct ptk_ctx *ctx, int argc, char **argv)
 	while ((ch = ptk_getopt(ctx, argc, argv, "p:g:n:r:", opts, usage, &r)) >= 0) {
 		switch (ch) {
 		case 'p':
-			if (parse_pids(optarg, &c)) {
+			if (ptk_parse_id_list(optarg, ",", &c.pids, &c.npids, NULL, 0) ||
+			    !c.npids) {
 				r = ptk_usage_error(ctx, "invalid PID list '%s'", optarg);
 				goto out_free_groups;
 			}

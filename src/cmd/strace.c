@@ -539,29 +539,12 @@ static int parse_e(struct st *s, char *arg, const char **err)
 	return -1;
 }
 
-static int add_pids(struct ptk_ctx *ctx, const char *arg, pid_t **pids, int *npids)
-{
-	char *dup = xstrdup(arg), *save = NULL, *tok;
-
-	for (tok = strtok_r(dup, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
-		int p;
-		if (ptk_parse_int(tok, &p) || p <= 0) {
-			free(dup);
-			return ptk_usage_error(ctx, "invalid process id '%s'", tok);
-		}
-		*pids = xrealloc(*pids, sizeof(**pids) * (size_t)(*npids + 1));
-		(*pids)[(*npids)++] = p;
-	}
-	free(dup);
-	return 0;
-}
-
 int cmd_strace(struct ptk_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = { PTK_COMMON_OPTS, { 0 } };
 	struct st *s = xcalloc(1, sizeof(*s));
-	pid_t *pids = NULL;
-	int npids = 0, c, r, rc = 0;
+	int *pids = NULL, npids = 0, c, r, rc = 0;
+	char bad[128];
 	bool follow = false;
 	const char *outname = NULL, *err = NULL;
 	struct sock_filter *filt = NULL;
@@ -580,8 +563,8 @@ int cmd_strace(struct ptk_ctx *ctx, int argc, char **argv)
 			follow = true;
 			break;
 		case 'p':
-			if ((r = add_pids(ctx, optarg, &pids, &npids)))
-				return r;
+			if (ptk_parse_id_list(optarg, ", ", &pids, &npids, bad, sizeof(bad)))
+				return ptk_usage_error(ctx, "invalid process id '%s'", bad);
 			break;
 		case 'e':
 			if (parse_e(s, optarg, &err) < 0)

@@ -625,23 +625,6 @@ static int parse_sort(const char *s, struct ptk_top_view *v)
 	return -EINVAL;
 }
 
-static int parse_pids(const char *arg, struct top *tp)
-{
-	char *dup = xstrdup(arg), *save = NULL;
-
-	for (char *tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		int pid;
-		if (ptk_parse_int(tok, &pid) || pid <= 0) {
-			free(dup);
-			return -EINVAL;
-		}
-		tp->pids = xrealloc(tp->pids, (tp->npids + 1) * sizeof(int));
-		tp->pids[tp->npids++] = pid;
-	}
-	free(dup);
-	return tp->npids ? 0 : -EINVAL;
-}
-
 enum { OPT_GROUP_BY = 0x2000, OPT_AT, OPT_DB, OPT_UTC };
 
 int cmd_top(struct ptk_ctx *ctx, int argc, char **argv)
@@ -690,7 +673,8 @@ int cmd_top(struct ptk_ctx *ctx, int argc, char **argv)
 				return ptk_usage_error(ctx, "invalid delay '%s'", optarg);
 			break;
 		case 'p':
-			if (parse_pids(optarg, &tp))
+			if (ptk_parse_id_list(optarg, ",", &tp.pids, &tp.npids, NULL, 0) ||
+			    !tp.npids)
 				return ptk_usage_error(ctx, "invalid pid list '%s'", optarg);
 			break;
 		case 'u': {

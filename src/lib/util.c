@@ -55,63 +55,69 @@ char *xstrdup(const char *s)
 	return p;
 }
 
-ssize_t ptk_read_file_at(int dirfd, const char *path, char *buf, size_t size)
+/* Read fd to its end into *p of *cap bytes, NUL-terminated; grow: realloc *p as needed
+ * (else stop at *cap - 1 bytes). Returns the byte count or -errno. */
+static ssize_t read_fd(int fd, char **p, size_t *cap, bool grow)
 {
 	size_t off = 0;
-	int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
 
-	if (fd < 0)
-		return -errno;
-	while (off + 1 < size) {
-		ssize_t n = read(fd, buf + off, size - 1 - off);
+	for (;;) {
+		if (off + 1 >= *cap) {
+			if (!grow)
+				break;
+			*cap = *cap ? *cap * 2 : 4096;
+			*p = xrealloc(*p, *cap);
+		}
+		ssize_t n = read(fd, *p + off, *cap - 1 - off);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			int e = errno;
-			close(fd);
-			return -e;
+			return -errno;
 		}
 		if (n == 0)
 			break;
 		off += n;
 	}
-	close(fd);
-	buf[off] = '\0';
+	(*p)[off] = '\0';
 	return off;
+}
+
+ssize_t ptk_read_fd_grow(int fd, char **p, size_t *cap)
+{
+	return read_fd(fd, p, cap, true);
+}
+
+ssize_t ptk_read_file_at(int dirfd, const char *path, char *buf, size_t size)
+{
+	int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read_fd(fd, &buf, &size, false);
+	close(fd);
+	return n;
 }
 
 char *ptk_slurp(const char *path, size_t *len)
 {
-	size_t cap = 8192, off = 0;
+	size_t cap = 8192;
 	char *buf;
+	ssize_t n;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
 		return NULL;
 	buf = xmalloc(cap);
-	for (;;) {
-		if (off + 1 >= cap) {
-			cap *= 2;
-			buf = xrealloc(buf, cap);
-		}
-		ssize_t n = read(fd, buf + off, cap - 1 - off);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			int e = errno;
-			free(buf);
-			close(fd);
-			errno = e;
-			return NULL;
-		}
-		if (n == 0)
-			break;
-		off += n;
-	}
+	n = read_fd(fd, &buf, &cap, true);
 	close(fd);
-	buf[off] = '\0';
+	if (n < 0) {
+		free(buf);
+		errno = (int)-n;
+		return NULL;
+	}
 	if (len)
-		*len = off;
+		*len = n;
 	return buf;
 }
 
@@ -198,6 +204,36 @@ int ptk_parse_u64(const char *s, u64 *out)
 		return -EINVAL;
 	*out = v;
 	return 0;
+}
+
+bool ptk_is_digits(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (*s < '0' || *s > '9')
+			return false;
+	return true;
+}
+
+int ptk_parse_id_list(const char *arg, const char *seps, int **ids, int *n, char *bad, size_t bsize)
+{
+	char *dup = xstrdup(arg), *save = NULL;
+	int r = 0;
+
+	for (char *tok = strtok_r(dup, seps, &save); tok; tok = strtok_r(NULL, seps, &save)) {
+		int id;
+		if (ptk_parse_int(tok, &id) || id <= 0) {
+			if (bad)
+				snprintf(bad, bsize, "%s", tok);
+			r = -EINVAL;
+			break;
+		}
+		*ids = xrealloc(*ids, (size_t)(*n + 1) * sizeof(**ids));
+		(*ids)[(*n)++] = id;
+	}
+	free(dup);
+	return r;
 }
 
 int ptk_parse_int(const char *s, int *out)

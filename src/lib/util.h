@@ -36,6 +36,10 @@ static inline ssize_t ptk_read_file(const char *path, char *buf, size_t size)
 	return ptk_read_file_at(-100 /* AT_FDCWD */, path, buf, size);
 }
 
+/* Read fd to its end into *p (malloc'd or NULL, grown as needed; *cap its size),
+ * NUL-terminated. Returns the byte count or -errno. */
+ssize_t ptk_read_fd_grow(int fd, char **p, size_t *cap);
+
 /* Read a whole file of any size into a malloc'd buffer. *len gets the byte count.
  * Returns the buffer, or NULL with errno set. */
 char *ptk_slurp(const char *path, size_t *len);
@@ -53,6 +57,15 @@ u64 ptk_strtou64(const char *p, const char **end);
 /* Strict unsigned/signed/float parsing of a whole string: 0 or -EINVAL/-ERANGE. */
 int ptk_parse_u64(const char *s, u64 *out);
 int ptk_parse_int(const char *s, int *out);
+/* s is one or more decimal digits and nothing else. */
+bool ptk_is_digits(const char *s);
+/*
+ * Append the ids of a list separated by any of seps ("12,34") to *ids (realloc'd), *n
+ * counting them. Returns 0, or -EINVAL at the first token that is not a positive integer
+ * (copied into bad when given); the ids before it stay appended.
+ */
+int ptk_parse_id_list(const char *arg, const char *seps, int **ids, int *n, char *bad,
+		      size_t bsize);
 int ptk_parse_double(const char *s, double *out);
 
 /* Skip to the next whitespace-separated token; returns pointer after it, token in *tok

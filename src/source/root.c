@@ -110,35 +110,15 @@ int ptk_src_remaining(const struct ptk_src *src)
 ssize_t ptk_read_buf_at(int dirfd, const char *path, struct ptk_buf *b)
 {
 	int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
-	size_t off = 0;
+	ssize_t n;
 
 	if (fd < 0)
 		return -errno;
-	if (!b->p) {
-		b->cap = 4096;
-		b->p = xmalloc(b->cap);
-	}
-	for (;;) {
-		if (off + 1 >= b->cap) {
-			b->cap *= 2;
-			b->p = xrealloc(b->p, b->cap);
-		}
-		ssize_t n = read(fd, b->p + off, b->cap - 1 - off);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			int e = errno;
-			close(fd);
-			return -e;
-		}
-		if (n == 0)
-			break;
-		off += n;
-	}
+	n = ptk_read_fd_grow(fd, &b->p, &b->cap);
 	close(fd);
-	b->p[off] = '\0';
-	b->len = off;
-	return off;
+	if (n >= 0)
+		b->len = n;
+	return n;
 }
 
 ssize_t ptk_src_read_buf(const struct ptk_src *src, enum ptk_fs fs, const char *rel,

@@ -283,16 +283,6 @@ static struct ptk_task *ptab_add(struct ptk_ptab *pt)
 	return t;
 }
 
-static bool numeric(const char *s)
-{
-	if (!*s)
-		return false;
-	for (; *s; s++)
-		if (*s < '0' || *s > '9')
-			return false;
-	return true;
-}
-
 /*
  * fds held open across scans (struct ptk_ptab.keep). Entries are sorted by (kind, id); a
  * scan takes the entries of the tasks it meets into a new array and closes the rest (tasks
@@ -653,7 +643,7 @@ static void scan_one(struct ptk_ptab *pt, int rootfd, const char *pidname, unsig
 	unsigned tflags = flags & ~(PTK_PT_CMDLINE | PTK_PT_FDS);
 	struct dirent *te;
 	while ((te = readdir(td))) {
-		if (numeric(te->d_name))
+		if (ptk_is_digits(te->d_name))
 			read_task(pt, dirfd(td), te->d_name, 1, tgid, tflags, buf, size);
 	}
 	closedir(td);
@@ -712,7 +702,8 @@ static int scan(const struct ptk_src *src, unsigned flags, const int *pids, int 
 			goto out;
 		}
 		while ((de = readdir(d)))
-			if (de->d_name[0] >= '1' && de->d_name[0] <= '9' && numeric(de->d_name))
+			if (de->d_name[0] >= '1' && de->d_name[0] <= '9' &&
+			    ptk_is_digits(de->d_name))
 				scan_one(pt, dirfd(d), de->d_name, flags, buf, sizeof(buf));
 		closedir(d);
 	}
