@@ -354,6 +354,20 @@ static void on_exec(struct ptk_tracer *tr, struct ptk_tcb *t)
 		tr->ops->exec(tr, t, (pid_t)old);
 }
 
+/* A wait status that ends tracee pid (t, NULL when unknown): note the launched command's
+ * status and forget the tracee. True when it ended. */
+static bool reap(struct ptk_tracer *tr, struct ptk_tcb *t, pid_t pid, int status)
+{
+	if (!WIFEXITED(status) && !WIFSIGNALED(status))
+		return false;
+	if (pid == tr->launched) {
+		tr->launched_done = true;
+		tr->launched_status = status;
+	}
+	if (t)
+		tcb_gone(tr, t, status);
+	return true;
+}
 int ptk_tracer_run(struct ptk_tracer *tr)
 {
 	while (tr->ntcb > 0) {
@@ -375,15 +389,8 @@ int ptk_tracer_run(struct ptk_tracer *tr)
 		}
 		t0 = ptk_now_ns();
 		t = ptk_tracer_find(tr, pid);
-		if (WIFEXITED(status) || WIFSIGNALED(status)) {
-			if (pid == tr->launched) {
-				tr->launched_done = true;
-				tr->launched_status = status;
-			}
-			if (t)
-				tcb_gone(tr, t, status);
+		if (reap(tr, t, pid, status))
 			continue;
-		}
 		if (!WIFSTOPPED(status))
 			continue;
 		if (!t) /* a new child whose fork event we have not seen yet */
@@ -488,15 +495,8 @@ int ptk_tracer_detach_all(struct ptk_tracer *tr, u64 timeout_ns)
 			break; /* ECHILD: no tracee left at all */
 		}
 		t = ptk_tracer_find(tr, pid);
-		if (WIFEXITED(status) || WIFSIGNALED(status)) {
-			if (pid == tr->launched) {
-				tr->launched_done = true;
-				tr->launched_status = status;
-			}
-			if (t)
-				tcb_gone(tr, t, status);
+		if (reap(tr, t, pid, status))
 			continue;
-		}
 		if (!WIFSTOPPED(status))
 			continue;
 		sig = WSTOPSIG(status);
