@@ -426,21 +426,12 @@ static void print_summary(struct top *tp)
 	struct ptk_top_frame *f = &tp->f;
 	const double *c = f->cpu;
 	char clock[16];
-	u64 s = (u64)f->up_s, days = s / 86400, hrs = s % 86400 / 3600, mins = s % 3600 / 60;
 	struct ptk_meminfo *mi = &f->mi;
-	char b[4][16];
+	char b[4][16], up[96];
 
 	ptk_ctx_clock(tp->ctx, clock, sizeof(clock));
-	/* procps sprint_uptime */
-	printf("top - %s up ", clock);
-	if (days)
-		printf("%" PRIu64 " day%s, ", days, days > 1 ? "s" : "");
-	if (hrs)
-		printf("%2" PRIu64 ":%02" PRIu64 ", ", hrs, mins);
-	else
-		printf("%" PRIu64 " min, ", mins);
-	if (f->users >= 0)
-		printf(" %d user%s, ", f->users, f->users > 1 ? "s" : "");
+	ptk_fmt_uptime(f->up_s, f->users, up, sizeof(up));
+	printf("top - %s %s", clock, up);
 	printf(" load average: %.2f, %.2f, %.2f\n", f->la.load1, f->la.load5, f->la.load15);
 	printf("%s: %3d total, %3d running, %3d sleeping, %3d stopped, %3d zombie, %5s forks/s\n",
 	       tp->view->threads ? "Threads" : "Tasks", f->tasks.total, f->tasks.running,

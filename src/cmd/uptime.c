@@ -79,18 +79,10 @@ int cmd_uptime(struct ptk_ctx *ctx, int argc, char **argv)
 		return 0;
 	}
 	/* procps layout: " 13:20:01 up 1 day,  2:03,  1 user,  load average: 0.00, 0.01, 0.00" */
-	char clock[16], l[3][32], n[3][32];
-	u64 s = (u64)v[U_UP].f, days = s / 86400, hrs = s % 86400 / 3600, mins = s % 3600 / 60;
+	char clock[16], l[3][32], n[3][32], up[96];
 	ptk_ctx_clock(ctx, clock, sizeof(clock));
-	printf(" %s up ", clock);
-	if (days)
-		printf("%" PRIu64 " day%s, ", days, days > 1 ? "s" : "");
-	if (hrs)
-		printf("%2" PRIu64 ":%02" PRIu64 ", ", hrs, mins);
-	else
-		printf("%" PRIu64 " min, ", mins);
-	if (!v[U_USERS].na)
-		printf(" %" PRIu64 " user%s, ", v[U_USERS].u, v[U_USERS].u > 1 ? "s" : "");
+	ptk_fmt_uptime(v[U_UP].f, v[U_USERS].na ? -1 : (int)v[U_USERS].u, up, sizeof(up));
+	printf(" %s %s", clock, up);
 	printf(" load average: %s, %s, %s\n", ptk_metric_fmt(uptime_refs[U_L1], &v[U_L1], l[0], 32),
 	       ptk_metric_fmt(uptime_refs[U_L5], &v[U_L5], l[1], 32),
 	       ptk_metric_fmt(uptime_refs[U_L15], &v[U_L15], l[2], 32));

@@ -206,6 +206,23 @@ int ptk_parse_u64(const char *s, u64 *out)
 	return 0;
 }
 
+void ptk_fmt_uptime(double up_s, int users, char *buf, size_t size)
+{
+	u64 s = (u64)up_s, days = s / 86400, hrs = s % 86400 / 3600, mins = s % 3600 / 60;
+	int n = snprintf(buf, size, "up ");
+
+	if (days && n < (int)size)
+		n += snprintf(buf + n, size - n, "%" PRIu64 " day%s, ", days, days > 1 ? "s" : "");
+	if (n < (int)size) {
+		if (hrs)
+			n += snprintf(buf + n, size - n, "%2" PRIu64 ":%02" PRIu64 ", ", hrs, mins);
+		else
+			n += snprintf(buf + n, size - n, "%" PRIu64 " min, ", mins);
+	}
+	if (users >= 0 && n < (int)size)
+		snprintf(buf + n, size - n, " %d user%s, ", users, users > 1 ? "s" : "");
+}
+
 bool ptk_is_digits(const char *s)
 {
 	if (!*s)

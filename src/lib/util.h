@@ -36,6 +36,12 @@ static inline ssize_t ptk_read_file(const char *path, char *buf, size_t size)
 	return ptk_read_file_at(-100 /* AT_FDCWD */, path, buf, size);
 }
 
+/*
+ * procps's uptime text (sprint_uptime), as uptime and top print it after the clock: "up 3
+ * days,  2:03,  1 user, " (days when any, "H:MM" or "M min", the users when users >= 0).
+ */
+void ptk_fmt_uptime(double up_s, int users, char *buf, size_t size);
+
 /* Read fd to its end into *p (malloc'd or NULL, grown as needed; *cap its size),
  * NUL-terminated. Returns the byte count or -errno. */
 ssize_t ptk_read_fd_grow(int fd, char **p, size_t *cap);
