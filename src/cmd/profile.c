@@ -6,7 +6,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -16,6 +15,8 @@
 #include "output/flamegraph.h"
 #include "source/perf/perf.h"
 #include "source/perf/ptop.h"
+#include "source/perf/stacks.h"
+#include "source/procfs/pid.h"
 #include "source/perf/unwind.h"
 #include "source/sym/sym.h"
 
@@ -46,7 +47,6 @@ enum { CG_NONE, CG_FP, CG_DWARF };
 enum { OUT_FOLDED, OUT_TOP, OUT_SVG };
 enum { OPT_CALLGRAPH = 0x1400, OPT_KERNEL, OPT_USER, OPT_FOLDED, OPT_TOP, OPT_SVG };
 
-#define MAX_FRAMES 256
 #define STACK_USER 8192
 
 /* top functions: perf report's Self and Children */
@@ -60,25 +60,6 @@ static const struct ptk_metric *const top_cols[T_N] = {
 static const struct ptk_table top_tab = { .name = "top", .ncols = T_N, .refs = top_cols };
 #define TOP_ROWS 50
 
-struct comm {
-	struct comm *next;
-	pid_t tid;
-	char name[16];
-};
-
-/* Resolved names by (pid, address): libdwfl's address lookup scans the symbol table, and a
- * profile asks for the same few return addresses over and over. pid -1 = kernel. */
-struct name_slot {
-	u64 addr;
-	pid_t pid;
-	bool used;
-	const char *name; /* owned by the symbolizer */
-};
-struct name_cache {
-	struct name_slot *s;
-	size_t cap, n;
-};
-
 struct prof {
 	struct ptk_ctx *ctx;
 	struct ptk_perf_target tgt;
@@ -89,264 +70,27 @@ struct prof {
 	const char *event; /* "cycles" or "cpu-clock" */
 	struct perf_event_attr attr;
 	u64 regs_mask;
-	int *fd, nfd;
-	struct ptk_perf_ring *ring;
-	int nring;
+	struct ptk_perf_sampler ps;
 	struct ptk_symbolizer *sym;
 	struct ptk_folded *folded;
-	struct comm *comms[1024];
-	struct name_cache names;
-	u64 samples, bad, unwind_fail;
+	struct ptk_stacks *stacks;
+	struct ptk_stacks_counts n; /* samples folded, unwind failures */
 	pid_t child;
 };
 
-/* ---- comm of a thread: PERF_RECORD_COMM, else /proc, else ":TID" as perf script ---- */
-
-static struct comm *comm_get(struct prof *p, pid_t pid, pid_t tid)
-{
-	struct comm **b = &p->comms[(unsigned)tid % ARRAY_SIZE(p->comms)], *c;
-	char path[64], buf[32];
-
-	for (c = *b; c; c = c->next)
-		if (c->tid == tid)
-			return c;
-	c = xcalloc(1, sizeof(*c));
-	c->tid = tid;
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", pid, tid);
-	if (tid == 0)
-		snprintf(c->name, sizeof(c->name), "swapper");
-	else if (ptk_read_file(path, buf, sizeof(buf)) > 0) {
-		buf[strcspn(buf, "\n")] = '\0';
-		snprintf(c->name, sizeof(c->name), "%.15s", buf);
-	} else
-		snprintf(c->name, sizeof(c->name), ":%d", tid);
-	c->next = *b;
-	*b = c;
-	return c;
-}
-
-static void comms_free(struct prof *p)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(p->comms); i++)
-		while (p->comms[i]) {
-			struct comm *c = p->comms[i];
-			p->comms[i] = c->next;
-			free(c);
-		}
-}
-
-/* ---- samples to folded stacks ---- */
-
-static size_t name_hash(pid_t pid, u64 addr)
-{
-	u64 h = (addr ^ ((u64)(u32)pid << 47)) * 0x9e3779b97f4a7c15ull;
-
-	return (size_t)(h >> 20);
-}
-
-/* The slot of (pid, addr): found (used) or the free one to fill. */
-static struct name_slot *name_slot(struct name_cache *c, pid_t pid, u64 addr)
-{
-	size_t i;
-
-	if (c->n * 2 >= c->cap) {
-		struct name_cache nc = { .cap = c->cap ? c->cap * 2 : 4096 };
-		nc.s = xcalloc(nc.cap, sizeof(*nc.s));
-		for (size_t k = 0; k < c->cap; k++) {
-			if (!c->s[k].used)
-				continue;
-			i = name_hash(c->s[k].pid, c->s[k].addr) & (nc.cap - 1);
-			while (nc.s[i].used)
-				i = (i + 1) & (nc.cap - 1);
-			nc.s[i] = c->s[k];
-			nc.n++;
-		}
-		free(c->s);
-		*c = nc;
-	}
-	i = name_hash(pid, addr) & (c->cap - 1);
-	while (c->s[i].used && (c->s[i].pid != pid || c->s[i].addr != addr))
-		i = (i + 1) & (c->cap - 1);
-	return &c->s[i];
-}
-
-static void names_clear(struct name_cache *c)
-{
-	free(c->s);
-	memset(c, 0, sizeof(*c));
-}
-
-static const char *kname(struct prof *p, u64 ip)
-{
-	struct name_slot *sl = name_slot(&p->names, -1, ip);
-	struct ptk_frame f;
-
-	if (sl->used)
-		return sl->name;
-	ptk_sym_kernel(p->sym, ip, &f);
-	*sl = (struct name_slot){ .addr = ip, .pid = -1, .used = true, .name = ptk_frame_name(&f) };
-	p->names.n++;
-	return sl->name;
-}
-
-static const char *uname(struct prof *p, pid_t pid, u64 ip, bool leaf)
-{
-	/* a return address may be the first byte after a call at the end of a function */
-	u64 a = leaf ? ip : ip - 1;
-	struct name_slot *sl = name_slot(&p->names, pid, a);
-	struct ptk_frame f;
-
-	if (sl->used)
-		return sl->name;
-	ptk_sym_user(p->sym, pid, a, &f);
-	*sl = (struct name_slot){ .addr = a, .pid = pid, .used = true, .name = ptk_frame_name(&f) };
-	p->names.n++;
-	return sl->name;
-}
-
-static void on_sample(struct prof *p, const struct perf_event_header *h)
-{
-	struct ptk_perf_sample s;
-	u64 kips[MAX_FRAMES], uips[MAX_FRAMES];
-	int nk = 0, nu = 0, n = 0;
-	const char *frames[1 + 2 * MAX_FRAMES];
-	bool in_user = true;
-
-	if (ptk_perf_sample_parse(h, p->attr.sample_type, p->regs_mask, &s)) {
-		p->bad++;
-		return;
-	}
-	p->samples++;
-	if (s.nr) {
-		in_user = false;
-		for (u64 i = 0; i < s.nr; i++) {
-			u64 ip = s.ips[i];
-			if (ip >= (u64)PERF_CONTEXT_MAX) {
-				in_user = ip == (u64)PERF_CONTEXT_USER;
-				continue;
-			}
-			if (in_user && nu < MAX_FRAMES)
-				uips[nu++] = ip;
-			else if (!in_user && nk < MAX_FRAMES)
-				kips[nk++] = ip;
-		}
-	} else if (p->cg != CG_DWARF || !s.user) {
-		if (s.user)
-			uips[nu++] = s.ip;
-		else
-			kips[nk++] = s.ip;
-	}
-	if (p->cg == CG_DWARF && s.regs_abi && s.pid) {
-		int r = ptk_unwind_dwarf(p->sym, s.pid, &s, uips, MAX_FRAMES);
-		if (r <= 1)
-			p->unwind_fail++;
-		nu = r > 0 ? r : 1;
-		if (r <= 0)
-			uips[0] = s.regs[8 /* PERF_REG_X86_IP */];
-	}
-	frames[n++] = comm_get(p, s.pid, s.tid)->name;
-	/* root first: user outermost .. leaf, then kernel entry .. leaf */
-	for (int i = nu - 1; i >= 0; i--)
-		frames[n++] = uname(p, s.pid, uips[i], i == 0);
-	for (int i = nk - 1; i >= 0; i--)
-		frames[n++] = kname(p, kips[i]);
-	ptk_folded_add(p->folded, frames, n, 1);
-}
-
-static int on_record(const struct perf_event_header *h, void *arg)
-{
-	struct prof *p = arg;
-
-	if (h->type == PERF_RECORD_SAMPLE) {
-		on_sample(p, h);
-	} else if (h->type == PERF_RECORD_COMM) {
-		/* u32 pid, tid; char comm[] */
-		const u32 *v = (const u32 *)(h + 1);
-		struct comm *c = comm_get(p, v[0], v[1]);
-		snprintf(c->name, sizeof(c->name), "%.*s", 15, (const char *)(v + 2));
-		/* an exec replaces the image: forget the modules read for the old one */
-		if ((h->misc & PERF_RECORD_MISC_COMM_EXEC) && v[0] == v[1]) {
-			ptk_sym_forget(p->sym, v[0]);
-			names_clear(&p->names); /* its names pointed into the forgotten modules */
-		}
-	}
-	return 0;
-}
+/* ---- opening ---- */
 
 static void drain(struct prof *p)
 {
-	for (int i = 0; i < p->nring; i++)
-		if (ptk_perf_ring_read(&p->ring[i], on_record, p) == -EIO)
-			p->bad++;
+	ptk_perf_sampler_read(&p->ps, ptk_stacks_record, p->stacks);
 }
 
-static u64 lost(const struct prof *p)
+static int open_all(struct prof *p)
 {
-	u64 n = 0;
-
-	for (int i = 0; i < p->nring; i++)
-		n += p->ring[i].lost;
-	return n;
-}
-
-/* ---- opening: one ring per CPU, every task's event of that CPU redirected into it ---- */
-
-static int open_all(struct prof *p, bool try_cycles)
-{
-	struct ptk_perf_pair *pairs;
-	int n = ptk_perf_target_pairs(&p->tgt, true, &pairs), ncpu = ptk_perf_ncpus();
-	int *ring_of_cpu = xmalloc(ncpu * sizeof(int)), err = 0, opened = 0;
-	int pages = p->pages ? p->pages : p->cg == CG_DWARF ? 512 : 64;
-
-	if (n < 0) {
-		free(ring_of_cpu);
-		return n;
-	}
-	for (int c = 0; c < ncpu; c++)
-		ring_of_cpu[c] = -1;
-	p->fd = xmalloc(n * sizeof(int));
-	p->ring = xcalloc(ncpu, sizeof(*p->ring));
-	p->nfd = p->nring = 0;
-	for (int i = 0; i < n; i++) {
-		int fd = ptk_perf_open(&p->attr, pairs[i].pid, pairs[i].cpu, -1,
-				       PERF_FLAG_FD_CLOEXEC);
-		int c = pairs[i].cpu;
-
-		if (fd == -ESRCH)
-			continue; /* a thread exited meanwhile */
-		if (fd < 0) {
-			err = fd;
-			break;
-		}
-		p->fd[p->nfd++] = fd;
-		opened++;
-		if (ring_of_cpu[c] < 0) {
-			err = ptk_perf_ring_mmap(&p->ring[p->nring], fd, pages);
-			if (err)
-				break;
-			ring_of_cpu[c] = p->nring++;
-		} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, p->ring[ring_of_cpu[c]].fd) < 0) {
-			err = -errno;
-			break;
-		}
-	}
-	free(pairs);
-	free(ring_of_cpu);
-	if (!err && !opened)
-		err = -ESRCH;
-	if (err) {
-		for (int i = 0; i < p->nring; i++)
-			ptk_perf_ring_unmap(&p->ring[i]);
-		for (int i = 0; i < p->nfd; i++)
-			close(p->fd[i]);
-		free(p->fd);
-		free(p->ring);
-		p->fd = NULL;
-		p->ring = NULL;
-		p->nfd = p->nring = 0;
-	}
-	(void)try_cycles;
-	return err;
+	return ptk_perf_sampler_open(&p->ps, &p->attr, &p->tgt,
+				     p->pages	       ? p->pages :
+				     p->cg == CG_DWARF ? 512 :
+							 64);
 }
 
 static void setup_attr(struct prof *p, bool cycles)
@@ -385,22 +129,26 @@ static void setup_attr(struct prof *p, bool cycles)
 
 /* ---- output ---- */
 
+/* The row of top function t of tot samples. */
+static void top_row(const struct ptk_top_fn *t, u64 tot, struct ptk_val *v)
+{
+	v[T_SELF] = PTK_F(tot ? 100.0 * t->self / tot : 0);
+	v[T_TOTAL] = PTK_F(tot ? 100.0 * t->total / tot : 0);
+	v[T_SAMPLES] = PTK_U(t->self);
+	v[T_FUNC] = PTK_S(t->name);
+}
+
 static int write_top(struct prof *p, FILE *out)
 {
 	struct ptk_top_fn *t;
 	int n = ptk_top_functions(p->folded, &t);
-	u64 tot = p->folded->total;
+	struct ptk_val v[T_N];
 	struct ptk_sink sk;
 
 	ptk_sink_init(&sk, PTK_FMT_TEXT, out);
 	ptk_sink_table_begin(&sk, &top_tab, true, NULL);
 	for (int i = 0; i < n && i < TOP_ROWS; i++) {
-		struct ptk_val v[T_N] = {
-			[T_SELF] = PTK_F(tot ? 100.0 * t[i].self / tot : 0),
-			[T_TOTAL] = PTK_F(tot ? 100.0 * t[i].total / tot : 0),
-			[T_SAMPLES] = PTK_U(t[i].self),
-			[T_FUNC] = PTK_S(t[i].name),
-		};
+		top_row(&t[i], p->folded->total, v);
 		ptk_sink_row(&sk, NULL, v);
 	}
 	ptk_sink_table_end(&sk);
@@ -412,16 +160,11 @@ static struct json_object *top_json(struct prof *p)
 {
 	struct ptk_top_fn *t;
 	int n = ptk_top_functions(p->folded, &t);
-	u64 tot = p->folded->total;
 	struct json_object *a = json_object_new_array();
+	struct ptk_val v[T_N];
 
 	for (int i = 0; i < n && i < TOP_ROWS; i++) {
-		struct ptk_val v[T_N] = {
-			[T_SELF] = PTK_F(tot ? 100.0 * t[i].self / tot : 0),
-			[T_TOTAL] = PTK_F(tot ? 100.0 * t[i].total / tot : 0),
-			[T_SAMPLES] = PTK_U(t[i].self),
-			[T_FUNC] = PTK_S(t[i].name),
-		};
+		top_row(&t[i], p->folded->total, v);
 		struct json_object *o = ptk_json_row(&top_tab, v);
 		json_object_object_add(o, "total_samples", json_object_new_uint64(t[i].total));
 		json_object_array_add(a, o);
@@ -468,7 +211,7 @@ static int write_output(struct prof *p)
 static void report(struct prof *p, double wall)
 {
 	double cpu = (ptk_self_cpu_ns() - p->ctx->cpu_start_ns) / 1e9;
-	u64 l = lost(p);
+	u64 l = ptk_perf_sampler_lost(&p->ps);
 
 	if (p->ctx->json) {
 		struct ptk_sink *sk = &p->ctx->sink;
@@ -488,7 +231,7 @@ static void report(struct prof *p, double wall)
 		json_object_object_add(ob, "wall_s", json_object_new_double(wall));
 		json_object_object_add(ob, "cpu_pct_of_one_cpu",
 				       json_object_new_double(wall > 0 ? 100 * cpu / wall : 0));
-		json_object_object_add(ob, "samples", json_object_new_uint64(p->samples));
+		json_object_object_add(ob, "samples", json_object_new_uint64(p->n.samples));
 		json_object_object_add(ob, "lost", json_object_new_uint64(l));
 		ptk_sink_begin(sk);
 		ptk_sink_meta_str(sk, "event", p->event);
@@ -498,7 +241,7 @@ static void report(struct prof *p, double wall)
 				  p->cg == CG_FP    ? "fp" :
 						      "none");
 		ptk_sink_meta_f64(sk, "duration_s", wall);
-		ptk_sink_meta_u64(sk, "samples", p->samples);
+		ptk_sink_meta_u64(sk, "samples", p->n.samples);
 		ptk_sink_meta_u64(sk, "lost", l);
 		ptk_sink_meta_json(sk, "top", top_json(p));
 		ptk_sink_meta_json(sk, "stacks", st);
@@ -509,36 +252,24 @@ static void report(struct prof *p, double wall)
 	fprintf(stderr,
 		"observer: ptk used %.1f ms of CPU over %.2f s (%.3f%% of one CPU); %" PRIu64
 		" samples of %s at %d Hz, %" PRIu64 " lost\n",
-		cpu * 1e3, wall, wall > 0 ? 100 * cpu / wall : 0, p->samples, p->event, p->hz, l);
+		cpu * 1e3, wall, wall > 0 ? 100 * cpu / wall : 0, p->n.samples, p->event, p->hz, l);
 	if (l)
 		fprintf(stderr,
 			"lost: %" PRIu64 " samples (ring buffer full: raise -m or lower -F)\n", l);
-	if (p->cg == CG_DWARF && p->unwind_fail)
+	if (p->cg == CG_DWARF && p->n.unwind_fail)
 		fprintf(stderr,
 			"dwarf: %" PRIu64 " of %" PRIu64 " user stacks did not unwind past "
 			"the sampled function\n",
-			p->unwind_fail, p->samples);
-}
-
-static bool task_alive(pid_t pid)
-{
-	char path[64], buf[512];
-	const char *s;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	if (ptk_read_file(path, buf, sizeof(buf)) <= 0)
-		return false;
-	s = strrchr(buf, ')');
-	return s && s[1] == ' ' && s[2] != 'Z' && s[2] != 'X';
+			p->n.unwind_fail, p->n.samples);
 }
 
 static void run_loop(struct prof *p, u64 t0)
 {
-	struct pollfd *pf = xcalloc(p->nring ? p->nring : 1, sizeof(*pf));
+	struct pollfd *pf = xcalloc(p->ps.nring ? p->ps.nring : 1, sizeof(*pf));
 	u64 deadline = p->dur > 0 ? t0 + (u64)(p->dur * 1e9) : 0;
 
-	for (int i = 0; i < p->nring; i++)
-		pf[i] = (struct pollfd){ .fd = p->ring[i].fd, .events = POLLIN };
+	for (int i = 0; i < p->ps.nring; i++)
+		pf[i] = (struct pollfd){ .fd = p->ps.ring[i].fd, .events = POLLIN };
 	for (;;) {
 		int timeout = 100;
 		u64 now = ptk_now_ns();
@@ -547,7 +278,7 @@ static void run_loop(struct prof *p, u64 t0)
 			break;
 		if (deadline && (deadline - now) / 1000000 < 100)
 			timeout = (int)((deadline - now) / 1000000) + 1;
-		poll(pf, p->nring, timeout);
+		poll(pf, p->ps.nring, timeout);
 		drain(p);
 		if (p->ctx->stop)
 			break;
@@ -556,7 +287,8 @@ static void run_loop(struct prof *p, u64 t0)
 				p->child = 0;
 				break;
 			}
-		} else if (p->tgt.kind == PTK_PERF_PID && !task_alive(p->tgt.pid)) {
+		} else if (p->tgt.kind == PTK_PERF_PID &&
+			   !ptk_task_alive(&p->ctx->src, p->tgt.pid)) {
 			break;
 		}
 	}
@@ -711,10 +443,10 @@ int cmd_profile(struct ptk_ctx *ctx, int argc, char **argv)
 	}
 	/* cycles when the PMU has them, else the cpu-clock timer */
 	setup_attr(&p, true);
-	err = open_all(&p, true);
+	err = open_all(&p);
 	if (err && ptk_perf_err_unsupported(err)) {
 		setup_attr(&p, false);
-		err = open_all(&p, false);
+		err = open_all(&p);
 	}
 	if (err) {
 		if (err == -ESRCH)
@@ -730,6 +462,8 @@ int cmd_profile(struct ptk_ctx *ctx, int argc, char **argv)
 	}
 	p.sym = ptk_sym_new(NULL, 0);
 	p.folded = ptk_folded_new();
+	p.stacks =
+		ptk_stacks_new(p.sym, p.folded, p.attr.sample_type, p.regs_mask, p.cg == CG_DWARF);
 	t0 = ptk_now_ns();
 	if (p.child > 0) {
 		err = ptk_perf_child_start(&child);
@@ -741,9 +475,9 @@ int cmd_profile(struct ptk_ctx *ctx, int argc, char **argv)
 		}
 	}
 	run_loop(&p, t0);
-	for (int i = 0; i < p.nfd; i++)
-		ioctl(p.fd[i], PERF_EVENT_IOC_DISABLE, 0);
+	ptk_perf_sampler_disable(&p.ps);
 	drain(&p);
+	ptk_stacks_counts(p.stacks, &p.n);
 	if (p.child > 0) {
 		/* stopped (Ctrl-C, -d) while the command runs: end it as perf record does */
 		kill(p.child, SIGTERM);
@@ -753,16 +487,10 @@ int cmd_profile(struct ptk_ctx *ctx, int argc, char **argv)
 	rc = write_output(&p);
 	report(&p, (ptk_now_ns() - t0) / 1e9);
 out_unmap_rings:
-	for (int i = 0; i < p.nring; i++)
-		ptk_perf_ring_unmap(&p.ring[i]);
-	for (int i = 0; i < p.nfd; i++)
-		close(p.fd[i]);
-	free(p.fd);
-	free(p.ring);
+	ptk_perf_sampler_close(&p.ps);
+	ptk_stacks_free(p.stacks);
 	ptk_folded_free(p.folded);
-	names_clear(&p.names);
 	ptk_sym_free(p.sym);
-	comms_free(&p);
 out_kill_child:
 	if (p.child > 0) {
 		if (child.go_fd >= 0)

@@ -709,3 +709,85 @@ int ptk_perf_sample_parse(const struct perf_event_header *h, u64 sample_type, u6
 #undef NEED
 	return 0;
 }
+
+int ptk_perf_sampler_open(struct ptk_perf_sampler *s, struct perf_event_attr *attr,
+			  const struct ptk_perf_target *t, int data_pages)
+{
+	struct ptk_perf_pair *pairs;
+	int n = ptk_perf_target_pairs(t, true, &pairs), ncpu = ptk_perf_ncpus();
+	int *ring_of_cpu, err = 0, opened = 0;
+
+	memset(s, 0, sizeof(*s));
+	if (n < 0)
+		return n;
+	ring_of_cpu = xmalloc(ncpu * sizeof(int));
+	for (int c = 0; c < ncpu; c++)
+		ring_of_cpu[c] = -1;
+	s->fd = xmalloc(n * sizeof(int));
+	s->ring = xcalloc(ncpu, sizeof(*s->ring));
+	for (int i = 0; i < n; i++) {
+		int fd = ptk_perf_open(attr, pairs[i].pid, pairs[i].cpu, -1, PERF_FLAG_FD_CLOEXEC);
+		int c = pairs[i].cpu;
+
+		if (fd == -ESRCH)
+			continue; /* a thread exited meanwhile */
+		if (fd < 0) {
+			err = fd;
+			break;
+		}
+		s->fd[s->nfd++] = fd;
+		opened++;
+		if (ring_of_cpu[c] < 0) {
+			err = ptk_perf_ring_mmap(&s->ring[s->nring], fd, data_pages);
+			if (err)
+				break;
+			ring_of_cpu[c] = s->nring++;
+		} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, s->ring[ring_of_cpu[c]].fd) < 0) {
+			err = -errno;
+			break;
+		}
+	}
+	free(pairs);
+	free(ring_of_cpu);
+	if (!err && !opened)
+		err = -ESRCH;
+	if (err)
+		ptk_perf_sampler_close(s);
+	return err;
+}
+
+int ptk_perf_sampler_read(struct ptk_perf_sampler *s, ptk_perf_record_fn fn, void *arg)
+{
+	int bad = 0;
+
+	for (int i = 0; i < s->nring; i++)
+		if (ptk_perf_ring_read(&s->ring[i], fn, arg) == -EIO)
+			bad++;
+	return bad;
+}
+
+u64 ptk_perf_sampler_lost(const struct ptk_perf_sampler *s)
+{
+	u64 n = 0;
+
+	for (int i = 0; i < s->nring; i++)
+		n += s->ring[i].lost;
+	return n;
+}
+
+void ptk_perf_sampler_disable(struct ptk_perf_sampler *s)
+{
+	for (int i = 0; i < s->nfd; i++)
+		ioctl(s->fd[i], PERF_EVENT_IOC_DISABLE, 0);
+}
+
+void ptk_perf_sampler_close(struct ptk_perf_sampler *s)
+{
+	for (int i = 0; i < s->nring; i++)
+		ptk_perf_ring_unmap(&s->ring[i]);
+	for (int i = 0; i < s->nfd; i++)
+		close(s->fd[i]);
+	free(s->fd);
+	free(s->ring);
+	memset(s, 0, sizeof(*s));
+}

@@ -169,6 +169,31 @@ typedef int (*ptk_perf_record_fn)(const struct perf_event_header *h, void *arg);
 int ptk_perf_ring_read(struct ptk_perf_ring *r, ptk_perf_record_fn fn, void *arg);
 void ptk_perf_ring_unmap(struct ptk_perf_ring *r);
 
+/* ---- sampling: one ring per CPU ---- */
+
+/* A sampling event on every (task, CPU) pair of a target; the events of one CPU write into
+ * that CPU's ring (PERF_EVENT_IOC_SET_OUTPUT), so a process's threads cost no extra rings. */
+struct ptk_perf_sampler {
+	int *fd, nfd;
+	struct ptk_perf_ring *ring;
+	int nring;
+};
+
+/*
+ * Open attr on the target's pairs, with data_pages (power of 2) per ring. Threads that exit
+ * meanwhile are skipped. Returns 0, -ESRCH when no task was left, or the -errno of
+ * perf_event_open/mmap (nothing stays open then).
+ */
+int ptk_perf_sampler_open(struct ptk_perf_sampler *s, struct perf_event_attr *attr,
+			  const struct ptk_perf_target *t, int data_pages);
+/* Hand every ring's records to fn. Returns how many rings were corrupt (-EIO). */
+int ptk_perf_sampler_read(struct ptk_perf_sampler *s, ptk_perf_record_fn fn, void *arg);
+/* Samples lost in every ring. */
+u64 ptk_perf_sampler_lost(const struct ptk_perf_sampler *s);
+/* PERF_EVENT_IOC_DISABLE on every event. */
+void ptk_perf_sampler_disable(struct ptk_perf_sampler *s);
+void ptk_perf_sampler_close(struct ptk_perf_sampler *s);
+
 /* ---- samples ---- */
 
 #define PTK_PERF_MAX_REGS 24

@@ -730,6 +730,18 @@ int ptk_ptab_scan_pids(const struct ptk_src *src, unsigned flags, const int *pid
 	return scan(src, flags, pids, npids, pt);
 }
 
+bool ptk_task_alive(const struct ptk_src *src, int pid)
+{
+	char rel[32], buf[512];
+	const char *p;
+
+	snprintf(rel, sizeof(rel), "%d/stat", pid);
+	if (ptk_src_read(src, PTK_PROC, rel, buf, sizeof(buf)) <= 0)
+		return false;
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X';
+}
+
 const struct ptk_task *ptk_ptab_find_pid(const struct ptk_ptab *pt, int pid)
 {
 	int lo = 0, hi = pt->n - 1;

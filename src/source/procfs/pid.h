@@ -162,6 +162,9 @@ void ptk_container_id(const char *cgroup, char *out, size_t size);
 /* Find the task with this pid and starttime (binary search). NULL when absent or reused. */
 const struct ptk_task *ptk_ptab_find(const struct ptk_ptab *pt, int pid, u64 starttime);
 
+/* True while task pid exists and is not a zombie (state Z or X in <procfs>/PID/stat). */
+bool ptk_task_alive(const struct ptk_src *src, int pid);
+
 /* Find the task with this pid, whatever its starttime (binary search), or NULL. */
 const struct ptk_task *ptk_ptab_find_pid(const struct ptk_ptab *pt, int pid);
 
