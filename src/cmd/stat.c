@@ -17,6 +17,7 @@
 #include "model/registry.h"
 #include "source/perf/perf.h"
 #include "source/perf/pstat.h"
+#include "source/procfs/pid.h"
 #include "source/tracefs/tracefs.h"
 
 static const char usage[] =
@@ -56,14 +57,9 @@ static const struct ptk_metric *const stat_cols[C_N] = {
 };
 static const struct ptk_table stat_tab = { .name = "counters", .ncols = C_N, .refs = stat_cols };
 
-struct ev {
-	struct ptk_perf_evsel e;
-	struct ptk_perf_count last; /* at the previous interval */
-};
-
 struct run {
 	struct ptk_ctx *ctx;
-	struct ev *ev;
+	struct ptk_perf_evsel *ev; /* prev: the counts at the previous interval */
 	int nev;
 	struct ptk_perf_target tgt;
 	char **cmd; /* NULL: no command */
@@ -91,19 +87,6 @@ static int pidfd_open_(pid_t pid)
 #endif
 }
 
-/* True while a -p/-t target lives (a zombie counts as gone). */
-static bool task_alive(pid_t pid)
-{
-	char path[64], buf[512];
-	const char *p;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	if (ptk_read_file(path, buf, sizeof(buf)) <= 0)
-		return false;
-	p = strrchr(buf, ')');
-	return p && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X';
-}
-
 /*
  * Wait until deadline_ns (0: none). Returns 1 when the target ended (child reaped, rusage
  * kept), 0 at the deadline, -EINTR when stopped by a signal.
@@ -123,7 +106,7 @@ static int wait_until(struct run *r, u64 deadline_ns)
 				return 1;
 			}
 		} else if (r->tgt.kind == PTK_PERF_PID || r->tgt.kind == PTK_PERF_TID) {
-			if (!task_alive(r->tgt.pid))
+			if (!ptk_task_alive(&r->ctx->src, r->tgt.pid))
 				return 1;
 		}
 		now = ptk_now_ns();
@@ -138,23 +121,6 @@ static int wait_until(struct run *r, u64 deadline_ns)
 		} else {
 			poll(NULL, 0, timeout);
 		}
-	}
-}
-
-static void fill_rows(struct run *r, struct ptk_pstat_row *rows, bool delta)
-{
-	for (int i = 0; i < r->nev; i++) {
-		struct ev *e = &r->ev[i];
-		struct ptk_perf_count now, d;
-
-		ptk_perf_evsel_read(&e->e, &now);
-		if (delta) {
-			ptk_perf_count_sub(&now, &e->last, &d);
-			e->last = now;
-		} else {
-			d = now;
-		}
-		ptk_pstat_row_set(&rows[i], e->e.name, &e->e.attr, &d, e->e.err);
 	}
 }
 
@@ -253,7 +219,7 @@ static void print_interval(struct run *r, u64 now)
 	u64 t = now - r->t0;
 	char prefix[64];
 
-	fill_rows(r, rows, true);
+	ptk_pstat_read(r->ev, r->nev, true, rows);
 	ptk_pstat_metrics(rows, r->nev, (double)(now - r->t_prev));
 	r->t_prev = now;
 	if (r->ctx->json) {
@@ -304,7 +270,7 @@ static void print_final(struct run *r)
 	double sy = r->ru.ru_stime.tv_sec + r->ru.ru_stime.tv_usec / 1e6;
 	bool ru = r->have_ru && r->tgt.kind == PTK_PERF_CMD;
 
-	fill_rows(r, rows, false);
+	ptk_pstat_read(r->ev, r->nev, false, rows);
 	ptk_pstat_metrics(rows, r->nev, (double)(r->t_end - r->t0));
 	if (r->ctx->json) {
 		struct ptk_sink *sk = &r->ctx->sink;
@@ -338,14 +304,14 @@ static int add_events(struct ptk_ctx *ctx, struct run *r, const char *list)
 	int rc = 0;
 
 	for (char *t = strtok_r(dup, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		struct ev *e;
+		struct ptk_perf_evsel *e;
 		int err;
 
 		r->ev = xrealloc(r->ev, (r->nev + 1) * sizeof(*r->ev));
 		e = &r->ev[r->nev];
 		memset(e, 0, sizeof(*e));
-		snprintf(e->e.name, sizeof(e->e.name), "%s", t);
-		err = ptk_perf_event_parse(t, &e->e.attr);
+		snprintf(e->name, sizeof(e->name), "%s", t);
+		err = ptk_perf_event_parse(t, &e->attr);
 		if (err == -EINVAL || err == -ENOENT) {
 			rc = ptk_usage_error(ctx, "unknown event '%s'", t);
 			break;
@@ -373,20 +339,20 @@ static int open_events(struct run *r)
 		return PTK_EXIT_RUNTIME;
 	}
 	for (int i = 0; i < r->nev; i++) {
-		struct perf_event_attr *a = &r->ev[i].e.attr;
+		struct perf_event_attr *a = &r->ev[i].attr;
 		int err;
 
 		a->inherit = r->tgt.kind == PTK_PERF_PID || r->tgt.kind == PTK_PERF_CMD;
 		/* enabled together when the clock starts (at the exec for a command) */
 		a->disabled = 1;
 		a->enable_on_exec = r->tgt.kind == PTK_PERF_CMD;
-		err = ptk_perf_evsel_open(&r->ev[i].e, pairs, n);
+		err = ptk_perf_evsel_open(&r->ev[i], pairs, n);
 		if (err == -EACCES || err == -EPERM) {
 			char p[16] = "?";
 			ptk_read_file("/proc/sys/kernel/perf_event_paranoid", p, sizeof(p));
 			p[strcspn(p, "\n")] = '\0';
 			ptk_err("perf_event_open %s: %s (kernel.perf_event_paranoid = %s)",
-				r->ev[i].e.name, strerror(-err), p);
+				r->ev[i].name, strerror(-err), p);
 			free(pairs);
 			return PTK_EXIT_RUNTIME;
 		}
@@ -396,7 +362,7 @@ static int open_events(struct run *r)
 			return PTK_EXIT_RUNTIME;
 		}
 		if (err == -EMFILE) {
-			ptk_err("perf_event_open %s: %s (raise ulimit -n)", r->ev[i].e.name,
+			ptk_err("perf_event_open %s: %s (raise ulimit -n)", r->ev[i].name,
 				strerror(-err));
 			free(pairs);
 			return PTK_EXIT_RUNTIME;
@@ -553,7 +519,7 @@ int cmd_stat(struct ptk_ctx *ctx, int argc, char **argv)
 		r.pidfd = pidfd_open_(r.child > 0 ? r.child : r.tgt.pid);
 	if (r.tgt.kind != PTK_PERF_CMD)
 		for (int i = 0; i < r.nev; i++)
-			ptk_perf_evsel_enable(&r.ev[i].e, true);
+			ptk_perf_evsel_enable(&r.ev[i], true);
 	r.t0 = r.t_prev = ptk_now_ns();
 	if (r.cmd) {
 		int err = ptk_perf_child_start(&child);
@@ -589,7 +555,7 @@ int cmd_stat(struct ptk_ctx *ctx, int argc, char **argv)
 		rc = PTK_EXIT_RUNTIME;
 out_close_events:
 	for (int i = 0; i < r.nev; i++)
-		ptk_perf_evsel_close(&r.ev[i].e);
+		ptk_perf_evsel_close(&r.ev[i]);
 out_kill_child:
 	if (r.child > 0) {
 		if (child.go_fd > 0)

@@ -22,6 +22,23 @@ void ptk_pstat_row_set(struct ptk_pstat_row *w, const char *name,
 	w->val = w->raw * w->scale;
 }
 
+void ptk_pstat_read(struct ptk_perf_evsel *ev, int n, bool delta, struct ptk_pstat_row *rows)
+{
+	for (int i = 0; i < n; i++) {
+		struct ptk_perf_evsel *e = &ev[i];
+		struct ptk_perf_count now, d;
+
+		ptk_perf_evsel_read(e, &now);
+		if (delta) {
+			ptk_perf_count_sub(&now, &e->prev, &d);
+			e->prev = now;
+		} else {
+			d = now;
+		}
+		ptk_pstat_row_set(&rows[i], e->name, &e->attr, &d, e->err);
+	}
+}
+
 static const struct ptk_pstat_row *find(const struct ptk_pstat_row *rows, int n, u32 type,
 					u64 config)
 {

@@ -37,6 +37,12 @@ void ptk_pstat_row_set(struct ptk_pstat_row *w, const char *name,
 		       const struct perf_event_attr *attr, const struct ptk_perf_count *c, int err);
 
 /*
+ * Read the n events of ev into rows: the counts since the previous call (delta; each
+ * event's prev is moved on) or since they were enabled.
+ */
+void ptk_pstat_read(struct ptk_perf_evsel *ev, int n, bool delta, struct ptk_pstat_row *rows);
+
+/*
  * Derive the metric of every row from the rows of the same interval: task-clock/cpu-clock
  * -> CPUs utilized (ns / wall_ns); cycles -> GHz (cycles / task-clock ns); instructions ->
  * insn per cycle; branch-misses, cache-misses, L1-dcache/L1-icache/LLC/dTLB/iTLB load misses
