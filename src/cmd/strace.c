@@ -18,6 +18,7 @@
 
 #include "cmd/cmd.h"
 #include "model/registry.h"
+#include "model/syscsum.h"
 #include "source/ptrace/decode.h"
 #include "source/ptrace/ptrace.h"
 #include "source/ptrace/syscalls.h"
@@ -52,11 +53,6 @@ static const char usage[] =
 	"added to the target (stops x the per-stop cost measured on this machine).\n";
 
 enum { STATUS_ANY, STATUS_FAILED, STATUS_OK };
-enum { SORT_TIME, SORT_CALLS, SORT_ERRORS, SORT_NAME, SORT_NOTHING };
-
-struct stat_ent {
-	u64 calls, errors, time_us;
-};
 
 struct st {
 	struct ptk_ctx *ctx;
@@ -69,7 +65,7 @@ struct st {
 	bool sigsel[65];
 	int status_filter;
 	int cmode; /* 0 trace, 1 -c (summary only), 2 -C (both) */
-	int sortby;
+	enum ptk_sysc_sort sortby;
 	bool show_time; /* -T */
 	int tstamp; /* -t count */
 	bool relative; /* -r */
@@ -77,7 +73,7 @@ struct st {
 	u64 last_ts_ns;
 	struct ptk_tcb *cur; /* tracee whose line is open (eager printing) */
 	size_t cur_col;
-	struct stat_ent stats[PTK_NSYSCALLS];
+	struct ptk_sysc_stats stats;
 	u64 nsys_shown;
 };
 
@@ -207,6 +203,28 @@ static void on_entry(struct ptk_tracer *tr, struct ptk_tcb *t)
 	u->printed = true;
 }
 
+/*
+ * Continue the line of t's syscall whose entry is printed: on the open line (col0 = its
+ * column), or on a new "<... NAME resumed>" line after another tracee's output. False when
+ * the entry is not printed.
+ */
+static bool resume_line(struct st *s, struct ptk_tcb *t, struct ptk_sbuf *sb, size_t *col0)
+{
+	struct tstate *u = t->user;
+	char nb[32];
+
+	if (!u->printed)
+		return false;
+	if (s->cur == t) {
+		*col0 = s->cur_col;
+		return true;
+	}
+	interrupt_open_line(s, t);
+	*col0 = leader(s, t, &u->wall);
+	ptk_sb_printf(sb, "<... %s resumed>", ptk_dec_name(t->nr, nb, sizeof(nb)));
+	return true;
+}
+
 static void on_exit_(struct ptk_tracer *tr, struct ptk_tcb *t, s64 rval, bool is_error,
 		     u64 stime_us)
 {
@@ -217,11 +235,7 @@ static void on_exit_(struct ptk_tracer *tr, struct ptk_tcb *t, s64 rval, bool is
 
 	if (u->skip)
 		return;
-	if (t->nr >= 0 && t->nr < PTK_NSYSCALLS) {
-		s->stats[t->nr].calls++;
-		s->stats[t->nr].errors += is_error;
-		s->stats[t->nr].time_us += stime_us;
-	}
+	ptk_sysc_count(&s->stats, t->nr, is_error, stime_us);
 	s->nsys_shown++;
 	if (!printing(s))
 		return;
@@ -229,14 +243,7 @@ static void on_exit_(struct ptk_tracer *tr, struct ptk_tcb *t, s64 rval, bool is
 		return;
 	if (s->status_filter == STATUS_OK && is_error)
 		return;
-	if (u->printed && s->cur == t) {
-		col0 = s->cur_col;
-	} else if (u->printed) {
-		char nb[32];
-		interrupt_open_line(s, t);
-		col0 = leader(s, t, &u->wall);
-		ptk_sb_printf(&sb, "<... %s resumed>", ptk_dec_name(t->nr, nb, sizeof(nb)));
-	} else {
+	if (!resume_line(s, t, &sb, &col0)) {
 		interrupt_open_line(s, t);
 		col0 = leader(s, t, &u->wall);
 		ptk_sb_puts(&sb, u->line.p);
@@ -263,16 +270,8 @@ static void finish_unreturned(struct st *s, struct ptk_tcb *t, const char *mark)
 
 	if (!t->in_syscall || u->skip || !printing(s) || s->status_filter != STATUS_ANY)
 		return;
-	if (u->printed && s->cur == t) {
-		col0 = s->cur_col;
-	} else if (u->printed) {
-		char nb[32];
-		interrupt_open_line(s, t);
-		col0 = leader(s, t, &u->wall);
-		ptk_sb_printf(&sb, "<... %s resumed>", ptk_dec_name(t->nr, nb, sizeof(nb)));
-	} else {
+	if (!resume_line(s, t, &sb, &col0))
 		return;
-	}
 	if (mark) {
 		ptk_sb_printf(&sb, " %s\n", mark);
 	} else {
@@ -371,32 +370,6 @@ static const struct ptk_tracer_ops ops = {
 
 /* ---- -c summary ------------------------------------------------------------------------ */
 
-static struct st *sort_st;
-static int cmp_rows(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-	const struct stat_ent *p = &sort_st->stats[x], *q = &sort_st->stats[y];
-
-	switch (sort_st->sortby) {
-	case SORT_CALLS:
-		if (p->calls != q->calls)
-			return p->calls < q->calls ? 1 : -1;
-		break;
-	case SORT_ERRORS:
-		if (p->errors != q->errors)
-			return p->errors < q->errors ? 1 : -1;
-		break;
-	case SORT_NAME:
-		return strcmp(ptk_syscalls[x].name, ptk_syscalls[y].name);
-	case SORT_NOTHING:
-		return x - y;
-	default:
-		if (p->time_us != q->time_us)
-			return p->time_us < q->time_us ? 1 : -1;
-	}
-	return x - y; /* ties in syscall number order, as strace lists them */
-}
-
 static void sum_text_row(FILE *f, const struct ptk_val *v, bool blank_err)
 {
 	char b[C_N][64];
@@ -409,24 +382,15 @@ static void sum_text_row(FILE *f, const struct ptk_val *v, bool blank_err)
 
 static void print_summary(struct st *s)
 {
-	int rows[PTK_NSYSCALLS], n = 0;
-	u64 tot_us = 0, tot_calls = 0, tot_err = 0;
+	int rows[PTK_NSYSCALLS];
+	struct ptk_sysc_ent tot;
+	int n = ptk_sysc_summary(&s->stats, s->sortby, rows, &tot);
 	struct ptk_val v[C_N];
 	static const char dash[] =
 		"------ ----------- ----------- --------- --------- ----------------\n";
 	bool json = s->ctx->json;
 	FILE *f = s->out;
 
-	for (int i = 0; i < PTK_NSYSCALLS; i++) {
-		if (!s->stats[i].calls)
-			continue;
-		rows[n++] = i;
-		tot_us += s->stats[i].time_us;
-		tot_calls += s->stats[i].calls;
-		tot_err += s->stats[i].errors;
-	}
-	sort_st = s;
-	qsort(rows, (size_t)n, sizeof(rows[0]), cmp_rows);
 	if (json) {
 		ptk_sink_begin(&s->ctx->sink);
 		ptk_sink_table_begin(&s->ctx->sink, &sum_tab, false, NULL);
@@ -436,21 +400,18 @@ static void print_summary(struct st *s)
 		fputs(dash, f);
 	}
 	for (int k = 0; k <= n; k++) {
-		const struct stat_ent *e;
-		struct stat_ent tot = { tot_calls, tot_err, tot_us };
+		const struct ptk_sysc_ent *e = k == n ? &tot : &s->stats.e[rows[k]];
+		double pct, secs;
+		u64 us;
 		if (k == n) {
 			if (json)
 				break;
 			fputs(dash, f);
-			e = &tot;
-		} else {
-			e = &s->stats[rows[k]];
 		}
-		v[C_PCT] = PTK_F(tot_us ? 100.0 * (double)e->time_us / (double)tot_us : 0);
-		if (k == n)
-			v[C_PCT] = PTK_F(100.0);
-		v[C_SEC] = PTK_F((double)e->time_us / 1e6);
-		v[C_USEC] = PTK_U(e->calls ? e->time_us / e->calls : 0);
+		ptk_sysc_figures(e, tot.time_us, &pct, &secs, &us);
+		v[C_PCT] = PTK_F(k == n ? 100.0 : pct);
+		v[C_SEC] = PTK_F(secs);
+		v[C_USEC] = PTK_U(us);
 		v[C_CALLS] = PTK_U(e->calls);
 		v[C_ERR] = PTK_U(e->errors);
 		v[C_NAME] = PTK_S(k == n ? "total" : ptk_syscalls[rows[k]].name);
@@ -461,8 +422,8 @@ static void print_summary(struct st *s)
 	}
 	if (json) {
 		ptk_sink_table_end(&s->ctx->sink);
-		ptk_sink_meta_u64(&s->ctx->sink, "calls", tot_calls);
-		ptk_sink_meta_u64(&s->ctx->sink, "errors", tot_err);
+		ptk_sink_meta_u64(&s->ctx->sink, "calls", tot.calls);
+		ptk_sink_meta_u64(&s->ctx->sink, "errors", tot.errors);
 		ptk_sink_end(&s->ctx->sink);
 	}
 }
@@ -577,17 +538,7 @@ int cmd_strace(struct ptk_ctx *ctx, int argc, char **argv)
 			s->cmode = 2;
 			break;
 		case 'S':
-			if (!strcmp(optarg, "time") || !strcmp(optarg, "time_total"))
-				s->sortby = SORT_TIME;
-			else if (!strcmp(optarg, "calls"))
-				s->sortby = SORT_CALLS;
-			else if (!strcmp(optarg, "errors"))
-				s->sortby = SORT_ERRORS;
-			else if (!strcmp(optarg, "name"))
-				s->sortby = SORT_NAME;
-			else if (!strcmp(optarg, "nothing"))
-				s->sortby = SORT_NOTHING;
-			else
+			if (ptk_sysc_sort_parse(optarg, &s->sortby))
 				return ptk_usage_error(ctx, "invalid sortby '%s'", optarg);
 			break;
 		case 'T':
