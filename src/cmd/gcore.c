@@ -43,100 +43,9 @@ static const struct ptk_table gcore_tab = { .name = "gcore", .ncols = G_N, .refs
 #define CHUNK (1 << 20)
 #define PAGE 4096
 
-struct plan {
-	struct ptk_smaps sm;
-	struct ptk_core_vma *v;
-	int n;
-};
-
-static void plan_free(struct plan *p)
-{
-	ptk_smaps_free(&p->sm);
-	free(p->v);
-	memset(p, 0, sizeof(*p));
-}
-
-/* The mappings with the facts the dump rules need. */
-static int plan_read(const struct ptk_src *src, pid_t pid, struct plan *p)
-{
-	int err;
-
-	memset(p, 0, sizeof(*p));
-	if ((err = ptk_smaps_read(src, pid, true, &p->sm)))
-		return err;
-	p->n = p->sm.n;
-	p->v = xcalloc(p->n ? p->n : 1, sizeof(*p->v));
-	for (int i = 0; i < p->n; i++) {
-		struct ptk_core_vma *v = &p->v[i];
-		char path[PATH_MAX + 32], magic[4];
-		struct stat sb;
-
-		ptk_core_vma_from_smap(&p->sm, &p->sm.m[i], v);
-		if (!v->file || v->offset || !v->r)
-			continue;
-		snprintf(path, sizeof(path), "/proc/%d/root%s", pid, v->path);
-		v->exec_file = stat(path, &sb) == 0 && (sb.st_mode & 0111);
-		v->elf_magic = ptk_stop_read_mem(pid, -1, v->start, magic, 4) == 4 &&
-			       !memcmp(magic, ELFMAG, SELFMAG);
-	}
-	return 0;
-}
-
-/* Did the mappings change since the plan (a mmap, munmap or mprotect meanwhile)? */
-static bool plan_stale(const struct ptk_src *src, pid_t pid, const struct plan *p)
-{
-	struct ptk_smaps now = { 0 };
-	bool stale = true;
-
-	if (ptk_smaps_read(src, pid, false, &now) == 0 && now.n == p->sm.n) {
-		stale = false;
-		for (int i = 0; i < now.n && !stale; i++) {
-			const struct ptk_smap *a = &now.m[i], *b = &p->sm.m[i];
-			stale = a->start != b->start || a->end != b->end ||
-				strcmp(a->perms, b->perms) || strcmp(a->path, b->path);
-		}
-	}
-	ptk_smaps_free(&now);
-	return stale;
-}
-
-struct pre_status {
-	pid_t tid;
-	struct elf_prstatus ps;
-};
-
-/* The /proc part of each thread's NT_PRSTATUS, read before the stop (/proc/PID/task). */
-static struct pre_status *pre_read(pid_t pid, int *n)
-{
-	struct pre_status *pre = NULL;
-	struct dirent *e;
-	char path[64];
-	int cap = 0;
-	DIR *d;
-
-	*n = 0;
-	snprintf(path, sizeof(path), "/proc/%d/task", pid);
-	if (!(d = opendir(path)))
-		return NULL;
-	while ((e = readdir(d))) {
-		int tid;
-
-		if (ptk_parse_int(e->d_name, &tid) || tid <= 0)
-			continue;
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 16;
-			pre = xrealloc(pre, cap * sizeof(*pre));
-		}
-		if (ptk_core_prstatus(pid, tid, &pre[*n].ps) == 0)
-			pre[(*n)++].tid = tid;
-	}
-	closedir(d);
-	return pre;
-}
-
 static void add_notes(struct ptk_elfcore *c, const struct ptk_stop *st,
-		      const struct pre_status *pre, int npre, const struct elf_prpsinfo *pi,
-		      const struct plan *p)
+		      const struct ptk_core_thread *pre, int npre, const struct elf_prpsinfo *pi,
+		      const struct ptk_core_plan *p)
 {
 	siginfo_t si;
 	size_t len;
@@ -225,8 +134,8 @@ static int copy_range(int fd, pid_t pid, int memfd, u64 vaddr, u64 len, u64 off,
  * are left as holes without reading them, as the kernel skips them (FOLL_DUMP in
  * get_dump_page()). Pages that cannot be read are holes too (*holes).
  */
-static int copy_memory(struct ptk_elfcore *c, const struct plan *p, int fd, pid_t pid, int memfd,
-		       u64 *holes, u64 *sparse)
+static int copy_memory(struct ptk_elfcore *c, const struct ptk_core_plan *p, int fd, pid_t pid,
+		       int memfd, u64 *holes, u64 *sparse)
 {
 	enum { BATCH = 512 };
 	char *buf = xmalloc(CHUNK), path[64];
@@ -280,10 +189,10 @@ int cmd_gcore(struct ptk_ctx *ctx, int argc, char **argv)
 {
 	static const struct option lopts[] = { PTK_COMMON_OPTS, { 0 } };
 	const char *prefix = "core";
-	struct pre_status *pre = NULL;
+	struct ptk_core_thread *pre = NULL;
 	struct ptk_elfcore core = { 0 };
 	struct ptk_stop st = { 0 };
-	struct plan plan = { 0 };
+	struct ptk_core_plan plan = { 0 };
 	struct ptk_val v[G_N];
 	struct elf_prpsinfo pi;
 	char file[PATH_MAX], path[64], filt[16];
@@ -321,14 +230,14 @@ int cmd_gcore(struct ptk_ctx *ctx, int argc, char **argv)
 	}
 
 	/* everything that can be read while the process runs is read before the stop */
-	if ((r = plan_read(&ctx->src, pid, &plan))) {
+	if ((r = ptk_core_plan_read(&ctx->src, pid, &plan))) {
 		ptk_err("process %d: cannot read its mappings: %s", pid,
 			strerror(r == -ENOENT ? ESRCH : -r));
 		goto out_release;
 	}
 	if (ptk_core_filter(pid, &filter))
 		filter = PTK_DUMP_DEFAULT;
-	pre = pre_read(pid, &npre);
+	pre = ptk_core_threads_read(pid, &npre);
 	if ((r = ptk_core_prpsinfo(pid, &pi))) {
 		ptk_err("process %d: %s", pid, strerror(r == -ENOENT ? ESRCH : -r));
 		goto out_release;
@@ -352,9 +261,9 @@ int cmd_gcore(struct ptk_ctx *ctx, int argc, char **argv)
 		goto out_unlink;
 	}
 	/* a mapping changed between the plan and the stop: plan again, now that it cannot */
-	if ((stale = plan_stale(&ctx->src, pid, &plan))) {
-		plan_free(&plan);
-		if ((r = plan_read(&ctx->src, pid, &plan))) {
+	if ((stale = ptk_core_plan_stale(&ctx->src, pid, &plan))) {
+		ptk_core_plan_free(&plan);
+		if ((r = ptk_core_plan_read(&ctx->src, pid, &plan))) {
 			ptk_err("process %d: cannot read its mappings: %s", pid, strerror(-r));
 			goto out_unlink;
 		}
@@ -418,7 +327,7 @@ out_release:
 	if (memfd >= 0)
 		close(memfd);
 	ptk_elfcore_free(&core);
-	plan_free(&plan);
+	ptk_core_plan_free(&plan);
 	free(pre);
 	return rc;
 }

@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The kernel's core dump choices (fs/coredump.c, fs/binfmt_elf.c), from /proc. */
+#include <dirent.h>
+#include <elf.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "source/ptrace/core.h"
+#include "source/ptrace/stop.h"
 
 #define CORE_PAGE 4096
 
@@ -241,4 +245,81 @@ int ptk_core_filter(pid_t pid, unsigned *filter)
 		return (int)n;
 	*filter = strtoul(buf, NULL, 16);
 	return 0;
+}
+
+void ptk_core_plan_free(struct ptk_core_plan *p)
+{
+	ptk_smaps_free(&p->sm);
+	free(p->v);
+	memset(p, 0, sizeof(*p));
+}
+
+int ptk_core_plan_read(const struct ptk_src *src, pid_t pid, struct ptk_core_plan *p)
+{
+	int err;
+
+	memset(p, 0, sizeof(*p));
+	if ((err = ptk_smaps_read(src, pid, true, &p->sm)))
+		return err;
+	p->n = p->sm.n;
+	p->v = xcalloc(p->n ? p->n : 1, sizeof(*p->v));
+	for (int i = 0; i < p->n; i++) {
+		struct ptk_core_vma *v = &p->v[i];
+		char path[PATH_MAX + 32], magic[4];
+		struct stat sb;
+
+		ptk_core_vma_from_smap(&p->sm, &p->sm.m[i], v);
+		if (!v->file || v->offset || !v->r)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/root%s", pid, v->path);
+		v->exec_file = stat(path, &sb) == 0 && (sb.st_mode & 0111);
+		v->elf_magic = ptk_stop_read_mem(pid, -1, v->start, magic, 4) == 4 &&
+			       !memcmp(magic, ELFMAG, SELFMAG);
+	}
+	return 0;
+}
+
+bool ptk_core_plan_stale(const struct ptk_src *src, pid_t pid, const struct ptk_core_plan *p)
+{
+	struct ptk_smaps now = { 0 };
+	bool stale = true;
+
+	if (ptk_smaps_read(src, pid, false, &now) == 0 && now.n == p->sm.n) {
+		stale = false;
+		for (int i = 0; i < now.n && !stale; i++) {
+			const struct ptk_smap *a = &now.m[i], *b = &p->sm.m[i];
+			stale = a->start != b->start || a->end != b->end ||
+				strcmp(a->perms, b->perms) || strcmp(a->path, b->path);
+		}
+	}
+	ptk_smaps_free(&now);
+	return stale;
+}
+
+struct ptk_core_thread *ptk_core_threads_read(pid_t pid, int *n)
+{
+	struct ptk_core_thread *pre = NULL;
+	struct dirent *e;
+	char path[64];
+	int cap = 0;
+	DIR *d;
+
+	*n = 0;
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	if (!(d = opendir(path)))
+		return NULL;
+	while ((e = readdir(d))) {
+		int tid;
+
+		if (ptk_parse_int(e->d_name, &tid) || tid <= 0)
+			continue;
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 16;
+			pre = xrealloc(pre, cap * sizeof(*pre));
+		}
+		if (ptk_core_prstatus(pid, tid, &pre[*n].ps) == 0)
+			pre[(*n)++].tid = tid;
+	}
+	closedir(d);
+	return pre;
 }

@@ -72,4 +72,28 @@ int ptk_core_prpsinfo(pid_t pid, struct elf_prpsinfo *pi);
 /* /proc/PID/coredump_filter (hex). Returns 0 or -errno. */
 int ptk_core_filter(pid_t pid, unsigned *filter);
 
+/* What a dump of a process covers: its mappings (smaps) with the facts the dump rules
+ * need, exec_file and elf_magic included. */
+struct ptk_core_plan {
+	struct ptk_smaps sm;
+	struct ptk_core_vma *v;
+	int n; /* v[] entries, one per smaps mapping */
+};
+
+/* Read the plan of pid (its smaps, the file modes under /proc/PID/root, the first bytes of
+ * file mappings in memory). Returns 0 or -errno of the smaps read. */
+int ptk_core_plan_read(const struct ptk_src *src, pid_t pid, struct ptk_core_plan *p);
+/* Did the mappings change since the plan (a mmap, munmap or mprotect meanwhile)? */
+bool ptk_core_plan_stale(const struct ptk_src *src, pid_t pid, const struct ptk_core_plan *p);
+void ptk_core_plan_free(struct ptk_core_plan *p);
+
+/* The /proc part of one thread's NT_PRSTATUS (ptk_core_prstatus), read before the stop. */
+struct ptk_core_thread {
+	pid_t tid;
+	struct elf_prstatus ps;
+};
+/* Every thread of pid (/proc/PID/task) whose status could be read; *n of them. Returns a
+ * malloc'd array (NULL when none). */
+struct ptk_core_thread *ptk_core_threads_read(pid_t pid, int *n);
+
 #endif
