@@ -124,16 +124,6 @@ static struct json_object *stack_json(const struct ptk_ustack *u, const struct o
 	return a;
 }
 
-static bool same_stack(const struct ptk_ustack *a, const struct ptk_ustack *b)
-{
-	if (a->n != b->n || a->err != b->err || (a->err && !a->n))
-		return false;
-	for (int k = 0; k < a->n; k++)
-		if (a->f[k].pc != b->f[k].pc || a->f[k].inlined != b->f[k].inlined)
-			return false;
-	return true;
-}
-
 static int report(struct ptk_ctx *ctx, const struct opts *o, const struct ptk_stop *st,
 		  const struct ptk_ustack *u, const char *comm)
 {
@@ -145,7 +135,7 @@ static int report(struct ptk_ctx *ctx, const struct opts *o, const struct ptk_st
 	for (int i = 0; i < st->n; i++) {
 		group[i] = i;
 		for (int j = 0; o->group && j < i; j++) {
-			if (group[j] == j && same_stack(&u[i], &u[j])) {
+			if (group[j] == j && ptk_ustack_same(&u[i], &u[j])) {
 				group[i] = j;
 				break;
 			}

@@ -185,3 +185,13 @@ void ptk_ustack_free(struct ptk_ustack *u)
 	free(u->f);
 	memset(u, 0, sizeof(*u));
 }
+
+bool ptk_ustack_same(const struct ptk_ustack *a, const struct ptk_ustack *b)
+{
+	if (a->n != b->n || a->err != b->err || (a->err && !a->n))
+		return false;
+	for (int k = 0; k < a->n; k++)
+		if (a->f[k].pc != b->f[k].pc || a->f[k].inlined != b->f[k].inlined)
+			return false;
+	return true;
+}

@@ -42,6 +42,10 @@ enum {
 int ptk_unwind_threads(struct ptk_symbolizer *s, const struct ptk_stop *st, int max_frames,
 		       unsigned flags, struct ptk_ustack *out);
 
+/* The same frames (PCs and inlined marks) ending the same way: pstack's grouping of
+ * threads. A stack that failed without frames is never the same as another. */
+bool ptk_ustack_same(const struct ptk_ustack *a, const struct ptk_ustack *b);
+
 void ptk_ustack_free(struct ptk_ustack *u);
 
 #endif
