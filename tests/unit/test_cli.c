@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -82,12 +83,28 @@ static void test_usage_errors(void **state)
 	assert_false(ctx.json);
 }
 
+/* sysstat's first line, as print_gal_header lays it out. */
+static void test_sysstat_banner(void **state)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ptk_sysstat_banner(f, "Linux", "6.1.0", "host", "x86_64", 2, 86400 * 365, true, false);
+	ptk_sysstat_banner(f, "Linux", "6.1.0", "host", "x86_64", 16, 86400 * 365, true, true);
+	fclose(f);
+	assert_string_equal(buf, "Linux 6.1.0 (host) \t01/01/71 \t_x86_64_\t(2 CPU)\n"
+				 "Linux 6.1.0 (host) \t1971-01-01 \t_x86_64_\t(16 CPU)\n");
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_common_and_own),
 		cmocka_unit_test(test_help),
 		cmocka_unit_test(test_usage_errors),
+		cmocka_unit_test(test_sysstat_banner),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -163,12 +163,33 @@ static void test_pool_name(void **state)
 	assert_string_equal(out, "order");
 }
 
+/* The dump's name for a TID: trusted (the JVM's own thread) or only when the kernel name is
+ * its 15-character cut. nid 0x12d = 301: "order-processor-pool-1". */
+static void test_name_of_tid(void **state)
+{
+	struct ptk_jdump d = { 0 };
+	size_t len;
+	char *text = ptk_slurp(PTK_FIXTURES "/cswtop_jvm/dump.txt", &len);
+
+	assert_non_null(text);
+	assert_true(ptk_jstack_parse(text, &d) > 0);
+	assert_string_equal(ptk_jstack_name(&d, 0x12d, "whatever", true), "order-processor-pool-1");
+	assert_string_equal(ptk_jstack_name(&d, 0x12d, "order-processor", false),
+			    "order-processor-pool-1");
+	assert_null(ptk_jstack_name(&d, 0x12d, "other-process", false));
+	assert_null(ptk_jstack_name(&d, 1, "main", true)); /* not in the dump */
+	ptk_jstack_free(&d);
+	free(text);
+	assert_null(ptk_jstack_name(&d, 0x12d, "x", true)); /* empty dump */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_count_sorted), cmocka_unit_test(test_java_threads),
 		cmocka_unit_test(test_vm_threads),	   cmocka_unit_test(test_odd_names),
 		cmocka_unit_test(test_not_a_dump),	   cmocka_unit_test(test_pool_name),
+		cmocka_unit_test(test_name_of_tid),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

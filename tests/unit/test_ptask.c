@@ -7,6 +7,7 @@
 #include <cmocka.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "model/ptask.h"
 
@@ -195,6 +196,154 @@ static void test_grouping(void **state)
 	ptk_ptab_free(&b);
 }
 
+/* sysstat's "active" test by activity: 200 moved every counter; 210 only its CPU ticks
+ * (faults, size, I/O and switches unchanged); 400 is born, counted from 0. */
+static void test_active(void **state)
+{
+	struct ptk_ptab a = { 0 }, b = { 0 };
+	struct ptk_task_rate *r;
+	struct ptk_group *g;
+
+	scan_pair(flags, &a, &b);
+	r = calloc(b.n, sizeof(*r));
+	ptk_task_rates(&a, &b, ITV, HZ, PREV_UP, 8, r);
+	const struct ptk_task_rate *x = rate_of(r, b.n, 200);
+	for (unsigned act = PTK_ACT_CPU; act <= PTK_ACT_CSW; act <<= 1)
+		assert_true(ptk_task_active(x, act));
+	x = rate_of(r, b.n, 210);
+	assert_true(ptk_task_active(x, PTK_ACT_CPU));
+	assert_false(ptk_task_active(x, PTK_ACT_MEM));
+	assert_false(ptk_task_active(x, PTK_ACT_IO));
+	assert_false(ptk_task_active(x, PTK_ACT_CSW));
+	assert_true(ptk_task_active(x, PTK_ACT_MEM | PTK_ACT_CPU));
+	x = rate_of(r, b.n, 400); /* born: its 40 ticks, its size from 0 */
+	assert_true(ptk_task_active(x, PTK_ACT_CPU));
+	assert_true(ptk_task_active(x, PTK_ACT_MEM));
+
+	/* groups: busy (200 + 210) moved everything; nobody's group (210) only CPU */
+	int ng = ptk_group_rates(r, b.n, PTK_BY_USER, &g);
+	const struct ptk_group *y = group_of(g, ng, ptk_user_name(65534));
+	assert_true(ptk_group_active(y, PTK_ACT_CPU));
+	assert_false(ptk_group_active(y, PTK_ACT_IO | PTK_ACT_CSW | PTK_ACT_MEM));
+	y = group_of(g, ng, ptk_user_name(0));
+	assert_true(ptk_group_active(y, PTK_ACT_IO));
+	free(g);
+
+	/* by %CPU, descending: mt4 400, busy 115, born 20, new 10 */
+	ng = ptk_group_rates(r, b.n, PTK_BY_COMM, &g);
+	ptk_group_sort_cpu(g, ng);
+	assert_int_equal(ng, 4);
+	assert_string_equal(g[0].key, "mt4");
+	assert_string_equal(g[1].key, "busy");
+	assert_string_equal(g[2].key, "born");
+	assert_string_equal(g[3].key, "new");
+	free(g);
+	free(r);
+	ptk_ptab_free(&a);
+	ptk_ptab_free(&b);
+}
+
+/* pidstat's Average: VSZ and RSS summed per (pid, starttime) over the samples; a reused pid
+ * (300) starts over, a task gone is dropped. vsize 4096000 B = 4000 kB, rss 250 pages. */
+static void test_means(void **state)
+{
+	struct ptk_ptab a = { 0 }, b = { 0 }, c = { 0 };
+	struct ptk_task_means m = { 0 };
+	long pg_kb = sysconf(_SC_PAGESIZE) / 1024;
+
+	scan_pair(flags, &a, &b);
+	ptk_task_means_add(&m, &a);
+	ptk_task_means_add(&m, &b);
+	assert_int_equal(m.n, b.n);
+	const struct ptk_task_mean *x = ptk_task_means_find(&m, ptk_ptab_find_pid(&b, 200));
+	assert_non_null(x);
+	assert_int_equal(x->n, 2);
+	assert_float_equal(x->vsz_kb, 8000.0, 1e-9);
+	assert_float_equal(x->rss_kb, 2.0 * 250 * pg_kb, 1e-9);
+	x = ptk_task_means_find(&m, ptk_ptab_find_pid(&b, 300)); /* the new process */
+	assert_non_null(x);
+	assert_int_equal(x->n, 1);
+	assert_null(ptk_task_means_find(&m, ptk_ptab_find_pid(&a, 300))); /* the old one */
+	/* a sample without 210: its sums go */
+	ptk_ptab_copy(&c, &b);
+	for (int i = 0, w = 0; i < b.n; i++)
+		if (b.t[i].pid != 210)
+			c.t[w++] = b.t[i];
+	c.n = b.n - 1;
+	ptk_task_means_add(&m, &c);
+	assert_null(ptk_task_means_find(&m, ptk_ptab_find_pid(&b, 210)));
+	assert_int_equal(ptk_task_means_find(&m, ptk_ptab_find_pid(&b, 200))->n, 3);
+	ptk_task_means_free(&m);
+	ptk_ptab_free(&a);
+	ptk_ptab_free(&b);
+	ptk_ptab_free(&c);
+}
+
+/* iotop's bytes: 200 read 2048000 and wrote 409600 B in 2 s; 300 has no io file; 400 (no
+ * io either) is born. The totals sum the tasks with io at both ends. */
+static void test_io_bytes(void **state)
+{
+	struct ptk_ptab a = { 0 }, b = { 0 };
+	double rd, wr, trd, twr;
+
+	scan_pair(flags, &a, &b);
+	const struct ptk_task *c = ptk_ptab_find_pid(&b, 200);
+	assert_true(ptk_task_io_bytes(ptk_ptab_find(&a, 200, c->starttime), c, &rd, &wr));
+	assert_float_equal(rd, 2048000.0, 1e-9);
+	assert_float_equal(wr, 409600.0, 1e-9);
+	/* counted from 0 when born */
+	assert_true(ptk_task_io_bytes(NULL, c, &rd, &wr));
+	assert_float_equal(rd, 2048000.0, 1e-9);
+	assert_false(ptk_task_io_bytes(NULL, ptk_ptab_find_pid(&b, 300), &rd, &wr));
+	/* cancelled bytes come off the written ones, never below 0 */
+	struct ptk_task p = *c, q = *c;
+	p.write_bytes = 1000, p.cancelled_write_bytes = 0;
+	q.write_bytes = 5000, q.cancelled_write_bytes = 1500;
+	assert_true(ptk_task_io_bytes(&p, &q, &rd, &wr));
+	assert_float_equal(wr, 2500.0, 1e-9);
+	q.cancelled_write_bytes = 4500;
+	assert_true(ptk_task_io_bytes(&p, &q, &rd, &wr));
+	assert_float_equal(wr, 0.0, 1e-9);
+
+	ptk_ptab_io_totals(&a, &b, ITV, &trd, &twr);
+	assert_float_equal(trd, 1024000.0, 1e-9); /* 200 only: 210 did no I/O */
+	assert_float_equal(twr, 204800.0, 1e-9);
+	ptk_ptab_io_totals(&a, &b, 0, &trd, &twr);
+	assert_float_equal(trd, 0.0, 1e-9);
+	ptk_ptab_free(&a);
+	ptk_ptab_free(&b);
+}
+
+/* Thread rates in (tgid, tid) order, whatever order they came in. */
+static void test_sort_tgid(void **state)
+{
+	struct ptk_ptab a = { 0 }, b = { 0 };
+	struct ptk_task_rate *r;
+
+	scan_pair(flags | PTK_PT_THREADS, &a, &b);
+	r = calloc(b.n, sizeof(*r));
+	ptk_task_rates(&a, &b, ITV, HZ, PREV_UP, 8, r);
+	for (int i = 0; i < b.n / 2; i++) { /* reverse */
+		struct ptk_task_rate t = r[i];
+		r[i] = r[b.n - 1 - i];
+		r[b.n - 1 - i] = t;
+	}
+	ptk_task_rates_sort_tgid(r, b.n);
+	for (int i = 1; i < b.n; i++)
+		assert_true(r[i - 1].cur->tgid < r[i].cur->tgid ||
+			    (r[i - 1].cur->tgid == r[i].cur->tgid &&
+			     r[i - 1].cur->pid < r[i].cur->pid));
+	int k = 0;
+	while (k < b.n && r[k].cur->tgid != 500)
+		k++;
+	assert_true(k + 3 < b.n);
+	assert_int_equal(r[k].cur->pid, 500);
+	assert_int_equal(r[k + 3].cur->pid, 503);
+	free(r);
+	ptk_ptab_free(&a);
+	ptk_ptab_free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -202,6 +351,10 @@ int main(void)
 		cmocka_unit_test(test_reuse_and_birth),
 		cmocka_unit_test(test_threads_cap_and_tgid),
 		cmocka_unit_test(test_grouping),
+		cmocka_unit_test(test_active),
+		cmocka_unit_test(test_means),
+		cmocka_unit_test(test_io_bytes),
+		cmocka_unit_test(test_sort_tgid),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -115,6 +115,47 @@ static void test_smaps_fixture(void **state)
 	ptk_smaps_free(&s);
 }
 
+/* pmap's totals (-x, -d, -X, --json) from ptk_smaps_totals and ptk_smaps_field_sum: the
+ * fixture's sums, and the -d split by permissions (4 writeable private and 2 shared
+ * mappings), also worked out from the address ranges by hand. */
+static void test_totals(void **state)
+{
+	struct ptk_src src;
+	struct ptk_smaps s;
+	struct ptk_smaps_totals t;
+	u64 d;
+
+	src_at(&src, PTK_FIXTURES "/pmap_basic");
+	assert_int_equal(ptk_smaps_read(&src, 4242, true, &s), 0);
+	ptk_smaps_totals(&s, &t);
+	assert_int_equal(t.size_kb, 2320);
+	assert_true(t.rss_ok && t.pss_ok && t.dirty_ok && t.swap_ok);
+	assert_int_equal(t.rss_kb, 2068);
+	assert_int_equal(t.pss_kb, 1165);
+	assert_int_equal(t.dirty_kb, 1096);
+	assert_int_equal(t.swap_kb, 56);
+	assert_int_equal(t.mapped_kb, 2320);
+	assert_int_equal(t.wpriv_kb, 944);
+	assert_int_equal(t.shared_kb, 324);
+	assert_int_equal(ptk_smaps_field_sum(&s, ptk_smaps_field(&s, "Pss_Dirty")), 968);
+	assert_int_equal(ptk_smaps_field_sum(&s, ptk_smaps_field(&s, "Anonymous")), 744);
+	assert_int_equal(ptk_smaps_field_sum(&s, -1), 0);
+	assert_true(ptk_smap_dirty(&s, &s.m[6], &d));
+	assert_int_equal(d, 256); /* Shared_Dirty 256 + Private_Dirty 0 */
+	ptk_smaps_free(&s);
+
+	/* maps: the same ranges, no fields: the sizes and the -d split only */
+	assert_int_equal(ptk_smaps_read(&src, 4242, false, &s), 0);
+	ptk_smaps_totals(&s, &t);
+	assert_int_equal(t.size_kb, 2320);
+	assert_int_equal(t.wpriv_kb, 944);
+	assert_int_equal(t.shared_kb, 324);
+	assert_false(t.rss_ok || t.pss_ok || t.dirty_ok || t.swap_ok);
+	assert_int_equal(t.rss_kb, 0);
+	assert_false(ptk_smap_dirty(&s, &s.m[6], &d));
+	ptk_smaps_free(&s);
+}
+
 /* maps has the same header lines and no fields. */
 static void test_maps_fixture(void **state)
 {
@@ -215,11 +256,9 @@ static void test_missing_and_proc_info(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_smaps_fixture),
-		cmocka_unit_test(test_maps_fixture),
-		cmocka_unit_test(test_truncated),
-		cmocka_unit_test(test_parse_text),
-		cmocka_unit_test(test_missing_and_proc_info),
+		cmocka_unit_test(test_smaps_fixture), cmocka_unit_test(test_totals),
+		cmocka_unit_test(test_maps_fixture),  cmocka_unit_test(test_truncated),
+		cmocka_unit_test(test_parse_text),    cmocka_unit_test(test_missing_and_proc_info),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

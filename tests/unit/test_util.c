@@ -166,12 +166,85 @@ static void test_files(void **state)
 	assert_int_equal(rmdir(dir), 0);
 }
 
+static void test_digits_and_ids(void **state)
+{
+	int *ids = NULL, n = 0;
+	char bad[16];
+
+	assert_true(ptk_is_digits("0123"));
+	assert_false(ptk_is_digits(""));
+	assert_false(ptk_is_digits("12a"));
+	assert_false(ptk_is_digits("-1"));
+	assert_int_equal(ptk_parse_id_list("12,34", ",", &ids, &n, bad, sizeof(bad)), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(ids[0], 12);
+	assert_int_equal(ids[1], 34);
+	/* appended; a bad token is named, those before it stay */
+	assert_int_equal(ptk_parse_id_list("5 6,x,7", ", ", &ids, &n, bad, sizeof(bad)), -EINVAL);
+	assert_int_equal(n, 4);
+	assert_int_equal(ids[3], 6);
+	assert_string_equal(bad, "x");
+	assert_int_equal(ptk_parse_id_list("0", ",", &ids, &n, NULL, 0), -EINVAL);
+	assert_int_equal(ptk_parse_id_list(",,", ",", &ids, &n, NULL, 0), 0);
+	assert_int_equal(n, 4);
+	free(ids);
+}
+
+/* procps's uptime text: days, H:MM or minutes, users */
+static void test_fmt_uptime(void **state)
+{
+	char b[96];
+
+	ptk_fmt_uptime(59, -1, b, sizeof(b));
+	assert_string_equal(b, "up 0 min, ");
+	ptk_fmt_uptime(3 * 3600 + 5 * 60 + 9, 1, b, sizeof(b));
+	assert_string_equal(b, "up  3:05,  1 user, ");
+	ptk_fmt_uptime(86400 + 42 * 60, 2, b, sizeof(b));
+	assert_string_equal(b, "up 1 day, 42 min,  2 users, ");
+	ptk_fmt_uptime(3 * 86400 + 12 * 3600, 0, b, sizeof(b));
+	assert_string_equal(b, "up 3 days, 12:00,  0 user, ");
+	ptk_fmt_uptime(3 * 86400, 1, b, 8); /* cut, NUL-terminated */
+	assert_string_equal(b, "up 3 da");
+}
+
+/* One read loop for the fixed buffer, the growing buffer and ptk_slurp. */
+static void test_read_loops(void **state)
+{
+	char path[] = "/tmp/ptk_test_readXXXXXX", small[8], *p = NULL;
+	size_t cap = 0, len;
+	int fd = mkstemp(path);
+	char big[10000];
+
+	assert_true(fd >= 0);
+	memset(big, 'a', sizeof(big));
+	assert_int_equal(write(fd, big, sizeof(big)), sizeof(big));
+	assert_int_equal(ptk_read_file(path, small, sizeof(small)), 7); /* cut to size - 1 */
+	assert_string_equal(small, "aaaaaaa");
+	lseek(fd, 0, SEEK_SET);
+	assert_int_equal(ptk_read_fd_grow(fd, &p, &cap), sizeof(big));
+	assert_true(cap > sizeof(big));
+	assert_int_equal(p[sizeof(big)], '\0');
+	char *q = ptk_slurp(path, &len);
+	assert_non_null(q);
+	assert_int_equal(len, sizeof(big));
+	assert_memory_equal(q, big, sizeof(big));
+	free(q);
+	free(p);
+	close(fd);
+	unlink(path);
+	assert_null(ptk_slurp(path, &len));
+	assert_int_equal(errno, ENOENT);
+	assert_int_equal(ptk_read_file(path, small, sizeof(small)), -ENOENT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse_u64),    cmocka_unit_test(test_parse_int),
-		cmocka_unit_test(test_parse_double), cmocka_unit_test(test_next_tok),
-		cmocka_unit_test(test_human_bytes),  cmocka_unit_test(test_files),
+		cmocka_unit_test(test_parse_u64),      cmocka_unit_test(test_parse_int),
+		cmocka_unit_test(test_parse_double),   cmocka_unit_test(test_next_tok),
+		cmocka_unit_test(test_human_bytes),    cmocka_unit_test(test_files),
+		cmocka_unit_test(test_digits_and_ids), cmocka_unit_test(test_fmt_uptime),
+		cmocka_unit_test(test_read_loops),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
