@@ -197,8 +197,7 @@ static void fill_row(struct ptk_val *v, struct ptk_meter *m, u64 dvol, u64 dinv,
 
 static int scan(struct ptk_ctx *ctx, struct cswtop *c, struct ptk_ptab *pt)
 {
-	int r = c->npids ? ptk_ptab_scan_pids(&ctx->src, c->flags, c->pids, c->npids, pt) :
-			   ptk_ptab_scan(&ctx->src, c->flags, pt);
+	int r = ptk_ptab_scan_some(&ctx->src, c->flags, c->pids, c->npids, pt);
 	if (r)
 		ptk_err("cannot read the process table under %s: %s", ctx->src.procfs,
 			strerror(-r));

@@ -90,8 +90,7 @@ static void read_delays(struct io *s, int slot)
 static int scan(struct ptk_ctx *ctx, struct io *s, int slot)
 {
 	unsigned fl = s->flags | (s->procs ? 0 : PTK_PT_THREADS);
-	int r = s->npids ? ptk_ptab_scan_pids(&ctx->src, fl, s->pids, s->npids, &s->pt[slot]) :
-			   ptk_ptab_scan(&ctx->src, fl, &s->pt[slot]);
+	int r = ptk_ptab_scan_some(&ctx->src, fl, s->pids, s->npids, &s->pt[slot]);
 
 	if (r) {
 		ptk_err("cannot scan %s: %s", ctx->src.procfs, strerror(-r));

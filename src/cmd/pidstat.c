@@ -141,21 +141,10 @@ static int scan(struct ptk_ctx *ctx, struct ps *s, int slot)
 {
 	int r;
 
-	if (s->ts)
-		r = ptk_taskscan_scan(s->ts, s->flags, &s->p[slot]);
-	else if (s->npids)
-		r = ptk_ptab_scan_pids(&ctx->src, s->flags, s->pids, s->npids, &s->p[slot]);
-	else
-		r = ptk_ptab_scan(&ctx->src, s->flags, &s->p[slot]);
-	if (!r && use_threads(s)) {
-		if (s->ts)
-			r = ptk_taskscan_scan(s->ts, s->flags | PTK_PT_THREADS, &s->t[slot]);
-		else if (s->npids)
-			r = ptk_ptab_scan_pids(&ctx->src, s->flags | PTK_PT_THREADS, s->pids,
-					       s->npids, &s->t[slot]);
-		else
-			r = ptk_ptab_scan(&ctx->src, s->flags | PTK_PT_THREADS, &s->t[slot]);
-	}
+	r = ptk_taskscan_or_proc(s->ts, &ctx->src, s->flags, s->pids, s->npids, &s->p[slot]);
+	if (!r && use_threads(s))
+		r = ptk_taskscan_or_proc(s->ts, &ctx->src, s->flags | PTK_PT_THREADS, s->pids,
+					 s->npids, &s->t[slot]);
 	if (r) {
 		ptk_err("cannot scan %s: %s", ctx->src.procfs, strerror(-r));
 		return PTK_EXIT_RUNTIME;

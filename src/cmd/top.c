@@ -152,13 +152,8 @@ static unsigned scan_flags(const struct ptk_top_view *v, bool prime)
 
 static int do_scan(struct top *tp, unsigned flags, struct ptk_ptab *pt)
 {
-	/* the iterator serves stat, statm and the owner; other columns need /proc */
-	if (tp->ts && !tp->pids && !(flags & ~PTK_TASKSCAN_FLAGS))
-		return ptk_taskscan_scan(tp->ts, flags, pt);
-	pt->keep = tp->keep;
-	if (tp->pids)
-		return ptk_ptab_scan_pids(&tp->ctx->src, flags, tp->pids, tp->npids, pt);
-	return ptk_ptab_scan(&tp->ctx->src, flags, pt);
+	pt->keep = tp->keep; /* the iterator serves stat, statm and the owner; others: /proc */
+	return ptk_taskscan_or_proc(tp->ts, &tp->ctx->src, flags, tp->pids, tp->npids, pt);
 }
 
 /*

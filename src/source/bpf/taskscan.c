@@ -374,3 +374,11 @@ struct ptk_taskscan *ptk_taskscan_auto(const struct ptk_src *src, long min_tasks
 		return NULL;
 	return ts;
 }
+
+int ptk_taskscan_or_proc(struct ptk_taskscan *ts, const struct ptk_src *src, unsigned flags,
+			 const int *pids, int npids, struct ptk_ptab *pt)
+{
+	if (ts && npids <= 0 && !(flags & ~PTK_TASKSCAN_FLAGS))
+		return ptk_taskscan_scan(ts, flags, pt);
+	return ptk_ptab_scan_some(src, flags, pids, npids, pt);
+}

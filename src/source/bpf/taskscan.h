@@ -32,6 +32,12 @@ int ptk_taskscan_scan(struct ptk_taskscan *ts, unsigned flags, struct ptk_ptab *
 	 PTK_PT_SCHED | PTK_PT_IO)
 void ptk_taskscan_close(struct ptk_taskscan *ts);
 /*
+ * The process table from ts when there is one, every task is wanted (npids 0) and the
+ * iterator serves flags; else from /proc (ptk_ptab_scan_some). Returns 0 or -errno.
+ */
+int ptk_taskscan_or_proc(struct ptk_taskscan *ts, const struct ptk_src *src, unsigned flags,
+			 const int *pids, int npids, struct ptk_ptab *pt);
+/*
  * The iterator when it pays off: a live source (not a replayed snapshot), as root, with at
  * least min_tasks tasks (loadavg's nr_threads; loading costs ~5 ms, the /proc scan ~20 µs a
  * task). PTK_TASK_SOURCE=proc|bpf in the environment forces the choice (tests, benchmarks).

@@ -730,6 +730,12 @@ int ptk_ptab_scan_pids(const struct ptk_src *src, unsigned flags, const int *pid
 	return scan(src, flags, pids, npids, pt);
 }
 
+int ptk_ptab_scan_some(const struct ptk_src *src, unsigned flags, const int *pids, int npids,
+		       struct ptk_ptab *pt)
+{
+	return scan(src, flags, npids > 0 ? pids : NULL, npids, pt);
+}
+
 bool ptk_task_alive(const struct ptk_src *src, int pid)
 {
 	char rel[32], buf[512];

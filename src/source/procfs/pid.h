@@ -140,6 +140,11 @@ int ptk_ptab_scan(const struct ptk_src *src, unsigned flags, struct ptk_ptab *pt
 int ptk_ptab_scan_pids(const struct ptk_src *src, unsigned flags, const int *pids, int npids,
 		       struct ptk_ptab *pt);
 
+/* The given processes (ptk_ptab_scan_pids) when npids > 0, else every task (ptk_ptab_scan):
+ * a command's -p selection. Returns 0 or -errno. */
+int ptk_ptab_scan_some(const struct ptk_src *src, unsigned flags, const int *pids, int npids,
+		       struct ptk_ptab *pt);
+
 /* Parse /proc/PID/schedstat ("run_ns wait_ns timeslices") into t->run_delay_ns and set
  * t->sched_ok. Returns 0 or -EINVAL. */
 int ptk_task_parse_schedstat(const char *buf, struct ptk_task *t);
