@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd/cmd.h"
 #include "model/folded.h"
@@ -206,6 +207,7 @@ int cmd_flamegraph(struct ptk_ctx *ctx, int argc, char **argv)
 	const char *outpath = NULL, *diff_a = NULL, *diff_b = NULL;
 	bool folded_out = false, verbose = false, pal_ok = false;
 	FILE *out = stdout;
+	struct ptk_outfile of = { .fd = -1 };
 	int c, r, rc = PTK_EXIT_RUNTIME;
 
 	while ((c = ptk_getopt(ctx, argc, argv, "o:v", opts, usage, &r)) >= 0) {
@@ -306,8 +308,13 @@ int cmd_flamegraph(struct ptk_ctx *ctx, int argc, char **argv)
 		ptk_err("no stack counts found in the input");
 		goto out_close_output;
 	}
-	if (outpath && !(out = fopen(outpath, "w"))) {
-		ptk_err("cannot write %s: %s", outpath, strerror(errno));
+	/* -o FILE gets its name only when whole (lib/util.h ptk_outfile) */
+	if (outpath &&
+	    ((r = ptk_outfile_open(&of, outpath, 0666)) || !(out = fdopen(of.fd, "w")))) {
+		ptk_err("cannot write %s: %s", outpath, strerror(r ? -r : errno));
+		if (!r)
+			close(of.fd);
+		ptk_outfile_abort(&of);
 		out = stdout;
 		goto out_close_output;
 	}
@@ -328,9 +335,14 @@ int cmd_flamegraph(struct ptk_ctx *ctx, int argc, char **argv)
 	}
 	rc = 0;
 out_close_output:
-	if (out != stdout && fclose(out) && !rc) {
-		ptk_err("write error on %s: %s", outpath, strerror(errno));
-		rc = PTK_EXIT_RUNTIME;
+	if (out != stdout) {
+		if (!rc && (fflush(out) || ferror(out) || (r = ptk_outfile_commit(&of)))) {
+			ptk_err("write error on %s: %s", outpath, strerror(r ? -r : errno));
+			rc = PTK_EXIT_RUNTIME;
+		}
+		if (rc)
+			ptk_outfile_abort(&of);
+		fclose(out);
 	}
 	ptk_folded_free(f);
 	ptk_folded_free(base);

@@ -196,6 +196,7 @@ int cmd_gcore(struct ptk_ctx *ctx, int argc, char **argv)
 	struct ptk_val v[G_N];
 	struct elf_prpsinfo pi;
 	char file[PATH_MAX], path[64], filt[16];
+	struct ptk_outfile of = { .fd = -1 };
 	unsigned filter = PTK_DUMP_DEFAULT;
 	int c, r, npre = 0, fd = -1, memfd = -1, rc = PTK_EXIT_RUNTIME;
 	bool all = false, stale = false;
@@ -224,6 +225,8 @@ int cmd_gcore(struct ptk_ctx *ctx, int argc, char **argv)
 		ptk_err("needs a live process: --procfs/--sysfs trees cannot be ptraced");
 		return PTK_EXIT_RUNTIME;
 	}
+	if ((r = ptk_require_stoppable(ctx, pid, "dump")))
+		return r;
 	if (pid == getpid()) {
 		ptk_err("cannot stop itself");
 		return PTK_EXIT_RUNTIME;
@@ -243,12 +246,13 @@ int cmd_gcore(struct ptk_ctx *ctx, int argc, char **argv)
 		goto out_release;
 	}
 	snprintf(file, sizeof(file), "%s.%d", prefix, pid);
-	/* a core holds the process's memory: owner-only, as the kernel creates them */
-	fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		ptk_err("%s: %s", file, strerror(errno));
+	/* a core holds the process's memory: owner-only, as the kernel creates them; it gets
+	 * its name only when whole (a SIGKILL leaves no truncated core behind) */
+	if ((r = ptk_outfile_open(&of, file, 0600))) {
+		ptk_err("%s: %s", file, strerror(-r));
 		goto out_release;
 	}
+	fd = of.fd;
 	snprintf(path, sizeof(path), "/proc/%d/mem", pid);
 	memfd = open(path, O_RDONLY | O_CLOEXEC);
 
@@ -284,10 +288,15 @@ int cmd_gcore(struct ptk_ctx *ctx, int argc, char **argv)
 		goto out_unlink;
 	}
 	ptk_stop_resume(&st);
+	if ((r = ptk_outfile_commit(&of))) {
+		ptk_err("%s: %s", file, strerror(-r));
+		goto out_unlink;
+	}
 	if (close(fd)) {
 		fd = -1;
 		ptk_err("%s: %s", file, strerror(errno));
-		goto out_unlink;
+		unlink(file);
+		goto out_release;
 	}
 	fd = -1;
 
@@ -319,7 +328,7 @@ int cmd_gcore(struct ptk_ctx *ctx, int argc, char **argv)
 	goto out_release;
 
 out_unlink:
-	unlink(file);
+	ptk_outfile_abort(&of);
 out_release:
 	ptk_stop_free(&st); /* detaches if still held */
 	if (fd >= 0)

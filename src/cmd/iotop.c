@@ -445,6 +445,8 @@ int cmd_iotop(struct ptk_ctx *ctx, int argc, char **argv)
 	}
 	if ((rc = ptk_ctx_ready(ctx)))
 		goto out_free_tables;
+	if (s.npids && (rc = ptk_require_pids(ctx, s.pids, s.npids)))
+		goto out_free_tables;
 	s.flags = PTK_PT_IO | PTK_PT_STATUS | PTK_PT_CMDLINE;
 	probe_delays(ctx, &s);
 	s.curses = !s.batch && !ctx->json && ptk_src_is_live(&ctx->src) && isatty(STDOUT_FILENO);

@@ -702,6 +702,8 @@ int cmd_pidstat(struct ptk_ctx *ctx, int argc, char **argv)
 		s.flags |= PTK_PT_CGROUP;
 	if ((rc = ptk_ctx_ready(ctx)))
 		goto out_free_tables;
+	if (s.npids && (rc = ptk_require_pids(ctx, s.pids, s.npids)))
+		goto out_free_tables;
 	/* every process, as root, on a large table: one iterator read instead of 3-4 files per
 	 * task (-d, -l and cgroup grouping need files the iterator does not serve) */
 	if (!s.npids && !(s.flags & ~PTK_TASKSCAN_FLAGS))

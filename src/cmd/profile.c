@@ -176,12 +176,18 @@ static struct json_object *top_json(struct prof *p)
 static int write_output(struct prof *p)
 {
 	FILE *out = stdout;
+	struct ptk_outfile of = { .fd = -1 };
 	int err = 0;
 
 	if (p->ctx->json && !p->outpath)
 		return 0; /* the stacks are in the JSON object */
-	if (p->outpath && !(out = fopen(p->outpath, "we"))) {
-		ptk_err("cannot write %s: %s", p->outpath, strerror(errno));
+	/* -o FILE gets its name only when whole (lib/util.h ptk_outfile) */
+	if (p->outpath &&
+	    ((err = ptk_outfile_open(&of, p->outpath, 0666)) || !(out = fdopen(of.fd, "w")))) {
+		ptk_err("cannot write %s: %s", p->outpath, strerror(err ? -err : errno));
+		if (!err)
+			close(of.fd);
+		ptk_outfile_abort(&of);
 		return PTK_EXIT_RUNTIME;
 	}
 	if (p->mode == OUT_SVG) {
@@ -198,8 +204,15 @@ static int write_output(struct prof *p)
 			ptk_folded_sort(p->folded);
 		err = ptk_folded_write(p->folded, out);
 	}
-	if (out != stdout && fclose(out) && !err)
-		err = -errno;
+	if (out != stdout) {
+		if (!err && (fflush(out) || ferror(out)))
+			err = -errno;
+		if (!err)
+			err = ptk_outfile_commit(&of);
+		if (err)
+			ptk_outfile_abort(&of);
+		fclose(out);
+	}
 	if (err) {
 		ptk_err("cannot write %s: %s", p->outpath ? p->outpath : "the output",
 			err == -ENODATA ? "no samples" : strerror(-err));

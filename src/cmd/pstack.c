@@ -259,6 +259,8 @@ int cmd_pstack(struct ptk_ctx *ctx, int argc, char **argv)
 		ptk_err("needs a live process: --procfs/--sysfs trees cannot be ptraced");
 		return PTK_EXIT_RUNTIME;
 	}
+	if ((r = ptk_require_stoppable(ctx, o.pid, "unwind")))
+		return r;
 	if (o.pid == getpid()) {
 		ptk_err("cannot stop itself");
 		return PTK_EXIT_RUNTIME;

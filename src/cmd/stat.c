@@ -74,6 +74,7 @@ struct run {
 	int pidfd;
 	struct rusage ru;
 	bool have_ru;
+	int status; /* the command's wait status, when have_ru */
 	int nprinted; /* interval lines since the last header */
 };
 
@@ -102,6 +103,7 @@ static int wait_until(struct run *r, u64 deadline_ns)
 		if (r->child > 0) {
 			if (wait4(r->child, &st, WNOHANG, &r->ru) == r->child) {
 				r->have_ru = true;
+				r->status = st;
 				r->child = 0;
 				return 1;
 			}
@@ -314,6 +316,13 @@ static int add_events(struct ptk_ctx *ctx, struct run *r, const char *list)
 		err = ptk_perf_event_parse(t, &e->attr);
 		if (err == -EINVAL || err == -ENOENT) {
 			rc = ptk_usage_error(ctx, "unknown event '%s'", t);
+			break;
+		}
+		if (err == -EACCES || err == -EPERM) {
+			ptk_err("event '%s': no permission to read its tracefs id (tracepoints need "
+				"root, or tracefs mounted with mode=755)",
+				t);
+			rc = PTK_EXIT_RUNTIME;
 			break;
 		}
 		if (err) {
@@ -553,6 +562,10 @@ int cmd_stat(struct ptk_ctx *ctx, int argc, char **argv)
 		print_final(&r);
 	if (ferror(r.out))
 		rc = PTK_EXIT_RUNTIME;
+	else if (r.have_ru && r.cmd && WIFEXITED(r.status))
+		rc = WEXITSTATUS(r.status); /* perf stat exits with the command's status */
+	else if (r.have_ru && r.cmd && WIFSIGNALED(r.status))
+		rc = 128 + WTERMSIG(r.status);
 out_close_events:
 	for (int i = 0; i < r.nev; i++)
 		ptk_perf_evsel_close(&r.ev[i]);

@@ -524,12 +524,16 @@ int cmd_strace(struct ptk_ctx *ctx, int argc, char **argv)
 			follow = true;
 			break;
 		case 'p':
-			if (ptk_parse_id_list(optarg, ", ", &pids, &npids, bad, sizeof(bad)))
-				return ptk_usage_error(ctx, "invalid process id '%s'", bad);
+			if (ptk_parse_id_list(optarg, ", ", &pids, &npids, bad, sizeof(bad))) {
+				rc = ptk_usage_error(ctx, "invalid process id '%s'", bad);
+				goto out_free;
+			}
 			break;
 		case 'e':
-			if (parse_e(s, optarg, &err) < 0)
-				return ptk_usage_error(ctx, "%s", err);
+			if (parse_e(s, optarg, &err) < 0) {
+				rc = ptk_usage_error(ctx, "%s", err);
+				goto out_free;
+			}
 			break;
 		case 'c':
 			s->cmode = 1;
@@ -538,8 +542,10 @@ int cmd_strace(struct ptk_ctx *ctx, int argc, char **argv)
 			s->cmode = 2;
 			break;
 		case 'S':
-			if (ptk_sysc_sort_parse(optarg, &s->sortby))
-				return ptk_usage_error(ctx, "invalid sortby '%s'", optarg);
+			if (ptk_sysc_sort_parse(optarg, &s->sortby)) {
+				rc = ptk_usage_error(ctx, "invalid sortby '%s'", optarg);
+				goto out_free;
+			}
 			break;
 		case 'T':
 			s->show_time = true;
@@ -556,8 +562,10 @@ int cmd_strace(struct ptk_ctx *ctx, int argc, char **argv)
 		case 'w':
 			break; /* wall-clock summary: accepted, system time is used */
 		case 's':
-			if (ptk_parse_int(optarg, &s->dec.strsize) || s->dec.strsize < 0)
-				return ptk_usage_error(ctx, "invalid -s '%s'", optarg);
+			if (ptk_parse_int(optarg, &s->dec.strsize) || s->dec.strsize < 0) {
+				rc = ptk_usage_error(ctx, "invalid -s '%s'", optarg);
+				goto out_free;
+			}
 			break;
 		case 'v':
 			s->dec.verbose = true;
@@ -567,17 +575,26 @@ int cmd_strace(struct ptk_ctx *ctx, int argc, char **argv)
 			break;
 		case 'h':
 			fputs(usage, stdout);
-			return 0;
+			goto out_free;
 		}
 	}
-	if (c == PTK_GETOPT_EXIT)
-		return r;
-	if (!npids && optind >= argc)
-		return ptk_usage_error(ctx, "must have -p PID or a command to run");
-	if (npids && optind < argc)
-		return ptk_usage_error(ctx, "-p and a command are exclusive");
-	if ((r = ptk_ctx_ready(ctx)))
-		return r;
+	if (c == PTK_GETOPT_EXIT) {
+		rc = r;
+		goto out_free;
+	}
+	if (!npids && optind >= argc) {
+		rc = ptk_usage_error(ctx, "must have -p PID or a command to run");
+		goto out_free;
+	}
+	if (npids && optind < argc) {
+		rc = ptk_usage_error(ctx, "-p and a command are exclusive");
+		goto out_free;
+	}
+	if ((rc = ptk_ctx_ready(ctx)))
+		goto out_free;
+	for (int i = 0; i < npids; i++)
+		if ((rc = ptk_require_stoppable(ctx, pids[i], "trace")))
+			goto out_free;
 
 	if (outname) {
 		s->out = fopen(outname, "we");
@@ -658,7 +675,7 @@ out_detach:
 	if (s->cmode)
 		print_summary(s);
 	fflush(s->out);
-	{
+	if (!rc || s->tr.nstops) { /* nothing was traced when the attach failed */
 		u64 wall = ptk_now_ns() - t_start;
 		u64 cost = s->tr.nstops ? ptk_ptrace_stop_cost_ns(300) : 0;
 		fprintf(stderr,

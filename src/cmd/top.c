@@ -729,6 +729,8 @@ int cmd_top(struct ptk_ctx *ctx, int argc, char **argv)
 	}
 	if ((r = ptk_ctx_ready(ctx)))
 		goto out_free_tables;
+	if (tp.npids && (r = ptk_require_pids(ctx, tp.pids, tp.npids)))
+		goto out_free_tables;
 	tp.hz = sysconf(_SC_CLK_TCK);
 	tp.page_kb = sysconf(_SC_PAGESIZE) / 1024;
 	tp.ncpu_online = (int)sysconf(_SC_NPROCESSORS_ONLN);

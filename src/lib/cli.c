@@ -11,6 +11,7 @@
 #include <sys/utsname.h>
 
 #include "lib/util.h"
+#include "source/procfs/pid.h"
 #include "source/procfs/procfs.h"
 
 static volatile int *stop_flag;
@@ -105,6 +106,44 @@ int ptk_parse_pid_operand(struct ptk_ctx *ctx, int argc, char **argv, int *pid)
 	return 0;
 }
 
+int ptk_require_pids(const struct ptk_ctx *ctx, const int *pids, int n)
+{
+	int alive = 0;
+
+	for (int i = 0; i < n; i++)
+		alive += ptk_task_alive(&ctx->src, pids[i]);
+	if (alive == n)
+		return 0;
+	for (int i = 0; i < n; i++)
+		if (!ptk_task_alive(&ctx->src, pids[i]))
+			fprintf(stderr, "ptk %s: %sno such process %d\n", ctx->cmd,
+				alive ? "warning: " : "", pids[i]);
+	return alive ? 0 : PTK_EXIT_RUNTIME;
+}
+
+int ptk_require_stoppable(const struct ptk_ctx *ctx, int pid, const char *what)
+{
+	switch (ptk_task_kind(&ctx->src, pid)) {
+	case PTK_TASK_USER:
+		return 0;
+	case PTK_TASK_ZOMBIE:
+		fprintf(stderr,
+			"ptk %s: process %d is a zombie: it has exited, there is nothing to %s\n",
+			ctx->cmd, pid, what);
+		return PTK_EXIT_RUNTIME;
+	case PTK_TASK_KTHREAD:
+		fprintf(stderr,
+			"ptk %s: process %d is a kernel thread: it has no user space to %s\n",
+			ctx->cmd, pid, what);
+		return PTK_EXIT_RUNTIME;
+	case -ENOENT:
+		fprintf(stderr, "ptk %s: no such process %d\n", ctx->cmd, pid);
+		return PTK_EXIT_RUNTIME;
+	default:
+		return 0; /* unreadable stat: the stop itself says why it fails */
+	}
+}
+
 int ptk_usage_error(const struct ptk_ctx *ctx, const char *fmt, ...)
 {
 	va_list ap;
@@ -123,8 +162,11 @@ int ptk_ctx_ready(struct ptk_ctx *ctx)
 	int r = ptk_src_init(&ctx->src, ctx->procfs, ctx->sysfs);
 
 	if (r) {
-		ptk_err("cannot use %s: %s",
-			ctx->sysfs && r == -ENOENT ? "--procfs/--sysfs root" : "procfs root",
+		bool sys = ctx->src.bad_sysfs;
+		ptk_err("cannot use %s %s: %s", sys ? "--sysfs" : "--procfs",
+			sys	    ? ctx->sysfs :
+			ctx->procfs ? ctx->procfs :
+				      "/proc",
 			strerror(-r));
 		return PTK_EXIT_RUNTIME;
 	}

@@ -79,6 +79,15 @@ int ptk_getopt(struct ptk_ctx *ctx, int argc, char **argv, const char *optstring
  * after it. Returns 0, or PTK_EXIT_USAGE after printing what is wrong. */
 int ptk_parse_pid_operand(struct ptk_ctx *ctx, int argc, char **argv, int *pid);
 
+/* The processes of -p PID,...: 0 when all exist; a warning per missing one when some do;
+ * when none does, one error line each and PTK_EXIT_RUNTIME (the caller returns it). */
+int ptk_require_pids(const struct ptk_ctx *ctx, const int *pids, int n);
+
+/* Before stopping process pid (gcore, pstack, strace -p): 0 for a user-space task; for a
+ * zombie, a kernel thread or no such process, one line saying so ("... nothing to WHAT")
+ * and PTK_EXIT_RUNTIME. */
+int ptk_require_stoppable(const struct ptk_ctx *ctx, int pid, const char *what);
+
 /* Print "ptk CMD: msg" plus "Try 'ptk CMD --help'." and return PTK_EXIT_USAGE. */
 int ptk_usage_error(const struct ptk_ctx *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

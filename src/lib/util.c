@@ -480,3 +480,81 @@ int ptk_strbuf_write(struct ptk_strbuf *b, const char *dir, const char *rel)
 	b->len = 0;
 	return r;
 }
+
+/* "dir/.name.ptk-XXXXXX" for path "dir/name", with a fresh suffix each call */
+static void outfile_tmpname(const char *path, char *out, size_t size)
+{
+	const char *slash = strrchr(path, '/');
+	int dl = slash ? (int)(slash - path + 1) : 0;
+	static unsigned seq;
+
+	snprintf(out, size, "%.*s.%s.ptk-%06x", dl, path, slash ? slash + 1 : path,
+		 (unsigned)((ptk_now_ns() >> 10) ^ ((unsigned)getpid() << 8) ^ seq++) & 0xffffff);
+}
+
+int ptk_outfile_open(struct ptk_outfile *o, const char *path, unsigned mode)
+{
+	char dir[4096];
+	const char *slash = strrchr(path, '/');
+
+	if (strlen(path) + 24 >= sizeof(o->path))
+		return -ENAMETOOLONG;
+	snprintf(o->path, sizeof(o->path), "%s", path);
+	o->tmp[0] = '\0';
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == path)
+		snprintf(dir, sizeof(dir), "/");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	o->fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, mode);
+	if (o->fd >= 0)
+		return 0;
+	if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL)
+		return -errno;
+	for (int i = 0; i < 16; i++) {
+		outfile_tmpname(path, o->tmp, sizeof(o->tmp));
+		o->fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+		if (o->fd >= 0)
+			return 0;
+		if (errno != EEXIST)
+			break;
+	}
+	o->tmp[0] = '\0';
+	return -errno;
+}
+
+int ptk_outfile_commit(struct ptk_outfile *o)
+{
+	if (!o->tmp[0]) {
+		/* link the unnamed file under a temporary name, then rename it over the
+		 * target (linkat cannot replace) */
+		char proc[64];
+		snprintf(proc, sizeof(proc), "/proc/self/fd/%d", o->fd);
+		for (int i = 0;; i++) {
+			outfile_tmpname(o->path, o->tmp, sizeof(o->tmp));
+			if (!linkat(AT_FDCWD, proc, AT_FDCWD, o->tmp, AT_SYMLINK_FOLLOW))
+				break;
+			if (errno != EEXIST || i == 15) {
+				int e = -errno;
+				o->tmp[0] = '\0';
+				return e;
+			}
+		}
+	}
+	if (rename(o->tmp, o->path)) {
+		int e = -errno;
+		unlink(o->tmp);
+		o->tmp[0] = '\0';
+		return e;
+	}
+	o->tmp[0] = '\0';
+	return 0;
+}
+
+void ptk_outfile_abort(struct ptk_outfile *o)
+{
+	if (o->tmp[0])
+		unlink(o->tmp);
+	o->tmp[0] = '\0';
+}

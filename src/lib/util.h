@@ -104,6 +104,26 @@ void ptk_strbuf_addf(struct ptk_strbuf *b, const char *fmt, ...)
 /* Write b's text to DIR/REL (parent directories created) and empty b. 0 or -errno. */
 int ptk_strbuf_write(struct ptk_strbuf *b, const char *dir, const char *rel);
 
+/*
+ * A file the user asked for (a core, an SVG, a profile), written whole or not at all: it is
+ * an unnamed O_TMPFILE in the target's directory until ptk_outfile_commit gives it its name
+ * (replacing a file there), so a SIGKILL or a failure leaves nothing under the final name,
+ * and with O_TMPFILE nothing at all. Where the filesystem has no O_TMPFILE, a hidden
+ * ".NAME.ptk-XXXXXX" beside it, removed on failure.
+ */
+struct ptk_outfile {
+	int fd; /* write here */
+	char path[4096];
+	char tmp[4096]; /* the named temporary, "" with O_TMPFILE */
+};
+/* Open o for path with mode (as open(2)'s). 0 or -errno. */
+int ptk_outfile_open(struct ptk_outfile *o, const char *path, unsigned mode);
+/* Name the finished file path (the fd stays open: the caller closes it). 0 or -errno, and the
+ * temporary is gone. */
+int ptk_outfile_commit(struct ptk_outfile *o);
+/* Drop an unfinished file (the fd stays open: the caller closes it). */
+void ptk_outfile_abort(struct ptk_outfile *o);
+
 /* Human-readable size: value in bytes -> "1.5Gi" (procps free -h style). */
 void ptk_human_bytes(u64 bytes, char *buf, size_t size, bool si);
 

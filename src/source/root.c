@@ -11,11 +11,14 @@
 
 #include "lib/util.h"
 
-static bool is_dir(const char *p)
+/* 0 when p is a directory we can use; -ENOENT, -ENOTDIR, -EACCES ... otherwise. */
+static int root_check(const char *p)
 {
 	struct stat st;
 
-	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+	if (stat(p, &st))
+		return -errno;
+	return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
 }
 
 static int count_snapshots(const char *root)
@@ -25,7 +28,7 @@ static int count_snapshots(const char *root)
 
 	for (;;) {
 		snprintf(p, sizeof(p), "%s/%d", root, n);
-		if (!is_dir(p))
+		if (root_check(p))
 			return n;
 		n++;
 	}
@@ -47,8 +50,13 @@ int ptk_src_init(struct ptk_src *src, const char *procfs, const char *sysfs)
 	} else {
 		snprintf(src->sysfs, sizeof(src->sysfs), "/sys");
 	}
-	if (!is_dir(src->procfs) || (src->sysfs_given && !is_dir(src->sysfs)))
-		return -ENOENT;
+	int r = root_check(src->procfs);
+	if (r)
+		return r;
+	if (src->sysfs_given && (r = root_check(src->sysfs))) {
+		src->bad_sysfs = true;
+		return r;
+	}
 	/* /proc itself has numeric dirs (PIDs), but never a "0" directory. */
 	src->nsnap = count_snapshots(src->procfs);
 	src->replay = src->nsnap > 0;

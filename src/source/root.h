@@ -30,11 +30,13 @@ struct ptk_src {
 	int nsnap; /* number of consecutive snapshots from 0 */
 	int snap; /* current snapshot index in replay mode */
 	bool sys_replay; /* sysfs root itself holds numbered snapshots */
+	bool bad_sysfs; /* ptk_src_init failed on the sysfs root, not the procfs one */
 };
 
 /*
  * Set up a source. procfs/sysfs may be NULL for the defaults.
- * Returns 0, or -ENOENT when a given root does not exist.
+ * Returns 0, or -ENOENT / -ENOTDIR / -EACCES when a given root is not a directory we can use
+ * (bad_sysfs says which one).
  */
 int ptk_src_init(struct ptk_src *src, const char *procfs, const char *sysfs);
 

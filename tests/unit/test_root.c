@@ -137,7 +137,10 @@ static void test_bad_roots(void **state)
 	assert_int_equal(ptk_src_init(&src, PTK_FIXTURES "/no_such_tree", NULL), -ENOENT);
 	assert_int_equal(ptk_src_init(&src, REPLAY, PTK_FIXTURES "/no_such_sysfs"), -ENOENT);
 	/* a regular file is not a root */
-	assert_int_equal(ptk_src_init(&src, REPLAY "/0/stat", NULL), -ENOENT);
+	assert_int_equal(ptk_src_init(&src, REPLAY "/0/stat", NULL), -ENOTDIR);
+	assert_false(src.bad_sysfs);
+	assert_int_equal(ptk_src_init(&src, REPLAY, REPLAY "/0/stat"), -ENOTDIR);
+	assert_true(src.bad_sysfs);
 	memset(longp, 'a', sizeof(longp) - 1);
 	longp[sizeof(longp) - 1] = '\0';
 	assert_int_equal(ptk_src_init(&src, longp, NULL), -ENAMETOOLONG);

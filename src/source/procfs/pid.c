@@ -748,6 +748,32 @@ bool ptk_task_alive(const struct ptk_src *src, int pid)
 	return p && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X';
 }
 
+int ptk_task_kind(const struct ptk_src *src, int pid)
+{
+	char rel[32], buf[1024];
+	const char *p;
+	ssize_t n;
+	u64 flags;
+
+	snprintf(rel, sizeof(rel), "%d/stat", pid);
+	n = ptk_src_read(src, PTK_PROC, rel, buf, sizeof(buf));
+	if (n < 0)
+		return (int)n;
+	p = strrchr(buf, ')');
+	if (!p || p[1] != ' ' || !p[2])
+		return -EINVAL;
+	if (p[2] == 'Z' || p[2] == 'X')
+		return PTK_TASK_ZOMBIE;
+	/* fields after the state: ppid pgrp session tty_nr tpgid flags (field 9) */
+	p += 3;
+	for (int i = 0; i < 5 && p; i++)
+		p = strchr(p + 1, ' ');
+	if (!p || num(p, &flags))
+		return -EINVAL;
+	return flags & 0x00200000 /* PF_KTHREAD, include/linux/sched.h */ ? PTK_TASK_KTHREAD :
+									    PTK_TASK_USER;
+}
+
 const struct ptk_task *ptk_ptab_find_pid(const struct ptk_ptab *pt, int pid)
 {
 	int lo = 0, hi = pt->n - 1;

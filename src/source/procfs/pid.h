@@ -170,6 +170,15 @@ const struct ptk_task *ptk_ptab_find(const struct ptk_ptab *pt, int pid, u64 sta
 /* True while task pid exists and is not a zombie (state Z or X in <procfs>/PID/stat). */
 bool ptk_task_alive(const struct ptk_src *src, int pid);
 
+/* What a task is, for the tools that stop it (gcore, pstack, strace -p). */
+enum ptk_task_kind {
+	PTK_TASK_USER, /* a user-space task */
+	PTK_TASK_ZOMBIE, /* state Z or X: exited, no memory or threads left to read */
+	PTK_TASK_KTHREAD, /* PF_KTHREAD in stat's flags (field 9): no user-space memory */
+};
+/* The kind of task pid (<procfs>/PID/stat), or -ENOENT / -errno. */
+int ptk_task_kind(const struct ptk_src *src, int pid);
+
 /* Find the task with this pid, whatever its starttime (binary search), or NULL. */
 const struct ptk_task *ptk_ptab_find_pid(const struct ptk_ptab *pt, int pid);
 

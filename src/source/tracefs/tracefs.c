@@ -186,8 +186,9 @@ int ptk_tp_id_read(const char *cat, const char *event, u64 *id)
 	    strstr(event, ".."))
 		return -EINVAL;
 	snprintf(path, sizeof(path), "%s/events/%s/%s/id", root, cat, event);
-	if (ptk_read_file(path, buf, sizeof(buf)) < 0)
-		return -ENOENT;
+	ssize_t n = ptk_read_file(path, buf, sizeof(buf));
+	if (n < 0) /* tracefs is mode 700 for root: say so, it is not an unknown event */
+		return n == -EACCES || n == -EPERM ? (int)n : -ENOENT;
 	buf[strcspn(buf, "\n")] = '\0';
 	return ptk_parse_u64(buf, id) ? -ENOENT : 0;
 }

@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# Bad input and failures: one line naming what was wrong and the right exit status (1
+# runtime, 2 usage), never a crash, silence, a wrong number or a file left half written.
+# Each case here was a defect (issue 12): the old behaviour is in the comment.
+. "$(dirname "$0")/lib.sh"
+
+# run NAME CMD...: exit status in $rc, stdout in $TMP/NAME.out, stderr in $TMP/NAME.err
+run() {
+	local name=$1
+	shift
+	timeout 60 "$@" >"$TMP/$name.out" 2>"$TMP/$name.err"
+	rc=$?
+}
+lines() { wc -l <"$1"; }
+
+# strace -p with a bad PID: printed freed memory (ASan abort in the sanitizer build)
+for bad in abc 0 -1 99999999999 1,x; do
+	run sp "$PTK" strace -p "$bad"
+	check_all "strace -p '$bad': exit 2, one line naming it ($(head -c 100 "$TMP/sp.err"))" \
+		'[ "$rc" = 2 ] && [ "$(lines "$TMP/sp.err")" = 1 ] && grep -q "invalid process id" "$TMP/sp.err"'
+done
+
+# a PID that does not exist: pidstat, top and iotop exited 0 silently
+nopid=$(( $(cat /proc/sys/kernel/pid_max) - 1 ))
+while [ -e /proc/$nopid ]; do nopid=$((nopid - 1)); done
+for cmd in "pidstat -p $nopid 1 1" "top -b -n 1 -p $nopid" "iotop -b -n 1 -p $nopid"; do
+	run np "$PTK" $cmd
+	check_all "$cmd: exit 1, 'no such process $nopid', nothing on stdout" \
+		'[ "$rc" = 1 ] && grep -q "no such process $nopid" "$TMP/np.err" && [ ! -s "$TMP/np.out" ]'
+done
+run np2 "$PTK" pidstat -p "1,$nopid" 1 1
+check_all "pidstat -p 1,$nopid: the missing one is a warning, pid 1 still reported (exit $rc)" \
+	'[ "$rc" = 0 ] && grep -q "warning: no such process $nopid" "$TMP/np2.err" && grep -q "^Average:.* 1 " "$TMP/np2.out"'
+
+# --procfs naming a file: said "No such file or directory"
+run pf "$PTK" --procfs /etc/passwd vmstat
+check_all "--procfs /etc/passwd: exit 1, 'cannot use --procfs /etc/passwd: Not a directory'" \
+	'[ "$rc" = 1 ] && grep -q "cannot use --procfs /etc/passwd: Not a directory" "$TMP/pf.err"'
+run sf "$PTK" --sysfs /etc/passwd vmstat
+check_all "--sysfs /etc/passwd: exit 1, names --sysfs" \
+	'[ "$rc" = 1 ] && grep -q "cannot use --sysfs /etc/passwd" "$TMP/sf.err"'
+
+# stat -- CMD exits with CMD's status, as perf stat (it exited 0)
+for c in "false:1" "sh -c 'exit 3':3" "true:0"; do
+	cmd=${c%:*} want=${c##*:}
+	eval "timeout 60 \"\$PTK\" stat -- $cmd" >/dev/null 2>&1
+	rc=$?
+	if have perf; then
+		eval "timeout 60 perf stat -- $cmd" >/dev/null 2>&1
+		prc=$?
+	else
+		prc=$want
+	fi
+	check_all "stat -- $cmd: exit $rc, perf stat $prc (want $want)" '[ "$rc" = "$want" ] && [ "$prc" = "$want" ]'
+done
+
+# unprivileged tracepoint event: said "unknown event"
+if is_root && have setpriv && grep -q ' tracefs ' /proc/mounts; then
+	run up setpriv --reuid=65534 --regid=65534 --clear-groups "$PTK" stat -e sched:sched_switch -- true
+	check_all "unprivileged stat -e sched:sched_switch: exit 1, names the permission ($(head -c 90 "$TMP/up.err"))" \
+		'[ "$rc" = 1 ] && grep -q "no permission" "$TMP/up.err" && ! grep -q "unknown event" "$TMP/up.err"'
+else
+	skip "unprivileged tracepoint check needs root, setpriv and a mounted tracefs"
+fi
+
+# zombies and kernel threads: gcore said "another tracer, or no permission"
+sh -c 'sleep 0.1 & exec sleep 20' &
+parent=$!
+zombie=
+for _ in $(seq 50); do
+	zombie=$(pgrep -P $parent sleep)
+	[ -n "$zombie" ] && [ "$(awk '{ print $3 }' /proc/$zombie/stat 2>/dev/null)" = Z ] && break
+	sleep 0.1
+done
+for cmd in gcore pstack "strace -p"; do
+	run zz "$PTK" $cmd "$zombie"
+	check_all "$cmd on zombie $zombie: exit 1, 'is a zombie'" \
+		'[ "$rc" = 1 ] && grep -q "is a zombie" "$TMP/zz.err"'
+	run kt "$PTK" $cmd 2
+	check_all "$cmd on kernel thread 2: exit 1, 'is a kernel thread'" \
+		'[ "$rc" = 1 ] && grep -q "is a kernel thread" "$TMP/kt.err"'
+done
+kill $parent 2>/dev/null
+wait $parent 2>/dev/null
+
+# a failed strace -p attach printed a cost summary of nothing
+if is_root && have setpriv; then
+	sleep 30 &
+	victim=$!
+	run sa setpriv --reuid=65534 --regid=65534 --clear-groups "$PTK" strace -p $victim
+	check_all "strace -p as nobody on root's process: exit 1, the attach error, no cost line" \
+		'[ "$rc" = 1 ] && grep -q "PTRACE_SEIZE" "$TMP/sa.err" && ! grep -q "added to the target" "$TMP/sa.err"'
+	kill $victim
+	wait $victim 2>/dev/null
+else
+	skip "strace attach refusal needs root and setpriv"
+fi
+
+# SIGKILL during gcore: left a truncated core under the final name
+if is_root; then
+	python3 -c "
+import time
+b = bytearray(600 * 1024 * 1024)
+for i in range(0, len(b), 4096): b[i] = 1
+open('$TMP/big.ready', 'w').close()
+time.sleep(60)" &
+	big=$!
+	for _ in $(seq 100); do [ -e "$TMP/big.ready" ] && break; sleep 0.1; done
+	mkdir -p "$TMP/cores"
+	"$PTK" gcore -o "$TMP/cores/core" $big >/dev/null 2>&1 &
+	g=$!
+	sleep 0.3
+	kill -9 $g 2>/dev/null
+	wait $g 2>/dev/null
+	left=$(ls -A "$TMP/cores" | wc -l)
+	state=$(awk '{ print $3 }' /proc/$big/stat)
+	check_all "gcore killed with SIGKILL mid-dump: nothing in the output directory ($left files), target running ($state)" \
+		'[ "$left" = 0 ] && [ "$state" != T ] && [ "$state" != t ]'
+	run gc "$PTK" gcore -o "$TMP/cores/core" $big
+	check_all "gcore afterwards: exit 0, one whole core named core.$big" \
+		'[ "$rc" = 0 ] && [ "$(ls -A "$TMP/cores")" = "core.$big" ] && [ "$(head -c 4 "$TMP/cores/core.$big" | od -An -c | tr -d " ")" = "177ELF" ]'
+	kill $big
+	wait $big 2>/dev/null
+else
+	skip "gcore checks need root"
+fi
+
+# an output file that cannot be written leaves nothing behind and says which
+mkdir -p "$TMP/ro"
+run fg "$PTK" flamegraph -o "$TMP/nodir/x.svg" "$FIX/flame_perf/perf.script"
+check_all "flamegraph -o into a missing directory: exit 1, names the file" \
+	'[ "$rc" = 1 ] && grep -q "cannot write $TMP/nodir/x.svg" "$TMP/fg.err"'
+run fg2 "$PTK" flamegraph -o "$TMP/ro/x.svg" "$FIX/flame_perf/perf.script"
+check_all "flamegraph -o FILE: the SVG whole under its name, no temporary left ($(ls -A "$TMP/ro" | tr '\n' ' '))" \
+	'[ "$rc" = 0 ] && [ "$(ls -A "$TMP/ro")" = x.svg ] && tail -1 "$TMP/ro/x.svg" | grep -q "</svg>"'
