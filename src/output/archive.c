@@ -1302,39 +1302,46 @@ static int v1_done(struct ptk_arc *a, sqlite3_stmt *st, int rc)
 	return rc == SQLITE_DONE ? 0 : db_fail(a, "archive damaged");
 }
 
+/* Columns 2 .. n + 1 of a version 1 row into f[n]; the name after them ("?" when NULL) into
+ * name[size] unless NULL. */
+static void v1_row(sqlite3_stmt *st, u64 *f, int n, char *name, size_t size)
+{
+	for (int k = 0; k < n; k++)
+		f[k] = (u64)sqlite3_column_int64(st, 2 + k);
+	if (name) {
+		const unsigned char *t = sqlite3_column_text(st, 2 + n);
+		snprintf(name, size, "%s", t ? (const char *)t : "?");
+	}
+}
+
 /* The counters of a version 1 archive: a row per CPU line, device and interface, and the
  * snmp row (docs/schema.md "Version 1"). 0 or -EIO. */
 static int load_v1(struct ptk_arc *a, s64 id, struct ptk_snap *s)
 {
 	sqlite3_stmt *st = a->sel_cpu;
-	int rc, err;
+	int rc, err, c;
 
 	load_rows(a, st, id);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW && sqlite3_column_count(st) >= 2) {
-		int c = sqlite3_column_int(st, 1);
 		struct ptk_cpu_times *t = &s->st.all;
-		if (c < -1 || c > 65535)
+		if ((c = sqlite3_column_int(st, 1)) < -1 || c > 65535)
 			continue;
 		if (c >= 0) {
 			stat_slot(&s->st, c);
 			s->st.present[c] = true;
 			t = &s->st.cpu[c];
 		}
-		for (int k = 0; k < PTK_CPU_NSTATES; k++)
-			t->t[k] = (u64)sqlite3_column_int64(st, 2 + k);
+		v1_row(st, t->t, PTK_CPU_NSTATES, NULL, 0);
 	}
 	if ((err = v1_done(a, st, rc)))
 		return err;
 
 	st = a->sel_disk;
 	load_rows(a, st, id);
+	c = 2 + PTK_DK_NFIELDS; /* then name, major, minor, partition, rotational, nfields */
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW && sqlite3_column_count(st) > 1) {
 		struct ptk_disk *d = disk_add(s);
-		int c = 2 + PTK_DK_NFIELDS;
-		const unsigned char *name = sqlite3_column_text(st, c);
-		for (int k = 0; k < PTK_DK_NFIELDS; k++)
-			d->f[k] = (u64)sqlite3_column_int64(st, 2 + k);
-		snprintf(d->name, sizeof(d->name), "%s", name ? (const char *)name : "?");
+		v1_row(st, d->f, PTK_DK_NFIELDS, d->name, sizeof(d->name));
 		d->major = sqlite3_column_int(st, c + 1);
 		d->minor = sqlite3_column_int(st, c + 2);
 		d->is_partition = sqlite3_column_int(st, c + 3);
@@ -1349,13 +1356,10 @@ static int load_v1(struct ptk_arc *a, s64 id, struct ptk_snap *s)
 
 	st = a->sel_net;
 	load_rows(a, st, id);
+	c = 2 + PTK_ND_NFIELDS; /* then name, speed */
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW && sqlite3_column_count(st) > 1) {
 		struct ptk_netdev *d = net_add(s);
-		int c = 2 + PTK_ND_NFIELDS;
-		const unsigned char *name = sqlite3_column_text(st, c);
-		for (int k = 0; k < PTK_ND_NFIELDS; k++)
-			d->f[k] = (u64)sqlite3_column_int64(st, 2 + k);
-		snprintf(d->name, sizeof(d->name), "%s", name ? (const char *)name : "?");
+		v1_row(st, d->f, PTK_ND_NFIELDS, d->name, sizeof(d->name));
 		if (sqlite3_column_type(st, c + 1) != SQLITE_NULL)
 			s->speed[s->nd.n - 1] = sqlite3_column_int64(st, c + 1);
 	}
