@@ -293,7 +293,7 @@ static int parse_collectors(const char *list, bool *on)
 	return r;
 }
 
-static const char usage[] =
+static const char usage_fmt[] =
 	"usage: ptk exporter [--listen HOST:PORT] [--collectors LIST] [--processes N]\n"
 	"                    [--expose-cmdline] [--scan-interval S] [--check-window S]\n"
 	"                    [--threads N]\n"
@@ -306,9 +306,9 @@ static const char usage[] =
 	"  --listen A     address to bind (default " DEFAULT_LISTEN ", loopback only);\n"
 	"                 ':PORT' = every IPv4 interface, '[::]:PORT' IPv6; port 0 = any free\n"
 	"  --collectors L comma-separated collectors: exactly these, or '+name'/'-name' to\n"
-	"                 add to/remove from the defaults ('all' = every one). Collectors: cpu\n"
-	"                 stat loadavg meminfo vmstat diskstats netdev pressure runqlat threads\n"
-	"                 processes check; default all but processes\n"
+	"                 add to/remove from the defaults ('all' = every one). Collectors:\n"
+	"%s;\n" /* the names, lines 17 spaces in */
+	"                 default all but processes\n"
 	"  --processes N  export the top N processes by CPU (ptk_process_*; enables the\n"
 	"                 processes collector; at most 1000)\n"
 	"  --expose-cmdline  add a cmdline label to ptk_process_* (off: command lines and\n"
@@ -318,6 +318,26 @@ static const char usage[] =
 	"  --threads N    HTTP worker threads (default 4)\n"
 	"Stops on SIGINT/SIGTERM. Exit status: 0 after a clean stop, 1 on a runtime error\n"
 	"(cannot bind), 2 on a usage error.\n";
+
+/* The usage text with the collectors' names. */
+static const char *usage(void)
+{
+	static char buf[sizeof(usage_fmt) + 256];
+	char names[256];
+	int n = 0, col = 0;
+
+	for (int i = 0; i < CL_N; i++) {
+		if (col + strlen(coll_name[i]) > 70) {
+			n += snprintf(names + n, sizeof(names) - n, "\n");
+			col = 0;
+		}
+		n += snprintf(names + n, sizeof(names) - n, "%s%s", col ? " " : "                 ",
+			      coll_name[i]);
+		col += strlen(coll_name[i]) + 1;
+	}
+	snprintf(buf, sizeof(buf), usage_fmt, names);
+	return buf;
+}
 
 enum { O_LISTEN = 0x100, O_COLL, O_PROCS, O_CMDLINE, O_SCAN, O_WINDOW, O_THREADS };
 
@@ -340,7 +360,7 @@ static int parse_opts(struct exporter *ex, int argc, char **argv, const char **l
 	double v;
 	int c, rc;
 
-	while ((c = ptk_getopt(ctx, argc, argv, "", opts, usage, &rc)) >= 0) {
+	while ((c = ptk_getopt(ctx, argc, argv, "", opts, usage(), &rc)) >= 0) {
 		switch (c) {
 		case O_LISTEN:
 			*listen = optarg;
