@@ -536,20 +536,19 @@ void ptk_arc_close(struct ptk_arc *a)
 
 /* ---- writing ------------------------------------------------------------------------------ */
 
-static struct dict_ent *dict_find(struct dict *d, const char *name, s64 a, s64 b, s64 c, s64 e4,
-				  s64 e5)
+/* The cached entry with k's identity (name and fields), or NULL. */
+static struct dict_ent *dict_find(struct dict *d, const struct dict_ent *k)
 {
 	for (int i = d->n - 1; i >= 0; i--) {
 		struct dict_ent *x = &d->e[i];
-		if (x->a == a && x->b == b && x->c == c && x->d == e4 && x->e == e5 &&
-		    !strcmp(x->name, name))
+		if (x->a == k->a && x->b == k->b && x->c == k->c && x->d == k->d && x->e == k->e &&
+		    !strcmp(x->name, k->name))
 			return x;
 	}
 	return NULL;
 }
 
-static struct dict_ent *dict_add(struct dict *d, s64 id, const char *name, s64 a, s64 b, s64 c,
-				 s64 e4, s64 e5)
+static struct dict_ent *dict_add(struct dict *d, const struct dict_ent *k)
 {
 	if (d->n == d->cap) {
 		if (d->cap >= 8192) { /* a cache: start over */
@@ -559,11 +558,8 @@ static struct dict_ent *dict_add(struct dict *d, s64 id, const char *name, s64 a
 			d->e = xrealloc(d->e, d->cap * sizeof(*d->e));
 		}
 	}
-	struct dict_ent *x = &d->e[d->n++];
-	x->id = id;
-	snprintf(x->name, sizeof(x->name), "%s", name);
-	x->a = a, x->b = b, x->c = c, x->d = e4, x->e = e5;
-	return x;
+	d->e[d->n] = *k;
+	return &d->e[d->n++];
 }
 
 static void bind_opt(sqlite3_stmt *st, int i, bool present, s64 v)
@@ -601,35 +597,44 @@ static int step_id(struct ptk_arc *a, sqlite3_stmt *st, s64 *id, const char *wha
 }
 
 /*
- * The id of a dictionary row (dev, netif, task): looked up by sel, else inserted by ins, both
- * bound by bind(st, key) with the same parameters. Prepared on first use. 0 or -EIO.
+ * The id (into k->id) of the dictionary row (dev, netif, task) of identity k: from the cache,
+ * else looked up by sel, else inserted by ins, both bound by bind(st, row) with the same
+ * parameters; then cached. Statements prepared on first use. 0 or -EIO.
  */
-static int dict_id(struct ptk_arc *a, sqlite3_stmt **sel, const char *sel_sql, sqlite3_stmt **ins,
-		   const char *ins_sql, void (*bind)(sqlite3_stmt *, const void *), const void *key,
-		   const char *what, s64 *id)
+static int dict_id(struct ptk_arc *a, struct dict *cache, struct dict_ent *k, sqlite3_stmt **sel,
+		   const char *sel_sql, sqlite3_stmt **ins, const char *ins_sql,
+		   void (*bind)(sqlite3_stmt *, const void *), const void *row, const char *what)
 {
+	struct dict_ent *x = dict_find(cache, k);
 	int r;
 
+	if (x) {
+		k->id = x->id;
+		return 0;
+	}
 	if ((r = lazy_prep(a, sel, sel_sql)) || (r = lazy_prep(a, ins, ins_sql)))
 		return r;
-	bind(*sel, key);
-	if ((r = step_id(a, *sel, id, what)) || *id)
+	bind(*sel, row);
+	if ((r = step_id(a, *sel, &k->id, what)))
 		return r;
-	bind(*ins, key);
-	if ((r = step_reset(a, *ins, what)))
-		return r;
-	*id = sqlite3_last_insert_rowid(a->db);
+	if (!k->id) {
+		bind(*ins, row);
+		if ((r = step_reset(a, *ins, what)))
+			return r;
+		k->id = sqlite3_last_insert_rowid(a->db);
+	}
+	dict_add(cache, k);
 	return 0;
 }
 
-struct dev_key {
+struct dev_row {
 	const struct ptk_disk *d;
 	int rot;
 };
 
-static void bind_dev(sqlite3_stmt *st, const void *key)
+static void bind_dev(sqlite3_stmt *st, const void *row)
 {
-	const struct dev_key *k = key;
+	const struct dev_row *k = row;
 
 	sqlite3_bind_text(st, 1, k->d->name, -1, SQLITE_STATIC);
 	sqlite3_bind_int(st, 2, k->d->major);
@@ -642,34 +647,27 @@ static void bind_dev(sqlite3_stmt *st, const void *key)
 /* id of the dev row for a disk, inserted when new */
 static int dev_id(struct ptk_arc *a, const struct ptk_disk *d, int rot, s64 *id)
 {
-	struct dict_ent *x =
-		dict_find(&a->devs, d->name, d->major, d->minor, d->is_partition, rot, d->nfields);
-	struct dev_key k = { d, rot };
+	struct dict_ent k = { 0, "", d->major, d->minor, d->is_partition, rot, d->nfields };
+	struct dev_row row = { d, rot };
 	int r;
 
-	if (x) {
-		*id = x->id;
-		return 0;
-	}
-	r = dict_id(a, &a->sel_dev_id,
+	snprintf(k.name, sizeof(k.name), "%s", d->name);
+	r = dict_id(a, &a->devs, &k, &a->sel_dev_id,
 		    "SELECT id FROM dev WHERE name=? AND major=? AND minor=? AND partition=? AND "
 		    "rotational IS ? AND nfields=?",
-		    &a->ins_dev, "INSERT INTO dev VALUES(NULL,?,?,?,?,?,?)", bind_dev, &k, "dev",
-		    id);
-	if (!r)
-		dict_add(&a->devs, *id, d->name, d->major, d->minor, d->is_partition, rot,
-			 d->nfields);
+		    &a->ins_dev, "INSERT INTO dev VALUES(NULL,?,?,?,?,?,?)", bind_dev, &row, "dev");
+	*id = k.id;
 	return r;
 }
 
-struct netif_key {
+struct netif_row {
 	const char *name;
 	long speed;
 };
 
-static void bind_netif(sqlite3_stmt *st, const void *key)
+static void bind_netif(sqlite3_stmt *st, const void *row)
 {
-	const struct netif_key *k = key;
+	const struct netif_row *k = row;
 
 	sqlite3_bind_text(st, 1, k->name, -1, SQLITE_STATIC);
 	bind_opt(st, 2, k->speed > 0, k->speed);
@@ -677,25 +675,21 @@ static void bind_netif(sqlite3_stmt *st, const void *key)
 
 static int netif_id(struct ptk_arc *a, const char *name, long speed, s64 *id)
 {
-	struct dict_ent *x = dict_find(&a->ifs, name, speed, 0, 0, 0, 0);
-	struct netif_key k = { name, speed };
+	struct dict_ent k = { 0, "", speed };
+	struct netif_row row = { name, speed };
 	int r;
 
-	if (x) {
-		*id = x->id;
-		return 0;
-	}
-	r = dict_id(a, &a->sel_netif_id, "SELECT id FROM netif WHERE name=? AND speed IS ?",
-		    &a->ins_netif, "INSERT INTO netif VALUES(NULL,?,?)", bind_netif, &k, "netif",
-		    id);
-	if (!r)
-		dict_add(&a->ifs, *id, name, speed, 0, 0, 0, 0);
+	snprintf(k.name, sizeof(k.name), "%s", name);
+	r = dict_id(a, &a->ifs, &k, &a->sel_netif_id,
+		    "SELECT id FROM netif WHERE name=? AND speed IS ?", &a->ins_netif,
+		    "INSERT INTO netif VALUES(NULL,?,?)", bind_netif, &row, "netif");
+	*id = k.id;
 	return r;
 }
 
-static void bind_task(sqlite3_stmt *st, const void *key)
+static void bind_task(sqlite3_stmt *st, const void *row)
 {
-	const struct ptk_task *t = key;
+	const struct ptk_task *t = row;
 
 	sqlite3_bind_int(st, 1, t->pid);
 	sqlite3_bind_int64(st, 2, (s64)t->starttime);
@@ -705,25 +699,20 @@ static void bind_task(sqlite3_stmt *st, const void *key)
 		sqlite3_bind_text(st, 5, t->cmdline, -1, SQLITE_STATIC);
 }
 
+/* (cmdline is part of a task's identity only through the database lookup) */
 static int task_id(struct ptk_arc *a, const struct ptk_task *t, s64 *id)
 {
-	s64 uid = t->owner_ok ? (s64)t->euid : -1;
-	struct dict_ent *x = dict_find(&a->tasks, t->comm, t->pid, (s64)t->starttime, uid, 0, 0);
+	struct dict_ent k = { 0, "", t->pid, (s64)t->starttime, t->owner_ok ? (s64)t->euid : -1 };
 	int r;
 
-	if (x) {
-		*id = x->id;
-		return 0;
-	}
-	r = dict_id(a, &a->sel_task_id,
+	snprintf(k.name, sizeof(k.name), "%s", t->comm);
+	r = dict_id(a, &a->tasks, &k, &a->sel_task_id,
 		    "SELECT id FROM task WHERE pid=? AND starttime=? AND comm=? AND uid IS ? AND "
 		    "cmdline IS ?",
 		    &a->ins_task,
 		    "INSERT INTO task(pid,starttime,comm,uid,cmdline) VALUES(?,?,?,?,?)", bind_task,
-		    t, "task", id);
-	/* cmdline is part of the identity only through the database lookup */
-	if (!r)
-		dict_add(&a->tasks, *id, t->comm, t->pid, (s64)t->starttime, uid, 0, 0);
+		    t, "task");
+	*id = k.id;
 	return r;
 }
 
@@ -1140,19 +1129,15 @@ static const struct dict_ent *rdict_get(struct ptk_arc *a, bool dev, s64 id)
 	sqlite3_bind_int64(st, 1, id);
 	if (sqlite3_step(st) == SQLITE_ROW) {
 		const char *name = (const char *)sqlite3_column_text(st, 0);
-		if (dev)
-			x = dict_add(d, id, name ? name : "?", sqlite3_column_int(st, 1),
-				     sqlite3_column_int(st, 2), sqlite3_column_int(st, 3),
-				     sqlite3_column_type(st, 4) == SQLITE_NULL ?
-					     -1 :
-					     sqlite3_column_int(st, 4),
-				     sqlite3_column_int(st, 5));
-		else
-			x = dict_add(d, id, name ? name : "?",
-				     sqlite3_column_type(st, 1) == SQLITE_NULL ?
-					     -1 :
-					     sqlite3_column_int64(st, 1),
-				     0, 0, 0, 0);
+		/* dev: major minor partition rotational nfields; netif: speed (NULL: -1) */
+		struct dict_ent k = { id };
+		s64 *f[] = { &k.a, &k.b, &k.c, &k.d, &k.e };
+		snprintf(k.name, sizeof(k.name), "%s", name ? name : "?");
+		for (int i = 0; i < (dev ? 5 : 1); i++)
+			*f[i] = sqlite3_column_type(st, i + 1) == SQLITE_NULL && (!dev || i == 3) ?
+					-1 :
+					sqlite3_column_int64(st, i + 1);
+		x = dict_add(d, &k);
 	}
 	sqlite3_reset(st);
 	return x;
@@ -1176,37 +1161,38 @@ static const char *keyset_get(struct ptk_arc *a, s64 id)
 	return a->keyset ? a->keyset : "";
 }
 
-/*
- * Decode the counters row in st (cpu, disk, net, keyset, snmp) into s. Each vector holds
- * entries of (id, count n, n values), zigzag varints. A value past what this build knows
- * (a future kernel's extra column) is skipped; a truncated vector ends the decoding of that
- * vector. 0, or -EIO when a vector is malformed.
- */
+/* A new zeroed element at the end of the array *pp of *n (room for *cap). */
+static void *push(void *pp, int *n, int *cap, size_t size)
+{
+	void **p = pp;
+	char *e;
+
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 16;
+		*p = xrealloc(*p, *cap * size);
+	}
+	e = (char *)*p + (size_t)(*n)++ * size;
+	memset(e, 0, size);
+	return e;
+}
+
 /* A new, zeroed disk / interface entry of s, with its side values (rot, speed) unknown. */
 static struct ptk_disk *disk_add(struct ptk_snap *s)
 {
-	if (s->ds.n == s->ds.cap) {
-		s->ds.cap = s->ds.cap ? s->ds.cap * 2 : 16;
-		s->ds.d = xrealloc(s->ds.d, s->ds.cap * sizeof(*s->ds.d));
-	}
-	memset(&s->ds.d[s->ds.n], 0, sizeof(*s->ds.d));
-	s->ds.n++;
+	struct ptk_disk *d = push(&s->ds.d, &s->ds.n, &s->ds.cap, sizeof(*d));
+
 	ptk_snap_reserve(s);
 	s->rot[s->ds.n - 1] = -1;
-	return &s->ds.d[s->ds.n - 1];
+	return d;
 }
 
 static struct ptk_netdev *net_add(struct ptk_snap *s)
 {
-	if (s->nd.n == s->nd.cap) {
-		s->nd.cap = s->nd.cap ? s->nd.cap * 2 : 16;
-		s->nd.d = xrealloc(s->nd.d, s->nd.cap * sizeof(*s->nd.d));
-	}
-	memset(&s->nd.d[s->nd.n], 0, sizeof(*s->nd.d));
-	s->nd.n++;
+	struct ptk_netdev *d = push(&s->nd.d, &s->nd.n, &s->nd.cap, sizeof(*d));
+
 	ptk_snap_reserve(s);
 	s->speed[s->nd.n - 1] = -1;
-	return &s->nd.d[s->nd.n - 1];
+	return d;
 }
 
 /* The net/snmp + netstat values of a sample: keyset's names, the blob's varints in order. */
@@ -1222,11 +1208,7 @@ static void load_snmp(struct ptk_arc *a, s64 keyset, const unsigned char *blob, 
 		s64 v;
 		if (get_varint(blob, len, &pos, &v))
 			break;
-		if (s->kvs.n == s->kvs.cap) {
-			s->kvs.cap = s->kvs.cap ? s->kvs.cap * 2 : 256;
-			s->kvs.kv = xrealloc(s->kvs.kv, s->kvs.cap * sizeof(*s->kvs.kv));
-		}
-		struct ptk_kv *kv = &s->kvs.kv[s->kvs.n++];
+		struct ptk_kv *kv = push(&s->kvs.kv, &s->kvs.n, &s->kvs.cap, sizeof(*kv));
 		snprintf(kv->key, sizeof(kv->key), "%.*s", (int)MIN(kl, 63), p);
 		kv->val = v;
 		p += kl;
@@ -1235,6 +1217,12 @@ static void load_snmp(struct ptk_arc *a, s64 keyset, const unsigned char *blob, 
 	}
 }
 
+/*
+ * Decode the counters row in st (cpu, disk, net, keyset, snmp) into s. Each vector holds
+ * entries of (id, count n, n values), zigzag varints. A value past what this build knows
+ * (a future kernel's extra column) is skipped; a truncated vector ends the decoding of that
+ * vector. 0, or -EIO when a vector is malformed.
+ */
 static int load_counters(struct ptk_arc *a, sqlite3_stmt *st, struct ptk_snap *s)
 {
 	for (int vc = 0; vc < 3; vc++) {
@@ -1443,13 +1431,8 @@ procs:
 	st = a->sel_proc;
 	load_rows(a, st, id);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (s->nproc == s->pcap) {
-			s->pcap = s->pcap ? s->pcap * 2 : 64;
-			s->procs = xrealloc(s->procs, s->pcap * sizeof(*s->procs));
-		}
-		struct ptk_task *t = &s->procs[s->nproc++];
+		struct ptk_task *t = push(&s->procs, &s->nproc, &s->pcap, sizeof(*t));
 		int k = 2;
-		memset(t, 0, sizeof(*t));
 		t->state = (char)sqlite3_column_int(st, k++);
 		t->ppid = sqlite3_column_int(st, k++);
 		t->nthreads = sqlite3_column_int64(st, k++);
