@@ -1019,6 +1019,54 @@ const struct ptk_metric ptk_registry[PTK_M_COUNT] = {
 			"estimated=\"true\" on kernels without MemAvailable (before 3.14), where "
 			"free flags the estimate and node_memory_MemAvailable_bytes is absent.",
 	},
+
+/* ---- the exporter: BPF and process-table families ---- */
+#define EXP(k, u, knd, t, h)                                                                 \
+	{                                                                                    \
+		.name = k, .key = k, .prom = k, .unit = u, .kind = knd, .type = t, .help = h \
+	}
+	[PTK_M_EXP_RUNQ_LATENCY] =
+		EXP("ptk_runqueue_latency_seconds", "seconds", PTK_GAUGE, PTK_V_F64,
+		    "Run-queue latency: time from wakeup to running, every CPU (BPF sched_wakeup, "
+		    "sched_wakeup_new -> sched_switch, log2 buckets of microseconds; le = the "
+		    "bucket's exclusive upper bound). _sum is approximate: bucket midpoints x "
+		    "counts."),
+	[PTK_M_EXP_SHORTLIVED] =
+		EXP("ptk_shortlived_processes_total", "", PTK_COUNTER, PTK_V_U64,
+		    "Processes that started and exited between two scrapes' worth of BPF counting, "
+		    "invisible to any /proc snapshot (BPF sched_process_fork/exit), since the "
+		    "exporter started."),
+	[PTK_M_EXP_TG_CSW] = EXP(
+		"ptk_thread_group_context_switches_total", "", PTK_COUNTER, PTK_V_U64,
+		"Context switches, voluntary + involuntary, of the threads of a thread group: "
+		"process = the process's comm, group = the thread name without its trailing pool "
+		"index, as ptk cswtop -g prefix (/proc/PID/task/TID/status voluntary_ctxt_switches "
+		"+ nonvoluntary_ctxt_switches), counted since the exporter first saw the group."),
+	[PTK_M_EXP_TG_THREADS] =
+		EXP("ptk_thread_group_threads", "", PTK_GAUGE, PTK_V_U64,
+		    "Threads in the thread group at the last scan (/proc/PID/task)."),
+	[PTK_M_EXP_PROC_CPU] =
+		EXP("ptk_process_cpu_seconds_total", "seconds", PTK_COUNTER, PTK_V_F64,
+		    "CPU time of a top-N process (by CPU over the last scan interval), user + "
+		    "system (/proc/PID/stat utime + stime / USER_HZ)."),
+	[PTK_M_EXP_PROC_RSS] =
+		EXP("ptk_process_resident_memory_bytes", "bytes", PTK_GAUGE, PTK_V_U64,
+		    "Resident set size of a top-N process (/proc/PID/stat rss x page size)."),
+	[PTK_M_EXP_PROC_THREADS] = EXP("ptk_process_threads", "", PTK_GAUGE, PTK_V_U64,
+				       "Threads of a top-N process (/proc/PID/stat num_threads)."),
+	[PTK_M_EXP_PROC_READ] =
+		EXP("ptk_process_read_bytes_total", "bytes", PTK_COUNTER, PTK_V_U64,
+		    "Bytes a top-N process caused to be read from block devices (/proc/PID/io "
+		    "read_bytes; absent when unreadable)."),
+	[PTK_M_EXP_PROC_WRITTEN] =
+		EXP("ptk_process_written_bytes_total", "bytes", PTK_COUNTER, PTK_V_U64,
+		    "Bytes a top-N process caused to be written to block devices (/proc/PID/io "
+		    "write_bytes; absent when unreadable)."),
+	[PTK_M_EXP_PROC_START] =
+		EXP("ptk_process_start_time_seconds", "seconds", PTK_GAUGE, PTK_V_F64,
+		    "Start time of a top-N process, unixtime (/proc/stat btime + /proc/PID/stat "
+		    "starttime / USER_HZ)."),
+#undef EXP
 #undef CG
 #undef CC
 #undef PROM

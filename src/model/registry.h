@@ -400,6 +400,18 @@ enum ptk_mid {
 	PTK_M_OBS_SCRAPES,
 	PTK_M_OBS_COLLECTIONS,
 
+	/* ---- the exporter: BPF and process-table families (ptk exporter) ---- */
+	PTK_M_EXP_RUNQ_LATENCY, /* a histogram */
+	PTK_M_EXP_SHORTLIVED,
+	PTK_M_EXP_TG_CSW, /* {process, group} */
+	PTK_M_EXP_TG_THREADS,
+	PTK_M_EXP_PROC_CPU, /* top-N processes {pid, comm[, cmdline]} */
+	PTK_M_EXP_PROC_RSS,
+	PTK_M_EXP_PROC_THREADS,
+	PTK_M_EXP_PROC_READ,
+	PTK_M_EXP_PROC_WRITTEN,
+	PTK_M_EXP_PROC_START,
+
 	PTK_M_COUNT
 };
 

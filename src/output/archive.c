@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The SQLite archive: schema, writer, reader, and materialisation back into /proc files.
- * The schema is described once, in the tables below; docs/schema.md documents it. */
+ * Its columns and vectors are the snapshot's field tables (source/snap.h, procfs.h);
+ * docs/schema.md documents them. */
 #include "output/archive.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <sqlite3.h>
 #include <stddef.h>
@@ -16,238 +18,118 @@
 #include <time.h>
 #include <unistd.h>
 
-/* ---- the sample table: one row per sample, one column per scalar reader field --------- */
+/* ---- the sample row: the snapshot's scalar fields, a column each ----------------------- */
 
-enum col_type {
-	C_U64, /* u64 as is */
-	C_U32, /* unsigned */
-	C_I32, /* int */
-	C_X100, /* double, stored as round(x * 100): the kernel prints 2 decimals */
-	C_FLAG, /* bool */
-};
-
-/* Presence groups: a whole group is NULL when its file was unreadable. */
-enum col_grp {
-	G_BASE, /* /proc/stat + /proc/uptime: always there */
-	G_LA,
-	G_MI,
-	G_VM,
-	G_PSI0, /* G_PSI0 + 2 * res + (0 some | 1 full) */
-};
-
-struct arc_col {
+/*
+ * The columns of the sample table are the snapshot's field groups (source/snap.h
+ * ptk_snap_groups: the readers' field tables), in their order, named by the tables; NULL when
+ * the snapshot does not hold the field. Integers as they are; an F64 field (uptime, load and
+ * PSI averages: the kernel prints 2 decimals) as round(x * 100). Two columns of version 1
+ * hold the presence of a field, right after its column: 1 when the kernel had it.
+ * MemAvailable's column holds the reader's estimate when the kernel has none.
+ */
+static const struct flag_col {
 	const char *name;
-	int grp;
-	enum col_type type;
-	size_t off; /* into struct ptk_snap */
-	const char *help; /* unit and kernel source */
-	/* a field of its file that may be absent alone: 1 + enum ptk_mi_field (mi) or 1 + enum
-	 * ptk_vm_field (vm); NULL in the row when absent, its present bit set when loaded */
-	short mi, vm;
+	enum ptk_snap_group_id g;
+	int f;
+	bool estimated; /* the field's column is stored whenever its file was read */
+} flag_cols[] = {
+	{ "mem_has_available", PTK_SNAP_G_MEMINFO, PTK_MI_MEM_AVAILABLE, true },
+	{ "vm_has_oom_kill", PTK_SNAP_G_VMSTAT, PTK_VM_OOM_KILL, false },
 };
 
-#define S_(f) offsetof(struct ptk_snap, f)
-#define COL(n, g, t, f, h)        \
-	{                         \
-		n, g, t, S_(f), h \
-	}
-#define MI_(n, f, h)                                                              \
-	{                                                                         \
-#f, G_MI, C_U64, S_(mi.f), "kB, /proc/meminfo " h, 1 + PTK_MI_##n \
-	}
-#define VM_(n, f)                                                                                  \
-	{                                                                                          \
-#f, G_VM, C_U64, S_(vm.f), "count since boot, /proc/vmstat " #f, 0, 1 + PTK_VM_##n \
-	}
-#define PSI_(r, R, w, W)                                                                    \
-	COL("psi_" r "_" #w "_avg10", G_PSI0 + 2 * R + W, C_X100, psi[R].w.avg10,           \
-	    "% x 100, /proc/pressure/" r " " #w " avg10"),                                  \
-		COL("psi_" r "_" #w "_avg60", G_PSI0 + 2 * R + W, C_X100, psi[R].w.avg60,   \
-		    "% x 100, /proc/pressure/" r " " #w " avg60"),                          \
-		COL("psi_" r "_" #w "_avg300", G_PSI0 + 2 * R + W, C_X100, psi[R].w.avg300, \
-		    "% x 100, /proc/pressure/" r " " #w " avg300"),                         \
-		COL("psi_" r "_" #w "_total", G_PSI0 + 2 * R + W, C_U64, psi[R].w.total_us, \
-		    "us stalled since boot, /proc/pressure/" r " " #w " total")
-
-static const struct arc_col sample_cols[] = {
-	COL("uptime_cs", G_BASE, C_X100, up.up_s, "centiseconds since boot, /proc/uptime 1"),
-	COL("idle_cs", G_BASE, C_X100, up.idle_s, "centiseconds idle (all CPUs), /proc/uptime 2"),
-	COL("btime", G_BASE, C_U64, st.btime, "boot time, epoch s, /proc/stat btime"),
-	COL("ctxt", G_BASE, C_U64, st.ctxt, "context switches since boot, /proc/stat ctxt"),
-	COL("intr", G_BASE, C_U64, st.intr, "interrupts since boot, /proc/stat intr"),
-	COL("processes", G_BASE, C_U64, st.processes, "forks since boot, /proc/stat processes"),
-	COL("procs_running", G_BASE, C_U64, st.procs_running, "tasks in R, /proc/stat"),
-	COL("procs_blocked", G_BASE, C_U64, st.procs_blocked, "tasks in D, /proc/stat"),
-	COL("load1", G_LA, C_X100, la.load1, "x 100, /proc/loadavg 1"),
-	COL("load5", G_LA, C_X100, la.load5, "x 100, /proc/loadavg 2"),
-	COL("load15", G_LA, C_X100, la.load15, "x 100, /proc/loadavg 3"),
-	COL("nr_running", G_LA, C_U32, la.nr_running, "runnable entities, /proc/loadavg 4"),
-	COL("nr_threads", G_LA, C_U32, la.nr_threads, "scheduling entities, /proc/loadavg 4"),
-	COL("last_pid", G_LA, C_I32, la.last_pid, "last pid allocated, /proc/loadavg 5"),
-	MI_(MEM_TOTAL, mem_total, "MemTotal"),
-	MI_(MEM_FREE, mem_free, "MemFree"),
-	/* the estimate when the kernel has none: its presence is mem_has_available */
-	COL("mem_available", G_MI, C_U64, mi.mem_available,
-	    "kB, /proc/meminfo MemAvailable (estimated when absent)"),
-	COL("mem_has_available", G_MI, C_FLAG, mi.has_available, "1 when MemAvailable exists"),
-	MI_(BUFFERS, buffers, "Buffers"),
-	MI_(CACHED, cached, "Cached"),
-	MI_(SWAP_CACHED, swap_cached, "SwapCached"),
-	MI_(ACTIVE, active, "Active"),
-	MI_(INACTIVE, inactive, "Inactive"),
-	MI_(ACTIVE_ANON, active_anon, "Active(anon)"),
-	MI_(INACTIVE_ANON, inactive_anon, "Inactive(anon)"),
-	MI_(ACTIVE_FILE, active_file, "Active(file)"),
-	MI_(INACTIVE_FILE, inactive_file, "Inactive(file)"),
-	MI_(SWAP_TOTAL, swap_total, "SwapTotal"),
-	MI_(SWAP_FREE, swap_free, "SwapFree"),
-	MI_(DIRTY, dirty, "Dirty"),
-	MI_(WRITEBACK, writeback, "Writeback"),
-	MI_(ANON_PAGES, anon_pages, "AnonPages"),
-	MI_(MAPPED, mapped, "Mapped"),
-	MI_(SHMEM, shmem, "Shmem"),
-	MI_(KRECLAIMABLE, kreclaimable, "KReclaimable"),
-	MI_(SLAB, slab, "Slab"),
-	MI_(SRECLAIMABLE, sreclaimable, "SReclaimable"),
-	MI_(SUNRECLAIM, sunreclaim, "SUnreclaim"),
-	MI_(COMMIT_LIMIT, commit_limit, "CommitLimit"),
-	MI_(COMMITTED_AS, committed_as, "Committed_AS"),
-	MI_(HUGEPAGES_TOTAL, hugepages_total, "HugePages_Total (pages)"),
-	MI_(HUGEPAGES_FREE, hugepages_free, "HugePages_Free (pages)"),
-	MI_(HUGEPAGESIZE, hugepagesize, "Hugepagesize"),
-	VM_(PGPGIN, pgpgin),
-	VM_(PGPGOUT, pgpgout),
-	VM_(PSWPIN, pswpin),
-	VM_(PSWPOUT, pswpout),
-	VM_(PGFAULT, pgfault),
-	VM_(PGMAJFAULT, pgmajfault),
-	VM_(PGFREE, pgfree),
-	VM_(PGSCAN_KSWAPD, pgscan_kswapd),
-	VM_(PGSCAN_DIRECT, pgscan_direct),
-	VM_(PGSTEAL_KSWAPD, pgsteal_kswapd),
-	VM_(PGSTEAL_DIRECT, pgsteal_direct),
-	VM_(ALLOCSTALL, allocstall),
-	VM_(OOM_KILL, oom_kill),
-	COL("vm_has_oom_kill", G_VM, C_FLAG, vm.has_oom_kill, "1 when oom_kill exists"),
-	PSI_("cpu", 0, some, 0),
-	PSI_("cpu", 0, full, 1),
-	PSI_("memory", 1, some, 0),
-	PSI_("memory", 1, full, 1),
-	PSI_("io", 2, some, 0),
-	PSI_("io", 2, full, 1),
+struct col {
+	const char *name;
+	enum ptk_snap_group_id g;
+	int f;
+	const struct flag_col *flag; /* the flag of this column's field, or this column is it */
 };
-#define NSCOL ((int)ARRAY_SIZE(sample_cols))
+#define NCOL_MAX 128
+static struct col cols[NCOL_MAX];
+static int ncols;
+static pthread_once_t cols_once = PTHREAD_ONCE_INIT;
 
-static const char *const cpu_cols[PTK_CPU_NSTATES] = {
-	"user", "nice",	   "system", "idle",  "iowait",
-	"irq",	"softirq", "steal",  "guest", "guest_nice",
-};
-static const char *const disk_cols[PTK_DK_NFIELDS] = {
-	"rd_ios",     "rd_merges",  "rd_sectors", "rd_ticks", "wr_ios",	       "wr_merges",
-	"wr_sectors", "wr_ticks",   "in_flight",  "io_ticks", "time_in_queue", "dc_ios",
-	"dc_merges",  "dc_sectors", "dc_ticks",	  "fl_ios",   "fl_ticks",
-};
-static const char *const net_cols[PTK_ND_NFIELDS] = {
-	"rx_bytes",	 "rx_packets",	 "rx_errs",    "rx_drop",	"rx_fifo", "rx_frame",
-	"rx_compressed", "rx_multicast", "tx_bytes",   "tx_packets",	"tx_errs", "tx_drop",
-	"tx_fifo",	 "tx_colls",	 "tx_carrier", "tx_compressed",
-};
-
-/* ---- small helpers ---------------------------------------------------------------------- */
-
-static int grp_present(const struct ptk_snap *s, int g)
+static void cols_init(void)
 {
-	switch (g) {
-	case G_BASE:
-		return 1;
-	case G_LA:
-		return s->has_la;
-	case G_MI:
-		return s->has_mi;
-	case G_VM:
-		return s->has_vm;
-	default: {
-		int r = (g - G_PSI0) / 2;
-		const struct ptk_psi_line *l = (g - G_PSI0) % 2 ? &s->psi[r].full : &s->psi[r].some;
-		return s->has_psi[r] && l->present;
-	}
+	for (int g = 0; g < PTK_SNAP_NGROUPS; g++) {
+		for (int f = 0; f < ptk_snap_groups[g].n; f++) {
+			const struct flag_col *fl = NULL;
+			for (size_t k = 0; k < ARRAY_SIZE(flag_cols); k++)
+				if ((int)flag_cols[k].g == g && flag_cols[k].f == f)
+					fl = &flag_cols[k];
+			cols[ncols++] = (struct col){ ptk_snap_groups[g].fields[f].name, g, f, fl };
+			if (fl)
+				cols[ncols++] = (struct col){ fl->name, g, f, fl };
+		}
 	}
 }
 
-static void grp_set(struct ptk_snap *s, int g)
+/* The number of columns (cols[], in table order). */
+static int sample_cols(void)
 {
-	switch (g) {
-	case G_BASE:
-		break;
-	case G_LA:
-		s->has_la = true;
-		break;
-	case G_MI:
-		s->has_mi = true;
-		break;
-	case G_VM:
-		s->has_vm = true;
-		break;
-	default: {
-		int r = (g - G_PSI0) / 2;
-		s->has_psi[r] = true;
-		((g - G_PSI0) % 2 ? &s->psi[r].full : &s->psi[r].some)->present = true;
-	}
-	}
+	pthread_once(&cols_once, cols_init);
+	return ncols;
 }
 
-/* Does s hold column c's value? Its file was read, and the field was in it. */
-static bool col_present(const struct ptk_snap *s, const struct arc_col *c)
+static const struct ptk_field_desc *col_field(const struct col *c)
 {
-	if (!grp_present(s, c->grp))
-		return false;
-	if (c->mi)
-		return ptk_meminfo_has(&s->mi, c->mi - 1);
-	if (c->vm)
-		return ptk_vmstat_has(&s->vm, c->vm - 1);
-	return true;
+	return &ptk_snap_groups[c->g].fields[c->f];
 }
 
-static s64 col_get(const struct ptk_snap *s, const struct arc_col *c)
+static bool col_is_flag(const struct col *c)
 {
-	const char *p = (const char *)s + c->off;
+	return c->flag && c->name == c->flag->name;
+}
 
-	switch (c->type) {
-	case C_U64:
-		return (s64) * (const u64 *)p;
-	case C_U32:
-		return *(const unsigned *)p;
-	case C_I32:
-		return *(const int *)p;
-	case C_X100:
-		return llround(*(const double *)p * 100.0);
-	case C_FLAG:
-		return *(const bool *)p;
+/* Does s hold column c's value? A flag or an estimated field: when its file was read. */
+static bool col_present(const struct ptk_snap *s, const struct col *c)
+{
+	if (col_is_flag(c) || (c->flag && c->flag->estimated))
+		return ptk_snap_has(s, ptk_snap_groups[c->g].part);
+	return ptk_snap_field_has(s, c->g, c->f);
+}
+
+static s64 col_get(const struct ptk_snap *s, const struct col *c)
+{
+	const struct ptk_field_desc *f = col_field(c);
+	const char *obj = (const char *)s + ptk_snap_groups[c->g].off;
+
+	if (col_is_flag(c))
+		return ptk_snap_field_has(s, c->g, c->f);
+	if (f->type == PTK_FT_F64)
+		return llround(ptk_field_f64(f, obj) * 100.0);
+	return (s64)ptk_field_u64(f, obj);
+}
+
+/* Store column c's value v in s, and mark the field held (a flagged field: as the flag says). */
+static void col_put(struct ptk_snap *s, const struct col *c, s64 v)
+{
+	const struct ptk_field_desc *f = col_field(c);
+	char *p = (char *)s + ptk_snap_groups[c->g].off + f->off;
+
+	if (col_is_flag(c)) {
+		if (v)
+			ptk_snap_field_mark(s, c->g, c->f);
+		return;
 	}
-	return 0;
-}
-
-static void col_put(struct ptk_snap *s, const struct arc_col *c, s64 v)
-{
-	char *p = (char *)s + c->off;
-
-	switch (c->type) {
-	case C_U64:
+	switch (f->type) {
+	case PTK_FT_U64:
 		*(u64 *)p = (u64)v;
 		break;
-	case C_U32:
+	case PTK_FT_U32:
 		*(unsigned *)p = (unsigned)v;
 		break;
-	case C_I32:
+	case PTK_FT_I32:
 		*(int *)p = (int)v;
 		break;
-	case C_X100:
+	case PTK_FT_F64:
 		*(double *)p = v / 100.0;
 		break;
-	case C_FLAG:
-		*(bool *)p = v != 0;
-		break;
 	}
+	if (c->flag)
+		s->read |= PTK_SNAP_BIT(ptk_snap_groups[c->g].part);
+	else
+		ptk_snap_field_mark(s, c->g, c->f);
 }
 
 /* ---- the database ------------------------------------------------------------------------ */
@@ -317,8 +199,8 @@ static void schema_sql(struct ptk_strbuf *b)
 	ptk_strbuf_addf(
 		b,
 		"CREATE TABLE IF NOT EXISTS sample(id INTEGER PRIMARY KEY, t_ms INTEGER NOT NULL");
-	for (int i = 0; i < NSCOL; i++)
-		ptk_strbuf_addf(b, ", %s INTEGER", sample_cols[i].name);
+	for (int i = 0; i < sample_cols(); i++)
+		ptk_strbuf_addf(b, ", %s INTEGER", cols[i].name);
 	/* no index on t_ms: nothing reads through one (ptk_arc_list walks the rowid b-tree,
 	 * retention the oldest rows in id order), and keeping it cost a page write per sample */
 	ptk_strbuf_addf(b, ");\n");
@@ -338,15 +220,19 @@ static void schema_sql(struct ptk_strbuf *b)
 	ptk_strbuf_addf(
 		b, "CREATE TABLE IF NOT EXISTS counters(sample_id INTEGER PRIMARY KEY, cpu BLOB, "
 		   "disk BLOB, net BLOB, keyset INTEGER, snmp BLOB);\n");
-	const char *const *vcols[] = { cpu_cols, disk_cols, net_cols };
-	static const char *const vname[] = { "cpu: per CPU line, cpu (-1: the aggregate)",
-					     "disk: per device, dev.id",
-					     "net: per interface, netif.id" };
-	static const int vn[] = { PTK_CPU_NSTATES, PTK_DK_NFIELDS, PTK_ND_NFIELDS };
-	for (int v = 0; v < 3; v++) {
-		ptk_strbuf_addf(b, "-- counters.%s, n, then n of:", vname[v]);
-		for (int i = 0; i < vn[v]; i++)
-			ptk_strbuf_addf(b, " %s", vcols[v][i]);
+	static const struct {
+		const char *what;
+		const struct ptk_field_desc *f;
+		int n;
+	} vecs[] = {
+		{ "cpu: per CPU line, cpu (-1: the aggregate)", ptk_cpu_fields, PTK_CPU_NSTATES },
+		{ "disk: per device, dev.id", ptk_disk_fields, PTK_DK_NFIELDS },
+		{ "net: per interface, netif.id", ptk_netdev_fields, PTK_ND_NFIELDS },
+	};
+	for (size_t v = 0; v < ARRAY_SIZE(vecs); v++) {
+		ptk_strbuf_addf(b, "-- counters.%s, n, then n of:", vecs[v].what);
+		for (int i = 0; i < vecs[v].n; i++)
+			ptk_strbuf_addf(b, " %s", vecs[v].f[i].name);
 		ptk_strbuf_addf(b, "\n");
 	}
 	ptk_strbuf_addf(
@@ -416,10 +302,10 @@ static int prepare_all(struct ptk_arc *a)
 
 	if (a->rw) {
 		ptk_strbuf_addf(&b, "INSERT INTO sample(t_ms");
-		for (int i = 0; i < NSCOL; i++)
-			ptk_strbuf_addf(&b, ",%s", sample_cols[i].name);
+		for (int i = 0; i < sample_cols(); i++)
+			ptk_strbuf_addf(&b, ",%s", cols[i].name);
 		ptk_strbuf_addf(&b, ") VALUES(?");
-		for (int i = 0; i < NSCOL; i++)
+		for (int i = 0; i < sample_cols(); i++)
 			ptk_strbuf_addf(&b, ",?");
 		ptk_strbuf_addf(&b, ")");
 		r = prep(a, &a->ins_sample, b.p);
@@ -433,8 +319,8 @@ static int prepare_all(struct ptk_arc *a)
 		r = r ?: prep(a, &a->commit, "COMMIT");
 	}
 	ptk_strbuf_addf(&b, "SELECT t_ms");
-	for (int i = 0; i < NSCOL; i++)
-		ptk_strbuf_addf(&b, ",%s", sample_cols[i].name);
+	for (int i = 0; i < sample_cols(); i++)
+		ptk_strbuf_addf(&b, ",%s", cols[i].name);
 	ptk_strbuf_addf(&b, " FROM sample WHERE id=?");
 	r = r ?: prep(a, &a->sel_sample, b.p);
 	free(b.p);
@@ -650,20 +536,19 @@ void ptk_arc_close(struct ptk_arc *a)
 
 /* ---- writing ------------------------------------------------------------------------------ */
 
-static struct dict_ent *dict_find(struct dict *d, const char *name, s64 a, s64 b, s64 c, s64 e4,
-				  s64 e5)
+/* The cached entry with k's identity (name and fields), or NULL. */
+static struct dict_ent *dict_find(struct dict *d, const struct dict_ent *k)
 {
 	for (int i = d->n - 1; i >= 0; i--) {
 		struct dict_ent *x = &d->e[i];
-		if (x->a == a && x->b == b && x->c == c && x->d == e4 && x->e == e5 &&
-		    !strcmp(x->name, name))
+		if (x->a == k->a && x->b == k->b && x->c == k->c && x->d == k->d && x->e == k->e &&
+		    !strcmp(x->name, k->name))
 			return x;
 	}
 	return NULL;
 }
 
-static struct dict_ent *dict_add(struct dict *d, s64 id, const char *name, s64 a, s64 b, s64 c,
-				 s64 e4, s64 e5)
+static struct dict_ent *dict_add(struct dict *d, const struct dict_ent *k)
 {
 	if (d->n == d->cap) {
 		if (d->cap >= 8192) { /* a cache: start over */
@@ -673,11 +558,8 @@ static struct dict_ent *dict_add(struct dict *d, s64 id, const char *name, s64 a
 			d->e = xrealloc(d->e, d->cap * sizeof(*d->e));
 		}
 	}
-	struct dict_ent *x = &d->e[d->n++];
-	x->id = id;
-	snprintf(x->name, sizeof(x->name), "%s", name);
-	x->a = a, x->b = b, x->c = c, x->d = e4, x->e = e5;
-	return x;
+	d->e[d->n] = *k;
+	return &d->e[d->n++];
 }
 
 static void bind_opt(sqlite3_stmt *st, int i, bool present, s64 v)
@@ -714,115 +596,124 @@ static int step_id(struct ptk_arc *a, sqlite3_stmt *st, s64 *id, const char *wha
 	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : db_fail(a, what);
 }
 
-/* id of the dev row for a disk, inserted when new */
-static int dev_id(struct ptk_arc *a, const struct ptk_disk *d, int rot, s64 *id)
+/*
+ * The id (into k->id) of the dictionary row (dev, netif, task) of identity k: from the cache,
+ * else looked up by sel, else inserted by ins, both bound by bind(st, row) with the same
+ * parameters; then cached. Statements prepared on first use. 0 or -EIO.
+ */
+static int dict_id(struct ptk_arc *a, struct dict *cache, struct dict_ent *k, sqlite3_stmt **sel,
+		   const char *sel_sql, sqlite3_stmt **ins, const char *ins_sql,
+		   void (*bind)(sqlite3_stmt *, const void *), const void *row, const char *what)
 {
-	struct dict_ent *x =
-		dict_find(&a->devs, d->name, d->major, d->minor, d->is_partition, rot, d->nfields);
-	sqlite3_stmt *st;
+	struct dict_ent *x = dict_find(cache, k);
 	int r;
 
 	if (x) {
-		*id = x->id;
+		k->id = x->id;
 		return 0;
 	}
-	if ((r = lazy_prep(a, &a->sel_dev_id,
-			   "SELECT id FROM dev WHERE name=? AND major=? AND minor=? AND "
-			   "partition=? AND rotational IS ? AND nfields=?")) ||
-	    (r = lazy_prep(a, &a->ins_dev, "INSERT INTO dev VALUES(NULL,?,?,?,?,?,?)")))
+	if ((r = lazy_prep(a, sel, sel_sql)) || (r = lazy_prep(a, ins, ins_sql)))
 		return r;
-	for (int k = 0; k < 2; k++) {
-		st = k ? a->ins_dev : a->sel_dev_id;
-		sqlite3_bind_text(st, 1, d->name, -1, SQLITE_STATIC);
-		sqlite3_bind_int(st, 2, d->major);
-		sqlite3_bind_int(st, 3, d->minor);
-		sqlite3_bind_int(st, 4, d->is_partition);
-		bind_opt(st, 5, rot >= 0, rot);
-		sqlite3_bind_int(st, 6, d->nfields);
-		if (k == 0 && ((r = step_id(a, st, id, "dev")) || *id))
-			break;
-		if (k == 1) {
-			if ((r = step_reset(a, st, "dev")))
-				return r;
-			*id = sqlite3_last_insert_rowid(a->db);
-		}
+	bind(*sel, row);
+	if ((r = step_id(a, *sel, &k->id, what)))
+		return r;
+	if (!k->id) {
+		bind(*ins, row);
+		if ((r = step_reset(a, *ins, what)))
+			return r;
+		k->id = sqlite3_last_insert_rowid(a->db);
 	}
-	if (r)
-		return r;
-	dict_add(&a->devs, *id, d->name, d->major, d->minor, d->is_partition, rot, d->nfields);
+	dict_add(cache, k);
 	return 0;
+}
+
+struct dev_row {
+	const struct ptk_disk *d;
+	int rot;
+};
+
+static void bind_dev(sqlite3_stmt *st, const void *row)
+{
+	const struct dev_row *k = row;
+
+	sqlite3_bind_text(st, 1, k->d->name, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 2, k->d->major);
+	sqlite3_bind_int(st, 3, k->d->minor);
+	sqlite3_bind_int(st, 4, k->d->is_partition);
+	bind_opt(st, 5, k->rot >= 0, k->rot);
+	sqlite3_bind_int(st, 6, k->d->nfields);
+}
+
+/* id of the dev row for a disk, inserted when new */
+static int dev_id(struct ptk_arc *a, const struct ptk_disk *d, int rot, s64 *id)
+{
+	struct dict_ent k = { 0, "", d->major, d->minor, d->is_partition, rot, d->nfields };
+	struct dev_row row = { d, rot };
+	int r;
+
+	snprintf(k.name, sizeof(k.name), "%s", d->name);
+	r = dict_id(a, &a->devs, &k, &a->sel_dev_id,
+		    "SELECT id FROM dev WHERE name=? AND major=? AND minor=? AND partition=? AND "
+		    "rotational IS ? AND nfields=?",
+		    &a->ins_dev, "INSERT INTO dev VALUES(NULL,?,?,?,?,?,?)", bind_dev, &row, "dev");
+	*id = k.id;
+	return r;
+}
+
+struct netif_row {
+	const char *name;
+	long speed;
+};
+
+static void bind_netif(sqlite3_stmt *st, const void *row)
+{
+	const struct netif_row *k = row;
+
+	sqlite3_bind_text(st, 1, k->name, -1, SQLITE_STATIC);
+	bind_opt(st, 2, k->speed > 0, k->speed);
 }
 
 static int netif_id(struct ptk_arc *a, const char *name, long speed, s64 *id)
 {
-	struct dict_ent *x = dict_find(&a->ifs, name, speed, 0, 0, 0, 0);
-	sqlite3_stmt *st;
+	struct dict_ent k = { 0, "", speed };
+	struct netif_row row = { name, speed };
 	int r;
 
-	if (x) {
-		*id = x->id;
-		return 0;
-	}
-	if ((r = lazy_prep(a, &a->sel_netif_id,
-			   "SELECT id FROM netif WHERE name=? AND speed IS ?")) ||
-	    (r = lazy_prep(a, &a->ins_netif, "INSERT INTO netif VALUES(NULL,?,?)")))
-		return r;
-	for (int k = 0; k < 2; k++) {
-		st = k ? a->ins_netif : a->sel_netif_id;
-		sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-		bind_opt(st, 2, speed > 0, speed);
-		if (k == 0 && ((r = step_id(a, st, id, "netif")) || *id))
-			break;
-		if (k == 1) {
-			if ((r = step_reset(a, st, "netif")))
-				return r;
-			*id = sqlite3_last_insert_rowid(a->db);
-		}
-	}
-	if (r)
-		return r;
-	dict_add(&a->ifs, *id, name, speed, 0, 0, 0, 0);
-	return 0;
+	snprintf(k.name, sizeof(k.name), "%s", name);
+	r = dict_id(a, &a->ifs, &k, &a->sel_netif_id,
+		    "SELECT id FROM netif WHERE name=? AND speed IS ?", &a->ins_netif,
+		    "INSERT INTO netif VALUES(NULL,?,?)", bind_netif, &row, "netif");
+	*id = k.id;
+	return r;
 }
 
+static void bind_task(sqlite3_stmt *st, const void *row)
+{
+	const struct ptk_task *t = row;
+
+	sqlite3_bind_int(st, 1, t->pid);
+	sqlite3_bind_int64(st, 2, (s64)t->starttime);
+	sqlite3_bind_text(st, 3, t->comm, -1, SQLITE_STATIC);
+	bind_opt(st, 4, t->owner_ok, t->euid);
+	if (t->cmdline[0])
+		sqlite3_bind_text(st, 5, t->cmdline, -1, SQLITE_STATIC);
+}
+
+/* (cmdline is part of a task's identity only through the database lookup) */
 static int task_id(struct ptk_arc *a, const struct ptk_task *t, s64 *id)
 {
-	s64 uid = t->owner_ok ? (s64)t->euid : -1;
-	struct dict_ent *x = dict_find(&a->tasks, t->comm, t->pid, (s64)t->starttime, uid, 0, 0);
-	sqlite3_stmt *st;
+	struct dict_ent k = { 0, "", t->pid, (s64)t->starttime, t->owner_ok ? (s64)t->euid : -1 };
 	int r;
 
-	if (x) {
-		*id = x->id;
-		return 0;
-	}
-	if ((r = lazy_prep(a, &a->sel_task_id,
-			   "SELECT id FROM task WHERE pid=? AND starttime=? AND comm=? AND "
-			   "uid IS ? AND cmdline IS ?")) ||
-	    (r = lazy_prep(a, &a->ins_task,
-			   "INSERT INTO task(pid,starttime,comm,uid,cmdline) VALUES(?,?,?,?,?)")))
-		return r;
-	for (int k = 0; k < 2; k++) {
-		st = k ? a->ins_task : a->sel_task_id;
-		sqlite3_bind_int(st, 1, t->pid);
-		sqlite3_bind_int64(st, 2, (s64)t->starttime);
-		sqlite3_bind_text(st, 3, t->comm, -1, SQLITE_STATIC);
-		bind_opt(st, 4, uid >= 0, uid);
-		if (t->cmdline[0])
-			sqlite3_bind_text(st, 5, t->cmdline, -1, SQLITE_STATIC);
-		if (k == 0 && ((r = step_id(a, st, id, "task")) || *id))
-			break;
-		if (k == 1) {
-			if ((r = step_reset(a, st, "task")))
-				return r;
-			*id = sqlite3_last_insert_rowid(a->db);
-		}
-	}
-	if (r)
-		return r;
-	/* cmdline is part of the identity only through the database lookup */
-	dict_add(&a->tasks, *id, t->comm, t->pid, (s64)t->starttime, uid, 0, 0);
-	return 0;
+	snprintf(k.name, sizeof(k.name), "%s", t->comm);
+	r = dict_id(a, &a->tasks, &k, &a->sel_task_id,
+		    "SELECT id FROM task WHERE pid=? AND starttime=? AND comm=? AND uid IS ? AND "
+		    "cmdline IS ?",
+		    &a->ins_task,
+		    "INSERT INTO task(pid,starttime,comm,uid,cmdline) VALUES(?,?,?,?,?)", bind_task,
+		    t, "task");
+	*id = k.id;
+	return r;
 }
 
 static int put_procs(struct ptk_arc *a, s64 sid, const struct ptk_task *t, int n)
@@ -975,8 +866,8 @@ int ptk_arc_write(struct ptk_arc *a, struct ptk_snap *s, s64 prev_id,
 	if ((r = step_reset(a, a->begin, "begin")))
 		return r;
 	sqlite3_bind_int64(st, 1, s->t_ms);
-	for (int i = 0; i < NSCOL; i++)
-		bind_opt(st, i + 2, col_present(s, &sample_cols[i]), col_get(s, &sample_cols[i]));
+	for (int i = 0; i < sample_cols(); i++)
+		bind_opt(st, i + 2, col_present(s, &cols[i]), col_get(s, &cols[i]));
 	if ((r = step_reset(a, st, "insert sample")))
 		goto err_rollback;
 	sid = s->id = sqlite3_last_insert_rowid(a->db);
@@ -1238,19 +1129,15 @@ static const struct dict_ent *rdict_get(struct ptk_arc *a, bool dev, s64 id)
 	sqlite3_bind_int64(st, 1, id);
 	if (sqlite3_step(st) == SQLITE_ROW) {
 		const char *name = (const char *)sqlite3_column_text(st, 0);
-		if (dev)
-			x = dict_add(d, id, name ? name : "?", sqlite3_column_int(st, 1),
-				     sqlite3_column_int(st, 2), sqlite3_column_int(st, 3),
-				     sqlite3_column_type(st, 4) == SQLITE_NULL ?
-					     -1 :
-					     sqlite3_column_int(st, 4),
-				     sqlite3_column_int(st, 5));
-		else
-			x = dict_add(d, id, name ? name : "?",
-				     sqlite3_column_type(st, 1) == SQLITE_NULL ?
-					     -1 :
-					     sqlite3_column_int64(st, 1),
-				     0, 0, 0, 0);
+		/* dev: major minor partition rotational nfields; netif: speed (NULL: -1) */
+		struct dict_ent k = { id };
+		s64 *f[] = { &k.a, &k.b, &k.c, &k.d, &k.e };
+		snprintf(k.name, sizeof(k.name), "%s", name ? name : "?");
+		for (int i = 0; i < (dev ? 5 : 1); i++)
+			*f[i] = sqlite3_column_type(st, i + 1) == SQLITE_NULL && (!dev || i == 3) ?
+					-1 :
+					sqlite3_column_int64(st, i + 1);
+		x = dict_add(d, &k);
 	}
 	sqlite3_reset(st);
 	return x;
@@ -1274,37 +1161,38 @@ static const char *keyset_get(struct ptk_arc *a, s64 id)
 	return a->keyset ? a->keyset : "";
 }
 
-/*
- * Decode the counters row in st (cpu, disk, net, keyset, snmp) into s. Each vector holds
- * entries of (id, count n, n values), zigzag varints. A value past what this build knows
- * (a future kernel's extra column) is skipped; a truncated vector ends the decoding of that
- * vector. 0, or -EIO when a vector is malformed.
- */
+/* A new zeroed element at the end of the array *pp of *n (room for *cap). */
+static void *push(void *pp, int *n, int *cap, size_t size)
+{
+	void **p = pp;
+	char *e;
+
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 16;
+		*p = xrealloc(*p, *cap * size);
+	}
+	e = (char *)*p + (size_t)(*n)++ * size;
+	memset(e, 0, size);
+	return e;
+}
+
 /* A new, zeroed disk / interface entry of s, with its side values (rot, speed) unknown. */
 static struct ptk_disk *disk_add(struct ptk_snap *s)
 {
-	if (s->ds.n == s->ds.cap) {
-		s->ds.cap = s->ds.cap ? s->ds.cap * 2 : 16;
-		s->ds.d = xrealloc(s->ds.d, s->ds.cap * sizeof(*s->ds.d));
-	}
-	memset(&s->ds.d[s->ds.n], 0, sizeof(*s->ds.d));
-	s->ds.n++;
+	struct ptk_disk *d = push(&s->ds.d, &s->ds.n, &s->ds.cap, sizeof(*d));
+
 	ptk_snap_reserve(s);
 	s->rot[s->ds.n - 1] = -1;
-	return &s->ds.d[s->ds.n - 1];
+	return d;
 }
 
 static struct ptk_netdev *net_add(struct ptk_snap *s)
 {
-	if (s->nd.n == s->nd.cap) {
-		s->nd.cap = s->nd.cap ? s->nd.cap * 2 : 16;
-		s->nd.d = xrealloc(s->nd.d, s->nd.cap * sizeof(*s->nd.d));
-	}
-	memset(&s->nd.d[s->nd.n], 0, sizeof(*s->nd.d));
-	s->nd.n++;
+	struct ptk_netdev *d = push(&s->nd.d, &s->nd.n, &s->nd.cap, sizeof(*d));
+
 	ptk_snap_reserve(s);
 	s->speed[s->nd.n - 1] = -1;
-	return &s->nd.d[s->nd.n - 1];
+	return d;
 }
 
 /* The net/snmp + netstat values of a sample: keyset's names, the blob's varints in order. */
@@ -1320,11 +1208,7 @@ static void load_snmp(struct ptk_arc *a, s64 keyset, const unsigned char *blob, 
 		s64 v;
 		if (get_varint(blob, len, &pos, &v))
 			break;
-		if (s->kvs.n == s->kvs.cap) {
-			s->kvs.cap = s->kvs.cap ? s->kvs.cap * 2 : 256;
-			s->kvs.kv = xrealloc(s->kvs.kv, s->kvs.cap * sizeof(*s->kvs.kv));
-		}
-		struct ptk_kv *kv = &s->kvs.kv[s->kvs.n++];
+		struct ptk_kv *kv = push(&s->kvs.kv, &s->kvs.n, &s->kvs.cap, sizeof(*kv));
 		snprintf(kv->key, sizeof(kv->key), "%.*s", (int)MIN(kl, 63), p);
 		kv->val = v;
 		p += kl;
@@ -1333,6 +1217,12 @@ static void load_snmp(struct ptk_arc *a, s64 keyset, const unsigned char *blob, 
 	}
 }
 
+/*
+ * Decode the counters row in st (cpu, disk, net, keyset, snmp) into s. Each vector holds
+ * entries of (id, count n, n values), zigzag varints. A value past what this build knows
+ * (a future kernel's extra column) is skipped; a truncated vector ends the decoding of that
+ * vector. 0, or -EIO when a vector is malformed.
+ */
 static int load_counters(struct ptk_arc *a, sqlite3_stmt *st, struct ptk_snap *s)
 {
 	for (int vc = 0; vc < 3; vc++) {
@@ -1400,39 +1290,46 @@ static int v1_done(struct ptk_arc *a, sqlite3_stmt *st, int rc)
 	return rc == SQLITE_DONE ? 0 : db_fail(a, "archive damaged");
 }
 
+/* Columns 2 .. n + 1 of a version 1 row into f[n]; the name after them ("?" when NULL) into
+ * name[size] unless NULL. */
+static void v1_row(sqlite3_stmt *st, u64 *f, int n, char *name, size_t size)
+{
+	for (int k = 0; k < n; k++)
+		f[k] = (u64)sqlite3_column_int64(st, 2 + k);
+	if (name) {
+		const unsigned char *t = sqlite3_column_text(st, 2 + n);
+		snprintf(name, size, "%s", t ? (const char *)t : "?");
+	}
+}
+
 /* The counters of a version 1 archive: a row per CPU line, device and interface, and the
  * snmp row (docs/schema.md "Version 1"). 0 or -EIO. */
 static int load_v1(struct ptk_arc *a, s64 id, struct ptk_snap *s)
 {
 	sqlite3_stmt *st = a->sel_cpu;
-	int rc, err;
+	int rc, err, c;
 
 	load_rows(a, st, id);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW && sqlite3_column_count(st) >= 2) {
-		int c = sqlite3_column_int(st, 1);
 		struct ptk_cpu_times *t = &s->st.all;
-		if (c < -1 || c > 65535)
+		if ((c = sqlite3_column_int(st, 1)) < -1 || c > 65535)
 			continue;
 		if (c >= 0) {
 			stat_slot(&s->st, c);
 			s->st.present[c] = true;
 			t = &s->st.cpu[c];
 		}
-		for (int k = 0; k < PTK_CPU_NSTATES; k++)
-			t->t[k] = (u64)sqlite3_column_int64(st, 2 + k);
+		v1_row(st, t->t, PTK_CPU_NSTATES, NULL, 0);
 	}
 	if ((err = v1_done(a, st, rc)))
 		return err;
 
 	st = a->sel_disk;
 	load_rows(a, st, id);
+	c = 2 + PTK_DK_NFIELDS; /* then name, major, minor, partition, rotational, nfields */
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW && sqlite3_column_count(st) > 1) {
 		struct ptk_disk *d = disk_add(s);
-		int c = 2 + PTK_DK_NFIELDS;
-		const unsigned char *name = sqlite3_column_text(st, c);
-		for (int k = 0; k < PTK_DK_NFIELDS; k++)
-			d->f[k] = (u64)sqlite3_column_int64(st, 2 + k);
-		snprintf(d->name, sizeof(d->name), "%s", name ? (const char *)name : "?");
+		v1_row(st, d->f, PTK_DK_NFIELDS, d->name, sizeof(d->name));
 		d->major = sqlite3_column_int(st, c + 1);
 		d->minor = sqlite3_column_int(st, c + 2);
 		d->is_partition = sqlite3_column_int(st, c + 3);
@@ -1447,13 +1344,10 @@ static int load_v1(struct ptk_arc *a, s64 id, struct ptk_snap *s)
 
 	st = a->sel_net;
 	load_rows(a, st, id);
+	c = 2 + PTK_ND_NFIELDS; /* then name, speed */
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW && sqlite3_column_count(st) > 1) {
 		struct ptk_netdev *d = net_add(s);
-		int c = 2 + PTK_ND_NFIELDS;
-		const unsigned char *name = sqlite3_column_text(st, c);
-		for (int k = 0; k < PTK_ND_NFIELDS; k++)
-			d->f[k] = (u64)sqlite3_column_int64(st, 2 + k);
-		snprintf(d->name, sizeof(d->name), "%s", name ? (const char *)name : "?");
+		v1_row(st, d->f, PTK_ND_NFIELDS, d->name, sizeof(d->name));
 		if (sqlite3_column_type(st, c + 1) != SQLITE_NULL)
 			s->speed[s->nd.n - 1] = sqlite3_column_int64(st, c + 1);
 	}
@@ -1476,11 +1370,17 @@ int ptk_arc_load(struct ptk_arc *a, s64 id, bool procs, struct ptk_snap *s)
 	int rc;
 
 	s->id = id;
+	s->read = 0;
 	s->has_la = s->has_mi = s->has_vm = false;
 	memset(s->has_psi, 0, sizeof(s->has_psi));
 	memset(s->psi, 0, sizeof(s->psi));
+	memset(&s->up, 0, sizeof(s->up));
+	memset(&s->la, 0, sizeof(s->la));
 	memset(&s->mi, 0, sizeof(s->mi));
 	memset(&s->vm, 0, sizeof(s->vm));
+	for (int i = 0; i < PTK_ST_NFIELDS; i++)
+		*(u64 *)((char *)&s->st + ptk_stat_fields[i].off) = 0;
+	s->st.has = 0;
 	load_rows(a, st, id);
 	rc = sqlite3_step(st);
 	if (rc != SQLITE_ROW) {
@@ -1490,22 +1390,10 @@ int ptk_arc_load(struct ptk_arc *a, s64 id, bool procs, struct ptk_snap *s)
 		return db_fail(a, "archive damaged");
 	}
 	s->t_ms = sqlite3_column_int64(st, 0);
-	for (int i = 0; i < NSCOL; i++) {
-		if (sqlite3_column_type(st, i + 1) == SQLITE_NULL)
-			continue;
-		grp_set(s, sample_cols[i].grp);
-		col_put(s, &sample_cols[i], sqlite3_column_int64(st, i + 1));
-		if (sample_cols[i].mi)
-			s->mi.present |= 1ull << (sample_cols[i].mi - 1);
-		if (sample_cols[i].vm)
-			s->vm.present |= 1ull << (sample_cols[i].vm - 1);
-	}
+	for (int i = 0; i < sample_cols(); i++)
+		if (sqlite3_column_type(st, i + 1) != SQLITE_NULL)
+			col_put(s, &cols[i], sqlite3_column_int64(st, i + 1));
 	sqlite3_reset(st);
-	/* flags of the fields whose absence older archives wrote as 0 and a flag */
-	if (s->mi.has_available)
-		s->mi.present |= 1ull << PTK_MI_MEM_AVAILABLE;
-	if (!s->vm.has_oom_kill)
-		s->vm.present &= ~(1ull << PTK_VM_OOM_KILL);
 
 	s->st.ncpu = 0;
 	s->ds.n = s->nd.n = s->kvs.n = 0;
@@ -1530,30 +1418,21 @@ int ptk_arc_load(struct ptk_arc *a, s64 id, bool procs, struct ptk_snap *s)
 		return db_fail(a, "archive damaged");
 procs:
 	/* the tables of a stored sample are known (maybe empty); the levels when recorded */
-	s->read = PTK_SNAP_BIT(PTK_SNAP_STAT) | PTK_SNAP_BIT(PTK_SNAP_DISKSTATS) |
-		  PTK_SNAP_BIT(PTK_SNAP_NETDEV) | PTK_SNAP_BIT(PTK_SNAP_SNMP);
-	if (s->has_la)
-		s->read |= PTK_SNAP_BIT(PTK_SNAP_LOADAVG);
-	if (s->has_mi)
-		s->read |= PTK_SNAP_BIT(PTK_SNAP_MEMINFO);
-	if (s->has_vm)
-		s->read |= PTK_SNAP_BIT(PTK_SNAP_VMSTAT);
+	s->read |= PTK_SNAP_BIT(PTK_SNAP_STAT) | PTK_SNAP_BIT(PTK_SNAP_DISKSTATS) |
+		   PTK_SNAP_BIT(PTK_SNAP_NETDEV) | PTK_SNAP_BIT(PTK_SNAP_SNMP);
+	s->has_la = ptk_snap_has(s, PTK_SNAP_LOADAVG);
+	s->has_mi = ptk_snap_has(s, PTK_SNAP_MEMINFO);
+	s->has_vm = ptk_snap_has(s, PTK_SNAP_VMSTAT);
 	for (int r = 0; r < PTK_PSI_NRES; r++)
-		if (s->has_psi[r])
-			s->read |= PTK_SNAP_BIT(PTK_SNAP_PSI_CPU + r);
+		s->has_psi[r] = ptk_snap_has(s, PTK_SNAP_PSI_CPU + r);
 	s->nproc = 0;
 	if (!procs)
 		return 0;
 	st = a->sel_proc;
 	load_rows(a, st, id);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (s->nproc == s->pcap) {
-			s->pcap = s->pcap ? s->pcap * 2 : 64;
-			s->procs = xrealloc(s->procs, s->pcap * sizeof(*s->procs));
-		}
-		struct ptk_task *t = &s->procs[s->nproc++];
+		struct ptk_task *t = push(&s->procs, &s->nproc, &s->pcap, sizeof(*t));
 		int k = 2;
-		memset(t, 0, sizeof(*t));
 		t->state = (char)sqlite3_column_int(st, k++);
 		t->ppid = sqlite3_column_int(st, k++);
 		t->nthreads = sqlite3_column_int64(st, k++);

@@ -120,19 +120,25 @@ static bool ends_with(const char *s, const char *suffix)
 	return a >= b && !strcmp(s + a - b, suffix);
 }
 
+/* The metric's name in the exposition: its Prometheus family, else its key. */
+static const char *name_of(const struct ptk_metric *m)
+{
+	return m->prom ? m->prom : m->key;
+}
+
 static bool is_counter(const struct ptk_metric *m)
 {
-	return m->kind == PTK_COUNTER && ends_with(m->key, "_total");
+	return m->kind == PTK_COUNTER && ends_with(name_of(m), "_total");
 }
 
 /* The family name: the key, without "_total" for an OpenMetrics counter. */
 static void append_family(struct ptk_prom *p, const struct ptk_metric *m)
 {
-	size_t n = strlen(m->key);
+	size_t n = strlen(name_of(m));
 
 	if (p->fmt == PTK_PROM_OPENMETRICS && is_counter(m))
 		n -= 6;
-	buf_append(p, m->key, n);
+	buf_append(p, name_of(m), n);
 }
 
 static void header(struct ptk_prom *p, const struct ptk_metric *m, const char *type)
@@ -150,8 +156,8 @@ static void header(struct ptk_prom *p, const struct ptk_metric *m, const char *t
 	if (om && m->unit && m->unit[0]) {
 		char suffix[64];
 		char fam[256];
-		size_t n = strlen(m->key) - (is_counter(m) ? 6 : 0);
-		snprintf(fam, sizeof(fam), "%.*s", (int)n, m->key);
+		size_t n = strlen(name_of(m)) - (is_counter(m) ? 6 : 0);
+		snprintf(fam, sizeof(fam), "%.*s", (int)n, name_of(m));
 		snprintf(suffix, sizeof(suffix), "_%s", m->unit);
 		if (ends_with(fam, suffix)) /* OpenMetrics: the unit must suffix the name */
 			buf_appendf(p, "# UNIT %s %s\n", fam, m->unit);
@@ -244,11 +250,11 @@ void ptk_prom_sample(struct ptk_prom *p, const struct ptk_metric *m, const char 
 	default:
 		return; /* strings are labels, not values */
 	}
-	put_series(p, m->key, NULL, labels, NULL, NULL);
+	put_series(p, name_of(m), NULL, labels, NULL, NULL);
 	buf_appendf(p, " %s\n", num);
 	if (is_counter(m)) {
 		char fam[256];
-		snprintf(fam, sizeof(fam), "%.*s", (int)(strlen(m->key) - 6), m->key);
+		snprintf(fam, sizeof(fam), "%.*s", (int)(strlen(name_of(m)) - 6), name_of(m));
 		put_created(p, fam, labels);
 	}
 }
@@ -263,17 +269,17 @@ void ptk_prom_histogram(struct ptk_prom *p, const struct ptk_metric *m, const ch
 	p->created = created;
 	for (int i = 0; i < n; i++) {
 		ptk_prom_fmt_double(le[i], bound, sizeof(bound));
-		put_series(p, m->key, "_bucket", labels, "le", bound);
+		put_series(p, name_of(m), "_bucket", labels, "le", bound);
 		buf_appendf(p, " %" PRIu64 "\n", cum[i]);
 	}
-	put_series(p, m->key, "_bucket", labels, "le", "+Inf");
+	put_series(p, name_of(m), "_bucket", labels, "le", "+Inf");
 	buf_appendf(p, " %" PRIu64 "\n", count);
-	put_series(p, m->key, "_sum", labels, NULL, NULL);
+	put_series(p, name_of(m), "_sum", labels, NULL, NULL);
 	ptk_prom_fmt_double(sum, num, sizeof(num));
 	buf_appendf(p, " %s\n", num);
-	put_series(p, m->key, "_count", labels, NULL, NULL);
+	put_series(p, name_of(m), "_count", labels, NULL, NULL);
 	buf_appendf(p, " %" PRIu64 "\n", count);
-	put_created(p, m->key, labels);
+	put_created(p, name_of(m), labels);
 }
 
 void ptk_prom_end(struct ptk_prom *p)

@@ -4,10 +4,11 @@
  * exposition format 0.0.4 or in OpenMetrics 1.0 text, into a growable memory buffer.
  *
  * How a description maps to the exposition:
- *   key   the metric name as scraped in the text format ("node_cpu_seconds_total",
- *         "node_memory_MemAvailable_bytes"); for OpenMetrics the family name drops the
- *         "_total" of a counter ("node_cpu_seconds") and the samples keep it
- *   kind  PTK_COUNTER -> counter, PTK_GAUGE -> gauge; a counter whose key does not end in
+ *   prom  the metric name as scraped in the text format ("node_cpu_seconds_total",
+ *         "node_memory_MemAvailable_bytes"; the key when prom is NULL); for OpenMetrics
+ *         the family name drops the "_total" of a counter ("node_cpu_seconds") and the
+ *         samples keep it
+ *   kind  PTK_COUNTER -> counter, PTK_GAUGE -> gauge; a counter whose name does not end in
  *         "_total" (node_exporter's node_vmstat_pgfault ...) is rendered untyped ("unknown"
  *         in OpenMetrics), as node_exporter does, so the names stay node_exporter's
  *   unit  the base unit "seconds", "bytes", ... : an OpenMetrics "# UNIT" line when the family

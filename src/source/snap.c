@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -48,6 +49,74 @@ const struct ptk_snap_file ptk_snap_files[PTK_SNAP_NFILES] = {
 	  "ptk_diskstats_read (existence)" },
 };
 _Static_assert(ARRAY_SIZE(ptk_snap_files) == PTK_SNAP_NFILES, "PTK_SNAP_NFILES counts them");
+
+#define G_(p, m, t, n)                                                           \
+	{                                                                        \
+		PTK_SNAP_##p, offsetof(struct ptk_snap, m), t, PTK_##n##_NFIELDS \
+	}
+const struct ptk_snap_group ptk_snap_groups[PTK_SNAP_NGROUPS] = {
+	[PTK_SNAP_G_UPTIME] = G_(STAT, up, ptk_uptime_fields, UP),
+	[PTK_SNAP_G_STAT] = G_(STAT, st, ptk_stat_fields, ST),
+	[PTK_SNAP_G_LOADAVG] = G_(LOADAVG, la, ptk_loadavg_fields, LA),
+	[PTK_SNAP_G_MEMINFO] = G_(MEMINFO, mi, ptk_meminfo_fields, MI),
+	[PTK_SNAP_G_VMSTAT] = G_(VMSTAT, vm, ptk_vmstat_fields, VM),
+	[PTK_SNAP_G_PSI + PTK_PSI_CPU] =
+		G_(PSI_CPU, psi[PTK_PSI_CPU], ptk_psi_fields[PTK_PSI_CPU], PSI),
+	[PTK_SNAP_G_PSI + PTK_PSI_MEMORY] =
+		G_(PSI_MEMORY, psi[PTK_PSI_MEMORY], ptk_psi_fields[PTK_PSI_MEMORY], PSI),
+	[PTK_SNAP_G_PSI + PTK_PSI_IO] =
+		G_(PSI_IO, psi[PTK_PSI_IO], ptk_psi_fields[PTK_PSI_IO], PSI),
+};
+#undef G_
+
+bool ptk_snap_field_has(const struct ptk_snap *s, enum ptk_snap_group_id g, int f)
+{
+	switch (g) {
+	case PTK_SNAP_G_UPTIME:
+		return true;
+	case PTK_SNAP_G_STAT:
+		return ptk_stat_has(&s->st, f);
+	case PTK_SNAP_G_LOADAVG:
+		return s->has_la;
+	case PTK_SNAP_G_MEMINFO:
+		return s->has_mi && ptk_meminfo_has(&s->mi, f);
+	case PTK_SNAP_G_VMSTAT:
+		return s->has_vm && ptk_vmstat_has(&s->vm, f);
+	default:
+		return s->has_psi[g - PTK_SNAP_G_PSI] &&
+		       ptk_psi_has(&s->psi[g - PTK_SNAP_G_PSI], f);
+	}
+}
+
+void ptk_snap_field_mark(struct ptk_snap *s, enum ptk_snap_group_id g, int f)
+{
+	s->read |= PTK_SNAP_BIT(ptk_snap_groups[g].part);
+	switch (g) {
+	case PTK_SNAP_G_UPTIME:
+		break;
+	case PTK_SNAP_G_STAT:
+		s->st.has |= 1ull << f;
+		break;
+	case PTK_SNAP_G_LOADAVG:
+		s->has_la = true;
+		break;
+	case PTK_SNAP_G_MEMINFO:
+		s->has_mi = true;
+		s->mi.present |= 1ull << f;
+		s->mi.has_available = ptk_meminfo_has(&s->mi, PTK_MI_MEM_AVAILABLE);
+		break;
+	case PTK_SNAP_G_VMSTAT:
+		s->has_vm = true;
+		s->vm.present |= 1ull << f;
+		s->vm.has_oom_kill = ptk_vmstat_has(&s->vm, PTK_VM_OOM_KILL);
+		break;
+	default: {
+		struct ptk_psi *psi = &s->psi[g - PTK_SNAP_G_PSI];
+		s->has_psi[g - PTK_SNAP_G_PSI] = true;
+		(f < PTK_PSI_FULL_AVG10 ? &psi->some : &psi->full)->present = true;
+	}
+	}
+}
 
 void ptk_snap_free(struct ptk_snap *s)
 {
@@ -604,11 +673,13 @@ int ptk_snap_write_tree(const struct ptk_snap *s, const char *dir)
 		snprintf(label, sizeof(label), "cpu%d", i);
 		write_cpu(&b, label, &s->st.cpu[i]);
 	}
-	ptk_strbuf_addf(&b,
-			"intr %" PRIu64 "\nctxt %" PRIu64 "\nbtime %" PRIu64 "\nprocesses %" PRIu64
-			"\nprocs_running %" PRIu64 "\nprocs_blocked %" PRIu64 "\n",
-			s->st.intr, s->st.ctxt, btime, s->st.processes, s->st.procs_running,
-			s->st.procs_blocked);
+	/* the lines the kernel had (btime always: the replay's clock) */
+	for (int i = 0; i < PTK_ST_NFIELDS; i++)
+		if (i == PTK_ST_BTIME || ptk_stat_has(&s->st, i))
+			ptk_strbuf_addf(&b, "%s %" PRIu64 "\n", ptk_stat_fields[i].key,
+					i == PTK_ST_BTIME ?
+						btime :
+						ptk_field_u64(&ptk_stat_fields[i], &s->st));
 	if ((r = ptk_strbuf_write(&b, dir, "stat")))
 		goto out_free;
 	/* online CPUs = the CPUs /proc/stat listed (the kernel hides offline ones) */

@@ -92,6 +92,32 @@ static inline bool ptk_snap_has(const struct ptk_snap *s, enum ptk_snap_part p)
 	return s->read & PTK_SNAP_BIT(p);
 }
 
+/*
+ * The scalar fields of a snapshot, by reader: each group is one reader's field table
+ * (source/procfs/procfs.h) at its place in struct ptk_snap, in the order the archive's
+ * sample row stores them. A field is held when its file was read and had it.
+ */
+enum ptk_snap_group_id {
+	PTK_SNAP_G_UPTIME,
+	PTK_SNAP_G_STAT,
+	PTK_SNAP_G_LOADAVG,
+	PTK_SNAP_G_MEMINFO,
+	PTK_SNAP_G_VMSTAT,
+	PTK_SNAP_G_PSI, /* PTK_SNAP_G_PSI + enum ptk_psi_res */
+	PTK_SNAP_NGROUPS = PTK_SNAP_G_PSI + PTK_PSI_NRES
+};
+struct ptk_snap_group {
+	enum ptk_snap_part part;
+	size_t off; /* of the reader's struct in struct ptk_snap */
+	const struct ptk_field_desc *fields;
+	int n;
+};
+extern const struct ptk_snap_group ptk_snap_groups[PTK_SNAP_NGROUPS];
+/* Does s hold field f of group g? */
+bool ptk_snap_field_has(const struct ptk_snap *s, enum ptk_snap_group_id g, int f);
+/* Mark field f of group g held, and its part read (a loader filling s field by field). */
+void ptk_snap_field_mark(struct ptk_snap *s, enum ptk_snap_group_id g, int f);
+
 /* Release the snapshot's buffers and zero it. */
 void ptk_snap_free(struct ptk_snap *s);
 /* Make room in rot[] / speed[] for ds.n disks and nd.n interfaces (the archive loader). */

@@ -200,6 +200,120 @@ static void test_retention(void **state)
 	ptk_arc_rmtree(db);
 }
 
+static void put_file(const char *dir, const char *rel, const char *text)
+{
+	struct ptk_strbuf b = { 0 };
+
+	ptk_strbuf_addf(&b, "%s", text);
+	assert_int_equal(ptk_strbuf_write(&b, dir, rel), 0);
+	free(b.p);
+}
+
+/* Every field of every group as snapshot a holds it in b: the same presence, and where held
+ * the same value (btime aside when written back: the replay clock's). */
+static void assert_same_fields(const struct ptk_snap *a, const struct ptk_snap *b, bool tree)
+{
+	for (int g = 0; g < PTK_SNAP_NGROUPS; g++) {
+		const struct ptk_snap_group *gr = &ptk_snap_groups[g];
+		for (int f = 0; f < gr->n; f++) {
+			const struct ptk_field_desc *d = &gr->fields[f];
+			bool ha = ptk_snap_field_has(a, g, f), hb = ptk_snap_field_has(b, g, f);
+			if (tree && g == PTK_SNAP_G_STAT && f == PTK_ST_BTIME)
+				continue;
+			assert_int_equal(ha, hb);
+			if (ha)
+				assert_true(ptk_field_f64(d, (const char *)a + gr->off) ==
+					    ptk_field_f64(d, (const char *)b + gr->off));
+		}
+	}
+}
+
+/* A kernel without some lines and fields: what it had comes back from the archive, and from
+ * the tree written from the archive, as it was; what it lacked stays unknown (NULL in the
+ * row), never 0. */
+static void test_presence_roundtrip(void **state)
+{
+	char dir[] = "/tmp/ptk-arc-test.XXXXXX", path[PATH_MAX], err[512], tree[PATH_MAX];
+	struct ptk_snap a = { 0 }, b = { 0 }, c = { 0 };
+	struct ptk_arc_index idx = { 0 };
+	struct ptk_src src;
+	struct ptk_arc *arc;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/snap", dir);
+	put_file(path, "uptime", "1234.56 2000.25\n");
+	/* no intr, no procs_blocked */
+	put_file(path, "stat",
+		 "cpu  10 20 30 40 50 60 70 80 90 100\ncpu0 10 20 30 40 50 60 70 80 "
+		 "90 100\nctxt 777\nbtime 1700000000\nprocesses 55\n"
+		 "procs_running 2\n");
+	put_file(path, "loadavg", "0.25 1.50 3.75 2/345 6789\n");
+	/* no MemAvailable (its estimate is stored, not as the kernel's), no Dirty */
+	put_file(path, "meminfo",
+		 "MemTotal: 1000 kB\nMemFree: 100 kB\nBuffers: 10 kB\n"
+		 "Cached: 200 kB\nActive(file): 50 kB\nInactive(file): 60 kB\n"
+		 "SReclaimable: 5 kB\nHugePages_Total: 0\n");
+	/* no oom_kill (before 4.13) */
+	put_file(path, "vmstat", "pgpgin 11\npgpgout 22\npgfault 33\npgmajfault 0\n");
+	/* cpu without "full" (before 5.13), memory with both, no io file */
+	put_file(path, "pressure/cpu", "some avg10=1.25 avg60=0.50 avg300=0.00 total=123456\n");
+	put_file(path, "pressure/memory",
+		 "some avg10=0.00 avg60=0.00 avg300=0.00 total=1\n"
+		 "full avg10=0.10 avg60=0.20 avg300=0.30 total=2\n");
+	assert_int_equal(ptk_src_init(&src, path, NULL), 0);
+	assert_int_equal(ptk_snap_read(&src, &a, PTK_SNAP_ALL), 0);
+	assert_false(ptk_snap_field_has(&a, PTK_SNAP_G_STAT, PTK_ST_INTR));
+	assert_true(ptk_snap_field_has(&a, PTK_SNAP_G_STAT, PTK_ST_CTXT));
+	assert_false(ptk_snap_field_has(&a, PTK_SNAP_G_MEMINFO, PTK_MI_MEM_AVAILABLE));
+	assert_true(a.mi.mem_available > 0); /* the estimate */
+	assert_false(ptk_snap_field_has(&a, PTK_SNAP_G_VMSTAT, PTK_VM_OOM_KILL));
+	assert_true(ptk_snap_field_has(&a, PTK_SNAP_G_PSI + PTK_PSI_CPU, PTK_PSI_SOME_TOTAL));
+	assert_false(ptk_snap_field_has(&a, PTK_SNAP_G_PSI + PTK_PSI_CPU, PTK_PSI_FULL_TOTAL));
+	assert_false(ptk_snap_field_has(&a, PTK_SNAP_G_PSI + PTK_PSI_IO, PTK_PSI_SOME_TOTAL));
+	assert_true(ptk_snap_field_has(&a, PTK_SNAP_G_LOADAVG, PTK_LA_LAST_PID));
+
+	snprintf(path, sizeof(path), "%s/t.db", dir);
+	arc = ptk_arc_open(path, PTK_ARC_RDWR, err, sizeof(err));
+	assert_non_null(arc);
+	assert_int_equal(ptk_arc_write(arc, &a, 0, NULL, 0), 0);
+	ptk_arc_close(arc);
+	if (!access("/usr/bin/sqlite3", X_OK)) {
+		/* absent: NULL; the estimate stored with its flag 0 */
+		assert_int_equal(count(path, "select count(*) from sample where intr is null and "
+					     "procs_blocked is null and dirty is null and oom_kill "
+					     "is null and psi_cpu_full_total is null and "
+					     "psi_io_some_total is null and ctxt = 777"),
+				 1);
+		assert_int_equal(count(path, "select mem_available * 10 + mem_has_available "
+					     "from sample"),
+				 (long)a.mi.mem_available * 10);
+		assert_int_equal(count(path, "select load15 + nr_threads from sample"), 375 + 345);
+	}
+	arc = ptk_arc_open(path, PTK_ARC_RDONLY, err, sizeof(err));
+	assert_non_null(arc);
+	assert_int_equal(ptk_arc_list(arc, INT64_MIN, INT64_MAX, &idx), 0);
+	assert_int_equal(ptk_arc_load(arc, idx.id[0], false, &b), 0);
+	assert_same_fields(&a, &b, false);
+	assert_int_equal(b.mi.mem_available, a.mi.mem_available);
+	assert_false(b.mi.has_available);
+	/* the files with scalars: read as recorded (tables of a stored sample are known) */
+	for (int g = 0; g < PTK_SNAP_NGROUPS; g++)
+		assert_int_equal(ptk_snap_has(&b, ptk_snap_groups[g].part),
+				 ptk_snap_has(&a, ptk_snap_groups[g].part));
+
+	assert_int_equal(ptk_arc_snapshot_tree(arc, &idx, 0, 0, tree, sizeof(tree)), 1);
+	assert_int_equal(ptk_src_init(&src, tree, NULL), 0);
+	assert_int_equal(ptk_snap_read(&src, &c, PTK_SNAP_ALL), 0);
+	assert_same_fields(&a, &c, true);
+	ptk_arc_rmtree(tree);
+	ptk_arc_close(arc);
+	ptk_arc_index_free(&idx);
+	ptk_snap_free(&a);
+	ptk_snap_free(&b);
+	ptk_snap_free(&c);
+	ptk_arc_rmtree(dir);
+}
+
 static void test_times(void **state)
 {
 	s64 t;
@@ -229,6 +343,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_retention),
+		cmocka_unit_test(test_presence_roundtrip),
 		cmocka_unit_test(test_times),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

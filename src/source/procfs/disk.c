@@ -1,11 +1,69 @@
 // SPDX-License-Identifier: GPL-2.0
 /* /proc/diskstats reader: 14-, 18- and 20-field layouts, and old 7-field partition lines. */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "source/procfs/procfs.h"
+
+/* Documentation/admin-guide/iostats.rst; node_exporter's node_disk_* families */
+#define DK(e, k, u, g, min, p, h)                                         \
+	[PTK_DK_##e] = { .key = k,                                        \
+			 .name = k,                                       \
+			 .off = offsetof(struct ptk_disk, f[PTK_DK_##e]), \
+			 .unit = u,                                       \
+			 .gauge = g,                                      \
+			 .min_fields = min,                               \
+			 .prom = p,                                       \
+			 .help = h }
+const struct ptk_field_desc ptk_disk_fields[PTK_DK_NFIELDS] = {
+	DK(RD_IOS, "rd_ios", "", false, 4, "node_disk_reads_completed_total",
+	   "The total number of reads completed successfully (/proc/diskstats field 1)."),
+	DK(RD_MERGES, "rd_merges", "", false, 11, "node_disk_reads_merged_total",
+	   "The total number of reads merged (/proc/diskstats field 2)."),
+	DK(RD_SECTORS, "rd_sectors", "sectors", false, 4, "node_disk_read_bytes_total",
+	   "The total number of bytes read successfully (/proc/diskstats field 3, 512-byte "
+	   "sectors)."),
+	DK(RD_TICKS, "rd_ticks", "ms", false, 11, "node_disk_read_time_seconds_total",
+	   "The total number of seconds spent by all reads (/proc/diskstats field 4, ms)."),
+	DK(WR_IOS, "wr_ios", "", false, 4, "node_disk_writes_completed_total",
+	   "The total number of writes completed successfully (/proc/diskstats field 5)."),
+	DK(WR_MERGES, "wr_merges", "", false, 11, "node_disk_writes_merged_total",
+	   "The number of writes merged (/proc/diskstats field 6)."),
+	DK(WR_SECTORS, "wr_sectors", "sectors", false, 4, "node_disk_written_bytes_total",
+	   "The total number of bytes written successfully (/proc/diskstats field 7, 512-byte "
+	   "sectors)."),
+	DK(WR_TICKS, "wr_ticks", "ms", false, 11, "node_disk_write_time_seconds_total",
+	   "This is the total number of seconds spent by all writes (/proc/diskstats field 8, "
+	   "ms)."),
+	DK(IN_FLIGHT, "in_flight", "", true, 11, "node_disk_io_now",
+	   "The number of I/Os currently in progress (/proc/diskstats field 9)."),
+	DK(IO_TICKS, "io_ticks", "ms", false, 11, "node_disk_io_time_seconds_total",
+	   "Total seconds spent doing I/Os (/proc/diskstats field 10, io_ticks ms)."),
+	DK(TIME_IN_QUEUE, "time_in_queue", "ms", false, 11,
+	   "node_disk_io_time_weighted_seconds_total",
+	   "The weighted number of seconds spent doing I/Os (/proc/diskstats field 11, "
+	   "time_in_queue ms)."),
+	DK(DC_IOS, "dc_ios", "", false, 15, "node_disk_discards_completed_total",
+	   "The total number of discards completed successfully (/proc/diskstats field 12)."),
+	DK(DC_MERGES, "dc_merges", "", false, 15, "node_disk_discards_merged_total",
+	   "The total number of discards merged (/proc/diskstats field 13)."),
+	/* node_exporter keeps this one in sectors */
+	DK(DC_SECTORS, "dc_sectors", "sectors", false, 15, "node_disk_discarded_sectors_total",
+	   "The total number of sectors discarded successfully (/proc/diskstats field 14)."),
+	DK(DC_TICKS, "dc_ticks", "ms", false, 15, "node_disk_discard_time_seconds_total",
+	   "This is the total number of seconds spent by all discards (/proc/diskstats field 15, "
+	   "ms)."),
+	DK(FL_IOS, "fl_ios", "", false, 17, "node_disk_flush_requests_total",
+	   "The total number of flush requests completed successfully (/proc/diskstats field "
+	   "16)."),
+	DK(FL_TICKS, "fl_ticks", "ms", false, 17, "node_disk_flush_requests_time_seconds_total",
+	   "This is the total number of seconds spent by all flush requests (/proc/diskstats "
+	   "field 17, ms)."),
+};
+#undef DK
 
 static struct ptk_disk *disk_add(struct ptk_diskstats *ds)
 {

@@ -7,7 +7,12 @@
 
 #include "source/procfs/procfs.h"
 
-#define MI(e, k, n, f, u) [PTK_MI_##e] = { k, n, offsetof(struct ptk_meminfo, f), u }
+#define MI(e, k, n, f, u)                                        \
+	[PTK_MI_##e] = { .key = k,                               \
+			 .name = n,                              \
+			 .off = offsetof(struct ptk_meminfo, f), \
+			 .unit = u,                              \
+			 .gauge = true }
 const struct ptk_field_desc ptk_meminfo_fields[PTK_MI_NFIELDS] = {
 	MI(MEM_TOTAL, "MemTotal", "mem_total", mem_total, "kB"),
 	MI(MEM_FREE, "MemFree", "mem_free", mem_free, "kB"),
@@ -40,8 +45,7 @@ const struct ptk_field_desc ptk_meminfo_fields[PTK_MI_NFIELDS] = {
 };
 #undef MI
 
-/* The entry of the key at p (klen bytes, not terminated) in tab[n], or -1. */
-static int field_find(const struct ptk_field_desc *tab, int n, const char *p, size_t klen)
+int ptk_field_find(const struct ptk_field_desc *tab, int n, const char *p, size_t klen)
 {
 	for (int i = 0; i < n; i++)
 		if (!strncmp(tab[i].key, p, klen) && tab[i].key[klen] == '\0')
@@ -63,7 +67,7 @@ int ptk_meminfo_parse(const char *text, struct ptk_meminfo *mi)
 		const char *colon = strchr(p, ':'), *eol = strchr(p, '\n');
 		if (!colon || (eol && colon > eol))
 			goto next;
-		int i = field_find(ptk_meminfo_fields, PTK_MI_NFIELDS, p, colon - p);
+		int i = ptk_field_find(ptk_meminfo_fields, PTK_MI_NFIELDS, p, colon - p);
 		if (i < 0)
 			goto next;
 		const char *end;
@@ -101,7 +105,8 @@ int ptk_meminfo_read(const struct ptk_src *src, struct ptk_meminfo *mi)
 	return ptk_meminfo_parse(buf, mi);
 }
 
-#define VM(e, k, f) [PTK_VM_##e] = { k, k, offsetof(struct ptk_vmstat, f), "" }
+#define VM(e, k, f) \
+	[PTK_VM_##e] = { .key = k, .name = k, .off = offsetof(struct ptk_vmstat, f), .unit = "" }
 const struct ptk_field_desc ptk_vmstat_fields[PTK_VM_NFIELDS] = {
 	VM(PGPGIN, "pgpgin", pgpgin),
 	VM(PGPGOUT, "pgpgout", pgpgout),
@@ -182,7 +187,7 @@ int ptk_vmstat_parse(const char *text, struct ptk_vmstat *vm)
 			zseen[z] = true;
 			goto next;
 		}
-		i = field_find(ptk_vmstat_fields, PTK_VM_NFIELDS, p, klen);
+		i = ptk_field_find(ptk_vmstat_fields, PTK_VM_NFIELDS, p, klen);
 		if (i >= 0) {
 			*field_ptr(vm, &ptk_vmstat_fields[i]) = v;
 			vm->present |= 1ull << i;

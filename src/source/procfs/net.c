@@ -2,10 +2,52 @@
 /* /proc/net/dev, /proc/net/snmp, /proc/net/netstat, /sys/class/net/IF/speed. */
 #include <errno.h>
 #include <stdint.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "source/procfs/procfs.h"
+
+/* keys: the header's direction and column ("Receive" "bytes" -> receive_bytes), as
+ * node_exporter names node_network_<key>_total */
+#define ND(e, k, n, u)                                                                            \
+	[PTK_ND_##e] = {                                                                          \
+		.key = k, .name = n, .off = offsetof(struct ptk_netdev, f[PTK_ND_##e]), .unit = u \
+	}
+const struct ptk_field_desc ptk_netdev_fields[PTK_ND_NFIELDS] = {
+	ND(RX_BYTES, "receive_bytes", "rx_bytes", "bytes"),
+	ND(RX_PACKETS, "receive_packets", "rx_packets", ""),
+	ND(RX_ERRS, "receive_errs", "rx_errs", ""),
+	ND(RX_DROP, "receive_drop", "rx_drop", ""),
+	ND(RX_FIFO, "receive_fifo", "rx_fifo", ""),
+	ND(RX_FRAME, "receive_frame", "rx_frame", ""),
+	ND(RX_COMPRESSED, "receive_compressed", "rx_compressed", ""),
+	ND(RX_MULTICAST, "receive_multicast", "rx_multicast", ""),
+	ND(TX_BYTES, "transmit_bytes", "tx_bytes", "bytes"),
+	ND(TX_PACKETS, "transmit_packets", "tx_packets", ""),
+	ND(TX_ERRS, "transmit_errs", "tx_errs", ""),
+	ND(TX_DROP, "transmit_drop", "tx_drop", ""),
+	ND(TX_FIFO, "transmit_fifo", "tx_fifo", ""),
+	ND(TX_COLLS, "transmit_colls", "tx_colls", ""),
+	ND(TX_CARRIER, "transmit_carrier", "tx_carrier", ""),
+	ND(TX_COMPRESSED, "transmit_compressed", "tx_compressed", ""),
+};
+#undef ND
+
+/* RFC 4022 (TCP-MIB) counters of net/snmp; no offset: a ptk_kvs is looked up by key */
+#define SN(e, k, n, h) [PTK_SN_##e] = { .key = k, .name = n, .unit = "", .help = h }
+const struct ptk_field_desc ptk_snmp_fields[PTK_SN_NFIELDS] = {
+	SN(TCP_OUT_SEGS, "Tcp.OutSegs", "tcp_out_segs",
+	   "Statistic TcpOutSegs (/proc/net/snmp Tcp OutSegs): segments sent, retransmissions "
+	   "excluded."),
+	SN(TCP_RETRANS_SEGS, "Tcp.RetransSegs", "tcp_retrans_segs",
+	   "Statistic TcpRetransSegs (/proc/net/snmp Tcp RetransSegs): segments retransmitted."),
+	SN(TCP_IN_SEGS, "Tcp.InSegs", "tcp_in_segs",
+	   "Statistic TcpInSegs (/proc/net/snmp Tcp InSegs): segments received."),
+	SN(TCP_IN_ERRS, "Tcp.InErrs", "tcp_in_errs",
+	   "Statistic TcpInErrs (/proc/net/snmp Tcp InErrs): segments received in error."),
+};
+#undef SN
 
 int ptk_netdev_parse(const char *text, struct ptk_netdevs *nd)
 {

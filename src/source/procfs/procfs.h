@@ -8,9 +8,83 @@
 #define PTK_SOURCE_PROCFS_H
 
 #include <stdbool.h>
+#include <string.h>
 
 #include "lib/util.h"
 #include "source/root.h"
+
+/* ---- field descriptions ------------------------------------------------------------- */
+
+/*
+ * The raw fields of a counter file, described once (the kernel file and field in help): the
+ * readers parse by these tables where the file is keyed, the snapshot writes trees from them,
+ * the archive names its columns and vectors after them (output/archive.c) and the exporter
+ * serves node_exporter's families from them (output/prom_node.c): a field with `prom` is
+ * that family, the other tables' names follow node_exporter's rule for their file
+ * (node_memory_<key>_bytes, node_vmstat_<key>, node_network_<key>_total,
+ * node_netstat_<Proto>_<Name>).
+ */
+enum ptk_field_type {
+	PTK_FT_U64, /* u64 (the default) */
+	PTK_FT_U32, /* unsigned */
+	PTK_FT_I32, /* int */
+	PTK_FT_F64, /* double the kernel prints with 2 decimals */
+};
+
+struct ptk_field_desc {
+	const char *key; /* as the kernel writes it: "Active(file)", "pgmajfault", "ctxt";
+			  * a positional field: its column's name ("rd_ios", "receive_bytes") */
+	const char *name; /* snake_case: "active_file" (the archive's column or vector entry) */
+	size_t off; /* of the value in the reader's struct */
+	const char *unit; /* as the kernel counts: "kB", "pages", "sectors" (512 bytes), "ms",
+			   * "us", "ticks" (USER_HZ), "s", "%", "bytes", "" (a count) */
+	enum ptk_field_type type;
+	bool gauge; /* a level now; else a count since boot (or since the device appeared) */
+	int min_fields; /* diskstats: the fewest counters of a line that hold it (4, 11, 15, 17) */
+	const char *prom; /* node_exporter's family of the field, when it is not the file's rule */
+	const char *label; /* node_cpu_*: its mode label, when not the key */
+	const char *help; /* the family's HELP, when not the file's rule: meaning, kernel source */
+};
+
+/* The value of field f in obj, the reader's struct that f describes: as an integer (an F64
+ * field truncated), or as a double. */
+static inline double ptk_field_f64(const struct ptk_field_desc *f, const void *obj)
+{
+	const char *p = (const char *)obj + f->off;
+	union {
+		u64 u;
+		unsigned u32;
+		int i32;
+		double d;
+	} v;
+
+	switch (f->type) {
+	case PTK_FT_F64:
+		memcpy(&v.d, p, sizeof(v.d));
+		return v.d;
+	case PTK_FT_U32:
+		memcpy(&v.u32, p, sizeof(v.u32));
+		return v.u32;
+	case PTK_FT_I32:
+		memcpy(&v.i32, p, sizeof(v.i32));
+		return v.i32;
+	default:
+		memcpy(&v.u, p, sizeof(v.u));
+		return (double)v.u;
+	}
+}
+static inline u64 ptk_field_u64(const struct ptk_field_desc *f, const void *obj)
+{
+	u64 u;
+
+	if (f->type != PTK_FT_U64)
+		return (u64)(s64)ptk_field_f64(f, obj);
+	memcpy(&u, (const char *)obj + f->off, sizeof(u));
+	return u;
+}
+
+/* The entry of the key at p (klen bytes, not terminated) in tab[n], or -1. */
+int ptk_field_find(const struct ptk_field_desc *tab, int n, const char *p, size_t klen);
 
 /* ---- /proc/stat ---------------------------------------------------------------------- */
 
@@ -32,6 +106,22 @@ enum ptk_cpu_state {
 struct ptk_cpu_times {
 	u64 t[PTK_CPU_NSTATES]; /* ticks; guest is already included in user (kernel) */
 };
+/* The columns of a cpu line (struct ptk_cpu_times), in file order: node_cpu_seconds_total and
+ * node_cpu_guest_seconds_total by mode. */
+extern const struct ptk_field_desc ptk_cpu_fields[PTK_CPU_NSTATES];
+
+/* The other counters of /proc/stat (fs/proc/stat.c), one line each: "intr" is its first
+ * number (the total), the per-IRQ ones are not read. */
+enum ptk_stat_field {
+	PTK_ST_BTIME,
+	PTK_ST_CTXT,
+	PTK_ST_INTR,
+	PTK_ST_PROCESSES,
+	PTK_ST_PROCS_RUNNING,
+	PTK_ST_PROCS_BLOCKED,
+	PTK_ST_NFIELDS
+};
+extern const struct ptk_field_desc ptk_stat_fields[PTK_ST_NFIELDS];
 
 /* CPU numbers above this are not a kernel's (CONFIG_NR_CPUS <= 8192): a cpuN line with a
  * larger N is refused, so a damaged file cannot make a reader allocate for millions. */
@@ -53,7 +143,13 @@ struct ptk_stat {
 	u64 procs_running; /* "procs_running": tasks in R state now */
 	u64 procs_blocked; /* "procs_blocked": tasks in D state (I/O) now */
 	u64 btime; /* "btime": boot time, seconds since the epoch */
+	u64 has; /* bit (1 << enum ptk_stat_field) of each line the file had */
 };
+/* Was line f in the file? An absent one reads 0 and is unknown. */
+static inline bool ptk_stat_has(const struct ptk_stat *st, enum ptk_stat_field f)
+{
+	return st->has & (1ull << f);
+}
 
 /* Read /proc/stat into st (buffers reused across calls). 0 or -errno. */
 int ptk_stat_read(const struct ptk_src *src, struct ptk_stat *st);
@@ -73,6 +169,17 @@ struct ptk_loadavg {
 	unsigned nr_threads; /* kernel scheduling entities */
 	int last_pid;
 };
+/* Its fields in file order ("0.00 0.01 0.05 1/123 4567", fs/proc/loadavg.c). */
+enum ptk_la_field {
+	PTK_LA_LOAD1,
+	PTK_LA_LOAD5,
+	PTK_LA_LOAD15,
+	PTK_LA_NR_RUNNING,
+	PTK_LA_NR_THREADS,
+	PTK_LA_LAST_PID,
+	PTK_LA_NFIELDS
+};
+extern const struct ptk_field_desc ptk_loadavg_fields[PTK_LA_NFIELDS];
 int ptk_loadavg_read(const struct ptk_src *src, struct ptk_loadavg *la);
 /* Parse /proc/loadavg text ("0.00 0.01 0.05 1/123 4567"). 0 or -EINVAL (also for a
  * negative or non-finite load). */
@@ -82,25 +189,14 @@ struct ptk_uptime {
 	double up_s; /* seconds since boot (CLOCK_BOOTTIME) */
 	double idle_s; /* summed idle seconds of all CPUs */
 };
+enum ptk_up_field { PTK_UP_UPTIME, PTK_UP_IDLE, PTK_UP_NFIELDS };
+extern const struct ptk_field_desc ptk_uptime_fields[PTK_UP_NFIELDS];
 int ptk_uptime_read(const struct ptk_src *src, struct ptk_uptime *up);
 /* Parse /proc/uptime text ("12345.67 23456.78"). 0, or -EINVAL (also for negative or
  * non-finite seconds). */
 int ptk_uptime_parse(const char *text, struct ptk_uptime *up);
 
 /* ---- /proc/meminfo (values in kB, as the kernel prints them) ------------------------ */
-
-/*
- * The raw fields of a counter file, described once (fs/proc/meminfo.c, mm/vmstat.c): the
- * readers parse by this table, the snapshot writes trees from it, the archive names its
- * columns after it and the exporter serves node_exporter's node_memory_<key>_bytes and
- * node_vmstat_<key> from it.
- */
-struct ptk_field_desc {
-	const char *key; /* as the kernel writes it: "Active(file)", "pgmajfault" */
-	const char *name; /* snake_case: "active_file" (the archive's column) */
-	size_t off; /* of the u64 in the reader's struct */
-	const char *unit; /* "kB", "pages", "" (a count) */
-};
 
 enum ptk_mi_field {
 	PTK_MI_MEM_TOTAL,
@@ -234,6 +330,8 @@ enum ptk_disk_field {
 	PTK_DK_FL_TICKS,
 	PTK_DK_NFIELDS
 };
+/* The counters, with their units and the fewest fields of a line that hold each. */
+extern const struct ptk_field_desc ptk_disk_fields[PTK_DK_NFIELDS];
 
 struct ptk_disk {
 	unsigned major, minor;
@@ -275,6 +373,8 @@ enum ptk_netdev_field {
 	PTK_ND_TX_COMPRESSED,
 	PTK_ND_NFIELDS
 };
+/* The columns, keyed as the header names them (receive_bytes ... transmit_compressed). */
+extern const struct ptk_field_desc ptk_netdev_fields[PTK_ND_NFIELDS];
 
 struct ptk_netdev {
 	char name[32];
@@ -306,6 +406,15 @@ int ptk_netsnmp_parse(const char *text, struct ptk_kvs *kvs);
 /* Look up "Proto.Name". Returns true and *val when present. */
 bool ptk_kvs_get(const struct ptk_kvs *kvs, const char *key, s64 *val);
 void ptk_kvs_free(struct ptk_kvs *kvs);
+/* The keys the exporter serves (node_netstat_<Proto>_<Name>), by "Proto.Name". */
+enum ptk_snmp_field {
+	PTK_SN_TCP_OUT_SEGS,
+	PTK_SN_TCP_RETRANS_SEGS,
+	PTK_SN_TCP_IN_SEGS,
+	PTK_SN_TCP_IN_ERRS,
+	PTK_SN_NFIELDS
+};
+extern const struct ptk_field_desc ptk_snmp_fields[PTK_SN_NFIELDS];
 
 /* ---- /proc/pressure/{cpu,memory,io} (PSI, kernel >= 4.20) ----------------------------- */
 
@@ -319,6 +428,25 @@ struct ptk_psi {
 };
 enum ptk_psi_res { PTK_PSI_CPU, PTK_PSI_MEMORY, PTK_PSI_IO, PTK_PSI_NRES };
 extern const char *const ptk_psi_res_name[PTK_PSI_NRES];
+/* The fields of a PSI file (struct ptk_psi): key= values of its "some" line, then of its
+ * "full" line (kernel/sched/psi.c psi_show), per resource (the names and families differ). */
+enum ptk_psi_field {
+	PTK_PSI_SOME_AVG10,
+	PTK_PSI_SOME_AVG60,
+	PTK_PSI_SOME_AVG300,
+	PTK_PSI_SOME_TOTAL,
+	PTK_PSI_FULL_AVG10,
+	PTK_PSI_FULL_AVG60,
+	PTK_PSI_FULL_AVG300,
+	PTK_PSI_FULL_TOTAL,
+	PTK_PSI_NFIELDS
+};
+extern const struct ptk_field_desc ptk_psi_fields[PTK_PSI_NRES][PTK_PSI_NFIELDS];
+/* Was field f's line in the file? */
+static inline bool ptk_psi_has(const struct ptk_psi *psi, enum ptk_psi_field f)
+{
+	return f < PTK_PSI_FULL_AVG10 ? psi->some.present : psi->full.present;
+}
 /* 0, -ENOENT (no PSI in this kernel), -EOPNOTSUPP (psi=0 on the command line). */
 int ptk_psi_read(const struct ptk_src *src, enum ptk_psi_res res, struct ptk_psi *psi);
 int ptk_psi_parse(const char *text, struct ptk_psi *psi);

@@ -2,10 +2,106 @@
 /* /proc/stat, /proc/loadavg, /proc/uptime readers. */
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "source/procfs/procfs.h"
+
+/* node_exporter's node_cpu_seconds_total{cpu,mode}: the first 8 columns; guest and guest_nice
+ * are its node_cpu_guest_seconds_total, modes user and nice */
+#define CPU_HELP                                                                                   \
+	"Seconds the CPUs spent in each mode (/proc/stat cpuN, USER_HZ ticks / USER_HZ; user and " \
+	"nice include guest time)."
+#define GUEST_HELP \
+	"Seconds the CPUs spent in guests (VMs) for each mode (/proc/stat cpuN guest, guest_nice)."
+#define CPU(e, k, p, l, h)                                                       \
+	[PTK_CPU_##e] = { .key = k,                                              \
+			  .name = k,                                             \
+			  .off = offsetof(struct ptk_cpu_times, t[PTK_CPU_##e]), \
+			  .unit = "ticks",                                       \
+			  .prom = p,                                             \
+			  .label = l,                                            \
+			  .help = h }
+const struct ptk_field_desc ptk_cpu_fields[PTK_CPU_NSTATES] = {
+	CPU(USER, "user", "node_cpu_seconds_total", NULL, CPU_HELP),
+	CPU(NICE, "nice", "node_cpu_seconds_total", NULL, CPU_HELP),
+	CPU(SYSTEM, "system", "node_cpu_seconds_total", NULL, CPU_HELP),
+	CPU(IDLE, "idle", "node_cpu_seconds_total", NULL, CPU_HELP),
+	CPU(IOWAIT, "iowait", "node_cpu_seconds_total", NULL, CPU_HELP),
+	CPU(IRQ, "irq", "node_cpu_seconds_total", NULL, CPU_HELP),
+	CPU(SOFTIRQ, "softirq", "node_cpu_seconds_total", NULL, CPU_HELP),
+	CPU(STEAL, "steal", "node_cpu_seconds_total", NULL, CPU_HELP),
+	CPU(GUEST, "guest", "node_cpu_guest_seconds_total", "user", GUEST_HELP),
+	CPU(GUEST_NICE, "guest_nice", "node_cpu_guest_seconds_total", "nice", GUEST_HELP),
+};
+#undef CPU
+
+#define ST(e, k, f, u, g, p, h)                               \
+	[PTK_ST_##e] = { .key = k,                            \
+			 .name = k,                           \
+			 .off = offsetof(struct ptk_stat, f), \
+			 .unit = u,                           \
+			 .gauge = g,                          \
+			 .prom = p,                           \
+			 .help = h }
+const struct ptk_field_desc ptk_stat_fields[PTK_ST_NFIELDS] = {
+	ST(BTIME, "btime", btime, "s", true, "node_boot_time_seconds",
+	   "Node boot time, in unixtime (/proc/stat btime)."),
+	ST(CTXT, "ctxt", ctxt, "", false, "node_context_switches_total",
+	   "Total number of context switches (/proc/stat ctxt)."),
+	ST(INTR, "intr", intr, "", false, "node_intr_total",
+	   "Total number of interrupts serviced (/proc/stat intr)."),
+	ST(PROCESSES, "processes", processes, "", false, "node_forks_total",
+	   "Total number of forks (/proc/stat processes)."),
+	ST(PROCS_RUNNING, "procs_running", procs_running, "", true, "node_procs_running",
+	   "Number of processes in runnable state (/proc/stat procs_running)."),
+	ST(PROCS_BLOCKED, "procs_blocked", procs_blocked, "", true, "node_procs_blocked",
+	   "Number of processes blocked waiting for I/O to complete (/proc/stat procs_blocked)."),
+};
+#undef ST
+
+#define LA(e, k, f, t, p, h)                                     \
+	[PTK_LA_##e] = { .key = k,                               \
+			 .name = k,                              \
+			 .off = offsetof(struct ptk_loadavg, f), \
+			 .unit = "",                             \
+			 .type = t,                              \
+			 .gauge = true,                          \
+			 .prom = p,                              \
+			 .help = h }
+const struct ptk_field_desc ptk_loadavg_fields[PTK_LA_NFIELDS] = {
+	LA(LOAD1, "load1", load1, PTK_FT_F64, "node_load1",
+	   "1m load average (/proc/loadavg field 1)."),
+	LA(LOAD5, "load5", load5, PTK_FT_F64, "node_load5",
+	   "5m load average (/proc/loadavg field 2)."),
+	LA(LOAD15, "load15", load15, PTK_FT_F64, "node_load15",
+	   "15m load average (/proc/loadavg field 3)."),
+	LA(NR_RUNNING, "nr_running", nr_running, PTK_FT_U32, NULL,
+	   "Runnable scheduling entities (/proc/loadavg field 4, before the slash)."),
+	LA(NR_THREADS, "nr_threads", nr_threads, PTK_FT_U32, NULL,
+	   "Scheduling entities (/proc/loadavg field 4, after the slash)."),
+	LA(LAST_PID, "last_pid", last_pid, PTK_FT_I32, NULL,
+	   "Last pid allocated (/proc/loadavg field 5)."),
+};
+#undef LA
+
+/* names: the archive's columns, centiseconds (2 decimals, as the kernel prints them) */
+const struct ptk_field_desc ptk_uptime_fields[PTK_UP_NFIELDS] = {
+	[PTK_UP_UPTIME] = { .key = "uptime",
+			    .name = "uptime_cs",
+			    .off = offsetof(struct ptk_uptime, up_s),
+			    .unit = "s",
+			    .type = PTK_FT_F64,
+			    .gauge = true,
+			    .help = "Seconds since boot (/proc/uptime field 1, CLOCK_BOOTTIME)." },
+	[PTK_UP_IDLE] = { .key = "idle",
+			  .name = "idle_cs",
+			  .off = offsetof(struct ptk_uptime, idle_s),
+			  .unit = "s",
+			  .type = PTK_FT_F64,
+			  .help = "Seconds idle, summed over the CPUs (/proc/uptime field 2)." },
+};
 
 static void stat_grow(struct ptk_stat *st, int slots)
 {
@@ -56,8 +152,9 @@ int ptk_stat_parse(const char *text, struct ptk_stat *st)
 	st->ncpu = 0;
 	if (st->present)
 		memset(st->present, 0, st->cap * sizeof(*st->present));
-	st->ctxt = st->intr = st->processes = st->procs_running = st->procs_blocked = 0;
-	st->btime = 0;
+	for (int i = 0; i < PTK_ST_NFIELDS; i++)
+		*(u64 *)((char *)st + ptk_stat_fields[i].off) = 0;
+	st->has = 0;
 	while (*p) {
 		const char *eol = strchr(p, '\n');
 		if (!strncmp(p, "cpu", 3)) {
@@ -78,24 +175,17 @@ int ptk_stat_parse(const char *text, struct ptk_stat *st)
 				if ((int)n + 1 > st->ncpu)
 					st->ncpu = n + 1;
 			}
-		} else if (!strncmp(p, "ctxt ", 5)) {
-			if (field_u64(p + 5, &st->ctxt))
-				return -EINVAL;
-		} else if (!strncmp(p, "intr ", 5)) {
-			if (field_u64(p + 5, &st->intr))
-				return -EINVAL;
-		} else if (!strncmp(p, "processes ", 10)) {
-			if (field_u64(p + 10, &st->processes))
-				return -EINVAL;
-		} else if (!strncmp(p, "procs_running ", 14)) {
-			if (field_u64(p + 14, &st->procs_running))
-				return -EINVAL;
-		} else if (!strncmp(p, "procs_blocked ", 14)) {
-			if (field_u64(p + 14, &st->procs_blocked))
-				return -EINVAL;
-		} else if (!strncmp(p, "btime ", 6)) {
-			if (field_u64(p + 6, &st->btime))
-				return -EINVAL;
+		} else {
+			/* "key value...": one of the table's lines, the first number */
+			const char *sp = strchr(p, ' ');
+			int i = sp && (!eol || sp < eol) ?
+					ptk_field_find(ptk_stat_fields, PTK_ST_NFIELDS, p, sp - p) :
+					-1;
+			if (i >= 0) {
+				if (field_u64(sp + 1, (u64 *)((char *)st + ptk_stat_fields[i].off)))
+					return -EINVAL;
+				st->has |= 1ull << i;
+			}
 		}
 		if (!eol)
 			break;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* /proc/pressure/{cpu,memory,io}, /sys/devices/system/cpu/online, /sys/block/DEV/queue/rotational. */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +24,51 @@ static bool total_negative(const char *p)
 	const char *eol = strchr(p, '\n'), *t = strstr(p, "total=");
 	return t && (!eol || t < eol) && (t[6] == '-' || t[6] == '+');
 }
+
+/* avg*: % of wall time (gauges, x 100 in the archive); total: us stalled since boot, which
+ * node_exporter serves as node_pressure_<res>_{waiting,stalled}_seconds_total */
+#define PSI_F(r, L, l, F, k, f, u, t, g, p, h)                        \
+	[PTK_PSI_##L##_##F] = { .key = k,                             \
+				.name = "psi_" r "_" #l "_" k,        \
+				.off = offsetof(struct ptk_psi, l.f), \
+				.unit = u,                            \
+				.type = t,                            \
+				.gauge = g,                           \
+				.prom = p,                            \
+				.help = h }
+#define PSI_LINE(r, L, l, p, h)                                                              \
+	PSI_F(r, L, l, AVG10, "avg10", avg10, "%", PTK_FT_F64, true, NULL, NULL),            \
+		PSI_F(r, L, l, AVG60, "avg60", avg60, "%", PTK_FT_F64, true, NULL, NULL),    \
+		PSI_F(r, L, l, AVG300, "avg300", avg300, "%", PTK_FT_F64, true, NULL, NULL), \
+		PSI_F(r, L, l, TOTAL, "total", total_us, "us", PTK_FT_U64, false, p, h)
+const struct ptk_field_desc ptk_psi_fields[PTK_PSI_NRES][PTK_PSI_NFIELDS] = {
+	[PTK_PSI_CPU] = {
+		PSI_LINE("cpu", SOME, some, "node_pressure_cpu_waiting_seconds_total",
+			 "Total time in seconds that processes have waited for CPU time (/proc/"
+			 "pressure/cpu some total=)."),
+		PSI_LINE("cpu", FULL, full, "node_pressure_cpu_stalled_seconds_total",
+			 "Total time in seconds no process could make progress due to CPU "
+			 "congestion (/proc/pressure/cpu full total=, kernel >= 5.13)."),
+	},
+	[PTK_PSI_MEMORY] = {
+		PSI_LINE("memory", SOME, some, "node_pressure_memory_waiting_seconds_total",
+			 "Total time in seconds that processes have waited for memory (/proc/"
+			 "pressure/memory some total=)."),
+		PSI_LINE("memory", FULL, full, "node_pressure_memory_stalled_seconds_total",
+			 "Total time in seconds no process could make progress due to memory "
+			 "congestion (/proc/pressure/memory full total=)."),
+	},
+	[PTK_PSI_IO] = {
+		PSI_LINE("io", SOME, some, "node_pressure_io_waiting_seconds_total",
+			 "Total time in seconds that processes have waited due to IO congestion "
+			 "(/proc/pressure/io some total=)."),
+		PSI_LINE("io", FULL, full, "node_pressure_io_stalled_seconds_total",
+			 "Total time in seconds no process could make progress due to IO "
+			 "congestion (/proc/pressure/io full total=)."),
+	},
+};
+#undef PSI_LINE
+#undef PSI_F
 
 int ptk_psi_parse(const char *text, struct ptk_psi *psi)
 {

@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: GPL-2.0
+/* /metrics over HTTP: libmicrohttpd, suspended requests answered in batches. */
+#include "output/prom_http.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <microhttpd.h>
+#include <netdb.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define CONN_TIMEOUT_S 10 /* idle or slow (slowloris) connections are closed after this */
+#define CONN_MEMORY (64 * 1024) /* per-connection buffer: request line + headers */
+#define CONN_LIMIT 1024
+
+/* Per-request state of a /metrics scrape, suspended until its collection is done. */
+struct req {
+	struct MHD_Connection *conn;
+	struct ptk_prom_body *b; /* set by the collector, then the connection is resumed */
+	struct req *next;
+};
+
+struct ptk_prom_http {
+	struct MHD_Daemon *d;
+	MHD_socket lsock; /* after quiesce: the listening socket, closed at stop */
+	struct sockaddr_storage ss;
+	bool v6;
+	pthread_mutex_t lock;
+	pthread_cond_t wake;
+	struct req *pending; /* scrapes waiting for the next collection */
+	struct req *batch; /* taken by the collector, answered next */
+	bool quit;
+};
+
+struct ptk_prom_body *ptk_prom_body_new(void)
+{
+	struct ptk_prom_body *b = xcalloc(1, sizeof(*b));
+
+	b->refs = 1;
+	ptk_prom_init(&b->out[PTK_PROM_TEXT], PTK_PROM_TEXT);
+	ptk_prom_init(&b->out[PTK_PROM_OPENMETRICS], PTK_PROM_OPENMETRICS);
+	return b;
+}
+
+void ptk_prom_body_unref(struct ptk_prom_body *b)
+{
+	if (b && __atomic_sub_fetch(&b->refs, 1, __ATOMIC_ACQ_REL) == 0) {
+		ptk_prom_free(&b->out[0]);
+		ptk_prom_free(&b->out[1]);
+		free(b);
+	}
+}
+
+static void response_free(void *cls)
+{
+	ptk_prom_body_unref(cls);
+}
+
+static enum MHD_Result reply(struct MHD_Connection *conn, unsigned status, const char *type,
+			     const char *text, const char *allow)
+{
+	struct MHD_Response *rsp =
+		MHD_create_response_from_buffer(strlen(text), (void *)text, MHD_RESPMEM_PERSISTENT);
+	enum MHD_Result r;
+
+	if (!rsp)
+		return MHD_NO;
+	MHD_add_response_header(rsp, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	if (allow)
+		MHD_add_response_header(rsp, MHD_HTTP_HEADER_ALLOW, allow);
+	r = MHD_queue_response(conn, status, rsp);
+	MHD_destroy_response(rsp);
+	return r;
+}
+
+static enum MHD_Result reply_text(struct MHD_Connection *conn, unsigned status, const char *text,
+				  const char *allow)
+{
+	return reply(conn, status, "text/plain; charset=utf-8", text, allow);
+}
+
+static const char landing[] =
+	"<html><head><title>ptk exporter</title></head><body><h1>ptk exporter</h1>"
+	"<p><a href=\"/metrics\">Metrics</a></p></body></html>\n";
+
+/* The second call for a scrape: its body is rendered, answer in the format it asks for. */
+static enum MHD_Result answer(struct MHD_Connection *conn, struct req *rq)
+{
+	enum ptk_prom_fmt fmt = ptk_prom_negotiate(
+		MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT));
+	struct ptk_prom_body *b = rq->b;
+	struct MHD_Response *rsp;
+	enum MHD_Result r;
+
+	rq->b = NULL; /* the response owns the reference now */
+	if (!b)
+		return MHD_NO;
+	rsp = MHD_create_response_from_buffer_with_free_callback_cls(
+		b->out[fmt].len, b->out[fmt].buf, response_free, b);
+	if (!rsp) {
+		ptk_prom_body_unref(b);
+		return MHD_NO;
+	}
+	MHD_add_response_header(rsp, MHD_HTTP_HEADER_CONTENT_TYPE, ptk_prom_content_type(fmt));
+	r = MHD_queue_response(conn, MHD_HTTP_OK, rsp);
+	MHD_destroy_response(rsp);
+	return r;
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
+				  const char *method, const char *version, const char *upload,
+				  size_t *upload_size, void **con_cls)
+{
+	struct ptk_prom_http *h = cls;
+	struct req *rq = *con_cls;
+
+	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
+		return reply_text(conn, MHD_HTTP_METHOD_NOT_ALLOWED, "405 method not allowed\n",
+				  "GET, HEAD");
+	if (*upload_size) /* a GET with a body: not ours to read */
+		return reply_text(conn, MHD_HTTP_BAD_REQUEST, "400 bad request\n", NULL);
+	if (!strcmp(url, "/"))
+		return reply(conn, MHD_HTTP_OK, "text/html; charset=utf-8", landing, NULL);
+	if (strcmp(url, "/metrics"))
+		return reply_text(conn, MHD_HTTP_NOT_FOUND, "404 not found\n", NULL);
+	if (rq)
+		return answer(conn, rq);
+	/* first call: wait (suspended, no thread held) for the next collection */
+	rq = xcalloc(1, sizeof(*rq));
+	rq->conn = conn;
+	*con_cls = rq;
+	pthread_mutex_lock(&h->lock);
+	if (h->quit) {
+		pthread_mutex_unlock(&h->lock);
+		return reply_text(conn, MHD_HTTP_SERVICE_UNAVAILABLE, "503 shutting down\n", NULL);
+	}
+	rq->next = h->pending;
+	h->pending = rq;
+	MHD_suspend_connection(conn); /* before the collector can see rq: under the lock */
+	pthread_cond_signal(&h->wake);
+	pthread_mutex_unlock(&h->lock);
+	return MHD_YES;
+}
+
+static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
+			 enum MHD_RequestTerminationCode toe)
+{
+	struct req *rq = *con_cls;
+
+	if (rq) {
+		ptk_prom_body_unref(rq->b);
+		free(rq);
+		*con_cls = NULL;
+	}
+}
+
+static void mhd_log(void *cls, const char *fmt, va_list ap)
+{
+	/* libmicrohttpd's own messages (a client closing early, a request too large) are the
+	 * client's business, not the operator's: dropped */
+}
+
+/* "HOST:PORT", ":PORT" (every IPv4 interface), "[V6]:PORT". 0 or -EINVAL. */
+static int parse_listen(const char *s, struct sockaddr_storage *ss, bool *v6)
+{
+	char host[256];
+	const char *colon = strrchr(s, ':');
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM,
+				  .ai_flags = AI_PASSIVE | AI_NUMERICSERV },
+			*ai = NULL;
+	int port;
+
+	if (!colon || ptk_parse_int(colon + 1, &port) || port < 0 || port > 65535)
+		return -EINVAL;
+	size_t n = colon - s;
+	if (n && s[0] == '[' && s[n - 1] == ']') {
+		s++;
+		n -= 2;
+	}
+	if (n >= sizeof(host))
+		return -EINVAL;
+	memcpy(host, s, n);
+	host[n] = '\0';
+	if (!n)
+		hints.ai_family = AF_INET;
+	if (getaddrinfo(n ? host : NULL, colon + 1, &hints, &ai) || !ai)
+		return -EINVAL;
+	memcpy(ss, ai->ai_addr, ai->ai_addrlen);
+	*v6 = ai->ai_family == AF_INET6;
+	freeaddrinfo(ai);
+	return 0;
+}
+
+int ptk_prom_http_start(const char *listen, int nthreads, struct ptk_prom_http **out)
+{
+	struct ptk_prom_http *h = xcalloc(1, sizeof(*h));
+
+	if (parse_listen(listen, &h->ss, &h->v6)) {
+		free(h);
+		return -EINVAL;
+	}
+	h->lsock = MHD_INVALID_SOCKET;
+	pthread_mutex_init(&h->lock, NULL);
+	pthread_cond_init(&h->wake, NULL);
+	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL |
+			 MHD_ALLOW_SUSPEND_RESUME | (h->v6 ? MHD_USE_IPv6 : 0);
+	errno = 0;
+	/* clang-format off */
+	h->d = MHD_start_daemon(flags, 0, NULL, NULL, on_request, h,
+				MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&h->ss,
+				MHD_OPTION_THREAD_POOL_SIZE, (unsigned)nthreads,
+				MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)CONN_TIMEOUT_S,
+				MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)CONN_MEMORY,
+				MHD_OPTION_CONNECTION_LIMIT, (unsigned)CONN_LIMIT,
+				MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned)1024,
+				MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL,
+				MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
+				MHD_OPTION_END);
+	/* clang-format on */
+	if (!h->d) {
+		int e = errno ? errno : EADDRINUSE;
+		pthread_mutex_destroy(&h->lock);
+		pthread_cond_destroy(&h->wake);
+		free(h);
+		return -e;
+	}
+	*out = h;
+	return 0;
+}
+
+void ptk_prom_http_url(const struct ptk_prom_http *h, char *buf, size_t size)
+{
+	const union MHD_DaemonInfo *info = MHD_get_daemon_info(h->d, MHD_DAEMON_INFO_BIND_PORT);
+	char addr[INET6_ADDRSTRLEN] = "?";
+
+	if (h->v6)
+		inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)&h->ss)->sin6_addr, addr,
+			  sizeof(addr));
+	else
+		inet_ntop(AF_INET, &((const struct sockaddr_in *)&h->ss)->sin_addr, addr,
+			  sizeof(addr));
+	snprintf(buf, size, "http://%s%s%s:%u/metrics", h->v6 ? "[" : "", addr, h->v6 ? "]" : "",
+		 info ? info->port : 0);
+}
+
+int ptk_prom_http_wait(struct ptk_prom_http *h)
+{
+	int n = 0;
+
+	pthread_mutex_lock(&h->lock);
+	while (!h->pending && !h->quit)
+		pthread_cond_wait(&h->wake, &h->lock);
+	h->batch = h->pending;
+	h->pending = NULL;
+	pthread_mutex_unlock(&h->lock);
+	for (struct req *r = h->batch; r; r = r->next)
+		n++;
+	return n;
+}
+
+void ptk_prom_http_answer(struct ptk_prom_http *h, struct ptk_prom_body *b)
+{
+	while (h->batch) {
+		struct req *r = h->batch;
+		h->batch = r->next; /* r may be freed once resumed */
+		__atomic_add_fetch(&b->refs, 1, __ATOMIC_ACQ_REL);
+		r->b = b;
+		MHD_resume_connection(r->conn);
+	}
+}
+
+void ptk_prom_http_quiesce(struct ptk_prom_http *h)
+{
+	h->lsock = MHD_quiesce_daemon(h->d);
+	pthread_mutex_lock(&h->lock);
+	h->quit = true;
+	pthread_cond_broadcast(&h->wake);
+	pthread_mutex_unlock(&h->lock);
+}
+
+void ptk_prom_http_stop(struct ptk_prom_http *h)
+{
+	if (!h)
+		return;
+	/* it must not hold suspended connections: the collector answered them */
+	MHD_stop_daemon(h->d);
+	if (h->lsock != MHD_INVALID_SOCKET)
+		close(h->lsock);
+	pthread_mutex_destroy(&h->lock);
+	pthread_cond_destroy(&h->wake);
+	free(h);
+}
