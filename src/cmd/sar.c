@@ -259,13 +259,23 @@ struct feed {
 	int pos;
 	long bad; /* samples that could not be read */
 	char err[256];
+	bool observer; /* the samples' run counts include their reader (meta "observer") */
 };
+
+/* Sample id of the archive into s, with what the archive says of its reader. */
+static int feed_load(const struct feed *f, s64 id, struct ptk_snap *s)
+{
+	int r = ptk_arc_load(f->arc, id, false, s);
+
+	s->observer = f->observer;
+	return r;
+}
 
 /* Next readable sample of the archive into s; -ENODATA at the end. */
 static int feed_next(struct feed *f, struct ptk_snap *s)
 {
 	while (f->pos < f->idx->n) {
-		int r = ptk_arc_load(f->arc, f->idx->id[f->pos++], false, s);
+		int r = feed_load(f, f->idx->id[f->pos++], s);
 		if (r == 0)
 			return 0;
 		f->bad++;
@@ -296,7 +306,7 @@ static void archive_block(struct sar *o, int ri, struct feed *f)
 		}
 		if (first < 0) {
 			/* keep the very first sample in slot 0 for the Average */
-			ptk_arc_load(f->arc, s[cur].id, false, &s[0]);
+			feed_load(f, s[cur].id, &s[0]);
 			first = 0;
 		}
 		if (prev >= 0 && restarted(&s[prev], &s[cur])) {
@@ -629,7 +639,7 @@ int cmd_sar(struct ptk_ctx *ctx, int argc, char **argv)
 	}
 
 	/* archive */
-	char err[PATH_MAX + 256], meta[5][128];
+	char err[PATH_MAX + 256], meta[6][128];
 	struct ptk_arc_index idx = { 0 };
 	struct feed f = { 0 };
 	s64 from = INT64_MIN, to = INT64_MAX;
@@ -686,6 +696,9 @@ int cmd_sar(struct ptk_ctx *ctx, int argc, char **argv)
 	       idx.n ? idx.t_ms[0] : ptk_snap_now_ms());
 	f.arc = arc;
 	f.idx = &idx;
+	/* an archive without the key was written by a ptk record that read live */
+	ptk_arc_meta(arc, "observer", meta[5], sizeof(meta[5]));
+	f.observer = strcmp(meta[5], "none") != 0;
 	if (ctx->json) {
 		/* interleaved: one object per interval with every report */
 		int slot = 1, prev = -1, first = -1, last = -1;
@@ -695,7 +708,7 @@ int cmd_sar(struct ptk_ctx *ctx, int argc, char **argv)
 				continue;
 			}
 			if (first < 0) {
-				ptk_arc_load(arc, it.s[slot].id, false, &it.s[0]);
+				feed_load(&f, it.s[slot].id, &it.s[0]);
 				first = 0;
 			}
 			if (prev >= 0 && restarted(&it.s[prev], &it.s[slot])) {

@@ -15,6 +15,7 @@
 #define PTK_MODEL_ACTIVITY_H
 
 #include "model/registry.h"
+#include "model/runq.h"
 #include "source/snap.h"
 
 #define PTK_ROW_MAXCOLS 32

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "lib/cli.h"
+#include "model/runq.h"
 #include "model/delta.h"
 #include "model/ptask.h"
 
@@ -601,11 +602,9 @@ static void analyse_kernel(struct ptk_use *s, struct ptk_use_rows *rs)
 /* ---- sampling ------------------------------------------------------------------------- */
 static void tick(struct ptk_use *s, const struct ptk_stat *st)
 {
-	double run = st->procs_running;
-
-	if ((s->live || s->capture_pid) && run > 0)
-		run -= 1; /* ptk itself (or ptk capture) was running while it read /proc/stat */
-	s->runq_sum += run;
+	/* without the reader, as every command counts it: the window's first snapshot says
+	 * whether it was counted (ptk itself live, ptk capture on its tree) */
+	s->runq_sum += (double)ptk_act_runnable(st->procs_running, s->a.observer);
 	s->dstate_sum += st->procs_blocked;
 	if (st->procs_blocked > s->dstate_max)
 		s->dstate_max = st->procs_blocked;

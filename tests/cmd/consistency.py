@@ -21,10 +21,6 @@ import sys
 # as a skip with its reason (and its values); one that agrees passes; any other disagreement
 # fails. Remove an entry when its cause is fixed.
 KNOWN = {
-    "runq-sz (procs_running; the tree has no ptk-capture marker)":
-        "sar subtracts its own process from procs_running always (as sadc does live); vmstat, "
-        "check and the exporter subtract the observer only when it was counted (live, or a "
-        "tree with the ptk-capture marker)",
     "eth0 %ifutil (no link speed)":
         "sar's text prints 0.00 for an unknown link speed as sysstat does (JSON is null); the "
         "archive-v1 fixture pins that text",
