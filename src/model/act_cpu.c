@@ -9,9 +9,11 @@
 #include "model/delta.h"
 
 const enum ptk_mid ptk_act_cpu_mids[] = {
-	PTK_M_CPU_ID,	 PTK_M_CPU_USER,  PTK_M_CPU_NICE_ALL, PTK_M_CPU_SYSTEM, PTK_M_CPU_USR,
-	PTK_M_CPU_NICE,	 PTK_M_CPU_SYS,	  PTK_M_CPU_IOWAIT,   PTK_M_CPU_IRQ,	PTK_M_CPU_SOFT,
-	PTK_M_CPU_STEAL, PTK_M_CPU_GUEST, PTK_M_CPU_GNICE,    PTK_M_CPU_IDLE,	PTK_M_NONE,
+	PTK_M_CPU_ID,	 PTK_M_CPU_USER, PTK_M_CPU_NICE_ALL,  PTK_M_CPU_SYSTEM,
+	PTK_M_CPU_USR,	 PTK_M_CPU_NICE, PTK_M_CPU_SYS,	      PTK_M_CPU_IOWAIT,
+	PTK_M_CPU_IRQ,	 PTK_M_CPU_SOFT, PTK_M_CPU_STEAL,     PTK_M_CPU_GUEST,
+	PTK_M_CPU_GNICE, PTK_M_CPU_IDLE, PTK_M_CPU_USER_NICE, PTK_M_CPU_GUEST_ALL,
+	PTK_M_NONE,
 };
 
 #define SET(r, m, val) ACT_SET(ptk_act_cpu_mids, r, PTK_M_##m, PTK_F(val))
@@ -21,13 +23,22 @@ static void cpu_row(struct ptk_rows *out, const char *key, const struct ptk_cpu_
 {
 	struct ptk_row *r = ptk_rows_add(out, key);
 	double p[PTK_CPU_NSTATES];
+	u64 d[PTK_CPU_NSTATES], total;
 
 	if (!a)
 		return; /* no baseline (the CPU came online): unknown */
 	ptk_cpu_pct(a, b, p);
+	total = ptk_cpu_ticks(a, b, d);
+	/* a share of several states: one division of their ticks, so that a share that is
+	 * exactly k + 0.5 stays so (vmstat rounds it up) */
+#define SHARE(x) (total ? 100.0 * (double)(x) / (double)total : 0.0)
 	SET(r, CPU_USER, p[PTK_CPU_USER]);
 	SET(r, CPU_NICE_ALL, p[PTK_CPU_NICE]);
-	SET(r, CPU_SYSTEM, p[PTK_CPU_SYSTEM] + p[PTK_CPU_IRQ] + p[PTK_CPU_SOFTIRQ]);
+	SET(r, CPU_SYSTEM, SHARE(d[PTK_CPU_SYSTEM] + d[PTK_CPU_IRQ] + d[PTK_CPU_SOFTIRQ]));
+	SET(r, CPU_USER_NICE,
+	    SHARE(d[PTK_CPU_USER] + d[PTK_CPU_NICE] - d[PTK_CPU_GUEST] - d[PTK_CPU_GUEST_NICE]));
+	SET(r, CPU_GUEST_ALL, SHARE(d[PTK_CPU_GUEST] + d[PTK_CPU_GUEST_NICE]));
+#undef SHARE
 	SET(r, CPU_USR, MAX(p[PTK_CPU_USER] - p[PTK_CPU_GUEST], 0));
 	SET(r, CPU_NICE, MAX(p[PTK_CPU_NICE] - p[PTK_CPU_GUEST_NICE], 0));
 	SET(r, CPU_SYS, p[PTK_CPU_SYSTEM]);
@@ -61,4 +72,12 @@ ACT_ROWS_FN(ptk_act_cpu_rows)
 		cpu_row(out, key, a, &cur->st.cpu[i]);
 	}
 	return 0;
+}
+
+double ptk_act_vmstat_boot_s(const struct ptk_snap *s, long hz)
+{
+	static const struct ptk_cpu_times zero;
+	u64 d[PTK_CPU_NSTATES], total = ptk_cpu_ticks(&zero, &s->st.all, d);
+
+	return (double)MAX(total, 1) / (double)(hz > 0 ? hz : 100);
 }

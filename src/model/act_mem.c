@@ -4,6 +4,8 @@
  * meminfo_proc_show) and rates of /proc/vmstat event counters (mm/vmstat.c), as sysstat's
  * sar -r, -S, -W, -B and procps free compute them.
  */
+#include <unistd.h>
+
 #include "model/act.h"
 
 const enum ptk_mid ptk_act_mem_mids[] = {
@@ -77,9 +79,22 @@ ACT_ROWS_FN(ptk_act_mem_rows)
 }
 
 const enum ptk_mid ptk_act_swap_mids[] = {
-	PTK_M_SWP_TOTAL,   PTK_M_SWP_FREE,   PTK_M_SWP_USED,	PTK_M_SWP_USED_PCT, PTK_M_SWP_CAD,
-	PTK_M_SWP_CAD_PCT, PTK_M_SWP_PSWPIN, PTK_M_SWP_PSWPOUT, PTK_M_NONE,
+	PTK_M_SWP_TOTAL, PTK_M_SWP_FREE,    PTK_M_SWP_USED,   PTK_M_SWP_USED_PCT,
+	PTK_M_SWP_CAD,	 PTK_M_SWP_CAD_PCT, PTK_M_SWP_PSWPIN, PTK_M_SWP_PSWPOUT,
+	PTK_M_SWP_SI,	 PTK_M_SWP_SO,	    PTK_M_NONE,
 };
+
+/* kB in a page of this machine (the archive's and a tree's pages are taken to be as big) */
+static u64 page_kb(void)
+{
+	static u64 kb;
+
+	if (!kb) {
+		long sz = sysconf(_SC_PAGESIZE);
+		kb = sz >= 1024 ? (u64)sz / 1024 : 4;
+	}
+	return kb;
+}
 
 /* the vmstat counters of prev and cur can both be read (prev NULL: since boot) */
 static bool vm_both(const struct ptk_snap *prev, const struct ptk_snap *cur)
@@ -106,8 +121,14 @@ ACT_ROWS_FN(ptk_act_swap_rows)
 			SET(ids, r, SWP_CAD_PCT, PTK_F(pct(m->swap_cached, used)));
 	}
 	if (vm_both(prev, cur)) {
-		SET(ids, r, SWP_PSWPIN, vm_rate(a, b, PTK_VM_PSWPIN, itv_s));
-		SET(ids, r, SWP_PSWPOUT, vm_rate(a, b, PTK_VM_PSWPOUT, itv_s));
+		struct ptk_val pin = vm_rate(a, b, PTK_VM_PSWPIN, itv_s);
+		struct ptk_val pout = vm_rate(a, b, PTK_VM_PSWPOUT, itv_s);
+
+		SET(ids, r, SWP_PSWPIN, pin);
+		SET(ids, r, SWP_PSWPOUT, pout);
+		/* the same counters in kB */
+		SET(ids, r, SWP_SI, pin.na ? pin : PTK_F(pin.f * (double)page_kb()));
+		SET(ids, r, SWP_SO, pout.na ? pout : PTK_F(pout.f * (double)page_kb()));
 	}
 	return 0;
 }

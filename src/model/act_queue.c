@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The queue and task activities: /proc/loadavg (fs/proc/loadavg.c) and the /proc/stat
- * counters processes, ctxt and procs_blocked (fs/proc/stat.c show_stat), as sysstat's
+ * counters processes, ctxt, intr and procs_blocked (fs/proc/stat.c show_stat), as sysstat's
  * sar -q and sar -w compute them. The run counts leave their reader out when it was counted
  * (ptk_act_runnable), for every command.
  */
@@ -36,6 +36,7 @@ ACT_ROWS_FN(ptk_act_queue_rows)
 const enum ptk_mid ptk_act_task_mids[] = {
 	PTK_M_TASK_PROC_S,
 	PTK_M_TASK_CSWCH_S,
+	PTK_M_TASK_INTR_S,
 	PTK_M_NONE,
 };
 
@@ -45,8 +46,10 @@ ACT_ROWS_FN(ptk_act_task_rows)
 	const enum ptk_mid *ids = ptk_act_task_mids;
 	struct ptk_row *r = ptk_rows_add(out, "");
 	u64 procs0 = prev ? prev->st.processes : 0, ctxt0 = prev ? prev->st.ctxt : 0;
+	u64 intr0 = prev ? prev->st.intr : 0;
 
 	ACT_SET(ids, r, PTK_M_TASK_PROC_S, PTK_F(ptk_act_rate(procs0, cur->st.processes, itv_s)));
 	ACT_SET(ids, r, PTK_M_TASK_CSWCH_S, PTK_F(ptk_act_rate(ctxt0, cur->st.ctxt, itv_s)));
+	ACT_SET(ids, r, PTK_M_TASK_INTR_S, PTK_F(ptk_act_rate(intr0, cur->st.intr, itv_s)));
 	return 0;
 }

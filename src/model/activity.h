@@ -81,6 +81,15 @@ struct ptk_activity {
 
 extern const struct ptk_activity ptk_activities[PTK_ACT_COUNT];
 
+/*
+ * procps-ng 4.0.2 vmstat's interval for its since-boot line: the CPU time since boot summed
+ * over every CPU (/proc/stat cpu line, guests inside user and nice, in seconds of hz ticks),
+ * not the uptime, so rates over it are the since-boot rates divided by the number of CPUs.
+ * vmstat's first line passes it as itv_s with prev NULL; nothing else should. At least one
+ * tick, as procps.
+ */
+double ptk_act_vmstat_boot_s(const struct ptk_snap *s, long hz);
+
 /* Index of metric m in activity a's rows, or -1. */
 int ptk_act_col(const struct ptk_activity *a, enum ptk_mid m);
 

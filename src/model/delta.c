@@ -3,10 +3,10 @@
 
 #include <string.h>
 
-u64 ptk_cpu_pct(const struct ptk_cpu_times *old, const struct ptk_cpu_times *new,
-		double pct[PTK_CPU_NSTATES])
+u64 ptk_cpu_ticks(const struct ptk_cpu_times *old, const struct ptk_cpu_times *new,
+		  u64 d[PTK_CPU_NSTATES])
 {
-	u64 d[PTK_CPU_NSTATES], total = 0;
+	u64 total = 0;
 
 	for (int i = 0; i < PTK_CPU_NSTATES; i++) {
 		d[i] = ptk_delta_ticks(old->t[i], new->t[i]);
@@ -18,6 +18,14 @@ u64 ptk_cpu_pct(const struct ptk_cpu_times *old, const struct ptk_cpu_times *new
 		d[PTK_CPU_GUEST] = d[PTK_CPU_USER];
 	if (d[PTK_CPU_GUEST_NICE] > d[PTK_CPU_NICE])
 		d[PTK_CPU_GUEST_NICE] = d[PTK_CPU_NICE];
+	return total;
+}
+
+u64 ptk_cpu_pct(const struct ptk_cpu_times *old, const struct ptk_cpu_times *new,
+		double pct[PTK_CPU_NSTATES])
+{
+	u64 d[PTK_CPU_NSTATES], total = ptk_cpu_ticks(old, new, d);
+
 	for (int i = 0; i < PTK_CPU_NSTATES; i++)
 		pct[i] = total ? 100.0 * d[i] / total : 0.0;
 	if (!total)

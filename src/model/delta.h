@@ -35,6 +35,14 @@ static inline double ptk_rate(u64 old, u64 new, double interval_s)
 }
 
 /*
+ * Ticks of one CPU line between two reads into d[state], as ptk_cpu_pct counts them (a field
+ * that went backwards counts 0; guest and guest_nice at most user and nice, which hold them).
+ * Returns the total: every state but guest and guest_nice.
+ */
+u64 ptk_cpu_ticks(const struct ptk_cpu_times *old, const struct ptk_cpu_times *new,
+		  u64 d[PTK_CPU_NSTATES]);
+
+/*
  * Percentages of one CPU line between two reads: pct[state] for every state, with
  * guest/guest_nice reported separately but not counted in the total (they are inside
  * user/nice already). Fields that go backwards count 0, so the row always sums to 100

@@ -64,6 +64,13 @@ const struct ptk_metric ptk_registry[PTK_M_COUNT] = {
 		    "d(guest_nice) / d(total)", "running a niced guest (/proc/stat cpu field 10)"),
 	[PTK_M_CPU_IDLE] = PCT("%idle", "idle_pct", "node_cpu_seconds_total", "d(idle) / d(total)",
 			       "idle without I/O outstanding (/proc/stat cpu field 4)"),
+	[PTK_M_CPU_USER_NICE] =
+		PCT("us", "user_nice_excl_guest_pct", NULL,
+		    "d(user + nice - guest - guest_nice) / d(total)",
+		    "user mode, niced or not, guests excluded (/proc/stat cpu fields 1, 2, 9, 10)"),
+	[PTK_M_CPU_GUEST_ALL] = PCT("gu", "guest_all_pct", NULL, "d(guest + guest_nice) / d(total)",
+				    "running virtual CPUs, niced or not (/proc/stat cpu fields 9, "
+				    "10; inside user and nice)"),
 
 	/* ---- load and run queue ---- */
 	[PTK_M_Q_RUNQ_SZ] = ENTRY(
@@ -111,6 +118,8 @@ const struct ptk_metric ptk_registry[PTK_M_COUNT] = {
 				   "d(processes) / itv", "tasks created (/proc/stat processes)"),
 	[PTK_M_TASK_CSWCH_S] = RATE("cswch/s", "cswch_s", "/s", "node_context_switches_total",
 				    "d(ctxt) / itv", "context switches (/proc/stat ctxt)"),
+	[PTK_M_TASK_INTR_S] = RATE("intr/s", "intr_s", "/s", "node_intr_total", "d(intr) / itv",
+				   "interrupts serviced, every source (/proc/stat intr, first field)"),
 
 	/* ---- memory ---- */
 	[PTK_M_MEM_TOTAL] = KB("total", "mem_total", "node_memory_MemTotal_bytes", "MemTotal",
@@ -170,6 +179,12 @@ const struct ptk_metric ptk_registry[PTK_M_COUNT] = {
 				  "d(pswpin) / itv", "pages swapped in (/proc/vmstat pswpin)"),
 	[PTK_M_SWP_PSWPOUT] = RATE("pswpout/s", "pswpout_s", "pages/s", "node_vmstat_pswpout",
 				   "d(pswpout) / itv", "pages swapped out (/proc/vmstat pswpout)"),
+	[PTK_M_SWP_SI] = RATE("si", "swpin_kb_s", "kB/s", NULL, "pswpin/s x page size / 1024",
+			      "memory swapped in from disk (/proc/vmstat pswpin, pages of "
+			      "sysconf(_SC_PAGESIZE))"),
+	[PTK_M_SWP_SO] = RATE("so", "swpout_kb_s", "kB/s", NULL, "pswpout/s x page size / 1024",
+			      "memory swapped out to disk (/proc/vmstat pswpout, pages of "
+			      "sysconf(_SC_PAGESIZE))"),
 	[PTK_M_PG_PGPGIN] = RATE("pgpgin/s", "pgpgin_s", "kB/s", "node_vmstat_pgpgin",
 				 "d(pgpgin) / itv", "kB paged in from disk (/proc/vmstat pgpgin)"),
 	[PTK_M_PG_PGPGOUT] =
@@ -983,6 +998,11 @@ const struct ptk_metric ptk_registry[PTK_M_COUNT] = {
 	[PTK_M_CORE_FILTER] = PM("filter", "coredump_filter", "", PTK_GAUGE, PTK_V_STR, 0, 0,
 				 "/proc/PID/coredump_filter used (\"all\" with -a)"),
 #undef PM
+
+	/* ---- the sample ---- */
+	[PTK_M_SAMPLE_TIME] = ENTRY("timestamp", "timestamp", "", PTK_GAUGE, PTK_V_STR, 19, 0, NULL,
+				    "strftime %Y-%m-%d %H:%M:%S of the sample's time",
+				    "local time of the sample (wall clock; replay: btime + uptime)"),
 
 	/* ---- the observer ---- */
 	[PTK_M_OBS_BPF_RUN] = { .name = "ptk_bpf_program_run_seconds_total",

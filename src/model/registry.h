@@ -37,6 +37,8 @@ enum ptk_mid {
 	PTK_M_CPU_GUEST,
 	PTK_M_CPU_GNICE,
 	PTK_M_CPU_IDLE,
+	PTK_M_CPU_USER_NICE, /* vmstat us: user + nice, guests excluded */
+	PTK_M_CPU_GUEST_ALL, /* vmstat gu: guest + guest_nice */
 
 	/* ---- load and run queue: /proc/loadavg, /proc/stat procs_* (act_queue.c) ---- */
 	PTK_M_Q_RUNQ_SZ,
@@ -50,9 +52,10 @@ enum ptk_mid {
 	PTK_M_Q_UPTIME,
 	PTK_M_Q_USERS, /* utmp */
 
-	/* ---- tasks and context switches: /proc/stat processes, ctxt (act_task.c) ---- */
+	/* ---- tasks, context switches, interrupts: /proc/stat processes, ctxt, intr ---- */
 	PTK_M_TASK_PROC_S,
 	PTK_M_TASK_CSWCH_S,
+	PTK_M_TASK_INTR_S,
 
 	/* ---- memory: /proc/meminfo (act_mem.c) ---- */
 	PTK_M_MEM_TOTAL,
@@ -81,6 +84,8 @@ enum ptk_mid {
 	PTK_M_SWP_CAD_PCT,
 	PTK_M_SWP_PSWPIN,
 	PTK_M_SWP_PSWPOUT,
+	PTK_M_SWP_SI, /* pswpin in kB: vmstat si */
+	PTK_M_SWP_SO,
 	PTK_M_PG_PGPGIN,
 	PTK_M_PG_PGPGOUT,
 	PTK_M_PG_FAULT,
@@ -392,6 +397,9 @@ enum ptk_mid {
 	PTK_M_CORE_UNTOUCHED_BYTES,
 	PTK_M_CORE_UNREADABLE_BYTES,
 	PTK_M_CORE_FILTER,
+
+	/* ---- the sample ---- */
+	PTK_M_SAMPLE_TIME, /* local time of a sample, as a column (vmstat -t) */
 
 	/* ---- the observer ---- */
 	PTK_M_OBS_BPF_RUN,
