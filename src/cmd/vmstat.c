@@ -3,12 +3,14 @@
  * ptk vmstat: processes, memory, swap, I/O, system and CPU summary with the layout of
  * procps-ng 4.0.2 vmstat (normal and -w wide, the wide one with the gu column).
  *
- * The first line is "since boot", computed as procps 4.0.2 does: every event counter is
- * scaled by HZ and divided by the CPU ticks since boot summed over all CPUs (user + nice +
- * system + irq + softirq + idle + iowait + steal), i.e. (count * HZ + Div/2) / Div. On an
- * N-CPU machine that is the since-boot rate divided by N: procps's formula, kept so the
- * numbers match. Later lines are deltas over the measured interval.
+ * Every column is a registry entry computed by the activities (queue, swap, memory, paging,
+ * task, cpu); this file lays them out as vmstat does: integers rounded half up, memory in
+ * the -S unit. The first line is "since boot" with procps 4.0.2's interval, the CPU time
+ * since boot summed over the CPUs (ptk_act_vmstat_boot_s), so on N CPUs its rates are the
+ * since-boot rates divided by N: procps's formula, kept so the numbers match. Later lines
+ * are rates over the measured interval.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -16,73 +18,43 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
-#include "model/delta.h"
-#include "source/procfs/procfs.h"
+#include "model/activity.h"
 
-enum {
-	V_R,
-	V_B,
-	V_SWPD,
-	V_FREE,
-	V_BUFF,
-	V_CACHE,
-	V_SI,
-	V_SO,
-	V_BI,
-	V_BO,
-	V_IN,
-	V_CS,
-	V_US,
-	V_SY,
-	V_ID,
-	V_WA,
-	V_ST,
-	V_GU,
-	V_TIME,
-	V_N
+/* A column: registry entry m (alt with -a), titled and sized as procps 4.0.2 prints it. */
+struct vm_col {
+	enum ptk_mid m, alt;
+	const char *name, *alt_name; /* NULL: the registry's title */
+	int width, wide; /* normal and -w */
+	enum ptk_act_id act;
+	bool mem; /* kB (a level, or kB/s), shown in the -S unit */
 };
-/* Widths are the normal layout; wide_width[] holds the -w ones (procps fields[]). */
-static const struct ptk_metric vm_cols[V_N] = {
-	[V_R] = { "r", "r", "", PTK_GAUGE, PTK_V_U64, 2, 0,
-		  "runnable tasks, running or waiting for a CPU (/proc/stat procs_running)" },
-	[V_B] = { "b", "b", "", PTK_GAUGE, PTK_V_U64, 2, 0,
-		  "tasks in uninterruptible sleep, usually I/O (/proc/stat procs_blocked)" },
-	[V_SWPD] = { "swpd", "swpd", "unit", PTK_GAUGE, PTK_V_U64, 6, 0,
-		     "swap in use: SwapTotal - SwapFree (/proc/meminfo)" },
-	[V_FREE] = { "free", "free", "unit", PTK_GAUGE, PTK_V_U64, 6, 0,
-		     "unused RAM (/proc/meminfo MemFree)" },
-	[V_BUFF] = { "buff", "buff", "unit", PTK_GAUGE, PTK_V_U64, 6, 0,
-		     "block device buffers (/proc/meminfo Buffers); -a: inact = Inactive" },
-	[V_CACHE] = { "cache", "cache", "unit", PTK_GAUGE, PTK_V_U64, 6, 0,
-		      "page cache + reclaimable slab (/proc/meminfo Cached + SReclaimable); "
-		      "-a: active = Active" },
-	[V_SI] = { "si", "si", "unit/s", PTK_GAUGE, PTK_V_U64, 4, 0,
-		   "swapped in from disk per second (/proc/vmstat pswpin x page size)" },
-	[V_SO] = { "so", "so", "unit/s", PTK_GAUGE, PTK_V_U64, 4, 0,
-		   "swapped out to disk per second (/proc/vmstat pswpout x page size)" },
-	[V_BI] = { "bi", "bi", "blocks/s", PTK_GAUGE, PTK_V_U64, 5, 0,
-		   "KiB read from block devices per second (/proc/vmstat pgpgin)" },
-	[V_BO] = { "bo", "bo", "blocks/s", PTK_GAUGE, PTK_V_U64, 5, 0,
-		   "KiB written to block devices per second (/proc/vmstat pgpgout)" },
-	[V_IN] = { "in", "in", "/s", PTK_GAUGE, PTK_V_U64, 4, 0,
-		   "interrupts per second (/proc/stat intr, first field)" },
-	[V_CS] = { "cs", "cs", "/s", PTK_GAUGE, PTK_V_U64, 4, 0,
-		   "context switches per second (/proc/stat ctxt)" },
-	[V_US] = { "us", "us", "%", PTK_GAUGE, PTK_V_U64, 2, 0,
-		   "user + nice time without guest (/proc/stat cpu user, nice - guest)" },
-	[V_SY] = { "sy", "sy", "%", PTK_GAUGE, PTK_V_U64, 2, 0,
-		   "kernel time incl. irq and softirq (/proc/stat cpu system, irq, softirq)" },
-	[V_ID] = { "id", "id", "%", PTK_GAUGE, PTK_V_U64, 2, 0, "idle time (/proc/stat cpu idle)" },
-	[V_WA] = { "wa", "wa", "%", PTK_GAUGE, PTK_V_U64, 2, 0,
-		   "idle while I/O was outstanding (/proc/stat cpu iowait)" },
-	[V_ST] = { "st", "st", "%", PTK_GAUGE, PTK_V_U64, 2, 0,
-		   "stolen by the hypervisor (/proc/stat cpu steal)" },
-	[V_GU] = { "gu", "gu", "%", PTK_GAUGE, PTK_V_U64, 2, 0,
-		   "running guests, inside us (/proc/stat cpu guest + guest_nice)" },
-	[V_TIME] = { "timestamp", "timestamp", "", PTK_GAUGE, PTK_V_STR, 19, 0,
-		     "local time of the sample, -t (wall clock; replay: btime + uptime)" },
+
+enum { V_GU = 17, V_TIME, V_N };
+static const struct vm_col vm_layout[V_N] = {
+	{ PTK_M_Q_PROCS_RUNNING, 0, "r", NULL, 2, 4, PTK_ACT_QUEUE },
+	{ PTK_M_Q_BLOCKED, 0, "b", NULL, 2, 4, PTK_ACT_QUEUE },
+	{ PTK_M_SWP_USED, 0, "swpd", NULL, 6, 12, PTK_ACT_SWAP, true },
+	{ PTK_M_MEM_FREE, 0, "free", NULL, 6, 12, PTK_ACT_MEM, true },
+	{ PTK_M_MEM_BUFFERS, PTK_M_MEM_INACTIVE, "buff", "inact", 6, 12, PTK_ACT_MEM, true },
+	{ PTK_M_MEM_CACHE, PTK_M_MEM_ACTIVE, "cache", "active", 6, 12, PTK_ACT_MEM, true },
+	{ PTK_M_SWP_SI, 0, NULL, NULL, 4, 4, PTK_ACT_SWAP, true },
+	{ PTK_M_SWP_SO, 0, NULL, NULL, 4, 4, PTK_ACT_SWAP, true },
+	{ PTK_M_PG_PGPGIN, 0, "bi", NULL, 5, 5, PTK_ACT_PAGING },
+	{ PTK_M_PG_PGPGOUT, 0, "bo", NULL, 5, 5, PTK_ACT_PAGING },
+	{ PTK_M_TASK_INTR_S, 0, "in", NULL, 4, 4, PTK_ACT_TASK },
+	{ PTK_M_TASK_CSWCH_S, 0, "cs", NULL, 4, 4, PTK_ACT_TASK },
+	{ PTK_M_CPU_USER_NICE, 0, NULL, NULL, 2, 3, PTK_ACT_CPU },
+	{ PTK_M_CPU_SYSTEM, 0, "sy", NULL, 2, 3, PTK_ACT_CPU },
+	{ PTK_M_CPU_IDLE, 0, "id", NULL, 2, 3, PTK_ACT_CPU },
+	{ PTK_M_CPU_IOWAIT, 0, "wa", NULL, 2, 3, PTK_ACT_CPU },
+	{ PTK_M_CPU_STEAL, 0, "st", NULL, 2, 3, PTK_ACT_CPU },
+	[V_GU] = { PTK_M_CPU_GUEST_ALL, 0, NULL, NULL, 2, 3, PTK_ACT_CPU },
+	[V_TIME] = { PTK_M_SAMPLE_TIME, 0, NULL, NULL, 19, 19, PTK_ACT_COUNT },
 };
-static const int wide_width[V_N] = { 4, 4, 12, 12, 12, 12, 4, 4, 5, 5, 4, 4, 3, 3, 3, 3, 3, 3, 19 };
+/* the activities of the columns, each run once a sample */
+static const enum ptk_act_id vm_acts[] = { PTK_ACT_QUEUE,  PTK_ACT_SWAP, PTK_ACT_MEM,
+					   PTK_ACT_PAGING, PTK_ACT_TASK, PTK_ACT_CPU };
+#define VM_NACTS ((int)ARRAY_SIZE(vm_acts))
 
 static const char usage[] =
 	"usage: ptk vmstat [-a] [-n] [-t] [-w] [-y] [-S k|K|m|M] [--json] [delay [count]]\n"
@@ -96,47 +68,48 @@ static const char usage[] =
 	" -w, --wide        wide layout (adds the gu column)\n"
 	" -y, --no-first    skip the since-boot line\n";
 
-struct vm_sample {
-	struct ptk_stat st;
-	struct ptk_vmstat vm;
-	struct ptk_meminfo mi;
-};
-
 struct vm_state {
 	bool active, one_header, timestamp, wide, no_first;
 	u64 unit; /* bytes per display unit */
 	int height;
-	long hz, page_kb;
-	struct ptk_metric cols[V_N];
+	long hz;
+	struct ptk_metric cols[V_N]; /* text: the shown columns, integers */
+	const struct vm_col *shown[V_N]; /* cols[i] shows shown[i] */
 	struct ptk_table tab;
-	struct vm_sample s[2];
+	const struct ptk_metric *refs[V_N]; /* JSON: every column's registry entry */
+	struct ptk_table jtab;
+	struct ptk_snap s[2];
 	int cur;
+	struct ptk_rows rows[VM_NACTS];
 	long lines;
 };
 
-static u64 conv_kb(const struct vm_state *v, u64 kb)
+static enum ptk_mid col_mid(const struct vm_state *v, const struct vm_col *c)
 {
-	/* procps unitConvert: kB * 1024 / unit; exact here (procps rounds through a float) */
-	return (u64)((unsigned __int128)kb * 1024 / v->unit);
+	return v->active && c->alt ? c->alt : c->m;
 }
 
-static int read_sample(struct ptk_ctx *ctx, struct vm_sample *s)
+static const struct ptk_snap *sample_read(struct ptk_ctx *ctx, struct ptk_snap *s)
 {
-	int r;
+	static const struct {
+		enum ptk_snap_part part;
+		const char *file;
+	} need[] = { { PTK_SNAP_MEMINFO, "meminfo" }, { PTK_SNAP_VMSTAT, "vmstat" } };
+	int r = ptk_snap_read(&ctx->src, s,
+			      PTK_SNAP_BIT(PTK_SNAP_MEMINFO) | PTK_SNAP_BIT(PTK_SNAP_VMSTAT));
 
-	if ((r = ptk_stat_read(&ctx->src, &s->st))) {
+	if (r) {
 		ptk_err("cannot read %s/stat: %s", ctx->src.procfs, strerror(-r));
-		return PTK_EXIT_RUNTIME;
+		return NULL;
 	}
-	if ((r = ptk_meminfo_read(&ctx->src, &s->mi))) {
-		ptk_err("cannot read %s/meminfo: %s", ctx->src.procfs, strerror(-r));
-		return PTK_EXIT_RUNTIME;
+	for (size_t k = 0; k < ARRAY_SIZE(need); k++) {
+		if (!ptk_snap_has(s, need[k].part)) {
+			ptk_err("cannot read %s/%s: %s", ctx->src.procfs, need[k].file,
+				strerror(-s->err[need[k].part]));
+			return NULL;
+		}
 	}
-	if ((r = ptk_vmstat_read(&ctx->src, &s->vm))) {
-		ptk_err("cannot read %s/vmstat: %s", ctx->src.procfs, strerror(-r));
-		return PTK_EXIT_RUNTIME;
-	}
-	return 0;
+	return s;
 }
 
 static void print_header(struct ptk_ctx *ctx, struct vm_state *v)
@@ -151,7 +124,7 @@ static void print_header(struct ptk_ctx *ctx, struct vm_state *v)
 	if (v->timestamp)
 		fputs(" -----timestamp-----", out);
 	fputc('\n', out);
-	/* the column line comes from the metric table; -t titles its column with the zone */
+	/* the column line comes from the table; -t titles its column with the zone */
 	char zone[32] = "";
 	if (v->timestamp) {
 		time_t t = (time_t)ptk_ctx_walltime(ctx);
@@ -164,120 +137,126 @@ static void print_header(struct ptk_ctx *ctx, struct vm_state *v)
 	ptk_sink_table_begin(&ctx->sink, &v->tab, true, NULL);
 	ptk_sink_table_end(&ctx->sink);
 	if (v->timestamp)
-		v->cols[v->tab.ncols - 1].name = vm_cols[V_TIME].name;
+		v->cols[v->tab.ncols - 1].name = ptk_registry[PTK_M_SAMPLE_TIME].name;
 }
 
-/* (100 * x + Div/2) / Div, procps's rounding of a tick share */
-static u64 pct(u64 x, u64 div)
+/* kB in the -S unit, truncated: procps unitConvert, kB * 1024 / unit (exact here; procps
+ * rounds through a float) */
+static u64 conv_kb(const struct vm_state *v, u64 kb)
 {
-	return (100 * x + div / 2) / div;
+	return (u64)((unsigned __int128)kb * 1024 / v->unit);
+}
+
+/* x (of entry m, column c, a rate over span seconds) as vmstat prints it: an integer rounded
+ * half up, as procps rounds ((x + 0.5) truncated); kB in the -S unit, a rate in kB/s being
+ * the interval's kB converted, truncated, then divided, as procps does it. */
+static struct ptk_val vm_text(const struct vm_state *v, const struct vm_col *c,
+			      const struct ptk_metric *m, struct ptk_val x, double span)
+{
+	double f = x.f;
+
+	if (x.na || m->type == PTK_V_STR)
+		return x;
+	if (m->type == PTK_V_U64)
+		return c->mem ? PTK_U(conv_kb(v, x.u)) : x;
+	if (c->mem && span > 0)
+		f = (double)conv_kb(v, (u64)llround(MAX(f, 0) * span)) / span;
+	return PTK_U(f > 0 ? (u64)(f + 0.5) : 0);
 }
 
 static int vm_sample_fn(struct ptk_ctx *ctx, void *arg, long i, double itv)
 {
 	struct vm_state *v = arg;
-	struct vm_sample *now = &v->s[v->cur], *old = &v->s[!v->cur];
+	struct ptk_snap *now = &v->s[v->cur], *old = &v->s[!v->cur];
 	struct ptk_val val[V_N];
-	int r;
+	char ts[32] = "";
 
-	if ((r = read_sample(ctx, now)))
-		return r;
+	if (!sample_read(ctx, now))
+		return PTK_EXIT_RUNTIME;
 	v->cur = !v->cur;
 	if (i == 0 && v->no_first)
 		return 0;
 
-	const struct ptk_cpu_times *a = &now->st.all, *o = &old->st.all;
-	u64 t[PTK_CPU_NSTATES];
-	for (int k = 0; k < PTK_CPU_NSTATES; k++)
-		t[k] = i == 0 ? a->t[k] : ptk_delta_ticks(o->t[k], a->t[k]);
-	u64 use = t[PTK_CPU_USER] + t[PTK_CPU_NICE];
-	u64 sys = t[PTK_CPU_SYSTEM] + t[PTK_CPU_IRQ] + t[PTK_CPU_SOFTIRQ];
-	u64 idl = t[PTK_CPU_IDLE], iow = t[PTK_CPU_IOWAIT], sto = t[PTK_CPU_STEAL];
-	u64 gue = t[PTK_CPU_GUEST] + t[PTK_CPU_GUEST_NICE];
-	u64 div = use + sys + idl + iow + sto;
-	if (!div)
-		div = 1, idl = 1;
-	use = use >= gue ? use - gue : 0;
-
-	const struct ptk_meminfo *m = &now->mi;
-	val[V_R] = PTK_U(now->st.procs_running);
-	val[V_B] = PTK_U(now->st.procs_blocked);
-	val[V_SWPD] =
-		PTK_U(conv_kb(v, m->swap_total > m->swap_free ? m->swap_total - m->swap_free : 0));
-	val[V_FREE] = PTK_U(conv_kb(v, m->mem_free));
-	val[V_BUFF] = PTK_U(conv_kb(v, v->active ? m->inactive : m->buffers));
-	val[V_CACHE] = PTK_U(conv_kb(v, v->active ? m->active : m->cached + m->sreclaimable));
-
-	u64 ev[6]; /* si so bi bo in cs: counts since boot, or over the interval */
-	const struct ptk_vmstat *vn = &now->vm, *vo = &old->vm;
-	if (i == 0) {
-		ev[0] = conv_kb(v, vn->pswpin * v->page_kb);
-		ev[1] = conv_kb(v, vn->pswpout * v->page_kb);
-		ev[2] = vn->pgpgin;
-		ev[3] = vn->pgpgout;
-		ev[4] = now->st.intr;
-		ev[5] = now->st.ctxt;
-		for (int k = 0; k < 6; k++) /* procps: (count * HZ + Div/2) / Div */
-			val[V_SI + k] = PTK_U((u64)((ev[k] * (double)v->hz + div / 2) / div));
-	} else {
-		ev[0] = conv_kb(v, ptk_delta(vo->pswpin, vn->pswpin) * v->page_kb);
-		ev[1] = conv_kb(v, ptk_delta(vo->pswpout, vn->pswpout) * v->page_kb);
-		ev[2] = ptk_delta(vo->pgpgin, vn->pgpgin);
-		ev[3] = ptk_delta(vo->pgpgout, vn->pgpgout);
-		ev[4] = ptk_delta(old->st.intr, now->st.intr);
-		ev[5] = ptk_delta(old->st.ctxt, now->st.ctxt);
-		for (int k = 0; k < 6; k++)
-			val[V_SI + k] = itv > 0 ? PTK_U((u64)(ev[k] / itv + 0.5)) : PTK_NA;
+	/* the since-boot line: counters from zero over procps 4.0.2's interval */
+	double span = i == 0 ? ptk_act_vmstat_boot_s(now, v->hz) : itv;
+	for (int k = 0; k < VM_NACTS; k++) {
+		v->rows[k].n = 0;
+		ptk_activities[vm_acts[k]].rows(i == 0 ? NULL : old, now, span, NULL, &v->rows[k]);
 	}
-	val[V_US] = PTK_U(pct(use, div));
-	val[V_SY] = PTK_U(pct(sys, div));
-	val[V_ID] = PTK_U(pct(idl, div));
-	val[V_WA] = PTK_U(pct(iow, div));
-	val[V_ST] = PTK_U(pct(sto, div));
-	val[V_GU] = PTK_U(pct(gue, div));
-
-	char ts[32] = "";
 	time_t wt = (time_t)ptk_ctx_walltime(ctx);
 	struct tm tm;
 	if (localtime_r(&wt, &tm))
 		strftime(ts, sizeof(ts), "%Y-%m-%d %H:%M:%S", &tm);
+	for (int c = 0; c < V_N; c++) {
+		const struct vm_col *col = &vm_layout[c];
+		int k = 0;
+
+		while (k < VM_NACTS && vm_acts[k] != col->act)
+			k++;
+		if (k == VM_NACTS) {
+			val[c] = PTK_S(ts); /* the timestamp */
+			continue;
+		}
+		int idx = ptk_act_col(&ptk_activities[col->act], col_mid(v, col));
+		val[c] = idx >= 0 && v->rows[k].n ? v->rows[k].r[0].v[idx] : PTK_NA;
+		/* no interval, no rate */
+		if (i > 0 && itv <= 0 && ptk_registry[col_mid(v, col)].kind == PTK_RATE)
+			val[c] = PTK_NA;
+	}
 
 	if (ctx->json) {
-		struct ptk_val jv[V_N];
-		int n = 0;
-		/* JSON: every column (gu too) and the timestamp whether or not -t */
-		for (int k = 0; k < V_N; k++)
-			jv[k] = val[k];
-		jv[V_TIME] = PTK_S(ts);
+		/* JSON: every column (gu too) and the timestamp whether or not -t, as the
+		 * registry holds them (kB whatever -S) */
 		ptk_sink_begin(&ctx->sink);
 		ptk_sink_meta_f64(&ctx->sink, "time", ptk_ctx_walltime(ctx));
 		ptk_sink_meta_bool(&ctx->sink, "since_boot", i == 0);
 		ptk_sink_meta_f64(&ctx->sink, "interval_s", itv);
-		ptk_sink_meta_u64(&ctx->sink, "mem_unit_bytes", v->unit);
 		ptk_sink_meta_bool(&ctx->sink, "active_inactive", v->active);
-		struct ptk_metric jc[V_N];
-		struct ptk_table jt = { "vmstat", jc, V_N };
-		for (int k = 0; k < V_N; k++)
-			jc[n++] = vm_cols[k];
-		if (v->active) {
-			jc[V_BUFF].key = "inact";
-			jc[V_CACHE].key = "active";
-		}
-		ptk_sink_meta_json(&ctx->sink, "vmstat", ptk_json_row(&jt, jv));
+		ptk_sink_meta_json(&ctx->sink, "vmstat", ptk_json_row(&v->jtab, val));
 		ptk_sink_end(&ctx->sink);
 		return 0;
 	}
 	if (v->lines == 0 || (!v->one_header && v->height > 0 && i > 0 && i % v->height == 0))
 		print_header(ctx, v);
-	val[V_TIME] = PTK_S(ts);
-	if (v->timestamp) /* the timestamp column is the last one of the table */
-		val[v->tab.ncols - 1] = val[V_TIME];
+	struct ptk_val tv[V_N];
+	for (int c = 0; c < v->tab.ncols; c++)
+		tv[c] = vm_text(v, v->shown[c], &ptk_registry[col_mid(v, v->shown[c])],
+				val[v->shown[c] - vm_layout], span);
 	ptk_sink_table_begin(&ctx->sink, &v->tab, false, NULL);
-	ptk_sink_row(&ctx->sink, NULL, val);
+	ptk_sink_row(&ctx->sink, NULL, tv);
 	ptk_sink_table_end(&ctx->sink);
 	fflush(ctx->sink.out);
 	v->lines++;
 	return 0;
+}
+
+/* The text and JSON tables of the options. */
+static void vm_tables(struct vm_state *v)
+{
+	int n = 0;
+
+	for (int k = 0; k < V_N; k++) {
+		const struct vm_col *c = &vm_layout[k];
+		const struct ptk_metric *m = &ptk_registry[col_mid(v, c)];
+
+		v->refs[k] = m;
+		if ((k == V_GU && !v->wide) || (k == V_TIME && !v->timestamp))
+			continue; /* 4.0.2 shows gu only in the wide layout */
+		v->shown[n] = c;
+		v->cols[n] = *m;
+		if (v->active && c->alt_name)
+			v->cols[n].name = c->alt_name;
+		else if (c->name)
+			v->cols[n].name = c->name;
+		v->cols[n].width = v->wide ? c->wide : c->width;
+		if (m->type != PTK_V_STR) {
+			v->cols[n].type = PTK_V_U64;
+			v->cols[n].prec = 0;
+		}
+		n++;
+	}
+	v->tab = (struct ptk_table){ "vmstat", v->cols, n };
+	v->jtab = (struct ptk_table){ .name = "vmstat", .ncols = V_N, .refs = v->refs };
 }
 
 int cmd_vmstat(struct ptk_ctx *ctx, int argc, char **argv)
@@ -368,37 +347,20 @@ int cmd_vmstat(struct ptk_ctx *ctx, int argc, char **argv)
 	v->hz = sysconf(_SC_CLK_TCK);
 	if (v->hz <= 0)
 		v->hz = 100;
-	v->page_kb = sysconf(_SC_PAGESIZE) / 1024;
-	if (v->page_kb <= 0)
-		v->page_kb = 4;
 	struct winsize ws;
 	int rows = 24;
 	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) != -1 && ws.ws_row > 0)
 		rows = ws.ws_row;
 	v->height = rows - 3 > 0 ? rows - 3 : 22;
-
-	int n = 0;
-	for (int k = 0; k <= V_GU; k++) {
-		if (k == V_GU && !v->wide)
-			continue; /* 4.0.2 shows gu only in the wide layout */
-		v->cols[n] = vm_cols[k];
-		if (v->wide)
-			v->cols[n].width = wide_width[k];
-		n++;
-	}
-	if (v->active) {
-		v->cols[V_BUFF].name = "inact";
-		v->cols[V_CACHE].name = "active";
-	}
-	if (v->timestamp)
-		v->cols[n++] = vm_cols[V_TIME];
-	v->tab = (struct ptk_table){ "vmstat", v->cols, n };
+	vm_tables(v);
 
 	r = ptk_loop(ctx, interval, count < 0 ? -1 : count - 1, vm_sample_fn, v);
 	r = r > 0 ? r : 0;
 out:
-	ptk_stat_free(&v->s[0].st);
-	ptk_stat_free(&v->s[1].st);
+	ptk_snap_free(&v->s[0]);
+	ptk_snap_free(&v->s[1]);
+	for (int k = 0; k < VM_NACTS; k++)
+		ptk_rows_free(&v->rows[k]);
 	free(v);
 	return r;
 }

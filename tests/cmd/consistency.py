@@ -334,17 +334,19 @@ if cpu_lines:
                  ("cpu all %idle", "%idle")):
         put(m, "iostat text", tv(vals[hdr.index(c)]) if c in hdr else MISSING)
 
-# vmstat: the last line (an interval); integers
+# vmstat: the last line (an interval); text in integers, JSON the registry's values
 vm = jlines("vmstat.json")
 vmj = vm[-1].get("vmstat", {}) if vm else {}
 vml = [l.split() for l in read("vmstat.txt").splitlines() if l.split() and l.split()[0].isdigit()]
 vmh = [l.split() for l in read("vmstat.txt").splitlines() if l.split()[:2] == ["r", "b"]]
-for m, k in (("runq-sz (procs_running; the tree has no ptk-capture marker)", "r"), ("blocked (procs_blocked)", "b"),
-             ("cswch/s", "cs"), ("intr/s", "in"), ("kbmemfree", "free"), ("kbbuffers", "buff"),
-             ("cpu all user+nice %", "us"), ("swap used kB", "swpd"), ("pgpgin/s", "bi")):
+for m, c, k in (("runq-sz (procs_running; the tree has no ptk-capture marker)", "r", "procs_running"),
+                ("blocked (procs_blocked)", "b", "procs_blocked"), ("cswch/s", "cs", "cswch_s"),
+                ("intr/s", "in", "intr_s"), ("kbmemfree", "free", "kbmemfree"),
+                ("kbbuffers", "buff", "kbbuffers"), ("cpu all user+nice %", "us", "user_nice_excl_guest_pct"),
+                ("swap used kB", "swpd", "kbswpused"), ("pgpgin/s", "bi", "pgpgin_s")):
     put(m, "vmstat --json", dig(vmj, k))
     if vml and vmh:
-        put(m, "vmstat text", tv(vml[-1][vmh[0].index(k)]) if k in vmh[0] else MISSING)
+        put(m, "vmstat text", tv(vml[-1][vmh[0].index(c)]) if c in vmh[0] else MISSING)
 
 # free -k -w (a level: snapshot 0 = snapshot 2 here)
 fr = jlines("free.json")
