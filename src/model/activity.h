@@ -44,8 +44,10 @@ struct ptk_act_opts {
 	bool partitions; /* disks: partitions too */
 	bool unused; /* disks: devices that never completed a request too */
 	/* disks: a device that appeared has no baseline (na) and one whose counters went back
-	 * shows 0 for the interval, as ptk iostat always has; otherwise both count from zero,
-	 * as sysstat's sar does (its check_disk_reg) */
+	 * shows 0 for the interval, as ptk iostat always has; network devices: one that
+	 * appeared has no baseline (na) and a counter that went back counts 0, as ptk nicstat
+	 * always has; otherwise both count from zero, as sysstat's sar does (its
+	 * check_disk_reg, check_net_dev_reg) */
 	bool restart_zero;
 };
 

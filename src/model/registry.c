@@ -342,6 +342,16 @@ const struct ptk_metric ptk_registry[PTK_M_COUNT] = {
 				 "max(d(rx bytes), d(tx bytes)) * 8 / itv / speed, capped at 100",
 				 "link utilisation, full duplex assumed (/proc/net/dev, "
 				 "/sys/class/net/IF/speed); unknown without a link speed"),
+	[PTK_M_NET_RXAVS] = ENTRY("rAvs", "ravs_bytes", "bytes", PTK_RATE, PTK_V_F64, 9, 2, NULL,
+				  "d(rx bytes) / d(rx packets), 0 without a packet",
+				  "mean size of the packets received (/proc/net/dev)"),
+	[PTK_M_NET_TXAVS] = ENTRY("wAvs", "wavs_bytes", "bytes", PTK_RATE, PTK_V_F64, 9, 2, NULL,
+				  "d(tx bytes) / d(tx packets), 0 without a packet",
+				  "mean size of the packets transmitted (/proc/net/dev)"),
+	[PTK_M_NET_SAT] = RATE("Sat", "sat_s", "/s", NULL,
+			       "d(rx errs + rx drop + tx drop + tx fifo + tx colls + tx carrier) / itv",
+			       "saturation as nicstat counts it: errors and drops of both "
+			       "directions, receive FIFO overruns excluded (/proc/net/dev)"),
 	[PTK_M_NET_RXERR] = RATE("rxerr/s", "rxerr_s", "/s", "node_network_receive_errs_total",
 				 "d(rx errs) / itv", "bad packets received (/proc/net/dev)"),
 	[PTK_M_NET_TXERR] = RATE("txerr/s", "txerr_s", "/s", "node_network_transmit_errs_total",
@@ -397,6 +407,20 @@ const struct ptk_metric ptk_registry[PTK_M_COUNT] = {
 		PCT("%retrans", "retrans_pct", NULL, "d(Tcp RetransSegs) / d(Tcp OutSegs)",
 		    "segments retransmitted per segment sent (/proc/net/snmp Tcp "
 		    "RetransSegs, OutSegs); unknown with none sent"),
+	[PTK_M_TCP_RESETS] = RATE("Reset", "reset_s", "/s", NULL,
+				  "d(Tcp EstabResets + Tcp OutRsts) / itv",
+				  "resets: of established connections, and RST segments sent "
+				  "(/proc/net/snmp Tcp EstabResets, OutRsts)"),
+	[PTK_M_TCP_LDROPS] = RATE("Drops", "listen_drops_s", "/s", "node_netstat_TcpExt_ListenDrops",
+				  "d(TcpExt ListenDrops) / itv",
+				  "SYNs and connections dropped by listeners, accept queue overflows "
+				  "included (/proc/net/netstat TcpExt ListenDrops)"),
+	[PTK_M_TCP_INKB] = RATE("InKB", "in_kb_s", "kB/s", NULL, "none: always unknown",
+				"TCP payload received: Linux keeps no TCP byte counter, so this is "
+				"always unknown (nicstat's column; it prints 0)"),
+	[PTK_M_TCP_OUTKB] = RATE("OutKB", "out_kb_s", "kB/s", NULL, "none: always unknown",
+				 "TCP payload sent: no Linux counter, always unknown (nicstat's "
+				 "column)"),
 
 	/* ---- pressure stall information ---- */
 	[PTK_M_PSI_CPU_SOME_AVG10] =

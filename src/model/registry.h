@@ -144,6 +144,9 @@ enum ptk_mid {
 	PTK_M_NET_TXCMP,
 	PTK_M_NET_RXMCST,
 	PTK_M_NET_IFUTIL,
+	PTK_M_NET_RXAVS, /* nicstat rAvs, wAvs: bytes per packet */
+	PTK_M_NET_TXAVS,
+	PTK_M_NET_SAT, /* nicstat Sat: errors and drops per second */
 	PTK_M_NET_RXERR,
 	PTK_M_NET_TXERR,
 	PTK_M_NET_COLL,
@@ -165,6 +168,10 @@ enum ptk_mid {
 	PTK_M_TCP_ISEGERR,
 	PTK_M_TCP_ORSTS,
 	PTK_M_TCP_RETRANS_PCT, /* retransmitted / sent segments: the one retransmit ratio */
+	PTK_M_TCP_RESETS, /* EstabResets + OutRsts (nicstat Reset) */
+	PTK_M_TCP_LDROPS, /* TcpExt ListenDrops (nicstat Drops) */
+	PTK_M_TCP_INKB, /* nicstat InKB, OutKB: no Linux counter, always unknown */
+	PTK_M_TCP_OUTKB,
 
 	/* ---- pressure stall information: /proc/pressure (act_psi.c) ---- */
 	PTK_M_PSI_CPU_SOME_AVG10,

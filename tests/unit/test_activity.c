@@ -174,6 +174,15 @@ static void test_net(void **state)
 	EQ(f, PTK_ACT_NET_DEV, "lo", NET_RXKB, 1.0);
 	NA(f, PTK_ACT_NET_DEV, "lo", NET_IFUTIL);
 	EQ(f, PTK_ACT_NET_DEV, "tun0", NET_RXKB, 1.0);
+	/* nicstat's: bytes per packet (25e6 / 2000, 1e6 / 1000), rx errs +1 in 2 s */
+	EQ(f, PTK_ACT_NET_DEV, "eth0", NET_RXAVS, 12500.0);
+	EQ(f, PTK_ACT_NET_DEV, "eth0", NET_TXAVS, 1000.0);
+	EQ(f, PTK_ACT_NET_DEV, "eth0", NET_SAT, 0.5);
+	EQ(f, PTK_ACT_NET_DEV, "tun0", NET_TXAVS, 0.0); /* no packet sent */
+	/* restart_zero: tun0 appeared, so it has no baseline */
+	rows(f, PTK_ACT_NET_DEV, false, &(struct ptk_act_opts){ .restart_zero = true });
+	NA(f, PTK_ACT_NET_DEV, "tun0", NET_RXKB);
+	EQ(f, PTK_ACT_NET_DEV, "eth0", NET_RXPCK, 1000.0);
 	rows(f, PTK_ACT_NET_EDEV, false, NULL);
 	EQ(f, PTK_ACT_NET_EDEV, "eth0", NET_RXERR, 0.5);
 }
@@ -192,6 +201,10 @@ static void test_tcp(void **state)
 	EQ(f, PTK_ACT_ETCP, "", TCP_RETRANS_PCT, 1.0);
 	NA(f, PTK_ACT_ETCP, "", TCP_ISEGERR);
 	EQ(f, PTK_ACT_ETCP, "", TCP_ORSTS, 0.0);
+	EQ(f, PTK_ACT_ETCP, "", TCP_RESETS, 0.0); /* EstabResets 3 -> 3, OutRsts 10 -> 10 */
+	NA(f, PTK_ACT_ETCP, "", TCP_LDROPS); /* no /proc/net/netstat */
+	rows(f, PTK_ACT_TCP, false, NULL);
+	NA(f, PTK_ACT_TCP, "", TCP_INKB); /* no Linux counter */
 }
 
 /* meminfo (second sample only; the first has none: unknown) */
