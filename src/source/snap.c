@@ -455,9 +455,17 @@ static int read_root(const struct ptk_src *src, struct ptk_snap *s, unsigned mas
 {
 	int r;
 
-	if ((r = ptk_uptime_read(src, &s->up)) || (r = ptk_stat_read(src, &s->st)))
+	if ((r = ptk_uptime_read(src, &s->up)))
 		return r;
-	part_done(s, PTK_SNAP_STAT, 0);
+	if ((r = ptk_stat_read(src, &s->st)) && !(mask & PTK_SNAP_STAT_OPTIONAL))
+		return r;
+	part_done(s, PTK_SNAP_STAT, r);
+	if (r) { /* unread: nothing of it is known */
+		memset(&s->st.all, 0, sizeof(s->st.all));
+		s->st.ncpu = 0;
+		s->st.ctxt = s->st.intr = s->st.processes = s->st.btime = 0;
+		s->st.procs_running = s->st.procs_blocked = 0;
+	}
 	if (mask & PTK_SNAP_BIT(PTK_SNAP_LOADAVG))
 		part_done(s, PTK_SNAP_LOADAVG, ptk_loadavg_read(src, &s->la));
 	if (mask & PTK_SNAP_BIT(PTK_SNAP_MEMINFO))

@@ -38,6 +38,10 @@ enum ptk_snap_part {
 #define PTK_SNAP_PSI                                                          \
 	(PTK_SNAP_BIT(PTK_SNAP_PSI_CPU) | PTK_SNAP_BIT(PTK_SNAP_PSI_MEMORY) | \
 	 PTK_SNAP_BIT(PTK_SNAP_PSI_IO))
+/* In a mask: a root without /proc/stat is read all the same, its part unread (err[] set, st
+ * zero), for the commands that need only the uptime and their own parts (nicstat,
+ * pressure). Live, /proc/stat is always there. */
+#define PTK_SNAP_STAT_OPTIONAL (1u << 31)
 /* Everything the archive stores (the online list is derived from /proc/stat there). */
 #define PTK_SNAP_ALL ((1u << PTK_SNAP_NPARTS) - 1 - PTK_SNAP_BIT(PTK_SNAP_ONLINE))
 
@@ -131,11 +135,12 @@ void ptk_snap_reserve(struct ptk_snap *s);
 void ptk_snap_copy(struct ptk_snap *dst, const struct ptk_snap *src);
 
 /*
- * Read the parts in mask (PTK_SNAP_BIT()s; PTK_SNAP_STAT is always read) of the source's
- * current sample into s. Live, the files are kept open and pread() at offset 0 (seq_file
- * regenerates them), which saves a path walk per file per interval; /proc/uptime comes from
- * CLOCK_BOOTTIME there. Other roots (--procfs, snapshot trees): the ordinary readers. t_ms is
- * the wall clock live (ptk_snap_now_ms), btime + uptime on another root.
+ * Read the parts in mask (PTK_SNAP_BIT()s; PTK_SNAP_STAT is always read, and required unless
+ * PTK_SNAP_STAT_OPTIONAL) of the source's current sample into s. Live, the files are kept
+ * open and pread() at offset 0 (seq_file regenerates them), which saves a path walk per file
+ * per interval; /proc/uptime comes from CLOCK_BOOTTIME there. Other roots (--procfs,
+ * snapshot trees): the ordinary readers. t_ms is the wall clock live (ptk_snap_now_ms),
+ * btime + uptime on another root.
  * Returns 0, or the -errno of /proc/stat or /proc/uptime (then nothing else is valid); the
  * other parts fail alone (s->err[part], bit clear in s->read).
  */
