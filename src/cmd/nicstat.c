@@ -1,12 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ptk nicstat: per-interface throughput, utilization and saturation, and TCP rates, as
- * Brendan Gregg's and Tim Cook's nicstat (Linux build) defines them:
- *   rKB/s wKB/s   /proc/net/dev bytes (KB = 1024 bytes)
- *   rAvs wAvs     bytes per packet
- *   %Util         max(rx, tx) bits/s against the link speed (full duplex), capped at 100
- *   Sat           rx errs + rx drop + tx drop + tx fifo + tx colls + tx carrier, per second
- *   TCP (-t)      Tcp: and TcpExt: counters of /proc/net/snmp and /proc/net/netstat
+ * Brendan Gregg's and Tim Cook's nicstat (Linux build) shows them. Every column is a registry
+ * entry computed by the network activities (model/act_net.c: net_dev with restart_zero, tcp,
+ * etcp); this file selects the interfaces and lays the columns out as nicstat prints them.
  * The first report covers the time since boot.
  */
 #include <errno.h>
@@ -14,99 +11,33 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "model/delta.h"
-#include "source/procfs/procfs.h"
+#include "model/activity.h"
 
-enum { N_IF, N_RKB, N_WKB, N_RPK, N_WPK, N_RAVS, N_WAVS, N_UTIL, N_SAT, N_NCOLS };
-static const struct ptk_metric nic_cols[N_NCOLS] = {
-	[N_IF] = { "Int", "interface", "", PTK_GAUGE, PTK_V_STR, 8, 0,
-		   "interface name (/proc/net/dev)" },
-	[N_RKB] = { "rKB/s", "rkb_s", "KB/s", PTK_GAUGE, PTK_V_F64, 7, 2,
-		    "KB (1024 bytes) received per second (/proc/net/dev receive bytes)" },
-	[N_WKB] = { "wKB/s", "wkb_s", "KB/s", PTK_GAUGE, PTK_V_F64, 7, 2,
-		    "KB (1024 bytes) transmitted per second (/proc/net/dev transmit bytes)" },
-	[N_RPK] = { "rPk/s", "rpk_s", "/s", PTK_GAUGE, PTK_V_F64, 7, 2,
-		    "packets received per second (/proc/net/dev receive packets)" },
-	[N_WPK] = { "wPk/s", "wpk_s", "/s", PTK_GAUGE, PTK_V_F64, 7, 2,
-		    "packets transmitted per second (/proc/net/dev transmit packets)" },
-	[N_RAVS] = { "rAvs", "ravs_bytes", "bytes", PTK_GAUGE, PTK_V_F64, 7, 2,
-		     "average received packet size: rx bytes / rx packets (0 with no packets)" },
-	[N_WAVS] = { "wAvs", "wavs_bytes", "bytes", PTK_GAUGE, PTK_V_F64, 7, 2,
-		     "average transmitted packet size: tx bytes / tx packets (0 with no packets)" },
-	[N_UTIL] = { "%Util", "util_pct", "%", PTK_GAUGE, PTK_V_F64, 5, 2,
-		     "max(rx, tx) bits/s over link speed, full duplex, capped at 100 "
-		     "(/sys/class/net/IF/speed); null when the speed is unknown" },
-	[N_SAT] = { "Sat", "sat_s", "/s", PTK_GAUGE, PTK_V_F64, 6, 2,
-		    "rx errs+drop, tx drop+fifo+colls+carrier per second (/proc/net/dev)" },
-};
-static const struct ptk_table nic_tab = { "interfaces", nic_cols, N_NCOLS };
-
-enum {
-	T_INKB,
-	T_OUTKB,
-	T_INSEG,
-	T_OUTSEG,
-	T_RESET,
-	T_ATTF,
-	T_RETX,
-	T_INCONN,
-	T_OUTCON,
-	T_DROPS,
-	T_NCOLS
-};
-static const struct ptk_metric tcp_cols[T_NCOLS] = {
-	[T_INKB] = { "InKB", "in_kb_s", "KB/s", PTK_GAUGE, PTK_V_F64, 7, 2,
-		     "TCP payload KB received per second: Linux keeps no TCP byte counter, "
-		     "always null (nicstat prints 0)" },
-	[T_OUTKB] = { "OutKB", "out_kb_s", "KB/s", PTK_GAUGE, PTK_V_F64, 7, 2,
-		      "TCP payload KB sent per second: no Linux counter, always null" },
-	[T_INSEG] = { "InSeg", "in_seg_s", "/s", PTK_GAUGE, PTK_V_F64, 7, 2,
-		      "segments received per second (/proc/net/snmp Tcp InSegs)" },
-	[T_OUTSEG] = { "OutSeg", "out_seg_s", "/s", PTK_GAUGE, PTK_V_F64, 7, 2,
-		       "segments sent per second, retransmits excluded (/proc/net/snmp Tcp "
-		       "OutSegs)" },
-	[T_RESET] = { "Reset", "reset_s", "/s", PTK_GAUGE, PTK_V_F64, 5, 2,
-		      "resets per second: Tcp EstabResets + OutRsts (/proc/net/snmp)" },
-	[T_ATTF] = { "AttF", "attempt_fail_s", "/s", PTK_GAUGE, PTK_V_F64, 5, 2,
-		     "failed connection attempts per second (/proc/net/snmp Tcp AttemptFails)" },
-	[T_RETX] = { "%ReTX", "retrans_pct", "%", PTK_GAUGE, PTK_V_F64, 5, 2,
-		     "retransmitted segments / sent segments: Tcp RetransSegs*100/OutSegs "
-		     "(/proc/net/snmp)" },
-	[T_INCONN] = { "InConn", "in_conn_s", "/s", PTK_GAUGE, PTK_V_F64, 6, 2,
-		       "passive opens (accepted) per second (/proc/net/snmp Tcp PassiveOpens)" },
-	[T_OUTCON] = { "OutCon", "out_conn_s", "/s", PTK_GAUGE, PTK_V_F64, 6, 2,
-		       "active opens (connect) per second (/proc/net/snmp Tcp ActiveOpens)" },
-	[T_DROPS] = { "Drops", "listen_drops_s", "/s", PTK_GAUGE, PTK_V_F64, 5, 2,
-		      "SYNs/connections dropped by listeners per second, accept queue "
-		      "overflows included (/proc/net/netstat TcpExt ListenDrops)" },
-};
-static const struct ptk_table tcp_tab = { "tcp", tcp_cols, T_NCOLS };
-
-/* Tcp/TcpExt counters we keep between samples, in the order of tcp_keys[]. */
-enum {
-	K_INSEGS,
-	K_OUTSEGS,
-	K_ESTABRST,
-	K_OUTRSTS,
-	K_ATTF,
-	K_RETRANS,
-	K_PASSIVE,
-	K_ACTIVE,
-	K_LDROPS,
-	K_NKEYS
-};
-static const char *const tcp_keys[K_NKEYS] = {
-	[K_INSEGS] = "Tcp.InSegs",	   [K_OUTSEGS] = "Tcp.OutSegs",
-	[K_ESTABRST] = "Tcp.EstabResets",  [K_OUTRSTS] = "Tcp.OutRsts",
-	[K_ATTF] = "Tcp.AttemptFails",	   [K_RETRANS] = "Tcp.RetransSegs",
-	[K_PASSIVE] = "Tcp.PassiveOpens",  [K_ACTIVE] = "Tcp.ActiveOpens",
-	[K_LDROPS] = "TcpExt.ListenDrops",
+/* A column: registry entry m, titled and sized as nicstat prints it (name NULL: the
+ * registry's title). */
+struct nic_col {
+	enum ptk_mid m;
+	const char *name;
+	int width;
 };
 
-struct tcp_sample {
-	u64 v[K_NKEYS];
-	bool has[K_NKEYS];
+static const struct nic_col if_layout[] = {
+	{ PTK_M_NET_IFACE, "Int", 8 },	 { PTK_M_NET_RXKB, "rKB/s", 7 },
+	{ PTK_M_NET_TXKB, "wKB/s", 7 },	 { PTK_M_NET_RXPCK, "rPk/s", 7 },
+	{ PTK_M_NET_TXPCK, "wPk/s", 7 }, { PTK_M_NET_RXAVS, NULL, 7 },
+	{ PTK_M_NET_TXAVS, NULL, 7 },	 { PTK_M_NET_IFUTIL, "%Util", 5 },
+	{ PTK_M_NET_SAT, NULL, 6 },
 };
+#define N_NCOLS ((int)ARRAY_SIZE(if_layout))
+
+static const struct nic_col tcp_layout[] = {
+	{ PTK_M_TCP_INKB, NULL, 7 },	       { PTK_M_TCP_OUTKB, NULL, 7 },
+	{ PTK_M_TCP_ISEG, "InSeg", 7 },	       { PTK_M_TCP_OSEG, "OutSeg", 7 },
+	{ PTK_M_TCP_RESETS, NULL, 5 },	       { PTK_M_TCP_ATMPTF, "AttF", 5 },
+	{ PTK_M_TCP_RETRANS_PCT, "%ReTX", 5 }, { PTK_M_TCP_PASSIVE, "InConn", 6 },
+	{ PTK_M_TCP_ACTIVE, "OutCon", 6 },     { PTK_M_TCP_LDROPS, NULL, 5 },
+};
+#define T_NCOLS ((int)ARRAY_SIZE(tcp_layout))
 
 #define PAGE_LINES 20 /* nicstat repeats the header every 20 lines */
 
@@ -114,9 +45,11 @@ struct nicstat {
 	bool tcp, skipzero, nonlocal;
 	char **ifs; /* -i list, NULL = all */
 	int nifs;
-	struct ptk_netdevs prev, cur;
-	struct tcp_sample tprev;
-	struct ptk_kvs kvs;
+	struct ptk_snap s[2];
+	int cur;
+	struct ptk_rows rows, etcp;
+	struct ptk_metric if_cols[N_NCOLS], tcp_cols[T_NCOLS];
+	struct ptk_table if_tab, tcp_tab;
 	int lines; /* lines since the last header */
 };
 
@@ -128,6 +61,19 @@ static const char usage[] =
 	"  -n             non-local interfaces only (exclude lo)\n"
 	"  -t             TCP statistics instead of interfaces\n"
 	"  -z             skip interfaces with no packets in the interval\n";
+
+/* The columns of a layout: registry entries with nicstat's titles and widths. */
+static void nic_table(const struct nic_col *l, int n, struct ptk_metric *cols,
+		      struct ptk_table *tab, const char *name)
+{
+	for (int i = 0; i < n; i++) {
+		cols[i] = ptk_registry[l[i].m];
+		if (l[i].name)
+			cols[i].name = l[i].name;
+		cols[i].width = l[i].width;
+	}
+	*tab = (struct ptk_table){ name, cols, n };
+}
 
 static bool if_wanted(const struct nicstat *ns, const char *name)
 {
@@ -141,105 +87,59 @@ static bool if_wanted(const struct nicstat *ns, const char *name)
 	return false;
 }
 
-static double per_s(u64 d, double itv)
+/* Metric m of row r of activity a (na when r is NULL or a does not hold m). */
+static struct ptk_val act_val(const struct ptk_row *r, enum ptk_act_id a, enum ptk_mid m)
 {
-	return itv > 0 ? (double)d / itv : 0.0;
+	int i = ptk_act_col(&ptk_activities[a], m);
+
+	return r && i >= 0 ? r->v[i] : PTK_NA;
 }
 
-/* One interface row from two reads (old == NULL: since boot). */
-static void nic_row(const struct ptk_src *src, const struct ptk_netdev *old,
-		    const struct ptk_netdev *cur, double itv, struct ptk_val *v, double *pkts)
+/* The TCP row (tcp and etcp activities) in tcp_layout's columns. In text, %ReTX of an
+ * interval that sent no segment is 0.00, as nicstat prints it (the model: unknown). */
+static void tcp_vals(struct ptk_ctx *ctx, struct nicstat *ns, struct ptk_val *v)
 {
-	static const enum ptk_netdev_field sat_fields[] = {
-		PTK_ND_RX_ERRS, PTK_ND_RX_DROP,	 PTK_ND_TX_DROP,
-		PTK_ND_TX_FIFO, PTK_ND_TX_COLLS, PTK_ND_TX_CARRIER,
-	};
-	u64 d[PTK_ND_NFIELDS], sat = 0;
-	long mbps;
+	const struct ptk_row *t = ns->rows.n ? &ns->rows.r[0] : NULL;
+	const struct ptk_row *e = ns->etcp.n ? &ns->etcp.r[0] : NULL;
 
-	for (int f = 0; f < PTK_ND_NFIELDS; f++)
-		d[f] = ptk_delta(old ? old->f[f] : 0, cur->f[f]);
-	for (size_t k = 0; k < ARRAY_SIZE(sat_fields); k++)
-		sat += d[sat_fields[k]];
-
-	double rbps = per_s(d[PTK_ND_RX_BYTES], itv), wbps = per_s(d[PTK_ND_TX_BYTES], itv);
-	double rpps = per_s(d[PTK_ND_RX_PACKETS], itv), wpps = per_s(d[PTK_ND_TX_PACKETS], itv);
-
-	v[N_IF] = PTK_S(cur->name);
-	v[N_RKB] = PTK_F(rbps / 1024);
-	v[N_WKB] = PTK_F(wbps / 1024);
-	v[N_RPK] = PTK_F(rpps);
-	v[N_WPK] = PTK_F(wpps);
-	v[N_RAVS] = PTK_F(rpps > 0 ? rbps / rpps : 0);
-	v[N_WAVS] = PTK_F(wpps > 0 ? wbps / wpps : 0);
-	if (ptk_net_speed_read(src, cur->name, &mbps) == 0) {
-		/* bits/s * 100 / (Mb/s * 1e6); full duplex: the busier direction */
-		double util = MAX(rbps, wbps) * 800.0 / ((double)mbps * 1e6);
-		v[N_UTIL] = PTK_F(MIN(util, 100.0));
-	} else {
-		v[N_UTIL] = PTK_NA;
+	for (int c = 0; c < T_NCOLS; c++) {
+		enum ptk_mid m = tcp_layout[c].m;
+		v[c] = ptk_act_col(&ptk_activities[PTK_ACT_TCP], m) >= 0 ?
+			       act_val(t, PTK_ACT_TCP, m) :
+			       act_val(e, PTK_ACT_ETCP, m);
+		if (m == PTK_M_TCP_RETRANS_PCT && v[c].na && !ctx->json) {
+			struct ptk_val out = act_val(t, PTK_ACT_TCP, PTK_M_TCP_OSEG);
+			if (!out.na && out.f == 0)
+				v[c] = PTK_F(0);
+		}
 	}
-	v[N_SAT] = PTK_F(per_s(sat, itv));
-	*pkts = rpps + wpps;
-}
-
-static int tcp_read(struct ptk_ctx *ctx, struct nicstat *ns, struct tcp_sample *t)
-{
-	int r = ptk_netsnmp_read(&ctx->src, &ns->kvs);
-
-	if (r)
-		return r;
-	for (int k = 0; k < K_NKEYS; k++) {
-		s64 v;
-		t->has[k] = ptk_kvs_get(&ns->kvs, tcp_keys[k], &v);
-		t->v[k] = t->has[k] ? (u64)v : 0;
-	}
-	return t->has[K_INSEGS] ? 0 : -EINVAL;
-}
-
-static void tcp_row(const struct tcp_sample *old, const struct tcp_sample *cur, double itv,
-		    struct ptk_val *v)
-{
-	u64 d[K_NKEYS];
-	bool ok[K_NKEYS];
-
-	for (int k = 0; k < K_NKEYS; k++) {
-		ok[k] = cur->has[k] && (!old || old->has[k]);
-		d[k] = ok[k] ? ptk_delta(old ? old->v[k] : 0, cur->v[k]) : 0;
-	}
-#define RATE(k) (ok[k] ? PTK_F(per_s(d[k], itv)) : PTK_NA)
-	v[T_INKB] = PTK_NA;
-	v[T_OUTKB] = PTK_NA;
-	v[T_INSEG] = RATE(K_INSEGS);
-	v[T_OUTSEG] = RATE(K_OUTSEGS);
-	v[T_RESET] = ok[K_ESTABRST] && ok[K_OUTRSTS] ?
-			     PTK_F(per_s(d[K_ESTABRST] + d[K_OUTRSTS], itv)) :
-			     PTK_NA;
-	v[T_ATTF] = RATE(K_ATTF);
-	if (ok[K_RETRANS] && ok[K_OUTSEGS])
-		v[T_RETX] = PTK_F(d[K_OUTSEGS] ? d[K_RETRANS] * 100.0 / d[K_OUTSEGS] : 0.0);
-	else
-		v[T_RETX] = PTK_NA;
-	v[T_INCONN] = RATE(K_PASSIVE);
-	v[T_OUTCON] = RATE(K_ACTIVE);
-	v[T_DROPS] = RATE(K_LDROPS);
-#undef RATE
 }
 
 static int nicstat_sample(struct ptk_ctx *ctx, void *arg, long i, double itv)
 {
+	static const struct ptk_act_opts opts = { .restart_zero = true };
 	struct nicstat *ns = arg;
+	struct ptk_snap *now = &ns->s[ns->cur], *old = &ns->s[!ns->cur];
 	struct ptk_sink *s = &ctx->sink;
 	char clock[16];
 	int r;
 
+	/* the uptime and the interfaces (or TCP) only: a tree may hold no /proc/stat */
+	r = ptk_snap_read(&ctx->src, now,
+			  PTK_SNAP_BIT(ns->tcp ? PTK_SNAP_SNMP : PTK_SNAP_NETDEV) |
+				  PTK_SNAP_STAT_OPTIONAL);
+	if (r) {
+		ptk_err("cannot read %s/uptime: %s", ctx->src.procfs, strerror(-r));
+		return PTK_EXIT_RUNTIME;
+	}
 	if (i == 0) {
-		itv = ptk_ctx_uptime(ctx); /* first report: since boot */
+		itv = now->up.up_s; /* first report: since boot */
 		if (itv <= 0) {
 			ptk_err("cannot read %s/uptime", ctx->src.procfs);
 			return PTK_EXIT_RUNTIME;
 		}
 	}
+	ns->cur = !ns->cur;
 	ptk_ctx_clock(ctx, clock, sizeof(clock));
 	ptk_sink_begin(s);
 	ptk_sink_meta_f64(s, "time", ptk_ctx_walltime(ctx));
@@ -248,19 +148,24 @@ static int nicstat_sample(struct ptk_ctx *ctx, void *arg, long i, double itv)
 	ptk_sink_meta_bool(s, "since_boot", i == 0);
 
 	if (ns->tcp) {
-		struct tcp_sample cur;
 		struct ptk_val v[T_NCOLS];
+		s64 x;
 
-		if ((r = tcp_read(ctx, ns, &cur))) {
+		r = now->err[PTK_SNAP_SNMP];
+		if (!r && !ptk_kvs_get(&now->kvs, "Tcp.InSegs", &x))
+			r = -EINVAL;
+		if (r) {
 			ptk_err("cannot read %s/net/snmp: %s", ctx->src.procfs, strerror(-r));
 			return PTK_EXIT_RUNTIME;
 		}
-		tcp_row(i == 0 ? NULL : &ns->tprev, &cur, itv, v);
-		ns->tprev = cur;
+		ns->rows.n = ns->etcp.n = 0;
+		ptk_activities[PTK_ACT_TCP].rows(i == 0 ? NULL : old, now, itv, NULL, &ns->rows);
+		ptk_activities[PTK_ACT_ETCP].rows(i == 0 ? NULL : old, now, itv, NULL, &ns->etcp);
+		tcp_vals(ctx, ns, v);
 		if (ctx->json) {
-			ptk_sink_meta_json(s, "tcp", ptk_json_row(&tcp_tab, v));
+			ptk_sink_meta_json(s, "tcp", ptk_json_row(&ns->tcp_tab, v));
 		} else {
-			ptk_sink_table_begin(s, &tcp_tab, true, clock);
+			ptk_sink_table_begin(s, &ns->tcp_tab, true, clock);
 			ptk_sink_row(s, "TCP", v);
 			ptk_sink_table_end(s);
 		}
@@ -268,13 +173,13 @@ static int nicstat_sample(struct ptk_ctx *ctx, void *arg, long i, double itv)
 		return 0;
 	}
 
-	if ((r = ptk_netdev_read(&ctx->src, &ns->cur))) {
+	if ((r = now->err[PTK_SNAP_NETDEV])) {
 		ptk_err("cannot read %s/net/dev: %s", ctx->src.procfs, strerror(-r));
 		return PTK_EXIT_RUNTIME;
 	}
 	int matched = 0;
-	for (int k = 0; k < ns->cur.n; k++) {
-		const struct ptk_netdev *d = &ns->cur.d[k];
+	for (int k = 0; k < now->nd.n; k++) {
+		const struct ptk_netdev *d = &now->nd.d[k];
 		/* nicstat skips interfaces that never carried a packet */
 		if (if_wanted(ns, d->name) && (d->f[PTK_ND_RX_PACKETS] || d->f[PTK_ND_TX_PACKETS]))
 			matched++;
@@ -283,35 +188,37 @@ static int nicstat_sample(struct ptk_ctx *ctx, void *arg, long i, double itv)
 		ptk_err("no matching interface");
 		return PTK_EXIT_RUNTIME;
 	}
+	ns->rows.n = 0;
+	ptk_activities[PTK_ACT_NET_DEV].rows(i == 0 ? NULL : old, now, itv, &opts, &ns->rows);
 	if (ns->lines >= PAGE_LINES) {
 		ns->lines = 0;
-		ptk_sink_table_begin(s, &nic_tab, true, "    Time");
+		ptk_sink_table_begin(s, &ns->if_tab, true, "    Time");
 	} else {
-		ptk_sink_table_begin(s, &nic_tab, false, NULL);
+		ptk_sink_table_begin(s, &ns->if_tab, false, NULL);
 	}
-	for (int k = 0; k < ns->cur.n; k++) {
-		const struct ptk_netdev *d = &ns->cur.d[k], *old = NULL;
+	for (int k = 0; k < now->nd.n; k++) {
+		const struct ptk_netdev *d = &now->nd.d[k];
+		const struct ptk_row *row = ptk_rows_find(&ns->rows, d->name);
 		struct ptk_val v[N_NCOLS];
-		double pkts;
 
 		if (!if_wanted(ns, d->name) ||
 		    !(d->f[PTK_ND_RX_PACKETS] || d->f[PTK_ND_TX_PACKETS]))
 			continue;
-		if (i > 0 && !(old = ptk_netdev_find(&ns->prev, d->name)))
+		if (i > 0 && !ptk_netdev_find(&old->nd, d->name))
 			continue; /* appeared in this interval: its baseline is now */
-		nic_row(&ctx->src, old, d, itv, v, &pkts);
+		for (int c = 0; c < N_NCOLS; c++)
+			v[c] = act_val(row, PTK_ACT_NET_DEV, if_layout[c].m);
+		v[0] = PTK_S(d->name);
 		/* with several interfaces, nicstat prints the header every interval */
 		ns->lines += matched > 1 ? PAGE_LINES : 1;
-		if (ns->skipzero && pkts == 0)
+		struct ptk_val rp = act_val(row, PTK_ACT_NET_DEV, PTK_M_NET_RXPCK);
+		struct ptk_val tp = act_val(row, PTK_ACT_NET_DEV, PTK_M_NET_TXPCK);
+		if (ns->skipzero && !rp.na && !tp.na && rp.f + tp.f == 0)
 			continue;
 		ptk_sink_row(s, clock, v);
 	}
 	ptk_sink_table_end(s);
 	ptk_sink_end(s);
-
-	struct ptk_netdevs tmp = ns->prev;
-	ns->prev = ns->cur;
-	ns->cur = tmp;
 	return 0;
 }
 
@@ -321,7 +228,7 @@ static int parse_if_list(struct nicstat *ns, char *list)
 	char *save = NULL, *tok;
 
 	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (!*tok || strlen(tok) >= sizeof(ns->prev.d[0].name))
+		if (!*tok || strlen(tok) >= sizeof(ns->s[0].nd.d[0].name))
 			return -EINVAL;
 		ns->ifs = xrealloc(ns->ifs, (ns->nifs + 1) * sizeof(*ns->ifs));
 		ns->ifs[ns->nifs++] = tok;
@@ -375,14 +282,17 @@ int cmd_nicstat(struct ptk_ctx *ctx, int argc, char **argv)
 		r = ptk_ctx_ready(ctx);
 	if (!r) {
 		ctx->sink.prefix_width = 8; /* Time, HH:MM:SS */
+		nic_table(if_layout, N_NCOLS, ns.if_cols, &ns.if_tab, "interfaces");
+		nic_table(tcp_layout, T_NCOLS, ns.tcp_cols, &ns.tcp_tab, "tcp");
 		/* nicstat's count includes the since-boot report */
 		r = ptk_loop(ctx, interval, count < 0 ? -1 : count - 1, nicstat_sample, &ns);
 		if (r == -EINTR)
 			r = 0;
 	}
-	ptk_netdev_free(&ns.prev);
-	ptk_netdev_free(&ns.cur);
-	ptk_kvs_free(&ns.kvs);
+	ptk_snap_free(&ns.s[0]);
+	ptk_snap_free(&ns.s[1]);
+	ptk_rows_free(&ns.rows);
+	ptk_rows_free(&ns.etcp);
 	free(ns.ifs);
 	return r;
 }

@@ -54,8 +54,8 @@ cmp_py='
 import json, sys
 text = [l.split() for l in open(sys.argv[1]) if l.strip() and not l.split()[0] in ("Time",)]
 objs = [json.loads(l) for l in open(sys.argv[2])]
-keys = ["rkb_s", "wkb_s", "rpk_s", "wpk_s", "ravs_bytes", "wavs_bytes", "util_pct", "sat_s"]
-rows = [[r["interface"]] + ["-" if r[k] is None else "%.2f" % r[k] for k in keys]
+keys = ["rxkb_s", "txkb_s", "rxpck_s", "txpck_s", "ravs_bytes", "wavs_bytes", "ifutil_pct", "sat_s"]
+rows = [[r["iface"]] + ["-" if r[k] is None else "%.2f" % r[k] for k in keys]
         for o in objs for r in o["interfaces"]]
 assert len(objs) == 2 and objs[0]["since_boot"] and objs[1]["interval_s"] == 2.0, objs
 assert rows == [t[1:] for t in text], (rows, text)
@@ -161,7 +161,7 @@ a1=$(active)
 read -r out_n in_n <<<"$(python3 -c '
 import json, sys
 o = [json.loads(l) for l in open(sys.argv[1])][1]
-print(round(o["tcp"]["out_conn_s"] * o["interval_s"]), round(o["tcp"]["in_conn_s"] * o["interval_s"]))
+print(round(o["tcp"]["active_s"] * o["interval_s"]), round(o["tcp"]["passive_s"] * o["interval_s"]))
 ' "$TMP/tcp.json" 2>/dev/null)"
 note "made $N connections; ptk interval OutCon*itv=$out_n InConn*itv=$in_n; Tcp ActiveOpens delta around the run=$((a1 - a0))"
 check "ptk nicstat -t --json 2 2 exits 0" test $rc -eq 0

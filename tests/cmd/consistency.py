@@ -373,17 +373,17 @@ if ft:
 ni = jlines("nicstat.json")
 nij = ni[-1] if ni else {}
 nit = read("nicstat.txt")
-for m, dev, k, c in (("eth0 rxkB/s", "eth0", "rkb_s", "rKB/s"), ("eth0 txkB/s", "eth0", "wkb_s", "wKB/s"),
-                     ("eth0 rxpck/s", "eth0", "rpk_s", "rPk/s"), ("eth0 txpck/s", "eth0", "wpk_s", "wPk/s"),
-                     ("eth0 %ifutil (no link speed)", "eth0", "util_pct", "%Util"),
-                     ("lo rxkB/s", "lo", "rkb_s", "rKB/s")):
-    put(m, "nicstat --json", dig(nij, "interfaces", ("interface", dev), k))
+for m, dev, k, c in (("eth0 rxkB/s", "eth0", "rxkb_s", "rKB/s"), ("eth0 txkB/s", "eth0", "txkb_s", "wKB/s"),
+                     ("eth0 rxpck/s", "eth0", "rxpck_s", "rPk/s"), ("eth0 txpck/s", "eth0", "txpck_s", "wPk/s"),
+                     ("eth0 %ifutil (no link speed)", "eth0", "ifutil_pct", "%Util"),
+                     ("lo rxkB/s", "lo", "rxkb_s", "rKB/s")):
+    put(m, "nicstat --json", dig(nij, "interfaces", ("iface", dev), k))
     put(m, "nicstat text", trow(nit, 1, dev, c))
 nt = jlines("nicstat-t.json")
 ntj = nt[-1] if nt else {}
 ntt = read("nicstat-t.txt")
-for m, k, c in (("tcp iseg/s", "in_seg_s", "InSeg"), ("tcp oseg/s", "out_seg_s", "OutSeg"),
-                ("tcp active/s", "out_conn_s", "OutCon"), ("tcp passive/s", "in_conn_s", "InConn"),
+for m, k, c in (("tcp iseg/s", "iseg_s", "InSeg"), ("tcp oseg/s", "oseg_s", "OutSeg"),
+                ("tcp active/s", "active_s", "OutCon"), ("tcp passive/s", "passive_s", "InConn"),
                 ("tcp retrans %", "retrans_pct", "%ReTX"), ("tcp resets/s (EstabResets + OutRsts)", "reset_s", "Reset"),
                 ("tcp listen drops/s (TcpExt ListenDrops absent)", "listen_drops_s", "Drops")):
     put(m, "nicstat -t --json", dig(ntj, "tcp", k))
