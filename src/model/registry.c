@@ -436,6 +436,22 @@ const struct ptk_metric ptk_registry[PTK_M_COUNT] = {
 		"%scpu", "psi_cpu_some_pct", "node_pressure_cpu_waiting_seconds_total",
 		"d(some total us) / itv / 10^4, capped at 100",
 		"share of the interval with some tasks stalled on CPU (/proc/pressure/cpu some total)"),
+	[PTK_M_PSI_CPU_FULL_AVG10] = LEVEL(
+		"%fcpu-10", "psi_cpu_full_avg10", "%", NULL, "cpu full avg10",
+		"all non-idle tasks stalled on CPU, 10 s average (/proc/pressure/cpu full avg10; "
+		"kernel >= 5.13, zero system-wide)"),
+	[PTK_M_PSI_CPU_FULL_AVG60] =
+		LEVEL("%fcpu-60", "psi_cpu_full_avg60", "%", NULL, "cpu full avg60",
+		      "all non-idle tasks stalled on CPU, 60 s average (/proc/pressure/cpu full "
+		      "avg60)"),
+	[PTK_M_PSI_CPU_FULL_AVG300] =
+		LEVEL("%fcpu-300", "psi_cpu_full_avg300", "%", NULL, "cpu full avg300",
+		      "all non-idle tasks stalled on CPU, 300 s average (/proc/pressure/cpu full "
+		      "avg300)"),
+	[PTK_M_PSI_CPU_FULL_PCT] =
+		PCT("%fcpu", "psi_cpu_full_pct", NULL, "d(full total us) / itv / 10^4, capped at 100",
+		    "share of the interval with all non-idle tasks stalled on CPU "
+		    "(/proc/pressure/cpu full total)"),
 	[PTK_M_PSI_IO_SOME_AVG10] =
 		LEVEL("%sio-10", "psi_io_some_avg10", "%", NULL, "io some avg10",
 		      "some tasks stalled on I/O, 10 s average (/proc/pressure/io some avg10)"),
@@ -488,6 +504,27 @@ const struct ptk_metric ptk_registry[PTK_M_COUNT] = {
 		"%fmem", "psi_mem_full_pct", "node_pressure_memory_stalled_seconds_total",
 		"d(full total us) / itv / 10^4, capped at 100",
 		"share of the interval with all non-idle tasks stalled on memory (/proc/pressure/memory full total)"),
+#define PSI_TOTAL(k, res, kd, who)                                                            \
+	ENTRY("total_us", k, "us", PTK_COUNTER, PTK_V_U64, 14, 0, NULL, res " " kd " total=", \
+	      "time " who " stalled on " res " since boot, us (/proc/pressure/" res " " kd    \
+	      " total=)")
+	[PTK_M_PSI_CPU_SOME_TOTAL] =
+		PSI_TOTAL("psi_cpu_some_total_us", "cpu", "some", "with some tasks"),
+	[PTK_M_PSI_CPU_FULL_TOTAL] =
+		PSI_TOTAL("psi_cpu_full_total_us", "cpu", "full", "with all non-idle tasks"),
+	[PTK_M_PSI_IO_SOME_TOTAL] = PSI_TOTAL("psi_io_some_total_us", "io", "some", "with some tasks"),
+	[PTK_M_PSI_IO_FULL_TOTAL] =
+		PSI_TOTAL("psi_io_full_total_us", "io", "full", "with all non-idle tasks"),
+	[PTK_M_PSI_MEM_SOME_TOTAL] =
+		PSI_TOTAL("psi_mem_some_total_us", "memory", "some", "with some tasks"),
+	[PTK_M_PSI_MEM_FULL_TOTAL] =
+		PSI_TOTAL("psi_mem_full_total_us", "memory", "full", "with all non-idle tasks"),
+#undef PSI_TOTAL
+	[PTK_M_PSI_RESOURCE] =
+		ENTITY("resource", "resource", -8, "cpu, memory or io (/proc/pressure/<resource>)"),
+	[PTK_M_PSI_KIND] = ENTITY("kind", "kind", -4,
+				  "some: at least one task stalled on the resource; full: every "
+				  "non-idle task stalled at once"),
 
 /* ---- check ---- */
 #define CG(n, k, u, p, h)                                                                        \

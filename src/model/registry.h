@@ -178,6 +178,10 @@ enum ptk_mid {
 	PTK_M_PSI_CPU_SOME_AVG60,
 	PTK_M_PSI_CPU_SOME_AVG300,
 	PTK_M_PSI_CPU_SOME_PCT,
+	PTK_M_PSI_CPU_FULL_AVG10, /* cpu full: kernel >= 5.13, system-wide zero */
+	PTK_M_PSI_CPU_FULL_AVG60,
+	PTK_M_PSI_CPU_FULL_AVG300,
+	PTK_M_PSI_CPU_FULL_PCT,
 	PTK_M_PSI_IO_SOME_AVG10,
 	PTK_M_PSI_IO_SOME_AVG60,
 	PTK_M_PSI_IO_SOME_AVG300,
@@ -194,6 +198,14 @@ enum ptk_mid {
 	PTK_M_PSI_MEM_FULL_AVG60,
 	PTK_M_PSI_MEM_FULL_AVG300,
 	PTK_M_PSI_MEM_FULL_PCT,
+	PTK_M_PSI_CPU_SOME_TOTAL, /* total= of each line, us since boot */
+	PTK_M_PSI_CPU_FULL_TOTAL,
+	PTK_M_PSI_IO_SOME_TOTAL,
+	PTK_M_PSI_IO_FULL_TOTAL,
+	PTK_M_PSI_MEM_SOME_TOTAL,
+	PTK_M_PSI_MEM_FULL_TOTAL,
+	PTK_M_PSI_RESOURCE, /* a row's resource and kind (ptk pressure) */
+	PTK_M_PSI_KIND,
 
 	/* ---- check: USE verdicts and the kernel log (rules.c) ---- */
 	/* values of check's USE table (model/use.c) */

@@ -266,6 +266,9 @@ static void test_queue_task_psi(void **state)
 	rows(f, PTK_ACT_PSI_CPU, false, NULL);
 	EQ(f, PTK_ACT_PSI_CPU, "", PSI_CPU_SOME_AVG10, 5.0);
 	EQ(f, PTK_ACT_PSI_CPU, "", PSI_CPU_SOME_PCT, 25.0);
+	EQ(f, PTK_ACT_PSI_CPU, "", PSI_CPU_SOME_TOTAL, 1500000);
+	EQ(f, PTK_ACT_PSI_CPU, "", PSI_CPU_FULL_PCT, 0.0); /* the full line (>= 5.13): zero */
+	EQ(f, PTK_ACT_PSI_CPU, "", PSI_CPU_FULL_TOTAL, 0);
 	/* no /proc/pressure/io in the fixture: unknown */
 	rows(f, PTK_ACT_PSI_IO, false, NULL);
 	NA(f, PTK_ACT_PSI_IO, "", PSI_IO_SOME_AVG10);
