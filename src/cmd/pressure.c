@@ -2,35 +2,58 @@
 /*
  * ptk pressure: pressure stall information (PSI, kernel >= 4.20, kernel/sched/psi.c) for cpu,
  * memory and io. For each resource and kind (some: at least one task stalled; full: all
- * non-idle tasks stalled at once) it shows the kernel's running averages avg10/avg60/avg300
- * and, for every interval, the share of that interval spent stalled, computed from the
- * delta of the total= counter (µs) divided by the measured interval.
+ * non-idle tasks stalled at once) it shows the kernel's running averages avg10/avg60/avg300,
+ * the total= counter and, for every interval, the share of that interval spent stalled: the
+ * PSI activities' rows (model/act_psi.c), one text row per line, and in JSON the activities'
+ * tables (psi_cpu, psi_mem, psi_io) as sar --psi writes them.
  */
 #include <errno.h>
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "model/delta.h"
-#include "source/procfs/procfs.h"
+#include "model/activity.h"
 
-enum { P_RES, P_KIND, P_AVG10, P_AVG60, P_AVG300, P_TOTAL, P_STALL, P_N };
-static const struct ptk_metric psi_cols[P_N] = {
-	[P_RES] = { "resource", "resource", "", PTK_GAUGE, PTK_V_STR, -8, 0,
-		    "cpu, memory or io (/proc/pressure/<resource>)" },
-	[P_KIND] = { "kind", "kind", "", PTK_GAUGE, PTK_V_STR, -4, 0,
-		     "some: >= 1 task stalled; full: all non-idle tasks stalled at once" },
-	[P_AVG10] = { "avg10", "avg10", "%", PTK_GAUGE, PTK_V_F64, 6, 2,
-		      "stalled share of wall time, 10 s running average (avg10=)" },
-	[P_AVG60] = { "avg60", "avg60", "%", PTK_GAUGE, PTK_V_F64, 6, 2,
-		      "stalled share of wall time, 60 s running average (avg60=)" },
-	[P_AVG300] = { "avg300", "avg300", "%", PTK_GAUGE, PTK_V_F64, 6, 2,
-		       "stalled share of wall time, 300 s running average (avg300=)" },
-	[P_TOTAL] = { "total_us", "total_us", "us", PTK_COUNTER, PTK_V_U64, 14, 0,
-		      "stall time since boot in microseconds (total=)" },
-	[P_STALL] = { "stall%", "stall_pct", "%", PTK_GAUGE, PTK_V_F64, 7, 2,
-		      "stalled share of this interval: delta(total=) / interval" },
+/* A resource: its activity and, per line (some, full), the avg10 entry (avg60, avg300 and
+ * the stall share follow it) and the total= entry. */
+static const struct psi_res {
+	enum ptk_act_id act;
+	enum ptk_mid avg10[2], total[2];
+} psi_res[PTK_PSI_NRES] = {
+	[PTK_PSI_CPU] = { PTK_ACT_PSI_CPU,
+			  { PTK_M_PSI_CPU_SOME_AVG10, PTK_M_PSI_CPU_FULL_AVG10 },
+			  { PTK_M_PSI_CPU_SOME_TOTAL, PTK_M_PSI_CPU_FULL_TOTAL } },
+	[PTK_PSI_MEMORY] = { PTK_ACT_PSI_MEM,
+			     { PTK_M_PSI_MEM_SOME_AVG10, PTK_M_PSI_MEM_FULL_AVG10 },
+			     { PTK_M_PSI_MEM_SOME_TOTAL, PTK_M_PSI_MEM_FULL_TOTAL } },
+	[PTK_PSI_IO] = { PTK_ACT_PSI_IO,
+			 { PTK_M_PSI_IO_SOME_AVG10, PTK_M_PSI_IO_FULL_AVG10 },
+			 { PTK_M_PSI_IO_SOME_TOTAL, PTK_M_PSI_IO_FULL_TOTAL } },
 };
-static const struct ptk_table psi_tab = { "pressure", psi_cols, P_N };
+
+/* The text layout: a row per resource and kind, its line's entries titled and sized so. */
+enum { P_RES, P_KIND, P_AVG10, P_AVG60, P_AVG300, P_TOTAL, P_STALL, P_N };
+static const struct {
+	const char *name; /* NULL: the registry's title */
+	int width;
+} p_layout[P_N] = {
+	[P_RES] = { NULL, -8 },	     [P_KIND] = { NULL, -4 },	   [P_AVG10] = { "avg10", 6 },
+	[P_AVG60] = { "avg60", 6 },  [P_AVG300] = { "avg300", 6 }, [P_TOTAL] = { "total_us", 14 },
+	[P_STALL] = { "stall%", 7 },
+};
+
+/* The entries of resource k's line l (0 some, 1 full) in p_layout's order. */
+static void line_mids(int k, int l, enum ptk_mid m[P_N])
+{
+	enum ptk_mid a = psi_res[k].avg10[l];
+
+	m[P_RES] = PTK_M_PSI_RESOURCE;
+	m[P_KIND] = PTK_M_PSI_KIND;
+	m[P_AVG10] = a;
+	m[P_AVG60] = a + 1;
+	m[P_AVG300] = a + 2;
+	m[P_TOTAL] = psi_res[k].total[l];
+	m[P_STALL] = a + 3;
+}
 
 static const char usage[] =
 	"usage: ptk pressure [--json] [interval [count]]\n"
@@ -41,9 +64,38 @@ static const char usage[] =
 	"its stall% is '-'.\n";
 
 struct psi_state {
-	struct ptk_psi cur[PTK_PSI_NRES], prev[PTK_PSI_NRES];
-	bool have[PTK_PSI_NRES];
+	struct ptk_snap s[2];
+	int cur;
+	struct ptk_rows rows;
+	struct ptk_metric cols[PTK_PSI_NRES][2][P_N]; /* text: each line's columns */
+	struct ptk_table tab[PTK_PSI_NRES][2];
+	const struct ptk_metric *refs[PTK_PSI_NRES][2 * (P_N - 2)]; /* JSON: a resource's */
+	struct ptk_table jtab[PTK_PSI_NRES];
 };
+
+static void psi_tables(struct psi_state *ps)
+{
+	for (int k = 0; k < PTK_PSI_NRES; k++) {
+		for (int l = 0; l < 2; l++) {
+			enum ptk_mid m[P_N];
+
+			line_mids(k, l, m);
+			for (int c = 0; c < P_N; c++) {
+				ps->cols[k][l][c] = ptk_registry[m[c]];
+				if (p_layout[c].name)
+					ps->cols[k][l][c].name = p_layout[c].name;
+				ps->cols[k][l][c].width = p_layout[c].width;
+				if (c >= P_AVG10)
+					ps->refs[k][l * (P_N - 2) + c - P_AVG10] =
+						&ptk_registry[m[c]];
+			}
+			ps->tab[k][l] = (struct ptk_table){ "pressure", ps->cols[k][l], P_N };
+		}
+		ps->jtab[k] = (struct ptk_table){ .name = ptk_activities[psi_res[k].act].name,
+						  .ncols = 2 * (P_N - 2),
+						  .refs = ps->refs[k] };
+	}
+}
 
 static int psi_error(struct ptk_ctx *ctx, enum ptk_psi_res res, int err)
 {
@@ -66,54 +118,69 @@ static int psi_error(struct ptk_ctx *ctx, enum ptk_psi_res res, int err)
 static int psi_sample(struct ptk_ctx *ctx, void *arg, long i, double itv)
 {
 	struct psi_state *ps = arg;
+	struct ptk_snap *now = &ps->s[ps->cur], *old = &ps->s[!ps->cur];
+	bool stall = i > 0 && itv > 0; /* the first report has no interval */
 	char clock[16];
 	int r;
 
-	memcpy(ps->prev, ps->cur, sizeof(ps->cur));
+	/* the pressure files and the uptime only: a tree may hold no /proc/stat */
+	r = ptk_snap_read(&ctx->src, now, PTK_SNAP_PSI | PTK_SNAP_STAT_OPTIONAL);
+	if (r) {
+		ptk_err("cannot read %s/uptime: %s", ctx->src.procfs, strerror(-r));
+		return PTK_EXIT_RUNTIME;
+	}
 	for (int k = 0; k < PTK_PSI_NRES; k++) {
-		r = ptk_psi_read(&ctx->src, k, &ps->cur[k]);
+		r = now->err[PTK_SNAP_PSI_CPU + k];
+		/* memory or io alone missing: shown as unavailable, not as an error */
 		if (r == -EOPNOTSUPP || (r == -ENOENT && k == PTK_PSI_CPU) || r == -EACCES ||
 		    r == -EPERM)
 			return psi_error(ctx, k, r);
-		/* memory or io alone missing: shown as unavailable, not as an error */
-		if (r)
-			memset(&ps->cur[k], 0, sizeof(ps->cur[k]));
-		ps->have[k] = !r;
 	}
+	ps->cur = !ps->cur;
 
 	ptk_ctx_clock(ctx, clock, sizeof(clock));
 	ptk_sink_begin(&ctx->sink);
 	ptk_sink_meta_f64(&ctx->sink, "time", ptk_ctx_walltime(ctx));
 	ptk_sink_meta_f64(&ctx->sink, "interval_s", itv);
-	if (!ctx->json && i > 0)
-		fputc('\n', ctx->sink.out);
-	ctx->sink.prefix_width = 8;
-	ptk_sink_table_begin(&ctx->sink, &psi_tab, true, clock);
+	if (!ctx->json) {
+		if (i > 0)
+			fputc('\n', ctx->sink.out);
+		ctx->sink.prefix_width = 8;
+		ptk_sink_table_begin(&ctx->sink, &ps->tab[0][0], true, clock);
+		ptk_sink_table_end(&ctx->sink);
+	}
 	for (int k = 0; k < PTK_PSI_NRES; k++) {
-		for (int full = 0; full < 2; full++) {
-			const struct ptk_psi_line *l = full ? &ps->cur[k].full : &ps->cur[k].some;
-			const struct ptk_psi_line *o = full ? &ps->prev[k].full : &ps->prev[k].some;
-			struct ptk_val v[P_N];
+		const struct ptk_activity *act = &ptk_activities[psi_res[k].act];
+		struct ptk_val jv[2 * (P_N - 2)];
 
+		ps->rows.n = 0;
+		act->rows(i == 0 ? NULL : old, now, i == 0 ? now->up.up_s : itv, NULL, &ps->rows);
+		for (int l = 0; l < 2; l++) {
+			struct ptk_val v[P_N];
+			enum ptk_mid m[P_N];
+
+			line_mids(k, l, m);
 			v[P_RES] = PTK_S(ptk_psi_res_name[k]);
-			v[P_KIND] = PTK_S(full ? "full" : "some");
-			if (!l->present) {
-				for (int c = P_AVG10; c < P_N; c++)
-					v[c] = PTK_NA;
-			} else {
-				v[P_AVG10] = PTK_F(l->avg10);
-				v[P_AVG60] = PTK_F(l->avg60);
-				v[P_AVG300] = PTK_F(l->avg300);
-				v[P_TOTAL] = PTK_U(l->total_us);
-				v[P_STALL] = i > 0 && itv > 0 && o->present ?
-						     PTK_F(ptk_delta(o->total_us, l->total_us) /
-							   (itv * 1e6) * 100.0) :
-						     PTK_NA;
+			v[P_KIND] = PTK_S(l ? "full" : "some");
+			for (int c = P_AVG10; c < P_N; c++) {
+				int col = ptk_act_col(act, m[c]);
+				v[c] = col >= 0 && ps->rows.n ? ps->rows.r[0].v[col] : PTK_NA;
 			}
-			ptk_sink_row(&ctx->sink, clock, v);
+			if (!stall)
+				v[P_STALL] = PTK_NA;
+			memcpy(&jv[l * (P_N - 2)], &v[P_AVG10], (P_N - 2) * sizeof(*v));
+			if (!ctx->json) {
+				ptk_sink_table_begin(&ctx->sink, &ps->tab[k][l], false, NULL);
+				ptk_sink_row(&ctx->sink, clock, v);
+				ptk_sink_table_end(&ctx->sink);
+			}
+		}
+		if (ctx->json) {
+			ptk_sink_table_begin(&ctx->sink, &ps->jtab[k], false, NULL);
+			ptk_sink_row(&ctx->sink, NULL, jv);
+			ptk_sink_table_end(&ctx->sink);
 		}
 	}
-	ptk_sink_table_end(&ctx->sink);
 	ptk_sink_end(&ctx->sink);
 	return 0;
 }
@@ -149,6 +216,10 @@ int cmd_pressure(struct ptk_ctx *ctx, int argc, char **argv)
 		return r;
 	if (ctx->src.replay && !has_itv)
 		count = -1;
+	psi_tables(&ps);
 	r = ptk_loop(ctx, interval, count < 0 ? -1 : count - 1, psi_sample, &ps);
+	ptk_snap_free(&ps.s[0]);
+	ptk_snap_free(&ps.s[1]);
+	ptk_rows_free(&ps.rows);
 	return r > 0 ? r : 0;
 }

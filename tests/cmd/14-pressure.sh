@@ -72,15 +72,18 @@ else
 	skip "stress-ng not installed"
 fi
 
-# JSON parses: one object per report, 6 rows, keys from the metric table.
+# JSON parses: one object per report, the PSI activities' tables as sar --psi writes them,
+# every line's averages, total and share under the registry's keys.
 "$PTK" pressure --json 0.2 2 >"$TMP/j" && python3 -c '
 import json, sys
 objs = [json.loads(l) for l in open(sys.argv[1])]
 assert len(objs) == 2, len(objs)
 for o in objs:
-    rows = o["pressure"]
-    assert [(r["resource"], r["kind"]) for r in rows] == [(a, b) for a in ("cpu", "memory", "io") for b in ("some", "full")]
-assert objs[0]["pressure"][0]["stall_pct"] is None
-assert isinstance(objs[1]["pressure"][0]["stall_pct"], float)
-print("# json cpu some:", objs[1]["pressure"][0])
-' "$TMP/j" && ok "--json: 2 objects x 6 rows, stall_pct null then a number" || not_ok "--json: $(head -c 300 "$TMP/j")"
+    assert [k for k in o if k.startswith("psi_")] == ["psi_cpu", "psi_mem", "psi_io"], o.keys()
+    for t in ("psi_cpu", "psi_mem", "psi_io"):
+        assert sorted(o[t][0]) == sorted("%s_%s_%s" % (t, kind, c) for kind in ("some", "full")
+                                         for c in ("avg10", "avg60", "avg300", "total_us", "pct")), o[t]
+assert objs[0]["psi_cpu"][0]["psi_cpu_some_pct"] is None
+assert isinstance(objs[1]["psi_cpu"][0]["psi_cpu_some_pct"], float)
+print("# json cpu:", objs[1]["psi_cpu"][0])
+' "$TMP/j" && ok "--json: 2 objects, 3 tables x 10 keys, the some share null then a number" || not_ok "--json: $(head -c 300 "$TMP/j")"
