@@ -20,8 +20,7 @@ import sys
 # Disagreements that remain, each with its cause. A listed metric that disagrees is reported
 # as a skip with its reason (and its values); one that agrees passes; any other disagreement
 # fails. Remove an entry when its cause is fixed.
-KNOWN = {
-}
+KNOWN = {}
 
 # Sinks that render a value by a documented rule rather than as the model holds it: metric ->
 # (the rule, {sink: the text it must show}). Those sinks must show exactly that; every other
