@@ -349,10 +349,6 @@ int cmd_record(struct ptk_ctx *ctx, int argc, char **argv)
 		ptk_arc_set_meta(rc.arc, "hz", v);
 		snprintf(v, sizeof(v), "%ld", sysconf(_SC_PAGESIZE));
 		ptk_arc_set_meta(rc.arc, "page_size", v);
-		/* whether the samples' run counts include their reader (struct ptk_snap
-		 * observer): sar leaves it out when they do */
-		ptk_arc_set_meta(rc.arc, "observer",
-				 ptk_snap_observer(&ctx->src) ? "counted" : "none");
 	}
 	rc.keep = ptk_src_is_live(&ctx->src) ? ptk_ptab_keep_new() : NULL;
 	/* every sample scans the table: the iterator pays off at any size */

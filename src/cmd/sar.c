@@ -259,16 +259,12 @@ struct feed {
 	int pos;
 	long bad; /* samples that could not be read */
 	char err[256];
-	bool observer; /* the samples' run counts include their reader (meta "observer") */
 };
 
-/* Sample id of the archive into s, with what the archive says of its reader. */
+/* Sample id of the archive into s. */
 static int feed_load(const struct feed *f, s64 id, struct ptk_snap *s)
 {
-	int r = ptk_arc_load(f->arc, id, false, s);
-
-	s->observer = f->observer;
-	return r;
+	return ptk_arc_load(f->arc, id, false, s);
 }
 
 /* Next readable sample of the archive into s; -ENODATA at the end. */
@@ -696,9 +692,6 @@ int cmd_sar(struct ptk_ctx *ctx, int argc, char **argv)
 	       idx.n ? idx.t_ms[0] : ptk_snap_now_ms());
 	f.arc = arc;
 	f.idx = &idx;
-	/* an archive without the key was written by a ptk record that read live */
-	ptk_arc_meta(arc, "observer", meta[5], sizeof(meta[5]));
-	f.observer = strcmp(meta[5], "none") != 0;
 	if (ctx->json) {
 		/* interleaved: one object per interval with every report */
 		int slot = 1, prev = -1, first = -1, last = -1;

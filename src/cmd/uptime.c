@@ -10,7 +10,7 @@
 enum { U_UP, U_USERS, U_L1, U_L5, U_L15, U_RUN, U_DSTATE, U_BLK, U_THREADS, U_N };
 static const struct ptk_metric *const uptime_refs[U_N] = {
 	[U_UP] = PTK_M(Q_UPTIME),     [U_USERS] = PTK_M(Q_USERS),  [U_L1] = PTK_M(Q_LDAVG_1),
-	[U_L5] = PTK_M(Q_LDAVG_5),    [U_L15] = PTK_M(Q_LDAVG_15), [U_RUN] = PTK_M(Q_PROCS_RUNNING),
+	[U_L5] = PTK_M(Q_LDAVG_5),    [U_L15] = PTK_M(Q_LDAVG_15), [U_RUN] = PTK_M(Q_RUNQ_SZ),
 	[U_DSTATE] = PTK_M(Q_DSTATE), [U_BLK] = PTK_M(Q_BLOCKED),  [U_THREADS] = PTK_M(Q_PLIST_SZ),
 };
 static const struct ptk_table uptime_tab = { .name = "uptime", .ncols = U_N, .refs = uptime_refs };

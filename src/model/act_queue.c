@@ -2,8 +2,8 @@
 /*
  * The queue and task activities: /proc/loadavg (fs/proc/loadavg.c) and the /proc/stat
  * counters processes, ctxt, intr and procs_blocked (fs/proc/stat.c show_stat), as sysstat's
- * sar -q and sar -w compute them. The run counts leave their reader out when it was counted
- * (ptk_act_runnable), for every command.
+ * sar -q and sar -w compute them. runq-sz leaves its reader out, as sadc (ptk_act_runq_sz);
+ * procs_running is the file's value, as procps vmstat prints it.
  */
 #include "model/act.h"
 
@@ -19,16 +19,14 @@ ACT_ROWS_FN(ptk_act_queue_rows)
 	struct ptk_row *r = ptk_rows_add(out, "");
 
 	if (cur->has_la) {
-		ACT_SET(ids, r, PTK_M_Q_RUNQ_SZ,
-			PTK_U(ptk_act_runnable(la->nr_running, cur->observer)));
+		ACT_SET(ids, r, PTK_M_Q_RUNQ_SZ, PTK_U(ptk_act_runq_sz(la->nr_running)));
 		ACT_SET(ids, r, PTK_M_Q_PLIST_SZ, PTK_U(la->nr_threads));
 		ACT_SET(ids, r, PTK_M_Q_LDAVG_1, PTK_F(la->load1));
 		ACT_SET(ids, r, PTK_M_Q_LDAVG_5, PTK_F(la->load5));
 		ACT_SET(ids, r, PTK_M_Q_LDAVG_15, PTK_F(la->load15));
 	}
 	ACT_SET(ids, r, PTK_M_Q_BLOCKED, PTK_U(cur->st.procs_blocked));
-	ACT_SET(ids, r, PTK_M_Q_PROCS_RUNNING,
-		PTK_U(ptk_act_runnable(cur->st.procs_running, cur->observer)));
+	ACT_SET(ids, r, PTK_M_Q_PROCS_RUNNING, PTK_U(cur->st.procs_running));
 	ACT_SET(ids, r, PTK_M_Q_UPTIME, PTK_F(cur->up.up_s));
 	return 0;
 }

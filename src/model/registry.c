@@ -74,13 +74,11 @@ const struct ptk_metric ptk_registry[PTK_M_COUNT] = {
 
 	/* ---- load and run queue ---- */
 	[PTK_M_Q_RUNQ_SZ] = ENTRY(
-		"runq-sz", "runq_sz", "", PTK_GAUGE, PTK_V_U64, 9, 0, "node_procs_running",
-		"loadavg nr_running, less the reader when it was counted (live, or a ptk-capture "
-		"tree)",
-		"runnable tasks, without the reader itself (/proc/loadavg field 4, before '/'): the "
-		"reader was running while it read; live that is ptk (sadc leaves itself out the "
-		"same way), on a tree with the ptk-capture marker ptk capture, and a tree without "
-		"the marker is taken as written"),
+		"runq-sz", "runq_sz", "", PTK_GAUGE, PTK_V_U64, 9, 0, NULL,
+		"loadavg nr_running - 1 (the reader)",
+		"runnable tasks, without the task that read the file (/proc/loadavg field 4, before "
+		"'/', less one): the reader was running while it read, and sadc leaves itself out "
+		"this way always, live and on any tree"),
 	[PTK_M_Q_PLIST_SZ] =
 		ENTRY("plist-sz", "nr_threads", "", PTK_GAUGE, PTK_V_U64, 9, 0, NULL,
 		      "loadavg nr_threads",
@@ -98,10 +96,9 @@ const struct ptk_metric ptk_registry[PTK_M_COUNT] = {
 
 	[PTK_M_Q_PROCS_RUNNING] = ENTRY(
 		"running", "procs_running", "", PTK_GAUGE, PTK_V_U64, 9, 0, "node_procs_running",
-		"stat procs_running, less the reader when it was counted (live, or a ptk-capture "
-		"tree)",
-		"tasks runnable now, R state, without the reader itself (/proc/stat procs_running; "
-		"the same rule as runq-sz)"),
+		"stat procs_running, as read",
+		"tasks runnable now, R state, the reader included (/proc/stat procs_running), as "
+		"procps 4.0.2 vmstat prints r and node_exporter serves node_procs_running"),
 	[PTK_M_Q_DSTATE] =
 		ENTRY("D", "dstate_tasks", "", PTK_GAUGE, PTK_V_U64, 9, 0, NULL,
 		      "threads in state D, at least procs_blocked",

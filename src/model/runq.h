@@ -4,22 +4,19 @@
 #ifndef PTK_MODEL_RUNQ_H
 #define PTK_MODEL_RUNQ_H
 
-#include <stdbool.h>
-
 #include "lib/util.h"
 
 /*
- * A run count of a snapshot without the task that read it: n is /proc/stat procs_running or
- * /proc/loadavg nr_running (both the kernel's nr_running(), kernel/sched/core.c), which
- * counts the reader, since it was running while it read. The reader is left out when the
- * snapshot says it was counted (observer: live, ptk itself; a tree with the ptk-capture
- * marker, ptk capture); a tree without the marker is taken as written. So live, ptk leaves
- * itself out as sysstat's sadc does (rd_stats.c read_loadavg) and procps-ng's libproc2 after
- * 4.0.2 does (stat.c, "exclude itself"); procps 4.0.2's vmstat still counts itself.
+ * sar's runq-sz: a run count (/proc/loadavg nr_running, or /proc/stat procs_running: both
+ * the kernel's nr_running(), kernel/sched/core.c) without the task that read the file, which
+ * was running while it read. sysstat's sadc leaves itself out this way always, live and on
+ * any tree (rd_stats.c read_loadavg: its own test trees expect nr_running - 1), and so does
+ * procps-ng's libproc2 after 4.0.2. procps 4.0.2's vmstat (Debian 12) prints procs_running as
+ * read: ptk vmstat's r is that entry (PTK_M_Q_PROCS_RUNNING), a different metric.
  */
-static inline u64 ptk_act_runnable(u64 n, bool observer)
+static inline u64 ptk_act_runq_sz(u64 n)
 {
-	return observer && n ? n - 1 : n;
+	return n ? n - 1 : 0;
 }
 
 #endif

@@ -602,9 +602,8 @@ static void analyse_kernel(struct ptk_use *s, struct ptk_use_rows *rs)
 /* ---- sampling ------------------------------------------------------------------------- */
 static void tick(struct ptk_use *s, const struct ptk_stat *st)
 {
-	/* without the reader, as every command counts it: the window's first snapshot says
-	 * whether it was counted (ptk itself live, ptk capture on its tree) */
-	s->runq_sum += (double)ptk_act_runnable(st->procs_running, s->a.observer);
+	/* runq-sz, as sar: without the reader (ptk itself live, whoever read a tree) */
+	s->runq_sum += (double)ptk_act_runq_sz(st->procs_running);
 	s->dstate_sum += st->procs_blocked;
 	if (st->procs_blocked > s->dstate_max)
 		s->dstate_max = st->procs_blocked;

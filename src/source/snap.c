@@ -518,14 +518,6 @@ static int read_online(const struct ptk_src *src, struct ptk_snap *s)
 	return r < 0 ? r : 0;
 }
 
-bool ptk_snap_observer(const struct ptk_src *src)
-{
-	char buf[32];
-
-	return ptk_src_is_live(src) ||
-	       ptk_src_read(src, PTK_PROC, PTK_CAPTURE_MARKER, buf, sizeof(buf)) > 0;
-}
-
 int ptk_snap_read(const struct ptk_src *src, struct ptk_snap *s, unsigned mask)
 {
 	int r;
@@ -543,7 +535,6 @@ int ptk_snap_read(const struct ptk_src *src, struct ptk_snap *s, unsigned mask)
 	}
 	if (mask & PTK_SNAP_BIT(PTK_SNAP_ONLINE))
 		part_done(s, PTK_SNAP_ONLINE, read_online(src, s));
-	s->observer = ptk_snap_observer(src);
 	s->has_la = ptk_snap_has(s, PTK_SNAP_LOADAVG);
 	s->has_mi = ptk_snap_has(s, PTK_SNAP_MEMINFO);
 	s->has_vm = ptk_snap_has(s, PTK_SNAP_VMSTAT);

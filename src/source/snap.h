@@ -73,11 +73,6 @@ struct ptk_snap {
 	struct ptk_uptime up;
 	struct ptk_stat st;
 	bool has_la, has_mi, has_vm; /* = the LOADAVG, MEMINFO, VMSTAT bits of read */
-	/* The reader is counted in procs_running and nr_running (it was running while it read
-	 * them): live (ptk itself), or a tree holding the ptk-capture marker (ptk capture). A
-	 * tree without the marker is as written. The archive does not store it: sar sets it
-	 * from the archive's meta (model/activity.h ptk_act_runnable). */
-	bool observer;
 	struct ptk_loadavg la;
 	struct ptk_meminfo mi;
 	struct ptk_vmstat vm;
@@ -145,11 +140,6 @@ void ptk_snap_copy(struct ptk_snap *dst, const struct ptk_snap *src);
  * other parts fail alone (s->err[part], bit clear in s->read).
  */
 int ptk_snap_read(const struct ptk_src *src, struct ptk_snap *s, unsigned mask);
-
-/* Is the reader of the source's current sample counted in its run counts (struct
- * ptk_snap observer)? Live: yes, ptk itself; another root: when it holds the ptk-capture
- * marker (root.h), which ptk capture writes. */
-bool ptk_snap_observer(const struct ptk_src *src);
 
 /* Wall clock in UTC ms. Test hook: PTK_FAKE_TIME=EPOCH_SECONDS moves the clock so that the
  * first call returns EPOCH_SECONDS and later calls advance with CLOCK_MONOTONIC. */

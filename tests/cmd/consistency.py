@@ -195,7 +195,8 @@ E = {
     "cpu1 %usr": cpu_pct("cpu1", [USR]),
     "cpu1 %idle": cpu_pct("cpu1", [IDLE]),
     "max CPU busy %": exact(max(100 - cpu_pct(c, [IDLE, IOW]) for c in ("cpu0", "cpu1"))),
-    "runq-sz (procs_running; the tree has no ptk-capture marker)": exact(B["procs_running"]),
+    "procs_running as read (vmstat r, node_procs_running)": exact(B["procs_running"]),
+    "runq-sz (loadavg nr_running less the reader, as sadc)": exact(int(B["load"][3].split("/")[0]) - 1),
     "blocked (procs_blocked)": exact(B["procs_blocked"]),
     "ldavg-1": exact(float(B["load"][0])),
     "cswch/s": exact(D(lambda s: s["ctxt"])),
@@ -338,7 +339,7 @@ vm = jlines("vmstat.json")
 vmj = vm[-1].get("vmstat", {}) if vm else {}
 vml = [l.split() for l in read("vmstat.txt").splitlines() if l.split() and l.split()[0].isdigit()]
 vmh = [l.split() for l in read("vmstat.txt").splitlines() if l.split()[:2] == ["r", "b"]]
-for m, c, k in (("runq-sz (procs_running; the tree has no ptk-capture marker)", "r", "procs_running"),
+for m, c, k in (("procs_running as read (vmstat r, node_procs_running)", "r", "procs_running"),
                 ("blocked (procs_blocked)", "b", "procs_blocked"), ("cswch/s", "cs", "cswch_s"),
                 ("intr/s", "in", "intr_s"), ("kbmemfree", "free", "kbmemfree"),
                 ("kbbuffers", "buff", "kbbuffers"), ("cpu all user+nice %", "us", "user_nice_excl_guest_pct"),
@@ -419,7 +420,7 @@ SARJ = [  # (metric, section, select, key, text column, text label column, label
     ("tcp active/s", "tcp", None, "active_s", "active/s", None, None),
     ("tcp passive/s", "tcp", None, "passive_s", "passive/s", None, None),
     ("tcp retrans/s", "etcp", None, "retrans_s", "retrans/s", None, None),
-    ("runq-sz (procs_running; the tree has no ptk-capture marker)", "queue", None, "runq_sz", "runq-sz", None, None),
+    ("runq-sz (loadavg nr_running less the reader, as sadc)", "queue", None, "runq_sz", "runq-sz", None, None),
     ("blocked (procs_blocked)", "queue", None, "procs_blocked", "blocked", None, None),
     ("ldavg-1", "queue", None, "load1", "ldavg-1", None, None),
     ("cswch/s", "task", None, "cswch_s", "cswch/s", None, None),
@@ -463,7 +464,7 @@ CHECK = [
     ("cpu all %iowait", ("cpu",), "utilization", "iowait_pct"),
     ("max CPU busy %", ("cpu",), "utilization", "max_cpu_busy_pct"),
     ("proc/s", ("cpu",), "utilization", "forks_per_s"),
-    ("runq-sz (procs_running; the tree has no ptk-capture marker)", ("cpu",), "saturation", "runq"),
+    ("runq-sz (loadavg nr_running less the reader, as sadc)", ("cpu",), "saturation", "runq"),
     ("ldavg-1", ("cpu",), "saturation", "load1"),
     ("PSI cpu some % of the interval (no /proc/pressure)", ("cpu",), "saturation", "psi_some_pct"),
     ("used % (MemTotal - MemAvailable)", ("memory",), "utilization", "used_pct"),
@@ -541,7 +542,7 @@ if P2:
     put("cpu1 %idle", X, pcpu("1", ["idle"]))
     put("cpu all busy% (100 - idle - iowait)", X,
         exact(100 - pcpu(None, ["idle", "iowait"])) if isinstance(pcpu(None, ["idle"]), Num) else UNKNOWN)
-    put("runq-sz (procs_running; the tree has no ptk-capture marker)", X, pv("node_procs_running"))
+    put("procs_running as read (vmstat r, node_procs_running)", X, pv("node_procs_running"))
     put("blocked (procs_blocked)", X, pv("node_procs_blocked"))
     put("ldavg-1", X, pv("node_load1"))
     put("cswch/s", X, pr("node_context_switches_total"))

@@ -25,7 +25,7 @@
 /* One snapshot's deltas over the base counters. */
 struct tree {
 	long busy; /* user ticks of the 1000 in the interval (the rest idle) */
-	int running; /* procs_running at both snapshots */
+	int running; /* procs_running at both snapshots (the run queue is one less: the reader) */
 	long avail_kb; /* MemAvailable of MemTotal 1,000,000 kB */
 	int rotational;
 	long io_ticks_ms; /* sda: ms busy in the 1000 ms interval */
@@ -136,7 +136,7 @@ static enum ptk_verdict verdict(const struct tree *t, const char *resource, cons
 
 /* A quiet machine: every rule below its threshold. */
 static const struct tree quiet = { .busy = 100,
-				   .running = 1,
+				   .running = 2,
 				   .avail_kb = 900000,
 				   .rotational = 1,
 				   .io_ticks_ms = 100,
@@ -168,11 +168,11 @@ static void test_cpu(void **state)
 	assert_int_equal(verdict(&t, "cpu", NULL), WARN);
 	t.busy = 950; /* past critical, run queue 0.5 per CPU: the guard is not met */
 	assert_int_equal(verdict(&t, "cpu", NULL), WARN);
-	t.running = 3; /* 1.5 per CPU: guard met */
+	t.running = 4; /* 3 besides the reader, 1.5 per CPU: guard met */
 	assert_int_equal(verdict(&t, "cpu", NULL), CRIT);
 	t.busy = 100; /* idle CPUs, run queue 1.5 per CPU: the run-queue rule warns alone */
 	assert_int_equal(verdict(&t, "cpu", NULL), WARN);
-	t.running = 4; /* 2 per CPU: its critical threshold */
+	t.running = 5; /* 4 besides the reader, 2 per CPU: its critical threshold */
 	assert_int_equal(verdict(&t, "cpu", NULL), CRIT);
 }
 
