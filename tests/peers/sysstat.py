@@ -27,7 +27,7 @@ import subprocess
 import sys
 import tempfile
 
-PTK, PEERS = sys.argv[1], sys.argv[2]
+PTK, PEERS = os.path.abspath(sys.argv[1]), sys.argv[2]
 FILTER = sys.argv[3] if len(sys.argv) > 3 else ""
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.join(PEERS, "sysstat")
