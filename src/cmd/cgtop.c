@@ -47,7 +47,7 @@ struct cgtop {
 	struct ptk_cg_row *rows;
 	int *order, nrows, nord, rcap;
 	enum ptk_cg_sort sort;
-	bool tree, raw;
+	bool tree, flat, raw;
 	int depth; /* below root */
 	const char *root; /* GROUP operand, "/" default */
 	size_t rootlen;
@@ -119,7 +119,7 @@ static int sample(struct cgtop *t)
 	}
 	t->itv = t->have_prev ? s->up_s - p->up_s : 0;
 	t->nrows = ptk_cg_rows(t->have_prev ? p : NULL, s, t->rows);
-	int n = ptk_cg_order(t->rows, t->nrows, t->sort, t->tree || t->sort == PTK_CGS_PATH,
+	int n = ptk_cg_order(t->rows, t->nrows, t->sort, !t->flat,
 			     t->depth < 0 ? -1 : t->root_depth + t->depth, t->order);
 	t->nord = 0;
 	for (int i = 0; i < n; i++)
@@ -277,11 +277,12 @@ static void tui_title(void *arg, char *buf, size_t size)
 	struct cgtop *t = arg;
 	const struct ptk_cgsnap *s = &t->snap[!t->cur];
 
-	snprintf(buf, size,
-		 "ptk cgtop: %d cgroups (%s), sorted by %s%s, interval %.1f s   [p]ath [t]asks "
-		 "[c]pu [m]emory [i]o [T]hrottle [P]ressure [r]aw [+/-] depth [q]uit",
-		 t->nord, ptk_cg_layout_name[s->layout], ptk_cg_sort_name[t->sort],
-		 t->tree ? ", tree" : "", t->itv);
+	snprintf(
+		buf, size,
+		"ptk cgtop: %d cgroups (%s), sorted by %s%s, interval %.1f s   [p]ath [t]asks "
+		"[c]pu [m]emory [i]o [T]hrottle [P]ressure [r]aw [x] tree [f]lat [+/-] depth [q]uit",
+		t->nord, ptk_cg_layout_name[s->layout], ptk_cg_sort_name[t->sort],
+		t->flat ? ", flat" : "", t->itv);
 }
 
 static void tui_header(void *arg, char *buf, size_t size)
@@ -323,6 +324,8 @@ static int tui_key(void *arg, int ch)
 		t->raw = !t->raw;
 	else if (ch == 'x')
 		t->tree = !t->tree;
+	else if (ch == 'f')
+		t->flat = !t->flat;
 	else if (ch == '+')
 		t->depth = t->depth < 0 ? -1 : t->depth + 1;
 	else if (ch == '-' && t->depth > 0)
@@ -330,7 +333,7 @@ static int tui_key(void *arg, int ch)
 	else if (ch == ' ')
 		return 2;
 	/* re-derive the order from the rows of the last sample */
-	int n = ptk_cg_order(t->rows, t->nrows, t->sort, t->tree || t->sort == PTK_CGS_PATH,
+	int n = ptk_cg_order(t->rows, t->nrows, t->sort, !t->flat,
 			     t->depth < 0 ? -1 : t->root_depth + t->depth, t->order);
 	t->nord = 0;
 	for (int i = 0; i < n; i++)
@@ -341,7 +344,7 @@ static int tui_key(void *arg, int ch)
 
 static const char usage[] =
 	"usage: ptk cgtop [-b] [-n N] [-d SECONDS] [--depth N] [-o|--order KEY] [-r|--raw]\n"
-	"                 [--tree] [--json] [GROUP]\n"
+	"                 [--tree | --flat] [--json] [GROUP]\n"
 	"The cgroups by CPU, memory, I/O and tasks, as systemd-cgtop shows them, plus each one's\n"
 	"CPU quota (Quota, CPUs) and the share of its CFS periods throttled (%Thr), its working\n"
 	"set (WSet, as cAdvisor counts it) against memory.max (Max) and memory.high (High) and as\n"
@@ -357,6 +360,7 @@ static const char usage[] =
 	"  -p, -t, -c, -m, -i the same as --order path, tasks, cpu, memory, io\n"
 	"  -r, --raw          bytes as plain numbers\n"
 	"  --tree             indent names under their parents instead of full paths\n"
+	"  --flat             sort every cgroup by the key, parents not first\n"
 	"  --json             one JSON object per iteration: {time, layout, interval_s,\n"
 	"                     cgroups:[{cgroup, runtime, container_id, pod_uid, qos, unit, ...}]}\n"
 	"  --sysfs DIR        read DIR/fs/cgroup; --procfs DIR replays a 'ptk capture' tree\n"
@@ -364,7 +368,7 @@ static const char usage[] =
 
 int cmd_cgtop(struct ptk_ctx *ctx, int argc, char **argv)
 {
-	enum { O_DEPTH = 0x300, O_TREE, O_ORDER };
+	enum { O_DEPTH = 0x300, O_TREE, O_FLAT };
 	static const struct option opts[] = { { "batch", no_argument, NULL, 'b' },
 					      { "iterations", required_argument, NULL, 'n' },
 					      { "delay", required_argument, NULL, 'd' },
@@ -372,6 +376,7 @@ int cmd_cgtop(struct ptk_ctx *ctx, int argc, char **argv)
 					      { "order", required_argument, NULL, 'o' },
 					      { "raw", no_argument, NULL, 'r' },
 					      { "tree", no_argument, NULL, O_TREE },
+					      { "flat", no_argument, NULL, O_FLAT },
 					      PTK_COMMON_OPTS,
 					      { 0 } };
 	struct cgtop t = { .ctx = ctx, .sort = PTK_CGS_CPU, .depth = 3, .root = "/" };
@@ -428,6 +433,9 @@ int cmd_cgtop(struct ptk_ctx *ctx, int argc, char **argv)
 			break;
 		case O_TREE:
 			t.tree = true;
+			break;
+		case O_FLAT:
+			t.flat = true;
 			break;
 		}
 	}
