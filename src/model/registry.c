@@ -532,7 +532,7 @@ const struct ptk_metric ptk_registry[PTK_M_COUNT] = {
 		.name = t, .key = k, .unit = u, .kind = kd, .type = ty, .width = w, .prec = p, \
 		.prom = pr, .from = f, .help = h                                               \
 	}
-	[PTK_M_CG_PATH] = CGE("Control Group", "cgroup", "", PTK_GAUGE, PTK_V_STR, -40, 0, NULL,
+	[PTK_M_CG_PATH] = CGE("Control Group", "cgroup_path", "", PTK_GAUGE, PTK_V_STR, -40, 0, NULL,
 			      "the directory below each hierarchy root",
 			      "cgroup path below the hierarchy roots (/sys/fs/cgroup, v1 "
 			      "/sys/fs/cgroup/CONTROLLER); one cgroup of every hierarchy that has "
@@ -542,7 +542,7 @@ const struct ptk_metric ptk_registry[PTK_M_COUNT] = {
 			       "container runtime and id (docker, containerd, cri-o, podman, lxc), "
 			       "Kubernetes pod UID and QoS class, or the innermost systemd unit, read "
 			       "from the path alone"),
-	[PTK_M_CG_TASKS] = CGE("Tasks", "tasks", "", PTK_GAUGE, PTK_V_F64, 6, 0, "container_threads",
+	[PTK_M_CG_TASKS] = CGE("Tasks", "cgroup_tasks", "", PTK_GAUGE, PTK_V_F64, 6, 0, "container_threads",
 			       "pids.current",
 			       "tasks (threads) in the cgroup and its descendants (pids.current, "
 			       "kernel/cgroup/pids.c)"),
@@ -550,16 +550,16 @@ const struct ptk_metric ptk_registry[PTK_M_COUNT] = {
 				   "container_threads_max", "pids.max",
 				   "task limit (pids.max; \"max\" none, absent from the exposition)"),
 	[PTK_M_CG_CPU_PCT] =
-		CGE("%CPU", "cpu_pct", "%", PTK_PCT, PTK_V_F64, 6, 1,
+		CGE("%CPU", "cgroup_cpu_pct", "%", PTK_PCT, PTK_V_F64, 6, 1,
 		    "container_cpu_usage_seconds_total", "d(usage) / itv",
 		    "CPU time of the cgroup and its descendants, % of one CPU; exported as "
 		    "cumulative seconds {cpu=\"total\"} (v2 cpu.stat usage_usec, "
 		    "kernel/cgroup/rstat.c; v1 cpuacct.usage, kernel/sched/cpuacct.c)"),
-	[PTK_M_CG_USER_PCT] = CGE("%usr", "user_pct", "%", PTK_PCT, PTK_V_F64, 6, 1,
+	[PTK_M_CG_USER_PCT] = CGE("%usr", "cgroup_user_pct", "%", PTK_PCT, PTK_V_F64, 6, 1,
 				  "container_cpu_user_seconds_total", "d(user) / itv",
 				  "user-mode CPU time, % of one CPU; exported as seconds (cpu.stat "
 				  "user_usec; v1 cpuacct.stat user, USER_HZ ticks)"),
-	[PTK_M_CG_SYS_PCT] = CGE("%sys", "system_pct", "%", PTK_PCT, PTK_V_F64, 6, 1,
+	[PTK_M_CG_SYS_PCT] = CGE("%sys", "cgroup_system_pct", "%", PTK_PCT, PTK_V_F64, 6, 1,
 				 "container_cpu_system_seconds_total", "d(system) / itv",
 				 "kernel-mode CPU time, % of one CPU; exported as seconds (cpu.stat "
 				 "system_usec; v1 cpuacct.stat system)"),
@@ -600,7 +600,7 @@ const struct ptk_metric ptk_registry[PTK_M_COUNT] = {
 			      "container_memory_working_set_bytes", "usage - inactive_file",
 			      "working set as cAdvisor computes it: usage less inactive file pages, "
 			      "never below 0 (memory.stat inactive_file; v1 total_inactive_file)"),
-	[PTK_M_CG_RSS] = CGE("anon", "rss_bytes", "B", PTK_GAUGE, PTK_V_F64, 8, 0,
+	[PTK_M_CG_RSS] = CGE("anon", "anon_bytes", "B", PTK_GAUGE, PTK_V_F64, 8, 0,
 			     "container_memory_rss", "memory.stat anon",
 			     "anonymous memory (memory.stat anon; v1 total_rss)"),
 	[PTK_M_CG_CACHE] = CGE("file", "cache_bytes", "B", PTK_GAUGE, PTK_V_F64, 8, 0,
@@ -643,11 +643,11 @@ const struct ptk_metric ptk_registry[PTK_M_COUNT] = {
 				"ptk_cgroup_memory_oom_events_total", "d(memory.events oom)",
 				"times the cgroup's OOM killer was invoked (memory.events oom; v2 "
 				"only)"),
-	[PTK_M_CG_EV_OOM_KILL] = CGE("oom_kill", "oom_kills", "", PTK_COUNTER, PTK_V_F64, 8, 0,
+	[PTK_M_CG_EV_OOM_KILL] = CGE("oom_kill", "cgroup_oom_kills", "", PTK_COUNTER, PTK_V_F64, 8, 0,
 				     "container_oom_events_total", "d(memory.events oom_kill)",
 				     "processes of the cgroup killed by an OOM killer (memory.events "
 				     "oom_kill; v1 memory.oom_control oom_kill)"),
-	[PTK_M_CG_MAJFLT] = CGE("majflt/s", "majflt_s", "/s", PTK_RATE, PTK_V_F64, 8, 1, NULL,
+	[PTK_M_CG_MAJFLT] = CGE("majflt/s", "cgroup_majflt_s", "/s", PTK_RATE, PTK_V_F64, 8, 1, NULL,
 				"d(pgmajfault) / itv",
 				"major page faults (memory.stat pgmajfault; v1 total_pgmajfault)"),
 	[PTK_M_CG_RBPS] = CGE("Input/s", "read_bytes_per_s", "B/s", PTK_RATE, PTK_V_F64, 9, 0,
@@ -659,11 +659,11 @@ const struct ptk_metric ptk_registry[PTK_M_COUNT] = {
 			      "container_fs_writes_bytes_total", "d(wbytes) / itv",
 			      "bytes written to block devices (io.stat wbytes; v1 "
 			      "blkio.throttle.io_service_bytes_recursive Write)"),
-	[PTK_M_CG_RIOPS] = CGE("r/s", "reads_per_s", "/s", PTK_RATE, PTK_V_F64, 7, 1,
+	[PTK_M_CG_RIOPS] = CGE("r/s", "read_ios_per_s", "/s", PTK_RATE, PTK_V_F64, 7, 1,
 			       "container_fs_reads_total", "d(rios) / itv",
 			       "read requests (io.stat rios; v1 blkio.throttle.io_serviced_recursive "
 			       "Read)"),
-	[PTK_M_CG_WIOPS] = CGE("w/s", "writes_per_s", "/s", PTK_RATE, PTK_V_F64, 7, 1,
+	[PTK_M_CG_WIOPS] = CGE("w/s", "write_ios_per_s", "/s", PTK_RATE, PTK_V_F64, 7, 1,
 			       "container_fs_writes_total", "d(wios) / itv",
 			       "write requests (io.stat wios; v1 "
 			       "blkio.throttle.io_serviced_recursive Write)"),
@@ -671,21 +671,21 @@ const struct ptk_metric ptk_registry[PTK_M_COUNT] = {
 	CGE(t, k, "%", PTK_PCT, PTK_V_F64, 6, 1, pr, "d(total) / itv",                        \
 	    "share of the interval " w " of the cgroup's tasks stalled on " res "; exported " \
 	    "as seconds (" res ".pressure total, kernel/sched/psi.c; cgroup v2 trees only)")
-	[PTK_M_CG_PSI_CPU_SOME] = CGPSI("CPU-P", "psi_cpu_some_pct",
+	[PTK_M_CG_PSI_CPU_SOME] = CGPSI("CPU-P", "pressure_cpu_some_pct",
 					"container_pressure_cpu_waiting_seconds_total", "cpu",
 					"some"),
-	[PTK_M_CG_PSI_CPU_FULL] = CGPSI("CPU-F", "psi_cpu_full_pct",
+	[PTK_M_CG_PSI_CPU_FULL] = CGPSI("CPU-F", "pressure_cpu_full_pct",
 					"container_pressure_cpu_stalled_seconds_total", "cpu",
 					"all"),
-	[PTK_M_CG_PSI_MEM_SOME] = CGPSI("MEM-P", "psi_memory_some_pct",
+	[PTK_M_CG_PSI_MEM_SOME] = CGPSI("MEM-P", "pressure_memory_some_pct",
 					"container_pressure_memory_waiting_seconds_total", "memory",
 					"some"),
-	[PTK_M_CG_PSI_MEM_FULL] = CGPSI("MEM-F", "psi_memory_full_pct",
+	[PTK_M_CG_PSI_MEM_FULL] = CGPSI("MEM-F", "pressure_memory_full_pct",
 					"container_pressure_memory_stalled_seconds_total", "memory",
 					"all"),
-	[PTK_M_CG_PSI_IO_SOME] = CGPSI("IO-P", "psi_io_some_pct",
+	[PTK_M_CG_PSI_IO_SOME] = CGPSI("IO-P", "pressure_io_some_pct",
 				       "container_pressure_io_waiting_seconds_total", "io", "some"),
-	[PTK_M_CG_PSI_IO_FULL] = CGPSI("IO-F", "psi_io_full_pct",
+	[PTK_M_CG_PSI_IO_FULL] = CGPSI("IO-F", "pressure_io_full_pct",
 				       "container_pressure_io_stalled_seconds_total", "io", "all"),
 #undef CGPSI
 	[PTK_M_CG_INFO] = CGE("ptk_cgroup_info", "ptk_cgroup_info", "", PTK_GAUGE, PTK_V_U64, 0, 0,
