@@ -228,7 +228,8 @@ static void print_json(struct cgtop *t)
 	for (int i = 0; i < t->nord; i++) {
 		const struct ptk_cg_row *r = &t->rows[t->order[i]];
 		struct json_object *o = json_object_new_object();
-		json_object_object_add(o, "cgroup", json_object_new_string(r->cur->path));
+		json_object_object_add(o, PTK_M(CG_PATH)->key,
+				       json_object_new_string(r->cur->path));
 		json_object_object_add(o, "depth", json_object_new_int(r->cur->depth));
 		json_object_object_add(o, "runtime", jstr(r->ident.runtime));
 		json_object_object_add(o, "container_id", jstr(r->ident.id));

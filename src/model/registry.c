@@ -874,6 +874,14 @@ const struct ptk_metric ptk_registry[PTK_M_COUNT] = {
 		   "cgroups with memory.high or memory.max events or OOM kills in the window"),
 	[PTK_M_CHECK_HOST_IDLE] = CG("host idle", "host_idle_pct", "%", 0,
 				     "the host's CPU time idle over the window (/proc/stat cpu)"),
+	[PTK_M_CHECK_OOM_CG_UNSEEN] =
+		CC("oom kills not in a cgroup row", "oom_kills_not_in_cgroups", "",
+		   "OOM kills in the window less those the cgroups' own counters count "
+		   "(memory.events oom_kill, memory.oom_control oom_kill)"),
+	[PTK_M_CHECK_MEM_PSI_HOST] =
+		CG("psi some (host)", "psi_some_host_pct", "%", 1,
+		   "PSI memory some when no memory cgroup at its own limit accounts for it, or the "
+		   "host has under 20% available; unknown otherwise (/proc/pressure/memory)"),
 	[PTK_M_CHECK_VERDICT] = PROM(
 		"ptk_check_verdict", PTK_GAUGE, PTK_V_U64,
 		"ptk check's verdict per resource over the last check window: 0 ok, 1 warning, 2 "

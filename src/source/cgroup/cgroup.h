@@ -16,6 +16,8 @@
  * cpu.cfs_period_us, memory.usage_in_bytes/limit_in_bytes/soft_limit_in_bytes/failcnt/
  * max_usage_in_bytes/oom_control/stat, blkio.throttle.io_service{d,_bytes}_recursive and
  * pids.current/max. A value whose file is absent is unknown (its bit clear in has), never 0.
+ * v1 blk-throttle keeps its per-cgroup counters only for a group with a rule on the device
+ * (Linux 6.18 does so): without one they read 0, which is what the kernel says.
  */
 #ifndef PTK_SOURCE_CGROUP_H
 #define PTK_SOURCE_CGROUP_H
