@@ -140,7 +140,57 @@ c = [x for x in objs[1]['cgroups'] if x['cgroup_path'] == '/ptk-cgtest-cmp'][0]
 assert abs(c['cpu_quota_cpus'] - 0.3) < 1e-9 and c['memory_max_bytes'] == 'max'
 assert c['cgroup_cpu_pct'] > 20 and c['memory_bytes'] >= 48 << 20
 assert objs[0]['cgroups'][0]['cgroup_cpu_pct'] is None" "$TMP/cgtop.json"
-	kill -9 "${PIDS[-1]}" 2>/dev/null
+
+	# the exporter's cgroups collector: cAdvisor's names, promtool, a real Prometheus
+	"$PTK" exporter --collectors cgroups --listen 127.0.0.1:0 2>"$TMP/exp.err" &
+	EXPP=$!
+	PIDS+=($EXPP)
+	EPORT=
+	for _ in $(seq 50); do
+		EPORT=$(sed -n 's|.*listening on http://127.0.0.1:\([0-9]*\)/metrics.*|\1|p' "$TMP/exp.err")
+		[ -n "$EPORT" ] && break
+		sleep 0.1
+	done
+	curl -s "http://127.0.0.1:$EPORT/metrics" > "$TMP/m.txt"
+	check "exporter: container_cpu_usage_seconds_total{cpu=\"total\",id=...} for the cgroup" grep -q '^container_cpu_usage_seconds_total{cpu="total",id="/ptk-cgtest-cmp"} ' "$TMP/m.txt"
+	check "exporter: its quota as cAdvisor gives it (container_spec_cpu_quota 30000 us per period)" grep -q '^container_spec_cpu_quota{id="/ptk-cgtest-cmp"} 30000$' "$TMP/m.txt"
+	check "exporter: its CFS periods and throttled periods" grep -q '^container_cpu_cfs_throttled_periods_total{id="/ptk-cgtest-cmp"} ' "$TMP/m.txt"
+	mem_file=$(cat /sys/fs/cgroup/memory/ptk-cgtest-cmp/memory.usage_in_bytes)
+	mem_exp=$(awk '$1=="container_memory_usage_bytes{id=\"/ptk-cgtest-cmp\"}" { print $2 }' "$TMP/m.txt")
+	check "exporter: container_memory_usage_bytes is memory.usage_in_bytes ($mem_exp vs $mem_file)" near "${mem_exp:-0}" "$mem_file" 65536
+	check "exporter: no limit, no container_spec_memory_limit_bytes for the cgroup" bash -c "! grep -q '^container_spec_memory_limit_bytes{id=\"/ptk-cgtest-cmp\"}' '$TMP/m.txt'"
+	check "exporter: ptk_scrape_collector_success{collector=\"cgroups\"} 1" grep -q '^ptk_scrape_collector_success{collector="cgroups"} 1$' "$TMP/m.txt"
+	if have promtool; then
+		promtool check metrics < "$TMP/m.txt" > "$TMP/promtool.out" 2>&1
+		check "exporter: promtool check metrics passes on the container_* families ($(head -c 200 "$TMP/promtool.out"))" test $? -eq 0
+	else
+		skip "promtool not installed"
+	fi
+	if have prometheus; then
+		PPORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+		printf 'global:\n  scrape_interval: 1s\n  scrape_timeout: 1s\nscrape_configs:\n  - job_name: ptk\n    static_configs:\n      - targets: ["127.0.0.1:%s"]\n' "$EPORT" > "$TMP/prometheus.yml"
+		prometheus --config.file="$TMP/prometheus.yml" --storage.tsdb.path="$TMP/tsdb" \
+			--web.listen-address="127.0.0.1:$PPORT" > "$TMP/prom.log" 2>&1 &
+		PIDS+=($!)
+		q() { curl -s --max-time 5 "http://127.0.0.1:$PPORT/api/v1/query" --data-urlencode "query=$1"; }
+		n=0
+		for _ in $(seq 100); do
+			n=$(q 'count_over_time(up{job="ptk"}[1m])' | jq -r '.data.result[0].value[1] // 0' 2>/dev/null)
+			[ "${n:-0}" -ge 6 ] 2>/dev/null && break
+			sleep 0.2
+		done
+		rate=$(q 'rate(container_cpu_usage_seconds_total{id="/ptk-cgtest-cmp"}[5s])' | jq -r '.data.result[0].value[1] // "none"')
+		thr=$(q 'rate(container_cpu_cfs_throttled_periods_total{id="/ptk-cgtest-cmp"}[5s]) / rate(container_cpu_cfs_periods_total{id="/ptk-cgtest-cmp"}[5s])' | jq -r '.data.result[0].value[1] // "none"')
+		note "Prometheus: $n scrapes; CPU rate of the cgroup $rate CPUs, throttled share $thr"
+		check "Prometheus: rate(container_cpu_usage_seconds_total) of the cgroup is its 0.3 CPU quota ($rate)" near "${rate/none/9}" 0.3 0.08
+		check "Prometheus: throttled periods / periods of the cgroup above 0.5 ($thr)" awk -v t="${thr/none/0}" 'BEGIN { exit !(t > 0.5) }'
+		sm=$(curl -s "http://127.0.0.1:$PPORT/api/v1/targets" | jq -r '.data.activeTargets[0].lastError')
+		check "Prometheus parsed every scrape (no target error: '$sm')" [ -z "$sm" ]
+	else
+		skip "prometheus not installed"
+	fi
+	kill -TERM $EXPP 2>/dev/null
+	xargs -r kill -9 < /sys/fs/cgroup/cpu/ptk-cgtest-cmp/cgroup.procs 2>/dev/null
 else
 	skip "systemd-cgtop not installed: no comparison"
 fi
