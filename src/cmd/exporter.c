@@ -209,8 +209,10 @@ static struct ptk_prom_body *collect(struct exporter *ex)
 			  src, &ex->snap,
 			  ptk_prom_node_parts(node) |
 				  (ex->on[CL_CGROUPS] ? PTK_SNAP_BIT(PTK_SNAP_DISKSTATS) : 0)) == 0;
-	if (ex->on[CL_CGROUPS])
+	if (ex->on[CL_CGROUPS]) {
+		ex->cg.extra = true;
 		ok[CL_CGROUPS] = ptk_cg_read(src, &ex->cg, -1) == 0 && ex->cg.layout != PTK_CG_NONE;
+	}
 	if (ex->on[CL_RUNQLAT] && ex->watch)
 		w_ok = ok[CL_RUNQLAT] = ptk_cpuwatch_read(ex->watch, &w) == 0;
 	if (src->replay && (ex->on[CL_THREADS] || ex->on[CL_PROCESSES]))

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -296,6 +297,7 @@ struct walk {
 	size_t bufsz;
 	long hz;
 	/* capture */
+	bool extra; /* read the extra files too */
 	const char *dst; /* non-NULL: copy files to dst/sys/<h->rel>/<path>/ */
 	int *nfiles;
 	int err;
@@ -394,8 +396,10 @@ static const struct cg_file {
 	int v; /* enum ptk_cg_val, or enum ptk_psi_res for FK_PSI */
 	const struct keymap *map;
 	int nmap;
+	bool extra; /* only with ptk_cgsnap.extra (what the exporter serves besides) */
 } cg_files[] = {
 #define KEYED(m) FK_KEYED, 0, m, ARRAY_SIZE(m)
+#define EXTRA .extra = true
 	/* v2 (kernel/cgroup/rstat.c cgroup_base_stat_cputime_show, kernel/sched/core.c
 	 * cpu_extra_stat_show, mm/memcontrol.c, block/blk-cgroup.c, kernel/cgroup/pids.c,
 	 * kernel/sched/psi.c) */
@@ -405,35 +409,38 @@ static const struct cg_file {
 	{ PTK_CGC_MEMORY, true, "memory", "memory.max", FK_LIMIT, PTK_CGV_MEM_MAX },
 	{ PTK_CGC_MEMORY, true, "memory", "memory.high", FK_LIMIT, PTK_CGV_MEM_HIGH },
 	{ PTK_CGC_MEMORY, true, "memory", "memory.low", FK_LIMIT, PTK_CGV_MEM_LOW },
-	{ PTK_CGC_MEMORY, true, "memory", "memory.peak", FK_VALUE, PTK_CGV_MEM_PEAK },
+	{ PTK_CGC_MEMORY, true, "memory", "memory.peak", FK_VALUE, PTK_CGV_MEM_PEAK, EXTRA },
 	{ PTK_CGC_MEMORY, true, "memory", "memory.events", KEYED(v2_mem_events) },
 	{ PTK_CGC_MEMORY, true, "memory", "memory.stat", KEYED(v2_mem_stat) },
 	{ PTK_CGC_MEMORY, true, "memory", "memory.swap.current", FK_VALUE, PTK_CGV_MEM_SWAP },
 	{ PTK_CGC_IO, true, "io", "io.stat", FK_IO_STAT },
 	{ PTK_CGC_PIDS, true, "pids", "pids.current", FK_VALUE, PTK_CGV_PIDS_CURRENT },
-	{ PTK_CGC_PIDS, true, "pids", "pids.max", FK_LIMIT, PTK_CGV_PIDS_MAX },
+	{ PTK_CGC_PIDS, true, "pids", "pids.max", FK_LIMIT, PTK_CGV_PIDS_MAX, EXTRA },
 	{ PTK_CGC_V2, true, "", "cpu.pressure", FK_PSI, PTK_PSI_CPU },
 	{ PTK_CGC_V2, true, "", "memory.pressure", FK_PSI, PTK_PSI_MEMORY },
 	{ PTK_CGC_V2, true, "", "io.pressure", FK_PSI, PTK_PSI_IO },
 	/* v1 (kernel/sched/cpuacct.c, kernel/sched/core.c cpu_cfs_stat_show, mm/memcontrol-v1.c,
 	 * block/blk-throttle.c, kernel/cgroup/pids.c) */
 	{ PTK_CGC_CPUACCT, false, "", "cpuacct.usage", FK_VALUE, PTK_CGV_CPU_USAGE_NS },
-	{ PTK_CGC_CPUACCT, false, "", "cpuacct.stat", FK_CPUACCT_STAT },
+	{ PTK_CGC_CPUACCT, false, "", "cpuacct.stat", FK_CPUACCT_STAT, EXTRA },
 	{ PTK_CGC_CPU, false, "", "cpu.stat", KEYED(v1_cpu_stat) },
 	{ PTK_CGC_CPU, false, "", "cpu.cfs_quota_us", FK_LIMIT, PTK_CGV_CPU_QUOTA_US },
 	{ PTK_CGC_CPU, false, "", "cpu.cfs_period_us", FK_VALUE, PTK_CGV_CPU_PERIOD_US },
 	{ PTK_CGC_MEMORY, false, "", "memory.usage_in_bytes", FK_VALUE, PTK_CGV_MEM_CURRENT },
 	{ PTK_CGC_MEMORY, false, "", "memory.limit_in_bytes", FK_LIMIT, PTK_CGV_MEM_MAX },
-	{ PTK_CGC_MEMORY, false, "", "memory.soft_limit_in_bytes", FK_LIMIT, PTK_CGV_MEM_LOW },
-	{ PTK_CGC_MEMORY, false, "", "memory.max_usage_in_bytes", FK_VALUE, PTK_CGV_MEM_PEAK },
+	{ PTK_CGC_MEMORY, false, "", "memory.soft_limit_in_bytes", FK_LIMIT, PTK_CGV_MEM_LOW,
+	  EXTRA },
+	{ PTK_CGC_MEMORY, false, "", "memory.max_usage_in_bytes", FK_VALUE, PTK_CGV_MEM_PEAK,
+	  EXTRA },
 	{ PTK_CGC_MEMORY, false, "", "memory.failcnt", FK_VALUE, PTK_CGV_MEM_EV_MAX },
 	{ PTK_CGC_MEMORY, false, "", "memory.oom_control", KEYED(v1_oom_control) },
 	{ PTK_CGC_MEMORY, false, "", "memory.stat", KEYED(v1_mem_stat) },
 	{ PTK_CGC_IO, false, "", "blkio.throttle.io_service_bytes_recursive", FK_BLKIO_BYTES },
-	{ PTK_CGC_IO, false, "", "blkio.throttle.io_serviced_recursive", FK_BLKIO_IOS },
+	{ PTK_CGC_IO, false, "", "blkio.throttle.io_serviced_recursive", FK_BLKIO_IOS, EXTRA },
 	{ PTK_CGC_PIDS, false, "", "pids.current", FK_VALUE, PTK_CGV_PIDS_CURRENT },
-	{ PTK_CGC_PIDS, false, "", "pids.max", FK_LIMIT, PTK_CGV_PIDS_MAX },
+	{ PTK_CGC_PIDS, false, "", "pids.max", FK_LIMIT, PTK_CGV_PIDS_MAX, EXTRA },
 #undef KEYED
+#undef EXTRA
 };
 
 /* Does the v2 cgroup.controllers text ctl list word? */
@@ -548,18 +555,13 @@ static void copy_one(struct walk *w, int dfd, const char *path, const char *name
 		(*w->nfiles)++;
 }
 
-/* The files of one cgroup directory. */
-static void visit(struct walk *w, int dfd, const char *path, int depth)
+/* The files of one cgroup directory. ctl: its v2 controllers (its parent's
+ * cgroup.subtree_control, the root's cgroup.controllers). */
+static void visit(struct walk *w, int dfd, const char *path, int depth, const char *ctl)
 {
 	bool v2 = w->h->ctrl & PTK_CGC_V2;
-	char ctl[512] = "";
 	struct ptk_cgroup *c = NULL;
 
-	if (v2) {
-		ssize_t n = read_at(w, dfd, "cgroup.controllers");
-		if (n >= 0)
-			snprintf(ctl, sizeof(ctl), "%s", w->buf);
-	}
 	if (w->dst) {
 		copy_one(w, dfd, path, "cgroup.procs");
 		if (v2)
@@ -579,6 +581,13 @@ static void visit(struct walk *w, int dfd, const char *path, int depth)
 			continue;
 		if (v2 && f->v2ctl[0] && !has_word(ctl, f->v2ctl))
 			continue; /* the controller is not enabled for this cgroup */
+		if (f->extra && !w->extra && !w->dst)
+			continue;
+		/* the period matters only under a quota */
+		if (c && f->kind == FK_VALUE && f->v == PTK_CGV_CPU_PERIOD_US &&
+		    ptk_cg_has(c, PTK_CGV_CPU_QUOTA_US) &&
+		    c->v[PTK_CGV_CPU_QUOTA_US] == PTK_CG_MAX && !w->extra)
+			continue;
 		if (w->dst) {
 			copy_one(w, dfd, path, f->name);
 			continue;
@@ -589,38 +598,54 @@ static void visit(struct walk *w, int dfd, const char *path, int depth)
 	}
 }
 
-static void walk_dir(struct walk *w, int dfd, char *path, size_t plen, int depth)
-{
-	struct dirent *de;
-	int dup_fd;
-	DIR *d;
+struct linux_dirent64 {
+	u64 d_ino;
+	s64 d_off;
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
+};
 
-	visit(w, dfd, plen ? path : "/", depth);
+/* A cgroup directory and its subdirectories, depth first. The directory fd is read with
+ * getdents64 itself (no DIR stream: that costs a dup, an fcntl and an fstat per cgroup). */
+static void walk_dir(struct walk *w, int dfd, char *path, size_t plen, int depth, const char *ctl)
+{
+	char kidctl[512] = "";
+	char dents[8192];
+	long n;
+
+	visit(w, dfd, plen ? path : "/", depth, ctl);
 	if (w->max_depth >= 0 && depth >= w->max_depth)
 		return;
-	dup_fd = dup(dfd);
-	if (dup_fd < 0 || !(d = fdopendir(dup_fd))) {
-		if (dup_fd >= 0)
-			close(dup_fd);
-		return;
+	if (w->h->ctrl & PTK_CGC_V2) {
+		/* what this cgroup enables for its children */
+		if (read_at(w, dfd, "cgroup.subtree_control") >= 0)
+			snprintf(kidctl, sizeof(kidctl), "%s", w->buf);
+		if (w->dst)
+			copy_one(w, dfd, plen ? path : "/", "cgroup.subtree_control");
 	}
-	while ((de = readdir(d))) {
-		size_t l = strlen(de->d_name);
-		int sub;
-		if (de->d_name[0] == '.' || (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN))
-			continue;
-		if (plen + 1 + l >= 256)
-			continue; /* deeper than a path we keep */
-		sub = openat(dfd, de->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
-		if (sub < 0)
-			continue;
-		path[plen] = '/';
-		memcpy(path + plen + 1, de->d_name, l + 1);
-		walk_dir(w, sub, path, plen + 1 + l, depth + 1);
-		path[plen] = '\0';
-		close(sub);
+	while ((n = syscall(SYS_getdents64, dfd, dents, sizeof(dents))) > 0) {
+		for (long off = 0; off < n;) {
+			struct linux_dirent64 *de = (struct linux_dirent64 *)(dents + off);
+			size_t l = strlen(de->d_name);
+			int sub;
+			off += de->d_reclen;
+			if (de->d_name[0] == '.' ||
+			    (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN))
+				continue;
+			if (plen + 1 + l >= 256)
+				continue; /* deeper than a path we keep */
+			sub = openat(dfd, de->d_name,
+				     O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+			if (sub < 0)
+				continue;
+			path[plen] = '/';
+			memcpy(path + plen + 1, de->d_name, l + 1);
+			walk_dir(w, sub, path, plen + 1 + l, depth + 1, kidctl);
+			path[plen] = '\0';
+			close(sub);
+		}
 	}
-	closedir(d);
 }
 
 static int walk_hier(struct walk *w)
@@ -634,7 +659,10 @@ static int walk_hier(struct walk *w)
 	fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	walk_dir(w, fd, path, 0, 0);
+	char ctl[512] = "";
+	if (w->h->ctrl & PTK_CGC_V2 && read_at(w, fd, "cgroup.controllers") >= 0)
+		snprintf(ctl, sizeof(ctl), "%s", w->buf);
+	walk_dir(w, fd, path, 0, 0, ctl);
 	close(fd);
 	return 0;
 }
@@ -737,7 +765,7 @@ static double now_boottime(void)
 int ptk_cg_read(const struct ptk_src *src, struct ptk_cgsnap *s, int max_depth)
 {
 	struct hier h[16];
-	struct walk w = { .src = src, .s = s, .max_depth = max_depth };
+	struct walk w = { .src = src, .s = s, .max_depth = max_depth, .extra = s->extra };
 	bool live = ptk_src_is_live(src) && !src->sysfs_given;
 	double t0 = 0;
 	int nh, err;

@@ -113,6 +113,9 @@ struct ptk_cgsnap {
 	int n, cap;
 	int err; /* 0, or -errno of fs/cgroup itself */
 	int nhier; /* hierarchies read */
+	bool extra; /* set by the caller: read also memory.peak (v1 max_usage_in_bytes), v1
+		     * soft_limit_in_bytes, cpuacct.stat, blkio io_serviced and pids.max, which
+		     * the exporter serves and cgtop and check do not need */
 };
 
 /* The most cgroups a snapshot holds (the rest are left out, in path order). */
