@@ -114,7 +114,7 @@ static enum ptk_cg_layout hierarchies(const struct ptk_src *src, struct hier *h,
 			continue;
 		}
 		close(sub);
-		snprintf(h[*n].rel, sizeof(h[*n].rel), "fs/cgroup/%s", de->d_name);
+		snprintf(h[*n].rel, sizeof(h[*n].rel), "fs/cgroup/%.40s", de->d_name);
 		h[*n].ctrl = nv2 == *n ? PTK_CGC_CPU | PTK_CGC_CPUACCT | PTK_CGC_MEMORY |
 						 PTK_CGC_IO | PTK_CGC_PIDS | PTK_CGC_V2 :
 					 v1_ctrl(de->d_name);
