@@ -5,6 +5,7 @@
  *   N/<procfs file>        the system snapshot's /proc files (ptk_snap_files, source/snap.h;
  *                          uptime first: it times the replay)
  *   N/sys/<sysfs file>     the system snapshot's /sys files
+ *   N/sys/fs/cgroup/...    every cgroup file the cgroup reader reads (source/cgroup)
  *   N/kmsg                 kernel log records from /dev/kmsg
  *   N/<pid>/..., N/<pid>/task/<tid>/...   the process table
  * Each snapshot is written into DIR/.N.tmp and renamed to DIR/N when complete, so a reader
@@ -24,6 +25,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "source/cgroup/cgroup.h"
 #include "source/snap.h"
 
 enum cap_where {
@@ -69,7 +71,7 @@ struct capture {
 	ssize_t proc_len[PTK_SNAP_NFILES];
 	struct ptk_buf b;
 	bool warned[PTK_SNAP_NFILES];
-	bool kmsg_warned;
+	bool kmsg_warned, cg_warned;
 	/* per-snapshot counts for the progress line */
 	int nfiles, nprocs, nthreads;
 };
@@ -382,6 +384,11 @@ static int capture_sample(struct ptk_ctx *ctx, void *arg, long i, double itv)
 			ptk_err("cannot write %s/%s: %s", cap->tmp, sf->rel, strerror(-r));
 			goto err_remove_tmp;
 		}
+	}
+	/* the cgroups, right after the system files: their uptime dates them too */
+	if ((r = ptk_cg_capture(&ctx->src, cap->tmp, &cap->nfiles)) && !cap->cg_warned) {
+		ptk_warn("cgroups not captured: %s/fs/cgroup: %s", ctx->src.sysfs, strerror(-r));
+		cap->cg_warned = true;
 	}
 	for (k = 0; k < ARRAY_SIZE(cap_files); k++) {
 		const struct cap_file *cf = &cap_files[k];

@@ -96,7 +96,7 @@ static void print_text(struct ptk_ctx *ctx, struct ptk_use *s, struct ptk_use_ro
 		"SATURATION", "ERRORS");
 	for (int i = 0; i < rs->n; i++) {
 		struct ptk_use_row *r = &rs->r[i];
-		char name[80], u[256], sa[256], e[256];
+		char name[300], u[256], sa[256], e[256];
 		snprintf(name, sizeof(name), "%s%s%s", r->resource, r->device[0] ? " " : "",
 			 r->device);
 		summary(r->util, r->nu, 2, u, sizeof(u));
@@ -115,7 +115,8 @@ static void print_text(struct ptk_ctx *ctx, struct ptk_use *s, struct ptk_use_ro
 		struct ptk_use_row *r = &rs->r[i];
 		if (r->verdict == PTK_VERDICT_OK && !r->nev)
 			continue;
-		fprintf(f, "\n%s%s%s: %s\n", r->resource, r->device[0] ? " " : "", r->device,
+		fprintf(f, "\n%s%s%s%s%s%s: %s\n", r->resource, r->device[0] ? " " : "", r->device,
+			r->owner[0] ? " (" : "", r->owner, r->owner[0] ? ")" : "",
 			upper[r->verdict]);
 		if (r->verdict != PTK_VERDICT_OK) {
 			char u[512], sa[512], e[512];
@@ -181,6 +182,19 @@ static void print_json(struct ptk_ctx *ctx, struct ptk_use *s, struct ptk_use_ro
 		json_object_object_add(o, "resource", json_object_new_string(r->resource));
 		json_object_object_add(o, "device",
 				       r->device[0] ? json_object_new_string(r->device) : NULL);
+		if (!strcmp(r->resource, "cgroup")) {
+			/* what the path says of the cgroup's owner (source/cgroup ident) */
+			const struct ptk_cg_ident *id = &r->ident;
+			const char *const f[][2] = {
+				{ "owner", r->owner },	    { "runtime", id->runtime },
+				{ "container_id", id->id }, { "pod_uid", id->pod_uid },
+				{ "qos", id->qos },	    { "unit", id->unit }
+			};
+			for (size_t k = 0; k < ARRAY_SIZE(f); k++)
+				json_object_object_add(
+					o, f[k][0],
+					f[k][1][0] ? json_object_new_string(f[k][1]) : NULL);
+		}
 		json_object_object_add(o, "utilization", mvals_json(r->util, r->nu));
 		json_object_object_add(o, "saturation", mvals_json(r->sat, r->ns));
 		json_object_object_add(o, "errors", mvals_json(r->err, r->ne));
@@ -254,6 +268,7 @@ static void print_json(struct ptk_ctx *ctx, struct ptk_use *s, struct ptk_use_ro
 	source_json(src, "/proc/PID/task/TID/{stat,wchan}", s->err_threads);
 	source_json(src, s->live ? "/dev/kmsg" : "kmsg", s->err_km);
 	source_json(src, "bpf: runqlat + short-lived processes", s->err_watch);
+	source_json(src, "/sys/fs/cgroup", s->err_cg);
 	json_object_object_add(obs, "sources", src);
 	json_object_object_add(root, "observer", obs);
 	ptk_sink_begin(&ctx->sink);
@@ -270,7 +285,9 @@ static const char usage[] =
 	"DEV/TCP) in one command. Samples for -d seconds (default 10; a countdown shows on a\n"
 	"terminal), then prints one row per resource -- cpu, memory, each disk with I/O, each\n"
 	"network interface and TCP, the kernel log -- with a verdict (ok, warning, critical), the\n"
-	"evidence, the top offending processes, and the ptk command to run next.\n"
+	"evidence, the top offending processes, and the ptk command to run next. Each cgroup that\n"
+	"is not ok (throttled at its CPU quota, at its memory limit, OOM kills, its own pressure)\n"
+	"gets a row of its own naming its container or unit and the tasks inside it.\n"
 	"\n"
 	"  -d, --duration SECONDS   sampling window, 1 to 86400 (default 10, fractions allowed)\n"
 	"  --json                   one JSON object: {duration_s, resources:[...], observer}\n"

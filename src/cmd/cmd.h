@@ -46,6 +46,7 @@ int cmd_exporter(struct ptk_ctx *ctx, int argc, char **argv);
 int cmd_flamegraph(struct ptk_ctx *ctx, int argc, char **argv);
 int cmd_pstack(struct ptk_ctx *ctx, int argc, char **argv);
 int cmd_gcore(struct ptk_ctx *ctx, int argc, char **argv);
+int cmd_cgtop(struct ptk_ctx *ctx, int argc, char **argv);
 int cmd_metrics(struct ptk_ctx *ctx, int argc, char **argv);
 
 #endif

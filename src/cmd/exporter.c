@@ -25,10 +25,12 @@
 #include "cmd/cmd.h"
 #include "model/pscan.h"
 #include "model/use.h"
+#include "output/prom_cgroup.h"
 #include "output/prom_http.h"
 #include "output/prom_node.h"
 #include "output/prom_ptk.h"
 #include "source/bpf/cpuwatch.h"
+#include "source/cgroup/cgroup.h"
 #include "source/procfs/pid.h"
 #include "source/snap.h"
 
@@ -37,12 +39,10 @@
 #define MAX_VERDICTS 64
 
 /* The collectors: node_exporter's (output/prom_node.h), then ptk's own. */
-enum { CL_RUNQLAT = PTK_NC_N, CL_THREADS, CL_PROCESSES, CL_CHECK, CL_N };
+enum { CL_RUNQLAT = PTK_NC_N, CL_THREADS, CL_PROCESSES, CL_CHECK, CL_CGROUPS, CL_N };
 static const char *coll_name[CL_N] = {
-	[CL_RUNQLAT] = "runqlat",
-	[CL_THREADS] = "threads",
-	[CL_PROCESSES] = "processes",
-	[CL_CHECK] = "check",
+	[CL_RUNQLAT] = "runqlat",     [CL_CGROUPS] = "cgroups", [CL_THREADS] = "threads",
+	[CL_PROCESSES] = "processes", [CL_CHECK] = "check",
 };
 
 struct exporter {
@@ -65,6 +65,7 @@ struct exporter {
 
 	/* the collector thread's */
 	struct ptk_snap snap;
+	struct ptk_cgsnap cg; /* the cgroups collector's */
 	bool first_scrape_done; /* replay: later collections move to the next snapshot */
 	u64 nscrapes, ncollections;
 
@@ -204,7 +205,14 @@ static struct ptk_prom_body *collect(struct exporter *ex)
 
 	for (int c = 0; c < PTK_NC_N; c++)
 		node |= ex->on[c] ? 1u << c : 0;
-	snap_ok = ptk_snap_read(src, &ex->snap, ptk_prom_node_parts(node)) == 0;
+	snap_ok = ptk_snap_read(
+			  src, &ex->snap,
+			  ptk_prom_node_parts(node) |
+				  (ex->on[CL_CGROUPS] ? PTK_SNAP_BIT(PTK_SNAP_DISKSTATS) : 0)) == 0;
+	if (ex->on[CL_CGROUPS]) {
+		ex->cg.extra = true;
+		ok[CL_CGROUPS] = ptk_cg_read(src, &ex->cg, -1) == 0 && ex->cg.layout != PTK_CG_NONE;
+	}
 	if (ex->on[CL_RUNQLAT] && ex->watch)
 		w_ok = ok[CL_RUNQLAT] = ptk_cpuwatch_read(ex->watch, &w) == 0;
 	if (src->replay && (ex->on[CL_THREADS] || ex->on[CL_PROCESSES]))
@@ -224,6 +232,8 @@ static struct ptk_prom_body *collect(struct exporter *ex)
 			ptk_prom_tgroups(p, &ex->tg);
 		if (ex->on[CL_PROCESSES])
 			ptk_prom_procs(p, ex->procs, ex->nprocs, ex->cmdline);
+		if (ok[CL_CGROUPS])
+			ptk_prom_cgroups(p, &ex->cg, snap_ok ? &ex->snap : NULL);
 		if (ex->on[CL_CHECK])
 			ptk_prom_verdicts(p, ex->verdicts, ex->nverdicts, ex->verdict_window,
 					  ex->verdict_ts);
@@ -302,7 +312,8 @@ static const char usage_fmt[] =
 	"application/openmetrics-text. node_exporter's names where it has the metric\n"
 	"(node_cpu_seconds_total, node_memory_*_bytes, node_disk_*, node_network_*,\n"
 	"node_pressure_*, node_load*, node_vmstat_*), ptk_* for the rest: the run-queue latency\n"
-	"histogram (BPF), context switches per thread group, top-N processes, ptk check verdicts.\n"
+	"histogram (BPF), context switches per thread group, top-N processes, ptk check verdicts;\n"
+	"cAdvisor's container_* names for every cgroup (the cgroups collector).\n"
 	"  --listen A     address to bind (default " DEFAULT_LISTEN ", loopback only);\n"
 	"                 ':PORT' = every IPv4 interface, '[::]:PORT' IPv6; port 0 = any free\n"
 	"  --collectors L comma-separated collectors: exactly these, or '+name'/'-name' to\n"
@@ -496,6 +507,7 @@ int cmd_exporter(struct ptk_ctx *ctx, int argc, char **argv)
 	}
 	ptk_snap_free(&ex->snap);
 	ptk_snap_free(&ex->scan_snap);
+	ptk_cg_free(&ex->cg);
 	ptk_tgroups_free(&ex->tg);
 	free(ex->procs);
 	if (nworkers)

@@ -523,6 +523,174 @@ const struct ptk_metric ptk_registry[PTK_M_COUNT] = {
 				  "some: at least one task stalled on the resource; full: every "
 				  "non-idle task stalled at once"),
 
+/* ---- cgroups ---- */
+#define CGE(t, k, u, kd, ty, w, p, pr, f, h)                                                   \
+	{                                                                                      \
+		.name = t, .key = k, .unit = u, .kind = kd, .type = ty, .width = w, .prec = p, \
+		.prom = pr, .from = f, .help = h                                               \
+	}
+	[PTK_M_CG_PATH] = CGE("Control Group", "cgroup_path", "", PTK_GAUGE, PTK_V_STR, -40, 0, NULL,
+			      "the directory below each hierarchy root",
+			      "cgroup path below the hierarchy roots (/sys/fs/cgroup, v1 "
+			      "/sys/fs/cgroup/CONTROLLER); one cgroup of every hierarchy that has "
+			      "the path (the cAdvisor label id)"),
+	[PTK_M_CG_OWNER] = CGE("Owner", "owner", "", PTK_GAUGE, PTK_V_STR, -24, 0, NULL,
+			       "the path's names",
+			       "container runtime and id (docker, containerd, cri-o, podman, lxc), "
+			       "Kubernetes pod UID and QoS class, or the innermost systemd unit, read "
+			       "from the path alone"),
+	[PTK_M_CG_TASKS] = CGE("Tasks", "cgroup_tasks", "", PTK_GAUGE, PTK_V_F64, 6, 0, "container_threads",
+			       "pids.current",
+			       "tasks (threads) in the cgroup and its descendants (pids.current, "
+			       "kernel/cgroup/pids.c)"),
+	[PTK_M_CG_TASKS_MAX] = CGE("TasksMax", "tasks_max", "", PTK_GAUGE, PTK_V_F64, 8, 0,
+				   "container_threads_max", "pids.max",
+				   "task limit (pids.max; \"max\" none, absent from the exposition)"),
+	[PTK_M_CG_CPU_PCT] =
+		CGE("%CPU", "cgroup_cpu_pct", "%", PTK_PCT, PTK_V_F64, 6, 1,
+		    "container_cpu_usage_seconds_total", "d(usage) / itv",
+		    "CPU time of the cgroup and its descendants, % of one CPU; exported as "
+		    "cumulative seconds {cpu=\"total\"} (v2 cpu.stat usage_usec, "
+		    "kernel/cgroup/rstat.c; v1 cpuacct.usage, kernel/sched/cpuacct.c)"),
+	[PTK_M_CG_USER_PCT] = CGE("%usr", "cgroup_user_pct", "%", PTK_PCT, PTK_V_F64, 6, 1,
+				  "container_cpu_user_seconds_total", "d(user) / itv",
+				  "user-mode CPU time, % of one CPU; exported as seconds (cpu.stat "
+				  "user_usec; v1 cpuacct.stat user, USER_HZ ticks)"),
+	[PTK_M_CG_SYS_PCT] = CGE("%sys", "cgroup_system_pct", "%", PTK_PCT, PTK_V_F64, 6, 1,
+				 "container_cpu_system_seconds_total", "d(system) / itv",
+				 "kernel-mode CPU time, % of one CPU; exported as seconds (cpu.stat "
+				 "system_usec; v1 cpuacct.stat system)"),
+	[PTK_M_CG_QUOTA] = CGE("Quota", "cpu_quota_cpus", "CPUs", PTK_GAUGE, PTK_V_F64, 6, 2,
+			       "container_spec_cpu_quota", "quota / period",
+			       "CPU bandwidth limit in CPUs, \"max\" none; exported as the quota in "
+			       "microseconds per period, as cAdvisor (cpu.max; v1 cpu.cfs_quota_us, "
+			       "kernel/sched/core.c)"),
+	[PTK_M_CG_PERIOD_US] = CGE("Period", "cpu_period_us", "us", PTK_GAUGE, PTK_V_F64, 7, 0,
+				   "container_spec_cpu_period", "cpu.max period",
+				   "CFS bandwidth period in microseconds (cpu.max second field; v1 "
+				   "cpu.cfs_period_us)"),
+	[PTK_M_CG_QUOTA_PCT] = CGE("%Quota", "quota_used_pct", "%", PTK_PCT, PTK_V_F64, 6, 1, NULL,
+				   "%CPU / (quota x 100)",
+				   "share of its CPU quota the cgroup used in the interval"),
+	[PTK_M_CG_PERIODS] = CGE("periods", "cfs_periods", "", PTK_COUNTER, PTK_V_F64, 8, 0,
+				 "container_cpu_cfs_periods_total", "d(nr_periods)",
+				 "CFS enforcement periods with runnable tasks in the interval "
+				 "(cpu.stat nr_periods, kernel/sched/core.c cpu_cfs_stat_show)"),
+	[PTK_M_CG_THROTTLED] = CGE("throttled", "cfs_throttled_periods", "", PTK_COUNTER,
+				   PTK_V_F64, 9, 0, "container_cpu_cfs_throttled_periods_total",
+				   "d(nr_throttled)",
+				   "periods in which the cgroup used up its quota and was throttled "
+				   "(cpu.stat nr_throttled)"),
+	[PTK_M_CG_THR_PCT] = CGE("%Thr", "throttled_pct", "%", PTK_PCT, PTK_V_F64, 5, 1, NULL,
+				 "d(nr_throttled) / d(nr_periods)",
+				 "share of its CFS periods in which the cgroup was throttled (cpu.stat "
+				 "nr_throttled / nr_periods)"),
+	[PTK_M_CG_THR_S] = CGE("Thr s/s", "throttled_s_per_s", "s/s", PTK_RATE, PTK_V_F64, 7, 2,
+			       "container_cpu_cfs_throttled_seconds_total", "d(throttled) / itv",
+			       "time its runqueues spent throttled per second; exported as seconds "
+			       "(cpu.stat throttled_usec; v1 throttled_time, ns)"),
+	[PTK_M_CG_MEM] = CGE("Memory", "memory_bytes", "B", PTK_GAUGE, PTK_V_F64, 8, 0,
+			     "container_memory_usage_bytes", "memory.current",
+			     "memory charged to the cgroup, page cache included (memory.current; v1 "
+			     "memory.usage_in_bytes, mm/memcontrol.c)"),
+	[PTK_M_CG_WSET] = CGE("WSet", "working_set_bytes", "B", PTK_GAUGE, PTK_V_F64, 8, 0,
+			      "container_memory_working_set_bytes", "usage - inactive_file",
+			      "working set as cAdvisor computes it: usage less inactive file pages, "
+			      "never below 0 (memory.stat inactive_file; v1 total_inactive_file)"),
+	[PTK_M_CG_RSS] = CGE("anon", "anon_bytes", "B", PTK_GAUGE, PTK_V_F64, 8, 0,
+			     "container_memory_rss", "memory.stat anon",
+			     "anonymous memory (memory.stat anon; v1 total_rss)"),
+	[PTK_M_CG_CACHE] = CGE("file", "cache_bytes", "B", PTK_GAUGE, PTK_V_F64, 8, 0,
+			       "container_memory_cache", "memory.stat file",
+			       "page cache (memory.stat file; v1 total_cache)"),
+	[PTK_M_CG_SWAP] = CGE("swap", "swap_bytes", "B", PTK_GAUGE, PTK_V_F64, 8, 0,
+			      "container_memory_swap", "memory.swap.current",
+			      "swap used (memory.swap.current; v1 memory.stat total_swap)"),
+	[PTK_M_CG_PEAK] = CGE("peak", "memory_peak_bytes", "B", PTK_GAUGE, PTK_V_F64, 8, 0,
+			      "container_memory_max_usage_bytes", "memory.peak",
+			      "highest usage recorded (memory.peak; v1 memory.max_usage_in_bytes)"),
+	[PTK_M_CG_MEM_MAX] = CGE("Max", "memory_max_bytes", "B", PTK_GAUGE, PTK_V_F64, 8, 0,
+				 "container_spec_memory_limit_bytes", "memory.max",
+				 "hard limit: above it the cgroup reclaims, then OOM-kills; \"max\" "
+				 "none, absent from the exposition (memory.max; v1 "
+				 "memory.limit_in_bytes)"),
+	[PTK_M_CG_MEM_HIGH] = CGE("High", "memory_high_bytes", "B", PTK_GAUGE, PTK_V_F64, 8, 0,
+				  "ptk_cgroup_memory_high_bytes", "memory.high",
+				  "throttling limit: above it allocations reclaim and sleep (v2 "
+				  "memory.high; v1 has none)"),
+	[PTK_M_CG_MEM_LOW] = CGE("Low", "memory_low_bytes", "B", PTK_GAUGE, PTK_V_F64, 8, 0,
+				 "container_spec_memory_reservation_limit_bytes", "memory.low",
+				 "protection from reclaim (memory.low; v1 memory.soft_limit_in_bytes)"),
+	[PTK_M_CG_LIMIT_PCT] = CGE("%Lim", "limit_used_pct", "%", PTK_GAUGE, PTK_V_F64, 5, 1, NULL,
+				   "working set / min(max, high)",
+				   "working set as a share of the lower of memory.max and memory.high"),
+	[PTK_M_CG_EV_HIGH] = CGE("high", "memory_high_events", "", PTK_COUNTER, PTK_V_F64, 6, 0,
+				 "container_memory_events_high_total", "d(memory.events high)",
+				 "times usage went over memory.high and allocations were throttled "
+				 "(memory.events high, mm/memcontrol.c)"),
+	[PTK_M_CG_EV_MAX] = CGE("max", "memory_max_events", "", PTK_COUNTER, PTK_V_F64, 6, 0,
+				"container_memory_events_max_total", "d(memory.events max)",
+				"times usage was about to go over memory.max (memory.events max; v1 "
+				"memory.failcnt, charges that hit memory.limit_in_bytes)"),
+	[PTK_M_CG_FAILCNT] = CGE("failcnt", "memory_failcnt", "", PTK_COUNTER, PTK_V_F64, 7, 0,
+				 "container_memory_failcnt", "memory.failcnt",
+				 "memory usage hits of the limit, cAdvisor's name for memory.events "
+				 "max (v1 memory.failcnt)"),
+	[PTK_M_CG_EV_OOM] = CGE("oom", "memory_oom_events", "", PTK_COUNTER, PTK_V_F64, 5, 0,
+				"ptk_cgroup_memory_oom_events_total", "d(memory.events oom)",
+				"times the cgroup's OOM killer was invoked (memory.events oom; v2 "
+				"only)"),
+	[PTK_M_CG_EV_OOM_KILL] = CGE("oom_kill", "cgroup_oom_kills", "", PTK_COUNTER, PTK_V_F64, 8, 0,
+				     "container_oom_events_total", "d(memory.events oom_kill)",
+				     "processes of the cgroup killed by an OOM killer (memory.events "
+				     "oom_kill; v1 memory.oom_control oom_kill)"),
+	[PTK_M_CG_MAJFLT] = CGE("majflt/s", "cgroup_majflt_s", "/s", PTK_RATE, PTK_V_F64, 8, 1, NULL,
+				"d(pgmajfault) / itv",
+				"major page faults (memory.stat pgmajfault; v1 total_pgmajfault)"),
+	[PTK_M_CG_RBPS] = CGE("Input/s", "read_bytes_per_s", "B/s", PTK_RATE, PTK_V_F64, 9, 0,
+			      "container_fs_reads_bytes_total", "d(rbytes) / itv",
+			      "bytes read from block devices; exported per device (io.stat rbytes, "
+			      "block/blk-cgroup.c; v1 blkio.throttle.io_service_bytes_recursive "
+			      "Read)"),
+	[PTK_M_CG_WBPS] = CGE("Output/s", "write_bytes_per_s", "B/s", PTK_RATE, PTK_V_F64, 9, 0,
+			      "container_fs_writes_bytes_total", "d(wbytes) / itv",
+			      "bytes written to block devices (io.stat wbytes; v1 "
+			      "blkio.throttle.io_service_bytes_recursive Write)"),
+	[PTK_M_CG_RIOPS] = CGE("r/s", "read_ios_per_s", "/s", PTK_RATE, PTK_V_F64, 7, 1,
+			       "container_fs_reads_total", "d(rios) / itv",
+			       "read requests (io.stat rios; v1 blkio.throttle.io_serviced_recursive "
+			       "Read)"),
+	[PTK_M_CG_WIOPS] = CGE("w/s", "write_ios_per_s", "/s", PTK_RATE, PTK_V_F64, 7, 1,
+			       "container_fs_writes_total", "d(wios) / itv",
+			       "write requests (io.stat wios; v1 "
+			       "blkio.throttle.io_serviced_recursive Write)"),
+#define CGPSI(t, k, pr, res, w)                                                               \
+	CGE(t, k, "%", PTK_PCT, PTK_V_F64, 6, 1, pr, "d(total) / itv",                        \
+	    "share of the interval " w " of the cgroup's tasks stalled on " res "; exported " \
+	    "as seconds (" res ".pressure total, kernel/sched/psi.c; cgroup v2 trees only)")
+	[PTK_M_CG_PSI_CPU_SOME] = CGPSI("CPU-P", "pressure_cpu_some_pct",
+					"container_pressure_cpu_waiting_seconds_total", "cpu",
+					"some"),
+	[PTK_M_CG_PSI_CPU_FULL] = CGPSI("CPU-F", "pressure_cpu_full_pct",
+					"container_pressure_cpu_stalled_seconds_total", "cpu",
+					"all"),
+	[PTK_M_CG_PSI_MEM_SOME] = CGPSI("MEM-P", "pressure_memory_some_pct",
+					"container_pressure_memory_waiting_seconds_total", "memory",
+					"some"),
+	[PTK_M_CG_PSI_MEM_FULL] = CGPSI("MEM-F", "pressure_memory_full_pct",
+					"container_pressure_memory_stalled_seconds_total", "memory",
+					"all"),
+	[PTK_M_CG_PSI_IO_SOME] = CGPSI("IO-P", "pressure_io_some_pct",
+				       "container_pressure_io_waiting_seconds_total", "io", "some"),
+	[PTK_M_CG_PSI_IO_FULL] = CGPSI("IO-F", "pressure_io_full_pct",
+				       "container_pressure_io_stalled_seconds_total", "io", "all"),
+#undef CGPSI
+	[PTK_M_CG_INFO] = CGE("ptk_cgroup_info", "ptk_cgroup_info", "", PTK_GAUGE, PTK_V_U64, 0, 0,
+			      "ptk_cgroup_info", "the path",
+			      "1 per cgroup, with what its path says: runtime and container_id, "
+			      "pod_uid and qos (kubepods), unit (systemd); join on id"),
+#undef CGE
+
 /* ---- check ---- */
 #define CG(n, k, u, p, h)                                                                        \
 	{                                                                                        \
@@ -695,6 +863,22 @@ const struct ptk_metric ptk_registry[PTK_M_COUNT] = {
 				     "messages of one kind in the kernel log since boot"),
 	[PTK_M_CHECK_KLOG_AGE] = CG("last", "last_logged_age_s", "s", 0,
 				    "age of the last message of one kind in the kernel log"),
+	[PTK_M_CHECK_CG_THROTTLED_N] =
+		CG("throttled cgroups", "throttled_cgroups", "", 0,
+		   "cgroups throttled in at least the warning share of their CFS periods"),
+	[PTK_M_CHECK_CG_MEMLIMIT_N] =
+		CG("cgroups at limit", "memory_limited_cgroups", "", 0,
+		   "cgroups with memory.high or memory.max events or OOM kills in the window"),
+	[PTK_M_CHECK_HOST_IDLE] = CG("host idle", "host_idle_pct", "%", 0,
+				     "the host's CPU time idle over the window (/proc/stat cpu)"),
+	[PTK_M_CHECK_OOM_CG_UNSEEN] =
+		CC("oom kills not in a cgroup row", "oom_kills_not_in_cgroups", "",
+		   "OOM kills in the window less those the cgroups' own counters count "
+		   "(memory.events oom_kill, memory.oom_control oom_kill)"),
+	[PTK_M_CHECK_MEM_PSI_HOST] =
+		CG("psi some (host)", "psi_some_host_pct", "%", 1,
+		   "PSI memory some when no memory cgroup at its own limit accounts for it, or the "
+		   "host has under 20% available; unknown otherwise (/proc/pressure/memory)"),
 	[PTK_M_CHECK_VERDICT] = PROM(
 		"ptk_check_verdict", PTK_GAUGE, PTK_V_U64,
 		"ptk check's verdict per resource over the last check window: 0 ok, 1 warning, 2 "

@@ -11,7 +11,7 @@ const char *const ptk_verdict_name[PTK_VERDICT_N] = { "ok", "warning", "critical
 const char *const ptk_rule_group_name[PTK_RG_N] = {
 	[PTK_RG_CPU] = "cpu",	    [PTK_RG_MEMORY] = "memory", [PTK_RG_DISK] = "disk",
 	[PTK_RG_DISK_PSI] = "disk", [PTK_RG_NET] = "network",	[PTK_RG_TCP] = "tcp",
-	[PTK_RG_KLOG] = "kernel",   [PTK_RG_KERNEL] = "kernel",
+	[PTK_RG_KLOG] = "kernel",   [PTK_RG_KERNEL] = "kernel", [PTK_RG_CGROUP] = "cgroup",
 };
 
 /* conditions on the rule's own metric, and on another one */
@@ -61,13 +61,21 @@ const struct ptk_rule ptk_rules[] = {
 	  .group = PTK_RG_CPU,
 	  .metric = A(PSI_SOME),
 	  .crit = { .test = GE(40),
+		    .guard = { ON(CG_THROTTLED_N, LE, 0), ON(BUSY, GE, 70) },
 		    .evidence = "PSI cpu some {v.1}%: tasks stalled waiting for "
 				"CPU" },
 	  .warn = { .test = GE(10),
+		    .guard = { ON(CG_THROTTLED_N, LE, 0), ON(BUSY, GE, 70) },
 		    .evidence = "PSI cpu some {v.1}%: tasks stalled waiting for "
 				"CPU" },
+	  .note = { .test = GE(10),
+		    .evidence = "PSI cpu some {v.1}% with the CPUs {a}% busy: the tasks of {b} "
+				"cgroup(s) throttled at their CPU quota wait for their next "
+				"period, not for a CPU (see the cgroup rows)" },
+	  ARGS(A(BUSY), A(CG_THROTTLED_N)),
 	  .reason = "share of the window some task was runnable but waited for a CPU "
-		    "(/proc/pressure/cpu)." },
+		    "(/proc/pressure/cpu); throttled tasks count as waiting, so with CPUs "
+		    "under 70% busy and a cgroup throttled at its quota it is only a note." },
 	{ .name = "cpu.single",
 	  .group = PTK_RG_CPU,
 	  .metric = A(MAXCPU),
@@ -142,13 +150,18 @@ const struct ptk_rule ptk_rules[] = {
 		    .guard = { ON(OOM_HOST, GT, 0) },
 		    .evidence = "{v} OOM kill(s) during the window" },
 	  .warn = { .test = GT(0),
-		    .guard = { ON(OOM_HOST, LE, 0) },
+		    .guard = { ON(OOM_CG_UNSEEN, GT, 0) },
 		    .evidence = "{v} OOM kill(s) during the window, all inside a memory cgroup "
 				"that hit its limit (memory.max): the host itself has {a.1}% "
 				"available" },
+	  .note = { .test = GT(0),
+		    .evidence = "{v} OOM kill(s) during the window, each inside a memory cgroup "
+				"at its limit (see the cgroup rows): the host itself has {a.1}% "
+				"available" },
 	  ARGS(A(MEM_AVAIL_PCT)),
-	  .reason = "an OOM kill in the window (/proc/vmstat oom_kill); only a warning when the "
-		    "kernel log shows each was a memory cgroup at its limit." },
+	  .reason = "an OOM kill in the window (/proc/vmstat oom_kill); a warning when the "
+		    "kernel log shows each was a memory cgroup at its limit, a note when the "
+		    "cgroups' own counters (memory.events, memory.oom_control) count them all." },
 	{ .name = "memory.available",
 	  .group = PTK_RG_MEMORY,
 	  .metric = A(MEM_AVAIL_PCT),
@@ -178,14 +191,21 @@ const struct ptk_rule ptk_rules[] = {
 	  .group = PTK_RG_MEMORY,
 	  .metric = A(PSI_FULL),
 	  .crit = { .test = GE(20),
+		    .guard = { ON(CG_MEMLIMIT_N, LE, 0), ON(MEM_AVAIL_PCT, LT, 20) },
 		    .evidence = "PSI memory full {v.1}%: all tasks stalled on "
 				"memory" },
 	  .warn = { .test = GE(5),
-		    .alt = ON(PSI_SOME, GE, 10),
+		    .guard = { ON(CG_MEMLIMIT_N, LE, 0), ON(MEM_AVAIL_PCT, LT, 20) },
+		    .alt = ON(MEM_PSI_HOST, GE, 10),
 		    .evidence = "PSI memory some {a.1}%, full {v.1}%: tasks stall on memory" },
-	  ARGS(A(PSI_SOME)),
+	  .note = { .alt = ON(PSI_SOME, GE, 10),
+		    .evidence = "PSI memory some {a.1}%, full {v.1}%: the stalls are inside {c} "
+				"cgroup(s) at their own memory limit, the host has {b.1}% "
+				"available (see the cgroup rows)" },
+	  ARGS(A(PSI_SOME), A(MEM_AVAIL_PCT), A(CG_MEMLIMIT_N)),
 	  .reason = "share of the window tasks stalled on memory (/proc/pressure/memory); "
-		    "warning also at some >= 10%." },
+		    "warning also at some >= 10%; only a note while a cgroup is at its own "
+		    "memory limit and the host has 20% or more available." },
 
 	/* ---- disks ---- */
 	{ .name = "disk.ioerr",
@@ -311,6 +331,100 @@ const struct ptk_rule ptk_rules[] = {
 	  ARGS(A(DSTATE_MAX)),
 	  .reason = "tasks in uninterruptible sleep, on average over the window; critical at "
 		    "max(4, CPUs)." },
+
+	/* ---- cgroups: each cgroup's own row (values of model/cgroup.h) ---- */
+	{ .name = "cgroup.throttled",
+	  .group = PTK_RG_CGROUP,
+	  .metric = PTK_M_CG_THR_PCT,
+	  .guard = { .m = PTK_M_CG_PERIODS, .cmp = PTK_CMP_GE, .at = 10 },
+	  .crit = { .test = GE(50),
+		    .evidence = "throttled in {v.1}% of its CFS periods ({a} of {b}) at a quota "
+				"of {c.2} CPUs: its tasks wait for the next period" },
+	  .warn = { .test = GE(20),
+		    .evidence = "throttled in {v.1}% of its CFS periods ({a} of {b}) at a quota "
+				"of {c.2} CPUs" },
+	  .args = { PTK_M_CG_THROTTLED, PTK_M_CG_PERIODS, PTK_M_CG_QUOTA },
+	  .reason = "cpu.stat nr_throttled / nr_periods over the window: the cgroup used its "
+		    "whole quota (cpu.max, cpu.cfs_quota_us) before the period ended; below 10 "
+		    "periods the share is noise." },
+	{ .name = "cgroup.quota-bound",
+	  .group = PTK_RG_CGROUP,
+	  .metric = PTK_M_CG_THR_PCT,
+	  .guard = { .m = PTK_M_CG_PERIODS, .cmp = PTK_CMP_GE, .at = 10 },
+	  .note = { .test = GE(20),
+		    .guard = { ON(HOST_IDLE, GE, 20) },
+		    .evidence = "CPU-quota bound, not host-bound: the host's CPUs are {a.0}% idle "
+				"while it is held to {b.2} CPUs (raise cpu.max / cfs_quota_us, or "
+				"make it need less)" },
+	  .args = { PTK_M_CHECK_HOST_IDLE, PTK_M_CG_QUOTA },
+	  .reason = "a note only: a throttled cgroup on a host with 20% or more idle CPU time is "
+		    "slow by its own quota." },
+	{ .name = "cgroup.oom",
+	  .group = PTK_RG_CGROUP,
+	  .metric = PTK_M_CG_EV_OOM_KILL,
+	  .crit = { .test = GT(0),
+		    .evidence = "{v} process(es) OOM-killed inside it at its memory limit{s1}" },
+	  .reason = "memory.events oom_kill (v1 memory.oom_control oom_kill) in the window, "
+		    "less what its child cgroups count." },
+	{ .name = "cgroup.memory-max",
+	  .group = PTK_RG_CGROUP,
+	  .metric = PTK_M_CG_EV_MAX,
+	  .warn = { .test = GT(0),
+		    .evidence = "{v} allocation(s) hit its memory limit{s1} in the window: it "
+				"reclaims its own pages to stay under it (working set {s0})" },
+	  .reason = "memory.events max (v1 memory.failcnt) in the window: charges that hit "
+		    "memory.max / memory.limit_in_bytes and had to reclaim." },
+	{ .name = "cgroup.memory-high",
+	  .group = PTK_RG_CGROUP,
+	  .metric = PTK_M_CG_EV_HIGH,
+	  .crit = { .test = GT(0),
+		    .guard = { { .m = PTK_M_CG_PSI_MEM_SOME, .cmp = PTK_CMP_GE, .at = 40 } },
+		    .evidence = "{v} memory.high event(s) with its tasks stalled {a.1}% of the "
+				"time on memory: throttled in reclaim above memory.high{s1} "
+				"(working set {s0})" },
+	  .warn = { .test = GT(0),
+		    .evidence = "{v} memory.high event(s): allocations over memory.high{s1} are "
+				"throttled in reclaim (working set {s0})" },
+	  .args = { PTK_M_CG_PSI_MEM_SOME },
+	  .reason = "memory.events high in the window: usage went over memory.high and its "
+		    "allocating tasks reclaimed and slept (v2 only)." },
+	{ .name = "cgroup.psi-cpu",
+	  .group = PTK_RG_CGROUP,
+	  .metric = PTK_M_CG_PSI_CPU_SOME,
+	  .guard = { .m = PTK_M_CG_THR_PCT, .cmp = PTK_CMP_GT, .at = 0 },
+	  .crit = { .test = GE(40),
+		    .evidence = "its tasks waited for CPU {v.1}% of the time (cpu.pressure some)" },
+	  .warn = { .test = GE(10),
+		    .evidence = "its tasks waited for CPU {v.1}% of the time (cpu.pressure some)" },
+	  .reason = "the cgroup's own cpu.pressure (cgroup v2 trees) while it is throttled: its "
+		    "runnable tasks waited for their quota; without throttling the wait is for "
+		    "the host's CPUs, which the cpu row judges." },
+	{ .name = "cgroup.psi-memory",
+	  .group = PTK_RG_CGROUP,
+	  .metric = PTK_M_CG_PSI_MEM_FULL,
+	  .crit = { .test = GE(20),
+		    .evidence = "all its tasks stalled on memory {v.1}% of the time "
+				"(memory.pressure full)" },
+	  .warn = { .test = GE(5),
+		    .alt = { .m = PTK_M_CG_PSI_MEM_SOME, .cmp = PTK_CMP_GE, .at = 10 },
+		    .evidence = "its tasks stalled on memory: some {a.1}%, full {v.1}% of the "
+				"time (memory.pressure)" },
+	  .args = { PTK_M_CG_PSI_MEM_SOME },
+	  .reason = "the cgroup's own memory.pressure: reclaim, refaults and swap-in of its "
+		    "tasks; warning also at some >= 10%." },
+	{ .name = "cgroup.psi-io",
+	  .group = PTK_RG_CGROUP,
+	  .metric = PTK_M_CG_PSI_IO_FULL,
+	  .crit = { .test = GE(20),
+		    .evidence = "all its tasks stalled on I/O {v.1}% of the time (io.pressure "
+				"full), at {s0} read, {s1} written per second" },
+	  .warn = { .test = GE(5),
+		    .alt = { .m = PTK_M_CG_PSI_IO_SOME, .cmp = PTK_CMP_GE, .at = 10 },
+		    .evidence = "its tasks stalled on I/O: some {a.1}%, full {v.1}% of the time "
+				"(io.pressure), at {s0} read, {s1} written per second" },
+	  .args = { PTK_M_CG_PSI_IO_SOME },
+	  .reason = "the cgroup's own io.pressure: its tasks waited for block I/O; warning "
+		    "also at some >= 10%." },
 };
 const int ptk_nrules = ARRAY_SIZE(ptk_rules);
 

@@ -72,6 +72,7 @@ enum ptk_rule_group {
 	PTK_RG_TCP,
 	PTK_RG_KLOG, /* once per kind of kernel log message, on the kernel row */
 	PTK_RG_KERNEL,
+	PTK_RG_CGROUP, /* once per cgroup (its own row when one fires) */
 	PTK_RG_N
 };
 

@@ -14,11 +14,17 @@
 #include <unistd.h>
 
 #include "lib/cli.h"
+#include "model/cgroup.h"
 #include "model/runq.h"
 #include "model/delta.h"
 #include "model/ptask.h"
 
 #define TOP_N PTK_USE_TOP_N
+
+static int cmp_int_key(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
 
 /* ---- rows ------------------------------------------------------------------------------ */
 static struct ptk_use_row *row_new(struct ptk_use_rows *rs, const char *resource,
@@ -207,7 +213,276 @@ static bool snap_both(const struct ptk_use *s, enum ptk_snap_part p)
 	return ptk_snap_has(&s->a, p) && ptk_snap_has(&s->b, p);
 }
 
-static void analyse_cpu(struct ptk_use *s, struct ptk_use_rows *rs, struct proc_delta *pd, int npd)
+/* What the cgroup rows tell the host rows (model/rules.c's cgroup inputs). */
+struct cg_facts {
+	int throttled_n; /* cgroups throttled at the warning share or more */
+	int memlimit_n; /* cgroups at their memory limit (events, OOM kills, memory stalls) */
+	double oom_kills; /* OOM kills the cgroups' own counters count, each once */
+	bool known; /* the cgroups were read at both ends of the window */
+};
+
+/* ---- cgroups ------------------------------------------------------------------------------ */
+
+/* The rules of the cgroup group that fired on rv, as bits of their index in the group. */
+static unsigned cg_rules_fired(const struct ptk_rule_vals *rv, enum ptk_rule_level min,
+			       enum ptk_mid metric)
+{
+	unsigned bits = 0;
+
+	for (int i = 0, k = 0; i < ptk_nrules; i++) {
+		const struct ptk_rule *rule = &ptk_rules[i];
+		if (rule->group != PTK_RG_CGROUP)
+			continue;
+		if ((!metric || rule->metric == metric) && ptk_rule_eval(rule, rv) >= min)
+			bits |= 1u << k;
+		k++;
+	}
+	return bits;
+}
+
+/* Bits of the cgroup rules on pressure, which a parent shares with its children. */
+static unsigned cg_psi_bits(void)
+{
+	unsigned bits = 0;
+
+	for (int i = 0, k = 0; i < ptk_nrules; i++) {
+		const struct ptk_rule *rule = &ptk_rules[i];
+		if (rule->group != PTK_RG_CGROUP)
+			continue;
+		if (rule->metric >= PTK_M_CG_PSI_CPU_SOME && rule->metric <= PTK_M_CG_PSI_IO_FULL)
+			bits |= 1u << k;
+		k++;
+	}
+	return bits;
+}
+
+struct cg_cand {
+	int row; /* in the cgroup rows */
+	unsigned fired; /* rules at warning or above */
+	enum ptk_verdict verdict;
+	struct ptk_rule_vals rv;
+};
+
+static const enum ptk_mid cg_ins[] = {
+	PTK_M_CG_CPU_PCT,     PTK_M_CG_QUOTA,	     PTK_M_CG_PERIODS,	    PTK_M_CG_THROTTLED,
+	PTK_M_CG_THR_PCT,     PTK_M_CG_THR_S,	     PTK_M_CG_WSET,	    PTK_M_CG_LIMIT_PCT,
+	PTK_M_CG_EV_HIGH,     PTK_M_CG_EV_MAX,	     PTK_M_CG_EV_OOM_KILL,  PTK_M_CG_RBPS,
+	PTK_M_CG_WBPS,	      PTK_M_CG_PSI_CPU_SOME, PTK_M_CG_PSI_MEM_SOME, PTK_M_CG_PSI_MEM_FULL,
+	PTK_M_CG_PSI_IO_SOME, PTK_M_CG_PSI_IO_FULL,
+};
+
+/* One cgroup's rule inputs; events less what its direct children count (memory events are
+ * hierarchical: a parent counts its descendants'). */
+static void cg_vals(const struct ptk_cg_row *rows, int n, int i, bool v2events, double host_idle,
+		    struct ptk_rule_vals *rv)
+{
+	static const enum ptk_mid ev[] = { PTK_M_CG_EV_HIGH, PTK_M_CG_EV_MAX,
+					   PTK_M_CG_EV_OOM_KILL };
+
+	ptk_rule_vals_init(rv);
+	for (size_t k = 0; k < ARRAY_SIZE(cg_ins); k++)
+		rv->v[cg_ins[k]] = ptk_cg_row_value(&rows[i], cg_ins[k]);
+	rv->v[PTK_M_CHECK_HOST_IDLE] = host_idle;
+	for (size_t k = 0; k < ARRAY_SIZE(ev); k++) {
+		double own = rv->v[ev[k]], kids = 0;
+		/* v1 memory.failcnt is the cgroup's own page counter's: not hierarchical */
+		if (isnan(own) || (ev[k] == PTK_M_CG_EV_MAX && !v2events))
+			continue;
+		for (int j = 0; j < n; j++) {
+			double x = ptk_cg_row_value(&rows[j], ev[k]);
+			if (rows[j].cur->parent == i && !isnan(x))
+				kids += x;
+		}
+		rv->v[ev[k]] = own > kids ? own - kids : 0;
+	}
+}
+
+static bool cg_under(const char *path, const char *parent)
+{
+	size_t l = strlen(parent);
+
+	return !strcmp(parent, "/") ? strcmp(path, "/") != 0 :
+				      !strncmp(path, parent, l) && path[l] == '/';
+}
+
+static void human(double b, char *buf, size_t size)
+{
+	if (isnan(b))
+		snprintf(buf, size, "unknown");
+	else if (isinf(b))
+		snprintf(buf, size, "max");
+	else
+		ptk_human_bytes((u64)b, buf, size, false);
+}
+
+/* The cgroup's tasks among the window's processes, as offenders of kind. */
+static void cg_offenders(struct ptk_use *s, struct ptk_use_row *r, const char *path,
+			 struct proc_delta *pd, int npd, enum offender_kind kind)
+{
+	int *pids = NULL, n = 0, m = 0;
+
+	if (ptk_cg_procs(s->src, path, &pids, &n) || !n) {
+		free(pids);
+		return;
+	}
+	struct proc_delta *in = xcalloc(n, sizeof(*in));
+	for (int i = 0; i < npd; i++)
+		if (bsearch(&pd[i].t->pid, pids, n, sizeof(int), cmp_int_key))
+			in[m++] = pd[i];
+	offenders_of(r, in, m, kind);
+	if (r->noff) {
+		char list[96] = "";
+		size_t off = 0;
+		for (int i = 0; i < r->noff && i < 5; i++)
+			off += snprintf(list + off, off < sizeof(list) ? sizeof(list) - off : 0,
+					"%s%d", i ? "," : "", r->off[i].pid);
+		static const char *const opt[] = { "-u", "-r", "-d" };
+		next_cmd(r, "ptk pidstat %s -p %s 1 5", opt[kind], list);
+	}
+	free(in);
+	free(pids);
+}
+
+/* Candidate rows for the cgroups that are not ok, and the facts the host rows need. */
+static int analyse_cgroups(struct ptk_use *s, struct ptk_cg_row **rowsp, struct cg_cand **candp,
+			   struct cg_facts *cf)
+{
+	memset(cf, 0, sizeof(*cf));
+	*rowsp = NULL;
+	*candp = NULL;
+	if (s->err_cg || s->cgb.layout == PTK_CG_NONE || !s->cgb.n || !s->cga.n)
+		return 0;
+	cf->known = true;
+	struct ptk_cg_row *rows = xcalloc(s->cgb.n, sizeof(*rows));
+	struct cg_cand *cand = xcalloc(s->cgb.n, sizeof(*cand));
+	int n = ptk_cg_rows(&s->cga, &s->cgb, rows), nc = 0;
+	double pct[PTK_CPU_NSTATES];
+	ptk_cpu_pct(&s->a.st.all, &s->b.st.all, pct);
+	double idle = 100.0 - ptk_cpu_busy(pct);
+	bool v2events = s->cgb.layout == PTK_CG_V2;
+	unsigned psi = cg_psi_bits();
+
+	for (int i = 0; i < n; i++) {
+		struct cg_cand *c = &cand[nc];
+		if (!strcmp(rows[i].cur->path, "/") || !rows[i].prev)
+			continue; /* the host's rows judge the root; a new cgroup has no window */
+		cg_vals(rows, n, i, v2events, idle, &c->rv);
+		c->fired = cg_rules_fired(&c->rv, PTK_RULE_WARN, PTK_M_NONE);
+		if (!c->fired)
+			continue;
+		c->row = i;
+		cf->throttled_n += cg_rules_fired(&c->rv, PTK_RULE_WARN, PTK_M_CG_THR_PCT) != 0;
+		cf->memlimit_n +=
+			(cg_rules_fired(&c->rv, PTK_RULE_WARN, PTK_M_CG_EV_OOM_KILL) |
+			 cg_rules_fired(&c->rv, PTK_RULE_WARN, PTK_M_CG_EV_MAX) |
+			 cg_rules_fired(&c->rv, PTK_RULE_WARN, PTK_M_CG_EV_HIGH) |
+			 cg_rules_fired(&c->rv, PTK_RULE_WARN, PTK_M_CG_PSI_MEM_FULL)) != 0;
+		nc++;
+	}
+	for (int i = 0; i < n; i++) {
+		struct ptk_rule_vals rv;
+		if (!strcmp(rows[i].cur->path, "/") || !rows[i].prev)
+			continue;
+		cg_vals(rows, n, i, v2events, idle, &rv);
+		if (!isnan(rv.v[PTK_M_CG_EV_OOM_KILL]))
+			cf->oom_kills += rv.v[PTK_M_CG_EV_OOM_KILL];
+	}
+	/* a parent flagged only for the pressure of a flagged child is that child's row */
+	for (int i = 0; i < nc; i++) {
+		unsigned kids = 0;
+		if (cand[i].fired & ~psi)
+			continue;
+		for (int j = 0; j < nc; j++)
+			if (j != i &&
+			    cg_under(rows[cand[j].row].cur->path, rows[cand[i].row].cur->path))
+				kids |= cand[j].fired;
+		if ((cand[i].fired & ~kids) == 0)
+			cand[i].fired = 0;
+	}
+	*rowsp = rows;
+	*candp = cand;
+	return nc;
+}
+
+/* The rows of the cgroups that are not ok, after the host's. */
+static void cgroup_rows(struct ptk_use *s, struct ptk_use_rows *rs, struct ptk_cg_row *rows,
+			struct cg_cand *cand, int nc, struct proc_delta *pd, int npd)
+{
+	for (int i = 0; i < nc; i++) {
+		const struct ptk_cg_row *cr = &rows[cand[i].row];
+		struct ptk_rule_vals rv = cand[i].rv;
+		if (!cand[i].fired)
+			continue;
+		struct ptk_use_row *r = row_new(rs, "cgroup", cr->cur->path);
+		if (!r)
+			break;
+		snprintf(r->owner, sizeof(r->owner), "%s", cr->owner);
+		r->ident = cr->ident;
+#define CGV_U(id) mval_add(r->util, &r->nu, id, fval(rv.v[id]), NULL)
+#define CGV_S(id) mval_add(r->sat, &r->ns, id, fval(rv.v[id]), NULL)
+#define CGV_E(id) mval_add(r->err, &r->ne, id, fval(rv.v[id]), NULL)
+		CGV_U(PTK_M_CG_CPU_PCT);
+		if (isfinite(rv.v[PTK_M_CG_QUOTA]))
+			CGV_U(PTK_M_CG_QUOTA);
+		CGV_U(PTK_M_CG_WSET);
+		if (!isnan(rv.v[PTK_M_CG_LIMIT_PCT]))
+			CGV_U(PTK_M_CG_LIMIT_PCT);
+		CGV_U(PTK_M_CG_RBPS);
+		CGV_U(PTK_M_CG_WBPS);
+		CGV_S(PTK_M_CG_THR_PCT);
+		CGV_S(PTK_M_CG_THR_S);
+		CGV_S(PTK_M_CG_PSI_CPU_SOME);
+		CGV_S(PTK_M_CG_PSI_MEM_SOME);
+		CGV_S(PTK_M_CG_PSI_IO_SOME);
+		CGV_E(PTK_M_CG_EV_HIGH);
+		CGV_E(PTK_M_CG_EV_MAX);
+		CGV_E(PTK_M_CG_EV_OOM_KILL);
+#undef CGV_U
+#undef CGV_S
+#undef CGV_E
+		char ws[32], lim[48], rd[32], wr[32];
+		human(cr->wset, ws, sizeof(ws));
+		human(cr->mem_limit, lim, sizeof(lim) - 3);
+		char lims[64];
+		snprintf(lims, sizeof(lims), " (%s)", lim);
+		const char *str[2] = { ws, lims };
+		bool io = cg_rules_fired(&rv, PTK_RULE_WARN, PTK_M_CG_PSI_IO_FULL) != 0;
+		if (io) {
+			human(cr->rbps, rd, sizeof(rd));
+			human(cr->wbps, wr, sizeof(wr));
+			str[0] = rd;
+			str[1] = wr;
+		}
+		if (cr->owner[0])
+			add_evidence(r, PTK_VERDICT_OK, "%s", cr->owner);
+		for (int k = 0; k < ptk_nrules; k++) {
+			const struct ptk_rule *rule = &ptk_rules[k];
+			char buf[512];
+			if (rule->group != PTK_RG_CGROUP)
+				continue;
+			enum ptk_rule_level lv = ptk_rule_eval(rule, &rv);
+			if (lv == PTK_RULE_QUIET)
+				continue;
+			bool this_io = rule->metric == PTK_M_CG_PSI_IO_FULL;
+			const char *st[2] = { this_io ? str[0] : ws, this_io ? str[1] : lims };
+			ptk_rule_evidence(rule, lv, &rv, st, buf, sizeof(buf));
+			add_evidence(r, (enum ptk_verdict)lv, "%s", buf);
+		}
+		enum offender_kind kind = OFF_CPU;
+		if (io)
+			kind = OFF_IO;
+		else if (cg_rules_fired(&rv, PTK_RULE_WARN, PTK_M_CG_EV_OOM_KILL) |
+			 cg_rules_fired(&rv, PTK_RULE_WARN, PTK_M_CG_EV_MAX) |
+			 cg_rules_fired(&rv, PTK_RULE_WARN, PTK_M_CG_EV_HIGH) |
+			 cg_rules_fired(&rv, PTK_RULE_WARN, PTK_M_CG_PSI_MEM_FULL))
+			kind = OFF_MEMORY;
+		next_cmd(r, "ptk cgtop -b -n 5 -d 1 --depth -1 %s", cr->cur->path);
+		cg_offenders(s, r, cr->cur->path, pd, npd, kind);
+	}
+}
+
+static void analyse_cpu(struct ptk_use *s, struct ptk_use_rows *rs, struct proc_delta *pd, int npd,
+			const struct cg_facts *cf)
 {
 	struct ptk_use_row *r = row_new(rs, "cpu", NULL);
 	struct ptk_rule_vals rv;
@@ -216,6 +491,7 @@ static void analyse_cpu(struct ptk_use *s, struct ptk_use_rows *rs, struct proc_
 
 	ptk_rule_vals_init(&rv);
 	IN(NCPU) = s->ncpu_online;
+	IN(CG_THROTTLED_N) = cf->throttled_n;
 	ptk_cpu_pct(&s->a.st.all, &s->b.st.all, pct);
 	busy = ptk_cpu_busy(pct);
 	UTIL(r, BUSY, PTK_F(busy));
@@ -276,7 +552,7 @@ static int kmsg_match(const struct ptk_use *s, int kind, const char *dev, const 
 		      bool window);
 
 static void analyse_memory(struct ptk_use *s, struct ptk_use_rows *rs, struct proc_delta *pd,
-			   int npd)
+			   int npd, const struct cg_facts *cf)
 {
 	struct ptk_use_row *r = row_new(rs, "memory", NULL);
 	const struct ptk_meminfo *mi = &s->b.mi;
@@ -320,6 +596,10 @@ static void analyse_memory(struct ptk_use *s, struct ptk_use_rows *rs, struct pr
 	/* OOM kills that the kernel log puts inside a memory cgroup are the cgroup's limit */
 	int cg_ooms = kmsg_match(s, PTK_KMSG_OOM, NULL, "Memory cgroup", true);
 	IN(OOM_HOST) = s->err_km == 0 && (u64)cg_ooms >= ooms ? 0 : ooms;
+	/* ... and those the cgroups count themselves have their own rows */
+	IN(OOM_CG_UNSEEN) = cf->known && cf->oom_kills >= ooms ? 0 : ooms;
+	IN(CG_MEMLIMIT_N) = cf->memlimit_n;
+	IN(MEM_PSI_HOST) = cf->memlimit_n == 0 || IN(MEM_AVAIL_PCT) < 20 ? IN(PSI_SOME) : NAN;
 	const char *str[2] = { r->estimated ? " (estimated)" : "", NULL };
 	ptk_use_apply(r, PTK_RG_MEMORY, &rv, str);
 	if (r->estimated)
@@ -714,6 +994,7 @@ int ptk_use_window(struct ptk_use *s)
 		ptk_err("cannot read %s/stat: %s", src->procfs, strerror(-r));
 		return PTK_EXIT_RUNTIME;
 	}
+	s->err_cg = ptk_cg_read(src, &s->cga, -1);
 	s->err_pa = ptk_ptab_scan(src, PTK_PT_IO, &s->pa);
 	/* the first scan sees processes (their main thread's state): cheap, and a storm of
 	 * D-state tasks shows in it as well as in the thread scan at the end */
@@ -734,6 +1015,8 @@ int ptk_use_window(struct ptk_use *s)
 		return PTK_EXIT_RUNTIME;
 	}
 	tick(s, &s->b.st);
+	if (!s->err_cg)
+		s->err_cg = ptk_cg_read(src, &s->cgb, -1);
 	s->err_pb = ptk_ptab_scan(src, PTK_PT_IO, &s->pb);
 	s->err_threads = ptk_ptab_scan(src, PTK_PT_THREADS | PTK_PT_WCHAN, &s->threads);
 	if (!s->err_threads)
@@ -787,11 +1070,19 @@ struct ptk_use_rows *ptk_use_analyse(struct ptk_use *s)
 	struct proc_delta *pd;
 	int npd = build_proc_deltas(s, &pd);
 
-	analyse_cpu(s, rs, pd, npd);
-	analyse_memory(s, rs, pd, npd);
+	struct ptk_cg_row *cgrows;
+	struct cg_cand *cand;
+	struct cg_facts cf;
+	int nc = analyse_cgroups(s, &cgrows, &cand, &cf);
+
+	analyse_cpu(s, rs, pd, npd, &cf);
+	analyse_memory(s, rs, pd, npd, &cf);
 	analyse_disks(s, rs, pd, npd);
 	analyse_net(s, rs);
 	analyse_kernel(s, rs);
+	cgroup_rows(s, rs, cgrows, cand, nc, pd, npd);
+	free(cgrows);
+	free(cand);
 	free(pd);
 	return rs;
 }
@@ -810,6 +1101,8 @@ void ptk_use_free(struct ptk_use *s)
 {
 	ptk_snap_free(&s->a);
 	ptk_snap_free(&s->b);
+	ptk_cg_free(&s->cga);
+	ptk_cg_free(&s->cgb);
 	ptk_cpuwatch_stop(s->watch);
 	s->watch = NULL;
 	ptk_ptab_free(&s->pa);

@@ -18,6 +18,7 @@
 #include "model/metric.h"
 #include "model/rules.h"
 #include "source/bpf/cpuwatch.h"
+#include "source/cgroup/cgroup.h"
 #include "source/procfs/pid.h"
 #include "source/procfs/procfs.h"
 #include "source/snap.h"
@@ -41,8 +42,10 @@ struct ptk_use_offender {
 };
 
 struct ptk_use_row {
-	const char *resource; /* cpu memory disk network kernel */
-	char device[64];
+	const char *resource; /* cpu memory disk network kernel cgroup */
+	char device[256]; /* the disk, interface or cgroup path */
+	char owner[160]; /* a cgroup's container, pod or unit (ptk_cg_ident_short), or "" */
+	struct ptk_cg_ident ident; /* a cgroup's identity */
 	struct ptk_use_mval util[PTK_USE_MAXV], sat[PTK_USE_MAXV], err[PTK_USE_MAXV];
 	int nu, ns, ne;
 	enum ptk_verdict verdict;
@@ -81,6 +84,8 @@ struct ptk_use {
 	int capture_pid; /* replay: the pid of the ptk capture that wrote the tree, 0 unknown */
 	int self_pid; /* the observer: never an offender */
 	struct ptk_snap a, b; /* the window's first and last snapshots */
+	struct ptk_cgsnap cga, cgb; /* the cgroups at both ends of the window */
+	int err_cg; /* -errno of fs/cgroup, 0 */
 	struct ptk_ptab pa, pb, threads;
 	int err_pa, err_pb, err_threads;
 	int dthreads_a, dthreads_b; /* threads in D state at the first and last scan */

@@ -573,14 +573,9 @@ static int key(struct tui *t, int ch)
 	return 0;
 }
 
-int ptk_tui_top(struct ptk_ctx *ctx, const struct ptk_top_ops *ops, struct ptk_top_view *view,
-		double delay_s)
+/* The terminal set up for a viewer: 0, or PTK_EXIT_RUNTIME after saying why. */
+static int tui_start(void)
 {
-	struct tui t = { .ops = ops, .v = view, .ctx = ctx, .delay = delay_s };
-	int r = ops->sample(ops->arg, view);
-
-	if (r)
-		return r;
 	if (!newterm(NULL, stdout, stdin)) {
 		ptk_err("cannot initialise the terminal (TERM=%s)", getenv("TERM") ?: "");
 		return PTK_EXIT_RUNTIME;
@@ -604,6 +599,84 @@ int ptk_tui_top(struct ptk_ctx *ctx, const struct ptk_top_ops *ops, struct ptk_t
 		init_pair(PAIR_SWAP, COLOR_RED, -1);
 		init_pair(PAIR_STATUS, COLOR_BLACK, COLOR_CYAN);
 	}
+	return 0;
+}
+
+static void table_draw(const struct ptk_tui_table_ops *ops, int *top, int sel)
+{
+	char buf[1024];
+	int rows = LINES - 2, n = ops->nrows(ops->arg);
+
+	erase();
+	ops->title(ops->arg, buf, sizeof(buf));
+	mvaddnstr(0, 0, buf, COLS);
+	ops->header(ops->arg, buf, sizeof(buf));
+	attron(COLOR_PAIR(PAIR_HEADER));
+	mvprintw(1, 0, "%-*.*s", COLS, COLS, buf);
+	attroff(COLOR_PAIR(PAIR_HEADER));
+	if (sel < *top)
+		*top = sel;
+	if (rows > 0 && sel >= *top + rows)
+		*top = sel - rows + 1;
+	for (int i = *top; i < n && i - *top < rows; i++) {
+		ops->row(ops->arg, i, buf, sizeof(buf));
+		if (i == sel)
+			attron(COLOR_PAIR(PAIR_SEL));
+		mvprintw(2 + i - *top, 0, "%-*.*s", COLS, COLS, buf);
+		if (i == sel)
+			attroff(COLOR_PAIR(PAIR_SEL));
+	}
+	refresh();
+}
+
+int ptk_tui_table(struct ptk_ctx *ctx, const struct ptk_tui_table_ops *ops, double delay_s)
+{
+	int r = ops->sample(ops->arg), top = 0, sel = 0;
+
+	if (r || (r = tui_start()))
+		return r;
+	u64 step = (u64)(delay_s * 1e9), next = ptk_now_ns() + step;
+	while (!ctx->stop) {
+		int n = ops->nrows(ops->arg), page = MAX(LINES - 3, 1), act = 0;
+		sel = MAX(MIN(sel, n - 1), 0);
+		table_draw(ops, &top, sel);
+		u64 now = ptk_now_ns();
+		timeout(now >= next ? 0 : (int)MIN((next - now) / 1000000 + 1, 1000000));
+		int ch = getch();
+		if (ch == 'q' || ch == 'Q' || ch == 3 || ctx->stop)
+			break;
+		if (ch == KEY_UP)
+			sel--;
+		else if (ch == KEY_DOWN)
+			sel++;
+		else if (ch == KEY_PPAGE)
+			sel -= page;
+		else if (ch == KEY_NPAGE)
+			sel += page;
+		else if (ch == KEY_HOME)
+			sel = 0;
+		else if (ch == KEY_END)
+			sel = n - 1;
+		else if (ch != ERR && ch != KEY_RESIZE)
+			act = ops->key(ops->arg, ch);
+		if (act == 2 || ptk_now_ns() >= next) {
+			if ((r = ops->sample(ops->arg)))
+				break;
+			next = ptk_now_ns() + step;
+		}
+	}
+	tui_restore();
+	return r;
+}
+
+int ptk_tui_top(struct ptk_ctx *ctx, const struct ptk_top_ops *ops, struct ptk_top_view *view,
+		double delay_s)
+{
+	struct tui t = { .ops = ops, .v = view, .ctx = ctx, .delay = delay_s };
+	int r = ops->sample(ops->arg, view);
+
+	if (r || (r = tui_start()))
+		return r;
 	u64 step = (u64)(delay_s * 1e9), next = ptk_now_ns() + step;
 	ops->arrange(ops->arg, view);
 	while (!ctx->stop) {

@@ -47,4 +47,21 @@ struct ptk_top_ops {
 int ptk_tui_top(struct ptk_ctx *ctx, const struct ptk_top_ops *ops, struct ptk_top_view *view,
 		double delay_s);
 
+/* A sortable table viewer (ptk cgtop): a title line, a header and rows of text the command
+ * renders; the keys it does not handle itself (arrows, pages, q, space) go to key(). */
+struct ptk_tui_table_ops {
+	void *arg;
+	int (*sample)(void *arg); /* take a new sample: 0 or an exit code */
+	void (*title)(void *arg, char *buf, size_t size);
+	void (*header)(void *arg, char *buf, size_t size);
+	int (*nrows)(void *arg);
+	void (*row)(void *arg, int i, char *buf, size_t size);
+	/* a key: 0 ignored, 1 redraw (the order changed), 2 sample again */
+	int (*key)(void *arg, int ch);
+};
+
+/* Run the table viewer until 'q', Ctrl-C or SIGTERM, sampling every delay_s seconds. The
+ * terminal is restored on every exit path. Returns 0 or an exit code. */
+int ptk_tui_table(struct ptk_ctx *ctx, const struct ptk_tui_table_ops *ops, double delay_s);
+
 #endif

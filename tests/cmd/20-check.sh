@@ -176,7 +176,8 @@ while time.time()-t < 4:
 	"$PTK" check -d 3 --json > "$TMP/mem.json"
 	wait "${PIDS[-1]}" 2>/dev/null
 	show "$TMP/mem.json" memory,kernel
-	check "memory: an OOM kill in a memory cgroup is a warning that names the cgroup limit (host memory is fine)" py "$TMP/mem.json" "row('memory')['verdict']=='warning' and row('memory')['errors']['oom_kills']>=1 and any('memory cgroup' in e for e in row('memory')['evidence'])"
+	check "memory: an OOM kill in a memory cgroup is a note on the host row that points to the cgroup (host memory is fine)" py "$TMP/mem.json" "row('memory')['verdict']=='ok' and row('memory')['errors']['oom_kills']>=1 and any('memory cgroup' in e and 'cgroup rows' in e for e in row('memory')['evidence'])"
+	check "memory: the cgroup has its own critical row with the kill" py "$TMP/mem.json" "[x for x in r if x['resource']=='cgroup' and x['device']=='/ptk-check-test'][0]['verdict']=='critical'"
 	check "kernel: the OOM kill shows from the kernel log in the window" py "$TMP/mem.json" "row('kernel')['errors']['oom_kills_logged']>=1 and row('kernel')['verdict']=='critical'"
 	rmdir "$CG" 2>/dev/null; CG=
 else

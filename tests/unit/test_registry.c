@@ -49,7 +49,8 @@ static void test_keys_unique(void **state)
 	assert_null(ptk_registry_by_key("no_such_metric"));
 }
 
-/* Prometheus metric names: [a-zA-Z_:][a-zA-Z0-9_:]*, node_exporter's node_ prefix; a counter
+/* Prometheus metric names: [a-zA-Z_:][a-zA-Z0-9_:]*, node_exporter's node_ prefix (cAdvisor's
+ * container_ for the cgroup entries); a counter
  * family of node_exporter's own naming ends in _total (node_netstat_* and node_vmstat_* keep
  * the kernel's field names, as node_exporter does). */
 static void test_prom_families(void **state)
@@ -64,8 +65,11 @@ static void test_prom_families(void **state)
 		for (const char *c = p; *c; c++)
 			if (!isalnum((unsigned char)*c) && *c != '_' && *c != ':')
 				fail_msg("family '%s': bad character '%c'", p, *c);
-		/* node_exporter's names, or ptk's own (ptk_) for what it adds */
-		assert_true(!strncmp(p, "node_", 5) || !strncmp(p, "ptk_", 4));
+		/* node_exporter's names, cAdvisor's for the cgroups (container_), or ptk's own
+		 * (ptk_) for what they lack */
+		assert_true(!strncmp(p, "node_", 5) || !strncmp(p, "ptk_", 4) ||
+			    (!strncmp(p, "container_", 10) && i >= PTK_M_CG_PATH &&
+			     i <= PTK_M_CG_INFO));
 		if (ptk_registry[i].kind == PTK_COUNTER && strstr(p, "_seconds") &&
 		    !strstr(p, "_seconds_total"))
 			fail_msg("family '%s': a seconds counter ends in _seconds_total", p);

@@ -87,11 +87,19 @@ static void test_cpu_runq_psi_steal(void **state)
 	assert_string_equal(evidence_of("cpu.runq", NULL, NULL),
 			    "run queue 2.00 per CPU: tasks wait for a CPU (runqlat)");
 	V(PSI_SOME) = 9.9;
+	V(CG_THROTTLED_N) = 0;
 	assert_int_equal(eval("cpu.psi"), PTK_RULE_QUIET);
 	V(PSI_SOME) = 10;
 	assert_int_equal(eval("cpu.psi"), PTK_RULE_WARN);
 	V(PSI_SOME) = 40;
 	assert_int_equal(eval("cpu.psi"), PTK_RULE_CRIT);
+	/* a cgroup throttled at its quota on CPUs under 70% busy: a note */
+	V(CG_THROTTLED_N) = 1;
+	V(BUSY) = 30;
+	assert_int_equal(eval("cpu.psi"), PTK_RULE_NOTE);
+	V(BUSY) = 70;
+	assert_int_equal(eval("cpu.psi"), PTK_RULE_CRIT);
+	V(CG_THROTTLED_N) = 0;
 	V(STEAL) = 9.9;
 	assert_int_equal(eval("cpu.steal"), PTK_RULE_QUIET);
 	V(STEAL) = 10;
@@ -174,6 +182,7 @@ static void test_memory(void **state)
 	assert_int_equal(eval("memory.oom"), PTK_RULE_QUIET);
 	V(OOM) = 2;
 	V(MEM_AVAIL_PCT) = 60;
+	V(OOM_CG_UNSEEN) = 2;
 	assert_int_equal(eval("memory.oom"), PTK_RULE_WARN);
 	assert_string_equal(evidence_of("memory.oom", NULL, NULL),
 			    "2 OOM kill(s) during the window, all inside a memory cgroup that hit "
@@ -183,14 +192,21 @@ static void test_memory(void **state)
 	/* PSI: warning at full >= 5 or some >= 10 */
 	V(PSI_FULL) = 4.9;
 	V(PSI_SOME) = 9.9;
+	V(CG_MEMLIMIT_N) = 0;
+	V(MEM_PSI_HOST) = 9.9; /* no cgroup at its limit: the host's own */
 	assert_int_equal(eval("memory.psi"), PTK_RULE_QUIET);
-	V(PSI_SOME) = 10;
+	V(PSI_SOME) = V(MEM_PSI_HOST) = 10;
 	assert_int_equal(eval("memory.psi"), PTK_RULE_WARN);
-	V(PSI_SOME) = 0;
+	V(PSI_SOME) = V(MEM_PSI_HOST) = 0;
 	V(PSI_FULL) = 5;
 	assert_int_equal(eval("memory.psi"), PTK_RULE_WARN);
 	V(PSI_FULL) = 20;
 	assert_int_equal(eval("memory.psi"), PTK_RULE_CRIT);
+	/* a cgroup at its own limit with the host at 60% available: a note */
+	V(CG_MEMLIMIT_N) = 1;
+	V(MEM_PSI_HOST) = NAN;
+	V(PSI_SOME) = 30;
+	assert_int_equal(eval("memory.psi"), PTK_RULE_NOTE);
 }
 
 static void test_disk(void **state)

@@ -1,0 +1,923 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The cgroup source (source/cgroup/cgroup.h): a walk of every hierarchy under fs/cgroup, the
+ * files of each cgroup parsed into one record per (hierarchy, path), then merged by path.
+ * Files are read relative to each cgroup's directory fd (openat), which saves a path walk
+ * per file: a 500-cgroup machine costs a few thousand small reads.
+ */
+#include "source/cgroup/cgroup.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+const char *const ptk_cg_layout_name[4] = { "none", "v1", "hybrid", "v2" };
+
+#define VBIT(v) (1ull << (v))
+
+/* ---- hierarchies ------------------------------------------------------------------------ */
+
+struct hier {
+	char rel[64]; /* below the sysfs root: "fs/cgroup", "fs/cgroup/memory", ... */
+	unsigned ctrl; /* PTK_CGC_* */
+};
+
+/* PTK_CGC_* of a v1 hierarchy named by its controllers ("cpu,cpuacct"); 0 = nothing read. */
+static unsigned v1_ctrl(const char *name)
+{
+	static const struct {
+		const char *name;
+		unsigned bit;
+	} known[] = { { "cpu", PTK_CGC_CPU },
+		      { "cpuacct", PTK_CGC_CPUACCT },
+		      { "memory", PTK_CGC_MEMORY },
+		      { "blkio", PTK_CGC_IO },
+		      { "pids", PTK_CGC_PIDS } };
+	unsigned ctrl = 0;
+	const char *p = name;
+
+	while (*p) {
+		size_t l = strcspn(p, ",");
+		for (size_t k = 0; k < ARRAY_SIZE(known); k++)
+			if (strlen(known[k].name) == l && !strncmp(p, known[k].name, l))
+				ctrl |= known[k].bit;
+		p += l;
+		if (*p == ',')
+			p++;
+	}
+	return ctrl;
+}
+
+static bool exists_at(int dfd, const char *name)
+{
+	return faccessat(dfd, name, F_OK, 0) == 0;
+}
+
+/* The hierarchies under the source's fs/cgroup, v1 ones first (their values win a merge),
+ * v2 last. Returns the layout; *n the hierarchies found. */
+static enum ptk_cg_layout hierarchies(const struct ptk_src *src, struct hier *h, int max, int *n,
+				      int *err)
+{
+	char root[PATH_MAX];
+	bool v2 = false;
+	DIR *d;
+	int fd;
+
+	*n = 0;
+	*err = 0;
+	if (ptk_src_path(src, PTK_SYS, "fs/cgroup", root, sizeof(root))) {
+		*err = -ENAMETOOLONG;
+		return PTK_CG_NONE;
+	}
+	fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		*err = -errno;
+		return PTK_CG_NONE;
+	}
+	if (exists_at(fd, "cgroup.controllers")) {
+		snprintf(h[0].rel, sizeof(h[0].rel), "fs/cgroup");
+		h[0].ctrl = PTK_CGC_CPU | PTK_CGC_CPUACCT | PTK_CGC_MEMORY | PTK_CGC_IO |
+			    PTK_CGC_PIDS | PTK_CGC_V2;
+		*n = 1;
+		close(fd);
+		return PTK_CG_V2;
+	}
+	if (!(d = fdopendir(fd))) {
+		*err = -errno;
+		close(fd);
+		return PTK_CG_NONE;
+	}
+	struct dirent *de;
+	int nv2 = -1;
+	while ((de = readdir(d)) && *n < max - 1) {
+		struct stat st;
+		int sub;
+		if (de->d_name[0] == '.' || strlen(de->d_name) > 40)
+			continue;
+		/* cpu -> cpu,cpuacct: the symlinks name a hierarchy listed under its own name */
+		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISDIR(st.st_mode))
+			continue;
+		sub = openat(dirfd(d), de->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (sub < 0)
+			continue;
+		if (exists_at(sub, "cgroup.controllers")) {
+			nv2 = *n;
+			v2 = true;
+		} else if (!exists_at(sub, "cgroup.procs") || !v1_ctrl(de->d_name)) {
+			close(sub);
+			continue;
+		}
+		close(sub);
+		snprintf(h[*n].rel, sizeof(h[*n].rel), "fs/cgroup/%.40s", de->d_name);
+		h[*n].ctrl = nv2 == *n ? PTK_CGC_CPU | PTK_CGC_CPUACCT | PTK_CGC_MEMORY |
+						 PTK_CGC_IO | PTK_CGC_PIDS | PTK_CGC_V2 :
+					 v1_ctrl(de->d_name);
+		(*n)++;
+	}
+	closedir(d);
+	/* readdir order is the filesystem's: sort by name for a stable order, v2 last */
+	for (int i = 1; i < *n; i++)
+		for (int j = i; j > 0; j--) {
+			bool a2 = h[j - 1].ctrl & PTK_CGC_V2, b2 = h[j].ctrl & PTK_CGC_V2;
+			if (a2 < b2 || (a2 == b2 && strcmp(h[j - 1].rel, h[j].rel) <= 0))
+				break;
+			struct hier t = h[j];
+			h[j] = h[j - 1];
+			h[j - 1] = t;
+		}
+	if (!*n)
+		return PTK_CG_NONE;
+	return v2 ? (*n > 1 ? PTK_CG_HYBRID : PTK_CG_V2) : PTK_CG_V1;
+}
+
+enum ptk_cg_layout ptk_cg_layout(const struct ptk_src *src)
+{
+	struct hier h[16];
+	int n, err;
+
+	return hierarchies(src, h, ARRAY_SIZE(h), &n, &err);
+}
+
+/* ---- parsers ---------------------------------------------------------------------------- */
+
+/* A value file: a number, or "max" (v2) / "-1" (v1 cfs_quota_us) for no limit. v1 memory
+ * limits of 2^62 and above are the page counter's "unlimited". 0 or -EINVAL. */
+static int parse_limit(const char *t, u64 *out)
+{
+	const char *end;
+
+	while (*t == ' ')
+		t++;
+	if (!strncmp(t, "max", 3) || !strncmp(t, "-1", 2)) {
+		*out = PTK_CG_MAX;
+		return 0;
+	}
+	*out = ptk_strtou64(t, &end);
+	if (end == t)
+		return -EINVAL;
+	if (*out >= (1ull << 62))
+		*out = PTK_CG_MAX;
+	return 0;
+}
+
+struct keymap {
+	const char *key;
+	enum ptk_cg_val v;
+	u64 mul; /* 0: 1 */
+};
+
+/* "key value" lines into c->v[] by map; keys not in the map are ignored. */
+static void parse_keyed(struct ptk_cgroup *c, const char *t, const struct keymap *map, int n)
+{
+	const char *p = t;
+
+	while (*p) {
+		size_t kl = strcspn(p, " \n");
+		if (p[kl] == ' ') {
+			for (int k = 0; k < n; k++) {
+				const char *end;
+				u64 x;
+				if (strlen(map[k].key) != kl || strncmp(p, map[k].key, kl))
+					continue;
+				x = ptk_strtou64(p + kl + 1, &end);
+				if (end != p + kl + 1) {
+					c->v[map[k].v] = x * (map[k].mul ? map[k].mul : 1);
+					c->has |= VBIT(map[k].v);
+				}
+				break;
+			}
+		}
+		p = strchr(p, '\n');
+		if (!p)
+			break;
+		p++;
+	}
+}
+
+static struct ptk_cg_io *io_dev(struct ptk_cgroup *c, unsigned major, unsigned minor)
+{
+	for (int i = 0; i < c->nio; i++)
+		if (c->io[i].major == major && c->io[i].minor == minor)
+			return &c->io[i];
+	c->io = xrealloc(c->io, (c->nio + 1) * sizeof(*c->io));
+	struct ptk_cg_io *d = &c->io[c->nio++];
+	memset(d, 0, sizeof(*d));
+	d->major = major;
+	d->minor = minor;
+	return d;
+}
+
+/* v2 io.stat: "MAJ:MIN rbytes=N wbytes=N rios=N wios=N dbytes=N dios=N" per device
+ * (block/blk-cgroup.c blkcg_print_one_stat). */
+static void parse_io_stat(struct ptk_cgroup *c, const char *t)
+{
+	const char *p = t;
+
+	while (*p) {
+		unsigned maj, min;
+		int off = 0;
+		if (sscanf(p, "%u:%u%n", &maj, &min, &off) == 2) {
+			struct ptk_cg_io *d = io_dev(c, maj, min);
+			const char *q = p + off, *eol = strchr(q, '\n');
+			if (!eol)
+				eol = q + strlen(q);
+			while (q < eol) {
+				const char *tok, *end;
+				size_t l;
+				if (!(q = ptk_next_tok(q, &tok, &l)) || tok >= eol)
+					break;
+				const char *eq = memchr(tok, '=', l);
+				if (!eq)
+					continue;
+				u64 x = ptk_strtou64(eq + 1, &end);
+				if (end == eq + 1)
+					continue;
+				size_t kl = eq - tok;
+				if (kl == 6 && !strncmp(tok, "rbytes", 6))
+					d->rbytes = x;
+				else if (kl == 6 && !strncmp(tok, "wbytes", 6))
+					d->wbytes = x;
+				else if (kl == 4 && !strncmp(tok, "rios", 4))
+					d->rios = x;
+				else if (kl == 4 && !strncmp(tok, "wios", 4))
+					d->wios = x;
+			}
+		}
+		p = strchr(p, '\n');
+		if (!p)
+			break;
+		p++;
+	}
+	c->has_io = true;
+}
+
+/* v1 blkio.throttle.io_service_bytes(_recursive) or io_serviced: "MAJ:MIN Read N" lines
+ * (Read, Write, Sync, Async, Discard, Total) and a final "Total N" (block/blk-cgroup-rwstat.c
+ * __blkg_prfill_rwstat). bytes: which file. */
+static void parse_blkio(struct ptk_cgroup *c, const char *t, bool bytes)
+{
+	const char *p = t;
+
+	while (*p) {
+		unsigned maj, min;
+		char op[16];
+		unsigned long long x;
+		if (sscanf(p, "%u:%u %15s %llu", &maj, &min, op, &x) == 4) {
+			bool rd = !strcmp(op, "Read"), wr = !strcmp(op, "Write");
+			if (rd || wr) {
+				struct ptk_cg_io *d = io_dev(c, maj, min);
+				u64 *dst = bytes ? (rd ? &d->rbytes : &d->wbytes) :
+						   (rd ? &d->rios : &d->wios);
+				*dst = x;
+			}
+		}
+		p = strchr(p, '\n');
+		if (!p)
+			break;
+		p++;
+	}
+	c->has_io = true;
+}
+
+/* ---- reading one cgroup ------------------------------------------------------------------- */
+
+struct walk {
+	const struct ptk_src *src;
+	struct ptk_cgsnap *s;
+	const struct hier *h;
+	int hidx;
+	int max_depth;
+	char *buf;
+	size_t bufsz;
+	long hz;
+	/* capture */
+	bool extra; /* read the extra files too */
+	const char *dst; /* non-NULL: copy files to dst/sys/<h->rel>/<path>/ */
+	int *nfiles;
+	int err;
+};
+
+/* Read name in the directory dfd into w->buf. Bytes, or -errno. */
+static ssize_t read_at(struct walk *w, int dfd, const char *name)
+{
+	int fd = openat(dfd, name, O_RDONLY | O_CLOEXEC);
+	ssize_t n, off = 0;
+
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		n = read(fd, w->buf + off, w->bufsz - 1 - off);
+		if (n < 0) {
+			n = -errno;
+			break;
+		}
+		off += n;
+		if (n == 0 || (size_t)off < w->bufsz - 1)
+			break;
+		/* a full buffer: there may be more (io.stat with many devices) */
+		w->bufsz *= 2;
+		w->buf = xrealloc(w->buf, w->bufsz);
+	}
+	close(fd);
+	if (n < 0)
+		return n;
+	w->buf[off] = '\0';
+	return off;
+}
+
+static const struct keymap v2_cpu_stat[] = {
+	{ "usage_usec", PTK_CGV_CPU_USAGE_NS, 1000 },
+	{ "user_usec", PTK_CGV_CPU_USER_NS, 1000 },
+	{ "system_usec", PTK_CGV_CPU_SYSTEM_NS, 1000 },
+	{ "nr_periods", PTK_CGV_CPU_PERIODS, 0 },
+	{ "nr_throttled", PTK_CGV_CPU_THROTTLED, 0 },
+	{ "throttled_usec", PTK_CGV_CPU_THROTTLED_NS, 1000 },
+};
+static const struct keymap v1_cpu_stat[] = {
+	{ "nr_periods", PTK_CGV_CPU_PERIODS, 0 },
+	{ "nr_throttled", PTK_CGV_CPU_THROTTLED, 0 },
+	{ "throttled_time", PTK_CGV_CPU_THROTTLED_NS, 0 },
+};
+static const struct keymap v2_mem_events[] = {
+	{ "low", PTK_CGV_MEM_EV_LOW, 0 },	    { "high", PTK_CGV_MEM_EV_HIGH, 0 },
+	{ "max", PTK_CGV_MEM_EV_MAX, 0 },	    { "oom", PTK_CGV_MEM_EV_OOM, 0 },
+	{ "oom_kill", PTK_CGV_MEM_EV_OOM_KILL, 0 },
+};
+static const struct keymap v2_mem_stat[] = {
+	{ "anon", PTK_CGV_MEM_ANON, 0 },
+	{ "file", PTK_CGV_MEM_FILE, 0 },
+	{ "inactive_file", PTK_CGV_MEM_INACTIVE_FILE, 0 },
+	{ "active_file", PTK_CGV_MEM_ACTIVE_FILE, 0 },
+	{ "pgfault", PTK_CGV_MEM_PGFAULT, 0 },
+	{ "pgmajfault", PTK_CGV_MEM_PGMAJFAULT, 0 },
+};
+/* v1 memory.stat: the total_* lines count the cgroup and its descendants, as v2 does */
+static const struct keymap v1_mem_stat[] = {
+	{ "total_rss", PTK_CGV_MEM_ANON, 0 },
+	{ "total_cache", PTK_CGV_MEM_FILE, 0 },
+	{ "total_inactive_file", PTK_CGV_MEM_INACTIVE_FILE, 0 },
+	{ "total_active_file", PTK_CGV_MEM_ACTIVE_FILE, 0 },
+	{ "total_swap", PTK_CGV_MEM_SWAP, 0 },
+	{ "total_pgfault", PTK_CGV_MEM_PGFAULT, 0 },
+	{ "total_pgmajfault", PTK_CGV_MEM_PGMAJFAULT, 0 },
+};
+static const struct keymap v1_oom_control[] = {
+	{ "oom_kill", PTK_CGV_MEM_EV_OOM_KILL, 0 },
+};
+
+enum file_kind {
+	FK_KEYED, /* map */
+	FK_VALUE, /* one number into v */
+	FK_LIMIT, /* a number or max into v */
+	FK_CPU_MAX, /* "QUOTA PERIOD" */
+	FK_CPUACCT_STAT, /* user/system in USER_HZ ticks */
+	FK_IO_STAT,
+	FK_BLKIO_BYTES,
+	FK_BLKIO_IOS,
+	FK_PSI, /* psi */
+	FK_PROCS, /* cgroup.procs: copied, not parsed here */
+};
+
+/* The files of a hierarchy kind: ctrl = the bit a hierarchy needs for the file; v2 = a v2
+ * file name (v2 hierarchies) or a v1 one; v2ctl = the cgroup.controllers word a v2 cgroup
+ * needs for it ("" = always there). */
+static const struct cg_file {
+	unsigned ctrl;
+	bool v2;
+	const char *v2ctl;
+	const char *name;
+	enum file_kind kind;
+	int v; /* enum ptk_cg_val, or enum ptk_psi_res for FK_PSI */
+	const struct keymap *map;
+	int nmap;
+	bool extra; /* only with ptk_cgsnap.extra (what the exporter serves besides) */
+} cg_files[] = {
+#define KEYED(m) FK_KEYED, 0, m, ARRAY_SIZE(m)
+#define EXTRA .extra = true
+	/* v2 (kernel/cgroup/rstat.c cgroup_base_stat_cputime_show, kernel/sched/core.c
+	 * cpu_extra_stat_show, mm/memcontrol.c, block/blk-cgroup.c, kernel/cgroup/pids.c,
+	 * kernel/sched/psi.c) */
+	{ PTK_CGC_CPU, true, "", "cpu.stat", KEYED(v2_cpu_stat) },
+	{ PTK_CGC_CPU, true, "cpu", "cpu.max", FK_CPU_MAX, PTK_CGV_CPU_QUOTA_US },
+	{ PTK_CGC_MEMORY, true, "memory", "memory.current", FK_VALUE, PTK_CGV_MEM_CURRENT },
+	{ PTK_CGC_MEMORY, true, "memory", "memory.max", FK_LIMIT, PTK_CGV_MEM_MAX },
+	{ PTK_CGC_MEMORY, true, "memory", "memory.high", FK_LIMIT, PTK_CGV_MEM_HIGH },
+	{ PTK_CGC_MEMORY, true, "memory", "memory.low", FK_LIMIT, PTK_CGV_MEM_LOW },
+	{ PTK_CGC_MEMORY, true, "memory", "memory.peak", FK_VALUE, PTK_CGV_MEM_PEAK, EXTRA },
+	{ PTK_CGC_MEMORY, true, "memory", "memory.events", KEYED(v2_mem_events) },
+	{ PTK_CGC_MEMORY, true, "memory", "memory.stat", KEYED(v2_mem_stat) },
+	{ PTK_CGC_MEMORY, true, "memory", "memory.swap.current", FK_VALUE, PTK_CGV_MEM_SWAP },
+	{ PTK_CGC_IO, true, "io", "io.stat", FK_IO_STAT },
+	{ PTK_CGC_PIDS, true, "pids", "pids.current", FK_VALUE, PTK_CGV_PIDS_CURRENT },
+	{ PTK_CGC_PIDS, true, "pids", "pids.max", FK_LIMIT, PTK_CGV_PIDS_MAX, EXTRA },
+	{ PTK_CGC_V2, true, "", "cpu.pressure", FK_PSI, PTK_PSI_CPU },
+	{ PTK_CGC_V2, true, "", "memory.pressure", FK_PSI, PTK_PSI_MEMORY },
+	{ PTK_CGC_V2, true, "", "io.pressure", FK_PSI, PTK_PSI_IO },
+	/* v1 (kernel/sched/cpuacct.c, kernel/sched/core.c cpu_cfs_stat_show, mm/memcontrol-v1.c,
+	 * block/blk-throttle.c, kernel/cgroup/pids.c) */
+	{ PTK_CGC_CPUACCT, false, "", "cpuacct.usage", FK_VALUE, PTK_CGV_CPU_USAGE_NS },
+	{ PTK_CGC_CPUACCT, false, "", "cpuacct.stat", FK_CPUACCT_STAT, EXTRA },
+	{ PTK_CGC_CPU, false, "", "cpu.stat", KEYED(v1_cpu_stat) },
+	{ PTK_CGC_CPU, false, "", "cpu.cfs_quota_us", FK_LIMIT, PTK_CGV_CPU_QUOTA_US },
+	{ PTK_CGC_CPU, false, "", "cpu.cfs_period_us", FK_VALUE, PTK_CGV_CPU_PERIOD_US },
+	{ PTK_CGC_MEMORY, false, "", "memory.usage_in_bytes", FK_VALUE, PTK_CGV_MEM_CURRENT },
+	{ PTK_CGC_MEMORY, false, "", "memory.limit_in_bytes", FK_LIMIT, PTK_CGV_MEM_MAX },
+	{ PTK_CGC_MEMORY, false, "", "memory.soft_limit_in_bytes", FK_LIMIT, PTK_CGV_MEM_LOW,
+	  EXTRA },
+	{ PTK_CGC_MEMORY, false, "", "memory.max_usage_in_bytes", FK_VALUE, PTK_CGV_MEM_PEAK,
+	  EXTRA },
+	{ PTK_CGC_MEMORY, false, "", "memory.failcnt", FK_VALUE, PTK_CGV_MEM_EV_MAX },
+	{ PTK_CGC_MEMORY, false, "", "memory.oom_control", KEYED(v1_oom_control) },
+	{ PTK_CGC_MEMORY, false, "", "memory.stat", KEYED(v1_mem_stat) },
+	{ PTK_CGC_IO, false, "", "blkio.throttle.io_service_bytes_recursive", FK_BLKIO_BYTES },
+	{ PTK_CGC_IO, false, "", "blkio.throttle.io_serviced_recursive", FK_BLKIO_IOS, EXTRA },
+	{ PTK_CGC_PIDS, false, "", "pids.current", FK_VALUE, PTK_CGV_PIDS_CURRENT },
+	{ PTK_CGC_PIDS, false, "", "pids.max", FK_LIMIT, PTK_CGV_PIDS_MAX, EXTRA },
+#undef KEYED
+#undef EXTRA
+};
+
+/* Does the v2 cgroup.controllers text ctl list word? */
+static bool has_word(const char *ctl, const char *word)
+{
+	size_t l = strlen(word);
+
+	for (const char *p = strstr(ctl, word); p; p = strstr(p + 1, word))
+		if ((p == ctl || p[-1] == ' ') && (p[l] == ' ' || p[l] == '\n' || !p[l]))
+			return true;
+	return false;
+}
+
+static void set_v(struct ptk_cgroup *c, int v, u64 x)
+{
+	c->v[v] = x;
+	c->has |= VBIT(v);
+}
+
+static void parse_file(struct walk *w, struct ptk_cgroup *c, const struct cg_file *f, const char *t)
+{
+	u64 x;
+
+	switch (f->kind) {
+	case FK_KEYED:
+		parse_keyed(c, t, f->map, f->nmap);
+		break;
+	case FK_VALUE: {
+		const char *end;
+		x = ptk_strtou64(t, &end);
+		if (end != t)
+			set_v(c, f->v, x);
+		break;
+	}
+	case FK_LIMIT:
+		if (!parse_limit(t, &x))
+			set_v(c, f->v, x);
+		break;
+	case FK_CPU_MAX: {
+		const char *end;
+		if (!parse_limit(t, &x))
+			set_v(c, PTK_CGV_CPU_QUOTA_US, x);
+		t += strcspn(t, " ");
+		x = ptk_strtou64(t, &end);
+		if (end != t)
+			set_v(c, PTK_CGV_CPU_PERIOD_US, x);
+		break;
+	}
+	case FK_CPUACCT_STAT: {
+		static const struct keymap m[] = { { "user", PTK_CGV_CPU_USER_NS, 0 },
+						   { "system", PTK_CGV_CPU_SYSTEM_NS, 0 } };
+		parse_keyed(c, t, m, ARRAY_SIZE(m));
+		/* USER_HZ ticks (kernel/sched/cpuacct.c cpuacct_stats_show) */
+		for (int k = 0; k < 2; k++)
+			if (ptk_cg_has(c, m[k].v))
+				c->v[m[k].v] = c->v[m[k].v] * (1000000000ull / w->hz);
+		break;
+	}
+	case FK_IO_STAT:
+		parse_io_stat(c, t);
+		break;
+	case FK_BLKIO_BYTES:
+	case FK_BLKIO_IOS:
+		parse_blkio(c, t, f->kind == FK_BLKIO_BYTES);
+		break;
+	case FK_PSI:
+		if (!ptk_psi_parse(t, &c->psi[f->v]))
+			c->has_psi[f->v] = true;
+		break;
+	case FK_PROCS:
+		break;
+	}
+}
+
+static struct ptk_cgroup *cg_add(struct ptk_cgsnap *s)
+{
+	if (s->n == s->cap) {
+		int old = s->cap;
+		s->cap = s->cap ? s->cap * 2 : 64;
+		s->cg = xrealloc(s->cg, s->cap * sizeof(*s->cg));
+		memset(s->cg + old, 0, (s->cap - old) * sizeof(*s->cg));
+	}
+	struct ptk_cgroup *c = &s->cg[s->n++];
+	free(c->io);
+	memset(c, 0, sizeof(*c));
+	return c;
+}
+
+/* Copy name of the directory dfd to w->dst/sys/<hier>/<path>/name. */
+static void copy_one(struct walk *w, int dfd, const char *path, const char *name)
+{
+	char out[PATH_MAX];
+	ssize_t n = read_at(w, dfd, name);
+	int r;
+
+	if (n < 0)
+		return;
+	r = snprintf(out, sizeof(out), "%s/sys/%s%s/%s", w->dst, w->h->rel,
+		     strcmp(path, "/") ? path : "", name);
+	if (r < 0 || (size_t)r >= sizeof(out))
+		return;
+	r = ptk_write_file(out, w->buf, n);
+	if (r == -ENOENT) {
+		char *slash = strrchr(out, '/');
+		*slash = '\0';
+		if (ptk_mkdir_p(out, 0755))
+			return;
+		*slash = '/';
+		r = ptk_write_file(out, w->buf, n);
+	}
+	if (!r && w->nfiles)
+		(*w->nfiles)++;
+}
+
+/* The files of one cgroup directory. ctl: its v2 controllers (its parent's
+ * cgroup.subtree_control, the root's cgroup.controllers). */
+static void visit(struct walk *w, int dfd, const char *path, int depth, const char *ctl)
+{
+	bool v2 = w->h->ctrl & PTK_CGC_V2;
+	struct ptk_cgroup *c = NULL;
+
+	if (w->dst) {
+		copy_one(w, dfd, path, "cgroup.procs");
+		if (v2)
+			copy_one(w, dfd, path, "cgroup.controllers");
+	} else {
+		if (w->s->n >= PTK_CG_MAX_GROUPS)
+			return;
+		c = cg_add(w->s);
+		snprintf(c->path, sizeof(c->path), "%s", path);
+		c->ctrl = w->h->ctrl;
+		c->depth = depth;
+		c->parent = w->hidx; /* the hierarchy, until the merge sets the parent */
+	}
+	for (size_t k = 0; k < ARRAY_SIZE(cg_files); k++) {
+		const struct cg_file *f = &cg_files[k];
+		if (f->v2 != v2 || !(w->h->ctrl & f->ctrl))
+			continue;
+		if (v2 && f->v2ctl[0] && !has_word(ctl, f->v2ctl))
+			continue; /* the controller is not enabled for this cgroup */
+		if (f->extra && !w->extra && !w->dst)
+			continue;
+		/* the period matters only under a quota */
+		if (c && f->kind == FK_VALUE && f->v == PTK_CGV_CPU_PERIOD_US &&
+		    ptk_cg_has(c, PTK_CGV_CPU_QUOTA_US) &&
+		    c->v[PTK_CGV_CPU_QUOTA_US] == PTK_CG_MAX && !w->extra)
+			continue;
+		if (w->dst) {
+			copy_one(w, dfd, path, f->name);
+			continue;
+		}
+		if (read_at(w, dfd, f->name) < 0)
+			continue;
+		parse_file(w, c, f, w->buf);
+	}
+}
+
+struct linux_dirent64 {
+	u64 d_ino;
+	s64 d_off;
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
+};
+
+/* A cgroup directory and its subdirectories, depth first. The directory fd is read with
+ * getdents64 itself (no DIR stream: that costs a dup, an fcntl and an fstat per cgroup). */
+static void walk_dir(struct walk *w, int dfd, char *path, size_t plen, int depth, const char *ctl)
+{
+	char kidctl[512] = "";
+	char dents[8192];
+	long n;
+
+	visit(w, dfd, plen ? path : "/", depth, ctl);
+	if (w->max_depth >= 0 && depth >= w->max_depth)
+		return;
+	if (w->h->ctrl & PTK_CGC_V2) {
+		/* what this cgroup enables for its children */
+		if (read_at(w, dfd, "cgroup.subtree_control") >= 0)
+			snprintf(kidctl, sizeof(kidctl), "%s", w->buf);
+		if (w->dst)
+			copy_one(w, dfd, plen ? path : "/", "cgroup.subtree_control");
+	}
+	while ((n = syscall(SYS_getdents64, dfd, dents, sizeof(dents))) > 0) {
+		for (long off = 0; off < n;) {
+			struct linux_dirent64 *de = (struct linux_dirent64 *)(dents + off);
+			size_t l = strlen(de->d_name);
+			int sub;
+			off += de->d_reclen;
+			if (de->d_name[0] == '.' ||
+			    (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN))
+				continue;
+			if (plen + 1 + l >= 256)
+				continue; /* deeper than a path we keep */
+			sub = openat(dfd, de->d_name,
+				     O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+			if (sub < 0)
+				continue;
+			path[plen] = '/';
+			memcpy(path + plen + 1, de->d_name, l + 1);
+			walk_dir(w, sub, path, plen + 1 + l, depth + 1, kidctl);
+			path[plen] = '\0';
+			close(sub);
+		}
+	}
+}
+
+static int walk_hier(struct walk *w)
+{
+	char root[PATH_MAX], path[256] = "";
+	int fd;
+
+	if (ptk_src_path(w->src, PTK_SYS, w->h->rel + 0, root, sizeof(root)))
+		return -ENAMETOOLONG;
+	/* the source path of "fs/cgroup/X" */
+	fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	char ctl[512] = "";
+	if (w->h->ctrl & PTK_CGC_V2 && read_at(w, fd, "cgroup.controllers") >= 0)
+		snprintf(ctl, sizeof(ctl), "%s", w->buf);
+	walk_dir(w, fd, path, 0, 0, ctl);
+	close(fd);
+	return 0;
+}
+
+/* ---- the merge ----------------------------------------------------------------------------- */
+
+static int cmp_rec(const void *x, const void *y)
+{
+	const struct ptk_cgroup *a = x, *b = y;
+	int r = strcmp(a->path, b->path);
+
+	/* the same path: in hierarchy order (v1 first, their values win) */
+	return r ? r : a->parent - b->parent;
+}
+
+static int cmp_path(const void *key, const void *y)
+{
+	return strcmp(key, ((const struct ptk_cgroup *)y)->path);
+}
+
+/* Fold each run of records of one path into its first. */
+static void merge(struct ptk_cgsnap *s)
+{
+	int out = 0;
+
+	if (s->n > 1)
+		qsort(s->cg, s->n, sizeof(*s->cg), cmp_rec);
+	for (int i = 0; i < s->n; i++) {
+		struct ptk_cgroup *c = &s->cg[i];
+		if (out && !strcmp(s->cg[out - 1].path, c->path)) {
+			struct ptk_cgroup *m = &s->cg[out - 1];
+			m->ctrl |= c->ctrl;
+			for (int v = 0; v < PTK_CGV_N; v++)
+				if (!ptk_cg_has(m, v) && ptk_cg_has(c, v)) {
+					m->v[v] = c->v[v];
+					m->has |= VBIT(v);
+				}
+			for (int k = 0; k < PTK_PSI_NRES; k++)
+				if (!m->has_psi[k] && c->has_psi[k]) {
+					m->psi[k] = c->psi[k];
+					m->has_psi[k] = true;
+				}
+			if (!m->has_io && c->has_io) {
+				free(m->io);
+				m->io = c->io;
+				m->nio = c->nio;
+				m->has_io = true;
+				c->io = NULL;
+			}
+			free(c->io);
+			c->io = NULL;
+			continue;
+		}
+		if (out != i) {
+			struct ptk_cgroup *dst = &s->cg[out];
+			free(dst->io);
+			*dst = *c;
+			c->io = NULL;
+		}
+		out++;
+	}
+	for (int i = out; i < s->n; i++) {
+		free(s->cg[i].io);
+		s->cg[i].io = NULL;
+	}
+	s->n = out;
+	/* parents: the longest proper prefix at a '/' */
+	for (int i = 0; i < s->n; i++) {
+		struct ptk_cgroup *c = &s->cg[i];
+		char p[256];
+		c->parent = -1;
+		if (!strcmp(c->path, "/"))
+			continue;
+		snprintf(p, sizeof(p), "%s", c->path);
+		for (char *slash = strrchr(p, '/'); slash; slash = strrchr(p, '/')) {
+			if (slash == p)
+				p[1] = '\0';
+			else
+				*slash = '\0';
+			const struct ptk_cgroup *q =
+				bsearch(p, s->cg, s->n, sizeof(*s->cg), cmp_path);
+			if (q) {
+				c->parent = q - s->cg;
+				break;
+			}
+			if (slash == p)
+				break;
+		}
+	}
+}
+
+static double now_boottime(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int ptk_cg_read(const struct ptk_src *src, struct ptk_cgsnap *s, int max_depth)
+{
+	struct hier h[16];
+	struct walk w = { .src = src, .s = s, .max_depth = max_depth, .extra = s->extra };
+	bool live = ptk_src_is_live(src) && !src->sysfs_given;
+	double t0 = 0;
+	int nh, err;
+
+	for (int i = 0; i < s->n; i++) {
+		free(s->cg[i].io);
+		s->cg[i].io = NULL;
+	}
+	s->n = 0;
+	s->nhier = 0;
+	s->layout = hierarchies(src, h, ARRAY_SIZE(h), &nh, &err);
+	s->err = err;
+	if (err == -ENOENT) {
+		s->err = 0; /* nothing mounted: no cgroups, not an error */
+		err = 0;
+	}
+	if (err)
+		return err;
+	if (live) {
+		t0 = now_boottime();
+	} else {
+		struct ptk_uptime up;
+		s->up_s = ptk_uptime_read(src, &up) == 0 ? up.up_s : 0;
+	}
+	w.hz = sysconf(_SC_CLK_TCK);
+	w.bufsz = 16384;
+	w.buf = xmalloc(w.bufsz);
+	for (int i = 0; i < nh; i++) {
+		w.h = &h[i];
+		w.hidx = i;
+		if (walk_hier(&w) == 0)
+			s->nhier++;
+	}
+	free(w.buf);
+	if (live)
+		s->up_s = (t0 + now_boottime()) / 2; /* the middle of the walk */
+	merge(s);
+	return 0;
+}
+
+const struct ptk_cgroup *ptk_cg_find(const struct ptk_cgsnap *s, const char *path)
+{
+	if (!s->n)
+		return NULL;
+	return bsearch(path, s->cg, s->n, sizeof(*s->cg), cmp_path);
+}
+
+void ptk_cg_copy(struct ptk_cgsnap *dst, const struct ptk_cgsnap *src)
+{
+	for (int i = 0; i < dst->n; i++) {
+		free(dst->cg[i].io);
+		dst->cg[i].io = NULL;
+	}
+	if (src->n > dst->cap) {
+		dst->cg = xrealloc(dst->cg, src->n * sizeof(*dst->cg));
+		dst->cap = src->n;
+	}
+	struct ptk_cgroup *cg = dst->cg;
+	int cap = dst->cap;
+	*dst = *src;
+	dst->cg = cg;
+	dst->cap = cap;
+	for (int i = 0; i < src->n; i++) {
+		dst->cg[i] = src->cg[i];
+		if (src->cg[i].nio) {
+			size_t sz = src->cg[i].nio * sizeof(*src->cg[i].io);
+			dst->cg[i].io = xmalloc(sz);
+			memcpy(dst->cg[i].io, src->cg[i].io, sz);
+		} else {
+			dst->cg[i].io = NULL;
+		}
+	}
+}
+
+void ptk_cg_free(struct ptk_cgsnap *s)
+{
+	for (int i = 0; i < s->cap; i++)
+		free(s->cg ? s->cg[i].io : NULL);
+	free(s->cg);
+	memset(s, 0, sizeof(*s));
+}
+
+/* ---- tasks, capture ------------------------------------------------------------------------ */
+
+static int cmp_int(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
+int ptk_cg_procs(const struct ptk_src *src, const char *path, int **pids, int *n)
+{
+	struct hier h[16];
+	int nh, err, found = 0;
+
+	*n = 0;
+	hierarchies(src, h, ARRAY_SIZE(h), &nh, &err);
+	if (err)
+		return err;
+	for (int i = nh - 1; i >= 0; i--) { /* the v2 tree first */
+		char rel[PATH_MAX], full[PATH_MAX];
+		struct ptk_buf b = { 0 };
+		snprintf(rel, sizeof(rel), "%s%s/cgroup.procs", h[i].rel,
+			 strcmp(path, "/") ? path : "");
+		if (ptk_src_path(src, PTK_SYS, rel, full, sizeof(full)) ||
+		    ptk_read_buf_at(AT_FDCWD, full, &b) < 0) {
+			ptk_buf_free(&b);
+			continue;
+		}
+		found++;
+		for (const char *p = b.p; *p;) {
+			const char *end;
+			u64 pid = ptk_strtou64(p, &end);
+			if (end == p)
+				break;
+			*pids = xrealloc(*pids, (*n + 1) * sizeof(**pids));
+			(*pids)[(*n)++] = (int)pid;
+			p = end;
+			while (*p == '\n')
+				p++;
+		}
+		ptk_buf_free(&b);
+	}
+	if (!found)
+		return -ENOENT;
+	/* a process in several hierarchies is listed once */
+	if (*n > 1) {
+		int out = 1;
+		qsort(*pids, *n, sizeof(**pids), cmp_int);
+		for (int i = 1; i < *n; i++)
+			if ((*pids)[i] != (*pids)[out - 1])
+				(*pids)[out++] = (*pids)[i];
+		*n = out;
+	}
+	return 0;
+}
+
+int ptk_cg_capture(const struct ptk_src *src, const char *dir, int *nfiles)
+{
+	struct hier h[16];
+	struct walk w = { .src = src, .max_depth = -1, .dst = dir, .nfiles = nfiles };
+	int nh, err;
+
+	hierarchies(src, h, ARRAY_SIZE(h), &nh, &err);
+	if (err)
+		return err == -ENOENT ? 0 : err;
+	w.hz = sysconf(_SC_CLK_TCK);
+	w.bufsz = 16384;
+	w.buf = xmalloc(w.bufsz);
+	for (int i = 0; i < nh; i++) {
+		w.h = &h[i];
+		walk_hier(&w);
+	}
+	free(w.buf);
+	return 0;
+}
