@@ -71,8 +71,6 @@ struct priv {
 	struct agg_cfg cfg[AGG_NPROGS];
 	s64 lin_min, lin_max, lin_step;
 	struct bpf_link *links[AGG_NPROGS]; /* libbpf loader */
-	/* loaded as the light skeleton (l), or by libbpf (r->skel) on kernels before 5.17 */
-	struct agg_l_bpf *l;
 	int counts_fd, hists_fd, stacks_fd;
 	u32 stacks_max;
 	struct ptk_symbolizer *sym;
@@ -471,6 +469,9 @@ static void build_tables(struct priv *p)
 
 /* ---- the runner's ops ---- */
 
+/* loaded as the light skeleton, or by libbpf (r->skel) on kernels before 5.17 */
+PTK_BPF_LSKEL_FREE(agg_l_bpf)
+
 /* Configuration and map sizes (unused maps shrunk: they are preallocated), for either
  * skeleton: MAPSZ(skel, map, entries) sizes one of its maps. */
 #define AGG_SETUP(s, MAPSZ)                                                             \
@@ -519,8 +520,7 @@ static int load_lskel(struct ptk_bpf_run *r)
 		agg_l_bpf__destroy(l);
 		return err;
 	}
-	PTK_BPF_USE_LSKEL(r, l);
-	p->l = l;
+	PTK_BPF_USE_LSKEL(r, agg_l_bpf, l);
 	p->counts_fd = l->maps.counts.map_fd;
 	p->hists_fd = l->maps.hists.map_fd;
 	p->stacks_fd = l->maps.stacks.map_fd;
@@ -559,8 +559,6 @@ static void agg_destroy(struct ptk_bpf_run *r)
 		bpf_link__destroy(p->links[i]);
 		p->links[i] = NULL;
 	}
-	agg_l_bpf__destroy(p->l);
-	p->l = NULL;
 	ptk_sym_free(p->sym);
 	p->sym = NULL;
 }

@@ -43,13 +43,12 @@ struct priv {
 	bool per_disk, per_flag, queued, stages;
 	const char *disk;
 	u32 dev;
-	/* a light skeleton (tp_btf flavour, else raw_tp), or the libbpf skeleton in r->skel on
-	 * kernels before 5.17 or with the pre-5.11 (q, rq) block tracepoints (PTK_BPF_LSKEL=0
-	 * forces it, =raw the raw_tp light skeleton) */
-	struct biolatency_btf_bpf *lbtf;
-	struct biolatency_raw_bpf *lraw;
-	int hists_fd, counts_fd;
 };
+
+/* a light skeleton (tp_btf flavour, else raw_tp), or the libbpf skeleton in r->skel on kernels
+ * before 5.17 or with the pre-5.11 (q, rq) block tracepoints (PTK_BPF_LSKEL=0 forces it, =raw
+ * the raw_tp light skeleton) */
+PTK_BPF_LSKEL_PAIR_FREE(biolatency)
 
 /* The per-report request counters, described once for text and JSON. */
 enum { C_DONE, C_NOQ, C_PART, C_NEG, C_UNTR, C_N };
@@ -137,28 +136,15 @@ static int open_libbpf(struct ptk_bpf_run *r)
 static int load_lskel(struct ptk_bpf_run *r)
 {
 	struct priv *p = r->priv;
-	int err = PTK_BPF_LSKEL_PAIR(r, biolatency, p->lbtf, p->lraw, BL_SETUP_BTF, BL_SETUP_RAW);
+	int err = PTK_BPF_LSKEL_PAIR(r, biolatency, BL_SETUP_BTF, BL_SETUP_RAW);
 
-	if (err)
-		return err;
-	if (p->lbtf && !task_filter(&r->filter)) {
-		/* not needed: detach it */
-		close(p->lbtf->links.tp_btf_block_io_start_fd);
-		p->lbtf->links.tp_btf_block_io_start_fd = -1;
+	if (!err && !strcmp(r->hook, "tp_btf") && !task_filter(&r->filter)) {
+		/* block_io_start is not needed: detach it */
+		struct biolatency_btf_bpf *l = r->lskel;
+
+		close(l->links.tp_btf_block_io_start_fd);
+		l->links.tp_btf_block_io_start_fd = -1;
 	}
-	p->hists_fd = p->lbtf ? p->lbtf->maps.hists.map_fd : p->lraw->maps.hists.map_fd;
-	p->counts_fd = p->lbtf ? p->lbtf->maps.counts.map_fd : p->lraw->maps.counts.map_fd;
-	return 0;
-}
-
-static int bl_load(struct ptk_bpf_run *r)
-{
-	struct priv *p = r->priv;
-	struct biolatency_bpf *s = r->skel;
-	int err = ptk_bpf_skel_load(r);
-
-	p->hists_fd = bpf_map__fd(s->maps.hists);
-	p->counts_fd = bpf_map__fd(s->maps.counts);
 	return err;
 }
 
@@ -193,9 +179,9 @@ static int bl_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 	(void)i;
 	(void)last;
 	/* take each histogram out of the map as it is read */
-	e = PTK_BPF_MAP_ENTRIES(p->hists_fd, struct entry, k, h, true, &n);
+	e = PTK_BPF_MAP_ENTRIES(ptk_bpf_map_fd(r, "hists"), struct entry, k, h, true, &n);
 	for (u32 k = 0; k < BIOLAT_CNT_MAX; k++)
-		cnt[k] = ptk_bpf_percpu_take(p->counts_fd, k);
+		cnt[k] = ptk_bpf_percpu_take(ptk_bpf_map_fd(r, "counts"), k);
 	if (n > 1)
 		qsort(e, n, sizeof(*e), entry_cmp);
 
@@ -248,10 +234,8 @@ static int bl_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 	v[C_PART] = PTK_U(cnt[BIOLAT_CNT_PARTIAL]);
 	v[C_NEG] = PTK_U(cnt[BIOLAT_CNT_NEGATIVE]);
 	v[C_UNTR] = PTK_U(cnt[BIOLAT_CNT_UNTRACKED]);
-	ptk_sink_begin(sink);
+	ptk_bpf_report_begin(r, "interval_s", itv);
 	if (arr) {
-		ptk_sink_meta_f64(sink, "interval_s", itv);
-		ptk_bpf_meta_loader(r);
 		ptk_sink_meta_str(sink, "measure",
 				  p->stages ? "stages" :
 				  p->queued ? "Q2C" :
@@ -265,20 +249,10 @@ static int bl_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 	ptk_sink_table_begin(sink, &count_tab, true, NULL);
 	ptk_sink_row(sink, NULL, v);
 	ptk_sink_table_end(sink);
-	if (arr)
-		ptk_sink_meta_json(sink, "observer", ptk_bpf_observer_json(r));
-	else
+	if (!arr)
 		putchar('\n');
-	ptk_sink_end(sink);
+	ptk_bpf_report_end(r);
 	return 0;
-}
-
-static void bl_destroy(struct ptk_bpf_run *r)
-{
-	struct priv *p = r->priv;
-
-	biolatency_btf_bpf__destroy(p->lbtf);
-	biolatency_raw_bpf__destroy(p->lraw);
 }
 
 static int bl_opt(struct ptk_bpf_run *r, int c, const char *arg)
@@ -336,9 +310,7 @@ static const struct ptk_bpf_ops ops = {
 	.parsed = bl_parsed,
 	.load_lskel = load_lskel,
 	.open = open_libbpf,
-	.load = bl_load,
 	.report = bl_report,
-	.destroy = bl_destroy,
 };
 
 int cmd_biolatency(struct ptk_ctx *ctx, int argc, char **argv)

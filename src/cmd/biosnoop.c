@@ -49,12 +49,12 @@ struct priv {
 	u32 dev;
 	bool queued;
 	u64 first_ns;
-	/* a light skeleton (tp_btf flavour with block_io_start, else raw_tp), or the libbpf
-	 * skeleton in r->skel on kernels before 5.17 (PTK_BPF_LSKEL=0 forces it, =raw the
-	 * raw_tp light skeleton) */
-	struct biosnoop_btf_bpf *lbtf;
-	struct biosnoop_raw_bpf *lraw;
 };
+
+/* a light skeleton (tp_btf flavour with block_io_start, else raw_tp), or the libbpf skeleton
+ * in r->skel on kernels before 5.17 (PTK_BPF_LSKEL=0 forces it, =raw the raw_tp light
+ * skeleton) */
+PTK_BPF_LSKEL_PAIR_FREE(biosnoop)
 
 #define BS_SET_RODATA(skel)                                   \
 	do {                                                  \
@@ -83,13 +83,8 @@ static int open_libbpf(struct ptk_bpf_run *r)
 static int load_lskel(struct ptk_bpf_run *r)
 {
 	struct priv *p = r->priv;
-	int err = PTK_BPF_LSKEL_PAIR(r, biosnoop, p->lbtf, p->lraw, BS_SET_RODATA, BS_SET_RODATA);
 
-	if (!err && p->lbtf)
-		PTK_BPF_LSKEL_EVENTS(r, p->lbtf);
-	else if (!err)
-		PTK_BPF_LSKEL_EVENTS(r, p->lraw);
-	return err;
+	return PTK_BPF_LSKEL_PAIR(r, biosnoop, BS_SET_RODATA, BS_SET_RODATA);
 }
 
 static int bs_event(struct ptk_bpf_run *r, const void *data, size_t size)
@@ -116,14 +111,6 @@ static int bs_event(struct ptk_bpf_run *r, const void *data, size_t size)
 	v[S_LAT] = PTK_F(e->lat_ns / 1e6);
 	ptk_bpf_event_row(r, v);
 	return 1;
-}
-
-static void bs_destroy(struct ptk_bpf_run *r)
-{
-	struct priv *p = r->priv;
-
-	biosnoop_btf_bpf__destroy(p->lbtf);
-	biosnoop_raw_bpf__destroy(p->lraw);
 }
 
 static int bs_opt(struct ptk_bpf_run *r, int c, const char *arg)
@@ -162,7 +149,6 @@ static const struct ptk_bpf_ops ops = {
 	.load_lskel = load_lskel,
 	.open = open_libbpf,
 	.event = bs_event,
-	.destroy = bs_destroy,
 };
 
 int cmd_biosnoop(struct ptk_ctx *ctx, int argc, char **argv)

@@ -266,7 +266,7 @@ static int cs_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 		ptk_bpf_clock(ts, sizeof(ts));
 		sink->prefix_width = 8;
 	}
-	ptk_sink_begin(sink);
+	ptk_bpf_report_begin(r, "interval_s", itv);
 	if (r->ctx->json) {
 		struct json_object *raw = json_object_new_object(),
 				   *probes = json_object_new_array();
@@ -281,7 +281,6 @@ static int cs_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 			json_object_object_add(o, "func", json_object_new_string(p->roles[k].func));
 			json_object_array_add(probes, o);
 		}
-		ptk_sink_meta_f64(sink, "interval_s", itv);
 		if (r->filter.timestamp)
 			ptk_sink_meta_str(sink, "clock", ts);
 		ptk_sink_meta_json(sink, "counts", raw);
@@ -291,9 +290,7 @@ static int cs_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 	ptk_sink_table_begin(sink, &cs_tab, i == 1, r->filter.timestamp ? "TIME" : NULL);
 	ptk_sink_row(sink, ts, v);
 	ptk_sink_table_end(sink);
-	if (r->ctx->json)
-		ptk_sink_meta_json(sink, "observer", ptk_bpf_observer_json(r));
-	ptk_sink_end(sink);
+	ptk_bpf_report_end(r);
 	return 0;
 }
 

@@ -55,8 +55,10 @@ struct priv {
 	int ppid;
 	int max_args;
 	const char *name, *line;
-	struct execsnoop_l_bpf *l; /* the light skeleton, or NULL (libbpf's in r->skel) */
 };
+
+/* the light skeleton, else the libbpf skeleton in r->skel */
+PTK_BPF_LSKEL_FREE(execsnoop_l_bpf)
 
 #define ES_SET_RODATA(skel, r, p)                            \
 	do {                                                 \
@@ -89,11 +91,8 @@ static int open_libbpf(struct ptk_bpf_run *r)
 static int load_lskel(struct ptk_bpf_run *r)
 {
 	struct priv *p = r->priv;
-	int err = PTK_BPF_LSKEL_TPS(r, execsnoop_l_bpf, p->l, ES_SETUP, ES_TPS);
 
-	if (!err)
-		PTK_BPF_LSKEL_EVENTS(r, p->l);
-	return err;
+	return PTK_BPF_LSKEL_TPS(r, execsnoop_l_bpf, ES_SETUP, ES_TPS);
 }
 
 /* Append the arguments, NUL-separated in e->args, joined by spaces (quoted with -q). */
@@ -176,11 +175,6 @@ static int es_event(struct ptk_bpf_run *r, const void *data, size_t len)
 	v[COL_ARGS] = PTK_S(args);
 	ptk_bpf_event_row(r, v);
 	return 1;
-}
-
-static void es_destroy(struct ptk_bpf_run *r)
-{
-	execsnoop_l_bpf__destroy(((struct priv *)r->priv)->l);
 }
 
 enum { OPT_MAX_ARGS = 0x1200 };
@@ -270,7 +264,6 @@ static const struct ptk_bpf_ops ops = {
 	.load_lskel = load_lskel,
 	.open = open_libbpf,
 	.event = es_event,
-	.destroy = es_destroy,
 	.needs_tracefs = true,
 };
 

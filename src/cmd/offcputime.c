@@ -48,10 +48,11 @@ struct priv {
 	u64 min_us, max_us;
 	u32 stack_storage;
 	struct ptk_symbolizer *sym;
-	struct offcputime_btf_bpf *lbtf;
-	struct offcputime_raw_bpf *lraw;
-	int stack_fd, info_fd;
+	int stack_fd;
 };
+
+/* light skeletons, one per hook flavour, else the libbpf skeleton in r->skel */
+PTK_BPF_LSKEL_PAIR_FREE(offcputime)
 
 struct entry {
 	struct offcpu_key k;
@@ -119,35 +120,12 @@ static int open_libbpf(struct ptk_bpf_run *r)
 		OC_SET_RODATA(s, r, p);                            \
 		(s)->maps.stackmap.max_entries = p->stack_storage; \
 	} while (0)
-#define OC_FDS(l)                                        \
-	do {                                             \
-		p->stack_fd = (l)->maps.stackmap.map_fd; \
-		p->info_fd = (l)->maps.info.map_fd;      \
-		r->lost_fd = (l)->maps.lost.map_fd;      \
-	} while (0)
 
 static int load_lskel(struct ptk_bpf_run *r)
 {
 	struct priv *p = r->priv;
-	int err = PTK_BPF_LSKEL_PAIR(r, offcputime, p->lbtf, p->lraw, OC_SETUP, OC_SETUP);
 
-	if (!err && p->lbtf)
-		OC_FDS(p->lbtf);
-	else if (!err)
-		OC_FDS(p->lraw);
-	return err;
-}
-
-static int oc_load(struct ptk_bpf_run *r)
-{
-	struct priv *p = r->priv;
-	struct offcputime_bpf *s = r->skel;
-	int err = ptk_bpf_skel_load(r);
-
-	p->stack_fd = bpf_map__fd(s->maps.stackmap);
-	p->info_fd = bpf_map__fd(s->maps.info);
-	r->lost_fd = bpf_map__fd(s->maps.lost);
-	return err;
+	return PTK_BPF_LSKEL_PAIR(r, offcputime, OC_SETUP, OC_SETUP);
 }
 
 /* Frames of the observer itself at the top of a kernel stack taken in the tracepoint: the
@@ -433,7 +411,8 @@ static int oc_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 	size_t nus;
 	u64 lost[OFFCPU_LOST_NR];
 
-	ents = PTK_BPF_MAP_ENTRIES(p->info_fd, struct entry, k, v, false, &n);
+	p->stack_fd = ptk_bpf_map_fd(r, "stackmap");
+	ents = PTK_BPF_MAP_ENTRIES(ptk_bpf_map_fd(r, "info"), struct entry, k, v, false, &n);
 	if (n)
 		qsort(ents, n, sizeof(*ents), by_delta);
 	prepare_kernel(p, ents, n);
@@ -497,13 +476,10 @@ static int oc_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 		struct json_object *lo = json_object_new_object();
 		for (int k = 0; k < OFFCPU_LOST_NR; k++)
 			json_object_object_add(lo, lost_key[k], json_object_new_uint64(lost[k]));
-		ptk_sink_begin(&r->ctx->sink);
-		ptk_sink_meta_f64(&r->ctx->sink, "duration_s", itv);
-		ptk_bpf_meta_loader(r);
+		ptk_bpf_report_begin(r, "duration_s", itv);
 		ptk_sink_meta_json(&r->ctx->sink, "stacks", arr);
 		ptk_sink_meta_json(&r->ctx->sink, "lost", lo);
-		ptk_sink_meta_json(&r->ctx->sink, "observer", ptk_bpf_observer_json(r));
-		ptk_sink_end(&r->ctx->sink);
+		ptk_bpf_report_end(r);
 	} else {
 		fprintf(stderr, "traced %.3f s\n", itv);
 		for (int k = 0; k < OFFCPU_LOST_NR; k++)
@@ -521,12 +497,6 @@ static int oc_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 	free(us);
 	free(ks);
 	return 0;
-}
-
-static void oc_destroy(struct ptk_bpf_run *r)
-{
-	offcputime_btf_bpf__destroy(((struct priv *)r->priv)->lbtf);
-	offcputime_raw_bpf__destroy(((struct priv *)r->priv)->lraw);
 }
 
 static int parse_us(struct ptk_ctx *ctx, const char *opt, const char *arg, u64 *v)
@@ -625,9 +595,7 @@ static const struct ptk_bpf_ops ops = {
 	.prepare = oc_prepare,
 	.load_lskel = load_lskel,
 	.open = open_libbpf,
-	.load = oc_load,
 	.report = oc_report,
-	.destroy = oc_destroy,
 };
 
 int cmd_offcputime(struct ptk_ctx *ctx, int argc, char **argv)
@@ -636,8 +604,7 @@ int cmd_offcputime(struct ptk_ctx *ctx, int argc, char **argv)
 			  .min_us = 1,
 			  .max_us = UINT64_MAX,
 			  .stack_storage = 1024,
-			  .stack_fd = -1,
-			  .info_fd = -1 };
+			  .stack_fd = -1 };
 	int rc;
 
 	rc = ptk_bpf_main(ctx, &ops, &p, argc, argv);

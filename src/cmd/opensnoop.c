@@ -69,8 +69,10 @@ struct priv {
 	bool time, print_uid, failed, extended, full_path;
 	__u32 uid;
 	const char *name;
-	struct opensnoop_l_bpf *l; /* the light skeleton, or NULL (libbpf's in r->skel) */
 };
+
+/* the light skeleton, else the libbpf skeleton in r->skel */
+PTK_BPF_LSKEL_FREE(opensnoop_l_bpf)
 
 static bool tp_exists(const char *event)
 {
@@ -104,11 +106,8 @@ static bool tp_exists(const char *event)
 static int load_lskel(struct ptk_bpf_run *r)
 {
 	struct priv *p = r->priv;
-	int err = PTK_BPF_LSKEL_TPS(r, opensnoop_l_bpf, p->l, OS_SETUP, OS_TPS);
 
-	if (!err)
-		PTK_BPF_LSKEL_EVENTS(r, p->l);
-	return err;
+	return PTK_BPF_LSKEL_TPS(r, opensnoop_l_bpf, OS_SETUP, OS_TPS);
 }
 
 /* The libbpf skeleton (kernels before 5.17), with the absent syscalls left out. 0 or -errno. */
@@ -194,11 +193,6 @@ static int os_event(struct ptk_bpf_run *r, const void *data, size_t len)
 	return 1;
 }
 
-static void os_destroy(struct ptk_bpf_run *r)
-{
-	opensnoop_l_bpf__destroy(((struct priv *)r->priv)->l);
-}
-
 static int os_opt(struct ptk_bpf_run *r, int c, const char *arg)
 {
 	struct priv *p = r->priv;
@@ -271,7 +265,6 @@ static const struct ptk_bpf_ops ops = {
 	.load_lskel = load_lskel,
 	.open = open_libbpf,
 	.event = os_event,
-	.destroy = os_destroy,
 	.needs_tracefs = true,
 };
 

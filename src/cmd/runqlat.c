@@ -28,18 +28,14 @@ static const char usage[] =
 	"  -c COMM      only tasks with this comm; --cgroup PATH only tasks in this cgroup v2\n"
 	"p50/p90/p99/max are bucket upper bounds derived from the histogram.\n";
 
-struct priv {
-	/*
-	 * Loaded as one of: a light skeleton (tp_btf flavour, else raw_tp), whose loader runs in
-	 * the kernel so neither the kernel BTF nor the object is parsed in user space (~11 MiB
-	 * of heap and ~20 ms with libbpf); or, on kernels without BPF_PROG_TYPE_SYSCALL or
-	 * kernel-side CO-RE (before 5.17), the libbpf skeleton. PTK_BPF_LSKEL=0 forces the
-	 * latter, PTK_BPF_LSKEL=raw the raw_tp light skeleton (tests).
-	 */
-	struct runqlat_btf_bpf *lbtf;
-	struct runqlat_raw_bpf *lraw;
-	int hists_fd;
-};
+/*
+ * Loaded as one of: a light skeleton (tp_btf flavour, else raw_tp), whose loader runs in the
+ * kernel so neither the kernel BTF nor the object is parsed in user space (~11 MiB of heap and
+ * ~20 ms with libbpf); or, on kernels without BPF_PROG_TYPE_SYSCALL or kernel-side CO-RE
+ * (before 5.17), the libbpf skeleton. PTK_BPF_LSKEL=0 forces the latter, PTK_BPF_LSKEL=raw
+ * the raw_tp light skeleton (tests).
+ */
+PTK_BPF_LSKEL_PAIR_FREE(runqlat)
 
 #define RQ_SET_RODATA(skel, r)                                              \
 	do {                                                                \
@@ -71,21 +67,7 @@ static int open_libbpf(struct ptk_bpf_run *r)
 
 static int load_lskel(struct ptk_bpf_run *r)
 {
-	struct priv *p = r->priv;
-	int err = PTK_BPF_LSKEL_PAIR(r, runqlat, p->lbtf, p->lraw, RQ_SETUP, RQ_SETUP);
-
-	if (!err)
-		p->hists_fd = p->lbtf ? p->lbtf->maps.hists.map_fd : p->lraw->maps.hists.map_fd;
-	return err;
-}
-
-static int rq_load(struct ptk_bpf_run *r)
-{
-	struct priv *p = r->priv;
-	int err = ptk_bpf_skel_load(r);
-
-	p->hists_fd = bpf_map__fd(((struct runqlat_bpf *)r->skel)->maps.hists);
-	return err;
+	return PTK_BPF_LSKEL_PAIR(r, runqlat, RQ_SETUP, RQ_SETUP);
 }
 
 struct entry {
@@ -95,12 +77,12 @@ struct entry {
 
 static int rq_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 {
-	struct priv *p = r->priv;
 	struct json_object *arr = NULL;
 	const char *unit = r->filter.millis ? "msecs" : "usecs", *who;
 	size_t n;
 	/* taken out of the map: the next interval starts from zero */
-	struct entry *e = PTK_BPF_MAP_ENTRIES(p->hists_fd, struct entry, id, h, true, &n);
+	struct entry *e =
+		PTK_BPF_MAP_ENTRIES(ptk_bpf_map_fd(r, "hists"), struct entry, id, h, true, &n);
 
 	who = r->filter.per_process ? "pid" : "tid";
 	if (r->ctx->json)
@@ -126,24 +108,13 @@ static int rq_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 	}
 	free(e);
 	if (arr) {
-		ptk_sink_begin(&r->ctx->sink);
-		ptk_sink_meta_f64(&r->ctx->sink, "interval_s", itv);
-		ptk_bpf_meta_loader(r);
+		ptk_bpf_report_begin(r, "interval_s", itv);
 		ptk_sink_meta_json(&r->ctx->sink, "histograms", arr);
-		ptk_sink_meta_json(&r->ctx->sink, "observer", ptk_bpf_observer_json(r));
-		ptk_sink_end(&r->ctx->sink);
+		ptk_bpf_report_end(r);
 	} else {
 		putchar('\n');
 	}
 	return 0;
-}
-
-static void rq_destroy(struct ptk_bpf_run *r)
-{
-	struct priv *p = r->priv;
-
-	runqlat_btf_bpf__destroy(p->lbtf);
-	runqlat_raw_bpf__destroy(p->lraw);
 }
 
 static int rq_prepare(struct ptk_bpf_run *r)
@@ -160,14 +131,10 @@ static const struct ptk_bpf_ops ops = {
 	.prepare = rq_prepare,
 	.load_lskel = load_lskel,
 	.open = open_libbpf,
-	.load = rq_load,
 	.report = rq_report,
-	.destroy = rq_destroy,
 };
 
 int cmd_runqlat(struct ptk_ctx *ctx, int argc, char **argv)
 {
-	struct priv p = { 0 };
-
-	return ptk_bpf_main(ctx, &ops, &p, argc, argv);
+	return ptk_bpf_main(ctx, &ops, NULL, argc, argv);
 }

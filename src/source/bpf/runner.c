@@ -5,6 +5,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
+#include <bpf/skel_internal.h> /* struct bpf_map_desc of the light skeletons */
 #include <json-c/json.h>
 #include <pthread.h>
 #include <signal.h>
@@ -615,15 +616,33 @@ static int on_record(void *ctx, void *data, size_t len)
 	return shown < 0 ? shown : 0;
 }
 
-/* Event tools, once loaded: the ring buffer, and the table's header (text). 0 or -errno. */
+int ptk_bpf_map_fd(struct ptk_bpf_run *r, const char *name)
+{
+	if (!r->lskel) {
+		int fd = r->obj ? bpf_object__find_map_fd_by_name(r->obj, name) : -1;
+
+		return fd < 0 ? -ENOENT : fd;
+	}
+	for (size_t i = 0; i < r->lskel_nmaps; i++) {
+		struct bpf_map_info info = { 0 };
+		u32 len = sizeof(info);
+		int fd = r->lskel_maps[i].map_fd;
+
+		if (fd > 0 && !bpf_obj_get_info_by_fd(fd, &info, &len) &&
+		    !strncmp(info.name, name, sizeof(info.name) - 1))
+			return fd;
+	}
+	return -ENOENT;
+}
+
+/* Once loaded: the lost counters, and for an event tool the ring buffer and the table's
+ * header (text). 0 or -errno. */
 static int events_start(struct ptk_bpf_run *r)
 {
+	r->lost_fd = ptk_bpf_map_fd(r, "lost");
 	if (!r->ops->event)
 		return 0;
-	if (!r->lskel && r->obj) {
-		r->events_fd = bpf_object__find_map_fd_by_name(r->obj, "events");
-		r->lost_fd = bpf_object__find_map_fd_by_name(r->obj, "lost");
-	}
+	r->events_fd = ptk_bpf_map_fd(r, "events");
 	r->rb = ring_buffer__new(r->events_fd, on_record, r, NULL);
 	if (!r->rb)
 		return -errno;
@@ -642,6 +661,20 @@ void ptk_bpf_meta_loader(struct ptk_bpf_run *r)
 		ptk_sink_meta_str(&r->ctx->sink, "loader", r->lskel ? "light skeleton" : "libbpf");
 }
 
+void ptk_bpf_report_begin(struct ptk_bpf_run *r, const char *span_key, double span_s)
+{
+	ptk_sink_begin(&r->ctx->sink);
+	ptk_sink_meta_f64(&r->ctx->sink, span_key, span_s);
+	ptk_bpf_meta_loader(r);
+}
+
+void ptk_bpf_report_end(struct ptk_bpf_run *r)
+{
+	if (r->ctx->json)
+		ptk_sink_meta_json(&r->ctx->sink, "observer", ptk_bpf_observer_json(r));
+	ptk_sink_end(&r->ctx->sink);
+}
+
 /* The JSON summary of an event tool, at the end: events shown, lost, hook, loader, observer. */
 static void events_summary(struct ptk_bpf_run *r)
 {
@@ -653,8 +686,7 @@ static void events_summary(struct ptk_bpf_run *r)
 	ptk_sink_meta_u64(sink, "events", r->events);
 	ptk_sink_meta_u64(sink, "lost_events", lost_events(r));
 	ptk_bpf_meta_loader(r);
-	ptk_sink_meta_json(sink, "observer", ptk_bpf_observer_json(r));
-	ptk_sink_end(sink);
+	ptk_bpf_report_end(r);
 }
 
 static int report(struct ptk_bpf_run *r, long i, double itv_s, bool last)
@@ -714,6 +746,9 @@ static void destroy(struct ptk_bpf_run *r)
 		ptk_bpf_close_links(r->lskel_links, r->lskel_nlinks);
 	if (r->ops->destroy)
 		r->ops->destroy(r);
+	if (r->lskel)
+		r->lskel_free(r->lskel);
+	r->lskel = NULL;
 	ptk_bpf_skel_destroy(r);
 }
 
@@ -883,6 +918,21 @@ void *ptk_bpf_map_entries(int fd, size_t koff, size_t ksize, size_t voff, size_t
 	free(keys);
 	*n = m;
 	return out;
+}
+
+int ptk_bpf_stack_read(int fd, s64 id, u64 *ips, int max)
+{
+	u32 key = (u32)id;
+	int n = 0;
+
+	if (id < 0)
+		return (int)id;
+	memset(ips, 0, max * sizeof(*ips));
+	if (bpf_map_lookup_elem(fd, &key, ips))
+		return -errno;
+	while (n < max && ips[n])
+		n++;
+	return n;
 }
 
 static u64 percpu_sum(int map_fd, u32 key, bool reset)

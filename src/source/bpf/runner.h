@@ -15,6 +15,7 @@
 #include "lib/cli.h"
 #include "lib/util.h"
 
+struct bpf_map_desc;
 struct bpf_object;
 struct ring_buffer;
 
@@ -112,8 +113,8 @@ struct ptk_bpf_ops {
 	 * observer) at the end.
 	 */
 	int (*report)(struct ptk_bpf_run *r, long i, double itv_s, bool last);
-	/* Optional: free the light skeleton(s) and the tool's own state (the runner has closed
-	 * the light skeleton's links and destroyed the libbpf skeleton). */
+	/* Optional: free the tool's own state (links it made itself...), before the runner
+	 * destroys the light skeleton (its links closed first) or the libbpf skeleton. */
 	void (*destroy)(struct ptk_bpf_run *r);
 	bool needs_tracefs; /* attaches tracepoints by name (perf_event): mount tracefs */
 };
@@ -133,14 +134,19 @@ struct ptk_bpf_run {
 	void *skel;
 	struct bpf_object *obj;
 	struct bpf_object_skeleton *skeleton;
-	/* the light skeleton loaded (PTK_BPF_LSKEL), its program and link fds; NULL: libbpf */
+	/* the light skeleton loaded (PTK_BPF_LSKEL), its program, link and map fds and its
+	 * destructor (called by the runner at the end); NULL: libbpf */
 	void *lskel;
+	void (*lskel_free)(void *lskel);
 	int *lskel_progs, *lskel_links;
 	size_t lskel_nprogs, lskel_nlinks;
+	const struct bpf_map_desc *lskel_maps;
+	size_t lskel_nmaps;
 	const char *hook; /* the hooks chosen ("tp_btf", "fexit"...), for the JSON, or NULL */
-	/* event tools: the ring buffer of events_fd (made by the runner), the events shown, and
-	 * the table they are printed as; any tool: the per-CPU lost counters, lost_fd's slots
-	 * lost_keys (bit k: slot k; 0: slot 0), summed since the start */
+	/* event tools: the ring buffer of events_fd (map "events", made by the runner), the
+	 * events shown, and the table they are printed as; any tool: the per-CPU lost counters
+	 * of map "lost" (lost_fd, -1 without one), its slots lost_keys (bit k: slot k; 0: slot 0),
+	 * summed since the start */
 	int events_fd, lost_fd;
 	u32 lost_keys;
 	struct ring_buffer *rb;
@@ -204,15 +210,35 @@ void ptk_bpf_skel_destroy(struct ptk_bpf_run *r);
 		o_;                                   \
 	})
 
-/* The loaded light skeleton l is the one the run uses: its programs for the run-time stats,
- * its links to close (all at once) when the run ends. */
-#define PTK_BPF_USE_LSKEL(r, l)                                       \
-	do {                                                          \
-		(r)->lskel = (l);                                     \
-		(r)->lskel_progs = (int *)&(l)->progs;                \
-		(r)->lskel_nprogs = sizeof((l)->progs) / sizeof(int); \
-		(r)->lskel_links = (int *)&(l)->links;                \
-		(r)->lskel_nlinks = sizeof((l)->links) / sizeof(int); \
+/*
+ * The destructor of the light skeleton struct NAME as the runner calls it (r->lskel_free):
+ * one line at file scope for each light skeleton type a tool loads with PTK_BPF_LSKEL*.
+ */
+#define PTK_BPF_LSKEL_FREE(NAME)             \
+	static void NAME##__free(void *skel) \
+	{                                    \
+		NAME##__destroy(skel);       \
+	}
+/* Both flavours of PTK_BPF_LSKEL_PAIR. */
+#define PTK_BPF_LSKEL_PAIR_FREE(NAME)      \
+	PTK_BPF_LSKEL_FREE(NAME##_btf_bpf) \
+	PTK_BPF_LSKEL_FREE(NAME##_raw_bpf)
+
+/*
+ * The loaded light skeleton l of type struct NAME is the one the run uses: its programs for
+ * the run-time stats, its maps for ptk_bpf_map_fd(), its links to close (all at once) when the
+ * run ends, and then the skeleton to destroy (NAME##__free, from PTK_BPF_LSKEL_FREE).
+ */
+#define PTK_BPF_USE_LSKEL(r, NAME, l)                                               \
+	do {                                                                        \
+		(r)->lskel = (l);                                                   \
+		(r)->lskel_free = NAME##__free;                                     \
+		(r)->lskel_progs = (int *)&(l)->progs;                              \
+		(r)->lskel_nprogs = sizeof((l)->progs) / sizeof(int);               \
+		(r)->lskel_links = (int *)&(l)->links;                              \
+		(r)->lskel_nlinks = sizeof((l)->links) / sizeof(int);               \
+		(r)->lskel_maps = (const struct bpf_map_desc *)&(l)->maps;          \
+		(r)->lskel_nmaps = sizeof((l)->maps) / sizeof(struct bpf_map_desc); \
 	} while (0)
 
 /* PTK_LSKEL_LOAD, and on success PTK_BPF_USE_LSKEL. Evaluates to 0 or -errno. */
@@ -220,25 +246,27 @@ void ptk_bpf_skel_destroy(struct ptk_bpf_run *r);
 	({                                                 \
 		int e_ = PTK_LSKEL_LOAD(NAME, out, SETUP); \
 		if (!e_)                                   \
-			PTK_BPF_USE_LSKEL(r, out);         \
+			PTK_BPF_USE_LSKEL(r, NAME, out);   \
 		e_;                                        \
 	})
 
 /*
- * The light skeletons of a tool built in a tp_btf and a raw_tp flavour (struct NAME_btf_bpf
- * into lbtf, NAME_raw_bpf into lraw): tp_btf first unless PTK_BPF_LSKEL=raw, then raw_tp,
- * set up by SETUP_BTF or SETUP_RAW (as PTK_LSKEL_LOAD's); r->hook says which loaded.
- * Evaluates to 0 or the -errno of the last try.
+ * The light skeletons of a tool built in a tp_btf and a raw_tp flavour (struct NAME_btf_bpf,
+ * NAME_raw_bpf; PTK_BPF_LSKEL_PAIR_FREE(NAME) at file scope): tp_btf first unless
+ * PTK_BPF_LSKEL=raw, then raw_tp, set up by SETUP_BTF or SETUP_RAW (as PTK_LSKEL_LOAD's); the
+ * one loaded is r->lskel, and r->hook says which. Evaluates to 0 or the -errno of the last try.
  */
-#define PTK_BPF_LSKEL_PAIR(r, NAME, lbtf, lraw, SETUP_BTF, SETUP_RAW)               \
-	({                                                                          \
-		int p_ = -ENOTSUP;                                                  \
-		if (ptk_bpf_loader_wanted() != PTK_BPF_LSKEL_RAW &&                 \
-		    !(p_ = PTK_BPF_LSKEL(r, NAME##_btf_bpf, lbtf, SETUP_BTF)))      \
-			(r)->hook = "tp_btf";                                       \
-		else if (!(p_ = PTK_BPF_LSKEL(r, NAME##_raw_bpf, lraw, SETUP_RAW))) \
-			(r)->hook = "raw_tp";                                       \
-		p_;                                                                 \
+#define PTK_BPF_LSKEL_PAIR(r, NAME, SETUP_BTF, SETUP_RAW)                         \
+	({                                                                        \
+		struct NAME##_btf_bpf *b_ = NULL;                                 \
+		struct NAME##_raw_bpf *w_ = NULL;                                 \
+		int p_ = -ENOTSUP;                                                \
+		if (ptk_bpf_loader_wanted() != PTK_BPF_LSKEL_RAW &&               \
+		    !(p_ = PTK_BPF_LSKEL(r, NAME##_btf_bpf, b_, SETUP_BTF)))      \
+			(r)->hook = "tp_btf";                                     \
+		else if (!(p_ = PTK_BPF_LSKEL(r, NAME##_raw_bpf, w_, SETUP_RAW))) \
+			(r)->hook = "raw_tp";                                     \
+		p_;                                                               \
 	})
 
 /*
@@ -266,6 +294,29 @@ bool ptk_bpf_has_fentry(const char *func);
 void ptk_bpf_probes_done(void);
 /* Does this kernel function exist (kallsyms / BTF)? For kprobe fallbacks. */
 bool ptk_bpf_has_ksym(const char *func);
+
+/*
+ * The fd of the loaded map called name (its name in the object, as the kernel keeps it: at
+ * most 15 characters), whichever loader loaded it: libbpf's object, or the light skeleton's
+ * maps looked up by their kernel names. Returns the fd (owned by the run), or -ENOENT.
+ */
+int ptk_bpf_map_fd(struct ptk_bpf_run *r, const char *name);
+
+/*
+ * The frames of stack id of a BPF_MAP_TYPE_STACK_TRACE map, leaf first, into ips[0..max)
+ * (zeroed first). Returns their number, id itself when it is negative (bpf_get_stackid()'s
+ * -errno: -EEXIST a bucket collision or a full map, -EFAULT unreadable), or -errno from the
+ * lookup (-ENOENT: the id was reused or cleared since).
+ */
+int ptk_bpf_stack_read(int fd, s64 id, u64 *ips, int max);
+
+/*
+ * The frame of one report: ptk_sink_begin(), then in JSON span_key (e.g. "interval_s") =
+ * span_s and the loader (ptk_bpf_meta_loader()). ptk_bpf_report_end() adds, in JSON, the
+ * observer object (ptk_bpf_observer_json()) and ends it (ptk_sink_end()).
+ */
+void ptk_bpf_report_begin(struct ptk_bpf_run *r, const char *span_key, double span_s);
+void ptk_bpf_report_end(struct ptk_bpf_run *r);
 
 /* Sum of one u64 slot of a BPF_MAP_TYPE_PERCPU_ARRAY over all possible CPUs (the lost-event
  * counters of event tools). Returns the sum, 0 when the map cannot be read. */
@@ -348,32 +399,23 @@ int ptk_bpf_attach_tps(const struct ptk_bpf_tp *tps, size_t n);
 
 /*
  * Load the light skeleton struct NAME (PTK_LSKEL_LOAD with SETUP), attach the tracepoint
- * programs that TPS(l) lists (PTK_LSKEL_TP entries) and use it (PTK_BPF_USE_LSKEL), stored in
- * out. Evaluates to 0 or -errno (then the skeleton is freed and out left alone).
+ * programs that TPS(l) lists (PTK_LSKEL_TP entries) and use it (PTK_BPF_USE_LSKEL). Evaluates
+ * to 0 or -errno (then the skeleton is freed).
  */
-#define PTK_BPF_LSKEL_TPS(r, NAME, out, SETUP, TPS)                       \
+#define PTK_BPF_LSKEL_TPS(r, NAME, SETUP, TPS)                            \
 	({                                                                \
 		struct NAME *t_ = NULL;                                   \
 		int te_ = PTK_LSKEL_LOAD(NAME, t_, SETUP);                \
 		if (!te_) {                                               \
 			const struct ptk_bpf_tp tps_[] = { TPS(t_) };     \
 			te_ = ptk_bpf_attach_tps(tps_, ARRAY_SIZE(tps_)); \
-			if (te_) {                                        \
+			if (te_)                                          \
 				NAME##__destroy(t_);                      \
-			} else {                                          \
-				(out) = t_;                               \
-				PTK_BPF_USE_LSKEL(r, t_);                 \
-			}                                                 \
+			else                                              \
+				PTK_BPF_USE_LSKEL(r, NAME, t_);           \
 		}                                                         \
 		te_;                                                      \
 	})
-
-/* An event tool's light skeleton l: its maps events and lost are the run's. */
-#define PTK_BPF_LSKEL_EVENTS(r, l)                        \
-	do {                                              \
-		(r)->events_fd = (l)->maps.events.map_fd; \
-		(r)->lost_fd = (l)->maps.lost.map_fd;     \
-	} while (0)
 
 /*
  * Detach: close the link fds fds[0..n) at once, each from its own thread, and set them to -1.
