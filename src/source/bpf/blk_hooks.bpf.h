@@ -15,70 +15,14 @@ static __always_inline int on_merge(struct request *rq)
 	return 0;
 }
 
-/*
- * Each hook exists twice (tp_btf, raw_tp) and the light skeletons are built once per
- * flavour (PTK_ONLY_TP_BTF / PTK_ONLY_RAW_TP): the kernel-side loader cannot leave a program
- * out. The full object (the libbpf fallback) has both and the pre-5.11 raw_tp twins.
- */
-#ifndef PTK_ONLY_RAW_TP
-SEC("tp_btf/block_io_start")
-int BPF_PROG(tp_btf_block_io_start, struct request *rq)
-{
-	return on_io_start(rq);
-}
-
-SEC("tp_btf/block_rq_insert")
-int BPF_PROG(tp_btf_block_rq_insert, struct request *rq)
-{
-	return on_start(rq, true);
-}
-
-SEC("tp_btf/block_rq_issue")
-int BPF_PROG(tp_btf_block_rq_issue, struct request *rq)
-{
-	return on_start(rq, false);
-}
-
-SEC("tp_btf/block_rq_merge")
-int BPF_PROG(tp_btf_block_rq_merge, struct request *rq)
-{
-	return on_merge(rq);
-}
-
-SEC("tp_btf/block_rq_complete")
-int BPF_PROG(tp_btf_block_rq_complete, struct request *rq, int error, unsigned int nr_bytes)
-{
-	return on_complete(rq, nr_bytes);
-}
-
-#endif
-
-#ifndef PTK_ONLY_TP_BTF
-SEC("raw_tp/block_rq_insert")
-int BPF_PROG(raw_block_rq_insert, struct request *rq)
-{
-	return on_start(rq, true);
-}
-
-SEC("raw_tp/block_rq_issue")
-int BPF_PROG(raw_block_rq_issue, struct request *rq)
-{
-	return on_start(rq, false);
-}
-
-SEC("raw_tp/block_rq_merge")
-int BPF_PROG(raw_block_rq_merge, struct request *rq)
-{
-	return on_merge(rq);
-}
-
-SEC("raw_tp/block_rq_complete")
-int BPF_PROG(raw_block_rq_complete, struct request *rq, int error, unsigned int nr_bytes)
-{
-	return on_complete(rq, nr_bytes);
-}
-
-#endif
+/* Each hook in both flavours (PTK_TP_HOOKS); the full object (the libbpf fallback) also has
+ * the pre-5.11 raw_tp twins. block_io_start came with 6.5, after tp_btf. */
+PTK_TP_BTF_HOOK(block_io_start, block_io_start, on_io_start(rq), struct request *rq)
+PTK_TP_HOOKS(block_rq_insert, block_rq_insert, on_start(rq, true), struct request *rq)
+PTK_TP_HOOKS(block_rq_issue, block_rq_issue, on_start(rq, false), struct request *rq)
+PTK_TP_HOOKS(block_rq_merge, block_rq_merge, on_merge(rq), struct request *rq)
+PTK_TP_HOOKS(block_rq_complete, block_rq_complete, on_complete(rq, nr_bytes), struct request *rq,
+	     int error, unsigned int nr_bytes)
 
 #if !defined(PTK_ONLY_TP_BTF) && !defined(PTK_ONLY_RAW_TP)
 /* kernels < 5.11: block_rq_insert/issue/merge(struct request_queue *q, struct request *rq) */

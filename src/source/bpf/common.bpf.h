@@ -80,6 +80,40 @@ static __always_inline bool current_selected(void)
 	return task_selected((struct task_struct *)bpf_get_current_task());
 }
 
+/*
+ * A tracepoint hooked in its two flavours: the BTF-typed tracepoint (cheapest: its typed
+ * arguments are read with direct loads) as program tp_btf_NAME, and the raw tracepoint as
+ * raw_NAME. Each returns CALL, in which the constant btf says the flavour (true in
+ * tp_btf_NAME), so a handler inlined in both compiles each branch once; ARGS are the
+ * tracepoint's arguments (its TP_PROTO). The libbpf skeleton holds both and loads one
+ * (ptk_bpf_pick_tp); the light skeletons are built once per flavour (PTK_ONLY_TP_BTF /
+ * PTK_ONLY_RAW_TP), since the kernel-side loader loads and attaches every program it holds.
+ */
+#define PTK_TP_HOOKS(NAME, TP, CALL, ARGS...) \
+	PTK_TP_BTF_HOOK(NAME, TP, CALL, ARGS) \
+	PTK_RAW_TP_HOOK(NAME, TP, CALL, ARGS)
+
+#define PTK_TP_HOOK_(PFX, NAME, FLAVOUR, IS_BTF, TP, CALL, ARGS...) \
+	SEC(FLAVOUR "/" #TP)                                        \
+	int BPF_PROG(PFX##NAME, ARGS)                               \
+	{                                                           \
+		const bool btf __attribute__((unused)) = IS_BTF;    \
+		return CALL;                                        \
+	}
+
+#ifndef PTK_ONLY_RAW_TP
+#define PTK_TP_BTF_HOOK(NAME, TP, CALL, ARGS...) \
+	PTK_TP_HOOK_(tp_btf_, NAME, "tp_btf", true, TP, CALL, ARGS)
+#else
+#define PTK_TP_BTF_HOOK(NAME, TP, CALL, ARGS...)
+#endif
+#ifndef PTK_ONLY_TP_BTF
+#define PTK_RAW_TP_HOOK(NAME, TP, CALL, ARGS...) \
+	PTK_TP_HOOK_(raw_, NAME, "raw_tp", false, TP, CALL, ARGS)
+#else
+#define PTK_RAW_TP_HOOK(NAME, TP, CALL, ARGS...)
+#endif
+
 static __always_inline __u64 log2_u32(__u32 v)
 {
 	__u32 shift, r;

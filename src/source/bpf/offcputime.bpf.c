@@ -133,23 +133,7 @@ out_delete_start:
 	return 0;
 }
 
-/* Two flavours (see runqlat.bpf.c): the light skeletons are built once per flavour. */
-#ifndef PTK_ONLY_RAW_TP
-SEC("tp_btf/sched_switch")
-int BPF_PROG(tp_btf_sched_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
-{
-	return on_switch(ctx, prev, next);
-}
-
-#endif
-
-#ifndef PTK_ONLY_TP_BTF
-SEC("raw_tp/sched_switch")
-int BPF_PROG(raw_sched_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
-{
-	return on_switch(ctx, prev, next);
-}
-
-#endif
+PTK_TP_HOOKS(sched_switch, sched_switch, on_switch(ctx, prev, next), bool preempt,
+	     struct task_struct *prev, struct task_struct *next)
 
 char LICENSE[] SEC("license") = "GPL";

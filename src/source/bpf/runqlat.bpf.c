@@ -87,52 +87,10 @@ static __always_inline int on_switch(struct task_struct *prev, struct task_struc
 	return 0;
 }
 
-/*
- * Two flavours of the same hooks: the BTF-typed tracepoints (cheapest) and raw tracepoints.
- * The libbpf skeleton holds both and loads one (ptk_bpf_pick_tp); the light skeletons are
- * built once per flavour (PTK_ONLY_TP_BTF / PTK_ONLY_RAW_TP), and the loader tries tp_btf
- * first.
- */
-#ifndef PTK_ONLY_RAW_TP
-SEC("tp_btf/sched_wakeup")
-int BPF_PROG(tp_btf_sched_wakeup, struct task_struct *p)
-{
-	return enqueue(p, true);
-}
-
-SEC("tp_btf/sched_wakeup_new")
-int BPF_PROG(tp_btf_sched_wakeup_new, struct task_struct *p)
-{
-	return enqueue(p, true);
-}
-
-SEC("tp_btf/sched_switch")
-int BPF_PROG(tp_btf_sched_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
-{
-	return on_switch(prev, next, true);
-}
-
-#endif
-
-#ifndef PTK_ONLY_TP_BTF
-SEC("raw_tp/sched_wakeup")
-int BPF_PROG(raw_sched_wakeup, struct task_struct *p)
-{
-	return enqueue(p, false);
-}
-
-SEC("raw_tp/sched_wakeup_new")
-int BPF_PROG(raw_sched_wakeup_new, struct task_struct *p)
-{
-	return enqueue(p, false);
-}
-
-SEC("raw_tp/sched_switch")
-int BPF_PROG(raw_sched_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
-{
-	return on_switch(prev, next, false);
-}
-
-#endif
+/* The BTF-typed tracepoints (cheapest) and the raw ones; the loader tries tp_btf first. */
+PTK_TP_HOOKS(sched_wakeup, sched_wakeup, enqueue(p, btf), struct task_struct *p)
+PTK_TP_HOOKS(sched_wakeup_new, sched_wakeup_new, enqueue(p, btf), struct task_struct *p)
+PTK_TP_HOOKS(sched_switch, sched_switch, on_switch(prev, next, btf), bool preempt,
+	     struct task_struct *prev, struct task_struct *next)
 
 char LICENSE[] SEC("license") = "GPL";

@@ -53,51 +53,10 @@ static __always_inline int on_exec(void)
 	return 0;
 }
 
-/*
- * Two flavours of each hook, as in runqlat.bpf.c: the libbpf skeleton holds both and loads one
- * (ptk_bpf_pick_tp); the light skeletons are built once per flavour (PTK_ONLY_TP_BTF /
- * PTK_ONLY_RAW_TP), since the kernel-side loader loads and attaches every program it holds.
- */
-#ifndef PTK_ONLY_RAW_TP
-SEC("tp_btf/sched_process_exit")
-int BPF_PROG(tp_btf_exit, struct task_struct *p)
-{
-	return on_exit(p);
-}
-
-SEC("tp_btf/sched_process_fork")
-int BPF_PROG(tp_btf_fork, struct task_struct *parent, struct task_struct *child)
-{
-	return on_fork();
-}
-
-SEC("tp_btf/sched_process_exec")
-int BPF_PROG(tp_btf_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
-{
-	return on_exec();
-}
-
-#endif
-
-#ifndef PTK_ONLY_TP_BTF
-SEC("raw_tp/sched_process_exit")
-int BPF_PROG(raw_exit, struct task_struct *p)
-{
-	return on_exit(p);
-}
-
-SEC("raw_tp/sched_process_fork")
-int BPF_PROG(raw_fork, struct task_struct *parent, struct task_struct *child)
-{
-	return on_fork();
-}
-
-SEC("raw_tp/sched_process_exec")
-int BPF_PROG(raw_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
-{
-	return on_exec();
-}
-
-#endif
+PTK_TP_HOOKS(exit, sched_process_exit, on_exit(p), struct task_struct *p)
+PTK_TP_HOOKS(fork, sched_process_fork, on_fork(), struct task_struct *parent,
+	     struct task_struct *child)
+PTK_TP_HOOKS(exec, sched_process_exec, on_exec(), struct task_struct *p, pid_t old_pid,
+	     struct linux_binprm *bprm)
 
 char LICENSE[] SEC("license") = "GPL";
