@@ -62,18 +62,6 @@ static __always_inline int emit(struct sock *sk, int ret, __u16 af)
 	return 0;
 }
 
-SEC("fexit/tcp_v4_connect")
-int BPF_PROG(fexit_v4_connect, struct sock *sk, struct sockaddr *uaddr, int addr_len, int ret)
-{
-	return selected() ? emit(sk, ret, AF_INET) : 0;
-}
-
-SEC("fexit/tcp_v6_connect")
-int BPF_PROG(fexit_v6_connect, struct sock *sk, struct sockaddr *uaddr, int addr_len, int ret)
-{
-	return selected() ? emit(sk, ret, AF_INET6) : 0;
-}
-
 static __always_inline int kp_enter(struct sock *sk)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
@@ -95,29 +83,28 @@ static __always_inline int kp_exit(int ret, __u16 af)
 	return 0;
 }
 
-SEC("kprobe/tcp_v4_connect")
-int BPF_KPROBE(kp_v4_connect, struct sock *sk)
-{
-	return kp_enter(sk);
-}
+/* The hooks of one family's connect function, tcp_v4_connect or tcp_v6_connect: fexit, else
+ * kprobe + kretprobe (the loader keeps one kind). */
+#define CONNECT_HOOKS(V, AF)                                                                     \
+	SEC("fexit/tcp_" #V "_connect")                                                          \
+	int BPF_PROG(fexit_##V##_connect, struct sock *sk, struct sockaddr *uaddr, int addr_len, \
+		     int ret)                                                                    \
+	{                                                                                        \
+		return selected() ? emit(sk, ret, AF) : 0;                                       \
+	}                                                                                        \
+	SEC("kprobe/tcp_" #V "_connect")                                                         \
+	int BPF_KPROBE(kp_##V##_connect, struct sock *sk)                                        \
+	{                                                                                        \
+		return kp_enter(sk);                                                             \
+	}                                                                                        \
+	SEC("kretprobe/tcp_" #V "_connect")                                                      \
+	int BPF_KRETPROBE(krp_##V##_connect, int ret)                                            \
+	{                                                                                        \
+		return kp_exit(ret, AF);                                                         \
+	}
 
-SEC("kretprobe/tcp_v4_connect")
-int BPF_KRETPROBE(krp_v4_connect, int ret)
-{
-	return kp_exit(ret, AF_INET);
-}
-
-SEC("kprobe/tcp_v6_connect")
-int BPF_KPROBE(kp_v6_connect, struct sock *sk)
-{
-	return kp_enter(sk);
-}
-
-SEC("kretprobe/tcp_v6_connect")
-int BPF_KRETPROBE(krp_v6_connect, int ret)
-{
-	return kp_exit(ret, AF_INET6);
-}
+CONNECT_HOOKS(v4, AF_INET)
+CONNECT_HOOKS(v6, AF_INET6)
 
 SEC("tracepoint/syscalls/sys_enter_connect")
 int tp_sys_enter_connect(struct trace_event_raw_sys_enter *ctx)
