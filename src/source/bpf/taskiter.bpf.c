@@ -25,6 +25,24 @@ static __always_inline __s64 rss(struct mm_struct *mm, int i)
 }
 
 /*
+ * An I/O accounting of the task (task->ioac) or of its group's exited threads (signal->ioac).
+ * struct task_io_accounting is always there; its members depend on the config: rchar/wchar on
+ * CONFIG_TASK_XACCT, the byte counts on CONFIG_TASK_IO_ACCOUNTING.
+ */
+static __always_inline void read_io(struct task_io_accounting *ac, struct taskiter_io *io)
+{
+	if (bpf_core_field_exists(ac->rchar)) {
+		io->rchar = ac->rchar;
+		io->wchar = ac->wchar;
+	}
+	if (bpf_core_field_exists(ac->read_bytes)) {
+		io->read_bytes = ac->read_bytes;
+		io->write_bytes = ac->write_bytes;
+		io->cancelled_write_bytes = ac->cancelled_write_bytes;
+	}
+}
+
+/*
  * The iterator hands a trusted, BTF-typed task pointer: fields are read with direct loads
  * (the verifier makes them fault-safe), not bpf_probe_read_kernel calls, which would cost a
  * helper call per field per task.
@@ -82,18 +100,8 @@ int dump_task(struct bpf_iter__task *ctx)
 	 * 100 tasks, measured by ptk record) */
 	if (bpf_core_field_exists(t->delays))
 		r.blkio_delay_ns = t->delays->blkio_delay;
-	/* struct task_io_accounting is always there; its members depend on the config:
-	 * rchar/wchar on CONFIG_TASK_XACCT, the byte counts on CONFIG_TASK_IO_ACCOUNTING */
-	if (bpf_core_field_exists(t->ioac.rchar)) {
-		r.has_io = 1;
-		r.rchar = t->ioac.rchar;
-		r.wchar = t->ioac.wchar;
-	}
-	if (bpf_core_field_exists(t->ioac.read_bytes)) {
-		r.read_bytes = t->ioac.read_bytes;
-		r.write_bytes = t->ioac.write_bytes;
-		r.cancelled_write_bytes = t->ioac.cancelled_write_bytes;
-	}
+	r.has_io = bpf_core_field_exists(t->ioac.rchar);
+	read_io(&t->ioac, &r.io);
 	sig = t->signal;
 	if (sig) {
 		r.nr_threads = sig->nr_threads;
@@ -103,15 +111,7 @@ int dump_task(struct bpf_iter__task *ctx)
 		r.sig_maj_flt = sig->maj_flt;
 		r.sig_gtime_ns = sig->gtime;
 		r.sig_runtime_ns = sig->sum_sched_runtime;
-		if (bpf_core_field_exists(sig->ioac.rchar)) {
-			r.sig_rchar = sig->ioac.rchar;
-			r.sig_wchar = sig->ioac.wchar;
-		}
-		if (bpf_core_field_exists(sig->ioac.read_bytes)) {
-			r.sig_read_bytes = sig->ioac.read_bytes;
-			r.sig_write_bytes = sig->ioac.write_bytes;
-			r.sig_cancelled_write_bytes = sig->ioac.cancelled_write_bytes;
-		}
+		read_io(&sig->ioac, &r.sig_io);
 	}
 	mm = t->mm;
 	if (mm) {

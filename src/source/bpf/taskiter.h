@@ -7,6 +7,11 @@
  * program without a task, kernel/bpf/task_iter.c task_seq_stop) */
 #define TASKITER_END (-1)
 
+/* A struct task_io_accounting: the fields of /proc/PID/io (bytes). */
+struct taskiter_io {
+	__u64 rchar, wchar, read_bytes, write_bytes, cancelled_write_bytes;
+};
+
 struct taskiter_rec {
 	__s32 pid, tgid, ppid;
 	__u32 euid, uid; /* cred: effective (the /proc owner) and real (status Uid:) */
@@ -26,10 +31,8 @@ struct taskiter_rec {
 	__u64 nvcsw, nivcsw; /* this thread's context switches (status counts the task only) */
 	__u64 gtime_ns, sig_gtime_ns; /* guest time: this thread, the group's exited threads */
 	__u64 run_delay_ns; /* sched_info.run_delay (schedstat field 2); 0 without SCHED_INFO */
-	/* task->ioac of this thread, and signal->ioac (the group's exited threads): the fields
-	 * of /proc/PID/io */
-	__u64 rchar, wchar, read_bytes, write_bytes, cancelled_write_bytes;
-	__u64 sig_rchar, sig_wchar, sig_read_bytes, sig_write_bytes, sig_cancelled_write_bytes;
+	/* task->ioac of this thread, and signal->ioac (the group's exited threads) */
+	struct taskiter_io io, sig_io;
 	__u32 has_io; /* rchar/wchar (CONFIG_TASK_XACCT) and the byte counts are real */
 	__u32 has_sched; /* run_delay_ns is real (CONFIG_SCHED_INFO) */
 	__u64 blkio_delay_ns; /* delays->blkio_delay (stat field 42 in ns); 0 without delayacct */

@@ -282,6 +282,25 @@ static void add_init(struct ptk_taskscan *ts, unsigned flags, struct ptk_ptab *p
 	ptk_ptab_free(&one);
 }
 
+static void add_io(struct taskiter_io *sum, const struct taskiter_io *io)
+{
+	sum->rchar += io->rchar;
+	sum->wchar += io->wchar;
+	sum->read_bytes += io->read_bytes;
+	sum->write_bytes += io->write_bytes;
+	sum->cancelled_write_bytes += io->cancelled_write_bytes;
+}
+
+/* The task's /proc/PID/io counters. */
+static void set_io(struct ptk_task *t, const struct taskiter_io *io)
+{
+	t->rchar = io->rchar;
+	t->wchar = io->wchar;
+	t->read_bytes = io->read_bytes;
+	t->write_bytes = io->write_bytes;
+	t->cancelled_write_bytes = io->cancelled_write_bytes;
+}
+
 int ptk_taskscan_scan(struct ptk_taskscan *ts, unsigned flags, struct ptk_ptab *pt)
 {
 	long n = read_all(ts);
@@ -304,11 +323,7 @@ int ptk_taskscan_scan(struct ptk_taskscan *ts, unsigned flags, struct ptk_ptab *
 			t->majflt = ts->rec[i].maj_flt;
 			t->gtime = ticks(ts, ts->rec[i].gtime_ns);
 			t->io_ok = ts->rec[i].has_io;
-			t->rchar = ts->rec[i].rchar;
-			t->wchar = ts->rec[i].wchar;
-			t->read_bytes = ts->rec[i].read_bytes;
-			t->write_bytes = ts->rec[i].write_bytes;
-			t->cancelled_write_bytes = ts->rec[i].cancelled_write_bytes;
+			set_io(t, &ts->rec[i].io);
 		}
 		/* iterated in pid order already, as the /proc scan sorts */
 		add_init(ts, flags, pt);
@@ -318,7 +333,8 @@ int ptk_taskscan_scan(struct ptk_taskscan *ts, unsigned flags, struct ptk_ptab *
 	qsort(ts->rec, n, sizeof(*ts->rec), cmp_rec);
 	for (long i = 0; i < n;) {
 		long j = i;
-		u64 ut = 0, st = 0, rt = 0, mi = 0, ma = 0, gt = 0, io[5] = { 0 };
+		u64 ut = 0, st = 0, rt = 0, mi = 0, ma = 0, gt = 0;
+		struct taskiter_io io = { 0 };
 		const struct taskiter_rec *lead = NULL;
 		for (; j < n && ts->rec[j].tgid == ts->rec[i].tgid; j++) {
 			ut += ts->rec[j].utime_ns;
@@ -327,11 +343,7 @@ int ptk_taskscan_scan(struct ptk_taskscan *ts, unsigned flags, struct ptk_ptab *
 			mi += ts->rec[j].min_flt;
 			ma += ts->rec[j].maj_flt;
 			gt += ts->rec[j].gtime_ns;
-			io[0] += ts->rec[j].rchar;
-			io[1] += ts->rec[j].wchar;
-			io[2] += ts->rec[j].read_bytes;
-			io[3] += ts->rec[j].write_bytes;
-			io[4] += ts->rec[j].cancelled_write_bytes;
+			add_io(&io, &ts->rec[j].io);
 			if (ts->rec[j].pid == ts->rec[j].tgid)
 				lead = &ts->rec[j];
 		}
@@ -346,11 +358,8 @@ int ptk_taskscan_scan(struct ptk_taskscan *ts, unsigned flags, struct ptk_ptab *
 			t->gtime = ticks(ts, gt + lead->sig_gtime_ns);
 			/* /proc/PID/io of a process: signal->ioac plus every live thread's */
 			t->io_ok = lead->has_io;
-			t->rchar = io[0] + lead->sig_rchar;
-			t->wchar = io[1] + lead->sig_wchar;
-			t->read_bytes = io[2] + lead->sig_read_bytes;
-			t->write_bytes = io[3] + lead->sig_write_bytes;
-			t->cancelled_write_bytes = io[4] + lead->sig_cancelled_write_bytes;
+			add_io(&io, &lead->sig_io);
+			set_io(t, &io);
 		}
 		i = j;
 	}
