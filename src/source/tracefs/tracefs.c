@@ -127,8 +127,11 @@ static int parse_field(const char *line, struct ptk_tp_field *f)
 	f->size = sz;
 	f->is_signed = sg;
 	f->is_data_loc = strstr(decl, "__data_loc") != NULL;
-	/* the name is the last identifier, before any [N] */
-	char *br = strchr(decl, '[');
+	/* the name is the last identifier, before a [N] that ends the declaration ("char
+	 * comm[16]"); a [] inside the type ("__data_loc char[] filename") is the type's */
+	char *br = strrchr(decl, '['), *rb = br ? strchr(br, ']') : NULL;
+	if (!rb || rb[1 + strspn(rb + 1, " ")] != '\0')
+		br = NULL;
 	char *end = br ? br : decl + strlen(decl);
 	if (br && !f->is_data_loc)
 		f->is_array = true;
