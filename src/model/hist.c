@@ -12,7 +12,7 @@ int ptk_log2_slot(u64 v)
 void ptk_hist_bounds(const struct ptk_hist *h, int i, u64 *low, u64 *high)
 {
 	if (h->linear) {
-		*low = h->lin_min + (u64)i * h->lin_step;
+		*low = (u64)h->lin_min + (u64)i * h->lin_step;
 		*high = *low + h->lin_step - 1;
 		return;
 	}
@@ -64,8 +64,24 @@ static void stars(FILE *f, u64 val, u64 max, int width)
 		fputc(i < n ? '*' : ' ', f);
 }
 
+/* A bound as text: signed in a linear histogram (its minimum may be negative). */
+static const char *bound(const struct ptk_hist *h, u64 v, char *buf, size_t size)
+{
+	if (h->linear)
+		snprintf(buf, size, "%" PRId64, (s64)v);
+	else
+		snprintf(buf, size, "%" PRIu64, v);
+	return buf;
+}
+
+static struct json_object *bound_json(const struct ptk_hist *h, u64 v)
+{
+	return h->linear ? json_object_new_int64((s64)v) : json_object_new_uint64(v);
+}
+
 void ptk_hist_print(FILE *f, const struct ptk_hist *h)
 {
+	char b[4][24];
 	int idx_max = -1;
 	u64 max = 0, low, high;
 
@@ -79,7 +95,8 @@ void ptk_hist_print(FILE *f, const struct ptk_hist *h)
 		fprintf(f, "     %-13s : count     distribution\n", h->unit);
 		for (int i = 0; i <= idx_max; i++) {
 			ptk_hist_bounds(h, i, &low, &high);
-			fprintf(f, "        %-10" PRIu64 " : %-8" PRIu64 " |", low, h->slot[i]);
+			fprintf(f, "        %-10s : %-8" PRIu64 " |", bound(h, low, b[0], 24),
+				h->slot[i]);
 			stars(f, h->slot[i], max, 40);
 			fputs("|\n", f);
 		}
@@ -96,10 +113,12 @@ void ptk_hist_print(FILE *f, const struct ptk_hist *h)
 		}
 	}
 	fprintf(f,
-		"count %" PRIu64 "  p50 <= %" PRIu64 "  p90 <= %" PRIu64 "  p99 <= %" PRIu64
-		"  max <= %" PRIu64 " %s (bucket upper bounds)\n",
-		ptk_hist_total(h), ptk_hist_pct_le(h, 50), ptk_hist_pct_le(h, 90),
-		ptk_hist_pct_le(h, 99), ptk_hist_pct_le(h, 100), h->unit);
+		"count %" PRIu64
+		"  p50 <= %s  p90 <= %s  p99 <= %s  max <= %s %s (bucket upper bounds)\n",
+		ptk_hist_total(h), bound(h, ptk_hist_pct_le(h, 50), b[0], 24),
+		bound(h, ptk_hist_pct_le(h, 90), b[1], 24),
+		bound(h, ptk_hist_pct_le(h, 99), b[2], 24),
+		bound(h, ptk_hist_pct_le(h, 100), b[3], 24), h->unit);
 }
 
 struct json_object *ptk_hist_json(const struct ptk_hist *h)
@@ -109,17 +128,17 @@ struct json_object *ptk_hist_json(const struct ptk_hist *h)
 
 	json_object_object_add(o, "unit", json_object_new_string(h->unit));
 	json_object_object_add(o, "total", json_object_new_uint64(ptk_hist_total(h)));
-	json_object_object_add(o, "p50_le", json_object_new_uint64(ptk_hist_pct_le(h, 50)));
-	json_object_object_add(o, "p90_le", json_object_new_uint64(ptk_hist_pct_le(h, 90)));
-	json_object_object_add(o, "p99_le", json_object_new_uint64(ptk_hist_pct_le(h, 99)));
-	json_object_object_add(o, "max_le", json_object_new_uint64(ptk_hist_pct_le(h, 100)));
+	json_object_object_add(o, "p50_le", bound_json(h, ptk_hist_pct_le(h, 50)));
+	json_object_object_add(o, "p90_le", bound_json(h, ptk_hist_pct_le(h, 90)));
+	json_object_object_add(o, "p99_le", bound_json(h, ptk_hist_pct_le(h, 99)));
+	json_object_object_add(o, "max_le", bound_json(h, ptk_hist_pct_le(h, 100)));
 	for (int i = 0; i < PTK_HIST_SLOTS; i++) {
 		if (!h->slot[i])
 			continue;
 		struct json_object *x = json_object_new_object();
 		ptk_hist_bounds(h, i, &low, &high);
-		json_object_object_add(x, "low", json_object_new_uint64(low));
-		json_object_object_add(x, "high", json_object_new_uint64(high));
+		json_object_object_add(x, "low", bound_json(h, low));
+		json_object_object_add(x, "high", bound_json(h, high));
 		json_object_object_add(x, "count", json_object_new_uint64(h->slot[i]));
 		json_object_array_add(b, x);
 	}

@@ -17,13 +17,15 @@
 struct ptk_hist {
 	u64 slot[PTK_HIST_SLOTS];
 	bool linear;
-	u64 lin_min, lin_step; /* linear: slot i = [min + i*step, min + (i+1)*step) */
+	s64 lin_min; /* linear: slot i = [min + i*step, min + (i+1)*step), min may be negative */
+	u64 lin_step;
 	const char *unit; /* "usecs", "msecs", "nsecs", "sectors", ... */
 };
 
 /* Slot of v in a log2 histogram (0 and 1 go to slot 0). */
 int ptk_log2_slot(u64 v);
-/* Inclusive bounds of slot i. */
+/* Inclusive bounds of slot i (linear: two's complement, signed values; ptk_hist_print and
+ * ptk_hist_json show them signed). */
 void ptk_hist_bounds(const struct ptk_hist *h, int i, u64 *low, u64 *high);
 u64 ptk_hist_total(const struct ptk_hist *h);
 /* Upper bound of the bucket holding the p-th percentile (0 < p <= 100); 0 when empty.
