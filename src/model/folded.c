@@ -78,11 +78,10 @@ int ptk_folded_add_joined(struct ptk_folded *f, const char *stack, u64 count)
 	return 0;
 }
 
-int ptk_folded_add(struct ptk_folded *f, const char *const *frames, int n, u64 count)
+char *ptk_folded_join(const char *const *frames, int n)
 {
 	size_t len = 1;
 	char *buf, *p;
-	int r;
 
 	for (int i = 0; i < n; i++)
 		len += strlen(frames[i]) + 1;
@@ -94,7 +93,14 @@ int ptk_folded_add(struct ptk_folded *f, const char *const *frames, int n, u64 c
 			*p++ = (*c == ';' || *c == '\n' || *c == '\r') ? ':' : *c;
 	}
 	*p = '\0';
-	r = ptk_folded_add_joined(f, buf, count);
+	return buf;
+}
+
+int ptk_folded_add(struct ptk_folded *f, const char *const *frames, int n, u64 count)
+{
+	char *buf = ptk_folded_join(frames, n);
+	int r = ptk_folded_add_joined(f, buf, count);
+
 	free(buf);
 	return r;
 }
@@ -135,21 +141,46 @@ static int cmp_stack(const void *a, const void *b)
 		      ((const struct ptk_folded_stack *)b)->stack);
 }
 
-void ptk_folded_sort(struct ptk_folded *f)
+static int cmp_count(const void *a, const void *b)
+{
+	const struct ptk_folded_stack *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count < y->count ? -1 : 1;
+	return strcmp(x->stack, y->stack);
+}
+
+static void sort_by(struct ptk_folded *f, int (*cmp)(const void *, const void *))
 {
 	if (!f->n)
 		return;
-	qsort(f->s, f->n, sizeof(*f->s), cmp_stack);
+	qsort(f->s, f->n, sizeof(*f->s), cmp);
 	/* indices moved: rebuild the index */
 	f->hcap /= 2;
 	rehash(f);
 }
 
-int ptk_folded_write(struct ptk_folded *f, FILE *out)
+void ptk_folded_sort(struct ptk_folded *f)
 {
-	ptk_folded_sort(f);
+	sort_by(f, cmp_stack);
+}
+
+static int write_lines(const struct ptk_folded *f, FILE *out)
+{
 	for (int i = 0; i < f->n; i++)
 		if (fprintf(out, "%s %" PRIu64 "\n", f->s[i].stack, f->s[i].count) < 0)
 			return -EIO;
 	return 0;
+}
+
+int ptk_folded_write(struct ptk_folded *f, FILE *out)
+{
+	ptk_folded_sort(f);
+	return write_lines(f, out);
+}
+
+int ptk_folded_write_by_count(struct ptk_folded *f, FILE *out)
+{
+	sort_by(f, cmp_count);
+	return write_lines(f, out);
 }

@@ -30,6 +30,9 @@ void ptk_folded_free(struct ptk_folded *f);
  * newlines have them replaced so the line format stays parseable. 0, or -ERANGE (nothing
  * added) when the total would pass 2^64 - 1. */
 int ptk_folded_add(struct ptk_folded *f, const char *const *frames, int n, u64 count);
+/* The stack of frames[0..n) (root first) as one folded "a;b;c" string, as ptk_folded_add()
+ * joins it. Free it. */
+char *ptk_folded_join(const char *const *frames, int n);
 /* Add count to an already joined "a;b;c" stack. 0 or -ERANGE, as ptk_folded_add. */
 int ptk_folded_add_joined(struct ptk_folded *f, const char *stack, u64 count);
 /* Parse one folded line "a;b;c 12" (the count is the last space-separated token, digits
@@ -40,5 +43,8 @@ int ptk_folded_add_line(struct ptk_folded *f, const char *line);
 void ptk_folded_sort(struct ptk_folded *f);
 /* Write sorted "stack count" lines. Returns 0 or -errno (write error). */
 int ptk_folded_write(struct ptk_folded *f, FILE *out);
+/* The same, the smallest counts first (equal counts alphabetically): the heaviest stacks end
+ * the output, where a terminal leaves them in view. */
+int ptk_folded_write_by_count(struct ptk_folded *f, FILE *out);
 
 #endif

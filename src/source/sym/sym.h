@@ -137,6 +137,36 @@ void ptk_sym_frame_keep(struct ptk_symbolizer *s, struct ptk_frame *f);
  * process cannot be read. Owned by the symbolizer. */
 struct Dwfl *ptk_sym_dwfl(struct ptk_symbolizer *s, pid_t pid);
 
+/* ---- stacks, symbolized together ---- */
+
+/* One stack: its raw addresses in, its frames out. */
+struct ptk_sym_stack {
+	pid_t pid; /* 0: a kernel stack; else a user stack of this process */
+	const u64 *ips; /* the addresses, leaf first */
+	int n;
+	struct ptk_frame *f; /* out: the frames, leaf first (allocated) */
+	int nf;
+};
+
+enum {
+	/* kernel stacks: leave out the leading frames of the tracer itself, when the stack was
+	 * taken in a BPF program (the program, bpf_trace_run*, the tracepoint's __traceiter_ and
+	 * __bpf_trace_ glue, a trampoline) */
+	PTK_SYM_SKIP_TRACER = 1 << 0,
+};
+
+/*
+ * Symbolize the stacks st[0..n) of one report together: every kernel address through one pass
+ * over kallsyms (ptk_sym_kernel_prepare() of all of them, so only their symbols are kept), the
+ * user stacks process by process, each process's modules dropped after its last stack
+ * (ptk_sym_forget(): one process's ELF files held at a time, not those of every process seen;
+ * its frames are kept with ptk_sym_frame_keep()). Kernel frames stay valid until the next
+ * ptk_sym_stacks() or ptk_sym_kernel_prepare(), user frames until ptk_sym_free(). Free the
+ * frame arrays with ptk_sym_stacks_free().
+ */
+void ptk_sym_stacks(struct ptk_symbolizer *s, struct ptk_sym_stack *st, size_t n, unsigned flags);
+void ptk_sym_stacks_free(struct ptk_sym_stack *st, size_t n);
+
 /* The frame's function name, or "[unknown]" when nothing resolved. */
 const char *ptk_frame_name(const struct ptk_frame *f);
 
