@@ -17,6 +17,7 @@
 #include "offcputime_raw.lskel.h"
 #include "source/bpf/offcputime.h"
 #include "source/bpf/runner.h"
+#include "model/folded.h"
 #include "source/sym/sym.h"
 
 static const char usage[] =
@@ -59,11 +60,14 @@ struct entry {
 	struct offcpu_val v;
 };
 
-/* A resolved stack, leaf first. */
-struct stack {
-	struct ptk_frame f[OFFCPU_MAX_DEPTH];
-	int n;
-	int err; /* -errno: the stack is missing (never taken: -ENODATA) */
+/* One distinct stack of a report: a kernel stack by id (tgid 0), a user stack by (tgid, id);
+ * its frames, leaf first, or why it is missing (err: -errno, -ENODATA never taken). */
+struct ostack {
+	u32 tgid;
+	int id;
+	int err;
+	u64 ips[OFFCPU_MAX_DEPTH];
+	struct ptk_sym_stack st;
 };
 
 static const char *const lost_name[OFFCPU_LOST_NR] = {
@@ -128,84 +132,9 @@ static int load_lskel(struct ptk_bpf_run *r)
 	return PTK_BPF_LSKEL_PAIR(r, offcputime, OC_SETUP, OC_SETUP);
 }
 
-/* Frames of the observer itself at the top of a kernel stack taken in the tracepoint: the
- * tracepoint iterator, bpf_trace_run, the program (tp_btf: __traceiter_sched_switch,
- * bpf_trace_run4, bpf_prog_<tag>_<name>; raw_tp: __bpf_trace_sched_switch ...). */
-static bool observer_frame(const char *name)
-{
-	static const char *const pfx[] = { "bpf_prog_", "bpf_trace_run", "__bpf_trace_",
-					   "__traceiter_", "bpf_trampoline_" };
-
-	for (size_t i = 0; name && i < ARRAY_SIZE(pfx); i++)
-		if (!strncmp(name, pfx[i], strlen(pfx[i])))
-			return true;
-	return false;
-}
-
-/* The frames of stack id, leaf first: their number, or -errno (-ENODATA: never taken). */
-static int read_stack(struct priv *p, int id, u64 ip[OFFCPU_MAX_DEPTH])
-{
-	int n = 0;
-
-	if (id < 0)
-		return id == -1 ? -ENODATA : id;
-	memset(ip, 0, OFFCPU_MAX_DEPTH * sizeof(*ip));
-	if (bpf_map_lookup_elem(p->stack_fd, &id, ip))
-		return -errno;
-	while (n < OFFCPU_MAX_DEPTH && ip[n])
-		n++;
-	return n;
-}
-
-static int int_cmp(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* Announce every kernel address of the report to the symbolizer, so that it keeps only their
- * symbols of kallsyms (not the whole 120k-symbol table). */
-static void prepare_kernel(struct priv *p, const struct entry *ents, size_t n)
-{
-	int *ids = xmalloc((n ? n : 1) * sizeof(*ids));
-	u64 *ips = NULL, ip[OFFCPU_MAX_DEPTH];
-	size_t nids = 0, nips = 0, cap = 0;
-
-	for (size_t j = 0; j < n; j++)
-		if (ents[j].k.kern_stack_id >= 0)
-			ids[nids++] = ents[j].k.kern_stack_id;
-	if (nids)
-		qsort(ids, nids, sizeof(*ids), int_cmp);
-	for (size_t j = 0; j < nids; j++) {
-		int d;
-
-		if ((j && ids[j] == ids[j - 1]) || (d = read_stack(p, ids[j], ip)) <= 0)
-			continue;
-		if (nips + d > cap) {
-			cap = MAX(2 * cap, nips + d + 1024);
-			ips = xrealloc(ips, cap * sizeof(*ips));
-		}
-		memcpy(ips + nips, ip, d * sizeof(*ips));
-		nips += d;
-	}
-	ptk_sym_kernel_prepare(p->sym, ips, nips);
-	free(ips);
-	free(ids);
-}
-
-/* A user stack of one process, resolved while its symbols were loaded; the frames' strings
- * are kept by the symbolizer (ptk_sym_frame_keep), so they outlive ptk_sym_forget. */
-struct ustack {
-	u32 tgid;
-	int id;
-	int n, err;
-	struct ptk_frame *f;
-};
-
 static int by_tgid_id(const void *a, const void *b)
 {
-	const struct ustack *x = a, *y = b;
+	const struct ostack *x = a, *y = b;
 
 	if (x->tgid != y->tgid)
 		return x->tgid < y->tgid ? -1 : 1;
@@ -213,93 +142,64 @@ static int by_tgid_id(const void *a, const void *b)
 }
 
 /*
- * Resolve every user stack of the report process by process, dropping each process's symbols
- * (its libdwfl session: ELF files mapped, symbol tables) as soon as its stacks are done: one
- * process's symbols are held at a time, not those of every process seen. Returns the stacks
- * sorted by (tgid, id), *nus of them.
+ * The stacks of the report's entries, each once (sorted by tgid, id; *n of them), read from
+ * the stack map and symbolized together (ptk_sym_stacks: one pass over kallsyms, one
+ * process's symbols held at a time). Free with free_stacks().
  */
-static struct ustack *resolve_user(struct priv *p, const struct entry *ents, size_t n, size_t *nus)
+static struct ostack *read_stacks(struct priv *p, const struct entry *ents, size_t n, size_t *nst)
 {
-	struct ustack *us = xmalloc((n ? n : 1) * sizeof(*us));
-	u64 ip[OFFCPU_MAX_DEPTH];
-	size_t m = 0;
+	struct ostack *os = xcalloc(2 * n + 1, sizeof(*os));
+	struct ptk_sym_stack *st;
+	size_t m = 0, u = 0;
 
-	for (size_t j = 0; j < n; j++)
+	for (size_t j = 0; j < n; j++) {
+		os[m++] = (struct ostack){ .id = ents[j].k.kern_stack_id };
 		if (ents[j].k.user_stack_id != -1)
-			us[m++] = (struct ustack){ .tgid = ents[j].k.tgid,
+			os[m++] = (struct ostack){ .tgid = ents[j].k.tgid,
 						   .id = ents[j].k.user_stack_id };
-	if (m)
-		qsort(us, m, sizeof(*us), by_tgid_id);
-	*nus = 0;
-	for (size_t j = 0; j < m; j++) {
-		struct ustack *u = &us[*nus];
-		/* this process's last stack (a repeat or not): its symbols go after it */
-		bool last = j + 1 == m || us[j + 1].tgid != us[j].tgid;
-		int d;
-
-		if (*nus && !by_tgid_id(&us[j], u - 1)) {
-			if (last)
-				ptk_sym_forget(p->sym, us[j].tgid);
-			continue;
-		}
-		*u = us[j];
-		(*nus)++;
-		d = read_stack(p, u->id, ip);
-		if (d < 0)
-			u->err = d;
-		else
-			u->f = xmalloc((d ? d : 1) * sizeof(*u->f));
-		for (int i = 0; i < d; i++) {
-			ptk_sym_user(p->sym, u->tgid, ip[i], &u->f[i]);
-			ptk_sym_frame_keep(p->sym, &u->f[i]);
-		}
-		u->n = MAX(d, 0);
-		if (last)
-			ptk_sym_forget(p->sym, u->tgid);
 	}
-	return us;
+	if (m)
+		qsort(os, m, sizeof(*os), by_tgid_id);
+	for (size_t j = 0; j < m; j++)
+		if (!u || by_tgid_id(&os[u - 1], &os[j]))
+			os[u++] = os[j];
+	st = xcalloc(u ? u : 1, sizeof(*st));
+	for (size_t j = 0; j < u; j++) {
+		int d = os[j].id == -1 ? -ENODATA :
+					 ptk_bpf_stack_read(p->stack_fd, os[j].id, os[j].ips,
+							    OFFCPU_MAX_DEPTH);
+
+		os[j].err = MIN(d, 0);
+		st[j] = (struct ptk_sym_stack){ .pid = os[j].tgid,
+						.ips = os[j].ips,
+						.n = MAX(d, 0) };
+	}
+	ptk_sym_stacks(p->sym, st, u, PTK_SYM_SKIP_TRACER);
+	for (size_t j = 0; j < u; j++)
+		os[j].st = st[j];
+	free(st);
+	*nst = u;
+	return os;
 }
 
-static void resolve(struct ptk_bpf_run *r, const struct entry *e, bool user,
-		    const struct ustack *ust, size_t nus, struct stack *st)
+static void free_stacks(struct ostack *os, size_t n)
 {
-	struct priv *p = r->priv;
-	u64 ip[OFFCPU_MAX_DEPTH];
-	int d;
+	for (size_t j = 0; j < n; j++)
+		ptk_sym_stacks_free(&os[j].st, 1);
+	free(os);
+}
 
-	st->n = 0;
-	st->err = 0;
-	if (user) {
-		struct ustack key = { .tgid = e->k.tgid, .id = e->k.user_stack_id };
-		const struct ustack *u;
+/* The kernel (tgid 0) or user stack id of tgid among the report's. */
+static const struct ostack *find_stack(const struct ostack *os, size_t n, u32 tgid, int id)
+{
+	static const struct ostack none = { .err = -ENODATA };
+	struct ostack key = { .tgid = tgid, .id = id };
+	const struct ostack *o;
 
-		if (key.id == -1) {
-			st->err = -ENODATA;
-			return;
-		}
-		u = bsearch(&key, ust, nus, sizeof(*ust), by_tgid_id);
-		if (!u) { /* cannot be: every user stack of ents was resolved */
-			st->err = -ENOENT;
-			return;
-		}
-		st->err = u->err;
-		st->n = u->n;
-		if (u->n)
-			memcpy(st->f, u->f, u->n * sizeof(*u->f));
-		return;
-	}
-	d = read_stack(p, e->k.kern_stack_id, ip);
-	if (d < 0) {
-		st->err = d;
-		return;
-	}
-	for (int i = 0; i < d; i++) {
-		struct ptk_frame *f = &st->f[st->n];
-		ptk_sym_kernel(p->sym, ip[i], f);
-		if (st->n == 0 && observer_frame(f->func))
-			continue;
-		st->n++;
-	}
+	if (id == -1 && tgid)
+		return &none; /* a kernel thread: no user stack */
+	o = bsearch(&key, os, n, sizeof(*os), by_tgid_id);
+	return o ? o : &none;
 }
 
 static int by_delta(const void *a, const void *b)
@@ -311,90 +211,71 @@ static int by_delta(const void *a, const void *b)
 	return x->k.pid < y->k.pid ? -1 : x->k.pid > y->k.pid;
 }
 
-static struct json_object *stack_json(const struct stack *st)
+static struct json_object *stack_json(const struct ostack *o)
 {
 	struct json_object *a;
 
-	if (st->err)
+	if (o->err)
 		return NULL;
 	a = json_object_new_array();
-	for (int i = 0; i < st->n; i++) {
-		const struct ptk_frame *f = &st->f[i];
-		struct json_object *o = json_object_new_object();
+	for (int i = 0; i < o->st.nf; i++) {
+		const struct ptk_frame *f = &o->st.f[i];
+		struct json_object *fo = json_object_new_object();
 		char addr[24];
 
 		snprintf(addr, sizeof(addr), "0x%" PRIx64, f->addr);
-		json_object_object_add(o, "addr", json_object_new_string(addr));
-		json_object_object_add(o, "func", json_object_new_string(ptk_frame_name(f)));
-		json_object_object_add(o, "offset",
+		json_object_object_add(fo, "addr", json_object_new_string(addr));
+		json_object_object_add(fo, "func", json_object_new_string(ptk_frame_name(f)));
+		json_object_object_add(fo, "offset",
 				       f->func ? json_object_new_uint64(f->off) : NULL);
-		json_object_object_add(o, "module",
+		json_object_object_add(fo, "module",
 				       f->module ? json_object_new_string(f->module) : NULL);
-		json_object_array_add(a, o);
+		json_object_array_add(a, fo);
 	}
 	return a;
 }
 
-static const char *missed(const struct stack *st, bool user)
+static const char *missed(const struct ostack *o, bool user)
 {
-	if (st->err == -EEXIST)
+	if (o->err == -EEXIST)
 		return user ? "[Missed User Stack: stack map full]" :
 			      "[Missed Kernel Stack: stack map full]";
 	return user ? "[Missed User Stack]" : "[Missed Kernel Stack]";
 }
 
-/* folded: comm;user root..leaf;-;kernel root..leaf */
-static char *fold(const struct entry *e, const struct stack *us, const struct stack *ks)
+/* Folded, as libbpf-tools offcputime: comm;user root..leaf;-;kernel root..leaf. */
+static void fold(struct ptk_folded *fl, const struct entry *e, const struct ostack *us,
+		 const struct ostack *ks)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&buf, &len);
+	const char **fr = xmalloc((us->st.nf + ks->st.nf + 4) * sizeof(*fr));
+	int n = 0;
 
-	fputs(e->k.comm, m);
+	fr[n++] = e->k.comm;
 	if (us->err && us->err != -ENODATA)
-		fprintf(m, ";%s", missed(us, true));
-	for (int i = us->n - 1; i >= 0; i--)
-		fprintf(m, ";%s", ptk_frame_name(&us->f[i]));
-	fputs(";-", m);
+		fr[n++] = missed(us, true);
+	for (int i = us->st.nf - 1; i >= 0; i--)
+		fr[n++] = ptk_frame_name(&us->st.f[i]);
+	fr[n++] = "-";
 	if (ks->err)
-		fprintf(m, ";%s", missed(ks, false));
-	for (int i = ks->n - 1; i >= 0; i--)
-		fprintf(m, ";%s", ptk_frame_name(&ks->f[i]));
-	fclose(m);
-	return buf;
+		fr[n++] = missed(ks, false);
+	for (int i = ks->st.nf - 1; i >= 0; i--)
+		fr[n++] = ptk_frame_name(&ks->st.f[i]);
+	ptk_folded_add(fl, fr, n, e->v.delta_us);
+	free(fr);
 }
 
-struct folded {
-	char *line;
-	u64 us;
-};
-
-static int by_folded(const void *a, const void *b)
-{
-	return strcmp(((const struct folded *)a)->line, ((const struct folded *)b)->line);
-}
-
-static int by_folded_us(const void *a, const void *b)
-{
-	const struct folded *x = a, *y = b;
-
-	if (x->us != y->us)
-		return x->us < y->us ? -1 : 1;
-	return strcmp(x->line, y->line);
-}
-
-static void print_text(const struct entry *e, const struct stack *us, const struct stack *ks)
+static void print_text(const struct entry *e, const struct ostack *us, const struct ostack *ks)
 {
 	if (ks->err)
 		printf("    %s\n", missed(ks, false));
-	for (int i = 0; i < ks->n; i++)
-		printf("    %s\n", ptk_frame_name(&ks->f[i]));
+	for (int i = 0; i < ks->st.nf; i++)
+		printf("    %s\n", ptk_frame_name(&ks->st.f[i]));
 	if (us->err != -ENODATA)
 		printf("    --\n");
 	if (us->err && us->err != -ENODATA)
 		printf("    %s\n", missed(us, true));
-	for (int i = 0; i < us->n; i++)
-		printf("    %s\n", ptk_frame_name(&us->f[i]));
+	for (int i = 0; i < us->st.nf; i++)
+		printf("    %s\n", ptk_frame_name(&us->st.f[i]));
 	printf("    %-16s %s (%u)\n", "-", e->k.comm, e->k.pid);
 	printf("        %" PRIu64 "\n\n", (u64)e->v.delta_us);
 }
@@ -402,30 +283,23 @@ static void print_text(const struct entry *e, const struct stack *us, const stru
 static int oc_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 {
 	struct priv *p = r->priv;
+	struct json_object *arr = r->ctx->json ? json_object_new_array() : NULL;
+	struct ptk_folded *fl = !arr && p->folded ? ptk_folded_new() : NULL;
+	struct ostack *os;
 	struct entry *ents;
-	struct folded *fl = NULL;
-	size_t n, nf = 0;
-	struct json_object *arr = NULL;
-	struct stack *us = xmalloc(sizeof(*us)), *ks = xmalloc(sizeof(*ks));
-	struct ustack *ust;
-	size_t nus;
+	size_t n, nst;
 	u64 lost[OFFCPU_LOST_NR];
 
 	p->stack_fd = ptk_bpf_map_fd(r, "stackmap");
 	ents = PTK_BPF_MAP_ENTRIES(ptk_bpf_map_fd(r, "info"), struct entry, k, v, false, &n);
 	if (n)
 		qsort(ents, n, sizeof(*ents), by_delta);
-	prepare_kernel(p, ents, n);
-	ust = resolve_user(p, ents, n, &nus);
-	if (r->ctx->json)
-		arr = json_object_new_array();
-	else if (p->folded)
-		fl = xcalloc(n ? n : 1, sizeof(*fl));
+	os = read_stacks(p, ents, n, &nst);
 	for (size_t j = 0; j < n; j++) {
 		const struct entry *e = &ents[j];
+		const struct ostack *ks = find_stack(os, nst, 0, e->k.kern_stack_id);
+		const struct ostack *us = find_stack(os, nst, e->k.tgid, e->k.user_stack_id);
 
-		resolve(r, e, false, ust, nus, ks);
-		resolve(r, e, true, ust, nus, us);
 		if (arr) {
 			struct json_object *o = json_object_new_object();
 			json_object_object_add(o, "pid", json_object_new_int(e->k.tgid));
@@ -443,32 +317,15 @@ static int oc_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 			json_object_object_add(o, "count", json_object_new_uint64(e->v.count));
 			json_object_array_add(arr, o);
 		} else if (fl) {
-			fl[nf].line = fold(e, us, ks);
-			fl[nf++].us = (u64)e->v.delta_us;
+			fold(fl, e, us, ks);
 		} else {
 			print_text(e, us, ks);
 		}
 	}
 	if (fl) {
 		/* threads of one process with the same stacks fold into one line */
-		size_t m = 0;
-		if (nf)
-			qsort(fl, nf, sizeof(*fl), by_folded);
-		for (size_t j = 0; j < nf; j++) {
-			if (m && !strcmp(fl[m - 1].line, fl[j].line)) {
-				fl[m - 1].us += fl[j].us;
-				free(fl[j].line);
-				continue;
-			}
-			fl[m++] = fl[j];
-		}
-		if (m)
-			qsort(fl, m, sizeof(*fl), by_folded_us);
-		for (size_t j = 0; j < m; j++) {
-			printf("%s %" PRIu64 "\n", fl[j].line, fl[j].us);
-			free(fl[j].line);
-		}
-		free(fl);
+		ptk_folded_write_by_count(fl, stdout);
+		ptk_folded_free(fl);
 	}
 	for (u32 k = 0; k < OFFCPU_LOST_NR; k++)
 		lost[k] = ptk_bpf_percpu_sum(r->lost_fd, k);
@@ -490,12 +347,8 @@ static int oc_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 						" (raise --stack-storage-size)" :
 						"");
 	}
-	for (size_t j = 0; j < nus; j++)
-		free(ust[j].f);
-	free(ust);
+	free_stacks(os, nst);
 	free(ents);
-	free(us);
-	free(ks);
 	return 0;
 }
 
