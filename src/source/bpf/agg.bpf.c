@@ -8,7 +8,7 @@
  * or put in a histogram in a hash map.
  */
 #include "common.bpf.h"
-#include "agg.h"
+#include "agg_abi.h"
 
 const volatile struct agg_cfg cfg[AGG_NPROGS] = {};
 
@@ -46,7 +46,7 @@ struct {
 	__uint(max_entries, AGG_DROP_NR);
 	__type(key, __u32);
 	__type(value, __u64);
-} drops SEC(".maps");
+} lost SEC(".maps");
 
 /*
  * The common filters (-p -t -c --cgroup, common.bpf.h rodata) checked with helpers only:
@@ -81,7 +81,7 @@ static struct agg_count zero_count;
 
 static __always_inline void drop(__u32 why)
 {
-	__u64 *n = bpf_map_lookup_elem(&drops, &why);
+	__u64 *n = bpf_map_lookup_elem(&lost, &why);
 
 	if (n)
 		(*n)++;

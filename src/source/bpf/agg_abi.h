@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Kernel/user ABI of the generic tracepoint aggregator (ptk agg). One precompiled program,
+ * Kernel/user ABI of the aggregation engine (source/bpf/agg.h, ptk agg). One precompiled program,
  * configured before load through read-only data: which fields of the raw tracepoint record
  * (offsets and sizes from events/<cat>/<event>/format) make up the key, what is aggregated
  * (count, sum of a field, log2 or linear histogram of a field, or the latency between two
  * tracepoints matched by a field) and an optional one-field filter.
  */
-#ifndef PTK_AGG_H
-#define PTK_AGG_H
+#ifndef PTK_AGG_ABI_H
+#define PTK_AGG_ABI_H
 
 #define AGG_MAX_KEYS 4 /* fields in one key */
 #define AGG_KEY_SIZE 64 /* bytes of the composed key */
@@ -85,7 +85,7 @@ struct agg_hist {
 	__s64 sum;
 };
 
-/* per-CPU counters of what could not be recorded */
+/* per-CPU counters of what could not be recorded (the map lost) */
 enum agg_drop {
 	AGG_DROP_KEYS = 0, /* aggregation map full */
 	AGG_DROP_START, /* latency start map full */
