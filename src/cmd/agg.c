@@ -80,40 +80,18 @@ static void join_hist_arg(int argc, char **argv, char **out, int *outc)
 	*outc = n;
 }
 
+/* --sum FIELD, --hist [FIELD] */
 static int agg_opt(struct ptk_bpf_run *r, int c, const char *arg)
 {
 	struct priv *p = r->priv;
 
-	switch (c) {
-	case OPT_BY:
-		p->agg.by = arg;
-		return 0;
-	case OPT_COUNT:
-		p->want_count = true;
-		return 0;
-	case OPT_SUM:
-	case OPT_HIST:
-		if (c == OPT_SUM)
-			p->want_sum = true;
-		else
-			p->want_hist = true;
-		if (arg && snprintf(p->val, sizeof(p->val), "%s", arg) >= (int)sizeof(p->val))
-			return ptk_usage_error(r->ctx, "field name too long");
-		return 0;
-	case OPT_LINEAR:
-		p->linear = arg;
-		return 0;
-	case OPT_FILTER:
-		p->agg.filter = arg;
-		return 0;
-	case OPT_FROM:
-		p->agg.from = arg;
-		return 0;
-	case OPT_TO:
-		p->agg.to = arg;
-		return 0;
-	}
-	return -1;
+	if (c == OPT_SUM)
+		p->want_sum = true;
+	else
+		p->want_hist = true;
+	if (arg && snprintf(p->val, sizeof(p->val), "%s", arg) >= (int)sizeof(p->val))
+		return ptk_usage_error(r->ctx, "field name too long");
+	return 0;
 }
 
 /* The combinations, and the tracepoint operand (or --from/--to). */
@@ -173,22 +151,22 @@ static int agg_prepare(struct ptk_bpf_run *r)
 	return rc;
 }
 
-static const struct option agg_longopts[] = {
-	{ "by", required_argument, NULL, OPT_BY },
-	{ "count", no_argument, NULL, OPT_COUNT },
-	{ "sum", required_argument, NULL, OPT_SUM },
-	{ "hist", optional_argument, NULL, OPT_HIST },
-	{ "linear", required_argument, NULL, OPT_LINEAR },
-	{ "filter", required_argument, NULL, OPT_FILTER },
-	{ "from", required_argument, NULL, OPT_FROM },
-	{ "to", required_argument, NULL, OPT_TO },
+static const struct ptk_bpf_opt agg_opts[] = {
+	PTK_BPF_STR(OPT_BY, "by", struct priv, agg.by),
+	PTK_BPF_FLAG(OPT_COUNT, "count", struct priv, want_count),
+	PTK_BPF_CALL(OPT_SUM, "sum", required_argument),
+	PTK_BPF_CALL(OPT_HIST, "hist", optional_argument),
+	PTK_BPF_STR(OPT_LINEAR, "linear", struct priv, linear),
+	PTK_BPF_STR(OPT_FILTER, "filter", struct priv, agg.filter),
+	PTK_BPF_STR(OPT_FROM, "from", struct priv, agg.from),
+	PTK_BPF_STR(OPT_TO, "to", struct priv, agg.to),
 	{ 0 },
 };
 
 static const struct ptk_bpf_ops ops = {
 	.name = "agg",
 	.usage = usage,
-	.longopts = agg_longopts,
+	.opts = agg_opts,
 	.common = PTK_BPF_OPT_ALL,
 	.operands = PTK_BPF_INTERVAL_COUNT,
 	.opt = agg_opt,

@@ -255,31 +255,15 @@ static int bl_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 	return 0;
 }
 
+/* -d DISK, and -P/-L refused with what to use */
 static int bl_opt(struct ptk_bpf_run *r, int c, const char *arg)
 {
 	struct priv *p = r->priv;
 
-	switch (c) {
-	case 'D':
-		p->per_disk = true;
-		return 0;
-	case 'F':
-		p->per_flag = true;
-		return 0;
-	case 'Q':
-		p->queued = true;
-		return 0;
-	case OPT_STAGES:
-		p->stages = true;
-		return 0;
-	case 'd':
-		p->disk = arg;
-		return ptk_blk_disk_opt(r->ctx, arg, &p->dev);
-	case 'P':
-	case 'L':
+	if (c != 'd')
 		return ptk_usage_error(r->ctx, "-%c is not supported here (try -D or -F)", c);
-	}
-	return -1;
+	p->disk = arg;
+	return ptk_blk_disk_opt(r->ctx, arg, &p->dev);
 }
 
 static int bl_parsed(struct ptk_bpf_run *r, int argc, char **argv)
@@ -292,18 +276,21 @@ static int bl_parsed(struct ptk_bpf_run *r, int argc, char **argv)
 	return 0;
 }
 
-static const struct option bl_longopts[] = {
-
-	{ "disks", no_argument, NULL, 'D' },	     { "flag", no_argument, NULL, 'F' },
-	{ "queued", no_argument, NULL, 'Q' },	     { "disk", required_argument, NULL, 'd' },
-	{ "stages", no_argument, NULL, OPT_STAGES }, { 0 },
+static const struct ptk_bpf_opt bl_opts[] = {
+	PTK_BPF_FLAG('D', "disks", struct priv, per_disk),
+	PTK_BPF_FLAG('F', "flag", struct priv, per_flag),
+	PTK_BPF_FLAG('Q', "queued", struct priv, queued),
+	PTK_BPF_CALL('d', "disk", required_argument),
+	PTK_BPF_FLAG(OPT_STAGES, "stages", struct priv, stages),
+	PTK_BPF_CALL('P', NULL, no_argument),
+	PTK_BPF_CALL('L', NULL, no_argument),
+	{ 0 },
 };
 
 static const struct ptk_bpf_ops ops = {
 	.name = "biolatency",
 	.usage = usage,
-	.shortopts = "DFQd:PL", /* -P, -L: to say what instead */
-	.longopts = bl_longopts,
+	.opts = bl_opts,
 	.common = PTK_BPF_OPT_TASK | PTK_BPF_OPT_MS | PTK_BPF_OPT_VERBOSE | PTK_BPF_OPT_TIMESTAMP,
 	.operands = PTK_BPF_INTERVAL_COUNT,
 	.opt = bl_opt,

@@ -113,19 +113,13 @@ static int bs_event(struct ptk_bpf_run *r, const void *data, size_t size)
 	return 1;
 }
 
+/* -d DISK */
 static int bs_opt(struct ptk_bpf_run *r, int c, const char *arg)
 {
 	struct priv *p = r->priv;
 
-	switch (c) {
-	case 'Q':
-		p->queued = true;
-		return 0;
-	case 'd':
-		p->disk = arg;
-		return ptk_blk_disk_opt(r->ctx, arg, &p->dev);
-	}
-	return -1;
+	p->disk = arg;
+	return ptk_blk_disk_opt(r->ctx, arg, &p->dev);
 }
 
 static int bs_prepare(struct ptk_bpf_run *r)
@@ -138,10 +132,9 @@ static int bs_prepare(struct ptk_bpf_run *r)
 static const struct ptk_bpf_ops ops = {
 	.name = "biosnoop",
 	.usage = usage,
-	.shortopts = "d:Q",
-	.longopts = (const struct option[]){ { "disk", required_argument, NULL, 'd' },
-					     { "queued", no_argument, NULL, 'Q' },
-					     { 0 } },
+	.opts = (const struct ptk_bpf_opt[]){ PTK_BPF_CALL('d', "disk", required_argument),
+					      PTK_BPF_FLAG('Q', "queued", struct priv, queued),
+					      { 0 } },
 	.common = PTK_BPF_OPT_TASK | PTK_BPF_OPT_VERBOSE,
 	.operands = PTK_BPF_DURATION,
 	.opt = bs_opt,

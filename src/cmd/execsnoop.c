@@ -51,7 +51,6 @@ static const struct ptk_metric cols[NCOLS] = {
 
 struct priv {
 	bool time, timestamp, fails, print_uid, quote;
-	__u32 uid;
 	int ppid;
 	int max_args;
 	const char *name, *line;
@@ -64,7 +63,6 @@ PTK_BPF_LSKEL_FREE(execsnoop_l_bpf)
 	do {                                                 \
 		PTK_BPF_SET_FILTERS(skel, &(r)->filter);     \
 		(skel)->rodata->ignore_failed = !(p)->fails; \
-		(skel)->rodata->targ_uid = (p)->uid;         \
 		(skel)->rodata->targ_ppid = (p)->ppid;       \
 		(skel)->rodata->max_args = (p)->max_args;    \
 	} while (0)
@@ -185,32 +183,6 @@ static int es_opt(struct ptk_bpf_run *r, int c, const char *arg)
 	int v;
 
 	switch (c) {
-	case 'T':
-		p->time = true;
-		return 0;
-	case 't':
-		p->timestamp = true;
-		return 0;
-	case 'x':
-		p->fails = true;
-		return 0;
-	case 'U':
-		p->print_uid = true;
-		return 0;
-	case 'q':
-		p->quote = true;
-		return 0;
-	case 'n':
-		p->name = arg;
-		return 0;
-	case 'l':
-		p->line = arg;
-		return 0;
-	case 'u':
-		if (ptk_parse_int(arg, &v) || v < 0)
-			return ptk_usage_error(r->ctx, "invalid UID '%s'", arg);
-		p->uid = v;
-		return 0;
 	case 'P':
 		if (ptk_parse_int(arg, &v) || v <= 0)
 			return ptk_usage_error(r->ctx, "invalid PPID '%s'", arg);
@@ -239,26 +211,25 @@ static int es_prepare(struct ptk_bpf_run *r)
 	return 0;
 }
 
-static const struct option es_longopts[] = {
-	{ "time", no_argument, NULL, 'T' },
-	{ "timestamp", no_argument, NULL, 't' },
-	{ "fails", no_argument, NULL, 'x' },
-	{ "uid", required_argument, NULL, 'u' },
-	{ "print-uid", no_argument, NULL, 'U' },
-	{ "quote", no_argument, NULL, 'q' },
-	{ "name", required_argument, NULL, 'n' },
-	{ "line", required_argument, NULL, 'l' },
-	{ "ppid", required_argument, NULL, 'P' },
-	{ "max-args", required_argument, NULL, OPT_MAX_ARGS },
+static const struct ptk_bpf_opt es_opts[] = {
+	PTK_BPF_FLAG('T', "time", struct priv, time),
+	PTK_BPF_FLAG('t', "timestamp", struct priv, timestamp),
+	PTK_BPF_FLAG('x', "fails", struct priv, fails),
+	PTK_BPF_FLAG('U', "print-uid", struct priv, print_uid),
+	PTK_BPF_FLAG('q', "quote", struct priv, quote),
+	PTK_BPF_STR('n', "name", struct priv, name),
+	PTK_BPF_STR('l', "line", struct priv, line),
+	PTK_BPF_CALL('P', "ppid", required_argument),
+	PTK_BPF_CALL(OPT_MAX_ARGS, "max-args", required_argument),
+	PTK_BPF_CALL('c', NULL, required_argument),
 	{ 0 },
 };
 
 static const struct ptk_bpf_ops ops = {
 	.name = "execsnoop",
 	.usage = usage,
-	.shortopts = "TtxUu:qn:l:P:c:",
-	.longopts = es_longopts,
-	.common = PTK_BPF_OPT_PID | PTK_BPF_OPT_CGROUP | PTK_BPF_OPT_VERBOSE,
+	.opts = es_opts,
+	.common = PTK_BPF_OPT_PID | PTK_BPF_OPT_CGROUP | PTK_BPF_OPT_UID | PTK_BPF_OPT_VERBOSE,
 	.opt = es_opt,
 	.prepare = es_prepare,
 	.load_lskel = load_lskel,
@@ -269,7 +240,7 @@ static const struct ptk_bpf_ops ops = {
 
 int cmd_execsnoop(struct ptk_ctx *ctx, int argc, char **argv)
 {
-	struct priv p = { .uid = EXECSNOOP_INVALID_UID, .max_args = EXECSNOOP_DEFAULT_MAX_ARGS };
+	struct priv p = { .max_args = EXECSNOOP_DEFAULT_MAX_ARGS };
 
 	return ptk_bpf_main(ctx, &ops, &p, argc, argv);
 }

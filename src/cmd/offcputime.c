@@ -367,15 +367,6 @@ static int oc_opt(struct ptk_bpf_run *r, int c, const char *arg)
 	int v;
 
 	switch (c) {
-	case 'u':
-		p->user_only = true;
-		return 0;
-	case 'k':
-		p->kern_only = true;
-		return 0;
-	case 'f':
-		p->folded = true;
-		return 0;
 	case 'm':
 		return parse_us(r->ctx, "-m", arg, &p->min_us);
 	case 'M':
@@ -425,22 +416,21 @@ static int oc_prepare(struct ptk_bpf_run *r)
 	return 0;
 }
 
-static const struct option oc_longopts[] = {
-	{ "user-threads-only", no_argument, NULL, 'u' },
-	{ "kernel-threads-only", no_argument, NULL, 'k' },
-	{ "min-block-time", required_argument, NULL, 'm' },
-	{ "max-block-time", required_argument, NULL, 'M' },
-	{ "folded", no_argument, NULL, 'f' },
-	{ "state", required_argument, NULL, OPT_STATE },
-	{ "stack-storage-size", required_argument, NULL, OPT_STACK_STORAGE },
+static const struct ptk_bpf_opt oc_opts[] = {
+	PTK_BPF_FLAG('u', "user-threads-only", struct priv, user_only),
+	PTK_BPF_FLAG('k', "kernel-threads-only", struct priv, kern_only),
+	PTK_BPF_CALL('m', "min-block-time", required_argument),
+	PTK_BPF_CALL('M', "max-block-time", required_argument),
+	PTK_BPF_FLAG('f', "folded", struct priv, folded),
+	PTK_BPF_CALL(OPT_STATE, "state", required_argument),
+	PTK_BPF_CALL(OPT_STACK_STORAGE, "stack-storage-size", required_argument),
 	{ 0 },
 };
 
 static const struct ptk_bpf_ops ops = {
 	.name = "offcputime",
 	.usage = usage,
-	.shortopts = "ukm:M:f",
-	.longopts = oc_longopts,
+	.opts = oc_opts,
 	.common = PTK_BPF_OPT_TASK | PTK_BPF_OPT_VERBOSE,
 	.operands = PTK_BPF_DURATION,
 	.opt = oc_opt,

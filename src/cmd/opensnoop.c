@@ -67,7 +67,6 @@ static const struct ptk_metric cols[NCOLS] = {
 
 struct priv {
 	bool time, print_uid, failed, extended, full_path;
-	__u32 uid;
 	const char *name;
 };
 
@@ -87,7 +86,6 @@ static bool tp_exists(const char *event)
 #define OS_SET_RODATA(skel, r, p)                           \
 	do {                                                \
 		PTK_BPF_SET_FILTERS(skel, &(r)->filter);    \
-		(skel)->rodata->targ_uid = (p)->uid;        \
 		(skel)->rodata->targ_failed = (p)->failed;  \
 		(skel)->rodata->full_path = (p)->full_path; \
 	} while (0)
@@ -193,41 +191,12 @@ static int os_event(struct ptk_bpf_run *r, const void *data, size_t len)
 	return 1;
 }
 
+/* -d: the duration */
 static int os_opt(struct ptk_bpf_run *r, int c, const char *arg)
 {
-	struct priv *p = r->priv;
-	int v;
-
-	switch (c) {
-	case 'T':
-		p->time = true;
-		return 0;
-	case 'U':
-		p->print_uid = true;
-		return 0;
-	case 'x':
-		p->failed = true;
-		return 0;
-	case 'e':
-		p->extended = true;
-		return 0;
-	case 'F':
-		p->full_path = true;
-		return 0;
-	case 'n':
-		p->name = arg;
-		return 0;
-	case 'd':
-		if (ptk_parse_double(arg, &r->duration_s) || !(r->duration_s > 0))
-			return ptk_usage_error(r->ctx, "invalid duration '%s'", arg);
-		return 0;
-	case 'u':
-		if (ptk_parse_int(arg, &v) || v < 0)
-			return ptk_usage_error(r->ctx, "invalid UID '%s'", arg);
-		p->uid = v;
-		return 0;
-	}
-	return -1;
+	if (ptk_parse_double(arg, &r->duration_s) || !(r->duration_s > 0))
+		return ptk_usage_error(r->ctx, "invalid duration '%s'", arg);
+	return 0;
 }
 
 static int os_prepare(struct ptk_bpf_run *r)
@@ -241,24 +210,22 @@ static int os_prepare(struct ptk_bpf_run *r)
 	return 0;
 }
 
-static const struct option os_longopts[] = {
-	{ "timestamp", no_argument, NULL, 'T' },
-	{ "print-uid", no_argument, NULL, 'U' },
-	{ "failed", no_argument, NULL, 'x' },
-	{ "extended-fields", no_argument, NULL, 'e' },
-	{ "full-path", no_argument, NULL, 'F' },
-	{ "uid", required_argument, NULL, 'u' },
-	{ "name", required_argument, NULL, 'n' },
-	{ "duration", required_argument, NULL, 'd' },
+static const struct ptk_bpf_opt os_opts[] = {
+	PTK_BPF_FLAG('T', "timestamp", struct priv, time),
+	PTK_BPF_FLAG('U', "print-uid", struct priv, print_uid),
+	PTK_BPF_FLAG('x', "failed", struct priv, failed),
+	PTK_BPF_FLAG('e', "extended-fields", struct priv, extended),
+	PTK_BPF_FLAG('F', "full-path", struct priv, full_path),
+	PTK_BPF_STR('n', "name", struct priv, name),
+	PTK_BPF_CALL('d', "duration", required_argument),
 	{ 0 },
 };
 
 static const struct ptk_bpf_ops ops = {
 	.name = "opensnoop",
 	.usage = usage,
-	.shortopts = "TUxeFu:n:d:",
-	.longopts = os_longopts,
-	.common = PTK_BPF_OPT_TASK | PTK_BPF_OPT_VERBOSE,
+	.opts = os_opts,
+	.common = PTK_BPF_OPT_TASK | PTK_BPF_OPT_UID | PTK_BPF_OPT_VERBOSE,
 	.operands = PTK_BPF_DURATION,
 	.opt = os_opt,
 	.prepare = os_prepare,
@@ -270,7 +237,7 @@ static const struct ptk_bpf_ops ops = {
 
 int cmd_opensnoop(struct ptk_ctx *ctx, int argc, char **argv)
 {
-	struct priv p = { .uid = OPENSNOOP_INVALID_UID };
+	struct priv p = { 0 };
 
 	return ptk_bpf_main(ctx, &ops, &p, argc, argv);
 }

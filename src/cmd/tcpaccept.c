@@ -92,21 +92,15 @@ static int ta_open(struct ptk_bpf_run *r)
 	return 0;
 }
 
-static const struct option longopts[] = {
-	{ "time", no_argument, NULL, 'T' },
-	{ "timestamp", no_argument, NULL, 't' },
-	{ "print-uid", no_argument, NULL, 'U' },
-	{ "port", required_argument, NULL, 'P' },
-	{ "ipv4", no_argument, NULL, '4' },
-	{ "ipv6", no_argument, NULL, '6' },
-	{ 0 },
+static const struct ptk_bpf_opt opts[] = {
+	PTK_BPF_FLAG('T', "time", struct tcpev, time),
+	TCPEV_OPTS,
 };
 
 static const struct ptk_bpf_ops ops = {
 	.name = "tcpaccept",
 	.usage = usage,
-	.shortopts = "TtUP:46",
-	.longopts = longopts,
+	.opts = opts,
 	.common = PTK_BPF_OPT_PID | PTK_BPF_OPT_COMM | PTK_BPF_OPT_CGROUP | PTK_BPF_OPT_VERBOSE,
 	.opt = tcpev_opt,
 	.prepare = tcpev_prepare,

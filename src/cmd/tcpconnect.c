@@ -81,7 +81,6 @@ static int tc_open(struct ptk_bpf_run *r)
 	if (!s)
 		return -errno;
 	TCPEV_SET_RODATA(s, r, t);
-	s->rodata->targ_uid = t->uid;
 	bpf_program__set_autoload(s->progs.fexit_v4_connect, v4 && t->hook == TCPEV_FEXIT);
 	bpf_program__set_autoload(s->progs.fexit_v6_connect, v6 && t->hook == TCPEV_FEXIT);
 	bpf_program__set_autoload(s->progs.kp_v4_connect, v4 && t->hook == TCPEV_KPROBE);
@@ -93,19 +92,17 @@ static int tc_open(struct ptk_bpf_run *r)
 	return 0;
 }
 
-static const struct option longopts[] = {
-	{ "timestamp", no_argument, NULL, 't' },   { "print-uid", no_argument, NULL, 'U' },
-	{ "source-port", no_argument, NULL, 's' }, { "uid", required_argument, NULL, 'u' },
-	{ "port", required_argument, NULL, 'P' },  { "ipv4", no_argument, NULL, '4' },
-	{ "ipv6", no_argument, NULL, '6' },	   { 0 },
+static const struct ptk_bpf_opt opts[] = {
+	PTK_BPF_FLAG('s', "source-port", struct tcpev, sport),
+	TCPEV_OPTS,
 };
 
 static const struct ptk_bpf_ops ops = {
 	.name = "tcpconnect",
 	.usage = usage,
-	.shortopts = "tUsu:P:46",
-	.longopts = longopts,
-	.common = PTK_BPF_OPT_PID | PTK_BPF_OPT_COMM | PTK_BPF_OPT_CGROUP | PTK_BPF_OPT_VERBOSE,
+	.opts = opts,
+	.common = PTK_BPF_OPT_PID | PTK_BPF_OPT_COMM | PTK_BPF_OPT_CGROUP | PTK_BPF_OPT_UID |
+		  PTK_BPF_OPT_VERBOSE,
 	.opt = tcpev_opt,
 	.prepare = tcpev_prepare,
 	.open = tc_open,
@@ -116,7 +113,7 @@ static const struct ptk_bpf_ops ops = {
 
 int cmd_tcpconnect(struct ptk_ctx *ctx, int argc, char **argv)
 {
-	struct tcpev t = { .tool = &tool, .uid = TCPEV_INVALID_UID };
+	struct tcpev t = { .tool = &tool };
 
 	return ptk_bpf_main(ctx, &ops, &t, argc, argv);
 }

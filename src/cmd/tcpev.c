@@ -24,43 +24,16 @@ static int parse_ports(const char *s, __u16 *ports, int max)
 	return n ? n : -1;
 }
 
+/* -P PORTS */
 int tcpev_opt(struct ptk_bpf_run *r, int c, const char *arg)
 {
 	struct tcpev *t = r->priv;
-	int v;
 
-	switch (c) {
-	case 'T':
-		t->time = true;
-		return 0;
-	case 't':
-		t->timestamp = true;
-		return 0;
-	case 'U':
-		t->print_uid = true;
-		return 0;
-	case 's':
-		t->sport = true;
-		return 0;
-	case '4':
-		t->only4 = true;
-		return 0;
-	case '6':
-		t->only6 = true;
-		return 0;
-	case 'u':
-		if (ptk_parse_int(arg, &v) || v < 0)
-			return ptk_usage_error(r->ctx, "invalid UID '%s'", arg);
-		t->uid = v;
-		return 0;
-	case 'P':
-		t->nports = parse_ports(arg, t->ports, TCPEV_MAX_PORTS);
-		if (t->nports < 0)
-			return ptk_usage_error(
-				r->ctx, "invalid PORTS '%s' (1-65535, comma-separated)", arg);
-		return 0;
-	}
-	return -1;
+	t->nports = parse_ports(arg, t->ports, TCPEV_MAX_PORTS);
+	if (t->nports < 0)
+		return ptk_usage_error(r->ctx, "invalid PORTS '%s' (1-65535, comma-separated)",
+				       arg);
+	return 0;
 }
 
 int tcpev_prepare(struct ptk_bpf_run *r)

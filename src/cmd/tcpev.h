@@ -44,7 +44,6 @@ struct tcpev {
 	const struct tcpev_tool *tool;
 	bool time, timestamp, print_uid, sport, only4, only6;
 	enum tcpev_hook hook; /* the cheapest that loads */
-	__u32 uid;
 	int nports;
 	__u16 ports[TCPEV_MAX_PORTS];
 	u64 first_ns;
@@ -58,6 +57,17 @@ struct tcpev {
 		memcpy((void *)(skel)->rodata->filter_ports, (t)->ports, sizeof((t)->ports));   \
 		(skel)->rodata->targ_family = (t)->only4 ? AF_INET : (t)->only6 ? AF_INET6 : 0; \
 	} while (0)
+
+/* The options both tools have (after -T / -s, which one of them has). */
+#define TCPEV_OPTS                                                       \
+	PTK_BPF_FLAG('t', "timestamp", struct tcpev, timestamp),         \
+		PTK_BPF_FLAG('U', "print-uid", struct tcpev, print_uid), \
+		PTK_BPF_CALL('P', "port", required_argument),            \
+		PTK_BPF_FLAG('4', "ipv4", struct tcpev, only4),          \
+		PTK_BPF_FLAG('6', "ipv6", struct tcpev, only6),          \
+	{                                                                \
+		0                                                        \
+	}
 
 /* The struct ptk_bpf_ops callbacks; r->priv is a struct tcpev. */
 int tcpev_opt(struct ptk_bpf_run *r, int c, const char *arg);

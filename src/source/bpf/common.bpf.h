@@ -19,6 +19,8 @@ const volatile pid_t targ_tid = 0;
 const volatile bool filter_comm = false;
 const volatile char targ_comm[16] = {};
 const volatile __u64 targ_cgroup_id = 0;
+const volatile bool filter_uid = false;
+const volatile __u32 targ_uid = 0;
 
 /* kernel >= 5.14 renamed task_struct::state to __state */
 struct task_struct___o {
@@ -78,6 +80,12 @@ static __always_inline bool task_selected(struct task_struct *t)
 static __always_inline bool current_selected(void)
 {
 	return task_selected((struct task_struct *)bpf_get_current_task());
+}
+
+/* True when the current task's real UID passes -u (a tool that takes -u checks it). */
+static __always_inline bool uid_selected(void)
+{
+	return !filter_uid || (__u32)bpf_get_current_uid_gid() == targ_uid;
 }
 
 /*

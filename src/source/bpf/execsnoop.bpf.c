@@ -11,7 +11,6 @@
 #include "execsnoop.h"
 
 const volatile bool ignore_failed = true;
-const volatile __u32 targ_uid = EXECSNOOP_INVALID_UID;
 const volatile pid_t targ_ppid = 0;
 const volatile int max_args = EXECSNOOP_DEFAULT_MAX_ARGS;
 
@@ -38,9 +37,7 @@ static __always_inline int on_enter(const char *path, const char *const *argv, _
 	long n;
 	int i;
 
-	if (!current_selected())
-		return 0;
-	if (targ_uid != EXECSNOOP_INVALID_UID && uid != targ_uid)
+	if (!current_selected() || !uid_selected())
 		return 0;
 	if (targ_ppid && BPF_CORE_READ(task, real_parent, tgid) != targ_ppid)
 		return 0;

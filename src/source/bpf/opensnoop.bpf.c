@@ -14,7 +14,6 @@
 #define O_CREAT 00000100
 #define O_TMPFILE 020200000
 
-const volatile __u32 targ_uid = OPENSNOOP_INVALID_UID;
 const volatile bool targ_failed = false;
 const volatile bool full_path = false;
 
@@ -46,9 +45,7 @@ static __always_inline int on_enter(const char *fname, int dirfd, __u32 flags, _
 		.fname = fname, .dirfd = dirfd, .flags = flags, .mode = mode, .sys = sys
 	};
 
-	if (!current_selected())
-		return 0;
-	if (targ_uid != OPENSNOOP_INVALID_UID && (__u32)bpf_get_current_uid_gid() != targ_uid)
+	if (!current_selected() || !uid_selected())
 		return 0;
 	if (bpf_map_update_elem(&start, &tid, &a, BPF_ANY))
 		count_lost();

@@ -5,7 +5,6 @@
 
 #define OPENSNOOP_NAME_LEN 256 /* bytes of the path argument, and of one path component (-F) */
 #define OPENSNOOP_MAX_DEPTH 16 /* directory components resolved for -F */
-#define OPENSNOOP_INVALID_UID ((__u32)-1)
 #define OPENSNOOP_AT_FDCWD -100
 
 enum opensnoop_sys { OPENSNOOP_OPEN, OPENSNOOP_OPENAT, OPENSNOOP_OPENAT2 };

@@ -83,6 +83,12 @@ int ptk_bpf_common_opt(struct ptk_ctx *ctx, struct ptk_bpf_filter *f, int c, con
 					       v, tg, tg, v);
 		*(c == 'p' ? &f->tgid : &f->tid) = v;
 		return 0;
+	case 'u':
+		if (ptk_parse_int(arg, &v) || v < 0)
+			return ptk_usage_error(ctx, "invalid UID '%s'", arg);
+		f->filter_uid = true;
+		f->uid = v;
+		return 0;
 	case 'c':
 		if (!*arg || strlen(arg) > 15)
 			return ptk_usage_error(ctx, "invalid COMM '%s' (1 to 15 characters)", arg);
@@ -134,25 +140,22 @@ static const struct common_opt {
 	{ PTK_BPF_OPT_MS, 'm', "milliseconds", no_argument },
 	{ PTK_BPF_OPT_VERBOSE, 'v', "verbose", no_argument },
 	{ PTK_BPF_OPT_TIMESTAMP, 'T', "timestamp", no_argument },
+	{ PTK_BPF_OPT_UID, 'u', "uid", required_argument },
 };
+
+/* The tool's own option of this code, or NULL. */
+static const struct ptk_bpf_opt *own_opt(const struct ptk_bpf_ops *ops, int code)
+{
+	for (const struct ptk_bpf_opt *o = ops->opts; o && o->kind; o++)
+		if (o->code == code)
+			return o;
+	return NULL;
+}
 
 /* Is code one of the tool's own short option letters? */
 static bool own_letter(const struct ptk_bpf_ops *ops, int code)
 {
-	return code < 0x100 && ops->shortopts && strchr(ops->shortopts, code);
-}
-
-/* Is code one of the tool's own options (a letter or a long option's code)? */
-static bool own_code(const struct ptk_bpf_ops *ops, int code)
-{
-	if (!ops->opt)
-		return false;
-	if (own_letter(ops, code))
-		return true;
-	for (const struct option *o = ops->longopts; o && o->name; o++)
-		if (o->val == code)
-			return true;
-	return false;
+	return code < 0x100 && own_opt(ops, code);
 }
 
 /* The getopt tables: the tool's own options, then the common ones whose letter it does not
@@ -161,14 +164,25 @@ static void build_opts(const struct ptk_bpf_ops *ops, char *shorts, size_t size,
 		       struct option **longs)
 {
 	static const struct option tail[] = { PTK_COMMON_OPTS, { 0 } };
-	size_t nown = 0, n = 0, o;
+	size_t nown = 0, n = 0, o = 0;
 
-	o = (size_t)snprintf(shorts, size, "%s", ops->shortopts ? ops->shortopts : "");
-	while (ops->longopts && ops->longopts[nown].name)
+	while (ops->opts && ops->opts[nown].kind)
 		nown++;
 	*longs = xcalloc(nown + ARRAY_SIZE(common_opts) + ARRAY_SIZE(tail), sizeof(**longs));
-	for (size_t i = 0; i < nown; i++)
-		(*longs)[n++] = ops->longopts[i];
+	for (size_t i = 0; i < nown; i++) {
+		const struct ptk_bpf_opt *op = &ops->opts[i];
+
+		if (op->code < 0x100 && o + 3 < size) {
+			shorts[o++] = (char)op->code;
+			if (op->has_arg != no_argument)
+				shorts[o++] = ':';
+			if (op->has_arg == optional_argument)
+				shorts[o++] = ':';
+		}
+		if (op->name)
+			(*longs)[n++] = (struct option){ op->name, op->has_arg, NULL, op->code };
+	}
+	shorts[o] = '\0';
 	for (size_t i = 0; i < ARRAY_SIZE(common_opts); i++) {
 		const struct common_opt *c = &common_opts[i];
 
@@ -184,6 +198,23 @@ static void build_opts(const struct ptk_bpf_ops *ops, char *shorts, size_t size,
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(tail); i++)
 		(*longs)[n++] = tail[i];
+}
+
+/* One of the tool's own options: stored (flags, strings) or given to ops->opt. 0, -1 to leave
+ * it to the common options, or PTK_EXIT_USAGE. */
+static int own_option(struct ptk_bpf_run *r, const struct ptk_bpf_opt *o, const char *arg)
+{
+	switch (o->kind) {
+	case PTK_BPF_OPT_FLAG:
+		*(bool *)((char *)r->priv + o->off) = true;
+		return 0;
+	case PTK_BPF_OPT_STR:
+		*(const char **)((char *)r->priv + o->off) = arg;
+		return 0;
+	case PTK_BPF_OPT_CALL:
+		break;
+	}
+	return r->ops->opt ? r->ops->opt(r, o->code, arg) : -1;
 }
 
 /* A common option code this tool does not take: a usage error. */
@@ -206,7 +237,9 @@ static int parse_opts(struct ptk_bpf_run *r, int argc, char **argv)
 
 	build_opts(r->ops, shorts, sizeof(shorts), &longs);
 	while (!rc && (c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
-		if (own_code(r->ops, c) && (rc = r->ops->opt(r, c, optarg)) >= 0)
+		const struct ptk_bpf_opt *o = own_opt(r->ops, c);
+
+		if (o && (rc = own_option(r, o, optarg)) >= 0)
 			continue;
 		if ((rc = refused(r, c)))
 			break;

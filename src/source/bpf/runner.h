@@ -26,6 +26,8 @@ struct ptk_bpf_filter {
 	char comm[16]; /* -c COMM: exact task comm ("" = any) */
 	const char *cgroup; /* --cgroup PATH (cgroup v2 directory) */
 	u64 cgroup_id; /* its id (the directory's inode number), 0 = any */
+	bool filter_uid; /* -u UID: only tasks of this real UID */
+	u32 uid;
 	bool per_process; /* -P */
 	bool per_thread; /* -L */
 	bool millis; /* -m: milliseconds instead of microseconds */
@@ -50,7 +52,9 @@ enum {
 	PTK_BPF_OPT_TIMESTAMP = 1 << 7, /* -T, --timestamp: the time of day before each report */
 	PTK_BPF_OPT_TASK =
 		PTK_BPF_OPT_PID | PTK_BPF_OPT_TID | PTK_BPF_OPT_COMM | PTK_BPF_OPT_CGROUP,
-	PTK_BPF_OPT_ALL = (1 << 8) - 1,
+	PTK_BPF_OPT_ALL = (1 << 8) - 1, /* all of the above */
+	/* -u UID, --uid: for the programs that check it (uid_selected() in common.bpf.h) */
+	PTK_BPF_OPT_UID = 1 << 8,
 };
 enum { PTK_OPT_CGROUP = 0x1100 };
 
@@ -70,19 +74,48 @@ int ptk_bpf_common_opt(struct ptk_ctx *ctx, struct ptk_bpf_filter *f, int c, con
 
 struct ptk_bpf_run;
 
+/*
+ * One of a tool's own options, as data (perf's parse-options): the runner builds the getopt
+ * tables from a tool's list, in its order, and stores the plain kinds into the tool's state
+ * (r->priv, at off) itself. Write them with the macros below; { 0 } ends the list.
+ */
+enum ptk_bpf_opt_kind {
+	PTK_BPF_OPT_FLAG = 1, /* no argument: the bool at off becomes true */
+	PTK_BPF_OPT_STR, /* an argument: the const char * at off points to it */
+	PTK_BPF_OPT_CALL, /* ops->opt(r, code, arg) handles it */
+};
+struct ptk_bpf_opt {
+	int code; /* a letter, or a code >= 0x100 for a long option only */
+	const char *name; /* the long name, or NULL for a letter alone */
+	enum ptk_bpf_opt_kind kind;
+	int has_arg; /* no_argument, required_argument or optional_argument */
+	size_t off;
+};
+#define PTK_BPF_FLAG(code, name, T, field)                                    \
+	{                                                                     \
+		code, name, PTK_BPF_OPT_FLAG, no_argument, offsetof(T, field) \
+	}
+#define PTK_BPF_STR(code, name, T, field)                                          \
+	{                                                                          \
+		code, name, PTK_BPF_OPT_STR, required_argument, offsetof(T, field) \
+	}
+#define PTK_BPF_CALL(code, name, has_arg)                \
+	{                                                \
+		code, name, PTK_BPF_OPT_CALL, has_arg, 0 \
+	}
+
 struct ptk_bpf_ops {
 	const char *name;
 
 	/* ---- the command line (parsed by ptk_bpf_main) ---- */
 	const char *usage; /* --help, on stdout */
-	const char *shortopts; /* the tool's own getopt letters */
-	const struct option *longopts; /* its own long options, { 0 }-terminated, or NULL */
+	const struct ptk_bpf_opt *opts; /* its own options, or NULL */
 	unsigned common; /* PTK_BPF_OPT_* it takes */
 	enum ptk_bpf_operands operands;
 	double interval_s; /* without an interval operand (0: report at the end) */
 	bool own_timestamp; /* -T is report()'s to print (else "HH:MM:SS" on a line before it) */
-	/* One of the tool's own option codes (a shortopts letter or a longopts code): 0 when
-	 * handled, -1 to leave it to the common options, PTK_EXIT_USAGE after printing why. */
+	/* One of the tool's PTK_BPF_OPT_CALL options: 0 when handled, -1 to leave it to the
+	 * common options, PTK_EXIT_USAGE after printing why. */
 	int (*opt)(struct ptk_bpf_run *r, int c, const char *arg);
 	/* Optional, after the options: check their combinations, take operands of its own before
 	 * the common ones (argv[optind++]). 0, or an exit code. */
@@ -436,6 +469,8 @@ int ptk_cgroup_id(const char *path, u64 *id);
 		(skel)->rodata->filter_comm = (f)->comm[0] != '\0';       \
 		memcpy((void *)(skel)->rodata->targ_comm, (f)->comm, 16); \
 		(skel)->rodata->targ_cgroup_id = (f)->cgroup_id;          \
+		(skel)->rodata->filter_uid = (f)->filter_uid;             \
+		(skel)->rodata->targ_uid = (f)->uid;                      \
 	} while (0)
 
 struct bpf_program;

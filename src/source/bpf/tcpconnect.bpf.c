@@ -16,8 +16,6 @@
 #define ETIMEDOUT 110
 #define EHOSTUNREACH 113
 
-const volatile __u32 targ_uid = TCPEV_INVALID_UID;
-
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 10240);
@@ -41,11 +39,7 @@ struct {
 
 static __always_inline bool selected(void)
 {
-	if (!current_selected())
-		return false;
-	if (targ_uid != TCPEV_INVALID_UID && (__u32)bpf_get_current_uid_gid() != targ_uid)
-		return false;
-	return true;
+	return current_selected() && uid_selected();
 }
 
 static __always_inline int emit(struct sock *sk, int ret, __u16 af)

@@ -8,7 +8,6 @@
 #define PTK_TCPEV_H
 
 #define TCPEV_MAX_PORTS 64
-#define TCPEV_INVALID_UID ((__u32)-1)
 
 struct tcpev_event {
 	__u64 ts_ns; /* CLOCK_MONOTONIC when tcp_v{4,6}_connect / inet_csk_accept returned */
