@@ -87,42 +87,29 @@ static __always_inline void drop(__u32 why)
 		(*n)++;
 }
 
-/* A numeric field of 1, 2, 4 or 8 bytes, sign-extended when signed. 0 or -1. */
+/* A numeric field of 1, 2, 4 or 8 bytes, sign-extended when signed. 0 or -1. Each size is a
+ * case of its own, so that each read has a constant size. */
 static __always_inline int read_num(void *ctx, const volatile struct agg_field *f, __s64 *out)
 {
 	__u32 off = f->off & 0xffff;
 	void *p = ctx + off;
 
+#define READ_NUM(N, U, S)                                     \
+	case N: {                                             \
+		U x;                                          \
+		if (bpf_probe_read_kernel(&x, N, p))          \
+			return -1;                            \
+		*out = f->is_signed ? (__s64)(S)x : (__s64)x; \
+		return 0;                                     \
+	}
 	switch (f->size) {
-	case 1: {
-		__u8 x;
-		if (bpf_probe_read_kernel(&x, 1, p))
-			return -1;
-		*out = f->is_signed ? (__s64)(__s8)x : (__s64)x;
-		return 0;
+		READ_NUM(1, __u8, __s8)
+		READ_NUM(2, __u16, __s16)
+		READ_NUM(4, __u32, __s32)
+	case 8: /* no extension (and no read of is_signed, a volatile) */
+		return bpf_probe_read_kernel(out, 8, p) ? -1 : 0;
 	}
-	case 2: {
-		__u16 x;
-		if (bpf_probe_read_kernel(&x, 2, p))
-			return -1;
-		*out = f->is_signed ? (__s64)(__s16)x : (__s64)x;
-		return 0;
-	}
-	case 4: {
-		__u32 x;
-		if (bpf_probe_read_kernel(&x, 4, p))
-			return -1;
-		*out = f->is_signed ? (__s64)(__s32)x : (__s64)x;
-		return 0;
-	}
-	case 8: {
-		__u64 x;
-		if (bpf_probe_read_kernel(&x, 8, p))
-			return -1;
-		*out = (__s64)x;
-		return 0;
-	}
-	}
+#undef READ_NUM
 	return -1;
 }
 

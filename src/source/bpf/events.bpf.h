@@ -41,4 +41,12 @@ static __always_inline void *reserve_event(__u64 size)
 	return e;
 }
 
+/* Send size bytes of an event assembled elsewhere (a large one, built in a map) through the
+ * ring buffer, or count it lost. */
+static __always_inline void output_event(void *e, __u64 size)
+{
+	if (bpf_ringbuf_output(&events, e, size, 0))
+		count_lost();
+}
+
 #endif

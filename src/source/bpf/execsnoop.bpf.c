@@ -101,8 +101,7 @@ static __always_inline int on_exit(long ret)
 	if (size > EXECSNOOP_ARGS_LEN)
 		size = EXECSNOOP_ARGS_LEN;
 	size += offsetof(struct execsnoop_event, args);
-	if (bpf_ringbuf_output(&events, e, size, 0))
-		count_lost();
+	output_event(e, size);
 out_delete_exec:
 	bpf_map_delete_elem(&execs, &tid);
 	return 0;

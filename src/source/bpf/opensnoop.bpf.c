@@ -155,8 +155,7 @@ static __always_inline int on_exit(void *ctx, long ret)
 	if (size > OPENSNOOP_MAX_DEPTH)
 		size = OPENSNOOP_MAX_DEPTH;
 	size = offsetof(struct opensnoop_event, dirs) + size * OPENSNOOP_NAME_LEN;
-	if (bpf_ringbuf_output(&events, e, size, 0))
-		count_lost();
+	output_event(e, size);
 out_delete_start:
 	bpf_map_delete_elem(&start, &tid);
 	return 0;
