@@ -62,10 +62,33 @@ static int tgid_of(int id)
 	return t ? atoi(t + 6) : -ENOENT;
 }
 
+/* The common options: the PTK_BPF_OPT_* bit, and the option (a flag: its bool in struct
+ * ptk_bpf_filter; the others checked by ptk_bpf_common_opt). */
+static const struct common_opt {
+	unsigned bit;
+	struct ptk_bpf_opt o;
+} common_opts[] = {
+	{ PTK_BPF_OPT_PID, PTK_BPF_CALL('p', "pid", required_argument) },
+	{ PTK_BPF_OPT_TID, PTK_BPF_CALL('t', "tid", required_argument) },
+	{ PTK_BPF_OPT_COMM, PTK_BPF_CALL('c', "comm", required_argument) },
+	{ PTK_BPF_OPT_CGROUP, PTK_BPF_CALL(PTK_OPT_CGROUP, "cgroup", required_argument) },
+	{ PTK_BPF_OPT_PER_TASK, PTK_BPF_FLAG('P', "pids", struct ptk_bpf_filter, per_process) },
+	{ PTK_BPF_OPT_PER_TASK, PTK_BPF_FLAG('L', "tids", struct ptk_bpf_filter, per_thread) },
+	{ PTK_BPF_OPT_MS, PTK_BPF_FLAG('m', "milliseconds", struct ptk_bpf_filter, millis) },
+	{ PTK_BPF_OPT_VERBOSE, PTK_BPF_FLAG('v', "verbose", struct ptk_bpf_filter, verbose) },
+	{ PTK_BPF_OPT_TIMESTAMP, PTK_BPF_FLAG('T', "timestamp", struct ptk_bpf_filter, timestamp) },
+	{ PTK_BPF_OPT_UID, PTK_BPF_CALL('u', "uid", required_argument) },
+};
+
 int ptk_bpf_common_opt(struct ptk_ctx *ctx, struct ptk_bpf_filter *f, int c, const char *arg)
 {
 	int v, r, tg;
 
+	for (size_t i = 0; i < ARRAY_SIZE(common_opts); i++)
+		if (common_opts[i].o.code == c && common_opts[i].o.kind == PTK_BPF_OPT_FLAG) {
+			*(bool *)((char *)f + common_opts[i].o.off) = true;
+			return 0;
+		}
 	switch (c) {
 	case 'p':
 	case 't':
@@ -100,21 +123,6 @@ int ptk_bpf_common_opt(struct ptk_ctx *ctx, struct ptk_bpf_filter *f, int c, con
 		if (r)
 			return ptk_usage_error(ctx, "--cgroup %s: %s", arg, strerror(-r));
 		return 0;
-	case 'P':
-		f->per_process = true;
-		return 0;
-	case 'L':
-		f->per_thread = true;
-		return 0;
-	case 'm':
-		f->millis = true;
-		return 0;
-	case 'v':
-		f->verbose = true;
-		return 0;
-	case 'T':
-		f->timestamp = true;
-		return 0;
 	case PTK_OPT_PROCFS:
 	case PTK_OPT_SYSFS:
 		return ptk_usage_error(ctx, "BPF tools trace the live kernel: --procfs and --sysfs "
@@ -123,25 +131,6 @@ int ptk_bpf_common_opt(struct ptk_ctx *ctx, struct ptk_bpf_filter *f, int c, con
 		return ptk_common_opt(ctx, c, arg);
 	}
 }
-
-/* The common options: the PTK_BPF_OPT_* bit, getopt code, long name, argument. */
-static const struct common_opt {
-	unsigned bit;
-	int code;
-	const char *name;
-	int has_arg;
-} common_opts[] = {
-	{ PTK_BPF_OPT_PID, 'p', "pid", required_argument },
-	{ PTK_BPF_OPT_TID, 't', "tid", required_argument },
-	{ PTK_BPF_OPT_COMM, 'c', "comm", required_argument },
-	{ PTK_BPF_OPT_CGROUP, PTK_OPT_CGROUP, "cgroup", required_argument },
-	{ PTK_BPF_OPT_PER_TASK, 'P', "pids", no_argument },
-	{ PTK_BPF_OPT_PER_TASK, 'L', "tids", no_argument },
-	{ PTK_BPF_OPT_MS, 'm', "milliseconds", no_argument },
-	{ PTK_BPF_OPT_VERBOSE, 'v', "verbose", no_argument },
-	{ PTK_BPF_OPT_TIMESTAMP, 'T', "timestamp", no_argument },
-	{ PTK_BPF_OPT_UID, 'u', "uid", required_argument },
-};
 
 /* The tool's own option of this code, or NULL. */
 static const struct ptk_bpf_opt *own_opt(const struct ptk_bpf_ops *ops, int code)
@@ -186,15 +175,15 @@ static void build_opts(const struct ptk_bpf_ops *ops, char *shorts, size_t size,
 	for (size_t i = 0; i < ARRAY_SIZE(common_opts); i++) {
 		const struct common_opt *c = &common_opts[i];
 
-		if (own_letter(ops, c->code))
+		if (own_letter(ops, c->o.code))
 			continue;
-		if (c->code < 0x100 && o + 3 < size) {
-			shorts[o++] = (char)c->code;
-			if (c->has_arg == required_argument)
+		if (c->o.code < 0x100 && o + 3 < size) {
+			shorts[o++] = (char)c->o.code;
+			if (c->o.has_arg == required_argument)
 				shorts[o++] = ':';
 			shorts[o] = '\0';
 		}
-		(*longs)[n++] = (struct option){ c->name, c->has_arg, NULL, c->code };
+		(*longs)[n++] = (struct option){ c->o.name, c->o.has_arg, NULL, c->o.code };
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(tail); i++)
 		(*longs)[n++] = tail[i];
@@ -221,10 +210,10 @@ static int own_option(struct ptk_bpf_run *r, const struct ptk_bpf_opt *o, const 
 static int refused(struct ptk_bpf_run *r, int c)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(common_opts); i++)
-		if (common_opts[i].code == c && !(r->ops->common & common_opts[i].bit))
+		if (common_opts[i].o.code == c && !(r->ops->common & common_opts[i].bit))
 			return c < 0x100 ? ptk_usage_error(r->ctx, "-%c is not supported here", c) :
 					   ptk_usage_error(r->ctx, "--%s is not supported here",
-							   common_opts[i].name);
+							   common_opts[i].o.name);
 	return 0;
 }
 
