@@ -22,47 +22,12 @@ static const char usage[] =
 	"  -P PORTS     only these local (listening) ports (comma-separated)\n"
 	"Events lost (ring buffer full) are counted and printed at exit, never dropped silently.\n";
 
-enum {
-	COL_TIME,
-	COL_TS,
-	COL_UID,
-	COL_PID,
-	COL_COMM,
-	COL_IP,
-	COL_RADDR,
-	COL_RPORT,
-	COL_LADDR,
-	COL_LPORT,
-	NCOLS
-};
-
-static const struct ptk_metric cols[NCOLS] = {
-	[COL_TIME] = { "TIME", "time", "", PTK_GAUGE, PTK_V_STR, -8, 0,
-		       "wall-clock time the event was printed (HH:MM:SS)" },
-	[COL_TS] = { "TIME(s)", "ts_s", "s", PTK_GAUGE, PTK_V_F64, -8, 3,
-		     "seconds since the first event (bpf_ktime_get_ns at accept return)" },
-	[COL_UID] = { "UID", "uid", "", PTK_GAUGE, PTK_V_U64, -5, 0,
-		      "real UID of the accepting process (bpf_get_current_uid_gid)" },
-	[COL_PID] = { "PID", "pid", "", PTK_GAUGE, PTK_V_S64, -7, 0,
-		      "process id (tgid) that called accept()" },
-	[COL_COMM] = { "COMM", "comm", "", PTK_GAUGE, PTK_V_STR, -12, 0,
-		       "comm of the accepting thread, task_struct::comm" },
-	[COL_IP] = { "IP", "ip", "", PTK_GAUGE, PTK_V_U64, -2, 0, "IP version: 4 or 6" },
-	[COL_RADDR] = { "RADDR", "raddr", "", PTK_GAUGE, PTK_V_STR, -16, 0,
-			"remote (peer) address, sock_common::skc_daddr / skc_v6_daddr" },
-	[COL_RPORT] = { "RPORT", "rport", "", PTK_GAUGE, PTK_V_U64, -5, 0,
-			"remote port, sock_common::skc_dport" },
-	[COL_LADDR] = { "LADDR", "laddr", "", PTK_GAUGE, PTK_V_STR, -16, 0,
-			"local address, sock_common::skc_rcv_saddr / skc_v6_rcv_saddr" },
-	[COL_LPORT] = { "LPORT", "lport", "", PTK_GAUGE, PTK_V_U64, -5, 0,
-			"local (listening) port, sock_common::skc_num" },
-};
-
-static const enum tcpev_val vals[NCOLS] = {
-	[COL_TIME] = TCPEV_TIME,   [COL_TS] = TCPEV_TS,	      [COL_UID] = TCPEV_UID,
-	[COL_PID] = TCPEV_PID,	   [COL_COMM] = TCPEV_COMM,   [COL_IP] = TCPEV_IP,
-	[COL_RADDR] = TCPEV_RADDR, [COL_RPORT] = TCPEV_RPORT, [COL_LADDR] = TCPEV_LADDR,
-	[COL_LPORT] = TCPEV_LPORT,
+static const struct tcpev_col cols[] = {
+	{ TCPEV_TIME, "TIME", "time", -8 },	{ TCPEV_TS, "TIME(s)", "ts_s", -8 },
+	{ TCPEV_UID, "UID", "uid", -5 },	{ TCPEV_PID, "PID", "pid", -7 },
+	{ TCPEV_COMM, "COMM", "comm", -12 },	{ TCPEV_IP, "IP", "ip", -2 },
+	{ TCPEV_RADDR, "RADDR", "raddr", -16 }, { TCPEV_RPORT, "RPORT", "rport", -5 },
+	{ TCPEV_LADDR, "LADDR", "laddr", -16 }, { TCPEV_LPORT, "LPORT", "lport", -5 },
 };
 
 static const char *const hook_names[TCPEV_NHOOKS] = { "fexit", "kretprobe", "syscalls" };
@@ -70,8 +35,7 @@ static const char *const hook_names[TCPEV_NHOOKS] = { "fexit", "kretprobe", "sys
 static const struct tcpev_tool tool = {
 	.what = "accepts",
 	.cols = cols,
-	.vals = vals,
-	.ncols = NCOLS,
+	.ncols = ARRAY_SIZE(cols),
 	.hook_names = hook_names,
 	.fexit_funcs = { "inet_csk_accept" },
 };

@@ -21,43 +21,12 @@ static const char usage[] =
 	"  -P PORTS     only these destination ports (comma-separated)\n"
 	"Events lost (ring buffer full) are counted and printed at exit, never dropped silently.\n";
 
-enum {
-	COL_TS,
-	COL_UID,
-	COL_PID,
-	COL_COMM,
-	COL_IP,
-	COL_SADDR,
-	COL_DADDR,
-	COL_SPORT,
-	COL_DPORT,
-	NCOLS
-};
-
-static const struct ptk_metric cols[NCOLS] = {
-	[COL_TS] = { "TIME(s)", "ts_s", "s", PTK_GAUGE, PTK_V_F64, -8, 3,
-		     "seconds since the first event (bpf_ktime_get_ns at connect return)" },
-	[COL_UID] = { "UID", "uid", "", PTK_GAUGE, PTK_V_U64, -5, 0,
-		      "real UID of the caller (bpf_get_current_uid_gid)" },
-	[COL_PID] = { "PID", "pid", "", PTK_GAUGE, PTK_V_S64, -6, 0,
-		      "process id (tgid) that called connect()" },
-	[COL_COMM] = { "COMM", "comm", "", PTK_GAUGE, PTK_V_STR, -12, 0,
-		       "comm of the connecting thread, task_struct::comm" },
-	[COL_IP] = { "IP", "ip", "", PTK_GAUGE, PTK_V_U64, -2, 0, "IP version: 4 or 6" },
-	[COL_SADDR] = { "SADDR", "saddr", "", PTK_GAUGE, PTK_V_STR, -16, 0,
-			"local address, sock_common::skc_rcv_saddr / skc_v6_rcv_saddr" },
-	[COL_DADDR] = { "DADDR", "daddr", "", PTK_GAUGE, PTK_V_STR, -16, 0,
-			"remote address, sock_common::skc_daddr / skc_v6_daddr" },
-	[COL_SPORT] = { "SPORT", "sport", "", PTK_GAUGE, PTK_V_U64, -5, 0,
-			"local port, sock_common::skc_num" },
-	[COL_DPORT] = { "DPORT", "dport", "", PTK_GAUGE, PTK_V_U64, -5, 0,
-			"remote port, sock_common::skc_dport" },
-};
-
-static const enum tcpev_val vals[NCOLS] = {
-	[COL_TS] = TCPEV_TS,	   [COL_UID] = TCPEV_UID,     [COL_PID] = TCPEV_PID,
-	[COL_COMM] = TCPEV_COMM,   [COL_IP] = TCPEV_IP,	      [COL_SADDR] = TCPEV_LADDR,
-	[COL_DADDR] = TCPEV_RADDR, [COL_SPORT] = TCPEV_LPORT, [COL_DPORT] = TCPEV_RPORT,
+static const struct tcpev_col cols[] = {
+	{ TCPEV_TS, "TIME(s)", "ts_s", -8 },	{ TCPEV_UID, "UID", "uid", -5 },
+	{ TCPEV_PID, "PID", "pid", -6 },	{ TCPEV_COMM, "COMM", "comm", -12 },
+	{ TCPEV_IP, "IP", "ip", -2 },		{ TCPEV_LADDR, "SADDR", "saddr", -16 },
+	{ TCPEV_RADDR, "DADDR", "daddr", -16 }, { TCPEV_LPORT, "SPORT", "sport", -5 },
+	{ TCPEV_RPORT, "DPORT", "dport", -5 },
 };
 
 static const char *const hook_names[TCPEV_NHOOKS] = { "fexit", "kprobe", "syscalls" };
@@ -65,8 +34,7 @@ static const char *const hook_names[TCPEV_NHOOKS] = { "fexit", "kprobe", "syscal
 static const struct tcpev_tool tool = {
 	.what = "connects",
 	.cols = cols,
-	.vals = vals,
-	.ncols = NCOLS,
+	.ncols = ARRAY_SIZE(cols),
 	.hook_names = hook_names,
 	.fexit_funcs = { "tcp_v4_connect", "tcp_v6_connect" },
 	.lport_asked = true,

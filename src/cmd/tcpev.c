@@ -7,6 +7,39 @@
 #include <string.h>
 #include <sys/socket.h>
 
+/* The values as columns: type, unit, precision, help (a tool gives titles and widths). */
+static const struct ptk_metric val_cols[TCPEV_NVALS] = {
+	[TCPEV_TIME] = { .unit = "",
+			 .type = PTK_V_STR,
+			 .help = "wall-clock time the event was printed (HH:MM:SS)" },
+	[TCPEV_TS] = { .unit = "s",
+		       .type = PTK_V_F64,
+		       .prec = 3,
+		       .help = "seconds since the first event (bpf_ktime_get_ns at the hook)" },
+	[TCPEV_UID] = { .unit = "",
+			.type = PTK_V_U64,
+			.help = "real UID of the calling process (bpf_get_current_uid_gid)" },
+	[TCPEV_PID] = { .unit = "",
+			.type = PTK_V_S64,
+			.help = "process id (tgid) that called connect() or accept()" },
+	[TCPEV_COMM] = { .unit = "",
+			 .type = PTK_V_STR,
+			 .help = "comm of the calling thread, task_struct::comm" },
+	[TCPEV_IP] = { .unit = "", .type = PTK_V_U64, .help = "IP version: 4 or 6" },
+	[TCPEV_LADDR] = { .unit = "",
+			  .type = PTK_V_STR,
+			  .help = "local address, sock_common::skc_rcv_saddr / skc_v6_rcv_saddr" },
+	[TCPEV_LPORT] = { .unit = "",
+			  .type = PTK_V_U64,
+			  .help = "local port (the listening one of an accept), sock_common::skc_num" },
+	[TCPEV_RADDR] = { .unit = "",
+			  .type = PTK_V_STR,
+			  .help = "remote address, sock_common::skc_daddr / skc_v6_daddr" },
+	[TCPEV_RPORT] = { .unit = "",
+			  .type = PTK_V_U64,
+			  .help = "remote port, sock_common::skc_dport" },
+};
+
 /* Parse "80,443" into ports (1..65535). Returns the count, or -1. */
 static int parse_ports(const char *s, __u16 *ports, int max)
 {
@@ -48,13 +81,19 @@ int tcpev_prepare(struct ptk_bpf_run *r)
 	for (int i = 0; tool->fexit_funcs[i]; i++)
 		if (!ptk_bpf_has_fentry(tool->fexit_funcs[i]))
 			t->hook = TCPEV_KPROBE;
-	for (int i = 0; i < tool->ncols; i++)
-		if ((tool->vals[i] == TCPEV_TIME && !t->time) ||
-		    (tool->vals[i] == TCPEV_TS && !t->timestamp) ||
-		    (tool->vals[i] == TCPEV_UID && !t->print_uid) ||
-		    (tool->vals[i] == TCPEV_LPORT && tool->lport_asked && !t->sport))
+	for (int i = 0; i < tool->ncols; i++) {
+		enum tcpev_val v = tool->cols[i].val;
+
+		t->cols[i] = val_cols[v];
+		t->cols[i].name = tool->cols[i].title;
+		t->cols[i].key = tool->cols[i].key;
+		t->cols[i].width = tool->cols[i].width;
+		if ((v == TCPEV_TIME && !t->time) || (v == TCPEV_TS && !t->timestamp) ||
+		    (v == TCPEV_UID && !t->print_uid) ||
+		    (v == TCPEV_LPORT && tool->lport_asked && !t->sport))
 			hide |= 1ull << i;
-	ptk_bpf_event_table(r, tool->what, tool->cols, tool->ncols, hide);
+	}
+	ptk_bpf_event_table(r, tool->what, t->cols, tool->ncols, hide);
 	return 0;
 }
 
@@ -109,7 +148,7 @@ int tcpev_event(struct ptk_bpf_run *r, const void *data, size_t len)
 	v[TCPEV_RADDR] = PTK_S(ra);
 	v[TCPEV_RPORT] = PTK_U(e->rport);
 	for (int i = 0; i < t->tool->ncols && i < PTK_BPF_MAX_COLS; i++)
-		cols[i] = v[t->tool->vals[i]];
+		cols[i] = v[t->tool->cols[i].val];
 	ptk_bpf_event_row(r, cols);
 	return 1;
 }

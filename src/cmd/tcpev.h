@@ -30,10 +30,17 @@ enum tcpev_val {
 /* Hooks, cheapest first; the load falls back down the list when one cannot attach. */
 enum tcpev_hook { TCPEV_FEXIT, TCPEV_KPROBE, TCPEV_SYSCALL, TCPEV_NHOOKS };
 
+/* A column of a tool: the value it shows, under the tool's title, JSON key and width (its
+ * classic tool's layout); the type, unit and help are the value's (tcpev.c). */
+struct tcpev_col {
+	enum tcpev_val val;
+	const char *title, *key;
+	int width;
+};
+
 struct tcpev_tool {
 	const char *what; /* "connects": the table's name and the banner's */
-	const struct ptk_metric *cols;
-	const enum tcpev_val *vals; /* the value of each column */
+	const struct tcpev_col *cols;
 	int ncols;
 	const char *const *hook_names; /* TCPEV_NHOOKS of them */
 	const char *fexit_funcs[3]; /* the fexit hook needs a trampoline on each */
@@ -47,6 +54,7 @@ struct tcpev {
 	int nports;
 	__u16 ports[TCPEV_MAX_PORTS];
 	u64 first_ns;
+	struct ptk_metric cols[TCPEV_NVALS]; /* the tool's columns, described */
 };
 
 /* The read-only data the filters of both tools share (before load). */
