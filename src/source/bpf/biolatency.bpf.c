@@ -15,8 +15,6 @@ const volatile bool targ_per_flag = false;
 const volatile bool targ_queued = false;
 const volatile bool targ_stages = false;
 const volatile bool targ_ms = false;
-const volatile bool filter_dev = false;
-const volatile __u32 targ_dev = 0;
 const volatile bool filter_task = false;
 /* block_io_start (6.5+) is attached: the submitter was judged there */
 const volatile bool io_start_hooked = false;
@@ -26,13 +24,6 @@ struct rq_state {
 	__u64 issue_ns;
 	__u32 skip; /* the submitting task did not pass -p/-c */
 };
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 10240);
-	__type(key, __u64);
-	__type(value, struct rq_state);
-} start SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -58,50 +49,34 @@ static __always_inline void count(__u32 idx)
 		*c += 1;
 }
 
+/* A request first seen at insert or issue: traced unless -p/-c judged its submitter at
+ * block_io_start (then it was submitted before tracing, or without I/O accounting); without
+ * block_io_start, the task inserting or issuing it is judged. */
+static __always_inline bool rq_new(struct rq_state *s)
+{
+	if (filter_task) {
+		if (io_start_hooked)
+			return false;
+		s->skip = !current_selected();
+	}
+	return true;
+}
+
+/* nothing more is kept at the issue than its time */
+static __always_inline void rq_issued(struct rq_state *sp, struct request *rq)
+{
+}
+
+#include "blk_rq.bpf.h"
+
 static __always_inline int on_io_start(struct request *rq)
 {
 	struct rq_state s = {};
 	__u64 key = (__u64)rq;
 
-	if (!io_start_hooked || (filter_dev && blk_rq_dev(rq) != targ_dev))
+	if (!io_start_hooked || !dev_selected(rq))
 		return 0;
 	s.skip = !current_selected();
-	bpf_map_update_elem(&start, &key, &s, BPF_ANY);
-	return 0;
-}
-
-static __always_inline void stamp(struct rq_state *sp, bool insert, __u64 now)
-{
-	if (insert) {
-		/* a requeued request inserted again keeps its first queue time */
-		if (!sp->insert_ns)
-			sp->insert_ns = now;
-	} else {
-		sp->issue_ns = now;
-	}
-}
-
-static __always_inline int on_start(struct request *rq, bool insert)
-{
-	__u64 key = (__u64)rq, now = bpf_ktime_get_ns();
-	struct rq_state *sp, s = {};
-
-	sp = bpf_map_lookup_elem(&start, &key);
-	if (sp) {
-		stamp(sp, insert, now);
-		return 0;
-	}
-	if (filter_dev && blk_rq_dev(rq) != targ_dev)
-		return 0;
-	if (filter_task) {
-		/* the submitter was judged at block_io_start: a request first seen here was
-		 * submitted before tracing (or without I/O accounting) */
-		if (io_start_hooked)
-			return 0;
-		/* no block_io_start: judge the task inserting/issuing it */
-		s.skip = !current_selected();
-	}
-	stamp(&s, insert, now);
 	bpf_map_update_elem(&start, &key, &s, BPF_ANY);
 	return 0;
 }
@@ -142,8 +117,7 @@ static __always_inline int on_complete(struct request *rq, unsigned int nr_bytes
 
 	sp = bpf_map_lookup_elem(&start, &key);
 	if (!sp) {
-		if (!filter_task && (!filter_dev || blk_rq_dev(rq) == targ_dev) &&
-		    nr_bytes >= BPF_CORE_READ(rq, __data_len))
+		if (!filter_task && dev_selected(rq) && nr_bytes >= BPF_CORE_READ(rq, __data_len))
 			count(BIOLAT_CNT_UNTRACKED);
 		return 0;
 	}
@@ -176,8 +150,7 @@ out_delete_start:
 	return 0;
 }
 
-/* the programs: tp_btf, raw_tp and pre-5.11 raw_tp hooks calling the on_*() above (and
- * on_merge(), the same for both) */
+/* the programs: tp_btf, raw_tp and pre-5.11 raw_tp hooks calling the on_*() above */
 #include "blk_hooks.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";

@@ -11,9 +11,6 @@
 #include "events.bpf.h"
 #include "biosnoop.h"
 
-const volatile bool filter_dev = false;
-const volatile __u32 targ_dev = 0;
-
 struct rq_state {
 	__u64 insert_ns;
 	__u64 issue_ns;
@@ -24,60 +21,31 @@ struct rq_state {
 	char comm[16];
 };
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 10240);
-	__type(key, __u64);
-	__type(value, struct rq_state);
-} start SEC(".maps");
-
 /* A new entry for a request first seen now, owned by the current task. */
-static __always_inline void new_state(struct rq_state *s)
+static __always_inline bool rq_new(struct rq_state *s)
 {
 	s->skip = !current_selected();
 	s->pid = bpf_get_current_pid_tgid() >> 32;
 	bpf_get_current_comm(s->comm, sizeof(s->comm));
+	return true;
 }
+
+static __always_inline void rq_issued(struct rq_state *sp, struct request *rq)
+{
+	sp->sector = BPF_CORE_READ(rq, __sector);
+	sp->bytes = BPF_CORE_READ(rq, __data_len);
+}
+
+#include "blk_rq.bpf.h"
 
 static __always_inline int on_io_start(struct request *rq)
 {
 	struct rq_state s = {};
 	__u64 key = (__u64)rq;
 
-	if (filter_dev && blk_rq_dev(rq) != targ_dev)
+	if (!dev_selected(rq))
 		return 0;
-	new_state(&s);
-	bpf_map_update_elem(&start, &key, &s, BPF_ANY);
-	return 0;
-}
-
-static __always_inline void stamp(struct rq_state *sp, struct request *rq, bool insert, __u64 now)
-{
-	if (insert) {
-		/* a requeued request inserted again keeps its first queue time */
-		if (!sp->insert_ns)
-			sp->insert_ns = now;
-	} else {
-		sp->issue_ns = now;
-		sp->sector = BPF_CORE_READ(rq, __sector);
-		sp->bytes = BPF_CORE_READ(rq, __data_len);
-	}
-}
-
-static __always_inline int on_start(struct request *rq, bool insert)
-{
-	__u64 key = (__u64)rq, now = bpf_ktime_get_ns();
-	struct rq_state *sp, s = {};
-
-	sp = bpf_map_lookup_elem(&start, &key);
-	if (sp) {
-		stamp(sp, rq, insert, now);
-		return 0;
-	}
-	if (filter_dev && blk_rq_dev(rq) != targ_dev)
-		return 0;
-	new_state(&s);
-	stamp(&s, rq, insert, now);
+	rq_new(&s);
 	bpf_map_update_elem(&start, &key, &s, BPF_ANY);
 	return 0;
 }
@@ -115,8 +83,7 @@ out_delete_start:
 	return 0;
 }
 
-/* the programs: tp_btf, raw_tp and pre-5.11 raw_tp hooks calling the on_*() above (and
- * on_merge(), the same for both) */
+/* the programs: tp_btf, raw_tp and pre-5.11 raw_tp hooks calling the on_*() above */
 #include "blk_hooks.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";

@@ -2,19 +2,10 @@
 /*
  * The block request hooks of biolatency and biosnoop, included at the end of each .bpf.c
  * after its handlers: on_io_start(rq) (block_io_start, 6.5+: the submitter's context),
- * on_start(rq, insert) (block_rq_insert / block_rq_issue) and on_complete(rq, nr_bytes)
- * (block_rq_complete, once per piece); on_merge(rq) (block_rq_merge) is defined here: a request
- * merged into another one is freed without completing, so its entry in start (keyed by the
- * request in both tools) goes. No include guard: it defines programs, once per object.
+ * on_start(rq, insert) and on_merge(rq) (blk_rq.bpf.h), on_complete(rq, nr_bytes)
+ * (block_rq_complete, once per piece). No include guard: it defines programs, once per
+ * object.
  */
-static __always_inline int on_merge(struct request *rq)
-{
-	__u64 key = (__u64)rq;
-
-	bpf_map_delete_elem(&start, &key);
-	return 0;
-}
-
 /* Each hook in both flavours (PTK_TP_HOOKS); the full object (the libbpf fallback) also has
  * the pre-5.11 raw_tp twins. block_io_start came with 6.5, after tp_btf. */
 PTK_TP_BTF_HOOK(block_io_start, block_io_start, on_io_start(rq), struct request *rq)
