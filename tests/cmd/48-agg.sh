@@ -236,13 +236,14 @@ for sig in INT TERM; do
 		test $rc -eq 0 -a "$during" -gt "$before" -a "$after" -eq "$before"
 	check "SIG$sig: the final table is printed" grep -q "^comm  *COUNT" "$TMP/sig.txt"
 done
-# in a private mount namespace without tracefs: ptk mounts it and must unmount it again
+# in a private mount namespace without tracefs: ptk mounts it (in a mount namespace of its own
+# where it can, so its mounts are read in /proc/PID) and nothing stays mounted after it
 if have unshare; then
 	unshare -m --propagation private bash -c '
 		umount /sys/kernel/tracing 2>/dev/null; umount /sys/kernel/debug 2>/dev/null
 		b=$(grep -c " tracefs " /proc/mounts)
 		"$1" agg sched:sched_switch >/dev/null 2>&1 & P=$!
-		sleep 1.5; m=$(grep -c " tracefs " /proc/mounts)
+		sleep 1.5; m=$(grep -c " tracefs " /proc/$P/mounts)
 		kill -TERM $P; wait $P; rc=$?
 		"$1" agg nosuch:event >/dev/null 2>&1
 		"$1" agg sched:sched_switch --by nope >/dev/null 2>&1
