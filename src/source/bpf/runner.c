@@ -256,8 +256,11 @@ static int parse_operands(struct ptk_bpf_run *r, int argc, char **argv)
 		break;
 	case PTK_BPF_DURATION:
 		if (optind < argc && !(r->duration_s > 0)) {
-			if (ptk_parse_double(argv[optind], &r->duration_s) || !(r->duration_s > 0))
-				return ptk_usage_error(r->ctx, "invalid duration '%s'",
+			/* a year at most, as the monitors' intervals: a larger double would not
+			 * fit the u64 nanoseconds it becomes (1e30 traced 0.02 s) */
+			if (ptk_parse_double(argv[optind], &r->duration_s) ||
+			    !(r->duration_s > 0) || r->duration_s > 31536000)
+				return ptk_usage_error(r->ctx, "invalid duration '%s' (up to 31536000 s)",
 						       argv[optind]);
 			optind++;
 		}
