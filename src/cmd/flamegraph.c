@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* ptk flamegraph: folded stacks or `perf script` text -> interactive SVG flame graph. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -14,10 +15,11 @@ static const char usage[] =
 	"usage: ptk flamegraph [IN...] [-o OUT.svg] [--reverse] [--title T] [--subtitle T]\n"
 	"                      [--width PX] [--colors hot|mem|io|java|js] [--countname NAME]\n"
 	"                      [--diff A B] [--folded] [--pid | --tid] [--kernel] [--jit]\n"
-	"                      [--event NAME] [-v]\n"
+	"                      [--all] [--addrs] [--event-filter NAME] [--no-period] [-v]\n"
 	"Draw an interactive SVG flame graph (flamegraph.pl) from folded stacks (\"a;b;c 12\")\n"
 	"or from `perf script` text, recognised by itself and collapsed as stackcollapse-perf.pl\n"
-	"does (process name first, then frames root to leaf). IN defaults to standard input;\n"
+	"does (process name first, then frames root to leaf, each sample weighted by its\n"
+	"period, only the first event kept). IN defaults to standard input;\n"
 	"several inputs are added together. In the SVG: hover for counts, click to zoom, Ctrl-F\n"
 	"or Search for a regular expression (the matched share is shown), Esc resets.\n"
 	"  -o OUT        write the SVG to OUT (default standard output)\n"
@@ -32,8 +34,11 @@ static const char usage[] =
 	"  --folded      write the folded stacks instead of an SVG (stackcollapse-perf.pl)\n"
 	"  --pid / --tid first frame comm-PID / comm-PID/TID instead of comm\n"
 	"  --kernel / --jit   annotate kernel (_[k]) / JIT (_[j]) frames, for --colors java\n"
-	"  --event NAME  perf script input: keep only samples of this event (default: all,\n"
-	"                with a warning when there are several)\n"
+	"  --all         both annotations (--kernel --jit)\n"
+	"  --addrs       frames without a symbol as [dso <addr>]\n"
+	"  --event-filter NAME   perf script input: keep only samples of this event (default:\n"
+	"                the first one seen, with a warning naming the others; also --event)\n"
+	"  --no-period   count 1 per sample instead of the sample's period\n"
 	"  -v            print the samples read and written, per event, to standard error\n";
 
 enum {
@@ -50,10 +55,13 @@ enum {
 	OPT_KERNEL,
 	OPT_JIT,
 	OPT_EVENT,
+	OPT_ALL,
+	OPT_ADDRS,
+	OPT_NOPERIOD,
 };
 
 struct totals {
-	u64 samples_in, samples_out, filtered, skipped, folded_bad;
+	u64 samples_in, samples_out, filtered, skipped, folded_bad, overflow;
 	struct ptk_perfscript ev; /* events summed over inputs (names and counts only) */
 	bool perf;
 };
@@ -72,62 +80,117 @@ static void add_events(struct totals *t, const struct ptk_perfscript *ps)
 			t->ev.nev++;
 		}
 		t->ev.ev[k].samples += ps->ev[i].samples;
+		t->ev.ev[k].kept |= ps->ev[i].kept;
 	}
 }
 
-/* Read one input (NULL or "-" = stdin), folded or perf script, into f. 0 or -errno. */
+/* One input line: folded or perf script (decided). line is NUL-terminated, n its length. */
+static void one_line(char *line, size_t n, bool perf, struct ptk_perfscript *ps,
+		     struct ptk_folded *f, struct totals *t)
+{
+	if (perf)
+		ptk_perfscript_linen(ps, line, n);
+	else if (line[0] != '#' && line[strspn(line, " \t\r")] != '\0' &&
+		 ptk_folded_add_line(f, line))
+		t->folded_bad++;
+}
+
+static bool significant(const char *l)
+{
+	return l[0] != '#' && l[strspn(l, " \t\r")] != '\0';
+}
+
+/*
+ * Read one input (NULL or "-" = stdin), folded or perf script, into f, in 1 MiB blocks
+ * split at newlines in place: no copy and no allocation per line. The first two
+ * significant lines decide the format. 0 or -errno.
+ */
 static int read_input(const char *path, struct ptk_folded *f, const struct ptk_perfscript_opts *po,
 		      struct totals *t)
 {
-	FILE *in = (!path || !strcmp(path, "-")) ? stdin : fopen(path, "r");
-	char *line = NULL, *first[2] = { NULL, NULL };
-	char **held = NULL;
-	size_t cap = 0;
-	int nheld = 0, nsig = 0;
-	bool decided = false, perf = false;
+	int fd = (!path || !strcmp(path, "-")) ? 0 : open(path, O_RDONLY | O_CLOEXEC);
+	size_t cap = 1 << 20, len = 0, nheld = 0, heldcap = 0;
+	char *buf, *held = NULL, *first[2] = { NULL, NULL };
+	size_t *heldoff = NULL, nhoff = 0;
+	int nsig = 0, err = 0;
+	bool decided = false, perf = false, eof = false;
 	struct ptk_perfscript ps;
 
-	if (!in)
+	if (fd < 0)
 		return -errno;
+	buf = xmalloc(cap + 1);
 	ptk_perfscript_init(&ps, f, po);
-	for (;;) {
-		bool eof = getline(&line, &cap, in) < 0;
-		if (!decided) {
-			if (!eof) {
-				held = xrealloc(held, (nheld + 1) * sizeof(*held));
-				held[nheld++] = xstrdup(line);
-				if (line[0] != '#' && line[strspn(line, " \t\r\n")] != '\0' &&
-				    nsig < 2)
-					first[nsig++] = held[nheld - 1];
+	while (!eof) {
+		ssize_t r = read(fd, buf + len, cap - len);
+		char *p = buf, *end, *nl;
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			err = -errno;
+			break;
+		}
+		if (r == 0) {
+			eof = true;
+			if (len && buf[len - 1] != '\n')
+				buf[len++] = '\n'; /* the last line, without its newline */
+		}
+		len += r;
+		end = buf + len;
+		while ((nl = memchr(p, '\n', end - p))) {
+			size_t n = nl - p;
+			*nl = '\0';
+			if (!decided) {
+				/* hold the lines until two significant ones decide the format */
+				if (nheld + n + 1 > heldcap) {
+					heldcap = (nheld + n + 1) * 2;
+					held = xrealloc(held, heldcap);
+				}
+				memcpy(held + nheld, p, n + 1);
+				heldoff = xrealloc(heldoff, (nhoff + 1) * sizeof(*heldoff));
+				heldoff[nhoff++] = nheld;
+				nheld += n + 1;
+				if (significant(p))
+					nsig++;
+				p = nl + 1;
 				if (nsig < 2)
 					continue;
+			} else {
+				one_line(p, n, perf, &ps, f, t);
+				p = nl + 1;
+				continue;
 			}
+			nsig = 0;
+			for (size_t i = 0; i < nhoff && nsig < 2; i++)
+				if (significant(held + heldoff[i]))
+					first[nsig++] = held + heldoff[i];
 			perf = ptk_perfscript_detect(first[0], first[1]);
 			decided = true;
-			for (int i = 0; i < nheld; i++) {
-				if (perf)
-					ptk_perfscript_line(&ps, held[i]);
-				else if (held[i][0] != '#' &&
-					 held[i][strspn(held[i], " \t\r\n")] != '\0' &&
-					 ptk_folded_add_line(f, held[i]))
-					t->folded_bad++;
-				free(held[i]);
-			}
-			free(held);
-			held = NULL;
-			if (eof)
-				break;
-			continue;
+			for (size_t i = 0; i < nhoff; i++)
+				one_line(held + heldoff[i], strlen(held + heldoff[i]), perf, &ps, f,
+					 t);
 		}
-		if (eof)
-			break;
-		if (perf)
-			ptk_perfscript_line(&ps, line);
-		else if (line[0] != '#' && line[strspn(line, " \t\r\n")] != '\0' &&
-			 ptk_folded_add_line(f, line))
-			t->folded_bad++;
+		/* keep the partial last line; a line longer than the buffer grows it */
+		len = end - p;
+		memmove(buf, p, len);
+		if (len == cap) {
+			cap *= 2;
+			buf = xrealloc(buf, cap + 1);
+		}
+		if (eof && !decided) {
+			nsig = 0;
+			for (size_t i = 0; i < nhoff && nsig < 2; i++)
+				if (significant(held + heldoff[i]))
+					first[nsig++] = held + heldoff[i];
+			perf = ptk_perfscript_detect(first[0], first[1]);
+			decided = true;
+			for (size_t i = 0; i < nhoff; i++)
+				one_line(held + heldoff[i], strlen(held + heldoff[i]), perf, &ps, f,
+					 t);
+		}
 	}
-	free(line);
+	free(held);
+	free(heldoff);
+	free(buf);
 	if (perf) {
 		ptk_perfscript_finish(&ps);
 		t->perf = true;
@@ -135,35 +198,39 @@ static int read_input(const char *path, struct ptk_folded *f, const struct ptk_p
 		t->samples_out += ps.samples_out;
 		t->filtered += ps.samples_filtered;
 		t->skipped += ps.lines_skipped;
+		t->overflow += ps.overflow;
 		add_events(t, &ps);
 	}
 	ptk_perfscript_release(&ps);
-	if (ferror(in)) {
-		int e = errno ? errno : EIO;
-		if (in != stdin)
-			fclose(in);
-		return -e;
-	}
-	if (in != stdin)
-		fclose(in);
-	return 0;
+	if (fd)
+		close(fd);
+	return err;
 }
 
 static void report(const struct totals *t, const char *event, bool verbose)
 {
 	if (t->folded_bad)
 		ptk_warn("ignored %" PRIu64 " lines with invalid format", t->folded_bad);
+	if (t->overflow)
+		ptk_warn("%" PRIu64 " stacks left out: their count passes 2^64 - 1", t->overflow);
 	if (!t->perf)
 		return;
 	if (t->ev.nev > 1 && !event) {
 		char buf[512];
 		int n = 0;
-		for (int i = 0; i < t->ev.nev && n < (int)sizeof(buf) - 80; i++)
-			n += snprintf(buf + n, sizeof(buf) - n, "%s%s %" PRIu64, i ? ", " : "",
+		const char *kept = "?";
+		for (int i = 0; i < t->ev.nev && n < (int)sizeof(buf) - 80; i++) {
+			if (t->ev.ev[i].kept) {
+				kept = t->ev.ev[i].name[0] ? t->ev.ev[i].name : "?";
+				continue;
+			}
+			n += snprintf(buf + n, sizeof(buf) - n, "%s%s %" PRIu64, n ? ", " : "",
 				      t->ev.ev[i].name[0] ? t->ev.ev[i].name : "?",
 				      t->ev.ev[i].samples);
-		ptk_warn("%d events added together (%s): pick one with --event NAME", t->ev.nev,
-			 buf);
+		}
+		ptk_warn("%d events: kept the first, %s; left out %s samples (pick one with "
+			 "--event-filter NAME)",
+			 t->ev.nev, kept, buf);
 	}
 	if (verbose) {
 		fprintf(stderr,
@@ -171,8 +238,9 @@ static void report(const struct totals *t, const char *event, bool verbose)
 			" of other events, %" PRIu64 " lines skipped\n",
 			ptk_progname, t->samples_in, t->samples_out, t->filtered, t->skipped);
 		for (int i = 0; i < t->ev.nev; i++)
-			fprintf(stderr, "%s:   event %s: %" PRIu64 " samples\n", ptk_progname,
-				t->ev.ev[i].name, t->ev.ev[i].samples);
+			fprintf(stderr, "%s:   event %s: %" PRIu64 " samples%s\n", ptk_progname,
+				t->ev.ev[i].name, t->ev.ev[i].samples,
+				t->ev.ev[i].kept ? "" : " (left out)");
 	}
 }
 
@@ -195,6 +263,10 @@ int cmd_flamegraph(struct ptk_ctx *ctx, int argc, char **argv)
 		{ "kernel", no_argument, NULL, OPT_KERNEL },
 		{ "jit", no_argument, NULL, OPT_JIT },
 		{ "event", required_argument, NULL, OPT_EVENT },
+		{ "event-filter", required_argument, NULL, OPT_EVENT },
+		{ "all", no_argument, NULL, OPT_ALL },
+		{ "addrs", no_argument, NULL, OPT_ADDRS },
+		{ "no-period", no_argument, NULL, OPT_NOPERIOD },
 		{ "verbose", no_argument, NULL, 'v' },
 		PTK_COMMON_OPTS,
 		{ 0 },
@@ -269,6 +341,15 @@ int cmd_flamegraph(struct ptk_ctx *ctx, int argc, char **argv)
 			break;
 		case OPT_EVENT:
 			po.event = optarg;
+			break;
+		case OPT_ALL:
+			po.annotate_kernel = po.annotate_jit = true;
+			break;
+		case OPT_ADDRS:
+			po.addrs = true;
+			break;
+		case OPT_NOPERIOD:
+			po.unit = true;
 			break;
 		}
 	}
