@@ -6,6 +6,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+static inline bool is_word(unsigned char c)
+{
+	return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') || c == '_';
+}
+
+/* Perl's \s (and C's isspace): space, \t \n \v \f \r */
+static inline bool is_sp(unsigned char c)
+{
+	return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
 /*
  * An interning table: byte strings -> dense ids 0, 1, 2 ... in insertion order. The keys
  * live in one arena, the index is open addressing on a 32-bit hash.
@@ -135,6 +146,7 @@ struct ptk_ps_state {
 	size_t scap;
 	/* the sample being read */
 	bool in_sample, keep, java;
+	bool chain; /* in a sample whose header had no frame on it: frame lines follow */
 	u32 pname;
 	u64 period;
 	/* the event kept: o.event, else the first one seen */
@@ -194,6 +206,7 @@ static void flush(struct ptk_perfscript *ps)
 	if (!st->in_sample)
 		return;
 	st->in_sample = false;
+	st->chain = false;
 	if (!st->keep)
 		return;
 	st->key.n = 0;
@@ -323,12 +336,12 @@ static int tokenize(const char *p, const char *end, struct tok *t, int max)
 	int n = 0;
 
 	while (n < max) {
-		while (p < end && isspace((unsigned char)*p))
+		while (p < end && is_sp(*p))
 			p++;
 		if (p == end)
 			break;
 		t[n].s = p;
-		while (p < end && !isspace((unsigned char)*p))
+		while (p < end && !is_sp(*p))
 			p++;
 		t[n].n = p - t[n].s;
 		n++;
@@ -478,11 +491,6 @@ static u32 make_frames(struct ptk_perfscript *ps, const char *fn, size_t fnlen, 
 	return n;
 }
 
-static inline bool is_word(unsigned char c)
-{
-	return isalnum(c) || c == '_';
-}
-
 /*
  * One frame line, with the match stackcollapse-perf.pl's /^\s*(\w+)\s*(.+) \((.*)\)/ makes:
  * the address is the leading word, the DSO runs from the last " (" that has a ')' after it
@@ -498,14 +506,14 @@ static bool frame_line(struct ptk_perfscript *ps, const char *p, size_t n)
 	bool added;
 	char *k;
 
-	while (lead < end && isspace((unsigned char)*lead))
+	while (lead < end && is_sp(*lead))
 		lead++;
 	for (w = lead; w < end && is_word(*w);)
 		w++;
 	if (w == lead)
 		return false;
 	start = w;
-	while (start < end && isspace((unsigned char)*start))
+	while (start < end && is_sp(*start))
 		start++;
 	for (r = end - 1; r >= lead && *r != ')'; r--)
 		;
@@ -732,8 +740,12 @@ static bool header_line(struct ptk_perfscript *ps, const char *line, const char 
 	st->pname = itab_put(&st->names, pn, len, NULL);
 
 	/* without -g, the sample's one frame follows the event on the same line */
-	if (ek >= 0 && st->keep && ek + 1 < n && all_hex(t[ek + 1].s, t[ek + 1].n))
-		frame_line(ps, t[ek + 1].s, end - t[ek + 1].s);
+	if (ek >= 0 && ek + 1 < n && all_hex(t[ek + 1].s, t[ek + 1].n)) {
+		if (st->keep)
+			frame_line(ps, t[ek + 1].s, end - t[ek + 1].s);
+	} else {
+		st->chain = true;
+	}
 	return true;
 }
 
@@ -762,17 +774,20 @@ void ptk_perfscript_linen(struct ptk_perfscript *ps, const char *line, size_t n)
 	if (n && line[0] == '#')
 		return;
 	end = line + n;
-	while (p < end && isspace((unsigned char)*p))
+	while (p < end && is_sp(*p))
 		p++;
 	if (p == end) {
 		flush(ps);
 		return;
 	}
 	if (p != line) {
-		/* a frame (perf indents them), or a header perf padded */
+		/* a frame (perf indents them), or a header perf padded (without -g, where the
+		 * frame is on the header line: then no callchain follows it) */
+		if (ps->st->chain && frame_line(ps, p, end - p))
+			return;
 		if (padded_header(p, end) && header_line(ps, p, end))
 			return;
-		if (ps->st->in_sample && frame_line(ps, p, end - p))
+		if (ps->st->in_sample && !ps->st->chain && frame_line(ps, p, end - p))
 			return;
 		ps->lines_skipped++;
 		return;

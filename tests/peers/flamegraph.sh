@@ -73,7 +73,8 @@ else
 		skip "no JDK (javac, java): no Java case"
 	fi
 	if have node; then
-		rec node-perf-basic-prof -F 499 -g -- node --perf-basic-prof -e \
+		# (node writes isolate-*-v8.log files in its working directory)
+		rec node-perf-basic-prof -F 499 -g -- sh -c 'cd "$1" && shift && exec "$@"' sh "$TMP" node --perf-basic-prof -e \
 			'function inner(n){let s=0;for(let i=0;i<n;i++)s+=i*31^(s>>>3);return s}
 			 function outer(){return inner(100000)} let t=Date.now(),x=0;
 			 while(Date.now()-t<1000)x+=outer(); console.log(x)'
