@@ -10,6 +10,7 @@
 #include "model/folded.h"
 #include "model/perfscript.h"
 #include "output/flamegraph.h"
+#include "output/pprof.h"
 
 static const char usage[] =
 	"usage: ptk flamegraph [IN...] [-o OUT.svg] [--reverse] [--title T] [--subtitle T]\n"
@@ -22,7 +23,8 @@ static const char usage[] =
 	"period, only the first event kept). IN defaults to standard input;\n"
 	"several inputs are added together. In the SVG: hover for counts, click to zoom, Ctrl-F\n"
 	"or Search for a regular expression (the matched share is shown), Esc resets.\n"
-	"  -o OUT        write the SVG to OUT (default standard output)\n"
+	"  -o OUT        write the SVG to OUT (default standard output); OUT.pb.gz or OUT.pprof:\n"
+	"                a pprof profile of the stacks (go tool pprof, Parca, Pyroscope)\n"
 	"  --reverse     icicle graph: root at the top (also --inverted)\n"
 	"  --title T / --subtitle T   heading (default \"Flame Graph\" / none)\n"
 	"  --width PX    image width (default 1200)\n"
@@ -362,6 +364,10 @@ int cmd_flamegraph(struct ptk_ctx *ctx, int argc, char **argv)
 				       argv[optind]);
 	if (diff_a && folded_out)
 		return ptk_usage_error(ctx, "--diff draws an SVG: --folded does not apply");
+	if (diff_a && ptk_pprof_path(outpath))
+		return ptk_usage_error(ctx, "--diff draws an SVG: no pprof output");
+	if (folded_out && ptk_pprof_path(outpath))
+		return ptk_usage_error(ctx, "--folded and a pprof -o %s: pick one", outpath);
 
 	f = ptk_folded_new();
 	if (diff_a) {
@@ -401,6 +407,13 @@ int cmd_flamegraph(struct ptk_ctx *ctx, int argc, char **argv)
 	}
 	if (folded_out) {
 		r = ptk_folded_write(f, out);
+	} else if (ptk_pprof_path(outpath)) {
+		struct ptk_pprof *pp = ptk_pprof_new();
+		ptk_pprof_sample_type(pp, fo.countname ? fo.countname : "samples", "count");
+		ptk_folded_sort(f);
+		ptk_pprof_add_folded(pp, f, false, NULL);
+		r = fflush(out) ? -errno : ptk_pprof_write(pp, fileno(out));
+		ptk_pprof_free(pp);
 	} else {
 		if (base && !fo.subtitle)
 			fo.subtitle = "differential: widths from B, red grew, blue shrank since A";
