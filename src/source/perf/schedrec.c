@@ -2,6 +2,7 @@
 #include "source/perf/schedrec.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -137,6 +138,9 @@ int ptk_schedrec_open(struct ptk_schedrec *r, int data_pages)
 		a.sample_type =
 			PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_RAW;
 		a.disabled = 1;
+		/* wake the reader when a quarter of the ring is used */
+		a.watermark = 1;
+		a.wakeup_watermark = (u32)((size_t)data_pages * 4096 / 4);
 		e = ptk_perf_sampler_open(&r->s[k], &a, &all, data_pages);
 		if (e) {
 			if (k == SR_SWITCH) {
@@ -150,6 +154,16 @@ int ptk_schedrec_open(struct ptk_schedrec *r, int data_pages)
 	if (err)
 		ptk_schedrec_close(r);
 	return err;
+}
+
+int ptk_schedrec_pollfds(const struct ptk_schedrec *r, struct pollfd *pf, int max)
+{
+	int n = 0;
+
+	for (int k = 0; k < SR_N; k++)
+		for (int i = 0; r->open[k] && i < r->s[k].nring && n < max; i++)
+			pf[n++] = (struct pollfd){ .fd = r->s[k].ring[i].fd, .events = POLLIN };
+	return n;
 }
 
 void ptk_schedrec_enable(struct ptk_schedrec *r, bool on)

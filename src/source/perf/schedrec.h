@@ -31,6 +31,9 @@ struct ptk_schedrec {
  */
 int ptk_schedrec_open(struct ptk_schedrec *r, int data_pages);
 void ptk_schedrec_enable(struct ptk_schedrec *r, bool on);
+struct pollfd;
+/* The rings' fds into pf[0..max) (POLLIN when a quarter of a ring is used). Returns n. */
+int ptk_schedrec_pollfds(const struct ptk_schedrec *r, struct pollfd *pf, int max);
 /* Move every ring's records into r->ev. Returns the records added. */
 size_t ptk_schedrec_read(struct ptk_schedrec *r);
 /* Records the kernel dropped (rings full). */
