@@ -9,6 +9,7 @@
 #include "cmd/cmd.h"
 #include "model/folded.h"
 #include "model/perfscript.h"
+#include "output/archive.h"
 #include "output/flamegraph.h"
 #include "output/pprof.h"
 
@@ -17,6 +18,7 @@ static const char usage[] =
 	"                      [--width PX] [--colors hot|mem|io|java|js] [--countname NAME]\n"
 	"                      [--diff A B] [--folded] [--pid | --tid] [--kernel] [--jit]\n"
 	"                      [--all] [--addrs] [--event-filter NAME] [--no-period] [-v]\n"
+	"                      [--db FILE [--at T | --from T --to T] [--utc]]\n"
 	"Draw an interactive SVG flame graph (flamegraph.pl) from folded stacks (\"a;b;c 12\")\n"
 	"or from `perf script` text, recognised by itself and collapsed as stackcollapse-perf.pl\n"
 	"does (process name first, then frames root to leaf, each sample weighted by its\n"
@@ -41,7 +43,12 @@ static const char usage[] =
 	"  --event-filter NAME   perf script input: keep only samples of this event (default:\n"
 	"                the first one seen, with a warning naming the others; also --event)\n"
 	"  --no-period   count 1 per sample instead of the sample's period\n"
-	"  -v            print the samples read and written, per event, to standard error\n";
+	"  -v            print the samples read and written, per event, to standard error\n"
+	"  --db FILE     the continuous profile of 'ptk record --profile' in that archive:\n"
+	"                --at T the interval nearest T, --from T / --to T a window (default all);\n"
+	"                with --diff A B, A and B are windows 'FROM..TO' or times T\n"
+	"  --utc         times are UTC (default local); T as 'ptk sar' takes it (HH:MM[:SS],\n"
+	"                'YYYY-MM-DD HH:MM', @EPOCH, -30m, now)\n";
 
 enum {
 	OPT_REVERSE = 0x1300,
@@ -60,7 +67,75 @@ enum {
 	OPT_ALL,
 	OPT_ADDRS,
 	OPT_NOPERIOD,
+	OPT_DB,
+	OPT_AT,
+	OPT_FROM,
+	OPT_TO,
+	OPT_UTC,
 };
+
+/* The archive's profile over [from_ms, to_ms] into f; "T" alone: the interval nearest T.
+ * 0, or an exit code after printing the reason. */
+static int read_db_window(struct ptk_arc *a, const char *spec_from, const char *spec_to,
+			  const char *spec_at, bool utc, struct ptk_folded *f)
+{
+	s64 from = INT64_MIN, to = INT64_MAX;
+	long n = 0;
+	int r;
+
+	if (spec_at) {
+		struct ptk_arc_index idx = { 0 };
+		s64 t;
+		int k;
+		if (ptk_arc_parse_time(spec_at, utc, 0, &t)) {
+			ptk_err("--at: cannot read the time '%s'", spec_at);
+			return PTK_EXIT_USAGE;
+		}
+		if (ptk_arc_list(a, INT64_MIN, INT64_MAX, &idx) ||
+		    (k = ptk_arc_nearest(&idx, t)) < 0) {
+			ptk_arc_index_free(&idx);
+			ptk_err("the archive has no samples");
+			return PTK_EXIT_RUNTIME;
+		}
+		from = to = idx.t_ms[k];
+		ptk_arc_index_free(&idx);
+	}
+	if (spec_from && ptk_arc_parse_time(spec_from, utc, 0, &from)) {
+		ptk_err("cannot read the time '%s'", spec_from);
+		return PTK_EXIT_USAGE;
+	}
+	if (spec_to && ptk_arc_parse_time(spec_to, utc, 0, &to)) {
+		ptk_err("cannot read the time '%s'", spec_to);
+		return PTK_EXIT_USAGE;
+	}
+	r = ptk_arc_load_profile(a, from, to, f, &n);
+	if (r == -ENOENT) {
+		ptk_err("this archive holds no profiles (recorded before schema version 3)");
+		return PTK_EXIT_RUNTIME;
+	}
+	if (r) {
+		ptk_err("cannot read the profile: %s", ptk_arc_errmsg(a));
+		return PTK_EXIT_RUNTIME;
+	}
+	if (!n) {
+		ptk_err("no profile in that window (record with 'ptk record --profile')");
+		return PTK_EXIT_RUNTIME;
+	}
+	return 0;
+}
+
+/* A --diff operand with --db: "FROM..TO" or a time T (the interval nearest it). */
+static int read_db_spec(struct ptk_arc *a, const char *spec, bool utc, struct ptk_folded *f)
+{
+	const char *dots = strstr(spec, "..");
+	char from[128], to[128];
+
+	if (!dots)
+		return read_db_window(a, NULL, NULL, spec, utc, f);
+	snprintf(from, sizeof(from), "%.*s", (int)(dots - spec), spec);
+	snprintf(to, sizeof(to), "%s", dots + 2);
+	return read_db_window(a, from[0] ? from : NULL, to[0] ? to : NULL, NULL, utc, f);
+}
 
 struct totals {
 	u64 samples_in, samples_out, filtered, skipped, folded_bad, overflow;
@@ -269,6 +344,11 @@ int cmd_flamegraph(struct ptk_ctx *ctx, int argc, char **argv)
 		{ "all", no_argument, NULL, OPT_ALL },
 		{ "addrs", no_argument, NULL, OPT_ADDRS },
 		{ "no-period", no_argument, NULL, OPT_NOPERIOD },
+		{ "db", required_argument, NULL, OPT_DB },
+		{ "at", required_argument, NULL, OPT_AT },
+		{ "from", required_argument, NULL, OPT_FROM },
+		{ "to", required_argument, NULL, OPT_TO },
+		{ "utc", no_argument, NULL, OPT_UTC },
 		{ "verbose", no_argument, NULL, 'v' },
 		PTK_COMMON_OPTS,
 		{ 0 },
@@ -279,6 +359,8 @@ int cmd_flamegraph(struct ptk_ctx *ctx, int argc, char **argv)
 	struct totals tot = { 0 };
 	struct ptk_folded *f = NULL, *base = NULL;
 	const char *outpath = NULL, *diff_a = NULL, *diff_b = NULL;
+	const char *db = NULL, *at = NULL, *from = NULL, *to = NULL;
+	bool utc = false;
 	bool folded_out = false, verbose = false, pal_ok = false;
 	FILE *out = stdout;
 	struct ptk_outfile of = { .fd = -1 };
@@ -353,6 +435,21 @@ int cmd_flamegraph(struct ptk_ctx *ctx, int argc, char **argv)
 		case OPT_NOPERIOD:
 			po.unit = true;
 			break;
+		case OPT_DB:
+			db = optarg;
+			break;
+		case OPT_AT:
+			at = optarg;
+			break;
+		case OPT_FROM:
+			from = optarg;
+			break;
+		case OPT_TO:
+			to = optarg;
+			break;
+		case OPT_UTC:
+			utc = true;
+			break;
 		}
 	}
 	if (c == PTK_GETOPT_EXIT)
@@ -369,8 +466,38 @@ int cmd_flamegraph(struct ptk_ctx *ctx, int argc, char **argv)
 	if (folded_out && ptk_pprof_path(outpath))
 		return ptk_usage_error(ctx, "--folded and a pprof -o %s: pick one", outpath);
 
+	if ((at || from || to) && !db)
+		return ptk_usage_error(ctx,
+				       "--at, --from and --to read an archive: give --db FILE");
+	if (db && at && (from || to))
+		return ptk_usage_error(ctx, "--at or --from/--to, not both");
+	if (db && optind < argc)
+		return ptk_usage_error(ctx, "--db takes no input files ('%s')", argv[optind]);
+	if (db && diff_a && (at || from || to))
+		return ptk_usage_error(ctx, "--diff with --db: the windows are its operands "
+					    "(--diff FROM..TO FROM..TO)");
 	f = ptk_folded_new();
-	if (diff_a) {
+	if (db) {
+		char err[256];
+		struct ptk_arc *a = ptk_arc_open(db, PTK_ARC_RDONLY, err, sizeof(err));
+		if (!a) {
+			ptk_err("%s", err);
+			goto out_close_output;
+		}
+		if (diff_a) {
+			base = ptk_folded_new();
+			r = read_db_spec(a, diff_a, utc, base);
+			if (!r)
+				r = read_db_spec(a, diff_b, utc, f);
+		} else {
+			r = read_db_window(a, from, to, at, utc, f);
+		}
+		ptk_arc_close(a);
+		if (r) {
+			rc = r;
+			goto out_close_output;
+		}
+	} else if (diff_a) {
 		base = ptk_folded_new();
 		if ((r = read_input(diff_a, base, &po, &tot)) ||
 		    (r = read_input(diff_b, f, &po, &tot))) {

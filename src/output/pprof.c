@@ -459,12 +459,14 @@ static int write_all(int fd, const unsigned char *b, size_t n)
 	return 0;
 }
 
-int ptk_pprof_write(struct ptk_pprof *p, int fd)
+int ptk_pprof_gzip(struct ptk_pprof *p, unsigned char **out, size_t *outlen)
 {
-	unsigned char *raw, out[1 << 16];
+	unsigned char *raw;
 	size_t len;
+	struct pb o = { 0 };
+	unsigned char buf[1 << 16];
 	z_stream z = { 0 };
-	int r = 0, zr;
+	int zr, r = 0;
 
 	ptk_pprof_encode(p, &raw, &len);
 	/* windowBits 15 + 16: a gzip header and trailer */
@@ -475,17 +477,36 @@ int ptk_pprof_write(struct ptk_pprof *p, int fd)
 	z.next_in = raw;
 	z.avail_in = len;
 	do {
-		z.next_out = out;
-		z.avail_out = sizeof(out);
+		z.next_out = buf;
+		z.avail_out = sizeof(buf);
 		zr = deflate(&z, Z_FINISH);
 		if (zr == Z_STREAM_ERROR) {
 			r = -EIO;
 			break;
 		}
-		r = write_all(fd, out, sizeof(out) - z.avail_out);
-	} while (!r && zr != Z_STREAM_END);
+		pb_raw(&o, buf, sizeof(buf) - z.avail_out);
+	} while (zr != Z_STREAM_END);
 	deflateEnd(&z);
 	free(raw);
+	if (r) {
+		free(o.b);
+		return r;
+	}
+	*out = o.b;
+	*outlen = o.n;
+	return 0;
+}
+
+int ptk_pprof_write(struct ptk_pprof *p, int fd)
+{
+	unsigned char *gz;
+	size_t len;
+	int r = ptk_pprof_gzip(p, &gz, &len);
+
+	if (r)
+		return r;
+	r = write_all(fd, gz, len);
+	free(gz);
 	return r;
 }
 

@@ -64,6 +64,8 @@ void ptk_pprof_sample(struct ptk_pprof *p, const u64 *locs, int n, const s64 *va
  */
 void ptk_pprof_add_folded(struct ptk_pprof *p, const struct ptk_folded *f, bool comm_first,
 			  const s64 *scale);
+/* The gzipped profile into a malloc'ed buffer. 0 or -ENOMEM/-EIO. */
+int ptk_pprof_gzip(struct ptk_pprof *p, unsigned char **out, size_t *len);
 /* Write the gzipped profile to fd. 0 or -errno. */
 int ptk_pprof_write(struct ptk_pprof *p, int fd);
 /* Encode the profile (not gzipped) into a malloc'ed buffer *out of *len bytes. */
