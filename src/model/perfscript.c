@@ -86,6 +86,7 @@ static u32 itab_put(struct itab *t, const void *key, size_t len, bool *added)
 		t->cap = t->cap ? t->cap * 2 : 1024;
 		t->e = xrealloc(t->e, t->cap * sizeof(*t->e));
 	}
+	t->alen = (t->alen + 3) & ~(size_t)3; /* keys of u32 arrays are read in place */
 	if (t->alen + len + 1 > t->acap) {
 		while (t->alen + len + 1 > t->acap)
 			t->acap = t->acap ? t->acap * 2 : 1 << 16;

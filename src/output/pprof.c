@@ -29,6 +29,8 @@ struct pb {
 
 static void pb_raw(struct pb *p, const void *d, size_t n)
 {
+	if (!n)
+		return;
 	if (p->n + n > p->cap) {
 		while (p->n + n > p->cap)
 			p->cap = p->cap ? p->cap * 2 : 256;

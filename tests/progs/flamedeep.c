@@ -33,16 +33,77 @@ __attribute__((noinline)) static void work(int d)
 		getppid();
 }
 
-#define F(k)                                                                                 \
-	__attribute__((noinline)) static void f##k(int d)                                    \
-	{                                                                                    \
-		if (d <= 0)                                                                  \
-			work(k);                                                             \
-		else                                                                         \
-			tab[next() % 8](d - 1);                                              \
-		sink++;                                                                      \
-	}
-F(0) F(1) F(2) F(3) F(4) F(5) F(6) F(7)
+__attribute__((noinline)) static void f0(int d)
+{
+	if (d <= 0)
+		work(0);
+	else
+		tab[next() % 8](d - 1);
+	sink++;
+}
+
+__attribute__((noinline)) static void f1(int d)
+{
+	if (d <= 0)
+		work(1);
+	else
+		tab[next() % 8](d - 1);
+	sink++;
+}
+
+__attribute__((noinline)) static void f2(int d)
+{
+	if (d <= 0)
+		work(2);
+	else
+		tab[next() % 8](d - 1);
+	sink++;
+}
+
+__attribute__((noinline)) static void f3(int d)
+{
+	if (d <= 0)
+		work(3);
+	else
+		tab[next() % 8](d - 1);
+	sink++;
+}
+
+__attribute__((noinline)) static void f4(int d)
+{
+	if (d <= 0)
+		work(4);
+	else
+		tab[next() % 8](d - 1);
+	sink++;
+}
+
+__attribute__((noinline)) static void f5(int d)
+{
+	if (d <= 0)
+		work(5);
+	else
+		tab[next() % 8](d - 1);
+	sink++;
+}
+
+__attribute__((noinline)) static void f6(int d)
+{
+	if (d <= 0)
+		work(6);
+	else
+		tab[next() % 8](d - 1);
+	sink++;
+}
+
+__attribute__((noinline)) static void f7(int d)
+{
+	if (d <= 0)
+		work(7);
+	else
+		tab[next() % 8](d - 1);
+	sink++;
+}
 
 static double now(void)
 {
