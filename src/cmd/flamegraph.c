@@ -177,6 +177,24 @@ static bool significant(const char *l)
 	return l[0] != '#' && l[strspn(l, " \t\r")] != '\0';
 }
 
+/* The format from the first two significant held lines, then the held lines fed. Returns
+ * true for perf script. */
+static bool decide(char *held, const size_t *off, size_t n, struct ptk_perfscript *ps,
+		   struct ptk_folded *f, struct totals *t)
+{
+	const char *first[2] = { NULL, NULL };
+	int nsig = 0;
+	bool perf;
+
+	for (size_t i = 0; i < n && nsig < 2; i++)
+		if (significant(held + off[i]))
+			first[nsig++] = held + off[i];
+	perf = ptk_perfscript_detect(first[0], first[1]);
+	for (size_t i = 0; i < n; i++)
+		one_line(held + off[i], strlen(held + off[i]), perf, ps, f, t);
+	return perf;
+}
+
 /*
  * Read one input (NULL or "-" = stdin), folded or perf script, into f, in 1 MiB blocks
  * split at newlines in place: no copy and no allocation per line. The first two
@@ -187,7 +205,7 @@ static int read_input(const char *path, struct ptk_folded *f, const struct ptk_p
 {
 	int fd = (!path || !strcmp(path, "-")) ? 0 : open(path, O_RDONLY | O_CLOEXEC);
 	size_t cap = 1 << 20, len = 0, nheld = 0, heldcap = 0;
-	char *buf, *held = NULL, *first[2] = { NULL, NULL };
+	char *buf, *held = NULL;
 	size_t *heldoff = NULL, nhoff = 0;
 	int nsig = 0, err = 0;
 	bool decided = false, perf = false, eof = false;
@@ -236,15 +254,8 @@ static int read_input(const char *path, struct ptk_folded *f, const struct ptk_p
 				p = nl + 1;
 				continue;
 			}
-			nsig = 0;
-			for (size_t i = 0; i < nhoff && nsig < 2; i++)
-				if (significant(held + heldoff[i]))
-					first[nsig++] = held + heldoff[i];
-			perf = ptk_perfscript_detect(first[0], first[1]);
+			perf = decide(held, heldoff, nhoff, &ps, f, t);
 			decided = true;
-			for (size_t i = 0; i < nhoff; i++)
-				one_line(held + heldoff[i], strlen(held + heldoff[i]), perf, &ps, f,
-					 t);
 		}
 		/* keep the partial last line; a line longer than the buffer grows it */
 		len = end - p;
@@ -254,15 +265,8 @@ static int read_input(const char *path, struct ptk_folded *f, const struct ptk_p
 			buf = xrealloc(buf, cap + 1);
 		}
 		if (eof && !decided) {
-			nsig = 0;
-			for (size_t i = 0; i < nhoff && nsig < 2; i++)
-				if (significant(held + heldoff[i]))
-					first[nsig++] = held + heldoff[i];
-			perf = ptk_perfscript_detect(first[0], first[1]);
+			perf = decide(held, heldoff, nhoff, &ps, f, t);
 			decided = true;
-			for (size_t i = 0; i < nhoff; i++)
-				one_line(held + heldoff[i], strlen(held + heldoff[i]), perf, &ps, f,
-					 t);
 		}
 	}
 	free(held);
