@@ -265,7 +265,8 @@ void ptk_perfscript_finish(struct ptk_perfscript *ps)
 	free(buf);
 	/* the stacks are in out now: a second finish() adds nothing twice */
 	itab_free(&st->stacks);
-	memset(st->weight, 0, st->wcap * sizeof(*st->weight));
+	if (st->wcap)
+		memset(st->weight, 0, st->wcap * sizeof(*st->weight));
 }
 
 struct tok {
