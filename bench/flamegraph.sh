@@ -57,6 +57,12 @@ $SC "$W/perf.script" > "$W/pl.folded" 2> /dev/null
 "$PTK" flamegraph --folded "$W/perf.script" > "$W/ptk.folded" 2> /dev/null
 printf '  folded: %s stacks; ptk = stackcollapse-perf.pl: %s\n' "$(wc -l < "$W/ptk.folded")" \
 	"$(cmp -s "$W/pl.folded" "$W/ptk.folded" && echo "yes, byte-equal" || echo "NO, they differ")"
+if ! cmp -s "$W/pl.folded" "$W/ptk.folded"; then
+	# the documented difference: ptk keeps "(anonymous namespace)::f" frames, Perl skips them
+	echo "    $(diff "$W/pl.folded" "$W/ptk.folded" | grep -c '^>') stacks differ; $(diff "$W/pl.folded" "$W/ptk.folded" | grep '^>' | grep -vc '(anonymous namespace)') of them without an (anonymous namespace) frame (which ptk keeps and Perl skips: ptk-flamegraph(1))"
+	diff "$W/pl.folded" "$W/ptk.folded" | grep '^[<>]' | grep -v '(anonymous namespace)' | head -4 | cut -c1-200 | sed 's/^/    /'
+	[ -n "${KEEP:-}" ] && cp "$W/perf.script" "$KEEP/" && echo "    (perf script kept in $KEEP)"
+fi
 
 echo
 echo "== wall time, best of 3"
