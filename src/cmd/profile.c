@@ -283,6 +283,11 @@ static void report(struct prof *p, double wall)
 	if (l)
 		fprintf(stderr,
 			"lost: %" PRIu64 " samples (ring buffer full: raise -m or lower -F)\n", l);
+	if (p->cg == CG_DWARF && p->n.unwind_truncated)
+		fprintf(stderr,
+			"dwarf: %" PRIu64 " of %" PRIu64 " user stacks went on past the %d bytes "
+			"copied (their root reads [unknown])\n",
+			p->n.unwind_truncated, p->n.samples, STACK_USER);
 	if (p->cg == CG_DWARF && p->n.unwind_fail)
 		fprintf(stderr,
 			"dwarf: %" PRIu64 " of %" PRIu64 " user stacks did not unwind past "

@@ -35,7 +35,7 @@ struct ptk_stacks {
 	bool dwarf;
 	struct comm *comms[1024];
 	struct name_cache names;
-	u64 samples, bad, unwind_fail;
+	u64 samples, bad, unwind_fail, unwind_truncated;
 	ptk_stack_fn fn;
 	void *fn_arg;
 };
@@ -182,9 +182,12 @@ static void on_sample(struct ptk_stacks *p, const struct perf_event_header *h)
 			kips[nk++] = s.ip;
 	}
 	if (p->dwarf && s.regs_abi && s.pid) {
-		int r = ptk_unwind_dwarf(p->sym, s.pid, &s, uips, MAX_FRAMES);
+		unsigned fl;
+		int r = ptk_unwind_dwarf_ex(p->sym, s.pid, &s, uips, MAX_FRAMES, &fl);
 		if (r <= 1)
 			p->unwind_fail++;
+		if (fl & PTK_UNWIND_TRUNCATED)
+			p->unwind_truncated++;
 		nu = r > 0 ? r : 1;
 		if (r <= 0)
 			uips[0] = s.regs[8 /* PERF_REG_X86_IP */];
@@ -268,4 +271,5 @@ void ptk_stacks_counts(const struct ptk_stacks *p, struct ptk_stacks_counts *c)
 	c->samples = p->samples;
 	c->bad = p->bad;
 	c->unwind_fail = p->unwind_fail;
+	c->unwind_truncated = p->unwind_truncated;
 }

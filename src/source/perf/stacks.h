@@ -51,6 +51,7 @@ struct ptk_stacks_counts {
 	u64 samples; /* samples folded */
 	u64 bad; /* records that did not parse */
 	u64 unwind_fail; /* dwarf: user stacks that did not unwind past the sampled function */
+	u64 unwind_truncated; /* dwarf: stacks deeper than the bytes copied ("[unknown]" root) */
 };
 void ptk_stacks_counts(const struct ptk_stacks *st, struct ptk_stacks_counts *c);
 
