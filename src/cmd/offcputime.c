@@ -7,8 +7,11 @@
 #include <json-c/json.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "cmd/pprofstk.h"
 #include "offcputime.skel.h"
 /* light skeletons, one per hook flavour (kernel-side loader: no vmlinux BTF parsed here);
  * the libbpf skeleton is the fallback before 5.17 (PTK_BPF_LSKEL=0 forces it, =raw the
@@ -24,7 +27,7 @@
 static const char usage[] =
 	"usage: ptk offcputime [-p PID | -t TID | -c COMM | --cgroup PATH] [-u | -k] [--state N]\n"
 	"                      [-m MIN_US] [-M MAX_US] [-f] [--stack-storage-size N]\n"
-	"                      [--call-graph fp|dwarf[,BYTES]] [-v] [--json]\n"
+	"                      [--call-graph fp|dwarf[,BYTES]] [-o FILE.pb.gz] [-v] [--json]\n"
 	"                      [duration]\n"
 	"Off-CPU time by stack trace: from sched_switch, the time each task spent switched out,\n"
 	"summed in the kernel per (thread, user stack, kernel stack) (libbpf-tools offcputime).\n"
@@ -45,6 +48,9 @@ static const char usage[] =
 	"               the registers copied at each switch-out and unwound here with libdw's\n"
 	"               CFI, for code built without frame pointers (as perf --call-graph dwarf);\n"
 	"               stacks deeper than the copy are counted and end in [unknown]\n"
+	"  -o FILE.pb.gz   also write a pprof profile (go tool pprof, Parca, Pyroscope): sample\n"
+	"               types off_cpu_periods/count and off_cpu/nanoseconds, a location per\n"
+	"               address in its mapping with the build ID, labels pid, tid, comm, cgroup\n"
 	"Text output reads leaf first: kernel frames, '--', user frames, then comm (tid) and the\n"
 	"total off-CPU microseconds; the largest totals are printed last.\n";
 
@@ -84,6 +90,7 @@ struct priv {
 	bool dwarf;
 	u32 ustack_bytes;
 	struct dwarf *dw;
+	const char *outpath; /* -o FILE.pb.gz */
 };
 
 /* light skeletons, one per hook flavour, else the libbpf skeleton in r->skel */
@@ -137,8 +144,9 @@ static_assert(ARRAY_SIZE(lost_name) == OFFCPU_LOST_NR, "lost_name");
 		(skel)->rodata->ustack_bytes = (p)->ustack_bytes;     \
 	} while (0)
 
-/* the ring buffer: 8 MiB with --call-graph dwarf (some 500 stack copies), else one page */
-#define OC_RINGBUF(p) ((p)->dwarf ? 8u << 20 : 4096u)
+/* the ring buffer: 16 MiB with --call-graph dwarf (some 2000 stack copies of 8 KiB), else
+ * one page */
+#define OC_RINGBUF(p) ((p)->dwarf ? 16u << 20 : 4096u)
 
 /* The libbpf skeleton, with the cheapest hook kept (a BTF probe). 0 or -errno. */
 static int open_libbpf(struct ptk_bpf_run *r)
@@ -485,6 +493,62 @@ static void print_text(const struct entry *e, const struct ostack *us, const str
 	printf("        %" PRIu64 "\n\n", (u64)e->v.delta_us);
 }
 
+/* The report's entries as a pprof profile in p->outpath. 0 or -errno. */
+static int write_pprof(struct ptk_bpf_run *r, const struct entry *ents, size_t n,
+		       const struct ostack *os, size_t nst)
+{
+	struct priv *p = r->priv;
+	struct ptk_pprof *pp = ptk_pprof_new();
+	struct pprofstk *c = pprofstk_new(pp, &r->ctx->src);
+	struct ptk_stack_frame *sf = xmalloc(2 * OFFCPU_MAX_DEPTH * sizeof(*sf));
+	struct ptk_outfile of = { .fd = -1 };
+	struct timespec ts;
+	int err;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ptk_pprof_sample_type(pp, "off_cpu_periods", "count");
+	ptk_pprof_sample_type(pp, "off_cpu", "nanoseconds");
+	ptk_pprof_time(pp,
+		       (s64)ts.tv_sec * 1000000000 + ts.tv_nsec - (s64)(ptk_now_ns() - r->start_ns),
+		       (s64)(ptk_now_ns() - r->start_ns));
+	ptk_pprof_comment(pp, p->dwarf ? "ptk offcputime --call-graph dwarf" : "ptk offcputime");
+	for (size_t j = 0; j < n; j++) {
+		const struct entry *e = &ents[j];
+		const struct ostack *ks = find_stack(os, nst, 0, e->k.kern_stack_id);
+		const struct ostack *us = find_stack(os, nst, e->k.tgid, e->k.user_stack_id);
+		s64 v[2] = { (s64)e->v.count, (s64)e->v.delta_us * 1000 };
+		struct ptk_stack_sample ss = { .pid = e->k.tgid,
+					       .tid = e->k.pid,
+					       .comm = e->k.comm };
+		int m = 0;
+		/* leaf first: the kernel's frames, then the user's */
+		for (int k = 0; k < ks->st.nf; k++)
+			sf[m++] = (struct ptk_stack_frame){ ks->st.f[k].addr,
+							    ptk_frame_name(&ks->st.f[k]),
+							    ks->st.f[k].module, true };
+		for (int k = 0; k < us->st.nf; k++)
+			sf[m++] = (struct ptk_stack_frame){ us->st.f[k].addr,
+							    ptk_frame_name(&us->st.f[k]),
+							    us->st.f[k].module, false };
+		ss.n = m;
+		ss.f = sf;
+		pprofstk_sample_values(c, &ss, v);
+	}
+	err = ptk_outfile_open(&of, p->outpath, 0666);
+	if (!err)
+		err = ptk_pprof_write(pp, of.fd);
+	if (!err)
+		err = ptk_outfile_commit(&of);
+	if (err)
+		ptk_outfile_abort(&of);
+	if (of.fd >= 0)
+		close(of.fd);
+	free(sf);
+	pprofstk_free(c);
+	ptk_pprof_free(pp);
+	return err;
+}
+
 static int oc_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 {
 	struct priv *p = r->priv;
@@ -534,6 +598,11 @@ static int oc_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 		} else {
 			print_text(e, us, ks);
 		}
+	}
+	if (p->outpath) {
+		int e = write_pprof(r, ents, n, os, nst);
+		if (e)
+			ptk_err("cannot write %s: %s", p->outpath, strerror(-e));
 	}
 	if (fl) {
 		/* threads of one process with the same stacks fold into one line */
@@ -648,6 +717,9 @@ static int oc_parsed(struct ptk_bpf_run *r, int argc, char **argv)
 
 	if (p->user_only && p->kern_only)
 		return ptk_usage_error(r->ctx, "-u and -k are exclusive");
+	if (p->outpath && !ptk_pprof_path(p->outpath))
+		return ptk_usage_error(
+			r->ctx, "-o: a pprof file FILE.pb.gz or FILE.pprof, not '%s'", p->outpath);
 	if (p->min_us > p->max_us)
 		return ptk_usage_error(r->ctx, "-m %" PRIu64 " is above -M %" PRIu64, p->min_us,
 				       p->max_us);
@@ -689,6 +761,7 @@ static const struct ptk_bpf_opt oc_opts[] = {
 	PTK_BPF_CALL(OPT_STATE, "state", required_argument),
 	PTK_BPF_CALL(OPT_STACK_STORAGE, "stack-storage-size", required_argument),
 	PTK_BPF_CALL(OPT_CALLGRAPH, "call-graph", required_argument),
+	PTK_BPF_STR('o', "output", struct priv, outpath),
 	{ 0 },
 };
 

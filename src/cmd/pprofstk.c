@@ -186,9 +186,15 @@ static u64 user_mapping(struct pprofstk *c, u32 pid, u64 addr)
 
 void pprofstk_sample(const struct ptk_stack_sample *s, void *arg)
 {
-	struct pprofstk *c = arg;
-	u64 locs[512];
 	s64 v[2] = { 1, (s64)s->period };
+
+	pprofstk_sample_values(arg, s, v);
+}
+
+void pprofstk_sample_values(struct pprofstk *c, const struct ptk_stack_sample *s,
+			    const s64 *v)
+{
+	u64 locs[512];
 	struct proc *p = proc_get(c, s->pid);
 	struct ptk_pprof_label lab[4] = {
 		{ .key = "pid", .num = s->pid },

@@ -18,7 +18,10 @@ struct pprofstk;
 /* A collector into pp (which it does not own), reading /proc through src. */
 struct pprofstk *pprofstk_new(struct ptk_pprof *pp, const struct ptk_src *src);
 void pprofstk_free(struct pprofstk *c);
-/* ptk_stack_fn: one sample. */
+/* ptk_stack_fn: one sample, values 1 and s->period. */
 void pprofstk_sample(const struct ptk_stack_sample *s, void *c);
+/* One sample with its values (one per sample type of the profile). */
+void pprofstk_sample_values(struct pprofstk *c, const struct ptk_stack_sample *s,
+			    const s64 *values);
 
 #endif

@@ -15,12 +15,14 @@ cc -O2 -g -fomit-frame-pointer -fno-optimize-sibling-calls -o "$TMP/nanoloop" "$
 check "--call-graph dwarf,7 (not a multiple of 8): usage error" [ $? = 2 ]
 "$PTK" offcputime --call-graph lbr 1 > /dev/null 2>&1
 check "--call-graph lbr: usage error" [ $? = 2 ]
+"$PTK" offcputime -o "$TMP/x.svg" 1 > /dev/null 2>&1
+check "-o not a pprof file: usage error" [ $? = 2 ]
 
 "$TMP/nanoloop" 8 &
 NL=$!
 sleep 0.3
 "$PTK" offcputime -f -c nanoloop 1 > "$TMP/fp.folded" 2> "$TMP/fp.err"
-"$PTK" offcputime --call-graph dwarf -f -c nanoloop 1 > "$TMP/dw.folded" 2> "$TMP/dw.err"
+"$PTK" offcputime --call-graph dwarf -f -c nanoloop -o "$TMP/dw.pb.gz" 1 > "$TMP/dw.folded" 2> "$TMP/dw.err"
 "$PTK" offcputime --call-graph dwarf --json -c nanoloop 1 > "$TMP/dw.json" 2> /dev/null
 "$PTK" offcputime --call-graph dwarf,256 -f -c nanoloop 1 > "$TMP/tr.folded" 2> "$TMP/tr.err"
 kill $NL 2> /dev/null
@@ -51,3 +53,18 @@ grep -h '^dwarf:' "$TMP/tr.err" | sed 's/^/# 256 bytes: /'
 tr=$(sed -n 's/.* \([0-9]*\) deeper than the 256 bytes.*/\1/p' "$TMP/tr.err")
 check "a 256-byte copy: stacks deeper than it counted (${tr:-none}), their root [unknown]" \
 	bash -c "[ '${tr:-0}' -gt 0 ] && grep -q '^nanoloop;\\[unknown\\];' '$TMP/tr.folded'"
+
+# the same run's pprof (-o): Go's pprof reads the off-CPU time and the recovered stack
+BDIR=${BUILD:-build}
+case "$BDIR" in /*) ;; *) BDIR=$REPO/$BDIR ;; esac
+GP=$BDIR/go-pprof/pprof
+if [ ! -x "$GP" ]; then
+	skip "Go's pprof not built here (54-pprof builds it)"
+else
+	tot=$("$GP" -top -nodecount=1 -sample_index=off_cpu -unit=ns "$TMP/dw.pb.gz" 2> /dev/null | sed -n 's/.* of \([0-9]*\)ns total.*/\1/p')
+	check "pprof's off_cpu total is the folded microseconds x 1000 (${tot:-?} ns, $dw us)" [ "${tot:-0}" = "$((dw * 1000))" ]
+	"$GP" -traces -sample_index=off_cpu "$TMP/dw.pb.gz" 2> /dev/null > "$TMP/dw.traces"
+	check "pprof -traces: f, g, main above the nanosleep leaf" bash -c "grep -A12 'nanosleep' '$TMP/dw.traces' | tr -s ' ' | grep -q '^ f\$' && grep -q '^ *main\$' '$TMP/dw.traces'"
+	bid=$(readelf -n "$TMP/nanoloop" 2> /dev/null | awk '/Build ID/ { print $3 }')
+	check "the nanoloop mapping carries its build ID ($bid)" bash -c "'$GP' -raw '$TMP/dw.pb.gz' 2>/dev/null | grep -q 'nanoloop $bid'"
+fi

@@ -74,6 +74,17 @@ static __always_inline void count_lost(__u32 why)
 		(*v)++;
 }
 
+struct vma_end {
+	__u64 end;
+};
+
+/* bpf_find_vma's callback: the end of the mapping holding the stack pointer */
+static long vma_end_cb(struct task_struct *task, struct vm_area_struct *vma, void *data)
+{
+	((struct vma_end *)data)->end = BPF_CORE_READ(vma, vm_end);
+	return 0;
+}
+
 /* The current task's (prev's, at sched_switch) user registers and stack, to user space. */
 static __always_inline void copy_ustack(const struct start_t *s)
 {
@@ -112,7 +123,16 @@ static __always_inline void copy_ustack(const struct start_t *s)
 	u->regs[21] = BPF_CORE_READ(regs, r13);
 	u->regs[22] = BPF_CORE_READ(regs, r14);
 	u->regs[23] = BPF_CORE_READ(regs, r15);
-	/* the stack may end (the top of the mapping) before n bytes: try shorter copies */
+	/* no more than the stack's mapping holds above sp: a read past its end fails whole,
+	 * after a page fault's worth of work */
+	{
+		struct vma_end ve = { 0 };
+		__u64 sp = u->regs[7];
+
+		if (!bpf_find_vma(cur, sp, vma_end_cb, &ve, 0) && ve.end > sp && ve.end - sp < n)
+			n = (__u32)(ve.end - sp) & ~7u;
+	}
+	/* the stack may still end sooner (find_vma busy): try shorter copies */
 	for (int k = 0; k < 4; k++) {
 		if (n > OFFCPU_USTACK_MAX)
 			n = OFFCPU_USTACK_MAX;
