@@ -156,3 +156,24 @@ fi
 check "--folded with a pprof -o: usage error (exit 2)" [ $? = 2 ]
 "$PTK" flamegraph "$TMP/in.folded" -o "$TMP/nodir/x.pb.gz" > /dev/null 2>&1
 check "pprof -o into a missing directory: exit 1" [ $? = 1 ]
+
+# 5. agg -o: a kstack key's rows as pprof (frames as locations, the comm a label)
+if ! is_root; then
+	skip "agg needs root"
+else
+	"$PTK" agg sched:sched_switch --by kstack,comm -o "$TMP/agg.pb.gz" --json 1 1 > "$TMP/agg.json" 2> /dev/null
+	want=$(python3 -c "import json, sys; d = json.load(open(sys.argv[1])); print(sum(r['count'] for r in d['rows']))" "$TMP/agg.json" 2> /dev/null)
+	top=$(python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1])); c = {}
+for r in d['rows']: c[r['comm']] = c.get(r['comm'], 0) + r['count']
+k = max(c, key=c.get); print(k, c[k])" "$TMP/agg.json" 2> /dev/null)
+	got=$(total_of "$TMP/agg.pb.gz")
+	gtop=$("$GP" -tags "$TMP/agg.pb.gz" 2> /dev/null | awk '/^ comm:/ { f = 1; next } f && /%/ { v = $1; sub(/\.0$/, "", v); print $NF, v; exit }')
+	note "agg: rows $want events, top comm '$top'; pprof total $got, top comm '$gtop'"
+	check_all "agg -o: pprof's total is the rows' event count ($want)" '[ -n "$want" ] && [ "$got" = "$want" ]'
+	# (comms of equal counts may be listed in another order: the largest count is compared)
+	check_all "agg -o: the comm key is a label, its largest value the rows' ($top)" '[ -n "$top" ] && [ "${gtop##* }" = "${top##* }" ]'
+	"$PTK" agg sched:sched_switch --by comm -o "$TMP/agg2.pb.gz" 1 1 > /dev/null 2>&1
+	check "agg -o without a kstack key: usage error" [ $? = 2 ]
+fi
