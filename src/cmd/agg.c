@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cmd/cmd.h"
 #include "output/pprof.h"
@@ -68,7 +67,6 @@ static void pprof_rows(struct ptk_agg *a, const struct ptk_agg_row *rows, size_t
 	struct priv *p = (struct priv *)a; /* the engine is its first member */
 	const struct ptk_agg_result *res = &a->res;
 	struct ptk_pprof *pp = ptk_pprof_new();
-	struct ptk_outfile of = { .fd = -1 };
 	int sk = -1, err;
 
 	for (int k = 0; k < res->nkeys && sk < 0; k++)
@@ -105,17 +103,9 @@ static void pprof_rows(struct ptk_agg *a, const struct ptk_agg_row *rows, size_t
 		}
 		ptk_pprof_sample(pp, locs, nf, v, lab, nl);
 	}
-	err = ptk_outfile_open(&of, p->outpath, 0666);
-	if (!err)
-		err = ptk_pprof_write(pp, of.fd);
-	if (!err)
-		err = ptk_outfile_commit(&of);
-	if (err) {
-		ptk_outfile_abort(&of);
+	err = ptk_pprof_save(pp, p->outpath);
+	if (err)
 		ptk_err("cannot write %s: %s", p->outpath, strerror(-err));
-	}
-	if (of.fd >= 0)
-		close(of.fd);
 	ptk_pprof_free(pp);
 }
 

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "cmd/cmd.h"
 #include "cmd/pprofstk.h"
@@ -501,7 +500,6 @@ static int write_pprof(struct ptk_bpf_run *r, const struct entry *ents, size_t n
 	struct ptk_pprof *pp = ptk_pprof_new();
 	struct pprofstk *c = pprofstk_new(pp, &r->ctx->src);
 	struct ptk_stack_frame *sf = xmalloc(2 * OFFCPU_MAX_DEPTH * sizeof(*sf));
-	struct ptk_outfile of = { .fd = -1 };
 	struct timespec ts;
 	int err;
 
@@ -534,15 +532,7 @@ static int write_pprof(struct ptk_bpf_run *r, const struct entry *ents, size_t n
 		ss.f = sf;
 		pprofstk_sample_values(c, &ss, v);
 	}
-	err = ptk_outfile_open(&of, p->outpath, 0666);
-	if (!err)
-		err = ptk_pprof_write(pp, of.fd);
-	if (!err)
-		err = ptk_outfile_commit(&of);
-	if (err)
-		ptk_outfile_abort(&of);
-	if (of.fd >= 0)
-		close(of.fd);
+	err = ptk_pprof_save(pp, p->outpath);
 	free(sf);
 	pprofstk_free(c);
 	ptk_pprof_free(pp);

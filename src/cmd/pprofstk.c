@@ -191,8 +191,7 @@ void pprofstk_sample(const struct ptk_stack_sample *s, void *arg)
 	pprofstk_sample_values(arg, s, v);
 }
 
-void pprofstk_sample_values(struct pprofstk *c, const struct ptk_stack_sample *s,
-			    const s64 *v)
+void pprofstk_sample_values(struct pprofstk *c, const struct ptk_stack_sample *s, const s64 *v)
 {
 	u64 locs[512];
 	struct proc *p = proc_get(c, s->pid);

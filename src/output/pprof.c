@@ -512,6 +512,22 @@ int ptk_pprof_write(struct ptk_pprof *p, int fd)
 	return r;
 }
 
+int ptk_pprof_save(struct ptk_pprof *p, const char *path)
+{
+	struct ptk_outfile of = { .fd = -1 };
+	int err = ptk_outfile_open(&of, path, 0666);
+
+	if (!err)
+		err = ptk_pprof_write(p, of.fd);
+	if (!err)
+		err = ptk_outfile_commit(&of);
+	if (err)
+		ptk_outfile_abort(&of);
+	if (of.fd >= 0)
+		close(of.fd);
+	return err;
+}
+
 bool ptk_pprof_path(const char *path)
 {
 	size_t l = path ? strlen(path) : 0;

@@ -68,6 +68,9 @@ void ptk_pprof_add_folded(struct ptk_pprof *p, const struct ptk_folded *f, bool 
 int ptk_pprof_gzip(struct ptk_pprof *p, unsigned char **out, size_t *len);
 /* Write the gzipped profile to fd. 0 or -errno. */
 int ptk_pprof_write(struct ptk_pprof *p, int fd);
+/* Write the gzipped profile to path, named only when whole (lib/util.h ptk_outfile). 0 or
+ * -errno. */
+int ptk_pprof_save(struct ptk_pprof *p, const char *path);
 /* Encode the profile (not gzipped) into a malloc'ed buffer *out of *len bytes. */
 void ptk_pprof_encode(struct ptk_pprof *p, unsigned char **out, size_t *len);
 
