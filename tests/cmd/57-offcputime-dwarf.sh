@@ -18,13 +18,13 @@ check "--call-graph lbr: usage error" [ $? = 2 ]
 "$PTK" offcputime -o "$TMP/x.svg" 1 > /dev/null 2>&1
 check "-o not a pprof file: usage error" [ $? = 2 ]
 
-"$TMP/nanoloop" 8 &
+"$TMP/nanoloop" 60 &
 NL=$!
 sleep 0.3
 "$PTK" offcputime -f -c nanoloop 1 > "$TMP/fp.folded" 2> "$TMP/fp.err"
 "$PTK" offcputime --call-graph dwarf -f -c nanoloop -o "$TMP/dw.pb.gz" 1 > "$TMP/dw.folded" 2> "$TMP/dw.err"
 "$PTK" offcputime --call-graph dwarf --json -c nanoloop 1 > "$TMP/dw.json" 2> /dev/null
-"$PTK" offcputime --call-graph dwarf,256 -f -c nanoloop 1 > "$TMP/tr.folded" 2> "$TMP/tr.err"
+"$PTK" offcputime --call-graph dwarf,64 -f -c nanoloop 1 > "$TMP/tr.folded" 2> "$TMP/tr.err"
 kill $NL 2> /dev/null
 wait $NL 2> /dev/null
 sort -t' ' -k2 -n "$TMP/fp.folded" | tail -1 | cut -c1-170 | sed 's/^/# fp: /'
@@ -49,9 +49,9 @@ print("unwound %d copy %d full %d modules %s" % (w.get("unwound", 0), w.get("cop
 PY
 note "json: $(cat "$TMP/dw.check")"
 check "JSON: the dwarf counts and user frames with their modules" grep -qE 'unwound [1-9][0-9]* copy 8192 full [1-9]' "$TMP/dw.check"
-grep -h '^dwarf:' "$TMP/tr.err" | sed 's/^/# 256 bytes: /'
-tr=$(sed -n 's/.* \([0-9]*\) deeper than the 256 bytes.*/\1/p' "$TMP/tr.err")
-check "a 256-byte copy: stacks deeper than it counted (${tr:-none}), their root [unknown]" \
+grep -h '^dwarf:' "$TMP/tr.err" | sed 's/^/# 64 bytes: /'
+tr=$(sed -n 's/.* \([0-9]*\) deeper than the 64 bytes.*/\1/p' "$TMP/tr.err")
+check "a 64-byte copy: stacks deeper than it counted (${tr:-none}), their root [unknown]" \
 	bash -c "[ '${tr:-0}' -gt 0 ] && grep -q '^nanoloop;\\[unknown\\];' '$TMP/tr.folded'"
 
 # the same run's pprof (-o): Go's pprof reads the off-CPU time and the recovered stack
