@@ -1,26 +1,29 @@
 #!/usr/bin/env bash
-# ptk flamegraph on a large profile, side by side with perf's own reporting of the same data:
-#  - record: perf record -F 4999 -a -g sleep 10 while stress-ng loads both CPUs (>= 50k samples)
-#  - perf script (text export, the input of every flame graph pipeline) and
-#    perf report --stdio (perf's own call-graph report) on the same perf.data
-#  - ptk flamegraph: perf script text -> SVG, perf script text -> folded, folded -> SVG
-#  - stackcollapse-perf.pl | flamegraph.pl too, when they are installed (not a Debian 12
-#    package; FLAMEGRAPH_DIR=path/to/FlameGraph to point at a checkout)
-# Wall time, best of 3; the sample totals are checked against perf report's.
-# usage: bench/flamegraph.sh [seconds]     (PTK=path to ptk, default build/ptk; root)
+# ptk flamegraph against FlameGraph's Perl pipeline (stackcollapse-perf.pl | flamegraph.pl)
+# on a real perf script of at least 1 million lines:
+#  - record: perf record -F 2999 -a -g while tests/progs/flamedeep (deep, varied stacks with
+#    kernel frames) runs on both CPUs, longer until perf script prints >= MINLINES lines
+#  - the folded stacks of both must be byte-equal (and are checked)
+#  - wall time, best of 3: collapse, SVG, and the two together (perf script text -> SVG),
+#    side by side with perf script and perf report --stdio on the same perf.data
+# usage: bench/flamegraph.sh [MINLINES]   (default 1000000; PTK=ptk binary; root;
+#        PTK_PEERS=dir holding flamegraph/, else ../shared/peers, else /work/shared/peers)
 set -u
 cd "$(dirname "$0")/.."
 PTK=${PTK:-$PWD/build/ptk}
-SECS=${1:-10}
+MINLINES=${1:-1000000}
 [ -x "$PTK" ] || { echo "build first: make" >&2; exit 1; }
 command -v perf > /dev/null || { echo "perf not installed (apt-get install linux-perf)" >&2; exit 1; }
+PEERS=""
+for d in "${PTK_PEERS:-}" "$PWD/../shared/peers" /work/shared/peers; do
+	[ -n "$d" ] && [ -f "$d/flamegraph/stackcollapse-perf.pl" ] && PEERS=$d && break
+done
+[ -n "$PEERS" ] || { echo "FlameGraph's scripts not found (PTK_PEERS)" >&2; exit 1; }
+SC="perl $PEERS/flamegraph/stackcollapse-perf.pl" FG="perl $PEERS/flamegraph/flamegraph.pl"
 W=$(mktemp -d)
-LOADPID=
-cleanup() { [ -n "$LOADPID" ] && kill "$LOADPID" 2> /dev/null; wait 2> /dev/null; rm -rf "$W"; }
-trap cleanup EXIT
+trap 'kill $(jobs -p) 2> /dev/null; wait 2> /dev/null; rm -rf "$W"' EXIT
 
-# best-of-3 wall seconds of a shell command
-best() {
+best() { # best-of-3 wall seconds of a shell command
 	local b="" t0 t1 d
 	for _ in 1 2 3; do
 		t0=$(date +%s.%N)
@@ -31,65 +34,57 @@ best() {
 	done
 	echo "$b"
 }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3fx", a / b; else print "-" }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3f", a / b; else print "-" }'; }
 
-echo "== recording: perf record -F 4999 -a -g sleep $SECS, stress-ng --cpu 2 as load"
-if command -v stress-ng > /dev/null; then
-	stress-ng --cpu 2 --timeout $((SECS + 2)) > /dev/null 2>&1 &
-	LOADPID=$!
+cc -O1 -g -fno-omit-frame-pointer -o "$W/flamedeep" tests/progs/flamedeep.c || exit 1
+secs=8
+for _ in 1 2 3; do
+	echo "== recording: perf record -F 2999 -a -g, flamedeep on both CPUs for ${secs}s"
+	"$W/flamedeep" "$secs" > /dev/null &
+	perf record -q -F 2999 -a -g -o "$W/perf.data" -- "$W/flamedeep" "$secs" > /dev/null 2>&1 ||
+		{ echo "perf record failed (perf_event_paranoid? root?)" >&2; exit 1; }
+	wait
+	perf script -i "$W/perf.data" > "$W/perf.script" 2> /dev/null
+	lines=$(wc -l < "$W/perf.script")
+	[ "$lines" -ge "$MINLINES" ] && break
+	secs=$((secs * 2 * MINLINES / (lines + 1) + 1))
+done
+printf '  perf.data %s, perf script %s lines (%s)\n' "$(du -h "$W/perf.data" | cut -f1)" \
+	"$lines" "$(du -h "$W/perf.script" | cut -f1)"
+[ "$lines" -ge "$MINLINES" ] || echo "  (fewer than $MINLINES lines)"
+
+$SC "$W/perf.script" > "$W/pl.folded" 2> /dev/null
+"$PTK" flamegraph --folded "$W/perf.script" > "$W/ptk.folded" 2> /dev/null
+printf '  folded: %s stacks; ptk = stackcollapse-perf.pl: %s\n' "$(wc -l < "$W/ptk.folded")" \
+	"$(cmp -s "$W/pl.folded" "$W/ptk.folded" && echo "yes, byte-equal" || echo "NO, they differ")"
+if ! cmp -s "$W/pl.folded" "$W/ptk.folded"; then
+	# the documented difference: ptk keeps "(anonymous namespace)::f" frames, Perl skips them
+	echo "    $(diff "$W/pl.folded" "$W/ptk.folded" | grep -c '^>') stacks differ; $(diff "$W/pl.folded" "$W/ptk.folded" | grep '^>' | grep -vc '(anonymous namespace)') of them without an (anonymous namespace) frame (which ptk keeps and Perl skips: ptk-flamegraph(1))"
+	diff "$W/pl.folded" "$W/ptk.folded" | grep '^[<>]' | grep -v '(anonymous namespace)' | head -4 | cut -c1-200 | sed 's/^/    /'
+	[ -n "${KEEP:-}" ] && cp "$W/perf.script" "$KEEP/" && echo "    (perf script kept in $KEEP)"
 fi
-perf record -q -F 4999 -a -g -o "$W/perf.data" -- sleep "$SECS" > /dev/null 2>&1 ||
-	{ echo "perf record failed (perf_event_paranoid? root?)" >&2; exit 1; }
-[ -n "$LOADPID" ] && kill "$LOADPID" 2> /dev/null
-wait 2> /dev/null
-LOADPID=
-perf script -i "$W/perf.data" > "$W/perf.script" 2> /dev/null
-"$PTK" flamegraph --folded "$W/perf.script" > "$W/perf.folded" 2> /dev/null
-nrep=$(perf report -i "$W/perf.data" --stdio -n --sort comm -g none 2> /dev/null |
-	awk '!/^#/ && NF >= 4 { s += $3 } END { print s + 0 }')
-nptk=$(awk '{ s += $NF } END { print s + 0 }' "$W/perf.folded")
-printf '  perf.data %s, perf script text %s, %s folded stacks\n' \
-	"$(du -h "$W/perf.data" | cut -f1)" "$(du -h "$W/perf.script" | cut -f1)" \
-	"$(wc -l < "$W/perf.folded")"
-printf '  samples: perf report %s, ptk flamegraph %s (%s)\n' "$nrep" "$nptk" \
-	"$([ "$nrep" = "$nptk" ] && echo equal || echo DIFFERENT)"
-[ "$nrep" -ge 50000 ] || echo "  (fewer than 50k samples: raise the duration)"
 
 echo
 echo "== wall time, best of 3"
+t_sc=$(best "$SC $W/perf.script > $W/x.folded")
+t_fg=$(best "$FG $W/pl.folded > $W/x.svg")
+t_pl=$(best "$SC $W/perf.script | $FG > $W/x.svg")
+t_fold=$(best "$PTK flamegraph --folded $W/perf.script > $W/x.folded")
+t_svg=$(best "$PTK flamegraph $W/ptk.folded -o $W/x.svg")
+t_all=$(best "$PTK flamegraph $W/perf.script -o $W/x.svg")
 t_script=$(best "perf script -i $W/perf.data > $W/x.txt")
 t_report=$(best "perf report -i $W/perf.data --stdio > $W/x.txt")
-t_p2svg=$(best "$PTK flamegraph $W/perf.script -o $W/a.svg")
-t_p2fold=$(best "$PTK flamegraph --folded $W/perf.script > $W/x.folded")
-t_f2svg=$(best "$PTK flamegraph $W/perf.folded -o $W/b.svg")
-t_pipe=$(best "perf script -i $W/perf.data | $PTK flamegraph -o $W/c.svg")
-printf '  %-52s %8ss\n' "perf script (perf.data -> text)" "$t_script" \
-	"perf report --stdio (perf.data -> call-graph report)" "$t_report" \
-	"ptk flamegraph: perf script text -> SVG" "$t_p2svg" \
-	"ptk flamegraph --folded: perf script text -> folded" "$t_p2fold" \
-	"ptk flamegraph: folded -> SVG" "$t_f2svg" \
-	"perf script | ptk flamegraph (whole pipeline)" "$t_pipe"
-echo "  ratios:"
-echo "    ptk text->SVG / perf script:        $(ratio "$t_p2svg" "$t_script")"
-echo "    ptk text->SVG / perf report --stdio: $(ratio "$t_p2svg" "$t_report")"
-echo "    ptk folded->SVG / perf report --stdio: $(ratio "$t_f2svg" "$t_report")"
-echo "    (perf script | ptk) / perf report --stdio: $(ratio "$t_pipe" "$t_report")"
-printf '  SVG: %s, %s frames drawn\n' "$(du -h "$W/a.svg" | cut -f1)" "$(grep -c '^<g><title>' "$W/a.svg")"
-
-SC="" FG=""
-for d in "${FLAMEGRAPH_DIR:-}" /usr/share/flamegraph /usr/local/share/FlameGraph /opt/FlameGraph; do
-	[ -n "$d" ] && [ -x "$d/stackcollapse-perf.pl" ] && SC=$d/stackcollapse-perf.pl && FG=$d/flamegraph.pl && break
-done
-[ -z "$SC" ] && SC=$(command -v stackcollapse-perf.pl || true) && FG=$(command -v flamegraph.pl || true)
-echo
-if [ -n "$SC" ] && [ -n "$FG" ]; then
-	t_sc=$(best "$SC $W/perf.script > $W/pl.folded")
-	t_fg=$(best "$FG $W/pl.folded > $W/pl.svg")
-	printf '  %-52s %8ss  (ptk %s)\n' "stackcollapse-perf.pl" "$t_sc" "$(ratio "$t_p2fold" "$t_sc")" \
-		"flamegraph.pl" "$t_fg" "$(ratio "$t_f2svg" "$t_fg")"
-	npl=$(awk '{ s += $NF } END { print s + 0 }' "$W/pl.folded")
-	echo "  samples: stackcollapse-perf.pl $npl (it keeps the first event only), ptk $nptk"
-else
-	echo "  stackcollapse-perf.pl / flamegraph.pl: not installed here (no Debian 12 package"
-	echo "  'flamegraph'); set FLAMEGRAPH_DIR to a FlameGraph checkout to compare"
-fi
+printf '  %-56s %8ss\n' \
+	"stackcollapse-perf.pl (perf script text -> folded)" "$t_sc" \
+	"flamegraph.pl (folded -> SVG)" "$t_fg" \
+	"stackcollapse-perf.pl | flamegraph.pl (text -> SVG)" "$t_pl" \
+	"ptk flamegraph --folded (text -> folded)" "$t_fold" \
+	"ptk flamegraph (folded -> SVG)" "$t_svg" \
+	"ptk flamegraph (text -> SVG, collapse + SVG)" "$t_all" \
+	"perf script (perf.data -> text)" "$t_script" \
+	"perf report --stdio (perf.data -> call-graph report)" "$t_report"
+echo "  ratios (ptk / Perl; the goal is <= 0.10 for text -> SVG):"
+echo "    collapse:        $(ratio "$t_fold" "$t_sc")"
+echo "    SVG:             $(ratio "$t_svg" "$t_fg")"
+echo "    text -> SVG:     $(ratio "$t_all" "$t_pl")"
+echo "    ptk text -> SVG / perf script: $(ratio "$t_all" "$t_script")"

@@ -9,13 +9,15 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "output/pprof.h"
 #include "source/bpf/agg.h"
 #include "source/tracefs/tracefs.h"
 
 static const char usage[] =
 	"usage: ptk agg CAT:EVENT [--by KEY[,KEY...]] [--count | --sum FIELD | --hist FIELD\n"
 	"               [--linear MIN,MAX,STEP]] [--filter 'FIELD OP VALUE'] [-T] [-P|-L]\n"
-	"               [-p PID] [-t TID] [-c COMM] [--cgroup PATH] [--json] [interval [count]]\n"
+	"               [-p PID] [-t TID] [-c COMM] [--cgroup PATH] [-o FILE.pb.gz] [--json]\n"
+	"               [interval [count]]\n"
 	"       ptk agg --from CAT:EVENT:FIELD --to CAT:EVENT:FIELD [--hist] [--by KEY,...] [-m]\n"
 	"               [--filter ...] [interval [count]]\n"
 	"Aggregate any tracepoint in the kernel: event counts (default), the sum of a field, or a\n"
@@ -32,9 +34,22 @@ static const char usage[] =
 	"  --from/--to        latency histogram (usecs, -m msecs) between two tracepoints\n"
 	"  -T                 timestamp each report; -P / -L add pid / tid to the key\n"
 	"  -p PID, -t TID, -c COMM, --cgroup PATH   only events from this current task\n"
+	"  -o FILE.pb.gz      with a kstack key and --count or --sum: also write each report's\n"
+	"                     rows as a pprof profile (the stack's frames as locations, the\n"
+	"                     other keys as labels, the counts and sums as values)\n"
 	"Histogram percentiles are bucket upper bounds.\n";
 
-enum { OPT_BY = 0x2000, OPT_COUNT, OPT_SUM, OPT_HIST, OPT_LINEAR, OPT_FILTER, OPT_FROM, OPT_TO };
+enum {
+	OPT_BY = 0x2000,
+	OPT_COUNT,
+	OPT_SUM,
+	OPT_HIST,
+	OPT_LINEAR,
+	OPT_FILTER,
+	OPT_FROM,
+	OPT_TO,
+	OPT_OUTPUT,
+};
 
 /* The options as given, checked together once all are read. */
 struct priv {
@@ -42,7 +57,57 @@ struct priv {
 	const char *linear;
 	bool want_hist, want_sum, want_count;
 	char val[64]; /* --sum / --hist FIELD */
+	const char *outpath; /* -o FILE.pb.gz */
 };
+
+/* The report's rows as a pprof profile: the first stack key's frames as the locations (by
+ * name), the other keys as labels, the count (and sum) as values. */
+static void pprof_rows(struct ptk_agg *a, const struct ptk_agg_row *rows, size_t n)
+{
+	struct priv *p = (struct priv *)a; /* the engine is its first member */
+	const struct ptk_agg_result *res = &a->res;
+	struct ptk_pprof *pp = ptk_pprof_new();
+	int sk = -1, err;
+
+	for (int k = 0; k < res->nkeys && sk < 0; k++)
+		if (res->keys[k].stack)
+			sk = k;
+	ptk_pprof_sample_type(pp, "events", "count");
+	if (res->mode == PTK_AGG_SUM)
+		ptk_pprof_sample_type(pp, "sum", "count");
+	ptk_pprof_comment(pp, a->desc);
+	for (size_t i = 0; i < n; i++) {
+		const struct ptk_agg_row *w = &rows[i];
+		struct ptk_pprof_label lab[PTK_AGG_MAX_KEYS];
+		u64 locs[256];
+		s64 v[2] = { (s64)w->count, w->sum };
+		int nl = 0, nf = 0;
+		for (int k = 0; k < res->nkeys; k++) {
+			if (k == sk)
+				continue;
+			lab[nl] = (struct ptk_pprof_label){ .key = res->keys[k].name };
+			if (res->keys[k].type == PTK_V_STR)
+				lab[nl].str = w->str[k] ? w->str[k] : "";
+			else
+				lab[nl].num =
+					res->keys[k].type == PTK_V_S64 ? w->v[k].i : (s64)w->v[k].u;
+			nl++;
+		}
+		for (int f = 0; f < w->nframes[sk] && nf < (int)ARRAY_SIZE(locs); f++) {
+			/* the function: the frame without its "+0x1a" offset */
+			char fn[256];
+			const char *fr = w->frames[sk][f], *plus = strstr(fr, "+0x");
+			snprintf(fn, sizeof(fn), "%.*s", (int)(plus ? plus - fr : (long)strlen(fr)),
+				 fr);
+			locs[nf++] = ptk_pprof_location(pp, 0, 0, fn, NULL, 0);
+		}
+		ptk_pprof_sample(pp, locs, nf, v, lab, nl);
+	}
+	err = ptk_pprof_save(pp, p->outpath);
+	if (err)
+		ptk_err("cannot write %s: %s", p->outpath, strerror(-err));
+	ptk_pprof_free(pp);
+}
 
 /* An engine error: -EINVAL a usage error, else a runtime one. */
 static int agg_error(struct ptk_ctx *ctx, const struct ptk_agg *a, int rc)
@@ -146,6 +211,23 @@ static int agg_prepare(struct ptk_bpf_run *r)
 		rc = agg_error(r->ctx, &p->agg, rc);
 	else if (r->ctx->stop)
 		rc = PTK_BPF_DONE;
+	if (!rc && p->outpath) {
+		bool stack = false;
+		for (int k = 0; k < p->agg.res.nkeys; k++)
+			stack |= p->agg.res.keys[k].stack;
+		if (!ptk_pprof_path(p->outpath))
+			rc = ptk_usage_error(r->ctx,
+					     "-o: a pprof file FILE.pb.gz or FILE.pprof, not "
+					     "'%s'",
+					     p->outpath);
+		else if (!stack || ptk_agg_is_hist(p->agg.mode))
+			rc = ptk_usage_error(r->ctx,
+					     "-o %s: pprof needs a kstack key and --count or "
+					     "--sum",
+					     p->outpath);
+		else
+			p->agg.on_rows = pprof_rows;
+	}
 	if (rc)
 		ptk_tracefs_release();
 	return rc;
@@ -160,6 +242,7 @@ static const struct ptk_bpf_opt agg_opts[] = {
 	PTK_BPF_STR(OPT_FILTER, "filter", struct priv, agg.filter),
 	PTK_BPF_STR(OPT_FROM, "from", struct priv, agg.from),
 	PTK_BPF_STR(OPT_TO, "to", struct priv, agg.to),
+	PTK_BPF_STR('o', "output", struct priv, outpath),
 	{ 0 },
 };
 

@@ -42,6 +42,7 @@ int cmd_agg(struct ptk_ctx *ctx, int argc, char **argv);
 int cmd_strace(struct ptk_ctx *ctx, int argc, char **argv);
 int cmd_stat(struct ptk_ctx *ctx, int argc, char **argv);
 int cmd_profile(struct ptk_ctx *ctx, int argc, char **argv);
+int cmd_sched(struct ptk_ctx *ctx, int argc, char **argv);
 int cmd_exporter(struct ptk_ctx *ctx, int argc, char **argv);
 int cmd_flamegraph(struct ptk_ctx *ctx, int argc, char **argv);
 int cmd_pstack(struct ptk_ctx *ctx, int argc, char **argv);

@@ -7,9 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "cmd/pprofstk.h"
 #include "model/registry.h"
 #include "model/folded.h"
 #include "output/flamegraph.h"
@@ -39,12 +41,15 @@ static const char usage[] =
 	"  --folded      'comm;root;...;leaf count' lines, the FlameGraph format (default)\n"
 	"  --top         top functions: self % (sampled there) and total % (on the stack)\n"
 	"  --svg         a flame graph (also chosen by -o NAME.svg)\n"
-	"  -o FILE       write the folded stacks / table / SVG to FILE (default stdout)\n"
+	"  -o FILE       write the folded stacks / table / SVG to FILE (default stdout);\n"
+	"                FILE.pb.gz or FILE.pprof: a pprof profile (go tool pprof, Parca,\n"
+	"                Pyroscope) with addresses, mappings and build IDs, labels pid, tid,\n"
+	"                comm and cgroup\n"
 	"  --json        one object: top functions, folded stacks, samples, lost, observer\n"
 	"The cost of ptk itself (its CPU time, samples, samples lost) is printed on stderr.\n";
 
 enum { CG_NONE, CG_FP, CG_DWARF };
-enum { OUT_FOLDED, OUT_TOP, OUT_SVG };
+enum { OUT_FOLDED, OUT_TOP, OUT_SVG, OUT_PPROF };
 enum { OPT_CALLGRAPH = 0x1400, OPT_KERNEL, OPT_USER, OPT_FOLDED, OPT_TOP, OPT_SVG };
 
 #define STACK_USER 8192
@@ -76,6 +81,10 @@ struct prof {
 	struct ptk_stacks *stacks;
 	struct ptk_stacks_counts n; /* samples folded, unwind failures */
 	pid_t child;
+	struct ptk_pprof *pp; /* OUT_PPROF */
+	struct pprofstk *ppc;
+	s64 wall_start_ns;
+	u64 t0;
 };
 
 /* ---- opening ---- */
@@ -197,6 +206,11 @@ static int write_output(struct prof *p)
 			 p->event, p->hz, p->folded->total);
 		o.subtitle = sub;
 		err = p->folded->n ? ptk_flamegraph_svg(p->folded, NULL, &o, out) : -ENODATA;
+	} else if (p->mode == OUT_PPROF) {
+		ptk_pprof_time(p->pp, p->wall_start_ns, (s64)(ptk_now_ns() - p->t0));
+		err = !p->folded->n ? -ENODATA :
+		      fflush(out)   ? -errno :
+				      ptk_pprof_write(p->pp, of.fd);
 	} else if (p->mode == OUT_TOP) {
 		err = write_top(p, out);
 	} else {
@@ -269,6 +283,11 @@ static void report(struct prof *p, double wall)
 	if (l)
 		fprintf(stderr,
 			"lost: %" PRIu64 " samples (ring buffer full: raise -m or lower -F)\n", l);
+	if (p->cg == CG_DWARF && p->n.unwind_truncated)
+		fprintf(stderr,
+			"dwarf: %" PRIu64 " of %" PRIu64 " user stacks went on past the %d bytes "
+			"copied (their root reads [unknown])\n",
+			p->n.unwind_truncated, p->n.samples, STACK_USER);
 	if (p->cg == CG_DWARF && p->n.unwind_fail)
 		fprintf(stderr,
 			"dwarf: %" PRIu64 " of %" PRIu64 " user stacks did not unwind past "
@@ -410,7 +429,9 @@ static int parse_opts(struct prof *p, int argc, char **argv)
 	}
 	if (p->mode < 0) {
 		size_t l = p->outpath ? strlen(p->outpath) : 0;
-		p->mode = l > 4 && !strcmp(p->outpath + l - 4, ".svg") ? OUT_SVG : OUT_FOLDED;
+		p->mode = l > 4 && !strcmp(p->outpath + l - 4, ".svg") ? OUT_SVG :
+			  ptk_pprof_path(p->outpath)		       ? OUT_PPROF :
+									 OUT_FOLDED;
 	}
 	if (p->mode == OUT_SVG && !p->outpath && !ctx->json && isatty(STDOUT_FILENO) == 1)
 		return ptk_usage_error(ctx, "--svg to a terminal: give -o FILE.svg");
@@ -477,7 +498,21 @@ int cmd_profile(struct ptk_ctx *ctx, int argc, char **argv)
 	p.folded = ptk_folded_new();
 	p.stacks =
 		ptk_stacks_new(p.sym, p.folded, p.attr.sample_type, p.regs_mask, p.cg == CG_DWARF);
-	t0 = ptk_now_ns();
+	if (p.mode == OUT_PPROF) {
+		struct timespec ts;
+		bool clk = !strcmp(p.event, "cpu-clock");
+		clock_gettime(CLOCK_REALTIME, &ts);
+		p.wall_start_ns = (s64)ts.tv_sec * 1000000000 + ts.tv_nsec;
+		p.pp = ptk_pprof_new();
+		ptk_pprof_sample_type(p.pp, "samples", "count");
+		ptk_pprof_sample_type(p.pp, clk ? "cpu" : "cycles", clk ? "nanoseconds" : "count");
+		ptk_pprof_period(p.pp, clk ? "cpu" : "cycles", clk ? "nanoseconds" : "count",
+				 clk ? 1000000000 / p.hz : 0);
+		ptk_pprof_comment(p.pp, clk ? "ptk profile: cpu-clock" : "ptk profile: cycles");
+		p.ppc = pprofstk_new(p.pp, &ctx->src);
+		ptk_stacks_on_sample(p.stacks, pprofstk_sample, p.ppc);
+	}
+	p.t0 = t0 = ptk_now_ns();
 	if (p.child > 0) {
 		err = ptk_perf_child_start(&child);
 		if (err) {
@@ -502,6 +537,8 @@ int cmd_profile(struct ptk_ctx *ctx, int argc, char **argv)
 out_unmap_rings:
 	ptk_perf_sampler_close(&p.ps);
 	ptk_stacks_free(p.stacks);
+	pprofstk_free(p.ppc);
+	ptk_pprof_free(p.pp);
 	ptk_folded_free(p.folded);
 	ptk_sym_free(p.sym);
 out_kill_child:

@@ -16,12 +16,18 @@
 #include "cmd/cmd.h"
 #include "model/delta.h"
 #include "output/archive.h"
+#include "output/httppush.h"
+#include "output/pprof.h"
+#include "source/perf/perf.h"
+#include "source/perf/stacks.h"
+#include "source/sym/sym.h"
 #include "source/bpf/taskscan.h"
 #include "source/procfs/pid.h"
 
 static const char usage[] =
 	"usage: ptk record [-i SECONDS] [--db PATH] [--retain DAYS] [--processes N] [-c COUNT]\n"
-	"                  [--cmdline] [--schema]\n"
+	"                  [--cmdline] [--profile[=HZ]] [--push URL] [--push-name NAME]\n"
+	"                  [--push-pprof URL] [--schema]\n"
 	"Collect every system metric (CPU, memory, vmstat, disks, network, TCP, PSI, load) and\n"
 	"the top-N processes by CPU, memory and I/O into a SQLite archive, in the foreground.\n"
 	"  -i, --interval SECONDS  sampling interval (default 10)\n"
@@ -30,12 +36,45 @@ static const char usage[] =
 	"  --processes N           top-N processes per criterion (default 10; 0: none)\n"
 	"  -c, --count COUNT       stop after COUNT samples (default: until SIGTERM/SIGINT)\n"
 	"  --cmdline               also store command lines\n"
+	"  --profile[=HZ]          continuous profiling: sample on-CPU stacks on all CPUs at HZ\n"
+	"                          (default 19; cpu-clock, frame pointers) and store each\n"
+	"                          interval's folded stacks; read with 'ptk flamegraph --db'\n"
+	"  --push URL              also send each interval's stacks to a Pyroscope server\n"
+	"                          (http://host:4040: POST /ingest, format=folded)\n"
+	"  --push-name NAME        the application name there (default ptk.cpu{host=HOST})\n"
+	"  --push-pprof URL        also POST each interval as a gzipped pprof profile to URL\n"
 	"  --schema                print the archive's SQL schema and exit\n"
 	"Read it with 'ptk sar', 'ptk top --at TIME', 'ptk check --at TIME'.\n"
 	"Each sample is one transaction (WAL mode): a crash loses at most the sample in flight;\n"
 	"SIGTERM finishes the current sample and exits.\n";
 
-enum { OPT_DB = 0x100, OPT_RETAIN, OPT_PROCS, OPT_CMDLINE, OPT_SCHEMA };
+enum {
+	OPT_DB = 0x100,
+	OPT_RETAIN,
+	OPT_PROCS,
+	OPT_CMDLINE,
+	OPT_SCHEMA,
+	OPT_PROFILE,
+	OPT_PUSH,
+	OPT_PUSH_NAME,
+	OPT_PUSH_PPROF,
+};
+
+/* Continuous profiling: a low-rate cpu-clock sampler on every CPU, folded per interval. */
+struct cprof {
+	int hz;
+	struct perf_event_attr attr;
+	struct ptk_perf_sampler ps;
+	struct ptk_symbolizer *sym;
+	struct ptk_folded *f;
+	struct ptk_stacks *st;
+	u64 renew_ns; /* when the symbolizer is made anew (it caches every pid it saw) */
+	s64 from_ms; /* the interval's start */
+	const char *push, *push_name, *push_pprof;
+	char name[256];
+	u64 pushed, push_failed;
+	char push_err[256];
+};
 
 struct rec {
 	struct ptk_arc *arc;
@@ -63,6 +102,7 @@ struct rec {
 	bool *pick;
 	const struct ptk_task **match; /* per task of this scan: itself in the previous one */
 	int kcap;
+	struct cprof *prof;
 };
 
 /* Mark the (up to) nprocs tasks with the largest non-zero keys: a bounded insertion into
@@ -198,6 +238,123 @@ static void read_io(struct ptk_ctx *ctx, struct ptk_ptab *now, const struct ptk_
 	}
 }
 
+static int cprof_open(struct cprof *p)
+{
+	struct ptk_perf_target all = { .kind = PTK_PERF_CPUS };
+	struct perf_event_attr *a = &p->attr;
+	int err;
+
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->type = PERF_TYPE_SOFTWARE;
+	a->config = PERF_COUNT_SW_CPU_CLOCK;
+	a->freq = 1;
+	a->sample_freq = p->hz;
+	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
+			 PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN;
+	a->comm = 1;
+	a->comm_exec = 1;
+	a->sample_id_all = 1;
+	/* 128 pages a CPU: an interval of 19 Hz samples of deep stacks fits several times */
+	err = ptk_perf_sampler_open(&p->ps, a, &all, 128);
+	if (err)
+		return err;
+	p->sym = ptk_sym_new(NULL, 0);
+	p->f = ptk_folded_new();
+	p->st = ptk_stacks_new(p->sym, p->f, a->sample_type, 0, false);
+	p->renew_ns = ptk_now_ns() + 3600ull * 1000000000;
+	p->from_ms = ptk_snap_now_ms();
+	return 0;
+}
+
+static void cprof_close(struct cprof *p)
+{
+	ptk_perf_sampler_close(&p->ps);
+	ptk_stacks_free(p->st);
+	ptk_folded_free(p->f);
+	ptk_sym_free(p->sym);
+}
+
+/* Send the interval's stacks to Pyroscope (folded) and/or as pprof; failures are counted
+ * and the first reason of a run of them is printed. */
+static void cprof_push(struct cprof *p, s64 until_ms)
+{
+	char url[2048], err[256] = "";
+	int st;
+
+	if (p->push) {
+		char *body = NULL;
+		size_t len = 0, n;
+		FILE *m = open_memstream(&body, &len);
+		ptk_folded_write(p->f, m);
+		fclose(m);
+		n = snprintf(url, sizeof(url), "%s/ingest?name=", p->push);
+		n = ptk_url_escape(url, sizeof(url), n, p->name);
+		snprintf(url + n, sizeof(url) - n,
+			 "&from=%" PRId64 "&until=%" PRId64 "&format=folded&sampleRate=%d"
+			 "&spyName=ptk&units=samples&aggregationType=sum",
+			 p->from_ms / 1000, (until_ms + 999) / 1000, p->hz);
+		st = ptk_http_post(url, "text/plain", NULL, body, len, 3000, err, sizeof(err));
+		free(body);
+		if (st >= 200 && st < 300)
+			p->pushed++;
+		else
+			p->push_failed++;
+	}
+	if (p->push_pprof) {
+		struct ptk_pprof *pp = ptk_pprof_new();
+		unsigned char *raw;
+		size_t len;
+		s64 per = 1000000000 / p->hz;
+		ptk_pprof_sample_type(pp, "samples", "count");
+		ptk_pprof_sample_type(pp, "cpu", "nanoseconds");
+		ptk_pprof_period(pp, "cpu", "nanoseconds", per);
+		ptk_pprof_time(pp, p->from_ms * 1000000, (until_ms - p->from_ms) * 1000000);
+		ptk_pprof_add_folded(pp, p->f, true, (s64[]){ 1, per });
+		raw = NULL;
+		len = 0;
+		if (ptk_pprof_gzip(pp, &raw, &len))
+			len = 0;
+		st = len ? ptk_http_post(p->push_pprof, "application/octet-stream", NULL, raw, len,
+					 3000, err, sizeof(err)) :
+			   -EIO;
+		free(raw);
+		ptk_pprof_free(pp);
+		if (st >= 200 && st < 300)
+			p->pushed++;
+		else
+			p->push_failed++;
+	}
+	if (err[0] && strcmp(err, p->push_err))
+		ptk_warn("profile push: %s", err);
+	snprintf(p->push_err, sizeof(p->push_err), "%s", err);
+}
+
+/* The stacks sampled since the last sample: stored with sample_id, pushed, then dropped. */
+static void cprof_interval(struct rec *rc, s64 sample_id)
+{
+	struct cprof *p = rc->prof;
+	s64 now_ms = ptk_snap_now_ms();
+
+	ptk_perf_sampler_read(&p->ps, ptk_stacks_record, p->st);
+	if (sample_id > 0 && p->f->n && ptk_arc_write_profile(rc->arc, sample_id, p->f))
+		ptk_warn("profile not stored: %s", ptk_arc_errmsg(rc->arc));
+	if ((p->push || p->push_pprof) && p->f->n) {
+		ptk_folded_sort(p->f);
+		cprof_push(p, now_ms);
+	}
+	ptk_folded_reset(p->f);
+	p->from_ms = now_ms;
+	if (ptk_now_ns() >= p->renew_ns) {
+		/* the symbolizer keeps the modules of every process it resolved: start afresh */
+		ptk_stacks_free(p->st);
+		ptk_sym_free(p->sym);
+		p->sym = ptk_sym_new(NULL, 0);
+		p->st = ptk_stacks_new(p->sym, p->f, p->attr.sample_type, 0, false);
+		p->renew_ns = ptk_now_ns() + 3600ull * 1000000000;
+	}
+}
+
 static int record_sample(struct ptk_ctx *ctx, void *arg, long i, double itv)
 {
 	struct rec *rc = arg;
@@ -245,6 +402,8 @@ static int record_sample(struct ptk_ctx *ctx, void *arg, long i, double itv)
 			rc->stored[k].start = rc->s.procs[k].starttime;
 		}
 	}
+	if (rc->prof)
+		cprof_interval(rc, r ? 0 : rc->s.id);
 	if (rc->nprocs > 0) {
 		rc->cur = !rc->cur;
 		rc->have_prev = true;
@@ -268,10 +427,16 @@ int cmd_record(struct ptk_ctx *ctx, int argc, char **argv)
 		{ "processes", required_argument, NULL, OPT_PROCS },
 		{ "cmdline", no_argument, NULL, OPT_CMDLINE },
 		{ "schema", no_argument, NULL, OPT_SCHEMA },
+		{ "profile", optional_argument, NULL, OPT_PROFILE },
+		{ "push", required_argument, NULL, OPT_PUSH },
+		{ "push-name", required_argument, NULL, OPT_PUSH_NAME },
+		{ "push-pprof", required_argument, NULL, OPT_PUSH_PPROF },
 		PTK_COMMON_OPTS,
 		{ 0 },
 	};
 	struct rec rc = { .nprocs = 10, .retain_days = 7 };
+	struct cprof cp = { 0 };
+	char v_hz[16];
 	const char *db = PTK_ARC_DEFAULT_DB;
 	double interval = 10;
 	long count = -1;
@@ -312,12 +477,42 @@ int cmd_record(struct ptk_ctx *ctx, int argc, char **argv)
 		case OPT_SCHEMA:
 			ptk_arc_schema_print(stdout);
 			return 0;
+		case OPT_PROFILE:
+			cp.hz = 19;
+			if (optarg && (ptk_parse_int(optarg, &cp.hz) || cp.hz < 1 || cp.hz > 10000))
+				return ptk_usage_error(
+					ctx, "--profile: a rate 1..10000 Hz, not '%s'", optarg);
+			break;
+		case OPT_PUSH:
+		case OPT_PUSH_PPROF:
+			if (strncmp(optarg, "http://", 7))
+				return ptk_usage_error(ctx, "%s: an http:// URL, not '%s'",
+						       c == OPT_PUSH ? "--push" : "--push-pprof",
+						       optarg);
+			if (c == OPT_PUSH)
+				cp.push = optarg;
+			else
+				cp.push_pprof = optarg;
+			break;
+		case OPT_PUSH_NAME:
+			snprintf(cp.name, sizeof(cp.name), "%s", optarg);
+			break;
 		}
 	}
 	if (c == PTK_GETOPT_EXIT)
 		return r;
 	if (optind < argc)
 		return ptk_usage_error(ctx, "unexpected operand '%s'", argv[optind]);
+	if ((cp.push || cp.push_pprof || cp.name[0]) && !cp.hz)
+		return ptk_usage_error(ctx, "--push, --push-pprof and --push-name need --profile");
+	if (cp.push) {
+		/* the server's base: a trailing '/' would double */
+		size_t l = strlen(cp.push);
+		static char base[1024];
+		snprintf(base, sizeof(base), "%.*s", (int)(l && cp.push[l - 1] == '/' ? l - 1 : l),
+			 cp.push);
+		cp.push = base;
+	}
 	if ((r = ptk_ctx_ready(ctx)))
 		return r;
 	{
@@ -350,6 +545,29 @@ int cmd_record(struct ptk_ctx *ctx, int argc, char **argv)
 		snprintf(v, sizeof(v), "%ld", sysconf(_SC_PAGESIZE));
 		ptk_arc_set_meta(rc.arc, "page_size", v);
 	}
+	if (cp.hz) {
+		if (!ptk_src_is_live(&ctx->src)) {
+			ptk_err("--profile samples this machine: not with --procfs");
+			ptk_arc_close(rc.arc);
+			return PTK_EXIT_RUNTIME;
+		}
+		if (!cp.name[0]) {
+			struct utsname un;
+			snprintf(cp.name, sizeof(cp.name), "ptk.cpu{host=%s}",
+				 uname(&un) == 0 ? un.nodename : "unknown");
+		}
+		if ((r = cprof_open(&cp))) {
+			ptk_err("--profile: perf_event_open cpu-clock: %s%s", strerror(-r),
+				r == -EACCES || r == -EPERM ?
+					" (needs root or kernel.perf_event_paranoid <= 1)" :
+					"");
+			ptk_arc_close(rc.arc);
+			return PTK_EXIT_RUNTIME;
+		}
+		rc.prof = &cp;
+		snprintf(v_hz, sizeof(v_hz), "%d", cp.hz);
+		ptk_arc_set_meta(rc.arc, "profile_hz", v_hz);
+	}
 	rc.keep = ptk_src_is_live(&ctx->src) ? ptk_ptab_keep_new() : NULL;
 	/* every sample scans the table: the iterator pays off at any size */
 	if (rc.nprocs > 0 && !rc.cmdline)
@@ -361,6 +579,13 @@ int cmd_record(struct ptk_ctx *ctx, int argc, char **argv)
 	r = ptk_loop(ctx, interval, count, record_sample, &rc);
 	if (r == -EINTR)
 		r = 0; /* SIGTERM/SIGINT: every completed sample is committed */
+	if (rc.prof) {
+		if (cp.push || cp.push_pprof)
+			fprintf(stderr,
+				"%s: profile pushes: %" PRIu64 " sent, %" PRIu64 " failed\n",
+				ptk_progname, cp.pushed, cp.push_failed);
+		cprof_close(&cp);
+	}
 	ptk_arc_close(rc.arc); /* checkpoints the WAL */
 	ptk_snap_free(&rc.s);
 	ptk_ptab_free(&rc.tab[0]);

@@ -35,6 +35,15 @@ void ptk_folded_free(struct ptk_folded *f)
 	free(f);
 }
 
+void ptk_folded_reset(struct ptk_folded *f)
+{
+	for (int i = 0; i < f->n; i++)
+		free(f->s[i].stack);
+	f->n = 0;
+	f->total = 0;
+	memset(f->hash, 0xff, f->hcap * sizeof(*f->hash));
+}
+
 static void rehash(struct ptk_folded *f)
 {
 	free(f->hash);

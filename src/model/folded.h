@@ -26,6 +26,8 @@ struct ptk_folded {
 
 struct ptk_folded *ptk_folded_new(void);
 void ptk_folded_free(struct ptk_folded *f);
+/* Drop every stack (the table stays allocated): an empty table again. */
+void ptk_folded_reset(struct ptk_folded *f);
 /* Add count to the stack made of frames[0..n) (root first). Frames containing ';' or
  * newlines have them replaced so the line format stays parseable. 0, or -ERANGE (nothing
  * added) when the total would pass 2^64 - 1. */

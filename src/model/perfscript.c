@@ -2,8 +2,158 @@
 #include "model/perfscript.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+
+static inline bool is_word(unsigned char c)
+{
+	return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') || c == '_';
+}
+
+/* Perl's \s (and C's isspace): space, \t \n \v \f \r */
+static inline bool is_sp(unsigned char c)
+{
+	return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+/*
+ * An interning table: byte strings -> dense ids 0, 1, 2 ... in insertion order. The keys
+ * live in one arena, the index is open addressing on a 32-bit hash.
+ */
+struct itab {
+	char *arena;
+	size_t alen, acap;
+	struct ient {
+		size_t off;
+		u32 len, hash;
+	} * e;
+	u32 n, cap;
+	u32 *idx; /* ~0u = empty; size icap, a power of 2 */
+	u32 icap;
+};
+
+static u32 hash_bytes(const void *key, size_t n)
+{
+	const unsigned char *p = key;
+	u64 h = 0x9e3779b97f4a7c15ull ^ (n * 0xff51afd7ed558ccdull), v;
+
+	for (; n >= 8; p += 8, n -= 8) {
+		memcpy(&v, p, 8);
+		h = (h ^ v) * 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
+	}
+	v = 0;
+	memcpy(&v, p, n);
+	h = (h ^ v) * 0xc4ceb9fe1a85ec53ull;
+	h ^= h >> 29;
+	h *= 0x9e3779b97f4a7c15ull;
+	return (u32)(h >> 32);
+}
+
+static void itab_grow(struct itab *t)
+{
+	u32 ncap = t->icap ? t->icap * 2 : 1024;
+
+	free(t->idx);
+	t->idx = xmalloc(ncap * sizeof(*t->idx));
+	memset(t->idx, 0xff, ncap * sizeof(*t->idx));
+	t->icap = ncap;
+	for (u32 i = 0; i < t->n; i++) {
+		u32 h = t->e[i].hash & (ncap - 1);
+		while (t->idx[h] != ~0u)
+			h = (h + 1) & (ncap - 1);
+		t->idx[h] = i;
+	}
+}
+
+/* The id of key[0..len), added when new (*added set then). */
+static u32 itab_put(struct itab *t, const void *key, size_t len, bool *added)
+{
+	u32 hv = hash_bytes(key, len), h;
+
+	if ((size_t)t->n * 2 >= t->icap)
+		itab_grow(t);
+	for (h = hv & (t->icap - 1); t->idx[h] != ~0u; h = (h + 1) & (t->icap - 1)) {
+		const struct ient *e = &t->e[t->idx[h]];
+		if (e->hash == hv && e->len == len && !memcmp(t->arena + e->off, key, len)) {
+			if (added)
+				*added = false;
+			return t->idx[h];
+		}
+	}
+	if (t->n == t->cap) {
+		t->cap = t->cap ? t->cap * 2 : 1024;
+		t->e = xrealloc(t->e, t->cap * sizeof(*t->e));
+	}
+	t->alen = (t->alen + 3) & ~(size_t)3; /* keys of u32 arrays are read in place */
+	if (t->alen + len + 1 > t->acap) {
+		while (t->alen + len + 1 > t->acap)
+			t->acap = t->acap ? t->acap * 2 : 1 << 16;
+		t->arena = xrealloc(t->arena, t->acap);
+	}
+	memcpy(t->arena + t->alen, key, len);
+	t->arena[t->alen + len] = '\0';
+	t->e[t->n] = (struct ient){ t->alen, (u32)len, hv };
+	t->alen += len + 1;
+	t->idx[h] = t->n;
+	if (added)
+		*added = true;
+	return t->n++;
+}
+
+static const char *itab_key(const struct itab *t, u32 id, u32 *len)
+{
+	*len = t->e[id].len;
+	return t->arena + t->e[id].off;
+}
+
+static void itab_free(struct itab *t)
+{
+	free(t->arena);
+	free(t->e);
+	free(t->idx);
+	memset(t, 0, sizeof(*t));
+}
+
+/* A growing u32 array. */
+struct u32v {
+	u32 *v;
+	size_t n, cap;
+};
+
+static void u32v_push(struct u32v *a, u32 x)
+{
+	if (a->n == a->cap) {
+		a->cap = a->cap ? a->cap * 2 : 256;
+		a->v = xrealloc(a->v, a->cap * sizeof(*a->v));
+	}
+	a->v[a->n++] = x;
+}
+
+struct ptk_ps_state {
+	struct itab names; /* tidied frame names and process names */
+	struct itab fcache; /* frame-line key -> fval[id] */
+	struct {
+		u32 start, n; /* a run in runs[], in push (leaf-first) order */
+	} * fval;
+	struct u32v runs;
+	struct itab stacks; /* [pname, root, ..., leaf] as u32 bytes -> weight[id] */
+	u64 *weight;
+	u32 wcap;
+	struct u32v stk; /* the sample being read: frame ids, leaf first */
+	struct u32v key; /* scratch: a stack key */
+	char *scratch;
+	size_t scap;
+	/* the sample being read */
+	bool in_sample, keep, java;
+	bool chain; /* in a sample whose header had no frame on it: frame lines follow */
+	u32 pname;
+	u64 period;
+	/* the event kept: o.event, else the first one seen */
+	char filter[64];
+	bool have_filter;
+};
 
 void ptk_perfscript_init(struct ptk_perfscript *ps, struct ptk_folded *out,
 			 const struct ptk_perfscript_opts *o)
@@ -12,58 +162,111 @@ void ptk_perfscript_init(struct ptk_perfscript *ps, struct ptk_folded *out,
 	ps->out = out;
 	if (o)
 		ps->o = *o;
-}
-
-static void clear_sample(struct ptk_perfscript *ps)
-{
-	for (int i = 0; i < ps->nframes; i++)
-		free(ps->frames[i]);
-	ps->nframes = 0;
-	free(ps->pname);
-	ps->pname = NULL;
-	ps->in_sample = false;
-	ps->keep = false;
+	ps->st = xcalloc(1, sizeof(*ps->st));
+	if (ps->o.event) {
+		snprintf(ps->st->filter, sizeof(ps->st->filter), "%s", ps->o.event);
+		ps->st->have_filter = true;
+	}
 }
 
 void ptk_perfscript_release(struct ptk_perfscript *ps)
 {
-	clear_sample(ps);
-	free(ps->frames);
-	ps->frames = NULL;
-	ps->capframes = 0;
+	struct ptk_ps_state *st = ps->st;
+
+	if (!st)
+		return;
+	itab_free(&st->names);
+	itab_free(&st->fcache);
+	itab_free(&st->stacks);
+	free(st->fval);
+	free(st->runs.v);
+	free(st->weight);
+	free(st->stk.v);
+	free(st->key.v);
+	free(st->scratch);
+	free(st);
+	ps->st = NULL;
 }
 
-/* End of one sample: emit pname;root;...;leaf with a count of 1. */
+static char *scratch(struct ptk_ps_state *st, size_t n)
+{
+	if (n > st->scap) {
+		st->scap = n + 256;
+		st->scratch = xrealloc(st->scratch, st->scap);
+	}
+	return st->scratch;
+}
+
+/* End of one sample: add [pname, root..leaf] with the sample's period. */
 static void flush(struct ptk_perfscript *ps)
 {
-	const char **v;
+	struct ptk_ps_state *st = ps->st;
+	u32 id;
+	bool added;
 
-	if (!ps->in_sample)
+	if (!st->in_sample)
 		return;
-	if (ps->keep) {
-		v = xmalloc((ps->nframes + 1) * sizeof(*v));
-		v[0] = ps->pname ? ps->pname : "";
-		for (int i = 0; i < ps->nframes; i++)
-			v[1 + i] = ps->frames[ps->nframes - 1 - i];
-		ptk_folded_add(ps->out, v, ps->nframes + 1, 1);
-		free(v);
-		ps->samples_out++;
+	st->in_sample = false;
+	st->chain = false;
+	if (!st->keep)
+		return;
+	st->key.n = 0;
+	u32v_push(&st->key, st->pname);
+	for (size_t i = st->stk.n; i > 0; i--)
+		u32v_push(&st->key, st->stk.v[i - 1]);
+	id = itab_put(&st->stacks, st->key.v, st->key.n * sizeof(u32), &added);
+	if (id >= st->wcap) {
+		u32 ncap = st->wcap ? st->wcap * 2 : 1024;
+		st->weight = xrealloc(st->weight, ncap * sizeof(*st->weight));
+		memset(st->weight + st->wcap, 0, (ncap - st->wcap) * sizeof(*st->weight));
+		st->wcap = ncap;
 	}
-	clear_sample(ps);
+	if (st->weight[id] + st->period < st->weight[id])
+		st->weight[id] = ~0ull; /* saturate: reported by finish() */
+	else
+		st->weight[id] += st->period;
+	ps->samples_out++;
+	ps->weight_out =
+		ps->weight_out + st->period < ps->weight_out ? ~0ull : ps->weight_out + st->period;
 }
 
 void ptk_perfscript_finish(struct ptk_perfscript *ps)
 {
-	flush(ps);
-}
+	struct ptk_ps_state *st = ps->st;
+	char *buf = NULL;
+	size_t cap = 0;
 
-static void push_frame(struct ptk_perfscript *ps, const char *s)
-{
-	if (ps->nframes == ps->capframes) {
-		ps->capframes = ps->capframes ? ps->capframes * 2 : 64;
-		ps->frames = xrealloc(ps->frames, ps->capframes * sizeof(*ps->frames));
+	flush(ps);
+	for (u32 id = 0; id < st->stacks.n; id++) {
+		u32 klen, nlen;
+		const u32 *k = (const u32 *)itab_key(&st->stacks, id, &klen);
+		size_t len = 0, nk = klen / sizeof(u32);
+
+		for (size_t i = 0; i < nk; i++) {
+			itab_key(&st->names, k[i], &nlen);
+			len += nlen + 1;
+		}
+		if (len > cap) {
+			cap = len + 256;
+			buf = xrealloc(buf, cap);
+		}
+		len = 0;
+		for (size_t i = 0; i < nk; i++) {
+			const char *s = itab_key(&st->names, k[i], &nlen);
+			if (i)
+				buf[len++] = ';';
+			memcpy(buf + len, s, nlen);
+			len += nlen;
+		}
+		buf[len] = '\0';
+		if (st->weight[id] == ~0ull || ptk_folded_add_joined(ps->out, buf, st->weight[id]))
+			ps->overflow++;
 	}
-	ps->frames[ps->nframes++] = xstrdup(s);
+	free(buf);
+	/* the stacks are in out now: a second finish() adds nothing twice */
+	itab_free(&st->stacks);
+	if (st->wcap)
+		memset(st->weight, 0, st->wcap * sizeof(*st->weight));
 }
 
 struct tok {
@@ -77,6 +280,17 @@ static bool all_digits(const char *s, size_t n)
 		return false;
 	for (size_t i = 0; i < n; i++)
 		if (!isdigit((unsigned char)s[i]))
+			return false;
+	return true;
+}
+
+/* lower-case hex only: stackcollapse-perf.pl strips "\+0x[\da-f]+$" */
+static bool all_lhex(const char *s, size_t n)
+{
+	if (!n)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!isdigit((unsigned char)s[i]) && !(s[i] >= 'a' && s[i] <= 'f'))
 			return false;
 	return true;
 }
@@ -119,29 +333,22 @@ static bool is_pid(const struct tok *t)
 	return all_digits(t->s, sl - t->s) && all_digits(sl + 1, t->s + t->n - 1 - sl);
 }
 
-static int tokenize(const char *line, struct tok *t, int max)
+static int tokenize(const char *p, const char *end, struct tok *t, int max)
 {
-	const char *p = line, *tok;
-	size_t len;
 	int n = 0;
 
-	while (n < max && (p = ptk_next_tok(p, &tok, &len))) {
-		t[n].s = tok;
-		t[n].n = len;
+	while (n < max) {
+		while (p < end && is_sp(*p))
+			p++;
+		if (p == end)
+			break;
+		t[n].s = p;
+		while (p < end && !is_sp(*p))
+			p++;
+		t[n].n = p - t[n].s;
 		n++;
 	}
 	return n;
-}
-
-static const char *basename_n(const char *s, size_t n, size_t *outlen)
-{
-	const char *b = s;
-
-	for (size_t i = 0; i < n; i++)
-		if (s[i] == '/')
-			b = s + i + 1;
-	*outlen = s + n - b;
-	return b;
 }
 
 /* Go method names such as "net/http.(*Client).Do": a ".(" later followed by ")." */
@@ -152,41 +359,40 @@ static bool is_go_method(const char *s)
 	return a && strstr(a + 2, ").");
 }
 
-void ptk_perfscript_tidy(const char *sym, size_t symlen, const char *dso, size_t dsolen, bool java,
-			 char *buf, size_t size)
+void ptk_perfscript_tidy(const char *func, size_t funclen, const char *dso, size_t dsolen,
+			 const char *addr, size_t addrlen, bool java, char *buf, size_t size)
 {
 	char *tmp, *w, *cut;
-	size_t n = symlen;
 
 	if (!size)
 		return;
-	/* "func+0x1a" (perf >= 4.8 prints symbol offsets): strip */
-	for (size_t i = n; i >= 3; i--) {
-		if (!memcmp(sym + i - 3, "+0x", 3)) {
-			if (all_hex(sym + i, n - i))
-				n = i - 3;
-			break;
-		}
-	}
-	tmp = xmalloc(n + dsolen + 3);
-	if (n == 9 && !memcmp(sym, "[unknown]", 9)) {
+	tmp = xmalloc(funclen + dsolen + addrlen + 16);
+	if (funclen == 9 && !memcmp(func, "[unknown]", 9)) {
 		/* a missing symbol: name it after the DSO when perf knows that */
-		if (dsolen && !(dsolen == 9 && !memcmp(dso, "[unknown]", 9))) {
-			size_t bl;
-			const char *b = basename_n(dso, dsolen, &bl);
-			sprintf(tmp, "[%.*s]", (int)bl, b);
-		} else {
-			strcpy(tmp, "[unknown]");
+		const char *b = "unknown";
+		size_t bl = 7;
+		if (!(dsolen == 9 && !memcmp(dso, "[unknown]", 9))) {
+			b = dso;
+			bl = dsolen;
+			for (size_t i = 0; i < dsolen; i++)
+				if (dso[i] == '/') {
+					b = dso + i + 1;
+					bl = dsolen - i - 1;
+				}
 		}
+		if (addr)
+			sprintf(tmp, "[%.*s <%.*s>]", (int)bl, b, (int)addrlen, addr);
+		else
+			sprintf(tmp, "[%.*s]", (int)bl, b);
 	} else {
-		memcpy(tmp, sym, n);
-		tmp[n] = '\0';
+		memcpy(tmp, func, funclen);
+		tmp[funclen] = '\0';
 	}
 	for (w = tmp; *w; w++)
 		if (*w == ';')
 			*w = ':';
 	if (!is_go_method(tmp)) {
-		/* everything after the first '(' is an argument list, unless it opens
+		/* everything from the first '(' is an argument list, unless it opens
 		 * "(anonymous namespace)" */
 		for (cut = tmp; (cut = strchr(cut, '(')); cut++) {
 			if (strncmp(cut, "(anonymous namespace)", 21)) {
@@ -208,100 +414,168 @@ void ptk_perfscript_tidy(const char *sym, size_t symlen, const char *dso, size_t
 
 static bool dso_is_kernel(const char *d, size_t n)
 {
-	if (n >= 9 && memmem(d, n, "unknown", 7))
+	if (memmem(d, n, "unknown", 7))
 		return false;
 	return (n && d[0] == '[') || (n >= 7 && !memcmp(d + n - 7, "vmlinux", 7));
 }
 
+/* "/tmp/perf-PID.map" anywhere in the name (perf map JITs), or ".../jitted-PID-N.so"
+ * (perf inject --jit) */
 static bool dso_is_jit(const char *d, size_t n)
 {
-	char buf[256];
+	const char *p = d, *end = d + n, *j;
 
-	snprintf(buf, sizeof(buf), "%.*s", (int)n, d);
-	if (!strncmp(buf, "/tmp/perf-", 10) && strstr(buf, ".map"))
-		return true;
-	return strstr(buf, "/jitted-") && strstr(buf, ".so");
+	while ((p = memmem(p, end - p, "/tmp/perf-", 10))) {
+		const char *q = p + 10;
+		while (q < end && isdigit((unsigned char)*q))
+			q++;
+		if (q > p + 10 && end - q >= 4 && !memcmp(q, ".map", 4))
+			return true;
+		p += 10;
+	}
+	j = memmem(d, n, "/jitted-", 8);
+	return j && n >= 3 && !memcmp(end - 3, ".so", 3);
 }
 
-/*
- * One frame: "addr sym[+0xoff] (dso)", possibly "a->b->c" for inlined frames. The DSO is
- * the last parenthesized group, matched from the end so that DSO paths with spaces work
- * and symbols with parentheses ("f(int)") keep theirs for the tidy step.
- */
-static bool frame_line(struct ptk_perfscript *ps, const char *p, size_t n)
+static bool has_str(const char *s, size_t n, const char *needle)
 {
-	const char *sym, *dso = "", *end = p + n;
-	size_t symlen, dsolen = 0, i = 0;
-	char name[1024];
-	const char *part, *arrow;
-	int first, nparts = 0;
-	char **parts = NULL;
+	return memmem(s, n, needle, strlen(needle)) != NULL;
+}
 
-	while (i < n && isxdigit((unsigned char)p[i]))
-		i++;
-	if (!i || (i < n && !isspace((unsigned char)p[i])))
-		return false; /* a srcline ("file.c:12"), or something else */
-	sym = p + i;
-	while (sym < end && isspace((unsigned char)*sym))
-		sym++;
-	while (end > sym && isspace((unsigned char)end[-1]))
-		end--;
-	if (end > sym && end[-1] == ')') {
-		int depth = 0;
-		const char *q = end - 1;
-		for (; q >= sym; q--) {
-			if (*q == ')')
-				depth++;
-			else if (*q == '(' && --depth == 0)
-				break;
-		}
-		if (q >= sym && (q == sym || q[-1] == ' ' || q[-1] == '\t')) {
-			dso = q + 1;
-			dsolen = end - 1 - dso;
-			end = q;
-			while (end > sym && isspace((unsigned char)end[-1]))
-				end--;
-		}
-	}
-	symlen = end - sym;
-	ps->frames_in++;
-	if (!ps->keep)
-		return true;
-	if (!symlen)
-		return true; /* an address alone: perf printed no symbol field */
-	if (sym[0] == '(' && strncmp(sym, "(anonymous namespace)", 21))
-		return true; /* "(comm)" process names, as stackcollapse-perf.pl skips them */
-	/* "a->b": b inlined into a; all pushed leaf first */
-	part = sym;
-	first = 1;
-	for (;;) {
+/* Tidy and annotate the parts of one frame ("a->b->c") and append their ids to runs[],
+ * in push order (leaf first: c, b, a). Returns the number of ids. */
+static u32 make_frames(struct ptk_perfscript *ps, const char *fn, size_t fnlen, const char *dso,
+		       size_t dsolen, const char *pc, size_t pclen)
+{
+	struct ptk_ps_state *st = ps->st;
+	const char *part = fn, *end = fn + fnlen, *arrow;
+	u32 ids[64], n = 0;
+	size_t nparts, size;
+	char *name;
+
+	/* split on "->" with Perl's split: trailing empty fields dropped */
+	while (end - fn >= 2 && end[-1] == '>' && end[-2] == '-')
+		end -= 2;
+	nparts = 1;
+	for (const char *p = fn; (p = memmem(p, end - p, "->", 2)); p += 2)
+		nparts++;
+	if (end == fn)
+		return 0;
+	size = fnlen + dsolen + pclen + 32;
+	name = xmalloc(size);
+	for (size_t k = 0; k < nparts; k++) {
+		size_t pl, nl;
+		bool unknown;
 		arrow = memmem(part, end - part, "->", 2);
-		size_t pl = (arrow ? arrow : end) - part;
-		ptk_perfscript_tidy(part, pl, dso, dsolen, ps->pname && !strcmp(ps->pname, "java"),
-				    name, sizeof(name) - 5);
-		if (!first)
-			strcat(name, "_[i]");
-		else if (ps->o.annotate_kernel && dso_is_kernel(dso, dsolen))
-			strcat(name, "_[k]");
-		else if (ps->o.annotate_jit && dso_is_jit(dso, dsolen))
-			strcat(name, "_[j]");
-		parts = xrealloc(parts, (nparts + 1) * sizeof(*parts));
-		parts[nparts++] = xstrdup(name);
-		first = 0;
+		pl = (arrow ? arrow : end) - part;
+		unknown = pl == 9 && !memcmp(part, "[unknown]", 9);
+		ptk_perfscript_tidy(part, pl, dso, dsolen, ps->o.addrs && unknown ? pc : NULL,
+				    pclen, st->java, name, size - 5);
+		nl = strlen(name);
+		if (k) {
+			if (!strstr(name, "_[i]"))
+				strcpy(name + nl, "_[i]");
+		} else if (ps->o.annotate_kernel && dso_is_kernel(dso, dsolen)) {
+			strcpy(name + nl, "_[k]");
+		} else if (ps->o.annotate_jit && dso_is_jit(dso, dsolen)) {
+			if (!strstr(name, "_[j]"))
+				strcpy(name + nl, "_[j]");
+		}
+		if (n < ARRAY_SIZE(ids))
+			ids[n++] = itab_put(&st->names, name, strlen(name), NULL);
 		if (!arrow)
 			break;
 		part = arrow + 2;
 	}
-	/* frames are kept leaf first: push the inline group in reverse */
-	for (int k = nparts - 1; k >= 0; k--) {
-		push_frame(ps, parts[k]);
-		free(parts[k]);
+	free(name);
+	for (u32 i = n; i > 0; i--)
+		u32v_push(&st->runs, ids[i - 1]);
+	return n;
+}
+
+/*
+ * One frame line, with the match stackcollapse-perf.pl's /^\s*(\w+)\s*(.+) \((.*)\)/ makes:
+ * the address is the leading word, the DSO runs from the last " (" that has a ')' after it
+ * to the last ')', and the function is what lies between (at least one byte). Returns
+ * false when the line is no frame.
+ */
+static bool frame_line(struct ptk_perfscript *ps, const char *p, size_t n)
+{
+	struct ptk_ps_state *st = ps->st;
+	const char *end = p + n, *lead = p, *w, *r, *s, *start, *fn, *dso, *pc;
+	size_t fnlen, dsolen, pclen, klen;
+	u32 id;
+	bool added;
+	char *k;
+
+	while (lead < end && is_sp(*lead))
+		lead++;
+	for (w = lead; w < end && is_word(*w);)
+		w++;
+	if (w == lead)
+		return false;
+	start = w;
+	while (start < end && is_sp(*start))
+		start++;
+	for (r = end - 1; r >= lead && *r != ')'; r--)
+		;
+	if (r < lead)
+		return false;
+	for (s = r - 2; s >= lead && !(s[0] == ' ' && s[1] == '('); s--)
+		;
+	if (s < lead)
+		return false;
+	if (start > s - 1)
+		start = s - 1; /* the regex backtracks: the function takes one byte back */
+	if (start < lead + 1)
+		return false;
+	pc = lead;
+	pclen = (start < w ? start : w) - lead;
+	fn = start;
+	fnlen = s - start;
+	dso = s + 2;
+	dsolen = r - dso;
+	ps->frames_in++;
+	if (!st->keep)
+		return true;
+	/* "func+0x1a" (perf >= 4.8 prints symbol offsets): strip */
+	for (size_t i = fnlen; i >= 3; i--) {
+		if (fn[i - 3] == '+' && fn[i - 2] == '0' && fn[i - 1] == 'x') {
+			if (all_lhex(fn + i, fnlen - i))
+				fnlen = i - 3;
+			break;
+		}
 	}
-	free(parts);
+	/* "(comm)" process names are skipped as stackcollapse-perf.pl does; ptk keeps
+	 * "(anonymous namespace)::f" */
+	if (fn[0] == '(' && !(fnlen >= 21 && !memcmp(fn, "(anonymous namespace)", 21)))
+		return true;
+	/* the cache key: java flag, function, DSO, and the address when --addrs may use it */
+	if (!ps->o.addrs || !has_str(fn, fnlen, "[unknown]"))
+		pclen = 0;
+	klen = 1 + fnlen + 1 + dsolen + 1 + pclen;
+	k = scratch(st, klen);
+	k[0] = st->java ? 'j' : '-';
+	memcpy(k + 1, fn, fnlen);
+	k[1 + fnlen] = '\0';
+	memcpy(k + 2 + fnlen, dso, dsolen);
+	k[2 + fnlen + dsolen] = '\0';
+	memcpy(k + 3 + fnlen + dsolen, pc, pclen);
+	id = itab_put(&st->fcache, k, klen, &added);
+	if (added) {
+		u32 at = st->runs.n, cnt;
+		if (!(id & (id - 1)) || id == 0) /* grow fval at powers of two */
+			st->fval = xrealloc(st->fval, (id ? id * 2 : 1) * sizeof(*st->fval));
+		cnt = make_frames(ps, fn, fnlen, dso, dsolen, pc, pclen);
+		st->fval[id].start = at;
+		st->fval[id].n = cnt;
+	}
+	for (u32 i = 0; i < st->fval[id].n; i++)
+		u32v_push(&st->stk, st->runs.v[st->fval[id].start + i]);
 	return true;
 }
 
-static void count_event(struct ptk_perfscript *ps, const char *name, size_t n)
+static void count_event(struct ptk_perfscript *ps, const char *name, size_t n, bool kept)
 {
 	int i;
 
@@ -315,6 +589,52 @@ static void count_event(struct ptk_perfscript *ps, const char *name, size_t n)
 		ps->nev++;
 	}
 	ps->ev[i].samples++;
+	if (kept) {
+		ps->ev[i].kept = true;
+		ps->ev[i].weight += ps->st->period;
+	}
+}
+
+/*
+ * The event and period as stackcollapse-perf.pl's /:\s*(\d+)*\s+(\S+):\s*$/ reads them: the
+ * last token ends with ':' and is the event; the token before it is the period when it is
+ * digits after a ':' (the time's), else it ends with ':' itself (no period). Returns false
+ * when the header has no such end (a tracepoint's fields follow the event).
+ */
+static bool perl_event(const struct tok *t, int n, const char **ev, size_t *evn, u64 *period)
+{
+	const struct tok *e, *p;
+	size_t d;
+
+	if (n < 2)
+		return false;
+	e = &t[n - 1];
+	p = &t[n - 2];
+	if (e->n < 2 || e->s[e->n - 1] != ':')
+		return false;
+	*ev = e->s;
+	*evn = e->n - 1;
+	*period = 1;
+	if (p->s[p->n - 1] == ':')
+		return true;
+	for (d = 0; d < p->n && isdigit((unsigned char)p->s[p->n - 1 - d]);)
+		d++;
+	if (!d)
+		return false;
+	if (d < p->n) {
+		if (p->s[p->n - 1 - d] != ':')
+			return false;
+	} else if (n < 3 || t[n - 3].s[t[n - 3].n - 1] != ':') {
+		return false;
+	}
+	/* Perl's `not $period`: "0" (and "") count 1; "00" is a true string worth 0 */
+	if (!(d == 1 && p->s[p->n - 1] == '0')) {
+		u64 v = 0;
+		for (size_t i = p->n - d; i < p->n; i++)
+			v = v * 10 + (p->s[i] - '0');
+		*period = v;
+	}
+	return true;
 }
 
 #define MAX_TOKS 64
@@ -323,16 +643,20 @@ static void count_event(struct ptk_perfscript *ps, const char *name, size_t n)
  * A sample header. The comm may hold spaces and digits ("Plex DLNA Serve 26638 [001]",
  * "[ET_NET 0] 1234 [000]"), so the pid is the token just before the first cpu ("[001]") or
  * time ("856620.530720:") token; without either, the first pid-like token after the comm
- * (the stackcollapse-perf.pl rule). Returns false when the line is no header.
+ * that blanks follow (the stackcollapse-perf.pl rule). Returns false when the line is no
+ * header.
  */
-static bool header_line(struct ptk_perfscript *ps, const char *line)
+static bool header_line(struct ptk_perfscript *ps, const char *line, const char *end)
 {
+	struct ptk_ps_state *st = ps->st;
 	struct tok t[MAX_TOKS];
-	int n = tokenize(line, t, MAX_TOKS), pidx = -1, k;
+	int n = tokenize(line, end, t, MAX_TOKS), pidx = -1, k, ek = -1;
 	const char *comm_end, *ev = NULL, *sl;
-	size_t evn = 0;
+	size_t evn = 0, cl, len;
 	char pidbuf[32], tidbuf[32];
 	char *pn;
+	u64 period = 1;
+	bool perl;
 
 	for (k = 2; k < n; k++) {
 		if (is_cpu(&t[k]) || is_time(&t[k])) {
@@ -343,37 +667,58 @@ static bool header_line(struct ptk_perfscript *ps, const char *line)
 	}
 	if (pidx < 0)
 		for (k = 1; k < n && pidx < 0; k++)
-			if (is_pid(&t[k]))
+			if (is_pid(&t[k]) && t[k].s + t[k].n < end)
 				pidx = k;
 	if (pidx < 1)
 		return false;
 
-	flush(ps); /* samples without callchains have no blank line between them */
-	ps->in_sample = true;
+	flush(ps); /* samples without callchains have no empty line between them */
+	st->in_sample = true;
+	st->stk.n = 0;
 	ps->samples_in++;
 
-	/* event: the first "name:" token after the pid that is not the time */
-	for (k = pidx + 1; k < n; k++) {
-		if (is_cpu(&t[k]) || is_time(&t[k]))
-			continue;
-		if (t[k].n > 1 && t[k].s[t[k].n - 1] == ':') {
-			ev = t[k].s;
-			evn = t[k].n - 1;
-			break;
+	perl = n == MAX_TOKS ? false : perl_event(t, n, &ev, &evn, &period);
+	if (perl && ev < t[pidx].s + t[pidx].n)
+		perl = false; /* the event must follow the pid */
+	if (!perl) {
+		/* beyond the Perl script: the first "name:" token after the pid that is
+		 * not the time (tracepoints, samples without callchain) */
+		ev = NULL;
+		period = 1;
+		for (k = pidx + 1; k < n; k++) {
+			if (is_cpu(&t[k]) || is_time(&t[k]))
+				continue;
+			if (t[k].n > 1 && t[k].s[t[k].n - 1] == ':') {
+				ev = t[k].s;
+				evn = t[k].n - 1;
+				ek = k;
+				break;
+			}
+		}
+		if (ek > pidx + 1 && all_digits(t[ek - 1].s, t[ek - 1].n) && !is_cpu(&t[ek - 1])) {
+			period = 0;
+			for (size_t i = 0; i < t[ek - 1].n; i++)
+				period = period * 10 + (t[ek - 1].s[i] - '0');
+			if (!period)
+				period = 1;
 		}
 	}
-	if (ev)
-		count_event(ps, ev, evn);
-	else
-		count_event(ps, "", 0);
-	ps->keep =
-		!ps->o.event || (ev && strlen(ps->o.event) == evn && !memcmp(ps->o.event, ev, evn));
-	if (!ps->keep)
+	if (ps->o.unit)
+		period = 1;
+	st->period = period;
+	if (ev && !st->have_filter) {
+		snprintf(st->filter, sizeof(st->filter), "%.*s", (int)evn, ev);
+		st->have_filter = true;
+	}
+	st->keep = !ev || (strlen(st->filter) == evn && !memcmp(st->filter, ev, evn));
+	count_event(ps, ev ? ev : "", ev ? evn : 0, st->keep);
+	if (!st->keep)
 		ps->samples_filtered++;
 
 	comm_end = t[pidx].s;
 	while (comm_end > line && isspace((unsigned char)comm_end[-1]))
 		comm_end--;
+	cl = comm_end - line;
 	sl = memchr(t[pidx].s, '/', t[pidx].n);
 	if (sl) {
 		snprintf(pidbuf, sizeof(pidbuf), "%.*s", (int)(sl - t[pidx].s), t[pidx].s);
@@ -383,25 +728,25 @@ static bool header_line(struct ptk_perfscript *ps, const char *line)
 		strcpy(pidbuf, "?");
 		snprintf(tidbuf, sizeof(tidbuf), "%.*s", (int)t[pidx].n, t[pidx].s);
 	}
-	pn = xmalloc((comm_end - line) + sizeof(pidbuf) + sizeof(tidbuf) + 3);
+	pn = scratch(st, cl + sizeof(pidbuf) + sizeof(tidbuf) + 3);
 	if (ps->o.tid)
-		sprintf(pn, "%.*s-%s/%s", (int)(comm_end - line), line, pidbuf, tidbuf);
+		len = sprintf(pn, "%.*s-%s/%s", (int)cl, line, pidbuf, tidbuf);
 	else if (ps->o.pid)
-		sprintf(pn, "%.*s-%s", (int)(comm_end - line), line, pidbuf);
+		len = sprintf(pn, "%.*s-%s", (int)cl, line, pidbuf);
 	else
-		sprintf(pn, "%.*s", (int)(comm_end - line), line);
-	for (char *c = pn; *c; c++)
-		if (*c == ' ' || *c == '\t')
-			*c = '_';
-	ps->pname = pn;
+		len = sprintf(pn, "%.*s", (int)cl, line);
+	for (size_t i = 0; i < len; i++)
+		if (pn[i] == ' ')
+			pn[i] = '_';
+	st->java = cl >= 4 && !memcmp(line, "java", 4);
+	st->pname = itab_put(&st->names, pn, len, NULL);
 
 	/* without -g, the sample's one frame follows the event on the same line */
-	if (ev && ps->keep) {
-		const char *rest = ev + evn + 1;
-		while (*rest == ' ' || *rest == '\t')
-			rest++;
-		if (*rest && isxdigit((unsigned char)*rest))
-			frame_line(ps, rest, strcspn(rest, "\r\n"));
+	if (ek >= 0 && ek + 1 < n && all_hex(t[ek + 1].s, t[ek + 1].n)) {
+		if (st->keep)
+			frame_line(ps, t[ek + 1].s, end - t[ek + 1].s);
+	} else {
+		st->chain = true;
 	}
 	return true;
 }
@@ -411,10 +756,10 @@ static bool header_line(struct ptk_perfscript *ps, const char *line)
  * comm as %16s): a pid token followed by a cpu or time token. A frame line ("addr sym
  * (dso)") never has that shape.
  */
-static bool padded_header(const char *p)
+static bool padded_header(const char *p, const char *end)
 {
 	struct tok t[8];
-	int n = tokenize(p, t, 8);
+	int n = tokenize(p, end, t, 8);
 
 	for (int k = 2; k < n; k++)
 		if (is_cpu(&t[k]) || is_time(&t[k]))
@@ -422,32 +767,43 @@ static bool padded_header(const char *p)
 	return false;
 }
 
-void ptk_perfscript_line(struct ptk_perfscript *ps, const char *line)
+void ptk_perfscript_linen(struct ptk_perfscript *ps, const char *line, size_t n)
 {
-	size_t n = strcspn(line, "\r\n");
-	const char *p = line;
+	const char *p = line, *end;
 
-	if (line[0] == '#')
-		return;
-	while (n && (line[n - 1] == ' ' || line[n - 1] == '\t'))
+	if (n && line[n - 1] == '\r')
 		n--;
-	if (!n) {
+	if (n && line[0] == '#')
+		return;
+	end = line + n;
+	while (p < end && is_sp(*p))
+		p++;
+	if (p == end) {
 		flush(ps);
 		return;
 	}
-	if (isspace((unsigned char)line[0])) {
-		while (isspace((unsigned char)*p))
-			p++;
-		if (padded_header(p)) {
-			header_line(ps, p);
+	if (p != line) {
+		/* a frame (perf indents them), or a header perf padded (without -g, where the
+		 * frame is on the header line: then no callchain follows it) */
+		if (ps->st->chain && frame_line(ps, p, end - p))
 			return;
-		}
-		if (!ps->in_sample || !frame_line(ps, p, line + n - p))
-			ps->lines_skipped++;
+		if (padded_header(p, end) && header_line(ps, p, end))
+			return;
+		if (ps->st->in_sample && !ps->st->chain && frame_line(ps, p, end - p))
+			return;
+		ps->lines_skipped++;
 		return;
 	}
-	if (!header_line(ps, line))
+	if (header_line(ps, line, end))
+		return;
+	/* a frame at column 0 (hand-made or converted stacks) */
+	if (!ps->st->in_sample || !frame_line(ps, line, n))
 		ps->lines_skipped++;
+}
+
+void ptk_perfscript_line(struct ptk_perfscript *ps, const char *line)
+{
+	ptk_perfscript_linen(ps, line, strcspn(line, "\n"));
 }
 
 /* "a;b;c 12": the last token is a count */

@@ -248,6 +248,12 @@ static void schema_sql(struct ptk_strbuf *b)
 		"rchar INTEGER, wchar INTEGER, read_bytes INTEGER, write_bytes INTEGER, "
 		"cancelled_write_bytes INTEGER, wchan TEXT, PRIMARY KEY(sample_id, task)) "
 		"WITHOUT ROWID;\n");
+	/* version 3: continuous profiles, the folded stacks of each interval */
+	ptk_strbuf_addf(b, "CREATE TABLE IF NOT EXISTS stack(id INTEGER PRIMARY KEY, "
+			   "stack TEXT NOT NULL UNIQUE);\n"
+			   "CREATE TABLE IF NOT EXISTS prof(sample_id INTEGER NOT NULL, stack "
+			   "INTEGER NOT NULL, count INTEGER NOT NULL, PRIMARY KEY(sample_id, "
+			   "stack)) WITHOUT ROWID;\n");
 }
 
 void ptk_arc_schema_print(FILE *f)
@@ -449,6 +455,10 @@ struct ptk_arc *ptk_arc_open(const char *path, int mode, char *err, size_t errsi
 			if (sqlite3_step(vst) == SQLITE_ROW)
 				ver = sqlite3_column_int(vst, 0);
 			sqlite3_finalize(vst);
+			/* version 3 only added the profile tables: a version 2 archive takes
+			 * them and goes on (its rows are read as before) */
+			if (ver == 2)
+				ver = PTK_ARC_SCHEMA_VERSION;
 			if (ver > 0 && ver != PTK_ARC_SCHEMA_VERSION) {
 				snprintf(
 					err, errsize,
@@ -937,6 +947,7 @@ err_rollback:
 long ptk_arc_retain(struct ptk_arc *a, s64 before_ms, int batch)
 {
 	static const char *const del[] = {
+		"DELETE FROM prof WHERE sample_id IN (SELECT id FROM old)",
 		"DELETE FROM proc WHERE sample_id IN (SELECT id FROM old)",
 		"DELETE FROM counters WHERE sample_id IN (SELECT id FROM old)",
 		"DELETE FROM sample WHERE id IN (SELECT id FROM old)",
@@ -987,6 +998,100 @@ err_rollback:
 	exec(a, "ROLLBACK");
 	exec(a, "DROP TABLE IF EXISTS temp.old");
 	return -EIO;
+}
+
+/* ---- continuous profiles ------------------------------------------------------------------ */
+
+int ptk_arc_write_profile(struct ptk_arc *a, s64 sample_id, const struct ptk_folded *f)
+{
+	sqlite3_stmt *sel = NULL, *ins = NULL, *row = NULL;
+	int r = -EIO;
+
+	if (!f->n)
+		return 0;
+	if (sqlite3_prepare_v2(a->db, "SELECT id FROM stack WHERE stack=?", -1, &sel, NULL) ||
+	    sqlite3_prepare_v2(a->db, "INSERT INTO stack(stack) VALUES(?)", -1, &ins, NULL) ||
+	    sqlite3_prepare_v2(a->db, "INSERT OR REPLACE INTO prof VALUES(?,?,?)", -1, &row,
+			       NULL)) {
+		db_fail(a, "profile");
+		goto out;
+	}
+	if (exec(a, "BEGIN IMMEDIATE"))
+		goto out;
+	for (int i = 0; i < f->n; i++) {
+		s64 id = -1;
+		sqlite3_bind_text(sel, 1, f->s[i].stack, -1, SQLITE_STATIC);
+		if (sqlite3_step(sel) == SQLITE_ROW)
+			id = sqlite3_column_int64(sel, 0);
+		sqlite3_reset(sel);
+		if (id < 0) {
+			sqlite3_bind_text(ins, 1, f->s[i].stack, -1, SQLITE_STATIC);
+			if (sqlite3_step(ins) != SQLITE_DONE) {
+				db_fail(a, "profile stack");
+				sqlite3_reset(ins);
+				goto rollback;
+			}
+			sqlite3_reset(ins);
+			id = sqlite3_last_insert_rowid(a->db);
+		}
+		sqlite3_bind_int64(row, 1, sample_id);
+		sqlite3_bind_int64(row, 2, id);
+		sqlite3_bind_int64(row, 3, (s64)f->s[i].count);
+		if (sqlite3_step(row) != SQLITE_DONE) {
+			db_fail(a, "profile row");
+			sqlite3_reset(row);
+			goto rollback;
+		}
+		sqlite3_reset(row);
+	}
+	r = exec(a, "COMMIT");
+	if (!r)
+		goto out;
+rollback:
+	exec(a, "ROLLBACK");
+	r = -EIO;
+out:
+	sqlite3_finalize(sel);
+	sqlite3_finalize(ins);
+	sqlite3_finalize(row);
+	return r;
+}
+
+int ptk_arc_load_profile(struct ptk_arc *a, s64 from_ms, s64 to_ms, struct ptk_folded *f,
+			 long *nsamples)
+{
+	sqlite3_stmt *st;
+	s64 last = -1;
+	long n = 0;
+	int rc;
+
+	if (nsamples)
+		*nsamples = 0;
+	if (a->ver < 3)
+		return -ENOENT;
+	/* the samples walked in rowid order (no index on t_ms), their rows by primary key */
+	if (sqlite3_prepare_v2(a->db,
+			       "SELECT p.sample_id, s.stack, p.count FROM sample m JOIN prof p ON "
+			       "p.sample_id = m.id JOIN stack s ON s.id = p.stack WHERE +m.t_ms "
+			       ">= ? AND +m.t_ms <= ? ORDER BY p.sample_id",
+			       -1, &st, NULL))
+		return db_fail(a, "profile");
+	sqlite3_bind_int64(st, 1, from_ms);
+	sqlite3_bind_int64(st, 2, to_ms);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		s64 sid = sqlite3_column_int64(st, 0), c = sqlite3_column_int64(st, 2);
+		const char *stk = (const char *)sqlite3_column_text(st, 1);
+		if (sid != last) {
+			n++;
+			last = sid;
+		}
+		if (stk && c > 0)
+			ptk_folded_add_joined(f, stk, (u64)c);
+	}
+	sqlite3_finalize(st);
+	if (nsamples)
+		*nsamples = n;
+	return rc == SQLITE_DONE ? 0 : db_fail(a, "profile");
 }
 
 /* ---- reading ------------------------------------------------------------------------------- */

@@ -19,11 +19,12 @@
 #include <stdbool.h>
 
 #include "lib/util.h"
+#include "model/folded.h"
 #include "source/procfs/pid.h"
 #include "source/procfs/procfs.h"
 #include "source/snap.h"
 
-#define PTK_ARC_SCHEMA_VERSION 2 /* written */
+#define PTK_ARC_SCHEMA_VERSION 3 /* written */
 #define PTK_ARC_SCHEMA_MIN \
 	1 /* the oldest read: version 1 had a table each for cpu, disk, net, snmp */
 #define PTK_ARC_DEFAULT_DB "/var/lib/ptk/ptk.db"
@@ -62,6 +63,20 @@ int ptk_arc_write(struct ptk_arc *a, struct ptk_snap *s, s64 prev_id,
  * batch samples per transaction, until none is left. Returns the number deleted, or -EIO.
  */
 long ptk_arc_retain(struct ptk_arc *a, s64 before_ms, int batch);
+
+/*
+ * Store a profile: the folded stacks f sampled during the interval that ends at sample
+ * sample_id (continuous profiling, ptk record --profile), in one transaction. Stacks are
+ * interned in the stack table. 0 or -EIO.
+ */
+int ptk_arc_write_profile(struct ptk_arc *a, s64 sample_id, const struct ptk_folded *f);
+/*
+ * Add to f the profile stacks of the samples with from_ms <= t_ms <= to_ms. *nsamples
+ * (may be NULL) gets the number of samples that carried a profile. Returns 0, -ENOENT for
+ * an archive without profiles (schema version < 3), or -EIO.
+ */
+int ptk_arc_load_profile(struct ptk_arc *a, s64 from_ms, s64 to_ms, struct ptk_folded *f,
+			 long *nsamples);
 
 /* The samples of a window, in time order. */
 struct ptk_arc_index {

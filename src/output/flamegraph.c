@@ -7,6 +7,7 @@
 #include "output/flamegraph.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -338,6 +339,23 @@ static void xml_puts(FILE *out, const char *s)
 }
 
 /* 1234567 -> "1,234,567" (flamegraph.pl prints counts with commas) */
+/* v with dec (1 or 2) decimals, as "%.*f" prints it but without printf's exact decimal
+ * expansion (the SVG writes four numbers a frame); b holds at least 32 bytes */
+static const char *fixed(char *b, double v, int dec)
+{
+	double m = dec == 2 ? 100 : 10;
+	u64 q;
+
+	if (!(v >= 0 && v < 1e15)) {
+		snprintf(b, 32, "%.*f", dec, v);
+		return b;
+	}
+	q = (u64)rint(v * m);
+	snprintf(b, 32, dec == 2 ? "%" PRIu64 ".%02u" : "%" PRIu64 ".%u", q / (u64)m,
+		 (unsigned)(q % (u64)m));
+	return b;
+}
+
 static void commas(u64 v, char *buf, size_t size)
 {
 	char tmp[32];
@@ -524,7 +542,7 @@ int ptk_flamegraph_svg(struct ptk_folded *f, struct ptk_folded *base,
 	int ne = 0, width, height, depthmax = 0, chars;
 	const char *pal, *title, *countname, *bg1 = "#eeeeee", *bg2 = "#eeeeb0";
 	double wpt;
-	char col[48], num[32], num2[32], num3[32];
+	char col[48], num[32], num2[32], num3[32], fx[4][32];
 
 	if (!o)
 		o = &def;
@@ -644,7 +662,7 @@ int ptk_flamegraph_svg(struct ptk_folded *f, struct ptk_folded *base,
 		xml_puts(out, name);
 		fprintf(out, " (%s ", num);
 		xml_puts(out, countname);
-		fprintf(out, ", %.2f%%", 100.0 * cnt / g.total);
+		fprintf(out, ", %s%%", fixed(fx[0], 100.0 * cnt / g.total, 2));
 		if (g.diff) {
 			commas(n->aetime - n->astime, num2, sizeof(num2));
 			scommas((s64)cnt - (s64)(n->aetime - n->astime), num3, sizeof(num3));
@@ -668,12 +686,14 @@ int ptk_flamegraph_svg(struct ptk_folded *f, struct ptk_folded *base,
 		if (n->depth == 0 && !g.diff)
 			color(pal, "all", 3, col, sizeof(col));
 		fprintf(out,
-			"<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" fill=\"%s\" "
+			"<rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\" fill=\"%s\" "
 			"rx=\"2\" ry=\"2\"/>",
-			x1, y1, x2 - x1, y2 - y1, col);
+			fixed(fx[0], x1, 2), fixed(fx[1], y1, 1), fixed(fx[2], x2 - x1, 2),
+			fixed(fx[3], y2 - y1, 1), col);
 		/* label: truncate the raw name (by characters), then escape */
 		chars = (int)((x2 - x1) / (FONT_SIZE * FONT_WIDTH));
-		fprintf(out, "<text x=\"%.2f\" y=\"%.1f\">", x1 + 3, 3 + (y1 + y2) / 2);
+		fprintf(out, "<text x=\"%s\" y=\"%s\">", fixed(fx[0], x1 + 3, 2),
+			fixed(fx[1], 3 + (y1 + y2) / 2, 1));
 		if (chars >= 3) {
 			if (chars < nc) {
 				char *p = name;

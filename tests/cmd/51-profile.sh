@@ -102,6 +102,22 @@ wait $BP 2>/dev/null
 timeout 20 "$PTK" profile -a -d 1 -g > "$TMP/a.folded" 2> /dev/null; rc=$?
 check "-a -d 1: exit $rc (0), stacks of several commands" bash -c "[ $rc -eq 0 ] && [ \$(cut -d';' -f1 '$TMP/a.folded' | sort -u | wc -l) -ge 1 ]"
 
+# 7b. the issue's stack: main -> g -> f -> nanosleep, built without frame pointers. DWARF
+# unwinding recovers every caller; the frame-pointer walk marks where it broke [unknown]
+NL=$(dirname "$SRC")/nanoloop.c
+if cc -O2 -g -fomit-frame-pointer -fno-optimize-sibling-calls -o "$TMP/nanoloop" "$NL"; then
+	"$PTK" profile -F 999 --call-graph dwarf -o "$TMP/nl_dw.folded" -- "$TMP/nanoloop" 1.5 2> /dev/null
+	"$PTK" profile -F 999 -g -o "$TMP/nl_fp.folded" -- "$TMP/nanoloop" 1.5 2> /dev/null
+	sort -t' ' -k2 -n "$TMP/nl_dw.folded" | tail -1 | cut -c1-160 | sed 's/^/# dwarf: /'
+	sort -t' ' -k2 -n "$TMP/nl_fp.folded" | tail -1 | cut -c1-160 | sed 's/^/# fp: /'
+	check "no-fp nanoloop, --call-graph dwarf: main;g;f;...nanosleep recovered" \
+		grep -qE '^nanoloop;(.*;)?main;g;f;(__nanosleep|clock_nanosleep|__GI___clock_nanosleep)' "$TMP/nl_dw.folded"
+	check "no-fp nanoloop, frame pointers: the broken walk shows [unknown] (no caller skipped silently)" \
+		bash -c "grep -qE '^nanoloop;\\[unknown\\];' '$TMP/nl_fp.folded' && ! grep -qE ';main;g;f;' '$TMP/nl_fp.folded'"
+else
+	skip "nanoloop.c did not build"
+fi
+
 # 8. errors
 "$PTK" profile -p 999999999 2> "$TMP/e1"; rc=$?
 check "-p of no process: exit 1 ($rc), one line: $(cat "$TMP/e1")" test $rc -eq 1 -a "$(wc -l < "$TMP/e1")" -eq 1

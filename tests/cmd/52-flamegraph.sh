@@ -26,16 +26,16 @@ else
 	not_ok "folded output differs"; sed 's/^/# /' "$TMP/fx.diff"
 fi
 sum=$(awk '{ s += $NF } END { print s }' "$TMP/fx.folded")
-note "samples: 11 headers in the fixture, $sum in the folded output"
-check "11 samples in, 11 out" [ "$sum" = 11 ]
-check "-v reports 11 in, 11 out, 2 srcline lines skipped" \
-	grep -q '11 samples in, 11 out, 0 of other events, 2 lines skipped' "$TMP/fx.err"
-check "two events are reported, not silently merged" grep -q '2 events added together (cycles 9, instructions 2)' "$TMP/fx.err"
-"$PTK" flamegraph --folded --event cycles "$FP/perf.script" > "$TMP/cy.folded" 2>/dev/null
+note "samples: 11 headers in the fixture (9 cycles, 2 instructions), weight $sum in the folded output"
+check "the 9 cycles samples weigh their periods: 2*2654110 + 5*1000000 + 2*1 (got $sum)" [ "$sum" = 10308222 ]
+check "-v reports 11 in, 9 out, 2 of another event, 2 srcline lines skipped" \
+	grep -q '11 samples in, 9 out, 2 of other events, 2 lines skipped' "$TMP/fx.err"
+check "the second event is named as left out, not silently merged" grep -q '2 events: kept the first, cycles; left out instructions 2 samples' "$TMP/fx.err"
+"$PTK" flamegraph --folded --event-filter instructions "$FP/perf.script" > "$TMP/cy.folded" 2>/dev/null
 cy=$(awk '{ s += $NF } END { print s }' "$TMP/cy.folded")
-check "--event cycles keeps the 9 cycles samples (got $cy)" [ "$cy" = 9 ]
+check "--event-filter instructions keeps the 2 samples of 1000000 (got $cy)" [ "$cy" = 2000000 ]
 "$PTK" flamegraph "$FP/perf.script" -o "$TMP/fx.svg" 2>/dev/null
-check "perf script input is auto-detected: the SVG root has 11 samples" grep -q '<title>all (11 samples, 100.00%)</title>' "$TMP/fx.svg"
+check "perf script input is auto-detected: the SVG root weighs 10,308,222" grep -q '<title>all (10,308,222 samples, 100.00%)</title>' "$TMP/fx.svg"
 have xmllint && check "perf script SVG passes xmllint" xmllint --noout "$TMP/fx.svg"
 "$PTK" flamegraph --tid --folded "$FP/perf.script" 2>/dev/null | grep -q '^java-4000/4001;' &&
 	"$PTK" flamegraph --pid --folded "$FP/perf.script" 2>/dev/null | grep -q '^Plex_DLNA_Serve-?;' &&
@@ -77,7 +77,8 @@ elif ! cc -O1 -g -fno-omit-frame-pointer -o "$TMP/burn" "$TMP/burn.c"; then
 elif ! perf record -q -F 999 -g -o "$TMP/perf.data" -- "$TMP/burn" > /dev/null 2> "$TMP/rec.err"; then
 	skip "perf record failed: $(head -1 "$TMP/rec.err")"
 else
-	perf script -i "$TMP/perf.data" 2>/dev/null | "$PTK" flamegraph -v -o "$TMP/real.svg" 2> "$TMP/real.err"
+	perf script -i "$TMP/perf.data" 2>/dev/null > "$TMP/real.script"
+	"$PTK" flamegraph --no-period -v -o "$TMP/real.svg" < "$TMP/real.script" 2> "$TMP/real.err"
 	sed "s/^/# /" "$TMP/real.err"
 	ours=$(sed -n 's/.*<title>all (\([0-9,]*\) samples.*/\1/p' "$TMP/real.svg" | tr -d ,)
 	theirs=$(perf report -i "$TMP/perf.data" --stdio -n --sort comm -g none 2>/dev/null |
@@ -89,6 +90,11 @@ else
 		not_ok "total samples: ptk '$ours', perf report '$theirs'"
 	fi
 	have xmllint && check "real SVG passes xmllint" xmllint --noout "$TMP/real.svg"
+	# by default each sample weighs its period: the total is the periods' sum
+	wsum=$("$PTK" flamegraph --folded "$TMP/real.script" 2>/dev/null | awk '{ s += $NF } END { print s + 0 }')
+	psum=$(awk '/^[^ \t]/ && $NF ~ /:$/ && $(NF - 1) ~ /^[0-9]+$/ { s += $(NF - 1) } END { printf "%d\n", s }' "$TMP/real.script")
+	note "period-weighted total: ptk $wsum, the periods in perf script's headers $psum"
+	check "the weighted total equals the periods' sum ($wsum)" [ "$wsum" = "$psum" -a "$wsum" -gt "$ours" ]
 	lb=$(sed -n 's/.*<title>leaf_b (\([0-9,]*\) samples.*/\1/p' "$TMP/real.svg" | tr -d , | head -1)
 	note "leaf_b: $lb of $ours samples"
 	if [ -n "$lb" ] && [ "$lb" -gt 0 ]; then ok "the hot leaf_b frame is drawn"; else not_ok "no leaf_b frame"; fi

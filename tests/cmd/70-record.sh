@@ -43,7 +43,7 @@ n=$(q "$DB" "select count(*) from sample")
 note "samples: $n; journal: $(q "$DB" 'PRAGMA journal_mode'); user_version: $(q "$DB" 'PRAGMA user_version')"
 check "5 samples stored" test "$n" = 5
 check "WAL journal mode" test "$(q "$DB" 'PRAGMA journal_mode')" = wal
-check "schema version 2 (PRAGMA user_version and meta)" test "$(q "$DB" 'PRAGMA user_version')/$(q "$DB" "select value from meta where key='schema_version'")" = 2/2
+check "schema version 3 (PRAGMA user_version and meta)" test "$(q "$DB" 'PRAGMA user_version')/$(q "$DB" "select value from meta where key='schema_version'")" = 3/3
 check "integrity_check ok" test "$(q "$DB" 'PRAGMA integrity_check')" = ok
 ncpu=$(grep -c '^cpu[0-9]' /proc/stat)
 read -r vcpu vdisk vnet vagg u0 u1 <<<"$(counters "$DB")"

@@ -52,16 +52,20 @@ static void test_fixture_matches_expected(void **state)
 	collapse_file(PTK_FIXTURES "/flame_perf/perf.script", f, NULL, &ps);
 	got = folded_text(f);
 	assert_string_equal(got, want);
+	/* the first event (cycles) is kept, each sample weighted by its period */
 	assert_int_equal(ps.samples_in, 11);
-	assert_int_equal(ps.samples_out, 11);
-	assert_int_equal(f->total, 11);
-	assert_int_equal(ps.samples_filtered, 0);
+	assert_int_equal(ps.samples_out, 9);
+	assert_int_equal(ps.samples_filtered, 2);
+	assert_int_equal(f->total, 2 * 2654110 + 5 * 1000000 + 2 * 1);
+	assert_int_equal(ps.weight_out, f->total);
 	assert_int_equal(ps.lines_skipped, 2); /* the two srcline lines */
 	assert_int_equal(ps.nev, 2);
 	assert_string_equal(ps.ev[0].name, "cycles");
 	assert_int_equal(ps.ev[0].samples, 9);
+	assert_true(ps.ev[0].kept);
 	assert_string_equal(ps.ev[1].name, "instructions");
 	assert_int_equal(ps.ev[1].samples, 2);
+	assert_false(ps.ev[1].kept);
 	free(got);
 	free(want);
 	ptk_folded_free(f);
@@ -77,7 +81,7 @@ static void test_event_filter(void **state)
 
 	collapse_file(PTK_FIXTURES "/flame_perf/perf.script", f, &o, &ps);
 	got = folded_text(f);
-	assert_string_equal(got, "swapper;start_kernel;default_idle;native_safe_halt 2\n");
+	assert_string_equal(got, "swapper;start_kernel;default_idle;native_safe_halt 2000000\n");
 	assert_int_equal(ps.samples_in, 11);
 	assert_int_equal(ps.samples_out, 2);
 	assert_int_equal(ps.samples_filtered, 9);
@@ -103,7 +107,7 @@ static void test_pid_tid_names(void **state)
 	ptk_perfscript_finish(&ps);
 	ptk_perfscript_release(&ps);
 	got = folded_text(f);
-	assert_string_equal(got, "Plex_DLNA_Serve-?/26638;main 1\n"
+	assert_string_equal(got, "Plex_DLNA_Serve-?/26638;main 2654110\n"
 				 "java-4000/4001;schedule_[k] 1\n");
 	free(got);
 	ptk_folded_free(f);
@@ -126,17 +130,19 @@ static void test_tidy(void **state)
 {
 	char b[256];
 #define TIDY(sym, dso, java) \
-	ptk_perfscript_tidy(sym, strlen(sym), dso, strlen(dso), java, b, sizeof(b))
-	TIDY("func+0x1a", "/lib/x.so", false);
-	assert_string_equal(b, "func");
-	TIDY("func+0xzz", "/lib/x.so", false); /* not an offset: kept */
-	assert_string_equal(b, "func+0xzz");
+	ptk_perfscript_tidy(sym, strlen(sym), dso, strlen(dso), NULL, 0, java, b, sizeof(b))
 	TIDY("[unknown]", "/opt/my app/lib.so", false);
 	assert_string_equal(b, "[lib.so]");
 	TIDY("[unknown]", "[unknown]", false);
 	assert_string_equal(b, "[unknown]");
-	TIDY("[unknown]", "", false);
-	assert_string_equal(b, "[unknown]");
+	TIDY("[unknown]", "", false); /* a DSO printed as "()" is a known, empty name */
+	assert_string_equal(b, "[]");
+	TIDY("[unknown]", "[kernel.kallsyms]", false);
+	assert_string_equal(b, "[[kernel.kallsyms]]");
+	ptk_perfscript_tidy("[unknown]", 9, "/lib/x.so", 9, "7f01", 4, false, b, sizeof(b));
+	assert_string_equal(b, "[x.so <7f01>]"); /* --addrs */
+	ptk_perfscript_tidy("[unknown]", 9, "[unknown]", 9, "7f01", 4, false, b, sizeof(b));
+	assert_string_equal(b, "[unknown <7f01>]");
 	TIDY("foo(int, char const*)", "", false);
 	assert_string_equal(b, "foo");
 	TIDY("net/http.(*Client).Do", "", false);
@@ -188,10 +194,84 @@ static void test_real_capture(void **state)
 	assert_string_equal(got, want);
 	assert_int_equal(ps.samples_in, ps.samples_out);
 	assert_int_equal(ps.lines_skipped, 0);
-	assert_int_equal(f->total, ps.samples_in);
+	assert_int_equal(f->total, ps.samples_in * 1001001); /* cpu-clock's period, in ns */
 	free(got);
 	free(want);
 	ptk_folded_free(f);
+}
+
+/* Collapse lines (NULL-terminated list) with o; the folded text (caller frees). */
+static char *collapse_lines(const char *const *lines, const struct ptk_perfscript_opts *o)
+{
+	struct ptk_folded *f = ptk_folded_new();
+	struct ptk_perfscript ps;
+	char *got;
+
+	ptk_perfscript_init(&ps, f, o);
+	for (int i = 0; lines[i]; i++)
+		ptk_perfscript_line(&ps, lines[i]);
+	ptk_perfscript_finish(&ps);
+	ptk_perfscript_release(&ps);
+	got = folded_text(f);
+	ptk_folded_free(f);
+	return got;
+}
+
+/* The cases of issue 17, each as stackcollapse-perf.pl collapses it. */
+static void test_perl_semantics(void **state)
+{
+	/* the period is the weight: 1000 + 3000 */
+	static const char *const period[] = { "dd 1 [000] 1.0: 1000 cycles:",
+					      "\t1 main (/bin/dd)",
+					      "",
+					      "dd 1 [000] 2.0: 3000 cycles:",
+					      "\t1 main (/bin/dd)",
+					      "",
+					      NULL };
+	/* frame lines at column 0; a java-prefixed comm strips the L of class names */
+	static const char *const col0[] = { "javaw 7/8 1.0: 1 cycles:",
+					    "7f01 Lorg/x/Foo;::bar (/tmp/perf-7.map)",
+					    "7f02 Interpreter (/tmp/perf-7.map)", "", NULL };
+	/* an empty symbol keeps its frame (as Perl's regex reads it: one blank) */
+	static const char *const empty[] = { "a.out 5 1.0: 1 cycles:", "\t  1234  (/tmp/a.out)",
+					     "\t  1000 main (/tmp/a.out)", "", NULL };
+	/* several events: the first is kept */
+	static const char *const events[] = { "x 1 1.0: 5 instructions:",
+					      "\t1 f (/x)",
+					      "",
+					      "x 1 2.0: 7 cycles:",
+					      "\t1 g (/x)",
+					      "",
+					      NULL };
+	static const char *const unknown[] = { "x 1 1.0: 1 cycles:", "\t7f01 [unknown] (/lib/l.so)",
+					       "\tab [unknown] ([unknown])", "", NULL };
+	struct ptk_perfscript_opts o = { 0 };
+	char *got;
+
+	got = collapse_lines(period, NULL);
+	assert_string_equal(got, "dd;main 4000\n");
+	free(got);
+	got = collapse_lines(col0, NULL);
+	assert_string_equal(got, "javaw;Interpreter;org/x/Foo:::bar 1\n");
+	free(got);
+	got = collapse_lines(empty, NULL);
+	assert_string_equal(got, "a.out;main;  1\n");
+	free(got);
+	got = collapse_lines(events, NULL);
+	assert_string_equal(got, "x;f 5\n");
+	free(got);
+	o.event = "cycles";
+	got = collapse_lines(events, &o);
+	assert_string_equal(got, "x;g 7\n");
+	free(got);
+	o = (struct ptk_perfscript_opts){ .addrs = true };
+	got = collapse_lines(unknown, &o);
+	assert_string_equal(got, "x;[unknown <ab>];[l.so <7f01>] 1\n");
+	free(got);
+	o = (struct ptk_perfscript_opts){ .unit = true };
+	got = collapse_lines(period, &o);
+	assert_string_equal(got, "dd;main 2\n");
+	free(got);
 }
 
 static void test_detect(void **state)
@@ -213,6 +293,7 @@ int main(void)
 		cmocka_unit_test(test_tidy),
 		cmocka_unit_test(test_inline_and_jit),
 		cmocka_unit_test(test_real_capture),
+		cmocka_unit_test(test_perl_semantics),
 		cmocka_unit_test(test_detect),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -665,6 +665,8 @@ int ptk_agg_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 	ptk_bpf_meta_loader(r);
 	ptk_agg_print(sink, &a->res, rows, n);
 	ptk_bpf_report_end(r);
+	if (a->on_rows)
+		a->on_rows(a, rows, n);
 	if (!r->ctx->json)
 		fputc('\n', sink->out);
 	ptk_agg_rows_free(rows, n);

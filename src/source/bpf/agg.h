@@ -74,6 +74,8 @@ struct ptk_agg {
 	/* ---- the run ---- */
 	struct bpf_link *links[AGG_NPROGS]; /* the libbpf loader's */
 	struct ptk_symbolizer *sym;
+	/* optional: each report's rows, sorted, after they are printed (pprof output) */
+	void (*on_rows)(struct ptk_agg *a, const struct ptk_agg_row *rows, size_t n);
 };
 
 /* Parse the request's probes (their syntax only). 0 or -EINVAL. */

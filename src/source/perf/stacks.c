@@ -21,6 +21,7 @@ struct name_slot {
 	pid_t pid;
 	bool used;
 	const char *name; /* owned by the symbolizer */
+	const char *module; /* the same */
 };
 struct name_cache {
 	struct name_slot *s;
@@ -34,7 +35,9 @@ struct ptk_stacks {
 	bool dwarf;
 	struct comm *comms[1024];
 	struct name_cache names;
-	u64 samples, bad, unwind_fail;
+	u64 samples, bad, unwind_fail, unwind_truncated;
+	ptk_stack_fn fn;
+	void *fn_arg;
 };
 
 /* ---- comm of a thread: PERF_RECORD_COMM, else /proc, else ":TID" as perf script ---- */
@@ -113,20 +116,22 @@ static void names_clear(struct name_cache *c)
 	memset(c, 0, sizeof(*c));
 }
 
-static const char *kname(struct ptk_stacks *p, u64 ip)
+static const struct name_slot *kname(struct ptk_stacks *p, u64 ip)
 {
 	struct name_slot *sl = name_slot(&p->names, -1, ip);
 	struct ptk_frame f;
 
 	if (sl->used)
-		return sl->name;
+		return sl;
 	ptk_sym_kernel(p->sym, ip, &f);
-	*sl = (struct name_slot){ .addr = ip, .pid = -1, .used = true, .name = ptk_frame_name(&f) };
+	*sl = (struct name_slot){
+		.addr = ip, .pid = -1, .used = true, .name = ptk_frame_name(&f), .module = f.module
+	};
 	p->names.n++;
-	return sl->name;
+	return sl;
 }
 
-static const char *uname(struct ptk_stacks *p, pid_t pid, u64 ip, bool leaf)
+static const struct name_slot *uname(struct ptk_stacks *p, pid_t pid, u64 ip, bool leaf)
 {
 	/* a return address may be the first byte after a call at the end of a function */
 	u64 a = leaf ? ip : ip - 1;
@@ -134,11 +139,13 @@ static const char *uname(struct ptk_stacks *p, pid_t pid, u64 ip, bool leaf)
 	struct ptk_frame f;
 
 	if (sl->used)
-		return sl->name;
+		return sl;
 	ptk_sym_user(p->sym, pid, a, &f);
-	*sl = (struct name_slot){ .addr = a, .pid = pid, .used = true, .name = ptk_frame_name(&f) };
+	*sl = (struct name_slot){
+		.addr = a, .pid = pid, .used = true, .name = ptk_frame_name(&f), .module = f.module
+	};
 	p->names.n++;
-	return sl->name;
+	return sl;
 }
 
 static void on_sample(struct ptk_stacks *p, const struct perf_event_header *h)
@@ -147,6 +154,7 @@ static void on_sample(struct ptk_stacks *p, const struct perf_event_header *h)
 	u64 kips[MAX_FRAMES], uips[MAX_FRAMES];
 	int nk = 0, nu = 0, n = 0;
 	const char *frames[1 + 2 * MAX_FRAMES];
+	struct ptk_stack_frame sf[2 * MAX_FRAMES];
 	bool in_user = true;
 
 	if (ptk_perf_sample_parse(h, p->sample_type, p->regs_mask, &s)) {
@@ -174,20 +182,46 @@ static void on_sample(struct ptk_stacks *p, const struct perf_event_header *h)
 			kips[nk++] = s.ip;
 	}
 	if (p->dwarf && s.regs_abi && s.pid) {
-		int r = ptk_unwind_dwarf(p->sym, s.pid, &s, uips, MAX_FRAMES);
+		unsigned fl;
+		int r = ptk_unwind_dwarf_ex(p->sym, s.pid, &s, uips, MAX_FRAMES, &fl);
 		if (r <= 1)
 			p->unwind_fail++;
+		if (fl & PTK_UNWIND_TRUNCATED)
+			p->unwind_truncated++;
 		nu = r > 0 ? r : 1;
 		if (r <= 0)
 			uips[0] = s.regs[8 /* PERF_REG_X86_IP */];
 	}
 	frames[n++] = comm_get(p, s.pid, s.tid)->name;
-	/* root first: user outermost .. leaf, then kernel entry .. leaf */
-	for (int i = nu - 1; i >= 0; i--)
-		frames[n++] = uname(p, s.pid, uips[i], i == 0);
-	for (int i = nk - 1; i >= 0; i--)
-		frames[n++] = kname(p, kips[i]);
+	/* root first: user outermost .. leaf, then kernel entry .. leaf; sf leaf first */
+	for (int i = nu - 1; i >= 0; i--) {
+		const struct name_slot *sl = uname(p, s.pid, uips[i], i == 0);
+		sf[nk + i] = (struct ptk_stack_frame){ uips[i], sl->name, sl->module, false };
+		frames[n++] = sl->name;
+	}
+	for (int i = nk - 1; i >= 0; i--) {
+		const struct name_slot *sl = kname(p, kips[i]);
+		sf[i] = (struct ptk_stack_frame){ kips[i], sl->name, sl->module, true };
+		frames[n++] = sl->name;
+	}
 	ptk_folded_add(p->folded, frames, n, 1);
+	if (p->fn) {
+		struct ptk_stack_sample ss = { .pid = s.pid,
+					       .tid = s.tid,
+					       .cpu = s.cpu,
+					       .time = s.time,
+					       .period = s.period,
+					       .comm = frames[0],
+					       .n = nk + nu,
+					       .f = sf };
+		p->fn(&ss, p->fn_arg);
+	}
+}
+
+void ptk_stacks_on_sample(struct ptk_stacks *p, ptk_stack_fn fn, void *arg)
+{
+	p->fn = fn;
+	p->fn_arg = arg;
 }
 
 int ptk_stacks_record(const struct perf_event_header *h, void *arg)
@@ -237,4 +271,5 @@ void ptk_stacks_counts(const struct ptk_stacks *p, struct ptk_stacks_counts *c)
 	c->samples = p->samples;
 	c->bad = p->bad;
 	c->unwind_fail = p->unwind_fail;
+	c->unwind_truncated = p->unwind_truncated;
 }

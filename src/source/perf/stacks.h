@@ -28,10 +28,30 @@ void ptk_stacks_free(struct ptk_stacks *st);
 /* A ring record (ptk_perf_record_fn): samples are folded, COMM records kept. Returns 0. */
 int ptk_stacks_record(const struct perf_event_header *h, void *st);
 
+/* One resolved sample, for sinks that keep more than the folded names (pprof). */
+struct ptk_stack_frame {
+	u64 addr; /* the sampled or return address */
+	const char *name; /* ptk_frame_name(): never NULL */
+	const char *module; /* user: the ELF path as mapped; kernel: "kernel" or the module;
+			     * NULL when unknown */
+	bool kernel;
+};
+struct ptk_stack_sample {
+	u32 pid, tid, cpu;
+	u64 time, period; /* perf's sample time (ns) and period (cpu-clock: ns) */
+	const char *comm;
+	int n;
+	const struct ptk_stack_frame *f; /* leaf first: kernel frames, then user frames */
+};
+typedef void (*ptk_stack_fn)(const struct ptk_stack_sample *s, void *arg);
+/* Also call fn with every sample folded (the strings are valid during the call only). */
+void ptk_stacks_on_sample(struct ptk_stacks *st, ptk_stack_fn fn, void *arg);
+
 struct ptk_stacks_counts {
 	u64 samples; /* samples folded */
 	u64 bad; /* records that did not parse */
 	u64 unwind_fail; /* dwarf: user stacks that did not unwind past the sampled function */
+	u64 unwind_truncated; /* dwarf: stacks deeper than the bytes copied ("[unknown]" root) */
 };
 void ptk_stacks_counts(const struct ptk_stacks *st, struct ptk_stacks_counts *c);
 

@@ -25,8 +25,10 @@ u64 ptk_unwind_regs_mask(void)
  * the current sample from here (one symbolizer per thread, see sym.h). */
 struct uw {
 	const struct ptk_perf_sample *s;
+	Dwfl *dwfl;
 	u64 *ips;
 	int n, max;
+	unsigned flags; /* PTK_UNWIND_* */
 };
 static struct uw cur;
 
@@ -49,8 +51,12 @@ static bool uw_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void
 	if (!s || !s->stack)
 		return false;
 	sp = s->regs[PERF_REG_X86_SP];
-	if (addr < sp || addr + sizeof(*result) > sp + s->stack_size)
+	if (addr < sp || addr + sizeof(*result) > sp + s->stack_size) {
+		/* above the copy: the stack went on past the bytes taken */
+		if (addr >= sp + s->stack_size && addr < sp + s->stack_size + (1 << 20))
+			cur.flags |= PTK_UNWIND_TRUNCATED;
 		return false;
+	}
 	memcpy(result, (const char *)s->stack + (addr - sp), sizeof(*result));
 	return true;
 }
@@ -77,6 +83,16 @@ static const Dwfl_Thread_Callbacks callbacks = {
 	.set_initial_registers = uw_set_initial_registers,
 };
 
+/* Does the code at pc have call frame information (.eh_frame or .debug_frame)? JIT code in
+ * anonymous memory has none. */
+static bool has_cfi(Dwfl *dwfl, Dwarf_Addr pc)
+{
+	Dwfl_Module *m = dwfl_addrmodule(dwfl, pc);
+	Dwarf_Addr bias;
+
+	return m && (dwfl_module_eh_cfi(m, &bias) || dwfl_module_dwarf_cfi(m, &bias));
+}
+
 static int uw_frame(Dwfl_Frame *state, void *arg)
 {
 	Dwarf_Addr pc;
@@ -85,14 +101,30 @@ static int uw_frame(Dwfl_Frame *state, void *arg)
 	if (!dwfl_frame_pc(state, &pc, &activation) || !pc)
 		return DWARF_CB_ABORT;
 	cur.ips[cur.n++] = pc;
+	if (cur.n >= cur.max)
+		return DWARF_CB_ABORT;
+	/* without CFI libdwfl's next step is a frame-pointer guess that may skip callers:
+	 * say so with a frame of its own (address 0, "[unknown]") */
+	if (!has_cfi(cur.dwfl, activation ? pc : pc - 1)) {
+		cur.flags |= PTK_UNWIND_GUESSED;
+		cur.ips[cur.n++] = 0;
+	}
 	return cur.n < cur.max ? DWARF_CB_OK : DWARF_CB_ABORT;
 }
 
 int ptk_unwind_dwarf(struct ptk_symbolizer *sym, pid_t pid, const struct ptk_perf_sample *s,
 		     u64 *ips, int max)
 {
+	return ptk_unwind_dwarf_ex(sym, pid, s, ips, max, NULL);
+}
+
+int ptk_unwind_dwarf_ex(struct ptk_symbolizer *sym, pid_t pid, const struct ptk_perf_sample *s,
+			u64 *ips, int max, unsigned *flags)
+{
 	Dwfl *dwfl;
 
+	if (flags)
+		*flags = 0;
 	if (!s->regs_abi || max <= 0)
 		return 0;
 	dwfl = ptk_sym_dwfl(sym, pid);
@@ -105,11 +137,16 @@ int ptk_unwind_dwarf(struct ptk_symbolizer *sym, pid_t pid, const struct ptk_per
 		ips[0] = s->regs[PERF_REG_X86_IP];
 		return 1;
 	}
-	cur = (struct uw){ .s = s, .ips = ips, .max = max };
+	cur = (struct uw){ .s = s, .dwfl = dwfl, .ips = ips, .max = max };
 	/* the end of the stack reads as an error in most cases: keep the frames found */
 	dwfl_getthread_frames(dwfl, s->tid ? (pid_t)s->tid : pid, uw_frame, NULL);
 	if (!cur.n)
 		ips[cur.n++] = s->regs[PERF_REG_X86_IP];
+	/* the copy ended before the stack did: the outermost callers are missing */
+	if ((cur.flags & PTK_UNWIND_TRUNCATED) && cur.n < max && ips[cur.n - 1])
+		ips[cur.n++] = 0;
+	if (flags)
+		*flags = cur.flags;
 	cur.s = NULL;
 	return cur.n;
 }
@@ -122,6 +159,14 @@ u64 ptk_unwind_regs_mask(void)
 int ptk_unwind_dwarf(struct ptk_symbolizer *sym, pid_t pid, const struct ptk_perf_sample *s,
 		     u64 *ips, int max)
 {
+	return -ENOTSUP;
+}
+
+int ptk_unwind_dwarf_ex(struct ptk_symbolizer *sym, pid_t pid, const struct ptk_perf_sample *s,
+			u64 *ips, int max, unsigned *flags)
+{
+	if (flags)
+		*flags = 0;
 	return -ENOTSUP;
 }
 #endif

@@ -25,4 +25,17 @@ u64 ptk_unwind_regs_mask(void);
 int ptk_unwind_dwarf(struct ptk_symbolizer *sym, pid_t pid, const struct ptk_perf_sample *s,
 		     u64 *ips, int max);
 
+enum {
+	PTK_UNWIND_TRUNCATED = 1 << 0, /* a read past the copied bytes: the stack went on */
+	PTK_UNWIND_GUESSED = 1 << 1, /* a frame without CFI: the step from it was a guess */
+};
+/*
+ * The same, and *flags (may be NULL) says how it ended. Where a frame has no call frame
+ * information (JIT code), or the copy ended before the stack (truncated), an address 0 stands
+ * in ips[] for the callers that may be missing (symbolized "[unknown]"), never a caller
+ * skipped silently.
+ */
+int ptk_unwind_dwarf_ex(struct ptk_symbolizer *sym, pid_t pid, const struct ptk_perf_sample *s,
+			u64 *ips, int max, unsigned *flags);
+
 #endif
