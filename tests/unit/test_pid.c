@@ -84,6 +84,81 @@ static void test_cmdline_escape(void **state)
 	assert_true(strlen(out) < 6);
 }
 
+/* The children's counters (fields 11, 13, 16, 17, 44), rt_priority and policy (40, 41):
+ * sysstat pidstat -T CHILD and -R. A line cut before field 40 has no policy to show. */
+static void test_stat_child_rt(void **state)
+{
+	static const char line[] =
+		"600 (srv) S 1 600 600 0 -1 4194304 100 10 1 3 1000 200 30 5 -51 0 2 0 5000 8192 "
+		"500 18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 0 17 1 50 1 7 4 9 0 0 0 0 0 0 0 0\n";
+	struct ptk_task t;
+
+	memset(&t, 0, sizeof(t));
+	assert_int_equal(ptk_task_parse_stat(line, &t), 0);
+	assert_int_equal(t.minflt, 100);
+	assert_int_equal(t.cminflt, 10);
+	assert_int_equal(t.majflt, 1);
+	assert_int_equal(t.cmajflt, 3);
+	assert_int_equal(t.cutime, 30);
+	assert_int_equal(t.cstime, 5);
+	assert_true(t.rt_ok);
+	assert_int_equal(t.rt_priority, 50);
+	assert_int_equal(t.policy, 1);
+	assert_int_equal(t.blkio_ticks, 7);
+	assert_int_equal(t.gtime, 4);
+	assert_int_equal(t.cgtime, 9);
+	memset(&t, 0, sizeof(t));
+	assert_int_equal(ptk_task_parse_stat("1 (old) S 0 1 1 0 -1 0 1 2 3 4 5 6 7 8 20 0 1 0 9 "
+					     "100 10 1 1 1 0 0 0 0 0 0 0 0 0 0 17 0\n",
+					     &t),
+			 0);
+	assert_false(t.rt_ok);
+	assert_int_equal(t.cgtime, 0);
+}
+
+/* smaps: the Size and Referenced of the [stack] mapping only, not of the mappings around
+ * it; no [stack] (a kernel thread): 0 and known. */
+static void test_stack(void **state)
+{
+	static const char smaps[] =
+		"55d5c0000000-55d5c0021000 rw-p 00000000 00:00 0          [heap]\n"
+		"Size:                132 kB\nReferenced:           64 kB\n"
+		"7ffd1000-7ffd2000 rw-p 00000000 00:00 0                  [stack]\n"
+		"Size:                136 kB\nKernelPageSize:        4 kB\nReferenced:   40 kB\n"
+		"7ffd3000-7ffd4000 r--p 00000000 00:00 0                  [vvar]\n"
+		"Size:                 16 kB\nReferenced:            8 kB\n";
+	struct ptk_task t;
+
+	memset(&t, 0, sizeof(t));
+	assert_int_equal(ptk_task_parse_stack(smaps, &t), 0);
+	assert_true(t.stack_ok);
+	assert_int_equal(t.stack_kb, 136);
+	assert_int_equal(t.stack_ref_kb, 40);
+	assert_int_equal(ptk_task_parse_stack("7f-80 r--p 0 00:00 0 [vvar]\nSize: 4 kB\n", &t), 0);
+	assert_true(t.stack_ok);
+	assert_int_equal(t.stack_kb, 0);
+	assert_int_equal(t.stack_ref_kb, 0);
+}
+
+/* A rewritten argument area: the text, then NUL padding up to the file's last byte (here a
+ * newline, as in sysstat's test trees): neither the padding nor that byte is shown (ptk
+ * showed the padding as spaces and the newline as \n). A last byte that is not a NUL right
+ * after the text is shown. */
+static void test_cmdline_padding(void **state)
+{
+	static const char raw[] = "/usr/libexec/server\0\0\0\0\0\0\0\0\n";
+	char out[64];
+
+	ptk_cmdline_escape(raw, sizeof(raw) - 1, out, sizeof(out));
+	assert_string_equal(out, "/usr/libexec/server");
+	ptk_cmdline_escape("abc", 3, out, sizeof(out));
+	assert_string_equal(out, "abc");
+	ptk_cmdline_escape("a\0b\0\0\0", 6, out, sizeof(out));
+	assert_string_equal(out, "a b");
+	ptk_cmdline_escape("\0", 1, out, sizeof(out));
+	assert_string_equal(out, "");
+}
+
 static void test_status(void **state)
 {
 	static const char st[] = "Name:\tmy prog\nUmask:\t0022\nUid:\t1000\t1001\t1000\t1000\n"
@@ -99,6 +174,11 @@ static void test_status(void **state)
 	assert_int_equal(t.vmswap_kb, 16);
 	assert_int_equal(t.vol_ctxt, 70);
 	assert_int_equal(t.nonvol_ctxt, 8);
+	assert_int_equal(ptk_task_parse_status("Uid:\t0\t0\t0\t0\nThreads:\t67\n"
+					       "voluntary_ctxt_switches:\t1\n",
+					       &t),
+			 0);
+	assert_int_equal(t.nthreads, 67); /* Threads: as pidstat -v shows it */
 	assert_int_equal(ptk_task_parse_status("Foo:\t1\n", &t), -EINVAL);
 }
 
@@ -226,6 +306,65 @@ static void test_scan_fixture(void **state)
 	ptk_ptab_free(&pt);
 }
 
+/* tests/fixtures/pidstat_sysstat/0: 600 with threads 600 and 601, an smaps with a [stack]
+ * mapping, an fd directory of 3 descriptors and a placeholder file, a 370-byte command line
+ * padded with NULs (sysstat's pidstat -l shows all of it; ptk cut it at 251). Threads get
+ * the process's stack and fd count. */
+static void test_scan_pidstat(void **state)
+{
+	struct ptk_src src;
+	struct ptk_ptab pt = { 0 };
+	struct ptk_cmdlines cl = { 0 };
+	char *cmd = NULL;
+
+	src_at(&src, PTK_FIXTURES "/pidstat_sysstat");
+	assert_int_equal(ptk_ptab_scan(&src, PTK_PT_STATUS | PTK_PT_STACK | PTK_PT_FDS, &pt), 0);
+	const struct ptk_task *t = ptk_ptab_find_pid(&pt, 600);
+	assert_non_null(t);
+	assert_true(t->stack_ok);
+	assert_int_equal(t->stack_kb, 132);
+	assert_int_equal(t->stack_ref_kb, 40);
+	assert_int_equal(t->nfds, 3); /* 0 1 2, not _void */
+	assert_int_equal(t->nthreads, 2);
+	t = ptk_ptab_find_pid(&pt, 700);
+	assert_false(t->stack_ok); /* no smaps file */
+	assert_int_equal(t->nfds, -1);
+	assert_int_equal(t->policy, 1);
+	assert_int_equal(t->rt_priority, 50);
+
+	assert_int_equal(ptk_task_cmdline_read(&src, 600, &cmd), 0);
+	assert_true(strlen(cmd) > 300);
+	assert_true(!strncmp(cmd, "/usr/lib/srv/bin/server --option-00=value ", 42));
+	assert_string_equal(cmd + strlen(cmd) - 17, "--option-15=value");
+	free(cmd);
+	assert_int_equal(ptk_task_cmdline_read(&src, 999, &cmd), -ENOENT);
+
+	/* the cache: read once per (pid, starttime); a gone pid leaves it */
+	ptk_cmdlines_update(&cl, &src, &pt);
+	assert_int_equal(cl.n, pt.n);
+	assert_true(strlen(ptk_cmdlines_get(&cl, ptk_ptab_find_pid(&pt, 600))) > 300);
+	assert_string_equal(ptk_cmdlines_get(&cl, ptk_ptab_find_pid(&pt, 700)), "");
+	struct ptk_task other = *ptk_ptab_find_pid(&pt, 600);
+	other.starttime++; /* the same pid, another process */
+	assert_string_equal(ptk_cmdlines_get(&cl, &other), "");
+	struct ptk_ptab one = { 0 };
+	int pid = 700;
+	assert_int_equal(ptk_ptab_scan_pids(&src, 0, &pid, 1, &one), 0);
+	ptk_cmdlines_update(&cl, &src, &one);
+	assert_int_equal(cl.n, 1);
+	ptk_cmdlines_free(&cl);
+	ptk_ptab_free(&one);
+
+	/* threads: the process's stack and fds copied to each */
+	assert_int_equal(ptk_ptab_scan(&src, PTK_PT_THREADS | PTK_PT_STACK | PTK_PT_FDS, &pt), 0);
+	t = ptk_ptab_find_pid(&pt, 601);
+	assert_non_null(t);
+	assert_int_equal(t->tgid, 600);
+	assert_int_equal(t->stack_kb, 132);
+	assert_int_equal(t->nfds, 3);
+	ptk_ptab_free(&pt);
+}
+
 /* An io file we may not read leaves io_ok false and counts as denied. chmod cannot deny
  * root, so as root only the parser path above is tested. */
 static void test_io_denied(void **state)
@@ -261,7 +400,9 @@ int main(void)
 		cmocka_unit_test(test_cmdline_escape), cmocka_unit_test(test_status),
 		cmocka_unit_test(test_io_schedstat),   cmocka_unit_test(test_cgroup_paths),
 		cmocka_unit_test(test_container_ids),  cmocka_unit_test(test_scan_fixture),
-		cmocka_unit_test(test_io_denied),
+		cmocka_unit_test(test_io_denied),      cmocka_unit_test(test_stat_child_rt),
+		cmocka_unit_test(test_stack),	       cmocka_unit_test(test_cmdline_padding),
+		cmocka_unit_test(test_scan_pidstat),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

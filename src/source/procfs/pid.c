@@ -90,9 +90,13 @@ int ptk_task_parse_stat(const char *buf, struct ptk_task *t)
 #define F(k) v[(k)-4]
 	t->ppid = F(4);
 	t->minflt = F(10);
+	t->cminflt = F(11);
 	t->majflt = F(12);
+	t->cmajflt = F(13);
 	t->utime = F(14);
 	t->stime = F(15);
+	t->cutime = F(16);
+	t->cstime = F(17);
 	t->priority = (long)F(18);
 	t->nice = (long)F(19);
 	t->nthreads = F(20);
@@ -100,8 +104,12 @@ int ptk_task_parse_stat(const char *buf, struct ptk_task *t)
 	t->vsize = F(23);
 	t->rss_pages = F(24);
 	t->processor = nf >= 36 ? (int)F(39) : -1;
+	t->rt_ok = nf >= 38 && F(40) <= UINT_MAX && F(41) <= UINT_MAX;
+	t->rt_priority = t->rt_ok ? (unsigned)F(40) : 0;
+	t->policy = t->rt_ok ? (unsigned)F(41) : 0;
 	t->blkio_ticks = nf >= 39 ? F(42) : 0;
 	t->gtime = nf >= 40 ? F(43) : 0;
+	t->cgtime = nf >= 41 ? F(44) : 0;
 #undef F
 	return 0;
 }
@@ -182,6 +190,11 @@ int ptk_task_parse_status(const char *buf, struct ptk_task *t)
 				return -EINVAL;
 			t->uid = (unsigned)uid;
 			seen++;
+		} else if (!strncmp(p, "Threads:", 8)) {
+			u64 n;
+			if (num(p + 8, &n) || n > INT_MAX)
+				return -EINVAL;
+			t->nthreads = (long)n;
 		} else if (!strncmp(p, "VmRSS:", 6)) {
 			if (num(p + 6, &t->vmrss_kb))
 				return -EINVAL;
@@ -201,12 +214,50 @@ int ptk_task_parse_status(const char *buf, struct ptk_task *t)
 	return seen >= 2 ? 0 : -EINVAL;
 }
 
+/* A smaps mapping header: "start-end perms offset dev inode [path]" (hex start). */
+static bool smaps_header(const char *p)
+{
+	const char *h = p;
+
+	while ((*h >= '0' && *h <= '9') || (*h >= 'a' && *h <= 'f'))
+		h++;
+	return h > p && *h == '-';
+}
+
+int ptk_task_parse_stack(const char *buf, struct ptk_task *t)
+{
+	bool in = false;
+
+	t->stack_kb = t->stack_ref_kb = 0;
+	t->stack_ok = true;
+	for (const char *p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		if (smaps_header(p)) {
+			const char *e = strchr(p, '\n');
+			size_t n = e ? (size_t)(e - p) : strlen(p);
+			if (in)
+				break; /* the next mapping */
+			in = n >= 7 && !memcmp(p + n - 7, "[stack]", 7);
+		} else if (in && !strncmp(p, "Size:", 5)) {
+			num(p + 5, &t->stack_kb);
+		} else if (in && !strncmp(p, "Referenced:", 11)) {
+			num(p + 11, &t->stack_ref_kb);
+		}
+	}
+	return 0;
+}
+
 void ptk_cmdline_escape(const char *raw, size_t len, char *out, size_t size)
 {
-	size_t o = 0;
+	size_t o = 0, body = len ? len - 1 : 0;
 
-	while (len && raw[len - 1] == '\0')
-		len--;
+	/* raw[len - 1] ends the last argument; the NULs before it after the last other byte
+	 * pad a rewritten argument area. A last byte that is not a NUL (an argument area
+	 * rewritten to its end) is shown when it follows the text directly. */
+	while (body && raw[body - 1] == '\0')
+		body--;
+	if (len && raw[len - 1] != '\0' && body == len - 1)
+		body = len;
+	len = body;
 	for (size_t i = 0; i < len && o + 5 < size; i++) {
 		unsigned char c = raw[i];
 		if (c == '\0') {
@@ -490,8 +541,15 @@ static void count_fds(int base, const char *path, int *nfds)
 	struct dirent *fe;
 	*nfds = 0;
 	while ((fe = readdir(fdir)))
-		*nfds += fe->d_name[0] != '.';
+		*nfds += fe->d_name[0] >= '0' && fe->d_name[0] <= '9';
 	closedir(fdir);
+}
+
+/* The [stack] mapping of base/path (an smaps file) into t; big holds the file. */
+static void read_stack(int base, const char *path, struct ptk_buf *big, struct ptk_task *t)
+{
+	if (ptk_read_buf_at(base, path, big) >= 0)
+		ptk_task_parse_stack(big->p ? big->p : "", t);
 }
 
 /*
@@ -500,7 +558,7 @@ static void count_fds(int base, const char *path, int *nfds)
  * opening the task directory itself. kind: 0 process row, 1 thread row (fd cache key).
  */
 static int read_task(struct ptk_ptab *pt, int base, const char *rel, int kind, int tgid,
-		     unsigned flags, char *buf, size_t size)
+		     unsigned flags, char *buf, size_t size, struct ptk_buf *big)
 {
 	struct ptk_ptab_keep *k = pt->keep;
 	struct keep_ent tmp = { .stat_fd = -1, .statm_fd = -1, .sched_fd = -1 };
@@ -554,6 +612,9 @@ static int read_task(struct ptk_ptab *pt, int base, const char *rel, int kind, i
 		pt->vanished++;
 		return -EINVAL;
 	}
+	/* the row is the directory it was read from (a copied tree may hold another task's
+	 * stat there; the kernel's always agree) */
+	t->pid = atoi(rel);
 	t->tgid = tgid;
 	t->owner_ok = e->owner_ok;
 	t->euid = e->euid;
@@ -590,6 +651,8 @@ static int read_task(struct ptk_ptab *pt, int base, const char *rel, int kind, i
 	}
 	if (flags & PTK_PT_FDS)
 		count_fds(base, P("fd"), &t->nfds);
+	if (flags & PTK_PT_STACK)
+		read_stack(base, P("smaps"), big, t);
 	if ((flags & PTK_PT_WCHAN) && (t->state == 'D' || (flags & PTK_PT_ALLWCHAN))) {
 		n = ptk_read_file_at(base, P("wchan"), buf, 64);
 		if (n > 0 && strcmp(buf, "0"))
@@ -616,13 +679,13 @@ static int cmp_pid(const void *a, const void *b)
 
 /* Read one process (and its threads with PTK_PT_THREADS) under the directory fd rootfd. */
 static void scan_one(struct ptk_ptab *pt, int rootfd, const char *pidname, unsigned flags,
-		     char *buf, size_t size)
+		     char *buf, size_t size, struct ptk_buf *big)
 {
 	int tgid = atoi(pidname);
 	char path[64];
 
 	if (!(flags & PTK_PT_THREADS)) {
-		read_task(pt, rootfd, pidname, 0, tgid, flags, buf, size);
+		read_task(pt, rootfd, pidname, 0, tgid, flags, buf, size, big);
 		return;
 	}
 	snprintf(path, sizeof(path), "%s/task", pidname);
@@ -633,23 +696,30 @@ static void scan_one(struct ptk_ptab *pt, int rootfd, const char *pidname, unsig
 			close(tfd);
 		else if (errno == ENOENT && faccessat(rootfd, pidname, F_OK, 0) == 0)
 			/* snapshot without task/: fall back to the process row */
-			read_task(pt, rootfd, pidname, 0, tgid, flags, buf, size);
+			read_task(pt, rootfd, pidname, 0, tgid, flags, buf, size, big);
 		else
 			pt->vanished++;
 		return;
 	}
-	/* cmdline and the fd count belong to the process: read once, copy to each thread */
+	/* cmdline, the fd count and the stack mapping belong to the process: read once, copy
+	 * to each thread */
 	int first = pt->n;
-	unsigned tflags = flags & ~(PTK_PT_CMDLINE | PTK_PT_FDS);
+	const unsigned shared = PTK_PT_CMDLINE | PTK_PT_FDS | PTK_PT_STACK;
+	unsigned tflags = flags & ~shared;
 	struct dirent *te;
 	while ((te = readdir(td))) {
 		if (ptk_is_digits(te->d_name))
-			read_task(pt, dirfd(td), te->d_name, 1, tgid, tflags, buf, size);
+			read_task(pt, dirfd(td), te->d_name, 1, tgid, tflags, buf, size, big);
 	}
 	closedir(td);
-	if ((flags & (PTK_PT_CMDLINE | PTK_PT_FDS)) && pt->n > first) {
+	if ((flags & shared) && pt->n > first) {
 		char cmdline[sizeof(pt->t->cmdline)] = "";
 		int nfds = -1;
+		struct ptk_task stk = { 0 };
+		if (flags & PTK_PT_STACK) {
+			snprintf(path, sizeof(path), "%s/smaps", pidname);
+			read_stack(rootfd, path, big, &stk);
+		}
 		if (flags & PTK_PT_CMDLINE) {
 			snprintf(path, sizeof(path), "%s/cmdline", pidname);
 			ssize_t n = ptk_read_file_at(rootfd, path, buf, size);
@@ -663,6 +733,9 @@ static void scan_one(struct ptk_ptab *pt, int rootfd, const char *pidname, unsig
 		for (int i = first; i < pt->n; i++) {
 			memcpy(pt->t[i].cmdline, cmdline, sizeof(cmdline));
 			pt->t[i].nfds = nfds;
+			pt->t[i].stack_ok = stk.stack_ok;
+			pt->t[i].stack_kb = stk.stack_kb;
+			pt->t[i].stack_ref_kb = stk.stack_ref_kb;
 		}
 	}
 }
@@ -671,6 +744,7 @@ static int scan(const struct ptk_src *src, unsigned flags, const int *pids, int 
 		struct ptk_ptab *pt)
 {
 	char root[PATH_MAX], buf[8192];
+	struct ptk_buf big = { 0 }; /* smaps */
 	struct ptk_ptab_keep *keep = pt->keep;
 	bool sorted = true;
 	int r;
@@ -691,7 +765,7 @@ static int scan(const struct ptk_src *src, unsigned flags, const int *pids, int 
 		for (int i = 0; i < npids; i++) {
 			char name[16];
 			snprintf(name, sizeof(name), "%d", pids[i]);
-			scan_one(pt, rootfd, name, flags, buf, sizeof(buf));
+			scan_one(pt, rootfd, name, flags, buf, sizeof(buf), &big);
 		}
 		close(rootfd);
 	} else {
@@ -704,7 +778,7 @@ static int scan(const struct ptk_src *src, unsigned flags, const int *pids, int 
 		while ((de = readdir(d)))
 			if (de->d_name[0] >= '1' && de->d_name[0] <= '9' &&
 			    ptk_is_digits(de->d_name))
-				scan_one(pt, dirfd(d), de->d_name, flags, buf, sizeof(buf));
+				scan_one(pt, dirfd(d), de->d_name, flags, buf, sizeof(buf), &big);
 		closedir(d);
 	}
 	if (pt->keep)
@@ -716,6 +790,7 @@ static int scan(const struct ptk_src *src, unsigned flags, const int *pids, int 
 		qsort(pt->t, pt->n, sizeof(*pt->t), cmp_pid);
 out:
 	pt->keep = keep;
+	ptk_buf_free(&big);
 	return r;
 }
 
@@ -815,4 +890,86 @@ void ptk_ptab_free(struct ptk_ptab *pt)
 {
 	free(pt->t);
 	memset(pt, 0, sizeof(*pt));
+}
+
+int ptk_task_cmdline_read(const struct ptk_src *src, int pid, char **out)
+{
+	struct ptk_buf b = { 0 };
+	char rel[32];
+	ssize_t n;
+
+	*out = NULL;
+	snprintf(rel, sizeof(rel), "%d/cmdline", pid);
+	n = ptk_src_read_buf(src, PTK_PROC, rel, &b);
+	if (n < 0)
+		return (int)n;
+	/* worst case: every byte a \ooo escape */
+	size_t size = 4 * (size_t)n + 8;
+	*out = xmalloc(size);
+	ptk_cmdline_escape(b.p ? b.p : "", (size_t)n, *out, size);
+	ptk_buf_free(&b);
+	return 0;
+}
+
+struct ptk_cmdline_ent {
+	int pid;
+	u64 start;
+	char *s;
+};
+
+void ptk_cmdlines_update(struct ptk_cmdlines *c, const struct ptk_src *src,
+			 const struct ptk_ptab *pt)
+{
+	struct ptk_cmdline_ent *ne = xcalloc((size_t)MAX(pt->n, 1), sizeof(*ne));
+	int j = 0, m = 0;
+
+	/* both sorted by pid: one merge pass keeps what is still there, reads what is new */
+	for (int i = 0; i < pt->n; i++) {
+		const struct ptk_task *t = &pt->t[i];
+		if (m && ne[m - 1].pid == t->pid)
+			continue; /* a pid twice (should not be): keep the first */
+		while (j < c->n && c->e[j].pid < t->pid)
+			free(c->e[j++].s);
+		if (j < c->n && c->e[j].pid == t->pid && c->e[j].start == t->starttime) {
+			ne[m++] = c->e[j++];
+			continue;
+		}
+		if (j < c->n && c->e[j].pid == t->pid)
+			free(c->e[j++].s); /* a reused pid: another process */
+		ne[m].pid = t->pid;
+		ne[m].start = t->starttime;
+		if (ptk_task_cmdline_read(src, t->pid, &ne[m].s))
+			ne[m].s = xstrdup("");
+		m++;
+	}
+	while (j < c->n)
+		free(c->e[j++].s);
+	free(c->e);
+	c->e = ne;
+	c->n = m;
+}
+
+const char *ptk_cmdlines_get(const struct ptk_cmdlines *c, const struct ptk_task *t)
+{
+	int lo = 0, hi = c->n - 1;
+
+	while (lo <= hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (c->e[mid].pid == t->pid)
+			return c->e[mid].start == t->starttime ? c->e[mid].s : "";
+		if (c->e[mid].pid < t->pid)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return "";
+}
+
+void ptk_cmdlines_free(struct ptk_cmdlines *c)
+{
+	for (int i = 0; i < c->n; i++)
+		free(c->e[i].s);
+	free(c->e);
+	c->e = NULL;
+	c->n = 0;
 }

@@ -21,22 +21,29 @@ struct ptk_task {
 	char comm[64]; /* between the first '(' and the last ')' of stat, controls escaped */
 	char state; /* R S D Z T t X I ... */
 	u64 minflt, majflt; /* faults since start (stat fields 10, 12) */
+	u64 cminflt, cmajflt; /* faults of the waited-for children (stat fields 11, 13) */
 	u64 utime, stime; /* USER_HZ ticks (stat fields 14, 15) */
+	u64 cutime, cstime; /* ticks of the waited-for children (stat fields 16, 17) */
 	long priority, nice;
 	long nthreads; /* stat field 20 */
 	u64 starttime; /* ticks after boot (stat field 22): part of the task's identity */
 	u64 vsize; /* bytes (stat field 23) */
 	u64 rss_pages; /* resident pages (stat field 24) */
 	int processor; /* CPU last run on (stat field 39) */
+	bool rt_ok; /* rt_priority and policy present (stat fields 40, 41) */
+	unsigned rt_priority; /* real-time priority, 0 for the normal policies (field 40) */
+	unsigned policy; /* SCHED_NORMAL 0, FIFO 1, RR 2, BATCH 3, IDLE 5, DEADLINE 6 (41) */
 	u64 blkio_ticks; /* delayacct_blkio_ticks (stat field 42), 0 when absent */
 	u64 gtime; /* guest_time ticks (stat field 43; inside utime), 0 when absent */
+	u64 cgtime; /* cguest_time ticks of the children (stat field 44), 0 when absent */
 	bool io_ok; /* /proc/PID/io was readable */
 	bool io_denied; /* /proc/PID/io: EACCES/EPERM (ptrace access check), not worth retrying */
 	u64 rchar, wchar; /* bytes via read()/write() syscalls (io) */
 	u64 read_bytes, write_bytes, cancelled_write_bytes; /* bytes at the block layer (io) */
 	char wchan[64]; /* kernel function the task sleeps in ("" when running or unknown) */
 
-	/* /proc/PID/status (PTK_PT_STATUS) */
+	/* /proc/PID/status (PTK_PT_STATUS); its Threads: replaces stat's nthreads (the same
+	 * signal->nr_threads) */
 	bool status_ok;
 	unsigned uid; /* real uid (Uid: field 1) */
 	u64 vol_ctxt, nonvol_ctxt; /* voluntary_/nonvoluntary_ctxt_switches since start */
@@ -54,8 +61,14 @@ struct ptk_task {
 	/* /proc/PID/cgroup (PTK_PT_CGROUP): the v2 path ("0::/..."), else the first v1 path */
 	char cgroup[192];
 
-	/* number of open fds, /proc/PID/fd entries (PTK_PT_FDS); -1 when unreadable */
+	/* number of open fds, the numbered /proc/PID/fd entries (PTK_PT_FDS); -1 when
+	 * unreadable */
 	int nfds;
+
+	/* the main thread's stack mapping, "[stack]" in /proc/PID/smaps (PTK_PT_STACK): its
+	 * Size and Referenced, kB; 0 when smaps has none (a kernel thread) */
+	bool stack_ok;
+	u64 stack_kb, stack_ref_kb;
 
 	/* /proc/PID/schedstat (PTK_PT_SCHED; CONFIG_SCHED_INFO): time spent runnable on a run
 	 * queue waiting for a CPU, ns (field 2, sched_info.run_delay) */
@@ -80,6 +93,8 @@ enum ptk_ptab_flags {
 	PTK_PT_ALLWCHAN = 1 << 8, /* read wchan for every task, not only D */
 	PTK_PT_SCHED = 1 << 9, /* read schedstat (run-queue wait) */
 	PTK_PT_OWNER = 1 << 10, /* fstat the task's stat file: euid (no extra read) */
+	PTK_PT_STACK = 1 << 12, /* read smaps for the [stack] mapping (per process, also set
+				 * on its threads) */
 	/*
 	 * With a keep cache: a task whose schedstat sum_exec_runtime did not move since its last
 	 * full read did not run, so its stat/statm rows are reused instead of re-read (schedstat
@@ -149,12 +164,42 @@ int ptk_ptab_scan_some(const struct ptk_src *src, unsigned flags, const int *pid
  * t->sched_ok. Returns 0 or -EINVAL. */
 int ptk_task_parse_schedstat(const char *buf, struct ptk_task *t);
 
-/* Parse /proc/PID/status text into t (uid, ctxt switches, VmRSS, VmSwap, Name). 0/-EINVAL */
+/* Parse /proc/PID/status text into t (uid, ctxt switches, VmRSS, VmSwap, Name, Threads).
+ * 0/-EINVAL */
 int ptk_task_parse_status(const char *buf, struct ptk_task *t);
 
-/* Escape a NUL-separated cmdline of len bytes into out (size bytes): NULs between
- * arguments become spaces, controls become \n \t or \ooo, trailing NULs dropped. */
+/* Parse /proc/PID/smaps text: the Size and Referenced of the "[stack]" mapping into t,
+ * stack_ok set (both 0 when there is no such mapping). Returns 0. */
+int ptk_task_parse_stack(const char *buf, struct ptk_task *t);
+
+/*
+ * Escape a NUL-separated cmdline of len bytes into out (size bytes): NULs between
+ * arguments become spaces, controls become \n \t or \ooo. The file's last byte is the NUL
+ * that ends the last argument, and NULs before it that follow the last other byte are
+ * padding (a process that rewrote its argument area): neither is shown.
+ */
 void ptk_cmdline_escape(const char *raw, size_t len, char *out, size_t size);
+
+/*
+ * The whole command line of process pid (<procfs>/PID/cmdline), escaped as
+ * ptk_cmdline_escape does, in *out (malloc'd; "" for a kernel thread). Returns 0 or
+ * -errno (the process is gone).
+ */
+int ptk_task_cmdline_read(const struct ptk_src *src, int pid, char **out);
+
+/* Whole command lines of the processes of a table, read once per process lifetime (pid,
+ * starttime), as sysstat pidstat -l reads them. */
+struct ptk_cmdlines {
+	struct ptk_cmdline_ent *e; /* sorted by pid */
+	int n;
+};
+/* Make c hold the command line of every row of pt (read the new ones, drop the gone).
+ * A row whose file cannot be read gets "". */
+void ptk_cmdlines_update(struct ptk_cmdlines *c, const struct ptk_src *src,
+			 const struct ptk_ptab *pt);
+/* The command line of t, "" when not held. */
+const char *ptk_cmdlines_get(const struct ptk_cmdlines *c, const struct ptk_task *t);
+void ptk_cmdlines_free(struct ptk_cmdlines *c);
 
 /* Pick the cgroup path from /proc/PID/cgroup text: the v2 "0::" line when present, else the
  * first v1 line's path. Writes "" when none. */
