@@ -2,6 +2,7 @@
 #include "model/ptask.h"
 
 #include <errno.h>
+#include <math.h>
 #include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,6 +92,16 @@ int ptk_group_by_parse(const char *s, enum ptk_group_by *by)
 		}
 	}
 	return -EINVAL;
+}
+
+const char *ptk_user_name_or_null(unsigned uid)
+{
+	const char *name = ptk_user_name(uid);
+	char num[16];
+
+	snprintf(num, sizeof(num), "%u", uid);
+	/* a name that is the number itself: none in the passwd database (or a user named so) */
+	return strcmp(name, num) ? name : NULL;
 }
 
 const char *ptk_user_name(unsigned uid)
@@ -277,6 +288,13 @@ void ptk_task_means_add(struct ptk_task_means *m, const struct ptk_ptab *pt)
 			na[i] = m->a[j];
 		na[i].vsz_kb += (double)(t->vsize >> 10);
 		na[i].rss_kb += (double)(t->rss_pages * pagesz / 1024);
+		na[i].stack_kb += (double)t->stack_kb;
+		na[i].stack_ref_kb += (double)t->stack_ref_kb;
+		na[i].threads += (double)t->nthreads;
+		if (t->nfds >= 0) {
+			na[i].fds += t->nfds;
+			na[i].nfds++;
+		}
 		na[i].n++;
 	}
 	free(m->a);
@@ -342,4 +360,256 @@ void ptk_ptab_io_totals(const struct ptk_ptab *prev, const struct ptk_ptab *cur,
 			*wr_s += wr / itv_s;
 		}
 	}
+}
+
+/* ---- sysstat pidstat's report of one task ---- */
+
+static const struct {
+	const char *file, *field;
+} ps_fields[PTK_PF_COUNT] = {
+	[PTK_PF_UTIME] = { "stat", "utime" },
+	[PTK_PF_STIME] = { "stat", "stime" },
+	[PTK_PF_GTIME] = { "stat", "guest_time" },
+	[PTK_PF_CUTIME] = { "stat", "cutime" },
+	[PTK_PF_CSTIME] = { "stat", "cstime" },
+	[PTK_PF_CGTIME] = { "stat", "cguest_time" },
+	[PTK_PF_RUN_DELAY] = { "schedstat", "run_delay" },
+	[PTK_PF_MINFLT] = { "stat", "minflt" },
+	[PTK_PF_MAJFLT] = { "stat", "majflt" },
+	[PTK_PF_CMINFLT] = { "stat", "cminflt" },
+	[PTK_PF_CMAJFLT] = { "stat", "cmajflt" },
+	[PTK_PF_READ_BYTES] = { "io", "read_bytes" },
+	[PTK_PF_WRITE_BYTES] = { "io", "write_bytes" },
+	[PTK_PF_CCWR_BYTES] = { "io", "cancelled_write_bytes" },
+	[PTK_PF_BLKIO] = { "stat", "delayacct_blkio_ticks" },
+	[PTK_PF_VOL_CTXT] = { "status", "voluntary_ctxt_switches" },
+	[PTK_PF_NONVOL_CTXT] = { "status", "nonvoluntary_ctxt_switches" },
+	[PTK_PF_CPU_SHARE] = { "stat", "utime + stime" },
+	[PTK_PF_MEM_SHARE] = { "stat", "rss" },
+};
+
+void ptk_ps_field_where(enum ptk_ps_field f, const char **file, const char **field)
+{
+	*file = ps_fields[f].file;
+	*field = ps_fields[f].field;
+}
+
+const char *ptk_sched_policy_name(unsigned policy)
+{
+	/* include/uapi/linux/sched.h; 4 was SCHED_ISO, never merged */
+	static const char *const names[] = {
+		"NORMAL", "FIFO", "RR", "BATCH", "?", "IDLE", "DEADLN"
+	};
+
+	return policy < ARRAY_SIZE(names) ? names[policy] : "?";
+}
+
+/* c - p, or false (and bit f in *bad) when the counter went backwards. */
+static bool delta_ok(u64 p, u64 c, int f, unsigned *bad)
+{
+	if (c >= p)
+		return true;
+	*bad |= 1u << f;
+	return false;
+}
+
+/* sysstat's SP_VALUE: the share of n - m in p, in % */
+static double sp_value(u64 m, u64 n, u64 p)
+{
+	return (double)(n - m) / (double)p * 100;
+}
+
+/* schedstat's run_delay in whole clock ticks, as sysstat keeps it */
+static u64 wait_ticks(const struct ptk_task *t, long hz)
+{
+	return t->run_delay_ns * (u64)hz / 1000000000;
+}
+
+static u64 user_ticks(const struct ptk_task *t)
+{
+	return t->utime > t->gtime ? t->utime - t->gtime : 0;
+}
+
+unsigned ptk_ps_vals(const struct ptk_ps_itv *in, const struct ptk_task *p,
+		     const struct ptk_task *c, const struct ptk_task_mean *m, struct ptk_val *v)
+{
+	static const struct ptk_task zero;
+	const struct ptk_task *z = p ? p : &zero;
+	const bool itv = in->itv_cs > 0, avg = in->avg && m && m->n > 0;
+	const u64 itv_cs = itv ? (u64)in->itv_cs : 1, itv_t = MAX(itv_cs * in->hz / 100, 1);
+	const double n = avg ? (double)m->n : 1;
+	unsigned bad = 0;
+	bool ut, st, gt;
+
+	for (int i = 0; i < PTK_PS_NCOLS; i++)
+		v[i] = PTK_NA;
+
+	/* CPU: ticks over the interval in ticks (sysstat's itv * HZ / 100) */
+	ut = delta_ok(z->utime, c->utime, PTK_PF_UTIME, &bad);
+	st = delta_ok(z->stime, c->stime, PTK_PF_STIME, &bad);
+	gt = delta_ok(z->gtime, c->gtime, PTK_PF_GTIME, &bad);
+	if (itv && ut && gt)
+		v[PTK_PS_USR] = PTK_F(user_ticks(c) < user_ticks(z) ?
+					      0.0 :
+					      sp_value(user_ticks(z), user_ticks(c), itv_t));
+	if (itv && st)
+		v[PTK_PS_SYSTEM] = PTK_F(sp_value(z->stime, c->stime, itv_t));
+	if (itv && gt)
+		v[PTK_PS_GUEST] = PTK_F(sp_value(z->gtime, c->gtime, itv_t));
+	if (c->sched_ok && (!p || p->sched_ok)) {
+		u64 a = wait_ticks(z, in->hz), b = wait_ticks(c, in->hz);
+		if (delta_ok(a, b, PTK_PF_RUN_DELAY, &bad) && itv)
+			v[PTK_PS_WAIT] = PTK_F(sp_value(a, b, itv_t));
+	}
+	if (ut && st) {
+		u64 a = z->utime + z->stime, b = c->utime + c->stime;
+		double pct = -1, cap = in->irix_off ? 100 : 100.0 * MAX(in->ncpu, 1);
+		if (in->irix_off && in->dtot)
+			pct = sp_value(a, b, in->dtot);
+		else if (!in->irix_off && itv)
+			pct = sp_value(a, b, itv_t);
+		if (pct > cap + 0.005)
+			bad |= 1u << PTK_PF_CPU_SHARE;
+		else if (pct >= 0)
+			v[PTK_PS_CPU] = PTK_F(pct);
+	}
+	if (!in->avg && c->processor >= 0)
+		v[PTK_PS_CPUNUM] = PTK_I(c->processor);
+
+	/* -T CHILD: the task's and its waited-for children's times, ms in the interval */
+	bool cut = delta_ok(z->cutime, c->cutime, PTK_PF_CUTIME, &bad),
+	     cst = delta_ok(z->cstime, c->cstime, PTK_PF_CSTIME, &bad),
+	     cgt = delta_ok(z->cgtime, c->cgtime, PTK_PF_CGTIME, &bad);
+	const double hzn = (double)in->hz * n; /* ticks per s, per sample */
+	if (ut && gt && cut && cgt) {
+		u64 a = z->utime + z->cutime, b = c->utime + c->cutime;
+		u64 ga = z->gtime + z->cgtime, gb = c->gtime + c->cgtime;
+		a = a > ga ? a - ga : 0;
+		b = b > gb ? b - gb : 0;
+		v[PTK_PS_CUSR_MS] = PTK_F(b < a ? 0.0 : (double)(b - a) / hzn * 1000);
+	}
+	if (st && cst)
+		v[PTK_PS_CSYS_MS] = PTK_F(
+			(double)((c->stime + c->cstime) - (z->stime + z->cstime)) / hzn * 1000);
+	if (gt && cgt)
+		v[PTK_PS_CGUEST_MS] = PTK_F(
+			(double)((c->gtime + c->cgtime) - (z->gtime + z->cgtime)) / hzn * 1000);
+
+	/* memory: faults per second (the interval in cs), sizes now or their means */
+	if (itv && delta_ok(z->minflt, c->minflt, PTK_PF_MINFLT, &bad))
+		v[PTK_PS_MINFLT] = PTK_F((double)(c->minflt - z->minflt) / itv_cs * 100);
+	if (itv && delta_ok(z->majflt, c->majflt, PTK_PF_MAJFLT, &bad))
+		v[PTK_PS_MAJFLT] = PTK_F((double)(c->majflt - z->majflt) / itv_cs * 100);
+	double rss = (double)(c->rss_pages * (u64)in->page_kb), rss_pct = rss;
+	v[PTK_PS_VSZ] = PTK_F(avg ? m->vsz_kb / n : (double)(c->vsize >> 10));
+	if (avg) {
+		rss = m->rss_kb / n;
+		rss_pct = floor(rss); /* sysstat divides the sum as integers */
+	}
+	v[PTK_PS_RSS] = PTK_F(rss);
+	if (in->memtotal_kb) {
+		double pct = sp_value(0, (u64)rss_pct, in->memtotal_kb);
+		if (pct > 100.005)
+			bad |= 1u << PTK_PF_MEM_SHARE;
+		else
+			v[PTK_PS_MEM] = PTK_F(pct);
+	}
+	bool mi = delta_ok(z->minflt, c->minflt, PTK_PF_MINFLT, &bad),
+	     ma = delta_ok(z->majflt, c->majflt, PTK_PF_MAJFLT, &bad);
+	if (mi && delta_ok(z->cminflt, c->cminflt, PTK_PF_CMINFLT, &bad))
+		v[PTK_PS_CMINFLT] =
+			PTK_F((double)((c->minflt + c->cminflt) - (z->minflt + z->cminflt)) / n);
+	if (ma && delta_ok(z->cmajflt, c->cmajflt, PTK_PF_CMAJFLT, &bad))
+		v[PTK_PS_CMAJFLT] =
+			PTK_F((double)((c->majflt + c->cmajflt) - (z->majflt + z->cmajflt)) / n);
+
+	/* the stack mapping */
+	if (c->stack_ok) {
+		v[PTK_PS_STKSIZE] = PTK_F(avg ? m->stack_kb / n : (double)c->stack_kb);
+		v[PTK_PS_STKREF] = PTK_F(avg ? m->stack_ref_kb / n : (double)c->stack_ref_kb);
+	}
+
+	/* I/O: kB/s at the block layer, readable at both ends; iodelay ticks per sample */
+	if (itv && c->io_ok && (!p || p->io_ok)) {
+		if (delta_ok(z->read_bytes, c->read_bytes, PTK_PF_READ_BYTES, &bad))
+			v[PTK_PS_RD] = PTK_F((double)(c->read_bytes - z->read_bytes) / itv_cs *
+					     100 / 1024);
+		if (delta_ok(z->write_bytes, c->write_bytes, PTK_PF_WRITE_BYTES, &bad))
+			v[PTK_PS_WR] = PTK_F((double)(c->write_bytes - z->write_bytes) / itv_cs *
+					     100 / 1024);
+		if (delta_ok(z->cancelled_write_bytes, c->cancelled_write_bytes, PTK_PF_CCWR_BYTES,
+			     &bad))
+			v[PTK_PS_CCWR] = PTK_F(
+				(double)(c->cancelled_write_bytes - z->cancelled_write_bytes) /
+				itv_cs * 100 / 1024);
+	}
+	if (delta_ok(z->blkio_ticks, c->blkio_ticks, PTK_PF_BLKIO, &bad))
+		v[PTK_PS_IODELAY] = PTK_F((double)(c->blkio_ticks - z->blkio_ticks) / n);
+
+	/* context switches per second */
+	if (itv && c->status_ok && (!p || p->status_ok)) {
+		if (delta_ok(z->vol_ctxt, c->vol_ctxt, PTK_PF_VOL_CTXT, &bad))
+			v[PTK_PS_CSW] = PTK_F((double)(c->vol_ctxt - z->vol_ctxt) / itv_cs * 100);
+		if (delta_ok(z->nonvol_ctxt, c->nonvol_ctxt, PTK_PF_NONVOL_CTXT, &bad))
+			v[PTK_PS_NVCSW] =
+				PTK_F((double)(c->nonvol_ctxt - z->nonvol_ctxt) / itv_cs * 100);
+	}
+
+	/* kernel tables, scheduling */
+	v[PTK_PS_THREADS] = PTK_F(avg ? m->threads / n : (double)c->nthreads);
+	if (avg ? m->nfds > 0 : c->nfds >= 0)
+		v[PTK_PS_FDNR] = PTK_F(avg ? m->fds / m->nfds : (double)c->nfds);
+	if (c->rt_ok) {
+		v[PTK_PS_PRIO] = PTK_U(c->rt_priority);
+		v[PTK_PS_POLICY] = PTK_S(ptk_sched_policy_name(c->policy));
+	}
+	return bad;
+}
+
+bool ptk_ps_active(const struct ptk_task *p, const struct ptk_task *c, unsigned acts,
+		   unsigned scope)
+{
+	static const struct ptk_task zero;
+	const struct ptk_task *z = p ? p : &zero;
+
+	if ((acts & PTK_ACT_CPU) &&
+	    (c->utime != z->utime || c->stime != z->stime ||
+	     ((scope & PTK_PS_CHILD) && (c->cutime != z->cutime || c->cstime != z->cstime))))
+		return true;
+	if (acts & PTK_ACT_MEM) {
+		if (c->minflt != z->minflt || c->majflt != z->majflt)
+			return true;
+		if ((scope & PTK_PS_TASK) && (c->vsize != z->vsize || c->rss_pages != z->rss_pages))
+			return true;
+		if (!(scope & PTK_PS_TASK) && (scope & PTK_PS_CHILD) &&
+		    (c->cminflt != z->cminflt || c->cmajflt != z->cmajflt))
+			return true;
+	}
+	if ((acts & PTK_ACT_STACK) &&
+	    (c->stack_kb != z->stack_kb || c->stack_ref_kb != z->stack_ref_kb))
+		return true;
+	if ((acts & PTK_ACT_IO) &&
+	    (c->blkio_ticks != z->blkio_ticks ||
+	     (c->io_ok && (c->read_bytes != z->read_bytes || c->write_bytes != z->write_bytes ||
+			   c->cancelled_write_bytes != z->cancelled_write_bytes))))
+		return true;
+	if ((acts & PTK_ACT_CSW) &&
+	    (c->vol_ctxt != z->vol_ctxt || c->nonvol_ctxt != z->nonvol_ctxt))
+		return true;
+	if ((acts & PTK_ACT_RT) && (c->rt_priority != z->rt_priority || c->policy != z->policy))
+		return true;
+	if ((acts & PTK_ACT_KTAB) && c->nfds >= 0 &&
+	    (c->nthreads != z->nthreads || c->nfds != z->nfds))
+		return true;
+	return false;
+}
+
+void ptk_ps_baseline_keep(struct ptk_ptab *base, const struct ptk_ptab *cur)
+{
+	int w = 0;
+
+	for (int i = 0; i < base->n; i++)
+		if (ptk_ptab_find(cur, base->t[i].pid, base->t[i].starttime))
+			base->t[w++] = base->t[i];
+	base->n = w;
 }

@@ -7,6 +7,7 @@
 #ifndef PTK_MODEL_PTASK_H
 #define PTK_MODEL_PTASK_H
 
+#include "model/metric.h"
 #include "source/procfs/pid.h"
 
 struct ptk_task_rate {
@@ -90,8 +91,16 @@ void ptk_ptab_io_totals(const struct ptk_ptab *prev, const struct ptk_ptab *cur,
 /* Sort rates by (tgid, pid): each process's threads together, in TID order. */
 void ptk_task_rates_sort_tgid(struct ptk_task_rate *r, int n);
 
-/* pidstat's activities (-u -r -d -w), as bits. */
-enum ptk_task_act { PTK_ACT_CPU = 1, PTK_ACT_MEM = 2, PTK_ACT_IO = 4, PTK_ACT_CSW = 8 };
+/* pidstat's activities (-u -r -d -w -s -v -R), as bits. */
+enum ptk_task_act {
+	PTK_ACT_CPU = 1,
+	PTK_ACT_MEM = 2,
+	PTK_ACT_IO = 4,
+	PTK_ACT_CSW = 8,
+	PTK_ACT_STACK = 16, /* -s: the main stack's size and referenced part */
+	PTK_ACT_KTAB = 32, /* -v: threads and open fds */
+	PTK_ACT_RT = 64, /* -R: real-time priority and policy */
+};
 
 /*
  * sysstat pidstat's "active" test: some counter of the activities acts moved between the
@@ -103,12 +112,14 @@ bool ptk_task_active(const struct ptk_task_rate *r, unsigned acts);
 /* The same for a group: one of its rates of acts is above 0. */
 bool ptk_group_active(const struct ptk_group *g, unsigned acts);
 
-/* Per-task sums of VSZ and RSS over the samples, for pidstat's Average lines. */
+/* Per-task sums of the gauges over the samples, for pidstat's Average lines. */
 struct ptk_task_mean {
 	int pid;
 	u64 start; /* starttime: a reused pid is another task */
 	double vsz_kb, rss_kb; /* sums */
+	double stack_kb, stack_ref_kb, threads, fds; /* sums (fds: of the samples with fds) */
 	long n; /* samples summed */
+	long nfds; /* samples whose fd directory was readable */
 };
 struct ptk_task_means {
 	struct ptk_task_mean *a; /* sorted by pid, as the table */
@@ -124,5 +135,123 @@ void ptk_task_means_free(struct ptk_task_means *m);
 
 /* User name of uid (cached getpwuid), or the number as text. */
 const char *ptk_user_name(unsigned uid);
+/* The same, NULL when the passwd database has no such uid. */
+const char *ptk_user_name_or_null(unsigned uid);
+
+/*
+ * ---- sysstat pidstat's report of one task (sysstat 12.7 pidstat.c semantics) ----
+ * Computed as sysstat computes it, so that the same /proc gives the same digits: the
+ * interval in centiseconds of /proc/uptime, %CPU as ticks over interval x HZ, schedstat's
+ * run_delay rounded down to whole clock ticks before %wait (so %wait moves in steps of
+ * 100 / (interval x HZ) points; exact nanoseconds would differ by less than one step), a
+ * task missing from the previous scan counted from 0 (its whole life). Unlike sysstat, a
+ * counter that went backwards for the same task (pid and start time), a share above its
+ * total, or an interval that is not positive (the uptime went back: another boot) makes
+ * only those values unknown, never a wrapped number.
+ */
+
+/* -T: the task's own counters, or with its waited-for children's added (CHILD). */
+enum ptk_ps_scope { PTK_PS_TASK = 1, PTK_PS_CHILD = 2 };
+
+/* The values of a row, by column. */
+enum ptk_ps_col {
+	PTK_PS_USR, /* %usr: utime - guest_time */
+	PTK_PS_SYSTEM,
+	PTK_PS_GUEST,
+	PTK_PS_WAIT,
+	PTK_PS_CPU,
+	PTK_PS_CPUNUM, /* unknown on Average lines */
+	PTK_PS_CUSR_MS, /* -T CHILD: ms in the interval, the task's and its children's */
+	PTK_PS_CSYS_MS,
+	PTK_PS_CGUEST_MS,
+	PTK_PS_MINFLT,
+	PTK_PS_MAJFLT,
+	PTK_PS_VSZ,
+	PTK_PS_RSS,
+	PTK_PS_MEM,
+	PTK_PS_CMINFLT, /* -T CHILD: faults in the interval, the task's and its children's */
+	PTK_PS_CMAJFLT,
+	PTK_PS_STKSIZE,
+	PTK_PS_STKREF,
+	PTK_PS_RD,
+	PTK_PS_WR,
+	PTK_PS_CCWR,
+	PTK_PS_IODELAY,
+	PTK_PS_CSW,
+	PTK_PS_NVCSW,
+	PTK_PS_THREADS,
+	PTK_PS_FDNR,
+	PTK_PS_PRIO,
+	PTK_PS_POLICY,
+	PTK_PS_NCOLS
+};
+
+/* One report: an interval between two scans, or the time since boot. */
+struct ptk_ps_itv {
+	s64 itv_cs; /* centiseconds between the scans' /proc/uptime; <= 0: unknown */
+	u64 dtot; /* -I: ticks of all CPUs in the interval (/proc/stat cpu), else 0 */
+	bool irix_off; /* -I: %CPU of all CPUs (dtot); else of one CPU */
+	long hz; /* USER_HZ */
+	long page_kb;
+	u64 memtotal_kb; /* 0: %MEM unknown */
+	int ncpu; /* %CPU above ncpu x 100 is implausible */
+	bool avg; /* an Average line: gauges are the means m, deltas per sample */
+};
+
+/* The fields whose going backwards ptk_ps_vals reports (bits of its result). */
+enum ptk_ps_field {
+	PTK_PF_UTIME,
+	PTK_PF_STIME,
+	PTK_PF_GTIME,
+	PTK_PF_CUTIME,
+	PTK_PF_CSTIME,
+	PTK_PF_CGTIME,
+	PTK_PF_RUN_DELAY,
+	PTK_PF_MINFLT,
+	PTK_PF_MAJFLT,
+	PTK_PF_CMINFLT,
+	PTK_PF_CMAJFLT,
+	PTK_PF_READ_BYTES,
+	PTK_PF_WRITE_BYTES,
+	PTK_PF_CCWR_BYTES,
+	PTK_PF_BLKIO,
+	PTK_PF_VOL_CTXT,
+	PTK_PF_NONVOL_CTXT,
+	PTK_PF_CPU_SHARE, /* %CPU above ncpu x 100 (stat utime + stime) */
+	PTK_PF_MEM_SHARE, /* RSS above MemTotal (stat rss) */
+	PTK_PF_COUNT
+};
+/* The file under /proc/PID and the field name of f, e.g. "stat", "utime". */
+void ptk_ps_field_where(enum ptk_ps_field f, const char **file, const char **field);
+
+/*
+ * The values of task c over in against p, the same task at the previous scan (NULL: counted
+ * from 0), into v[PTK_PS_NCOLS] as the registry entries of the columns hold them (F64, the
+ * CPU number S64, prio U64, the policy a name); m: the task's means for an Average line
+ * (NULL otherwise). Returns the bits (1 << enum ptk_ps_field) of the implausible fields,
+ * whose values are left unknown.
+ */
+unsigned ptk_ps_vals(const struct ptk_ps_itv *in, const struct ptk_task *p,
+		     const struct ptk_task *c, const struct ptk_task_mean *m, struct ptk_val *v);
+
+/*
+ * sysstat's "active" test for pidstat without -p: some counter of the activities acts (for
+ * scope) changed between p (NULL: zeros) and c: CPU utime/stime (CHILD: or the children's),
+ * memory faults (TASK: or VSZ/RSS; CHILD: or the children's faults), stack size or
+ * referenced, I/O blkio ticks or (io readable) bytes, switches, the fd directory's count or
+ * threads, the real-time priority or policy.
+ */
+bool ptk_ps_active(const struct ptk_task *p, const struct ptk_task *c, unsigned acts,
+		   unsigned scope);
+
+/*
+ * The baseline of pidstat's Average lines after one more sample: a task of base missing
+ * from cur leaves base (sysstat forgets a task it did not find; seen again, it counts from
+ * 0). Both sorted by pid.
+ */
+void ptk_ps_baseline_keep(struct ptk_ptab *base, const struct ptk_ptab *cur);
+
+/* sysstat's name of a scheduling policy: NORMAL FIFO RR BATCH IDLE DEADLN, else "?". */
+const char *ptk_sched_policy_name(unsigned policy);
 
 #endif

@@ -344,6 +344,200 @@ static void test_sort_tgid(void **state)
 	ptk_ptab_free(&b);
 }
 
+/* ---- sysstat pidstat's values (ptk_ps_vals) on tests/fixtures/pidstat_sysstat: samples at
+ * uptime 1000.00, 1002.00 and 1001.00 s (the last one went back), USER_HZ 100 ---- */
+
+static void scan3(unsigned fl, struct ptk_ptab *t)
+{
+	struct ptk_src src;
+
+	assert_int_equal(ptk_src_init(&src, PTK_FIXTURES "/pidstat_sysstat", NULL), 0);
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(ptk_ptab_scan(&src, fl, &t[i]), 0);
+		if (i < 2)
+			assert_int_equal(ptk_src_next(&src), 0);
+	}
+}
+
+static struct ptk_ps_itv ps_itv(long itv_cs)
+{
+	return (struct ptk_ps_itv){
+		.itv_cs = itv_cs, .hz = HZ, .page_kb = 4, .memtotal_kb = 1000000, .ncpu = 2
+	};
+}
+
+#define F(col, x) assert_float_equal(v[col].f, (x), 1e-9)
+#define NAV(col) assert_true(v[col].na)
+
+/* 600 over 2.00 s: sysstat's arithmetic, digit for digit; %wait from run_delay rounded down
+ * to ticks (123 -> 150: 27 ticks, 13.50 %; the exact 265.43 ms would be 13.27 %) */
+static void test_ps_vals(void **state)
+{
+	const unsigned fl = PTK_PT_STATUS | PTK_PT_SCHED | PTK_PT_IO | PTK_PT_STACK | PTK_PT_FDS;
+	struct ptk_ptab t[3] = { 0 };
+	struct ptk_val v[PTK_PS_NCOLS];
+	struct ptk_ps_itv in = ps_itv(200);
+
+	scan3(fl, t);
+	const struct ptk_task *p = ptk_ptab_find_pid(&t[0], 600),
+			      *c = ptk_ptab_find_pid(&t[1], 600);
+	assert_int_equal(ptk_ps_vals(&in, p, c, NULL, v), 0);
+	F(PTK_PS_USR, 75.0);
+	F(PTK_PS_SYSTEM, 25.0);
+	F(PTK_PS_GUEST, 0.0);
+	F(PTK_PS_WAIT, 13.5);
+	F(PTK_PS_CPU, 100.0);
+	assert_int_equal(v[PTK_PS_CPUNUM].i, 1);
+	F(PTK_PS_CUSR_MS, 1700.0); /* (1150 + 50) - (1000 + 30) ticks */
+	F(PTK_PS_CSYS_MS, 600.0);
+	F(PTK_PS_MINFLT, 100.0);
+	F(PTK_PS_MAJFLT, 1.0);
+	F(PTK_PS_CMINFLT, 240.0); /* (300 + 50) - (100 + 10) */
+	F(PTK_PS_CMAJFLT, 3.0);
+	F(PTK_PS_VSZ, 8000.0);
+	F(PTK_PS_RSS, 2000.0);
+	F(PTK_PS_MEM, 0.2);
+	F(PTK_PS_STKSIZE, 132.0);
+	F(PTK_PS_STKREF, 44.0);
+	F(PTK_PS_RD, 1000.0); /* 2048000 B / 2 s / 1024 */
+	F(PTK_PS_WR, 200.0);
+	F(PTK_PS_CCWR, 2.0);
+	F(PTK_PS_IODELAY, 50.0);
+	F(PTK_PS_CSW, 20.0);
+	F(PTK_PS_THREADS, 2.0);
+	F(PTK_PS_FDNR, 3.0);
+	assert_int_equal(v[PTK_PS_PRIO].u, 0);
+	assert_string_equal(v[PTK_PS_POLICY].s, "NORMAL");
+
+	/* -I: 200 ticks of 400 on all CPUs in /proc/stat */
+	in.irix_off = true;
+	in.dtot = 400;
+	ptk_ps_vals(&in, p, c, NULL, v);
+	F(PTK_PS_CPU, 50.0);
+	F(PTK_PS_USR, 75.0); /* only %CPU is divided, as sysstat */
+
+	/* a task missing from the previous scan counts from 0 (sysstat) */
+	in = ps_itv(200);
+	ptk_ps_vals(&in, NULL, c, NULL, v);
+	F(PTK_PS_USR, 575.0);
+	F(PTK_PS_CUSR_MS, 12000.0);
+
+	/* the real-time one */
+	ptk_ps_vals(&in, NULL, ptk_ptab_find_pid(&t[1], 700), NULL, v);
+	assert_int_equal(v[PTK_PS_PRIO].u, 50);
+	assert_string_equal(v[PTK_PS_POLICY].s, "FIFO");
+	NAV(PTK_PS_STKSIZE); /* no smaps */
+	NAV(PTK_PS_FDNR); /* no fd directory */
+	NAV(PTK_PS_RD); /* no io file */
+	for (int i = 0; i < 3; i++)
+		ptk_ptab_free(&t[i]);
+}
+
+/* Bad input: only the values of the implausible field are unknown, and it is named */
+static void test_ps_bad(void **state)
+{
+	struct ptk_ptab t[3] = { 0 }, th[3] = { 0 };
+	struct ptk_val v[PTK_PS_NCOLS];
+	struct ptk_ps_itv in = ps_itv(200);
+	const char *file, *field;
+
+	scan3(PTK_PT_STATUS | PTK_PT_SCHED, t);
+	scan3(PTK_PT_STATUS | PTK_PT_SCHED | PTK_PT_THREADS, th);
+	/* thread 601's stime went back from 10 to 5: %system, %CPU and system-ms unknown */
+	unsigned bad = ptk_ps_vals(&in, ptk_ptab_find_pid(&th[0], 601),
+				   ptk_ptab_find_pid(&th[1], 601), NULL, v);
+	assert_int_equal(bad, 1u << PTK_PF_STIME);
+	NAV(PTK_PS_SYSTEM);
+	NAV(PTK_PS_CPU);
+	NAV(PTK_PS_CSYS_MS);
+	F(PTK_PS_USR, 50.0);
+	F(PTK_PS_CUSR_MS, 1000.0);
+	F(PTK_PS_MINFLT, 25.0);
+	ptk_ps_field_where(PTK_PF_STIME, &file, &field);
+	assert_string_equal(file, "stat");
+	assert_string_equal(field, "stime");
+
+	/* the uptime went back (1002 -> 1001 s): no interval, every rate unknown, the rest not */
+	const struct ptk_task *c = ptk_ptab_find_pid(&t[2], 600);
+	in = ps_itv(1001 * 100 - 1002 * 100);
+	assert_int_equal(ptk_ps_vals(&in, ptk_ptab_find_pid(&t[1], 600), c, NULL, v), 0);
+	NAV(PTK_PS_USR);
+	NAV(PTK_PS_CPU);
+	NAV(PTK_PS_WAIT);
+	NAV(PTK_PS_MINFLT);
+	NAV(PTK_PS_CSW);
+	F(PTK_PS_CUSR_MS, 100.0);
+	F(PTK_PS_VSZ, 8000.0);
+	F(PTK_PS_MEM, 0.2);
+
+	/* %CPU above ncpu x 100 (2 CPUs): unknown, named */
+	struct ptk_task big = *c;
+	big.utime += 100000;
+	in = ps_itv(200);
+	bad = ptk_ps_vals(&in, ptk_ptab_find_pid(&t[1], 600), &big, NULL, v);
+	assert_true(bad & (1u << PTK_PF_CPU_SHARE));
+	NAV(PTK_PS_CPU);
+	/* RSS above MemTotal */
+	big = *c;
+	big.rss_pages = 1000000;
+	bad = ptk_ps_vals(&in, ptk_ptab_find_pid(&t[1], 600), &big, NULL, v);
+	assert_true(bad & (1u << PTK_PF_MEM_SHARE));
+	NAV(PTK_PS_MEM);
+	F(PTK_PS_RSS, 4000000.0);
+	for (int i = 0; i < 3; i++) {
+		ptk_ptab_free(&t[i]);
+		ptk_ptab_free(&th[i]);
+	}
+}
+
+/* sysstat's activity test per activity, and the Average's baseline and means */
+static void test_ps_active_avg(void **state)
+{
+	const unsigned fl = PTK_PT_STATUS | PTK_PT_SCHED | PTK_PT_STACK | PTK_PT_FDS;
+	struct ptk_ptab t[3] = { 0 }, base = { 0 };
+	struct ptk_task_means m = { 0 };
+	struct ptk_val v[PTK_PS_NCOLS];
+
+	scan3(fl, t);
+	const struct ptk_task *r0 = ptk_ptab_find_pid(&t[0], 700),
+			      *r1 = ptk_ptab_find_pid(&t[1], 700);
+	assert_false(ptk_ps_active(r0, r1, PTK_ACT_CPU | PTK_ACT_MEM | PTK_ACT_RT, PTK_PS_TASK));
+	assert_true(ptk_ps_active(NULL, r1, PTK_ACT_RT, 0)); /* new: FIFO 50 against 0 */
+	assert_false(ptk_ps_active(NULL, r1, PTK_ACT_KTAB, 0)); /* no fd directory */
+	const struct ptk_task *s0 = ptk_ptab_find_pid(&t[0], 600),
+			      *s1 = ptk_ptab_find_pid(&t[1], 600);
+	assert_true(ptk_ps_active(s0, s1, PTK_ACT_STACK, 0)); /* Referenced 40 -> 44 */
+	assert_false(ptk_ps_active(s0, s1, PTK_ACT_KTAB, 0));
+	struct ptk_task c = *s1;
+	c.utime = s0->utime;
+	c.stime = s0->stime;
+	assert_false(ptk_ps_active(s0, &c, PTK_ACT_CPU, PTK_PS_TASK));
+	assert_true(ptk_ps_active(s0, &c, PTK_ACT_CPU, PTK_PS_CHILD)); /* cutime moved */
+
+	/* 800 missed sample 1: it leaves the baseline and counts from 0 when back */
+	ptk_ptab_copy(&base, &t[0]);
+	ptk_ps_baseline_keep(&base, &t[1]);
+	assert_null(ptk_ptab_find_pid(&base, 800));
+	assert_non_null(ptk_ptab_find_pid(&base, 600));
+
+	/* means over samples 1 and 2: StkRef 44 and 48 */
+	ptk_task_means_add(&m, &t[1]);
+	ptk_task_means_add(&m, &t[2]);
+	struct ptk_ps_itv in = ps_itv(100);
+	in.avg = true;
+	ptk_ps_vals(&in, s0, ptk_ptab_find_pid(&t[2], 600),
+		    ptk_task_means_find(&m, ptk_ptab_find_pid(&t[2], 600)), v);
+	F(PTK_PS_STKREF, 46.0);
+	F(PTK_PS_FDNR, 3.0);
+	F(PTK_PS_CUSR_MS, (1160.0 + 50 - 1000 - 30) / HZ / 2 * 1000); /* per sample */
+	F(PTK_PS_IODELAY, 25.0);
+	assert_true(v[PTK_PS_CPUNUM].na);
+	ptk_task_means_free(&m);
+	ptk_ptab_free(&base);
+	for (int i = 0; i < 3; i++)
+		ptk_ptab_free(&t[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -355,6 +549,9 @@ int main(void)
 		cmocka_unit_test(test_means),
 		cmocka_unit_test(test_io_bytes),
 		cmocka_unit_test(test_sort_tgid),
+		cmocka_unit_test(test_ps_vals),
+		cmocka_unit_test(test_ps_bad),
+		cmocka_unit_test(test_ps_active_avg),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
