@@ -32,6 +32,8 @@ struct ptk_metric {
 	const char *help; /* one line: meaning and kernel source (file, field) */
 	const char *prom; /* Prometheus family (node_exporter's name where it has one), or NULL */
 	const char *from; /* what it is computed from, e.g. "d(user - guest) / d(total)" */
+	const char *sjson; /* its key in sysstat's -o JSON where not the title ("usr" for
+			    * %usr), or NULL */
 };
 
 /* One value of a row. na = unavailable (EACCES, not provided by this kernel): shown as

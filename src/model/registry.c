@@ -904,6 +904,12 @@ const struct ptk_metric ptk_registry[PTK_M_COUNT] = {
 		.name = t, .key = k, .unit = u, .kind = kd, .type = ty, .width = w, .prec = p, \
 		.help = h                                                                      \
 	}
+/* the same with its key in sysstat's -o JSON */
+#define PMJ(j, t, k, u, kd, ty, w, p, h)                                                       \
+	{                                                                                      \
+		.name = t, .key = k, .unit = u, .kind = kd, .type = ty, .width = w, .prec = p, \
+		.help = h, .sjson = j                                                          \
+	}
 	/* ids: signed, as pid_t (the kernel's -1 / 0 mean "none" in some records) */
 	[PTK_M_PROC_PID] = PM("PID", "pid", "", PTK_GAUGE, PTK_V_S64, 5, 0,
 			      "process id: the thread group id; a thread's id in thread rows "
@@ -923,7 +929,7 @@ const struct ptk_metric ptk_registry[PTK_M_COUNT] = {
 				"real user (/proc/PID/status Uid:)"),
 	[PTK_M_PROC_COMM] =
 		PM("comm", "comm", "", PTK_GAUGE, PTK_V_STR, 0, 0, "process name (/proc/PID/comm)"),
-	[PTK_M_PROC_COMMAND] = PM("COMMAND", "command", "", PTK_GAUGE, PTK_V_STR, -7, 0,
+	[PTK_M_PROC_COMMAND] = PMJ("cmd", "COMMAND", "command", "", PTK_GAUGE, PTK_V_STR, -7, 0,
 				  "command name (/proc/PID/stat comm) or, as the command's option "
 				  "asks (top -c, pidstat -l, iotop), the command line "
 				  "(/proc/PID/cmdline, controls escaped)"),
@@ -936,27 +942,28 @@ const struct ptk_metric ptk_registry[PTK_M_COUNT] = {
 	[PTK_M_PROC_IOPRIO] = PM("PRIO", "prio", "", PTK_GAUGE, PTK_V_STR, 4, 0,
 				 "I/O priority class/level (ioprio_get(2)); be/N derived from nice "
 				 "when unset"),
-	[PTK_M_PROC_CPUNUM] = PM("CPU", "cpu", "", PTK_GAUGE, PTK_V_S64, 5, 0,
+	[PTK_M_PROC_CPUNUM] = PMJ("cpu_nr", "CPU", "cpu", "", PTK_GAUGE, PTK_V_S64, 5, 0,
 				 "processor the task last ran on (/proc/PID/stat field 39)"),
 	[PTK_M_PROC_CGROUP] = PM("CGROUP", "cgroup", "", PTK_GAUGE, PTK_V_STR, -24, 0,
 				 "cgroup v2 path (/proc/PID/cgroup)"),
 	[PTK_M_PROC_FDS] = PM("FDS", "fds", "", PTK_GAUGE, PTK_V_S64, 5, 0,
 			      "open file descriptors (/proc/PID/fd entries)"),
 	/* CPU: sysstat pidstat's (2 decimals) and procps top's (1 decimal) */
-	[PTK_M_PROC_USR_PCT] = PM("%usr", "usr_pct", "%", PTK_PCT, PTK_V_F64, 7, 2,
+	[PTK_M_PROC_USR_PCT] = PMJ("usr", "%usr", "usr_pct", "%", PTK_PCT, PTK_V_F64, 7, 2,
 				  "user mode, guest time excluded: (utime - guest_time) ticks per "
 				  "interval, % of one CPU (/proc/PID/stat fields 14, 43)"),
-	[PTK_M_PROC_SYSTEM_PCT] = PM("%system", "system_pct", "%", PTK_PCT, PTK_V_F64, 7, 2,
+	[PTK_M_PROC_SYSTEM_PCT] = PMJ("system", "%system", "system_pct", "%", PTK_PCT, PTK_V_F64, 7, 2,
 				     "kernel mode: stime ticks, % of one CPU (/proc/PID/stat "
 				     "field 15)"),
-	[PTK_M_PROC_GUEST_PCT] = PM("%guest", "guest_pct", "%", PTK_PCT, PTK_V_F64, 7, 2,
+	[PTK_M_PROC_GUEST_PCT] = PMJ("guest", "%guest", "guest_pct", "%", PTK_PCT, PTK_V_F64, 7, 2,
 				    "running a virtual CPU: guest_time ticks (/proc/PID/stat field "
 				    "43)"),
 	[PTK_M_PROC_WAIT_PCT] =
-		PM("%wait", "wait_pct", "%", PTK_PCT, PTK_V_F64, 7, 2,
-		   "runnable but waiting for a CPU: run_delay ns (/proc/PID/schedstat "
-		   "field 2, CONFIG_SCHED_INFO)"),
-	[PTK_M_PROC_CPU_PCT] = PM("%CPU", "cpu_pct", "%", PTK_PCT, PTK_V_F64, 7, 2,
+		PMJ("wait", "%wait", "wait_pct", "%", PTK_PCT, PTK_V_F64, 7, 2,
+		   "runnable but waiting for a CPU: run_delay (/proc/PID/schedstat field 2, "
+		   "CONFIG_SCHED_INFO) rounded down to clock ticks at each sample, as sysstat "
+		   "(within one step, 100 / (interval x HZ) points, of the exact ns)"),
+	[PTK_M_PROC_CPU_PCT] = PMJ("cpu", "%CPU", "cpu_pct", "%", PTK_PCT, PTK_V_F64, 7, 2,
 				  "utime + stime as % of one CPU (a process is the sum of its "
 				  "threads); with pidstat -I as % of all CPUs (/proc/stat total "
 				  "ticks)"),
@@ -994,7 +1001,7 @@ const struct ptk_metric ptk_registry[PTK_M_COUNT] = {
 		   "resident set size (/proc/PID/stat field 24 x page size); mean of "
 		   "the samples on Average lines; a group's sum counts the threads of "
 		   "a process once"),
-	[PTK_M_PROC_MEM_PCT] = PM("%MEM", "mem_pct", "%", PTK_PCT, PTK_V_F64, 6, 2,
+	[PTK_M_PROC_MEM_PCT] = PMJ("MEM", "%MEM", "mem_pct", "%", PTK_PCT, PTK_V_F64, 6, 2,
 				  "RSS as % of MemTotal (/proc/meminfo)"),
 	[PTK_M_TOP_MEM_PCT] = PM("%MEM", "mem_pct", "%", PTK_PCT, PTK_V_F64, 5, 1,
 				 "RES as % of MemTotal (/proc/meminfo)"),
@@ -1087,6 +1094,46 @@ const struct ptk_metric ptk_registry[PTK_M_COUNT] = {
 			       "id)"),
 	[PTK_M_TOP_GROUP_TASKS] =
 		PM("TASKS", "tasks", "", PTK_GAUGE, PTK_V_U64, 6, 0, "tasks in the group"),
+	/* sysstat pidstat -T CHILD: the task's and its waited-for children's, in the interval
+	 * (per sample on Average lines) */
+	[PTK_M_PROC_CUSR_MS] = PM("usr-ms", "child_usr_ms", "ms", PTK_COUNTER, PTK_V_F64, 9, 0,
+				  "user time, guest excluded, of the task and its waited-for "
+				  "children: (utime + cutime) - (guest_time + cguest_time) "
+				  "(/proc/PID/stat fields 14, 16, 43, 44)"),
+	[PTK_M_PROC_CSYS_MS] = PM("system-ms", "child_system_ms", "ms", PTK_COUNTER, PTK_V_F64,
+				  9, 0,
+				  "system time of the task and its waited-for children: stime + "
+				  "cstime (/proc/PID/stat fields 15, 17)"),
+	[PTK_M_PROC_CGUEST_MS] = PM("guest-ms", "child_guest_ms", "ms", PTK_COUNTER, PTK_V_F64,
+				    9, 0,
+				    "guest time of the task and its waited-for children: "
+				    "guest_time + cguest_time (/proc/PID/stat fields 43, 44)"),
+	[PTK_M_PROC_CMINFLT] = PM("minflt-nr", "child_minflt", "", PTK_COUNTER, PTK_V_F64, 9, 0,
+				  "minor faults of the task and its waited-for children: minflt + "
+				  "cminflt (/proc/PID/stat fields 10, 11)"),
+	[PTK_M_PROC_CMAJFLT] = PM("majflt-nr", "child_majflt", "", PTK_COUNTER, PTK_V_F64, 9, 0,
+				  "major faults of the task and its waited-for children: majflt + "
+				  "cmajflt (/proc/PID/stat fields 12, 13)"),
+	/* pidstat -s, -v, -R; gauges: the mean of the samples on Average lines */
+	[PTK_M_PROC_STKSIZE] =
+		PM("StkSize", "stack_kb", "kB", PTK_GAUGE, PTK_V_F64, 7, 0,
+		   "memory reserved for the main thread's stack: Size of the [stack] mapping "
+		   "(/proc/PID/smaps)"),
+	[PTK_M_PROC_STKREF] =
+		PM("StkRef", "stack_ref_kb", "kB", PTK_GAUGE, PTK_V_F64, 7, 0,
+		   "part of the main thread's stack referenced: Referenced of the [stack] "
+		   "mapping (/proc/PID/smaps)"),
+	[PTK_M_PROC_NTHREADS] = PM("threads", "threads", "", PTK_GAUGE, PTK_V_F64, 7, 0,
+				   "threads in the task's group (/proc/PID/status Threads:, "
+				   "signal->nr_threads)"),
+	[PTK_M_PROC_FD_NR] = PM("fd-nr", "fd_nr", "", PTK_GAUGE, PTK_V_F64, 7, 0,
+				"open file descriptors: numbered entries of /proc/PID/fd"),
+	[PTK_M_PROC_RTPRIO] = PM("prio", "rt_priority", "", PTK_GAUGE, PTK_V_U64, 4, 0,
+				 "real-time priority, 0 for the normal policies (/proc/PID/stat "
+				 "field 40)"),
+	[PTK_M_PROC_POLICY] = PM("policy", "policy", "", PTK_GAUGE, PTK_V_STR, 6, 0,
+				 "scheduling policy: NORMAL FIFO RR BATCH IDLE DEADLN "
+				 "(/proc/PID/stat field 41, include/uapi/linux/sched.h)"),
 	/* memory maps: /proc/PID/smaps, maps (pmap) */
 	[PTK_M_MAP_ADDRESS] =
 		PM("Address", "address", "", PTK_GAUGE, PTK_V_STR, -16, 0,
