@@ -2,13 +2,16 @@
 #include "lib/cli.h"
 
 #include <errno.h>
+#include <locale.h>
 #include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/ioctl.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 
 #include "lib/util.h"
 #include "source/procfs/pid.h"
@@ -252,20 +255,134 @@ void ptk_sysstat_banner(FILE *f, const char *sys, const char *rel, const char *h
 	fprintf(f, "%s %s (%s) \t%s \t_%s_\t(%d CPU)\n", sys, rel, host, day, mach, ncpu);
 }
 
-void ptk_ctx_banner(const struct ptk_ctx *ctx, int ncpu)
+void ptk_ctx_host(const struct ptk_ctx *ctx, struct ptk_host *h)
 {
 	struct utsname u;
-	char rel[128] = "", host[128] = "";
 
 	uname(&u);
-	if (ptk_src_read(&ctx->src, PTK_PROC, "sys/kernel/osrelease", rel, sizeof(rel)) <= 0)
-		snprintf(rel, sizeof(rel), "%s", u.release);
-	if (ptk_src_read(&ctx->src, PTK_PROC, "sys/kernel/hostname", host, sizeof(host)) <= 0)
-		snprintf(host, sizeof(host), "%s", u.nodename);
-	rel[strcspn(rel, "\n")] = '\0';
-	host[strcspn(host, "\n")] = '\0';
-	ptk_sysstat_banner(stdout, u.sysname, rel, host, u.machine, ncpu,
+	snprintf(h->sys, sizeof(h->sys), "%s", u.sysname);
+	snprintf(h->mach, sizeof(h->mach), "%s", u.machine);
+	if (ptk_src_read(&ctx->src, PTK_PROC, "sys/kernel/osrelease", h->rel, sizeof(h->rel)) <= 0)
+		snprintf(h->rel, sizeof(h->rel), "%s", u.release);
+	if (ptk_src_read(&ctx->src, PTK_PROC, "sys/kernel/hostname", h->host, sizeof(h->host)) <= 0)
+		snprintf(h->host, sizeof(h->host), "%s", u.nodename);
+	h->rel[strcspn(h->rel, "\n")] = '\0';
+	h->host[strcspn(h->host, "\n")] = '\0';
+}
+
+void ptk_ctx_banner(const struct ptk_ctx *ctx, int ncpu)
+{
+	struct ptk_host h;
+
+	ptk_ctx_host(ctx, &h);
+	ptk_sysstat_banner(stdout, h.sys, h.rel, h.host, h.mach, ncpu,
 			   (time_t)ptk_ctx_walltime(ctx), false, false);
+}
+
+/* sysstat's default colours (its common.h) */
+static const char *const sgr_default[PTK_SGR_N] = {
+	[PTK_SGR_WARN] = "\033[35;1m",	    [PTK_SGR_XTREME] = "\033[31;1m",
+	[PTK_SGR_ZERO] = "\033[34;22m",	    [PTK_SGR_INT] = "\033[34;1m",
+	[PTK_SGR_ITEM] = "\033[32;22m",	    [PTK_SGR_COMMENT] = "\033[33;22m",
+	[PTK_SGR_RESTART] = "\033[31;22m",  [PTK_SGR_TREND_POS] = "\033[32;1m",
+	[PTK_SGR_TREND_NEG] = "\033[31;1m", [PTK_SGR_NORMAL] = "\033[0m",
+};
+
+void ptk_sysenv_read(struct ptk_sysenv *e)
+{
+	const char *v;
+
+	memset(e, 0, sizeof(*e));
+	setlocale(LC_TIME, "");
+	v = getenv("S_TIME_FORMAT");
+	e->iso = v && !strcmp(v, "ISO");
+	v = getenv("S_TIME_DEF_TIME");
+	e->utc = v && !strcmp(v, "UTC");
+	e->posix = getenv("POSIXLY_CORRECT") != NULL;
+	v = getenv("S_COLORS");
+	e->color = v ? strcmp(v, "never") && (!strcmp(v, "always") || isatty(STDOUT_FILENO)) :
+		       isatty(STDOUT_FILENO);
+	v = getenv("S_REPEAT_HEADER");
+	if (v && *v && strspn(v, "0123456789") == strlen(v) && strlen(v) < 9)
+		e->repeat = atoi(v);
+	for (int k = 0; k < PTK_SGR_N; k++)
+		snprintf(e->sgr[k], sizeof(e->sgr[k]), "%s", sgr_default[k]);
+	v = getenv("S_COLORS_SGR");
+	if (!v)
+		return;
+	/* "K=codes:..." with codes digits and ';'; a malformed item is ignored, as sysstat */
+	for (const char *p = v; *p;) {
+		size_t n = strcspn(p, ":");
+		if (n >= 3 && n <= 7 && p[1] == '=' && strspn(p + 2, ";0123456789") == n - 2) {
+			static const char keys[] = "MWXHZNICR+-";
+			static const enum ptk_sgr kinds[] = {
+				PTK_SGR_WARN,	   PTK_SGR_WARN,      PTK_SGR_XTREME,
+				PTK_SGR_XTREME,	   PTK_SGR_ZERO,      PTK_SGR_INT,
+				PTK_SGR_ITEM,	   PTK_SGR_COMMENT,   PTK_SGR_RESTART,
+				PTK_SGR_TREND_POS, PTK_SGR_TREND_NEG,
+			};
+			const char *k = strchr(keys, p[0]);
+			if (k && *k)
+				snprintf(e->sgr[kinds[k - keys]], sizeof(e->sgr[0]), "\033[%.*sm",
+					 (int)(n - 2), p + 2);
+		}
+		p += n + (p[n] == ':');
+	}
+}
+
+const char *ptk_sgr(const struct ptk_sysenv *e, enum ptk_sgr k)
+{
+	return e && e->color ? e->sgr[k] : "";
+}
+
+void ptk_sysstat_version(FILE *f, const char *const *names, int n)
+{
+	for (int i = 0; i < n; i++) {
+		const char *v = getenv(names[i]);
+		if (v)
+			fprintf(f, "%s=%s\n", names[i], v);
+	}
+	fprintf(f, "ptk version %s\n", PTK_VERSION);
+}
+
+static struct tm *sys_tm(const struct ptk_sysenv *e, time_t t, struct tm *tm)
+{
+	return e && e->utc ? gmtime_r(&t, tm) : localtime_r(&t, tm);
+}
+
+void ptk_sysstat_time(const struct ptk_sysenv *e, bool epoch, time_t t, char *buf, size_t size)
+{
+	struct tm tm;
+
+	if (epoch) {
+		snprintf(buf, size, "%lld", (long long)t);
+		return;
+	}
+	buf[0] = '\0';
+	if (sys_tm(e, t, &tm))
+		strftime(buf, size, e && e->iso ? "%H:%M:%S" : "%X", &tm);
+}
+
+void ptk_sysstat_date(const struct ptk_sysenv *e, time_t t, char *buf, size_t size)
+{
+	struct tm tm;
+
+	buf[0] = '\0';
+	if (sys_tm(e, t, &tm)) {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-y2k"
+		strftime(buf, size, e && e->iso ? "%Y-%m-%d" : "%x", &tm);
+#pragma GCC diagnostic pop
+	}
+}
+
+int ptk_sysstat_rows(const struct ptk_sysenv *e, int dflt)
+{
+	struct winsize ws;
+
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0)
+		return ws.ws_row > 2 ? ws.ws_row - 2 : dflt;
+	return e && e->repeat > 0 ? e->repeat : dflt;
 }
 
 void ptk_ctx_clock(const struct ptk_ctx *ctx, char *buf, size_t size)

@@ -136,4 +136,56 @@ void ptk_sysstat_banner(FILE *f, const char *sys, const char *rel, const char *h
  */
 void ptk_ctx_banner(const struct ptk_ctx *ctx, int ncpu);
 
+/* What the banner shows: uname's system and machine, the kernel release and host name of
+ * the current sample of ctx (as ptk_ctx_banner). */
+struct ptk_host {
+	char sys[65], rel[128], host[128], mach[65];
+};
+void ptk_ctx_host(const struct ptk_ctx *ctx, struct ptk_host *h);
+
+/*
+ * sysstat's environment (sysstat(5)), shared by pidstat, mpstat, iostat and sar:
+ *   S_TIME_FORMAT=ISO   dates %Y-%m-%d and times %H:%M:%S (else the locale's %x and %X)
+ *   S_TIME_DEF_TIME=UTC times in UTC
+ *   S_COLORS            never, always, or auto (the default): colours when stdout is a
+ *                       terminal
+ *   S_COLORS_SGR        "K=SGR:..." colour codes: M or W warning, X or H extreme, Z zero, N
+ *                       other values, I item names, C comments, R restarts, + and - trends
+ *   S_REPEAT_HEADER     rows between headers when stdout is not a terminal
+ *   POSIXLY_CORRECT     set: iostat's 512-byte blocks; options are still taken anywhere
+ * ptk_sysenv_read() also sets LC_TIME from the environment, as sysstat does.
+ */
+enum ptk_sgr {
+	PTK_SGR_WARN,
+	PTK_SGR_XTREME,
+	PTK_SGR_ZERO,
+	PTK_SGR_INT,
+	PTK_SGR_ITEM,
+	PTK_SGR_COMMENT,
+	PTK_SGR_RESTART,
+	PTK_SGR_TREND_POS,
+	PTK_SGR_TREND_NEG,
+	PTK_SGR_NORMAL,
+	PTK_SGR_N
+};
+struct ptk_sysenv {
+	bool iso, utc, posix;
+	bool color;
+	int repeat; /* S_REPEAT_HEADER (> 0), else 0 */
+	char sgr[PTK_SGR_N][16];
+};
+void ptk_sysenv_read(struct ptk_sysenv *e);
+/* The escape sequence of k, "" without colours. */
+const char *ptk_sgr(const struct ptk_sysenv *e, enum ptk_sgr k);
+/* -V as sysstat 12.7: the variables of names[] that are set, as NAME=value lines, then
+ * ptk's version. */
+void ptk_sysstat_version(FILE *f, const char *const *names, int n);
+/* The time of a report line: epoch seconds (sysstat's -H), or the time of day. */
+void ptk_sysstat_time(const struct ptk_sysenv *e, bool epoch, time_t t, char *buf, size_t size);
+/* The report date of the banner (%x, or %Y-%m-%d with ISO). */
+void ptk_sysstat_date(const struct ptk_sysenv *e, time_t t, char *buf, size_t size);
+/* Reports between two headers: the terminal's height - 2 when stdout is one, else
+ * S_REPEAT_HEADER, else dflt. */
+int ptk_sysstat_rows(const struct ptk_sysenv *e, int dflt);
+
 #endif
