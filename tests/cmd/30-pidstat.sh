@@ -19,7 +19,25 @@ for _ in range(2): threading.Thread(target=time.sleep, args=(600,), daemon=True)
 time.sleep(600)' &
 	MT=$!
 fi
-cleanup() { kill "$BUSY" ${MT:+"$MT"} 2>/dev/null; wait 2>/dev/null; rm -rf "$TMP"; }
+# An idle shell with a 400-byte command line (its sleep child idle too): its since-boot
+# values do not move, so two tools reading it a moment apart print the same digits.
+LONGARG=$(printf 'arg%03d ' $(seq 1 50))
+sh -c 'sleep 600; : "$@"' ptklong $LONGARG &
+IDLE=$!
+# A parent that keeps waiting for CPU-burning children (-T CHILD: its cutime grows)
+sh -c 'while :; do sh -c "i=0; while [ \$i -lt 3000 ]; do i=\$((i+1)); done"; done' &
+PARENT=$!
+RT=
+if is_root && have chrt; then
+	chrt -f 10 sleep 600 &
+	RT=$!
+fi
+cleanup() {
+	kill "$BUSY" "$IDLE" "$PARENT" ${MT:+"$MT"} ${RT:+"$RT"} 2>/dev/null
+	pkill -P "$IDLE" 2>/dev/null
+	wait 2>/dev/null
+	rm -rf "$TMP"
+}
 trap cleanup EXIT
 sleep 0.5
 
@@ -74,6 +92,111 @@ else
 		ns=$(grep -c "^Average:" "$TMP/s.txt") np=$(grep -c "^Average:" "$TMP/p.txt")
 		check "as many Average lines as sysstat for $opts ($ns vs $np)" [ "$ns" -eq "$np" ]
 	done
+fi
+
+# ---- the options of sysstat 12.7, live against Debian's sysstat ------------------------------
+if have pidstat; then
+	# since boot, an idle task: every report, decimals, units and colours byte for byte
+	# (the time of day aside)
+	same() { # DESC OPTS...: ptk's output equals sysstat's but for the time that starts lines
+		local d=$1; shift
+		# shellcheck disable=SC2068
+		LC_ALL=C pidstat $@ >"$TMP/s.out" 2>&1
+		# shellcheck disable=SC2068
+		LC_ALL=C "$PTK" pidstat $@ >"$TMP/p.out" 2>&1
+		sed -E 's/^[0-9]{2}:[0-9]{2}:[0-9]{2}/T/' "$TMP/s.out" >"$TMP/s.cmp"
+		sed -E 's/^[0-9]{2}:[0-9]{2}:[0-9]{2}/T/' "$TMP/p.out" >"$TMP/p.cmp"
+		if cmp -s "$TMP/s.cmp" "$TMP/p.cmp"; then
+			ok "$d"
+		else
+			not_ok "$d"
+			diff "$TMP/s.cmp" "$TMP/p.cmp" | head -6 | sed 's/^/# /'
+		fi
+	}
+	same "-s (stack) as sysstat's" -s -p "$IDLE"
+	same "-v (threads, fd-nr) as sysstat's" -v -p "$IDLE"
+	same "-R (prio, policy) as sysstat's" -R -p "$IDLE"
+	same "-T CHILD (usr-ms ... majflt-nr) as sysstat's" -T CHILD -p "$IDLE"
+	same "-T ALL -u -r as sysstat's" -T ALL -u -r -p "$IDLE"
+	same "-U (user names) as sysstat's" -U -u -r -p "$IDLE"
+	same "-h with every activity as sysstat's" -h -urdwsvR -T ALL -p "$IDLE"
+	same "--human -r -s -d as sysstat's" --human -r -s -d -p "$IDLE"
+	same "--dec=0 -u -r -w as sysstat's" --dec=0 -u -r -w -p "$IDLE"
+	same "--dec=1 -u -r -w as sysstat's" --dec=1 -u -r -w -p "$IDLE"
+	same "-I --human -u as sysstat's" -I --human -u -p "$IDLE"
+	same "-t -v -s for a process and its threads as sysstat's" -t -v -s -p "$IDLE"
+	same "-l: the whole 400-byte command line, as sysstat's" -l -p "$IDLE"
+	same "-h -p of one task over 3 intervals: one header, as sysstat's" -h -u -p "$IDLE" 1 3
+	same "-r -p of one task over 3 intervals: one header, Average without one" -r -p "$IDLE" 1 3
+	same "-T ALL -p of one task: a header every interval, as sysstat's" -T ALL -p "$IDLE" 1 2
+	S_COLORS=always LC_ALL=C pidstat -u -r -w -v -t -p "$IDLE" >"$TMP/s.out"
+	S_COLORS=always LC_ALL=C "$PTK" pidstat -u -r -w -v -t -p "$IDLE" >"$TMP/p.out"
+	t "S_COLORS=always: the same escape sequences as sysstat's (ids, zeros, values, names)" \
+		'cmp -s <(tail -n +3 "$TMP/s.out" | cut -c9-) <(tail -n +3 "$TMP/p.out" | cut -c9-)'
+	S_COLORS=always S_COLORS_SGR="I=37;1:Z=36;22:N=36;1" LC_ALL=C pidstat -u -p "$IDLE" >"$TMP/s.out"
+	S_COLORS=always S_COLORS_SGR="I=37;1:Z=36;22:N=36;1" LC_ALL=C "$PTK" pidstat -u -p "$IDLE" >"$TMP/p.out"
+	t "S_COLORS_SGR: the colours it names, as sysstat's" \
+		'grep -q "$(printf "\033\\[37;1m")" "$TMP/p.out" &&
+		 cmp -s <(tail -n +3 "$TMP/s.out" | cut -c9-) <(tail -n +3 "$TMP/p.out" | cut -c9-)'
+	S_COLORS=never LC_ALL=C "$PTK" pidstat -u -p "$IDLE" >"$TMP/p.out"
+	check "S_COLORS=never: no escape sequence" bash -c "! grep -q \$'\\033' '$TMP/p.out'"
+	b1=$(S_TIME_FORMAT=ISO pidstat -p "$IDLE" | head -1) b2=$(S_TIME_FORMAT=ISO "$PTK" pidstat -p "$IDLE" | head -1)
+	note "S_TIME_FORMAT=ISO banner: $b2"
+	check "S_TIME_FORMAT=ISO: the banner's date as sysstat's (%Y-%m-%d)" [ "$b1" = "$b2" ]
+	e1=$(LC_ALL=C pidstat -H -p "$IDLE" | awk 'NR == 4 { print $1 }')
+	e2=$(LC_ALL=C "$PTK" pidstat -H -p "$IDLE" | awk 'NR == 4 { print $1 }')
+	note "-H: sysstat $e1 ptk $e2"
+	t "-H: seconds since the epoch, within 2 s of sysstat's" \
+		'[ -n "$e1" ] && [ -n "$e2" ] && near "$e1" "$e2" 2'
+	if [ -n "$RT" ]; then
+		same "-R of a FIFO 10 task: prio 10 FIFO, as sysstat's" -R -p "$RT"
+		check "ptk shows it as FIFO 10" grep -q '  10   FIFO  sleep$' "$TMP/p.out"
+	fi
+	# -T CHILD over the same 3 s: the children's CPU time of the parent
+	LC_ALL=C pidstat -T CHILD -u -p "$PARENT" 1 3 >"$TMP/s.out" 2>&1 &
+	s1=$!
+	LC_ALL=C "$PTK" pidstat -T CHILD -u -p "$PARENT" 1 3 >"$TMP/p.out" 2>&1
+	wait $s1
+	c1=$(awk '$1 == "Average:" { print $4 + $5 }' "$TMP/s.out")
+	c2=$(awk '$1 == "Average:" { print $4 + $5 }' "$TMP/p.out")
+	note "-T CHILD: the waiting parent's usr-ms + system-ms per second: sysstat ${c1:-?} ptk ${c2:-?}"
+	t "-T CHILD: the children's CPU time within 30 % (+-100 ms) of sysstat's, and above 0" \
+		'[ -n "$c1" ] && [ -n "$c2" ] && near_rel "$c1" "$c2" 0.3 100 &&
+		 awk -v c="$c2" "BEGIN { exit !(c > 0) }"'
+	# its children come and go: the tests of whole process tables below want a quiet one
+	kill "$PARENT" 2>/dev/null
+	wait "$PARENT" 2>/dev/null
+	# -U NAME keeps that user's tasks
+	LC_ALL=C "$PTK" pidstat -U root -p ALL >"$TMP/p.out"
+	users=$(awk 'NR > 3 && $3 ~ /^[0-9]+$/ { print $2 }' "$TMP/p.out" | sort -u | tr '\n' ' ')
+	check "-U root: only root's tasks ($users)" [ "$users" = "root " ]
+	# -e runs the program and reports it until it exits
+	LC_ALL=C pidstat 1 -e sleep 2.5 >"$TMP/s.out" 2>&1
+	LC_ALL=C "$PTK" pidstat 1 -e sleep 2.5 >"$TMP/p.out" 2>&1
+	rc=$?
+	n1=$(grep -c ' sleep$' "$TMP/s.out") n2=$(grep -c ' sleep$' "$TMP/p.out")
+	note "-e sleep 2.5: rows of sleep: sysstat $n1, ptk $n2 (exit $rc)"
+	t "-e sleep 2.5: 2 reports and the Average, exit 0, as sysstat" \
+		'[ "$rc" -eq 0 ] && [ "$n2" -eq 3 ] && [ "$n1" -eq "$n2" ] && grep -q "^Average:" "$TMP/p.out"'
+	"$PTK" pidstat 1 2 -e /no/such/program >"$TMP/p.out" 2>"$TMP/e"
+	rc=$?
+	note "-e /no/such/program: exit $rc: $(head -1 "$TMP/e")"
+	t "-e of a program that cannot run: exit 1 naming it" \
+		'[ "$rc" -eq 1 ] && grep -q "/no/such/program" "$TMP/e"'
+	# -o JSON: sysstat 12.6 has none; its layout as sysstat 12.7's test files show it
+	if have python3; then
+		out=$("$PTK" pidstat -o JSON -u -r -s -d -w -v -R -T ALL -t -p "$IDLE" 1 2 | python3 -c '
+import json, sys
+d = json.load(sys.stdin)["sysstat"]["hosts"][0]
+s = d["statistics"]
+secs = [k for k in s[0] if k != "timestamp"]
+cpu = s[0]["task-cpu-load"][0]
+print(len(s), d["number-of-cpus"] > 0, ",".join(secs), ",".join(cpu), cpu["cmd"])' 2>&1)
+		note "-o JSON: $out"
+		check "-o JSON: 2 reports, the sections and keys of sysstat 12.7" [ "$out" = "2 True task-cpu-load,child-cpu-load,task-memory,child-memory,stack,io,context-switch,kernel,realtime UID,TGID,TID,usr,system,guest,wait,cpu,cpu_nr,leader,cmd sh" ]
+	fi
+else
+	skip "sysstat pidstat not installed (the sysstat 12.7 options)"
 fi
 
 # ---- threads -----------------------------------------------------------------------------
@@ -132,7 +255,8 @@ check "--group-by comm sums 200 and 210 (90 + 25 = 115 %CPU, 2 tasks)" \
 	grep -q '100.00   15.00  115.00      2  busy$' "$TMP/gb.txt"
 
 # ---- usage errors ------------------------------------------------------------------------
-for bad in "-Z" "-p abc" "-p" "--group-by nope" "-C (" "1 0" "x"; do
+for bad in "-Z" "-p abc" "-p" "--group-by nope" "-C (" "1 0" "x" "-T foo" "--dec=3" "--dec=A" \
+	"-o XML" "-e" "-e sleep 1" "0 5" "1 2 3" "-o JSON --json"; do
 	# shellcheck disable=SC2086
 	"$PTK" pidstat $bad >"$TMP/o" 2>"$TMP/e"
 	rc=$?
