@@ -10,8 +10,9 @@ sample k reads roots[k] too and nothing sleeps.
 
 Kinds: compare (the output equals sysstat's expected file after the normalisation the peers'
 README allows: the time of day that starts report lines, the banner's date and iostat -t's
-date line are compared by format, not digits, because sysstat's test clock is fixed and a
-replay's is the trees' btime + uptime), usage-error (a non-zero exit), json-verify (valid
+date line, -H's epoch seconds and -o JSON's "timestamp" and "date" are compared by format,
+not digits, because sysstat's test clock is fixed and a replay's is the trees' btime +
+uptime), usage-error (a non-zero exit), json-verify (valid
 JSON in sysstat's layout: {"sysstat": {"hosts": [...]}}), error-message (non-zero exit and a
 message on stderr).
 
@@ -55,14 +56,23 @@ DATES = [
 ]
 
 
+EPOCH = re.compile(r"^\d{9,11}(?= )")  # -H: seconds since the epoch start the line
+JSON_CLOCK = re.compile(r'^(\s*"(timestamp|date)": )"[^"]*"')
+
+
 def normalise(text):
     """The time of day that starts a report line, and dates and times in banner and -t
-    lines, by format: HH:MM:SS stays HH:MM:SS (with its AM/PM), digits do not count."""
+    lines, by format: HH:MM:SS stays HH:MM:SS (with its AM/PM), digits do not count. The
+    same clock in -H's epoch seconds and in -o JSON's "timestamp" and "date"."""
     out = []
     for line in text.splitlines():
         m = TIME.match(line)
         if m:
             line = "<time>" + (m.group(2) or "") + line[m.end():]
+        line = EPOCH.sub("<epoch>", line)
+        m = JSON_CLOCK.match(line)
+        if m:
+            line = m.group(1) + '"<%s>"' % m.group(2) + line[m.end():]
         if line.startswith("Linux ") or re.match(r"^\d\d/\d\d/\d\d(\d\d)? ", line) or \
                 re.match(r"^\d{4}-\d\d-\d\d", line):
             for rx, rep in DATES:
