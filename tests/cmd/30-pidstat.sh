@@ -131,8 +131,12 @@ if have pidstat; then
 	same "-T ALL -p of one task: a header every interval, as sysstat's" -T ALL -p "$IDLE" 1 2
 	S_COLORS=always LC_ALL=C pidstat -u -r -w -v -t -p "$IDLE" >"$TMP/s.out"
 	S_COLORS=always LC_ALL=C "$PTK" pidstat -u -r -w -v -t -p "$IDLE" >"$TMP/p.out"
-	t "S_COLORS=always: the same escape sequences as sysstat's (ids, zeros, values, names)" \
-		'cmp -s <(tail -n +3 "$TMP/s.out" | cut -c9-) <(tail -n +3 "$TMP/p.out" | cut -c9-)'
+	if cmp -s <(tail -n +3 "$TMP/s.out" | cut -c9-) <(tail -n +3 "$TMP/p.out" | cut -c9-); then
+		ok "S_COLORS=always: the same escape sequences as sysstat's (ids, zeros, values, names)"
+	else
+		not_ok "S_COLORS=always: the same escape sequences as sysstat's (ids, zeros, values, names)"
+		diff <(cat -v "$TMP/s.out") <(cat -v "$TMP/p.out") | head -8 | sed 's/^/# /'
+	fi
 	S_COLORS=always S_COLORS_SGR="I=37;1:Z=36;22:N=36;1" LC_ALL=C pidstat -u -p "$IDLE" >"$TMP/s.out"
 	S_COLORS=always S_COLORS_SGR="I=37;1:Z=36;22:N=36;1" LC_ALL=C "$PTK" pidstat -u -p "$IDLE" >"$TMP/p.out"
 	t "S_COLORS_SGR: the colours it names, as sysstat's" \
