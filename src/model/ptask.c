@@ -454,7 +454,7 @@ unsigned ptk_ps_vals(const struct ptk_ps_itv *in, const struct ptk_task *p,
 					      sp_value(user_ticks(z), user_ticks(c), itv_t));
 	if (itv && st)
 		v[PTK_PS_SYSTEM] = PTK_F(sp_value(z->stime, c->stime, itv_t));
-	if (itv && gt)
+	if (itv && gt && !c->no_gtime)
 		v[PTK_PS_GUEST] = PTK_F(sp_value(z->gtime, c->gtime, itv_t));
 	if (c->sched_ok && (!p || p->sched_ok)) {
 		u64 a = wait_ticks(z, in->hz), b = wait_ticks(c, in->hz);
@@ -491,7 +491,7 @@ unsigned ptk_ps_vals(const struct ptk_ps_itv *in, const struct ptk_task *p,
 	if (st && cst)
 		v[PTK_PS_CSYS_MS] = PTK_F(
 			(double)((c->stime + c->cstime) - (z->stime + z->cstime)) / hzn * 1000);
-	if (gt && cgt)
+	if (gt && cgt && !c->no_gtime)
 		v[PTK_PS_CGUEST_MS] = PTK_F(
 			(double)((c->gtime + c->cgtime) - (z->gtime + z->cgtime)) / hzn * 1000);
 
@@ -543,7 +543,7 @@ unsigned ptk_ps_vals(const struct ptk_ps_itv *in, const struct ptk_task *p,
 				(double)(c->cancelled_write_bytes - z->cancelled_write_bytes) /
 				itv_cs * 100 / 1024);
 	}
-	if (delta_ok(z->blkio_ticks, c->blkio_ticks, PTK_PF_BLKIO, &bad))
+	if (!c->no_blkio && delta_ok(z->blkio_ticks, c->blkio_ticks, PTK_PF_BLKIO, &bad))
 		v[PTK_PS_IODELAY] = PTK_F((double)(c->blkio_ticks - z->blkio_ticks) / n);
 
 	/* context switches per second */

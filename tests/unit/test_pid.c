@@ -114,6 +114,8 @@ static void test_stat_child_rt(void **state)
 			 0);
 	assert_false(t.rt_ok);
 	assert_int_equal(t.cgtime, 0);
+	assert_true(t.no_blkio); /* absent: unknown, not 0 */
+	assert_true(t.no_gtime);
 }
 
 /* smaps: the Size and Referenced of the [stack] mapping only, not of the mappings around

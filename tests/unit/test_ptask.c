@@ -429,6 +429,13 @@ static void test_ps_vals(void **state)
 	NAV(PTK_PS_STKSIZE); /* no smaps */
 	NAV(PTK_PS_FDNR); /* no fd directory */
 	NAV(PTK_PS_RD); /* no io file */
+	/* a stat line of an old kernel without delayacct_blkio_ticks and guest_time */
+	struct ptk_task old = *c;
+	old.no_blkio = old.no_gtime = true;
+	ptk_ps_vals(&in, p, &old, NULL, v);
+	NAV(PTK_PS_IODELAY);
+	NAV(PTK_PS_GUEST);
+	F(PTK_PS_USR, 75.0);
 	for (int i = 0; i < 3; i++)
 		ptk_ptab_free(&t[i]);
 }

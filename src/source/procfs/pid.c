@@ -108,8 +108,10 @@ int ptk_task_parse_stat(const char *buf, struct ptk_task *t)
 	t->rt_priority = t->rt_ok ? (unsigned)F(40) : 0;
 	t->policy = t->rt_ok ? (unsigned)F(41) : 0;
 	t->blkio_ticks = nf >= 39 ? F(42) : 0;
+	t->no_blkio = nf < 39;
 	t->gtime = nf >= 40 ? F(43) : 0;
 	t->cgtime = nf >= 41 ? F(44) : 0;
+	t->no_gtime = nf < 41;
 #undef F
 	return 0;
 }

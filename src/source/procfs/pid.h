@@ -36,6 +36,8 @@ struct ptk_task {
 	u64 blkio_ticks; /* delayacct_blkio_ticks (stat field 42), 0 when absent */
 	u64 gtime; /* guest_time ticks (stat field 43; inside utime), 0 when absent */
 	u64 cgtime; /* cguest_time ticks of the children (stat field 44), 0 when absent */
+	bool no_blkio, no_gtime; /* the stat line ended before field 42, 43 (older kernels):
+				  * those values are unknown, not 0 */
 	bool io_ok; /* /proc/PID/io was readable */
 	bool io_denied; /* /proc/PID/io: EACCES/EPERM (ptrace access check), not worth retrying */
 	u64 rchar, wchar; /* bytes via read()/write() syscalls (io) */
