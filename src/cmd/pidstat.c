@@ -522,6 +522,34 @@ static int tord_cmp(const void *a, const void *b)
 	return (x->pid > y->pid) - (x->pid < y->pid);
 }
 
+/* One shown row: its values, a warning for the implausible ones, then text, -o JSON or
+ * --json's object (arr set). leader: a thread's process name. */
+static void emit(struct rctx *rc, const int *cols, int n, const struct ptk_task *p,
+		 const struct ptk_task *c, bool thr, bool leader_shown, const char *leader,
+		 struct json_object *arr)
+{
+	struct ps *s = rc->s;
+	const struct ptk_task_means *m = !rc->in.avg ? NULL : thr ? &s->acct : &s->accp;
+	const char *cmd = task_cmd(s, c, thr);
+	struct ptk_val v[PTK_PS_NCOLS];
+	unsigned bad = ptk_ps_vals(&rc->in, p, c, m ? ptk_task_means_find(m, c) : NULL, v);
+
+	if (bad)
+		warn_bad(rc, c, thr, bad);
+	if (arr) {
+		ndjson_row(rc, arr, v, c, thr, cmd);
+	} else if (s->sjson) {
+		json_row(rc, cols, n, v, c, thr, cmd, leader);
+	} else {
+		fprintf(rc->ctx->sink.out, "%-11s", rc->prefix);
+		text_ids(rc, c, thr, leader_shown);
+		for (int k = 0; k < n; k++)
+			ptk_scell(&s->fmt, ps_kind(cols[k]), ps_m[cols[k]], 0, ps_human(cols[k]),
+				  &v[cols[k]]);
+		text_cmd(rc, cmd, thr, leader_shown, leader);
+	}
+}
+
 /*
  * The rows of one table (text, -o JSON, or --json's array when arr is set): each process
  * of slot b, then with -t its threads. cols: the value columns (text and -o JSON);
@@ -532,32 +560,13 @@ static int rows(struct rctx *rc, const int *cols, int n, unsigned acts, unsigned
 {
 	struct ps *s = rc->s;
 	const struct ptk_ptab *pt = &s->p[rc->b], *tt = &s->t[rc->b];
-	const struct ptk_task_means *mp = rc->in.avg ? &s->accp : NULL,
-				    *mt = rc->in.avg ? &s->acct : NULL;
-	struct ptk_val v[PTK_PS_NCOLS];
 	int shown = 0, j = 0;
 
 	for (int i = 0; i < pt->n; i++) {
 		const struct ptk_task *c = &pt->t[i], *p = prev_of(rc, c, false);
 		bool leader_shown = false;
 		if (selected(rc, p, c, false, false, acts, scope)) {
-			unsigned bad = ptk_ps_vals(&rc->in, p, c,
-						   mp ? ptk_task_means_find(mp, c) : NULL, v);
-			const char *cmd = task_cmd(s, c, false);
-			if (bad)
-				warn_bad(rc, c, false, bad);
-			if (arr)
-				ndjson_row(rc, arr, v, c, false, cmd);
-			else if (s->sjson)
-				json_row(rc, cols, n, v, c, false, cmd, NULL);
-			else {
-				fprintf(rc->ctx->sink.out, "%-11s", rc->prefix);
-				text_ids(rc, c, false, false);
-				for (int k = 0; k < n; k++)
-					ptk_scell(&s->fmt, ps_kind(cols[k]), ps_m[cols[k]], 0,
-						  ps_human(cols[k]), &v[cols[k]]);
-				text_cmd(rc, cmd, false, false, NULL);
-			}
+			emit(rc, cols, n, p, c, false, false, NULL, arr);
 			leader_shown = true;
 			shown++;
 		}
@@ -569,22 +578,7 @@ static int rows(struct rctx *rc, const int *cols, int n, unsigned acts, unsigned
 			const struct ptk_task *tc = &tt->t[s->tord[j]], *tp = prev_of(rc, tc, true);
 			if (!selected(rc, tp, tc, true, leader_shown, acts, scope))
 				continue;
-			unsigned bad = ptk_ps_vals(&rc->in, tp, tc,
-						   mt ? ptk_task_means_find(mt, tc) : NULL, v);
-			if (bad)
-				warn_bad(rc, tc, true, bad);
-			if (arr)
-				ndjson_row(rc, arr, v, tc, true, tc->comm);
-			else if (s->sjson)
-				json_row(rc, cols, n, v, tc, true, tc->comm, c->comm);
-			else {
-				fprintf(rc->ctx->sink.out, "%-11s", rc->prefix);
-				text_ids(rc, tc, true, leader_shown);
-				for (int k = 0; k < n; k++)
-					ptk_scell(&s->fmt, ps_kind(cols[k]), ps_m[cols[k]], 0,
-						  ps_human(cols[k]), &v[cols[k]]);
-				text_cmd(rc, tc->comm, true, leader_shown, c->comm);
-			}
+			emit(rc, cols, n, tp, tc, true, leader_shown, c->comm, arr);
 			leader_shown = true;
 			shown++;
 		}
