@@ -85,14 +85,46 @@ void ptk_sb_printf(struct ptk_sbuf *sb, const char *fmt, ...)
 	sb->len += (size_t)n;
 }
 
-void ptk_dec_quote(struct ptk_sbuf *sb, const unsigned char *s, size_t len, bool more)
+bool ptk_fdset_has(const struct ptk_fdset *set, int fd)
 {
+	if (fd < 0)
+		return false;
+	if (fd >= 1024)
+		return set->high;
+	return set->bits[fd / 64] >> (fd % 64) & 1;
+}
+
+/* -x: a byte other than printable ASCII and \t \n \v \f \r puts the whole string in hex */
+static bool needs_hex(const unsigned char *s, size_t len, int xstr)
+{
+	if (xstr >= 2)
+		return true;
+	if (xstr < 1)
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (s[i] > 0x7e || (s[i] < ' ' && (s[i] < '\t' || s[i] > '\r')))
+			return true;
+	return false;
+}
+
+void ptk_dec_quote_x(struct ptk_sbuf *sb, const unsigned char *s, size_t len, bool more, int xstr)
+{
+	static const char hex[] = "0123456789abcdef";
+	bool allhex = needs_hex(s, len, xstr);
+
 	sb_grow(sb, len * 4 + 8);
 	char *o = sb->p + sb->len;
 
 	*o++ = '"';
 	for (size_t i = 0; i < len; i++) {
 		unsigned char c = s[i];
+		if (allhex) {
+			*o++ = '\\';
+			*o++ = 'x';
+			*o++ = hex[c >> 4];
+			*o++ = hex[c & 15];
+			continue;
+		}
 		switch (c) {
 		case '"':
 			*o++ = '\\';
@@ -146,6 +178,43 @@ void ptk_dec_quote(struct ptk_sbuf *sb, const unsigned char *s, size_t len, bool
 	}
 	*o = 0;
 	sb->len = (size_t)(o - sb->p);
+}
+
+void ptk_dec_quote(struct ptk_sbuf *sb, const unsigned char *s, size_t len, bool more)
+{
+	ptk_dec_quote_x(sb, s, len, more, 0);
+}
+
+/* Lines of the dump from offset off of a dump of total bytes (the offset width is total's). */
+static void hexdump_part(struct ptk_sbuf *sb, const unsigned char *p, size_t len, size_t off0,
+			 size_t total)
+{
+	int w = 5;
+
+	while (w < 16 && total > (1ULL << (4 * w)))
+		w++;
+	for (size_t off = 0; off < len; off += 16) {
+		ptk_sb_printf(sb, " | %0*zx ", w, off0 + off);
+		for (size_t i = 0; i < 16; i++) {
+			if (i == 8)
+				ptk_sb_puts(sb, " ");
+			if (off + i < len)
+				ptk_sb_printf(sb, " %02x", p[off + i]);
+			else
+				ptk_sb_puts(sb, "   ");
+		}
+		ptk_sb_puts(sb, "  ");
+		for (size_t i = 0; i < 16; i++) {
+			unsigned char c = off + i < len ? p[off + i] : ' ';
+			ptk_sb_putn(sb, c >= ' ' && c < 0x7f ? (const char *)&c : ".", 1);
+		}
+		ptk_sb_puts(sb, " |\n");
+	}
+}
+
+void ptk_dec_hexdump(struct ptk_sbuf *sb, const unsigned char *p, size_t len)
+{
+	hexdump_part(sb, p, len, 0, len);
 }
 
 /* ---- helpers ---------------------------------------------------------------------------- */
@@ -222,8 +291,8 @@ static void put_str(struct dec *d, u64 addr, size_t max)
 	if (n < 0)
 		put_ptr(d->sb, addr);
 	else
-		ptk_dec_quote(d->sb, (unsigned char *)buf, (size_t)MIN((size_t)n, max),
-			      (size_t)n > max);
+		ptk_dec_quote_x(d->sb, (unsigned char *)buf, (size_t)MIN((size_t)n, max),
+				(size_t)n > max, d->o->xstr);
 	if (buf != stackbuf)
 		free(buf);
 }
@@ -245,7 +314,7 @@ static void put_buf(struct dec *d, u64 addr, u64 len)
 	if (n < 0 || (size_t)n < show)
 		put_ptr(d->sb, addr);
 	else
-		ptk_dec_quote(d->sb, buf, show, len > show);
+		ptk_dec_quote_x(d->sb, buf, show, len > show, d->o->xstr);
 	if (buf != stackbuf)
 		free(buf);
 }
@@ -1275,11 +1344,11 @@ int ptk_dec_entry(struct ptk_sbuf *sb, const struct ptk_decopt *o, struct ptk_tc
 	return i;
 }
 
-void ptk_dec_pad(struct ptk_sbuf *sb, size_t col0, size_t start)
+void ptk_dec_pad(struct ptk_sbuf *sb, size_t col0, size_t start, int acol)
 {
 	size_t col = col0 + sb->len - start;
-	if (col < 40)
-		ptk_sb_printf(sb, "%*s", (int)(40 - col), "");
+	if (col < (size_t)acol)
+		ptk_sb_printf(sb, "%*s", (int)((size_t)acol - col), "");
 }
 
 static const char *restart_msg(int e)
@@ -1316,7 +1385,7 @@ void ptk_dec_exit(struct ptk_sbuf *sb, const struct ptk_decopt *o, struct ptk_tc
 		}
 	}
 	ptk_sb_puts(sb, ") ");
-	ptk_dec_pad(sb, col0, start);
+	ptk_dec_pad(sb, col0, start, o->acol);
 	if (is_error) {
 		int e = (int)-rval;
 		const char *name = ptk_errno_name(e), *rm = restart_msg(e);
@@ -1387,4 +1456,277 @@ void ptk_dec_siginfo(struct ptk_sbuf *sb, const siginfo_t *si)
 		put_ptr(sb, (u64)(uintptr_t)si->si_addr);
 	}
 	ptk_sb_puts(sb, "}");
+}
+
+/* ---- -P: does the call name a path ------------------------------------------------------- */
+
+static bool path_in(const char *p, char *const *paths, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(p, paths[i]))
+			return true;
+	return false;
+}
+
+static bool upath_match(struct ptk_tcb *t, u64 addr, char *const *paths, int n)
+{
+	char buf[4097];
+	ssize_t len = addr ? ptk_tracee_readstr(t, addr, buf, sizeof(buf) - 1) : -EFAULT;
+
+	return len > 0 && (size_t)len < sizeof(buf) && path_in(buf, paths, n);
+}
+
+static bool fd_match(struct ptk_tcb *t, u64 fd, char *const *paths, int n)
+{
+	char buf[4096];
+
+	return (int)fd >= 0 && !ptk_dec_fdpath(t->pid, (int)fd, buf, sizeof(buf)) &&
+	       path_in(buf, paths, n);
+}
+
+/* select's and pselect6's fd_sets: any descriptor in them (nfds capped as strace does) */
+static bool fdsets_match(struct ptk_tcb *t, char *const *paths, int n)
+{
+	int nfds = (int)t->args[0];
+	u64 set[1024 / 64];
+
+	if (nfds <= 0)
+		return false;
+	nfds = MIN(nfds, 1024);
+	for (int k = 1; k <= 3; k++) {
+		size_t len = (size_t)(nfds + 63) / 64 * 8;
+		if (!t->args[k] || ptk_tracee_read(t, t->args[k], set, len) != (ssize_t)len)
+			continue;
+		for (int fd = 0; fd < nfds; fd++)
+			if ((set[fd / 64] >> (fd % 64) & 1) && fd_match(t, (u64)fd, paths, n))
+				return true;
+	}
+	return false;
+}
+
+static bool pollfds_match(struct ptk_tcb *t, char *const *paths, int n)
+{
+	unsigned nfds = MIN((unsigned)t->args[1], 1024u * 1024);
+	struct {
+		int fd;
+		short events, revents;
+	} pfd;
+
+	for (unsigned i = 0; i < nfds; i++) {
+		if (ptk_tracee_read(t, t->args[0] + 8 * (u64)i, &pfd, sizeof(pfd)) != sizeof(pfd))
+			break;
+		if (fd_match(t, (u64)(s64)pfd.fd, paths, n))
+			return true;
+	}
+	return false;
+}
+
+bool ptk_dec_touches(struct ptk_tcb *t, char *const *paths, int n)
+{
+	const struct ptk_syscall *sc = ptk_syscall_get(t->nr);
+	const u64 *a = t->args;
+
+	if (!sc || !(sc->cls & (TF | TD | TN)))
+		return false;
+	switch (t->nr) {
+	case __NR_dup2:
+	case __NR_dup3:
+	case __NR_sendfile:
+	case __NR_tee:
+	case __NR_kexec_file_load:
+		return fd_match(t, a[0], paths, n) || fd_match(t, a[1], paths, n);
+	case __NR_execveat:
+	case __NR_faccessat:
+	case __NR_faccessat2:
+	case __NR_fchmodat:
+	case __NR_fchownat:
+	case __NR_fspick:
+	case __NR_futimesat:
+	case __NR_inotify_add_watch:
+	case __NR_mkdirat:
+	case __NR_mknodat:
+	case __NR_mount_setattr:
+	case __NR_name_to_handle_at:
+	case __NR_newfstatat:
+	case __NR_open_tree:
+	case __NR_openat:
+	case __NR_openat2:
+	case __NR_readlinkat:
+	case __NR_statx:
+	case __NR_unlinkat:
+	case __NR_utimensat:
+		return fd_match(t, a[0], paths, n) || upath_match(t, a[1], paths, n);
+	case __NR_link:
+	case __NR_mount:
+	case __NR_pivot_root:
+		return upath_match(t, a[0], paths, n) || upath_match(t, a[1], paths, n);
+	case __NR_quotactl:
+	case __NR_symlink:
+		return upath_match(t, a[1], paths, n);
+	case __NR_linkat:
+	case __NR_move_mount:
+	case __NR_renameat:
+	case __NR_renameat2:
+		return fd_match(t, a[0], paths, n) || fd_match(t, a[2], paths, n) ||
+		       upath_match(t, a[1], paths, n) || upath_match(t, a[3], paths, n);
+	case __NR_mmap:
+		return fd_match(t, a[4], paths, n);
+	case __NR_symlinkat:
+		return fd_match(t, a[1], paths, n) || upath_match(t, a[2], paths, n);
+	case __NR_copy_file_range:
+	case __NR_splice:
+		return fd_match(t, a[0], paths, n) || fd_match(t, a[2], paths, n);
+	case __NR_epoll_ctl:
+		return fd_match(t, a[2], paths, n);
+	case __NR_fanotify_mark:
+		return fd_match(t, a[3], paths, n) || upath_match(t, a[4], paths, n);
+	case __NR_select:
+	case __NR_pselect6:
+		return fdsets_match(t, paths, n);
+	case __NR_poll:
+	case __NR_ppoll:
+		return pollfds_match(t, paths, n);
+	case __NR_accept:
+	case __NR_accept4:
+	case __NR_bpf:
+	case __NR_epoll_create:
+	case __NR_epoll_create1:
+	case __NR_eventfd:
+	case __NR_eventfd2:
+	case __NR_fanotify_init:
+	case __NR_fsmount:
+	case __NR_fsopen:
+	case __NR_inotify_init:
+	case __NR_inotify_init1:
+	case __NR_io_uring_enter:
+	case __NR_io_uring_register:
+	case __NR_io_uring_setup:
+	case __NR_landlock_add_rule:
+	case __NR_landlock_create_ruleset:
+	case __NR_landlock_restrict_self:
+	case __NR_memfd_create:
+	case __NR_memfd_secret:
+	case __NR_mq_getsetattr:
+	case __NR_mq_notify:
+	case __NR_mq_open:
+	case __NR_mq_timedreceive:
+	case __NR_mq_timedsend:
+	case __NR_perf_event_open:
+	case __NR_pidfd_open:
+	case __NR_pipe:
+	case __NR_pipe2:
+	case __NR_signalfd:
+	case __NR_signalfd4:
+	case __NR_socket:
+	case __NR_socketpair:
+	case __NR_timerfd_create:
+	case __NR_timerfd_gettime:
+	case __NR_timerfd_settime:
+	case __NR_userfaultfd:
+		return false; /* descriptor classes, but no descriptor or path argument */
+	}
+	if (sc->cls & TF)
+		return upath_match(t, a[0], paths, n);
+	return fd_match(t, a[0], paths, n);
+}
+
+/* ---- -e read= / -e write= --------------------------------------------------------------- */
+
+static void dump_mem(struct ptk_sbuf *sb, struct ptk_tcb *t, u64 addr, u64 len)
+{
+	enum { CHUNK = 1 << 16 }; /* a multiple of 16: the lines do not change at its edges */
+	unsigned char *buf;
+
+	if (!len || len > (u64)1 << 40)
+		return;
+	buf = xmalloc(CHUNK);
+	for (u64 off = 0; off < len; off += CHUNK) {
+		size_t n = (size_t)MIN(len - off, (u64)CHUNK);
+		ssize_t got = ptk_tracee_read(t, addr + off, buf, n);
+		if (got != (ssize_t)n) {
+			if (off)
+				ptk_sb_printf(sb, " | <Cannot fetch %zu byte%s from pid %d @%#" PRIx64 ">\n",
+					      n, n == 1 ? "" : "s", t->pid, addr + off);
+			break;
+		}
+		hexdump_part(sb, buf, n, (size_t)off, (size_t)len);
+	}
+	free(buf);
+}
+
+/* the buffers of an iovec array, up to data bytes (all when data < 0) */
+static void dump_iov(struct ptk_sbuf *sb, struct ptk_tcb *t, u64 addr, u64 cnt, s64 data)
+{
+	struct {
+		u64 base, len;
+	} v;
+
+	cnt = MIN(cnt, 1024);
+	for (u64 i = 0; i < cnt; i++) {
+		if (ptk_tracee_read(t, addr + 16 * i, &v, sizeof(v)) != sizeof(v))
+			return;
+		u64 len = data < 0 ? v.len : MIN(v.len, (u64)data);
+		if (!len)
+			return;
+		if (data >= 0)
+			data -= (s64)len;
+		ptk_sb_printf(sb, " * %" PRIu64 " bytes in buffer %" PRIu64 "\n", len, i);
+		dump_mem(sb, t, v.base, len);
+	}
+}
+
+/* struct msghdr's iovec array (msg_iov at 16, msg_iovlen at 24) */
+static void dump_msghdr(struct ptk_sbuf *sb, struct ptk_tcb *t, u64 addr, s64 data)
+{
+	u64 iov[2];
+
+	if (ptk_tracee_read(t, addr + 16, iov, sizeof(iov)) == sizeof(iov))
+		dump_iov(sb, t, iov[0], iov[1], data);
+}
+
+void ptk_dec_dumpio(struct ptk_sbuf *sb, const struct ptk_decopt *o, struct ptk_tcb *t, s64 rval,
+		    bool is_error)
+{
+	int fd = (int)t->args[0];
+	const u64 *a = t->args;
+
+	if (fd < 0)
+		return;
+	if (ptk_fdset_has(&o->wdump, fd)) {
+		switch (t->nr) {
+		case __NR_write:
+		case __NR_pwrite64:
+		case __NR_sendto:
+		case __NR_mq_timedsend:
+			dump_mem(sb, t, a[1], a[2]);
+			break;
+		case __NR_writev:
+		case __NR_pwritev:
+		case __NR_pwritev2:
+		case __NR_vmsplice:
+			dump_iov(sb, t, a[1], a[2], -1);
+			break;
+		case __NR_sendmsg:
+			dump_msghdr(sb, t, a[1], -1);
+			break;
+		}
+	}
+	if (is_error || !ptk_fdset_has(&o->rdump, fd))
+		return;
+	switch (t->nr) {
+	case __NR_read:
+	case __NR_pread64:
+	case __NR_recvfrom:
+	case __NR_mq_timedreceive:
+		dump_mem(sb, t, a[1], (u64)rval);
+		break;
+	case __NR_readv:
+	case __NR_preadv:
+	case __NR_preadv2:
+		dump_iov(sb, t, a[1], a[2], rval);
+		break;
+	case __NR_recvmsg:
+		dump_msghdr(sb, t, a[1], rval);
+		break;
+	}
 }

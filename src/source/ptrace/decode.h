@@ -26,17 +26,51 @@ void ptk_sb_puts(struct ptk_sbuf *sb, const char *s);
 void ptk_sb_putn(struct ptk_sbuf *sb, const char *s, size_t n);
 void ptk_sb_printf(struct ptk_sbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* A set of descriptors (-e read=, -e write=): 0..1023 one by one, higher ones by `high`. */
+struct ptk_fdset {
+	u64 bits[16];
+	bool high;
+};
+
+/* Whether fd is in set (false for a negative fd). */
+bool ptk_fdset_has(const struct ptk_fdset *set, int fd);
+
 struct ptk_decopt {
 	int strsize; /* -s: bytes of a buffer or string shown (default 32) */
+	int acol; /* -a: column of the return value (default 40) */
+	int xstr; /* -x: 1 strings with a non-ASCII byte in hex, -xx: 2 every string in hex */
 	bool verbose; /* -v: whole structs, environment arrays */
 	bool fdpath; /* -y: descriptors as 3</path> */
+	struct ptk_fdset rdump, wdump; /* -e read=, -e write=: hex dumps of the data */
 };
 
 /*
  * Quote len bytes as strace does: "..." with \n \t \r \v \f \" \\ escapes, other
- * non-printable bytes as octal (\0, \33, \177); more appends the "..." marker.
+ * non-printable bytes as octal (\0, \33, \177); more appends the "..." marker. xstr as in
+ * struct ptk_decopt (0: escapes as above).
  */
+void ptk_dec_quote_x(struct ptk_sbuf *sb, const unsigned char *s, size_t len, bool more, int xstr);
+/* ptk_dec_quote_x() without -x. */
 void ptk_dec_quote(struct ptk_sbuf *sb, const unsigned char *s, size_t len, bool more);
+
+/*
+ * strace's -e read= / -e write= dump of len bytes: lines of " | OFFSET  16 hex bytes  ASCII |",
+ * the offset 5 hex digits wide (more when len needs them).
+ */
+void ptk_dec_hexdump(struct ptk_sbuf *sb, const unsigned char *p, size_t len);
+
+/*
+ * The dumps -e read= / -e write= ask for, after the line of t's syscall at its exit (rval as
+ * for ptk_dec_exit): the data written at entry and the data read.
+ */
+void ptk_dec_dumpio(struct ptk_sbuf *sb, const struct ptk_decopt *o, struct ptk_tcb *t, s64 rval,
+		    bool is_error);
+
+/*
+ * Whether t's syscall at entry names one of the n paths (-P): a file name argument equal to one
+ * of them, or a descriptor argument whose /proc/PID/fd link is one of them.
+ */
+bool ptk_dec_touches(struct ptk_tcb *t, char *const *paths, int n);
 
 /*
  * Decode the start of a syscall line at its entry: "name(arg1, arg2" up to (not including)
@@ -53,9 +87,9 @@ int ptk_dec_entry(struct ptk_sbuf *sb, const struct ptk_decopt *o, struct ptk_tc
 void ptk_dec_exit(struct ptk_sbuf *sb, const struct ptk_decopt *o, struct ptk_tcb *t, int from,
 		  s64 rval, bool is_error, size_t col0);
 
-/* Pad with spaces to column 40 (strace's return-value column): col0 + what sb got since
- * offset start is the current column. */
-void ptk_dec_pad(struct ptk_sbuf *sb, size_t col0, size_t start);
+/* Pad with spaces to column acol (strace's return-value column, -a): col0 + what sb got
+ * since offset start is the current column. */
+void ptk_dec_pad(struct ptk_sbuf *sb, size_t col0, size_t start, int acol);
 
 /* The name of syscall nr as strace prints it ("syscall_0x1c3" when unassigned). */
 const char *ptk_dec_name(int nr, char *buf, size_t size);

@@ -14,6 +14,7 @@
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
+#include <sys/user.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -279,6 +280,28 @@ ssize_t ptk_tracee_readstr(struct ptk_tcb *t, u64 addr, char *buf, size_t max)
 	}
 	buf[got] = 0; /* unterminated before an unreadable page */
 	return (ssize_t)got;
+}
+
+/* ---- tampering (-e inject=) ------------------------------------------------------------ */
+
+int ptk_tracee_skip_syscall(struct ptk_tcb *t)
+{
+	struct user_regs_struct regs;
+
+	if (ptrace(PTRACE_GETREGS, t->pid, 0L, &regs))
+		return -errno;
+	regs.orig_rax = (unsigned long long)-1;
+	return ptrace(PTRACE_SETREGS, t->pid, 0L, &regs) ? -errno : 0;
+}
+
+int ptk_tracee_set_return(struct ptk_tcb *t, s64 rval)
+{
+	struct user_regs_struct regs;
+
+	if (ptrace(PTRACE_GETREGS, t->pid, 0L, &regs))
+		return -errno;
+	regs.rax = (unsigned long long)rval;
+	return ptrace(PTRACE_SETREGS, t->pid, 0L, &regs) ? -errno : 0;
 }
 
 /* ---- the stop loop -------------------------------------------------------------------- */

@@ -131,6 +131,15 @@ ssize_t ptk_tracee_read(struct ptk_tcb *t, u64 addr, void *buf, size_t len);
  */
 ssize_t ptk_tracee_readstr(struct ptk_tcb *t, u64 addr, char *buf, size_t max);
 
+/*
+ * Make the syscall t is stopped at the entry of not happen (orig_rax = -1: the kernel skips
+ * it and returns -ENOSYS), for -e inject=. Returns 0 or -errno.
+ */
+int ptk_tracee_skip_syscall(struct ptk_tcb *t);
+
+/* Set the return value of the syscall t is stopped at the exit of (rax). 0 or -errno. */
+int ptk_tracee_set_return(struct ptk_tcb *t, s64 rval);
+
 /* Measure the cost of one ptrace stop on this machine: a child runs n getppid() calls
  * untraced and then under PTRACE_SYSCALL; returns (traced - untraced) / (2 n) in ns, or 0. */
 u64 ptk_ptrace_stop_cost_ns(int n);
