@@ -94,6 +94,9 @@ $(LIB_OBJ) $(CMD_OBJ) $(MAIN_OBJ): | $(SKELS) $(LSKELS)
 src/source/ptrace/syscallent.h: src/source/ptrace/syscalls.list scripts/gen-syscalls.sh
 	scripts/gen-syscalls.sh $< > $@.tmp && mv $@.tmp $@
 $(BUILD)/src/source/ptrace/syscalls.o $(BUILD)/src/source/ptrace/decode.o: src/source/ptrace/syscallent.h
+src/source/ptrace/xlatent.h: $(sort $(wildcard src/source/ptrace/xlat/*.in)) scripts/gen-xlat.sh
+	scripts/gen-xlat.sh $(sort $(wildcard src/source/ptrace/xlat/*.in)) > $@.tmp && mv $@.tmp $@
+$(BUILD)/src/source/ptrace/xlat.o: src/source/ptrace/xlatent.h
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -153,8 +156,8 @@ test: deps-test
 unit-bins: $(UNIT_BIN)
 
 lint:
-	@# syscallent.h is generated (scripts/gen-syscalls.sh): its layout is the generator's
-	@clang-format --dry-run --Werror $$( (git ls-files 'src/*.c' 'src/*.h' 'tests/*.c' 'tests/*.h' 2>/dev/null || find src tests -name '*.[ch]') | grep -v '/syscallent.h$$')
+	@# syscallent.h and xlatent.h are generated (scripts/gen-syscalls.sh, gen-xlat.sh): their layout is the generator's
+	@clang-format --dry-run --Werror $$( (git ls-files 'src/*.c' 'src/*.h' 'tests/*.c' 'tests/*.h' 2>/dev/null || find src tests -name '*.[ch]') | grep -v '/syscallent.h$$\|/xlatent.h$$')
 	$(MAKE) BUILD=build-lint EXTRA_CFLAGS=-Werror build-lint/ptk unit-bins
 
 format:
