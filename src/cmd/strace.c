@@ -456,8 +456,7 @@ static void on_gone(struct ptk_tracer *tr, struct ptk_tcb *t, int status)
 
 	if (status != -1 && printing(s) && !t->hide) {
 		/* exit_group never returns; a call cut short by a kill has no result */
-		finish_unreturned(s, t, NULL,
-				  WIFEXITED(status) ? ST_UNFINISHED : ST_UNAVAILABLE);
+		finish_unreturned(s, t, NULL, WIFEXITED(status) ? ST_UNFINISHED : ST_UNAVAILABLE);
 		if (!(s->quiet & Q_EXIT)) {
 			FILE *f = out_of(s, t);
 			interrupt_open_line(s, t);
@@ -803,8 +802,9 @@ static int parse_inject(struct st *s, const char *key, const char *val, const ch
 	return 0;
 bad:
 	free(dup);
-	return err_msg(err, fault ? "invalid fault= (SET[:error=E][:when=N..M+S])" :
-				    "invalid inject= (SET:error=E|retval=N[:signal=S][:when=N..M+S])",
+	return err_msg(err,
+		       fault ? "invalid fault= (SET[:error=E][:when=N..M+S])" :
+			       "invalid inject= (SET:error=E|retval=N[:signal=S][:when=N..M+S])",
 		       NULL);
 }
 
@@ -838,12 +838,14 @@ static int parse_e(struct st *s, char *arg, const char **err)
 		/* per-syscall verbosity is all or nothing here */
 		bool all = !strcmp(val, "all"), none = !strcmp(val, "none");
 		if (!all && !none)
-			return err_msg(err, "-e verbose= and abbrev= take all or none here, not", val);
+			return err_msg(err, "-e verbose= and abbrev= take all or none here, not",
+				       val);
 		s->dec.verbose = (key[0] == 'v') == all;
 		return 0;
 	}
-	return err_msg(err, "unknown -e qualifier (trace, status, signal, read, write, quiet, "
-			    "inject, fault, verbose, abbrev)",
+	return err_msg(err,
+		       "unknown -e qualifier (trace, status, signal, read, write, quiet, "
+		       "inject, fault, verbose, abbrev)",
 		       key);
 }
 
@@ -940,17 +942,17 @@ int cmd_strace(struct ptk_ctx *ctx, int argc, char **argv)
 			goto qualifier;
 		case OPT_FAULT:
 			snprintf(ebuf, sizeof(ebuf), "fault");
-		qualifier: {
-			char *q = xmalloc(strlen(ebuf) + strlen(earg) + 2);
-			sprintf(q, "%s=%s", ebuf, earg);
-			r = parse_e(s, q, &err);
-			free(q);
-			if (r < 0) {
-				rc = ptk_usage_error(ctx, "%s", err);
-				goto out_free;
-			}
-			break;
-		}
+qualifier : {
+	char *q = xmalloc(strlen(ebuf) + strlen(earg) + 2);
+	sprintf(q, "%s=%s", ebuf, earg);
+	r = parse_e(s, q, &err);
+	free(q);
+	if (r < 0) {
+		rc = ptk_usage_error(ctx, "%s", err);
+		goto out_free;
+	}
+	break;
+}
 		case 'e':
 			if (parse_e(s, optarg, &err) < 0) {
 				rc = ptk_usage_error(ctx, "%s", err);

@@ -1645,7 +1645,9 @@ static void dump_mem(struct ptk_sbuf *sb, struct ptk_tcb *t, u64 addr, u64 len)
 		ssize_t got = ptk_tracee_read(t, addr + off, buf, n);
 		if (got != (ssize_t)n) {
 			if (off)
-				ptk_sb_printf(sb, " | <Cannot fetch %zu byte%s from pid %d @%#" PRIx64 ">\n",
+				ptk_sb_printf(sb,
+					      " | <Cannot fetch %zu byte%s from pid %d @%#" PRIx64
+					      ">\n",
 					      n, n == 1 ? "" : "s", t->pid, addr + off);
 			break;
 		}
