@@ -8,21 +8,28 @@
 # a composite value comes before its parts. "#" starts a comment. Where the libc or uapi
 # headers that xlat.c includes define NAME, a static_assert checks that VALUE is theirs,
 # unless the line ends with " !" (the kernel's value where libc's differs on purpose, as
-# O_LARGEFILE, 0 in 64-bit glibc).
+# O_LARGEFILE, 0 in 64-bit glibc). "@unknown TEXT" names an unknown value in a comment
+# (0x10 /* TEXT */); without it TEXT is the names' common prefix up to a '_' and "???".
 set -eu
 awk '
-function flush() {
+BEGIN { first = 1 }
+function flush(  u) {
 	if (tab == "") return
+	u = unk
+	if (u == "") {
+		u = pfx; sub(/[^_]*$/, "", u); u = u "???"
+	}
 	decl = decl sprintf("extern const struct ptk_xlat ptk_x_%s;\n", tab)
 	body = body sprintf("static const struct ptk_xlat_ent ptk_x_%s_e[] = {\n%s};\n", tab, ents)
-	body = body sprintf("const struct ptk_xlat ptk_x_%s = { ptk_x_%s_e, %d };\n", tab, tab, n)
-	ents = ""; n = 0
+	body = body sprintf("const struct ptk_xlat ptk_x_%s = { ptk_x_%s_e, %d, \"%s\" };\n", tab, tab, n, u)
+	ents = ""; n = 0; unk = ""; pfx = ""; first = 1
 }
 FNR == 1 {
 	flush()
 	tab = FILENAME; sub(/.*\//, "", tab); sub(/\.in$/, "", tab)
 }
 /^[ \t]*(#|$)/ { next }
+$1 == "@unknown" { unk = $2; next }
 {
 	nocheck = $NF == "!"
 	if (nocheck) NF--
@@ -30,6 +37,8 @@ FNR == 1 {
 	if (name !~ /^[A-Za-z_][A-Za-z0-9_]*$/ || val == "") {
 		printf("%s:%d: bad line: %s\n", FILENAME, FNR, $0) > "/dev/stderr"; exit 1
 	}
+	if (first) { pfx = name; first = 0 }
+	else while (pfx != "" && index(name, pfx) != 1) pfx = substr(pfx, 1, length(pfx) - 1)
 	ents = ents sprintf("\t{ (uint64_t)(%s), \"%s\" },\n", val, name)
 	n++
 	key = name "=" val

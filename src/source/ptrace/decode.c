@@ -16,6 +16,9 @@
 #include <sys/sysmacros.h>
 #include <sys/un.h>
 #include <sys/wait.h>
+#include <sys/sysinfo.h>
+#include <sys/utsname.h>
+#include <linux/stat.h>
 #include <termios.h>
 #include <sys/ioctl.h>
 #include <time.h>
@@ -226,6 +229,7 @@ struct dec {
 	const struct ptk_syscall *sc;
 	s64 rval;
 	bool err;
+	bool exiting; /* decoding at the exit stop */
 };
 
 static void put_ptr(struct ptk_sbuf *sb, u64 p)
@@ -273,6 +277,35 @@ static void put_xval(struct ptk_sbuf *sb, const struct ptk_xlat *x, u64 v, bool 
 		ptk_sb_printf(sb, "%d", (int)v);
 	else
 		ptk_sb_printf(sb, "%#" PRIx64, v);
+}
+
+/* A value of table x: its name, else "0x10 \/\* X_??? \*\/" (decimal when dec). */
+static void put_xv(struct ptk_sbuf *sb, const struct ptk_xlat *x, u64 v, bool dec)
+{
+	const char *n = ptk_xlat_name(x, v);
+
+	if (n)
+		ptk_sb_puts(sb, n);
+	else if (dec)
+		ptk_sb_printf(sb, "%" PRId64 " /* %s */", (s64)v, x->unknown);
+	else
+		ptk_sb_printf(sb, "%#" PRIx64 " /* %s */", v, x->unknown);
+}
+
+/* Flags of table x: "A|B|0x40", zero as zero, no known bit at all as "0x40 \/\* X_??? \*\/". */
+static void put_fx(struct ptk_sbuf *sb, const struct ptk_xlat *x, u64 v, const char *zero)
+{
+	char buf[1024];
+	bool any = false;
+
+	for (size_t i = 0; i < x->n && !any; i++)
+		any = x->e[i].val && (v & x->e[i].val) == x->e[i].val;
+	if (!v)
+		ptk_sb_puts(sb, zero ? zero : "0");
+	else if (!any)
+		ptk_sb_printf(sb, "%#" PRIx64 " /* %s */", v, x->unknown);
+	else
+		ptk_sb_puts(sb, ptk_xlat_flags(x, v, zero, buf, sizeof(buf)));
 }
 
 /* A NUL-terminated string of the tracee; max bytes shown. */
@@ -423,15 +456,23 @@ static void put_stat_mode(struct ptk_sbuf *sb, mode_t m)
 		ptk_sb_printf(sb, "%#o", m);
 }
 
+/* " \/\* 2017-04-16T16:05:06.123456789+0000 \*\/": a time as strace comments it (local time) */
+static void put_time_comment(struct ptk_sbuf *sb, s64 sec, u64 nsec)
+{
+	char d[64], z[16];
+	struct tm tm;
+	time_t t = (time_t)sec;
+
+	if (!localtime_r(&t, &tm) || !strftime(d, sizeof(d), "%FT%T", &tm) ||
+	    !strftime(z, sizeof(z), "%z", &tm))
+		return;
+	ptk_sb_printf(sb, " /* %s.%09u%s */", d, (unsigned)nsec, z);
+}
+
 static void put_time_field(struct ptk_sbuf *sb, const char *name, struct timespec ts)
 {
-	char buf[64];
-	struct tm tm;
-	time_t t = ts.tv_sec;
-
 	ptk_sb_printf(sb, "%s=%lld", name, (long long)ts.tv_sec);
-	if (localtime_r(&t, &tm) && strftime(buf, sizeof(buf), "%FT%T%z", &tm))
-		ptk_sb_printf(sb, " /* %s */", buf);
+	put_time_comment(sb, ts.tv_sec, (u64)ts.tv_nsec);
 	ptk_sb_printf(sb, ", %s_nsec=%ld", name, (long)ts.tv_nsec);
 }
 
@@ -684,6 +725,576 @@ static void put_iov(struct dec *d, u64 addr, u64 cnt, s64 data)
 	ptk_sb_puts(sb, "]");
 }
 
+/* ---- arrays and structs ------------------------------------------------------------------ */
+
+/* One element of an array at elem (esize bytes); false stops the array. */
+typedef bool (*elem_fn)(struct dec *d, const void *elem, void *arg);
+
+/*
+ * strace's array notation: NULL, [] for none, the elements up to -s of them ("..." after),
+ * the address when the first is unreadable and "... \/\* 0xADDR \*\/" when a later one is.
+ */
+static void put_array(struct dec *d, u64 addr, u64 n, size_t esize, elem_fn fn, void *arg)
+{
+	struct ptk_sbuf *sb = d->sb;
+	unsigned char elem[256];
+	u64 max = d->o->verbose ? n : MIN(n, (u64)d->o->strsize);
+
+	if (!addr) {
+		ptk_sb_puts(sb, "NULL");
+		return;
+	}
+	if (!n) {
+		ptk_sb_puts(sb, "[]");
+		return;
+	}
+	if (n * esize / esize != n || addr + n * esize <= addr) {
+		put_ptr(sb, addr);
+		return;
+	}
+	for (u64 i = 0; i < n; i++) {
+		u64 cur = addr + i * esize;
+		if (i)
+			ptk_sb_puts(sb, ", ");
+		if (ptk_tracee_read(d->t, cur, elem, esize) != (ssize_t)esize) {
+			if (!i) {
+				put_ptr(sb, cur);
+				return;
+			}
+			ptk_sb_printf(sb, "... /* %#" PRIx64 " */", cur);
+			break;
+		}
+		if (!i)
+			ptk_sb_puts(sb, "[");
+		if (i >= max) {
+			ptk_sb_puts(sb, "...");
+			break;
+		}
+		if (!fn(d, elem, arg))
+			break;
+	}
+	ptk_sb_puts(sb, "]");
+}
+
+/* An out-argument: its address when the call failed, NULL, or an unreadable address. */
+static bool out_skip(struct dec *d, u64 addr, void *obj, size_t len)
+{
+	if (!addr) {
+		ptk_sb_puts(d->sb, "NULL");
+		return true;
+	}
+	if (d->err || !read_obj(d, addr, obj, len)) {
+		put_ptr(d->sb, addr);
+		return true;
+	}
+	return false;
+}
+
+/* An in-argument: NULL or an unreadable address. */
+static bool in_skip(struct dec *d, u64 addr, void *obj, size_t len)
+{
+	if (!addr) {
+		ptk_sb_puts(d->sb, "NULL");
+		return true;
+	}
+	if (!read_obj(d, addr, obj, len)) {
+		put_ptr(d->sb, addr);
+		return true;
+	}
+	return false;
+}
+
+static void put_tv(struct ptk_sbuf *sb, s64 sec, u64 usec)
+{
+	ptk_sb_printf(sb, "{tv_sec=%" PRId64 ", tv_usec=%" PRIu64 "}", sec, usec);
+}
+
+static void put_ts(struct ptk_sbuf *sb, s64 sec, s64 nsec)
+{
+	ptk_sb_printf(sb, "{tv_sec=%" PRId64 ", tv_nsec=%" PRIu64 "}", sec, (u64)nsec);
+}
+
+/* a timeval at addr, in (entry) or out */
+static void put_tv_at(struct dec *d, u64 addr, bool out)
+{
+	s64 tv[2];
+
+	if (out ? out_skip(d, addr, tv, sizeof(tv)) : in_skip(d, addr, tv, sizeof(tv)))
+		return;
+	put_tv(d->sb, tv[0], (u64)tv[1]);
+}
+
+static void put_itv_at(struct dec *d, u64 addr, bool out)
+{
+	s64 v[4];
+
+	if (out ? out_skip(d, addr, v, sizeof(v)) : in_skip(d, addr, v, sizeof(v)))
+		return;
+	ptk_sb_puts(d->sb, "{it_interval=");
+	put_tv(d->sb, v[0], (u64)v[1]);
+	ptk_sb_puts(d->sb, ", it_value=");
+	put_tv(d->sb, v[2], (u64)v[3]);
+	ptk_sb_puts(d->sb, "}");
+}
+
+static void put_itspec_at(struct dec *d, u64 addr, bool out)
+{
+	s64 v[4];
+
+	if (out ? out_skip(d, addr, v, sizeof(v)) : in_skip(d, addr, v, sizeof(v)))
+		return;
+	ptk_sb_puts(d->sb, "{it_interval=");
+	put_ts(d->sb, v[0], v[1]);
+	ptk_sb_puts(d->sb, ", it_value=");
+	put_ts(d->sb, v[2], v[3]);
+	ptk_sb_puts(d->sb, "}");
+}
+
+/* rlim_t as strace: RLIM64_INFINITY, N*1024 */
+static void put_rlim(struct ptk_sbuf *sb, u64 v)
+{
+	if (v == UINT64_MAX)
+		ptk_sb_puts(sb, "RLIM64_INFINITY");
+	else if (v > 1024 && v % 1024 == 0)
+		ptk_sb_printf(sb, "%" PRIu64 "*1024", v / 1024);
+	else
+		ptk_sb_printf(sb, "%" PRIu64, v);
+}
+
+static void put_rlimit_at(struct dec *d, u64 addr, bool out)
+{
+	u64 r[2];
+
+	if (out ? out_skip(d, addr, r, sizeof(r)) : in_skip(d, addr, r, sizeof(r)))
+		return;
+	ptk_sb_puts(d->sb, "{rlim_cur=");
+	put_rlim(d->sb, r[0]);
+	ptk_sb_puts(d->sb, ", rlim_max=");
+	put_rlim(d->sb, r[1]);
+	ptk_sb_puts(d->sb, "}");
+}
+
+static void put_rusage_at(struct dec *d, u64 addr)
+{
+	struct {
+		s64 ut[2], st[2];
+		s64 f[14];
+	} ru;
+	static const char *const names[] = { "maxrss", "ixrss",	   "idrss",   "isrss",	 "minflt",
+					     "majflt", "nswap",	   "inblock", "oublock", "msgsnd",
+					     "msgrcv", "nsignals", "nvcsw",   "nivcsw" };
+
+	if (out_skip(d, addr, &ru, sizeof(ru)))
+		return;
+	ptk_sb_puts(d->sb, "{ru_utime=");
+	put_tv(d->sb, ru.ut[0], (u64)ru.ut[1]);
+	ptk_sb_puts(d->sb, ", ru_stime=");
+	put_tv(d->sb, ru.st[0], (u64)ru.st[1]);
+	if (!d->o->verbose) {
+		ptk_sb_puts(d->sb, ", ...}");
+		return;
+	}
+	for (int i = 0; i < 14; i++)
+		ptk_sb_printf(d->sb, ", ru_%s=%" PRId64, names[i], ru.f[i]);
+	ptk_sb_puts(d->sb, "}");
+}
+
+static void put_utsname_at(struct dec *d, u64 addr)
+{
+	struct utsname u;
+	static const char *const names[] = { "sysname", "nodename", "release",
+					     "version", "machine",  "domainname" };
+	const char *f[6];
+
+	if (out_skip(d, addr, &u, sizeof(u)))
+		return;
+	f[0] = u.sysname, f[1] = u.nodename, f[2] = u.release, f[3] = u.version;
+	f[4] = u.machine, f[5] = u.domainname;
+	ptk_sb_puts(d->sb, "{");
+	for (int i = 0; i < 6; i++) {
+		if (i == 2 && !d->o->verbose) {
+			ptk_sb_puts(d->sb, ", ...");
+			break;
+		}
+		ptk_sb_printf(d->sb, "%s%s=", i ? ", " : "", names[i]);
+		ptk_dec_quote_x(d->sb, (const unsigned char *)f[i], strnlen(f[i], 65), false,
+				d->o->xstr);
+	}
+	ptk_sb_puts(d->sb, "}");
+}
+
+static void put_sysinfo_at(struct dec *d, u64 addr)
+{
+	struct sysinfo si;
+
+	if (out_skip(d, addr, &si, sizeof(si)))
+		return;
+	ptk_sb_printf(d->sb,
+		      "{uptime=%ld, loads=[%lu, %lu, %lu], totalram=%lu, freeram=%lu, "
+		      "sharedram=%lu, bufferram=%lu, totalswap=%lu, freeswap=%lu, procs=%u, "
+		      "totalhigh=%lu, freehigh=%lu, mem_unit=%u}",
+		      si.uptime, si.loads[0], si.loads[1], si.loads[2], si.totalram, si.freeram,
+		      si.sharedram, si.bufferram, si.totalswap, si.freeswap, (unsigned)si.procs,
+		      si.totalhigh, si.freehigh, si.mem_unit);
+}
+
+/* clock ticks with their seconds: "31 \/\* 0.31 s \*\/" (USER_HZ from sysconf) */
+static void put_clock_t(struct ptk_sbuf *sb, u64 v)
+{
+	static long hz;
+	int prec = 0;
+
+	if (!hz)
+		hz = sysconf(_SC_CLK_TCK);
+	for (long k = hz - 1; k > 0 && prec < 9; k /= 10)
+		prec++;
+	if (hz > 0 && v) {
+		u64 frac = (u64)((double)(v % (u64)hz) / (double)hz * 1e9 + 0.5);
+		for (int i = prec; i < 9; i++)
+			frac = (frac + 5) / 10;
+		ptk_sb_printf(sb, "%" PRIu64 " /* %" PRIu64 ".%0*" PRIu64 " s */", v, v / (u64)hz,
+			      prec, frac);
+	} else {
+		ptk_sb_printf(sb, "%" PRIu64, v);
+	}
+}
+
+static void put_tms_at(struct dec *d, u64 addr)
+{
+	u64 t[4];
+	static const char *const names[] = { "tms_utime", "tms_stime", "tms_cutime", "tms_cstime" };
+
+	if (out_skip(d, addr, t, sizeof(t)))
+		return;
+	for (int i = 0; i < 4; i++) {
+		ptk_sb_printf(d->sb, "%s%s=", i ? ", " : "{", names[i]);
+		put_clock_t(d->sb, t[i]);
+	}
+	ptk_sb_puts(d->sb, "}");
+}
+
+static void put_stack_at(struct dec *d, u64 addr, bool out)
+{
+	struct {
+		u64 sp;
+		int flags;
+		u64 size;
+	} ss;
+
+	if (out ? out_skip(d, addr, &ss, sizeof(ss)) : in_skip(d, addr, &ss, sizeof(ss)))
+		return;
+	ptk_sb_puts(d->sb, "{ss_sp=");
+	put_ptr(d->sb, ss.sp);
+	ptk_sb_puts(d->sb, ", ss_flags=");
+	put_fx(d->sb, &ptk_x_ss_flags, (u32)ss.flags, NULL);
+	ptk_sb_printf(d->sb, ", ss_size=%" PRIu64 "}", ss.size);
+}
+
+/* a sigset_t of size bytes at addr: shown when 1 <= size (min) <= 8 */
+static void put_sigset_sz(struct dec *d, u64 addr, u64 size, u64 min, bool out)
+{
+	u64 set = 0;
+
+	if (size < min || size > 8) {
+		put_ptr(d->sb, addr);
+		return;
+	}
+	if (out ? out_skip(d, addr, &set, (size_t)size) : in_skip(d, addr, &set, (size_t)size))
+		return;
+	put_sigset_val(d->sb, set);
+}
+
+/* a cpu_set_t of size bytes: the CPUs set, as [0 1] */
+static void put_cpuset_at(struct dec *d, u64 addr, u64 size, bool out)
+{
+	unsigned char buf[1024];
+	bool first = true;
+
+	if (size > sizeof(buf)) {
+		put_ptr(d->sb, addr);
+		return;
+	}
+	if (out ? out_skip(d, addr, buf, (size_t)size) : in_skip(d, addr, buf, (size_t)size))
+		return;
+	ptk_sb_puts(d->sb, "[");
+	for (u64 i = 0; i < size * 8; i++) {
+		if (!(buf[i / 8] >> (i % 8) & 1))
+			continue;
+		ptk_sb_printf(d->sb, "%s%" PRIu64, first ? "" : " ", i);
+		first = false;
+	}
+	ptk_sb_puts(d->sb, "]");
+}
+
+static bool elem_mincore(struct dec *d, const void *e, void *arg)
+{
+	(void)arg;
+	ptk_sb_printf(d->sb, "%u", *(const unsigned char *)e & 1);
+	return true;
+}
+
+static bool elem_epev(struct dec *d, const void *e, void *arg)
+{
+	struct __attribute__((packed)) {
+		u32 events;
+		u64 data;
+	} ev;
+
+	(void)arg;
+	memcpy(&ev, e, sizeof(ev));
+	ptk_sb_puts(d->sb, "{events=");
+	put_fx(d->sb, &ptk_x_epoll_events, ev.events, NULL);
+	ptk_sb_printf(d->sb, ", data={u32=%u, u64=%" PRIu64 "}}", (u32)ev.data, ev.data);
+	return true;
+}
+
+static bool elem_pollfd(struct dec *d, const void *e, void *arg)
+{
+	const struct {
+		int fd;
+		short events, revents;
+	} *p = e;
+
+	(void)arg;
+	ptk_sb_puts(d->sb, "{fd=");
+	put_fd(d, p->fd);
+	if (p->fd >= 0) {
+		ptk_sb_puts(d->sb, ", events=");
+		put_fx(d->sb, &ptk_x_pollev, (unsigned short)p->events, NULL);
+	}
+	ptk_sb_puts(d->sb, "}");
+	return true;
+}
+
+/* poll's and ppoll's result: " (Timeout)", " ([{fd=0, revents=POLLIN}])" */
+static void poll_annot(struct dec *d)
+{
+	struct ptk_sbuf *sb = d->sb;
+	unsigned n = (unsigned)d->t->args[1], printed = 0;
+	u64 addr = d->t->args[0];
+	bool open = false;
+
+	if (d->rval == 0) {
+		ptk_sb_puts(sb, " (Timeout)");
+		return;
+	}
+	if (!addr || !n)
+		return;
+	for (unsigned i = 0; i < n; i++) {
+		struct {
+			int fd;
+			short events, revents;
+		} p;
+		if (ptk_tracee_read(d->t, addr + 8 * (u64)i, &p, sizeof(p)) != sizeof(p)) {
+			ptk_sb_printf(sb, "%s%#" PRIx64, open ? ", " : " ([", addr + 8 * (u64)i);
+			open = true;
+			break;
+		}
+		if (!p.revents)
+			continue;
+		ptk_sb_puts(sb, open ? ", " : " ([");
+		open = true;
+		if (!d->o->verbose && printed >= (unsigned)d->o->strsize) {
+			ptk_sb_puts(sb, "...");
+			break;
+		}
+		ptk_sb_printf(sb, "{fd=%d, revents=", p.fd);
+		put_fx(sb, &ptk_x_pollev, (unsigned short)p.revents, NULL);
+		ptk_sb_puts(sb, "}");
+		printed++;
+	}
+	if (open)
+		ptk_sb_puts(sb, "])");
+}
+
+/* an fd_set of nfds bits at addr: [3 4] */
+static void put_fdset_val(struct ptk_sbuf *sb, const u64 *set, int nfds)
+{
+	bool first = true;
+
+	ptk_sb_puts(sb, "[");
+	for (int fd = 0; fd < nfds; fd++) {
+		if (!(set[fd / 64] >> (fd % 64) & 1))
+			continue;
+		ptk_sb_printf(sb, "%s%d", first ? "" : " ", fd);
+		first = false;
+	}
+	ptk_sb_puts(sb, "]");
+}
+
+static void put_fdset_at(struct dec *d, u64 addr)
+{
+	int nfds = (int)d->t->args[0];
+	u64 set[1024 / 64];
+	size_t len;
+
+	if (!addr || nfds < 0) {
+		if (!addr)
+			ptk_sb_puts(d->sb, "NULL");
+		else
+			put_ptr(d->sb, addr);
+		return;
+	}
+	nfds = MIN(nfds, 1024);
+	len = (size_t)(nfds + 63) / 64 * 8;
+	if (len && ptk_tracee_read(d->t, addr, set, len) != (ssize_t)len) {
+		put_ptr(d->sb, addr);
+		return;
+	}
+	put_fdset_val(d->sb, set, nfds);
+}
+
+/* select's and pselect6's result: " (Timeout)", " (in [3], out [4], left {...})" */
+static void select_annot(struct dec *d, bool ts)
+{
+	static const char *const names[] = { "in", "out", "except" };
+	struct ptk_sbuf *sb = d->sb;
+	int nfds = MIN((int)d->t->args[0], 1024);
+	bool any = false;
+
+	if (d->rval == 0) {
+		ptk_sb_puts(sb, " (Timeout)");
+		return;
+	}
+	for (int k = 0; k < 3 && nfds > 0; k++) {
+		u64 set[1024 / 64];
+		size_t len = (size_t)(nfds + 63) / 64 * 8;
+		bool has = false;
+		if (!d->t->args[k + 1] ||
+		    ptk_tracee_read(d->t, d->t->args[k + 1], set, len) != (ssize_t)len)
+			continue;
+		for (int fd = 0; fd < nfds && !has; fd++)
+			has = set[fd / 64] >> (fd % 64) & 1;
+		if (!has)
+			continue;
+		ptk_sb_printf(sb, "%s%s ", any ? ", " : " (", names[k]);
+		put_fdset_val(sb, set, nfds);
+		any = true;
+	}
+	if (d->t->args[4]) {
+		s64 v[2];
+		if (read_obj(d, d->t->args[4], v, sizeof(v))) {
+			ptk_sb_puts(sb, any ? ", left " : " (left ");
+			if (ts)
+				put_ts(sb, v[0], v[1]);
+			else
+				put_tv(sb, v[0], (u64)v[1]);
+			any = true;
+		}
+	}
+	if (any)
+		ptk_sb_puts(sb, ")");
+}
+
+/* struct siginfo at addr, as in a signal-delivery line */
+static void put_siginfo_at(struct dec *d, u64 addr, bool out)
+{
+	siginfo_t si;
+
+	if (out ? out_skip(d, addr, &si, sizeof(si)) : in_skip(d, addr, &si, sizeof(si)))
+		return;
+	ptk_dec_siginfo(d->sb, &si);
+}
+
+static void put_sigevent_at(struct dec *d, u64 addr)
+{
+	struct {
+		u64 value;
+		int signo, notify;
+		int tid;
+	} ev;
+
+	if (in_skip(d, addr, &ev, sizeof(ev)))
+		return;
+	ptk_sb_printf(d->sb, "{sigev_value={sival_int=%d, sival_ptr=%#" PRIx64 "}, sigev_signo=",
+		      (int)ev.value, ev.value);
+	if (ev.signo > 0 && ev.signo <= 64)
+		put_sig(d->sb, ev.signo);
+	else
+		ptk_sb_printf(d->sb, "%u", (unsigned)ev.signo);
+	ptk_sb_puts(d->sb, ", sigev_notify=");
+	put_xv(d->sb, &ptk_x_sigev_notify, (u32)ev.notify, false);
+	if (ev.notify == SIGEV_THREAD_ID)
+		ptk_sb_printf(d->sb, ", sigev_notify_thread_id=%d", ev.tid);
+	ptk_sb_puts(d->sb, "}");
+}
+
+/* sendfile's offset: [in] => [out] */
+static void put_iooff(struct dec *d, u64 addr, bool at_exit)
+{
+	s64 off;
+
+	if (!at_exit) {
+		if (!in_skip(d, addr, &off, sizeof(off)))
+			ptk_sb_printf(d->sb, "[%" PRIu64 "]", (u64)off);
+		return;
+	}
+	if (!d->err && addr && read_obj(d, addr, &off, sizeof(off)))
+		ptk_sb_printf(d->sb, " => [%" PRIu64 "]", (u64)off);
+}
+
+static void put_statx_at(struct dec *d, u64 addr)
+{
+	struct statx sx;
+	struct ptk_sbuf *sb = d->sb;
+
+	if (out_skip(d, addr, &sx, sizeof(sx)))
+		return;
+	ptk_sb_puts(sb, "{stx_mask=");
+	put_fx(sb, &ptk_x_statx_mask, sx.stx_mask, NULL);
+	ptk_sb_printf(sb, ", stx_blksize=%u, stx_attributes=", sx.stx_blksize);
+	put_fx(sb, &ptk_x_statx_attrs, sx.stx_attributes, NULL);
+	if (!d->o->verbose) {
+		ptk_sb_puts(sb, ", ...}");
+		return;
+	}
+	ptk_sb_printf(sb, ", stx_nlink=%u, stx_uid=%u, stx_gid=%u, stx_mode=", sx.stx_nlink,
+		      sx.stx_uid, sx.stx_gid);
+	put_stat_mode(sb, sx.stx_mode);
+	ptk_sb_printf(sb, ", stx_ino=%llu, stx_size=%llu, stx_blocks=%llu, stx_attributes_mask=",
+		      (unsigned long long)sx.stx_ino, (unsigned long long)sx.stx_size,
+		      (unsigned long long)sx.stx_blocks);
+	put_fx(sb, &ptk_x_statx_attrs, sx.stx_attributes_mask, NULL);
+	static const char *const tn[] = { "stx_atime", "stx_btime", "stx_ctime", "stx_mtime" };
+	const struct statx_timestamp *ts[] = { &sx.stx_atime, &sx.stx_btime, &sx.stx_ctime,
+					       &sx.stx_mtime };
+	for (int i = 0; i < 4; i++) {
+		ptk_sb_printf(sb, ", %s=", tn[i]);
+		ptk_sb_printf(sb, "{tv_sec=%lld, tv_nsec=%u}", (long long)ts[i]->tv_sec,
+			      ts[i]->tv_nsec);
+		put_time_comment(sb, ts[i]->tv_sec, ts[i]->tv_nsec);
+	}
+	ptk_sb_printf(sb,
+		      ", stx_rdev_major=%u, stx_rdev_minor=%u, stx_dev_major=%u, "
+		      "stx_dev_minor=%u, stx_mnt_id=%#llx}",
+		      sx.stx_rdev_major, sx.stx_rdev_minor, sx.stx_dev_major, sx.stx_dev_minor,
+		      (unsigned long long)sx.stx_mnt_id);
+}
+
+/* utimensat's times: [{...} \/\* date \*\/, {...}], UTIME_NOW / UTIME_OMIT by name */
+static void put_its2_at(struct dec *d, u64 addr)
+{
+	s64 ts[4];
+
+	if (in_skip(d, addr, ts, sizeof(ts)))
+		return;
+	ptk_sb_puts(d->sb, "[");
+	for (int i = 0; i < 2; i++) {
+		if (i)
+			ptk_sb_puts(d->sb, ", ");
+		if (ts[2 * i + 1] == UTIME_NOW) {
+			ptk_sb_puts(d->sb, "UTIME_NOW");
+		} else if (ts[2 * i + 1] == UTIME_OMIT) {
+			ptk_sb_puts(d->sb, "UTIME_OMIT");
+		} else {
+			put_ts(d->sb, ts[2 * i], ts[2 * i + 1]);
+			if ((u64)ts[2 * i + 1] < 1000000000)
+				put_time_comment(d->sb, ts[2 * i], (u64)ts[2 * i + 1]);
+		}
+	}
+	ptk_sb_puts(d->sb, "]");
+}
+
 /* ---- ioctl ---------------------------------------------------------------------------- */
 
 static bool fd_is_tty(struct dec *d, int fd)
@@ -916,6 +1527,12 @@ static void put_oflags(struct ptk_sbuf *sb, u64 f)
 			      ptk_xlat_flags(&ptk_x_open_flags, f, NULL, buf, sizeof(buf)));
 }
 
+/* entry-and-exit arguments: the value passed at entry, " => " the value at exit */
+static bool is_inout_arg(int type)
+{
+	return type == SA_IOOFF;
+}
+
 static bool is_exit_arg(const struct dec *d, int type)
 {
 	switch (type) {
@@ -931,6 +1548,23 @@ static bool is_exit_arg(const struct dec *d, int type)
 	case SA_OWSTATUS:
 	case SA_OPIPE:
 	case SA_ODENTS:
+	case SA_ORLIM:
+	case SA_ORUSAGE:
+	case SA_OITSPEC:
+	case SA_OEPEVS:
+	case SA_OSIGSETSZ:
+	case SA_OSTATX:
+	case SA_OMINCORE:
+	case SA_OUTS:
+	case SA_OSYSINFO:
+	case SA_OTMS:
+	case SA_OTV:
+	case SA_OITV:
+	case SA_OSTK:
+	case SA_OSIGINFO:
+	case SA_OTIMERID:
+	case SA_OCPUSET:
+	case SA_OTIME:
 		return true;
 	case SA_IOARG:
 		return ioctl_arg_at_exit((unsigned)d->t->args[1]);
@@ -1015,24 +1649,25 @@ static bool put_arg(struct dec *d, int i)
 			put_iov(d, v, i < 5 ? a[i + 1] : 0, d->rval);
 		break;
 	case SA_OFLAGS:
-		put_oflags(sb, v);
+		put_oflags(sb, (u32)v);
 		break;
 	case SA_OMODE:
-		if (!(a[i - 1] & (O_CREAT | __O_TMPFILE)))
+		/* the kernel's __O_TMPFILE bit (glibc's also has O_DIRECTORY) */
+		if (!(a[i - 1] & (O_CREAT | 020000000)))
 			return false;
-		put_mode(sb, v);
+		put_mode(sb, (u32)v);
 		break;
 	case SA_MODE:
-		put_mode(sb, v);
+		put_mode(sb, (u32)v);
 		break;
 	case SA_OFL:
-		put_flags(sb, &ptk_x_open_flags, v, "0");
+		put_fx(sb, &ptk_x_open_flags, (u32)v, NULL);
 		break;
 	case SA_ATFL:
-		put_flags(sb, &ptk_x_at_flags, v, "0");
+		put_fx(sb, &ptk_x_at_flags, (u32)v, NULL);
 		break;
 	case SA_ACC:
-		put_flags(sb, &ptk_x_access, v, "F_OK");
+		put_fx(sb, &ptk_x_access, (u32)v, "F_OK");
 		break;
 	case SA_PROT:
 		put_flags(sb, &ptk_x_prot, v, "PROT_NONE");
@@ -1131,21 +1766,19 @@ static bool put_arg(struct dec *d, int i)
 			ptk_sb_printf(sb, "%d", (int)v);
 		break;
 	case SA_SOCKFL:
-		put_flags(sb, &ptk_x_sock_flags, v, "0");
+		put_fx(sb, &ptk_x_sock_flags, (u32)v, NULL);
 		break;
 	case SA_MSGFL:
-		put_flags(sb, &ptk_x_msg_flags, v, "0");
+		put_fx(sb, &ptk_x_msg_flags, (u32)v, NULL);
 		break;
 	case SA_CLK:
-		put_xval(sb, &ptk_x_clocks, v, true);
+		put_xv(sb, &ptk_x_clocks, (u32)v, false);
 		break;
 	case SA_TMFL:
-		ptk_sb_puts(sb, v == 1 ? "TIMER_ABSTIME" : v ? "0x?" : "0");
-		if (v > 1)
-			sb->len -= 3, ptk_sb_printf(sb, "%#" PRIx64, v);
+		put_fx(sb, &ptk_x_timer_flags, (u32)v, NULL);
 		break;
 	case SA_WHENCE:
-		put_xval(sb, &ptk_x_whence, v, true);
+		put_xv(sb, &ptk_x_whence, (u32)v, false);
 		break;
 	case SA_CLONEFLAGS:
 		put_flags(sb, &ptk_x_clone_flags, v & ~0xffULL, "0");
@@ -1160,7 +1793,7 @@ static bool put_arg(struct dec *d, int i)
 		put_wstatus(d, v);
 		break;
 	case SA_WOPTS:
-		put_flags(sb, &ptk_x_wait_opts, v, "0");
+		put_fx(sb, &ptk_x_wait_opts, (u32)v, NULL);
 		break;
 	case SA_OPIPE: {
 		int fds[2];
@@ -1205,6 +1838,170 @@ static bool put_arg(struct dec *d, int i)
 		}
 		free(buf);
 		ptk_sb_printf(sb, "%#" PRIx64 " /* %d entries */", v, n);
+		break;
+	}
+	case SA_UI:
+		ptk_sb_printf(sb, "%u", (unsigned)v);
+		break;
+	case SA_XI:
+		ptk_sb_printf(sb, (u32)v ? "%#x" : "0", (unsigned)v);
+		break;
+	case SA_V:
+		put_xv(sb, d->sc->xl[i], (u32)v, false);
+		break;
+	case SA_VD:
+		put_xv(sb, d->sc->xl[i], (u64)(s64)(int)v, true);
+		break;
+	case SA_VL:
+		put_xv(sb, d->sc->xl[i], v, false);
+		break;
+	case SA_F:
+	case SA_FX:
+		put_fx(sb, d->sc->xl[i], (u32)v, NULL);
+		break;
+	case SA_FL:
+		put_fx(sb, d->sc->xl[i], v, NULL);
+		break;
+	case SA_IRLIM:
+		put_rlimit_at(d, v, false);
+		break;
+	case SA_ORLIM:
+		put_rlimit_at(d, v, true);
+		break;
+	case SA_ORUSAGE:
+		put_rusage_at(d, v);
+		break;
+	case SA_IITSPEC:
+		put_itspec_at(d, v, false);
+		break;
+	case SA_OITSPEC:
+		put_itspec_at(d, v, true);
+		break;
+	case SA_IEPEV: {
+		unsigned char ev[12];
+		if (!in_skip(d, v, ev, sizeof(ev)))
+			elem_epev(d, ev, NULL);
+		break;
+	}
+	case SA_OEPEVS:
+		if (d->err)
+			put_ptr(sb, v);
+		else
+			put_array(d, v, (u64)d->rval, 12, elem_epev, NULL);
+		break;
+	case SA_SIGSETSZ:
+		put_sigset_sz(d, v, i < 5 ? a[i + 1] : 0, 8, false);
+		break;
+	case SA_OSIGSETSZ:
+		if (d->err)
+			put_ptr(sb, v);
+		else
+			put_sigset_sz(d, v, i < 5 ? a[i + 1] : 0, 1, true);
+		break;
+	case SA_LOHI:
+		ptk_sb_printf(sb, "%" PRId64, (s64)v);
+		break;
+	case SA_STATXFL:
+		put_xv(sb, &ptk_x_statx_sync, (u32)v & 0x6000, false);
+		if ((u32)v & ~0x6000u) {
+			ptk_sb_puts(sb, "|");
+			put_fx(sb, &ptk_x_at_flags, (u32)v & ~0x6000u, NULL);
+		}
+		break;
+	case SA_OSTATX:
+		put_statx_at(d, v);
+		break;
+	case SA_OMINCORE:
+		if (d->err)
+			put_ptr(sb, v);
+		else
+			put_array(d, v, (a[1] + 4095) / 4096, 1, elem_mincore, NULL);
+		break;
+	case SA_OUTS:
+		put_utsname_at(d, v);
+		break;
+	case SA_OSYSINFO:
+		put_sysinfo_at(d, v);
+		break;
+	case SA_OTMS:
+		put_tms_at(d, v);
+		break;
+	case SA_OTV:
+		put_tv_at(d, v, true);
+		break;
+	case SA_ITV:
+		put_tv_at(d, v, false);
+		break;
+	case SA_OITV:
+		put_itv_at(d, v, true);
+		break;
+	case SA_IITV:
+		put_itv_at(d, v, false);
+		break;
+	case SA_ISTK:
+		put_stack_at(d, v, false);
+		break;
+	case SA_OSTK:
+		put_stack_at(d, v, true);
+		break;
+	case SA_OSIGINFO:
+		put_siginfo_at(d, v, true);
+		break;
+	case SA_ISIGINFO:
+		put_siginfo_at(d, v, false);
+		break;
+	case SA_ISIGEV:
+		put_sigevent_at(d, v);
+		break;
+	case SA_OTIMERID: {
+		int id;
+		if (!out_skip(d, v, &id, sizeof(id)))
+			ptk_sb_printf(sb, "[%d]", id);
+		break;
+	}
+	case SA_OCPUSET:
+		if (d->err)
+			put_ptr(sb, v);
+		else
+			put_cpuset_at(d, v, (u64)d->rval, true);
+		break;
+	case SA_ICPUSET:
+		put_cpuset_at(d, v, a[1], false);
+		break;
+	case SA_IOOFF:
+		put_iooff(d, v, d->exiting);
+		break;
+	case SA_POLLFDS:
+		put_array(d, v, (u32)a[1], 8, elem_pollfd, NULL);
+		break;
+	case SA_FDSET:
+		put_fdset_at(d, v);
+		break;
+	case SA_OTVSEL:
+		put_tv_at(d, v, false);
+		break;
+	case SA_OTSSEL:
+		put_timespec(d, v);
+		break;
+	case SA_PSIGMASK: {
+		u64 pm[2];
+		if (in_skip(d, v, pm, sizeof(pm)))
+			break;
+		ptk_sb_puts(sb, "{sigmask=");
+		if (pm[0])
+			put_sigset_sz(d, pm[0], pm[1], 8, false);
+		else
+			ptk_sb_puts(sb, "NULL");
+		ptk_sb_printf(sb, ", sigsetsize=%" PRIu64 "}", pm[1]);
+		break;
+	}
+	case SA_ITS2:
+		put_its2_at(d, v);
+		break;
+	case SA_OTIME: {
+		s64 tm;
+		if (!out_skip(d, v, &tm, sizeof(tm)))
+			ptk_sb_printf(sb, "[%" PRId64 "]", tm);
 		break;
 	}
 	case SA_P:
@@ -1333,6 +2130,12 @@ int ptk_dec_entry(struct ptk_sbuf *sb, const struct ptk_decopt *o, struct ptk_tc
 				ptk_sb_puts(sb, ", ");
 			return i;
 		}
+		if (is_inout_arg(d.sc->args[i])) {
+			if (i)
+				ptk_sb_puts(sb, ", ");
+			put_arg(&d, i);
+			return i | PTK_DEC_CONT;
+		}
 		size_t mark = sb->len;
 		if (i)
 			ptk_sb_puts(sb, ", ");
@@ -1366,19 +2169,46 @@ static const char *restart_msg(int e)
 	return NULL;
 }
 
+/* What strace adds after a successful return value: " (Timeout)", poll's revents, a date */
+static void ret_annot(struct dec *d)
+{
+	switch (d->t->nr) {
+	case __NR_poll:
+	case __NR_ppoll:
+		poll_annot(d);
+		break;
+	case __NR_select:
+	case __NR_pselect6:
+		select_annot(d, d->t->nr == __NR_pselect6);
+		break;
+	case __NR_time: {
+		char buf[64];
+		struct tm tm;
+		time_t tt = (time_t)d->rval;
+		if (localtime_r(&tt, &tm) && strftime(buf, sizeof(buf), "%FT%T%z", &tm))
+			ptk_sb_printf(d->sb, " (%s)", buf);
+		break;
+	}
+	}
+}
+
 void ptk_dec_exit(struct ptk_sbuf *sb, const struct ptk_decopt *o, struct ptk_tcb *t, int from,
 		  s64 rval, bool is_error, size_t col0)
 {
 	struct dec d;
 	size_t start = sb->len;
+	bool cont = from & PTK_DEC_CONT; /* argument from is half printed (entry part) */
 
+	from &= ~PTK_DEC_CONT;
 	dec_init(&d, sb, o, t);
 	d.rval = rval;
 	d.err = is_error;
+	d.exiting = true;
 	for (int i = from; i < d.sc->nargs; i++) {
 		size_t mark = sb->len;
 		if (i > from)
 			ptk_sb_puts(sb, ", ");
+		(void)cont;
 		if (!put_arg(&d, i)) {
 			sb->len = mark;
 			sb->p[mark] = 0;
@@ -1420,6 +2250,7 @@ void ptk_dec_exit(struct ptk_sbuf *sb, const struct ptk_decopt *o, struct ptk_tc
 	default:
 		ptk_sb_printf(sb, "= %lld", (long long)rval);
 	}
+	ret_annot(&d);
 }
 
 void ptk_dec_siginfo(struct ptk_sbuf *sb, const siginfo_t *si)

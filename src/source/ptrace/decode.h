@@ -79,6 +79,9 @@ bool ptk_dec_touches(struct ptk_tcb *t, char *const *paths, int n);
  */
 int ptk_dec_entry(struct ptk_sbuf *sb, const struct ptk_decopt *o, struct ptk_tcb *t);
 
+/* In ptk_dec_entry()'s result: the argument's entry part is printed, its exit part is not. */
+#define PTK_DEC_CONT 0x100
+
 /*
  * Decode the rest at exit: arguments from index from, ") ", spaces up to column 40 (col0 is
  * the column the line was at when sb started), and "= value" with the error name and

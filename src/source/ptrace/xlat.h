@@ -18,6 +18,7 @@ struct ptk_xlat_ent {
 struct ptk_xlat {
 	const struct ptk_xlat_ent *e;
 	size_t n;
+	const char *unknown; /* an unknown value's comment: "MADV_???" */
 };
 
 /* ptk_x_NAME for each src/source/ptrace/xlat/NAME.in */

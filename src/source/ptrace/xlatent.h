@@ -9,24 +9,55 @@ extern const struct ptk_xlat ptk_x_at_flags;
 extern const struct ptk_xlat ptk_x_cld_codes;
 extern const struct ptk_xlat ptk_x_clocks;
 extern const struct ptk_xlat ptk_x_clone_flags;
+extern const struct ptk_xlat ptk_x_close_range_flags;
+extern const struct ptk_xlat ptk_x_efd_flags;
+extern const struct ptk_xlat ptk_x_epoll_ctl_ops;
+extern const struct ptk_xlat ptk_x_epoll_events;
+extern const struct ptk_xlat ptk_x_epoll_flags;
+extern const struct ptk_xlat ptk_x_falloc_flags;
 extern const struct ptk_xlat ptk_x_fcntl_cmd;
+extern const struct ptk_xlat ptk_x_flock_ops;
+extern const struct ptk_xlat ptk_x_grnd_flags;
+extern const struct ptk_xlat ptk_x_idtype;
 extern const struct ptk_xlat ptk_x_ioctl_misc;
 extern const struct ptk_xlat ptk_x_ioctl_tty;
 extern const struct ptk_xlat ptk_x_ipproto;
+extern const struct ptk_xlat ptk_x_itimer_which;
+extern const struct ptk_xlat ptk_x_madv;
 extern const struct ptk_xlat ptk_x_map_flags;
 extern const struct ptk_xlat ptk_x_map_type;
+extern const struct ptk_xlat ptk_x_memfd_flags;
+extern const struct ptk_xlat ptk_x_mlockall_flags;
+extern const struct ptk_xlat ptk_x_mremap_flags;
 extern const struct ptk_xlat ptk_x_msg_flags;
+extern const struct ptk_xlat ptk_x_msync_flags;
 extern const struct ptk_xlat ptk_x_open_flags;
+extern const struct ptk_xlat ptk_x_pollev;
+extern const struct ptk_xlat ptk_x_prio_which;
 extern const struct ptk_xlat ptk_x_prot;
+extern const struct ptk_xlat ptk_x_rlimit;
+extern const struct ptk_xlat ptk_x_rusage_who;
+extern const struct ptk_xlat ptk_x_rwf_flags;
 extern const struct ptk_xlat ptk_x_sa_flags;
+extern const struct ptk_xlat ptk_x_sched_policy;
+extern const struct ptk_xlat ptk_x_sfd_flags;
+extern const struct ptk_xlat ptk_x_shutdown_how;
 extern const struct ptk_xlat ptk_x_si_codes;
+extern const struct ptk_xlat ptk_x_sigev_notify;
 extern const struct ptk_xlat ptk_x_sighow;
 extern const struct ptk_xlat ptk_x_sock_flags;
 extern const struct ptk_xlat ptk_x_sock_type;
+extern const struct ptk_xlat ptk_x_ss_flags;
+extern const struct ptk_xlat ptk_x_statx_attrs;
+extern const struct ptk_xlat ptk_x_statx_mask;
+extern const struct ptk_xlat ptk_x_statx_sync;
 extern const struct ptk_xlat ptk_x_tc_cflag;
 extern const struct ptk_xlat ptk_x_tc_iflag;
 extern const struct ptk_xlat ptk_x_tc_lflag;
 extern const struct ptk_xlat ptk_x_tc_oflag;
+extern const struct ptk_xlat ptk_x_tfd_flags;
+extern const struct ptk_xlat ptk_x_tfd_settime_flags;
+extern const struct ptk_xlat ptk_x_timer_flags;
 extern const struct ptk_xlat ptk_x_wait_opts;
 extern const struct ptk_xlat ptk_x_whence;
 #else
@@ -225,15 +256,6 @@ static_assert((AT_NO_AUTOMOUNT) == (0x800), "src/source/ptrace/xlat/at_flags.in:
 #ifdef AT_EMPTY_PATH
 static_assert((AT_EMPTY_PATH) == (0x1000), "src/source/ptrace/xlat/at_flags.in: AT_EMPTY_PATH is not 0x1000 in the headers");
 #endif
-#ifdef AT_EACCESS
-static_assert((AT_EACCESS) == (0x200), "src/source/ptrace/xlat/at_flags.in: AT_EACCESS is not 0x200 in the headers");
-#endif
-#ifdef AT_STATX_FORCE_SYNC
-static_assert((AT_STATX_FORCE_SYNC) == (0x2000), "src/source/ptrace/xlat/at_flags.in: AT_STATX_FORCE_SYNC is not 0x2000 in the headers");
-#endif
-#ifdef AT_STATX_DONT_SYNC
-static_assert((AT_STATX_DONT_SYNC) == (0x4000), "src/source/ptrace/xlat/at_flags.in: AT_STATX_DONT_SYNC is not 0x4000 in the headers");
-#endif
 #ifdef AT_RECURSIVE
 static_assert((AT_RECURSIVE) == (0x8000), "src/source/ptrace/xlat/at_flags.in: AT_RECURSIVE is not 0x8000 in the headers");
 #endif
@@ -360,6 +382,105 @@ static_assert((CLONE_NEWNET) == (0x40000000), "src/source/ptrace/xlat/clone_flag
 #ifdef CLONE_IO
 static_assert((CLONE_IO) == (0x80000000), "src/source/ptrace/xlat/clone_flags.in: CLONE_IO is not 0x80000000 in the headers");
 #endif
+#ifdef CLOSE_RANGE_UNSHARE
+static_assert((CLOSE_RANGE_UNSHARE) == (2), "src/source/ptrace/xlat/close_range_flags.in: CLOSE_RANGE_UNSHARE is not 2 in the headers");
+#endif
+#ifdef CLOSE_RANGE_CLOEXEC
+static_assert((CLOSE_RANGE_CLOEXEC) == (4), "src/source/ptrace/xlat/close_range_flags.in: CLOSE_RANGE_CLOEXEC is not 4 in the headers");
+#endif
+#ifdef EFD_SEMAPHORE
+static_assert((EFD_SEMAPHORE) == (1), "src/source/ptrace/xlat/efd_flags.in: EFD_SEMAPHORE is not 1 in the headers");
+#endif
+#ifdef EFD_CLOEXEC
+static_assert((EFD_CLOEXEC) == (0x80000), "src/source/ptrace/xlat/efd_flags.in: EFD_CLOEXEC is not 0x80000 in the headers");
+#endif
+#ifdef EFD_NONBLOCK
+static_assert((EFD_NONBLOCK) == (0x800), "src/source/ptrace/xlat/efd_flags.in: EFD_NONBLOCK is not 0x800 in the headers");
+#endif
+#ifdef EPOLL_CTL_ADD
+static_assert((EPOLL_CTL_ADD) == (1), "src/source/ptrace/xlat/epoll_ctl_ops.in: EPOLL_CTL_ADD is not 1 in the headers");
+#endif
+#ifdef EPOLL_CTL_DEL
+static_assert((EPOLL_CTL_DEL) == (2), "src/source/ptrace/xlat/epoll_ctl_ops.in: EPOLL_CTL_DEL is not 2 in the headers");
+#endif
+#ifdef EPOLL_CTL_MOD
+static_assert((EPOLL_CTL_MOD) == (3), "src/source/ptrace/xlat/epoll_ctl_ops.in: EPOLL_CTL_MOD is not 3 in the headers");
+#endif
+#ifdef EPOLLIN
+static_assert((EPOLLIN) == (1), "src/source/ptrace/xlat/epoll_events.in: EPOLLIN is not 1 in the headers");
+#endif
+#ifdef EPOLLPRI
+static_assert((EPOLLPRI) == (2), "src/source/ptrace/xlat/epoll_events.in: EPOLLPRI is not 2 in the headers");
+#endif
+#ifdef EPOLLOUT
+static_assert((EPOLLOUT) == (4), "src/source/ptrace/xlat/epoll_events.in: EPOLLOUT is not 4 in the headers");
+#endif
+#ifdef EPOLLERR
+static_assert((EPOLLERR) == (8), "src/source/ptrace/xlat/epoll_events.in: EPOLLERR is not 8 in the headers");
+#endif
+#ifdef EPOLLHUP
+static_assert((EPOLLHUP) == (0x10), "src/source/ptrace/xlat/epoll_events.in: EPOLLHUP is not 0x10 in the headers");
+#endif
+#ifdef EPOLLNVAL
+static_assert((EPOLLNVAL) == (0x20), "src/source/ptrace/xlat/epoll_events.in: EPOLLNVAL is not 0x20 in the headers");
+#endif
+#ifdef EPOLLRDNORM
+static_assert((EPOLLRDNORM) == (0x40), "src/source/ptrace/xlat/epoll_events.in: EPOLLRDNORM is not 0x40 in the headers");
+#endif
+#ifdef EPOLLRDBAND
+static_assert((EPOLLRDBAND) == (0x80), "src/source/ptrace/xlat/epoll_events.in: EPOLLRDBAND is not 0x80 in the headers");
+#endif
+#ifdef EPOLLWRNORM
+static_assert((EPOLLWRNORM) == (0x100), "src/source/ptrace/xlat/epoll_events.in: EPOLLWRNORM is not 0x100 in the headers");
+#endif
+#ifdef EPOLLWRBAND
+static_assert((EPOLLWRBAND) == (0x200), "src/source/ptrace/xlat/epoll_events.in: EPOLLWRBAND is not 0x200 in the headers");
+#endif
+#ifdef EPOLLMSG
+static_assert((EPOLLMSG) == (0x400), "src/source/ptrace/xlat/epoll_events.in: EPOLLMSG is not 0x400 in the headers");
+#endif
+#ifdef EPOLLRDHUP
+static_assert((EPOLLRDHUP) == (0x2000), "src/source/ptrace/xlat/epoll_events.in: EPOLLRDHUP is not 0x2000 in the headers");
+#endif
+#ifdef EPOLL_URING_WAKE
+static_assert((EPOLL_URING_WAKE) == (0x8000000), "src/source/ptrace/xlat/epoll_events.in: EPOLL_URING_WAKE is not 0x8000000 in the headers");
+#endif
+#ifdef EPOLLEXCLUSIVE
+static_assert((EPOLLEXCLUSIVE) == (0x10000000), "src/source/ptrace/xlat/epoll_events.in: EPOLLEXCLUSIVE is not 0x10000000 in the headers");
+#endif
+#ifdef EPOLLWAKEUP
+static_assert((EPOLLWAKEUP) == (0x20000000), "src/source/ptrace/xlat/epoll_events.in: EPOLLWAKEUP is not 0x20000000 in the headers");
+#endif
+#ifdef EPOLLONESHOT
+static_assert((EPOLLONESHOT) == (0x40000000), "src/source/ptrace/xlat/epoll_events.in: EPOLLONESHOT is not 0x40000000 in the headers");
+#endif
+#ifdef EPOLLET
+static_assert((EPOLLET) == (0x80000000), "src/source/ptrace/xlat/epoll_events.in: EPOLLET is not 0x80000000 in the headers");
+#endif
+#ifdef EPOLL_CLOEXEC
+static_assert((EPOLL_CLOEXEC) == (0x80000), "src/source/ptrace/xlat/epoll_flags.in: EPOLL_CLOEXEC is not 0x80000 in the headers");
+#endif
+#ifdef FALLOC_FL_KEEP_SIZE
+static_assert((FALLOC_FL_KEEP_SIZE) == (1), "src/source/ptrace/xlat/falloc_flags.in: FALLOC_FL_KEEP_SIZE is not 1 in the headers");
+#endif
+#ifdef FALLOC_FL_PUNCH_HOLE
+static_assert((FALLOC_FL_PUNCH_HOLE) == (2), "src/source/ptrace/xlat/falloc_flags.in: FALLOC_FL_PUNCH_HOLE is not 2 in the headers");
+#endif
+#ifdef FALLOC_FL_NO_HIDE_STALE
+static_assert((FALLOC_FL_NO_HIDE_STALE) == (4), "src/source/ptrace/xlat/falloc_flags.in: FALLOC_FL_NO_HIDE_STALE is not 4 in the headers");
+#endif
+#ifdef FALLOC_FL_COLLAPSE_RANGE
+static_assert((FALLOC_FL_COLLAPSE_RANGE) == (8), "src/source/ptrace/xlat/falloc_flags.in: FALLOC_FL_COLLAPSE_RANGE is not 8 in the headers");
+#endif
+#ifdef FALLOC_FL_ZERO_RANGE
+static_assert((FALLOC_FL_ZERO_RANGE) == (0x10), "src/source/ptrace/xlat/falloc_flags.in: FALLOC_FL_ZERO_RANGE is not 0x10 in the headers");
+#endif
+#ifdef FALLOC_FL_INSERT_RANGE
+static_assert((FALLOC_FL_INSERT_RANGE) == (0x20), "src/source/ptrace/xlat/falloc_flags.in: FALLOC_FL_INSERT_RANGE is not 0x20 in the headers");
+#endif
+#ifdef FALLOC_FL_UNSHARE_RANGE
+static_assert((FALLOC_FL_UNSHARE_RANGE) == (0x40), "src/source/ptrace/xlat/falloc_flags.in: FALLOC_FL_UNSHARE_RANGE is not 0x40 in the headers");
+#endif
 #ifdef F_DUPFD
 static_assert((F_DUPFD) == (0), "src/source/ptrace/xlat/fcntl_cmd.in: F_DUPFD is not 0 in the headers");
 #endif
@@ -434,6 +555,48 @@ static_assert((F_ADD_SEALS) == (1033), "src/source/ptrace/xlat/fcntl_cmd.in: F_A
 #endif
 #ifdef F_GET_SEALS
 static_assert((F_GET_SEALS) == (1034), "src/source/ptrace/xlat/fcntl_cmd.in: F_GET_SEALS is not 1034 in the headers");
+#endif
+#ifdef LOCK_SH
+static_assert((LOCK_SH) == (1), "src/source/ptrace/xlat/flock_ops.in: LOCK_SH is not 1 in the headers");
+#endif
+#ifdef LOCK_EX
+static_assert((LOCK_EX) == (2), "src/source/ptrace/xlat/flock_ops.in: LOCK_EX is not 2 in the headers");
+#endif
+#ifdef LOCK_NB
+static_assert((LOCK_NB) == (4), "src/source/ptrace/xlat/flock_ops.in: LOCK_NB is not 4 in the headers");
+#endif
+#ifdef LOCK_UN
+static_assert((LOCK_UN) == (8), "src/source/ptrace/xlat/flock_ops.in: LOCK_UN is not 8 in the headers");
+#endif
+#ifdef LOCK_MAND
+static_assert((LOCK_MAND) == (32), "src/source/ptrace/xlat/flock_ops.in: LOCK_MAND is not 32 in the headers");
+#endif
+#ifdef LOCK_READ
+static_assert((LOCK_READ) == (64), "src/source/ptrace/xlat/flock_ops.in: LOCK_READ is not 64 in the headers");
+#endif
+#ifdef LOCK_WRITE
+static_assert((LOCK_WRITE) == (128), "src/source/ptrace/xlat/flock_ops.in: LOCK_WRITE is not 128 in the headers");
+#endif
+#ifdef GRND_NONBLOCK
+static_assert((GRND_NONBLOCK) == (1), "src/source/ptrace/xlat/grnd_flags.in: GRND_NONBLOCK is not 1 in the headers");
+#endif
+#ifdef GRND_RANDOM
+static_assert((GRND_RANDOM) == (2), "src/source/ptrace/xlat/grnd_flags.in: GRND_RANDOM is not 2 in the headers");
+#endif
+#ifdef GRND_INSECURE
+static_assert((GRND_INSECURE) == (4), "src/source/ptrace/xlat/grnd_flags.in: GRND_INSECURE is not 4 in the headers");
+#endif
+#ifdef P_ALL
+static_assert((P_ALL) == (0), "src/source/ptrace/xlat/idtype.in: P_ALL is not 0 in the headers");
+#endif
+#ifdef P_PID
+static_assert((P_PID) == (1), "src/source/ptrace/xlat/idtype.in: P_PID is not 1 in the headers");
+#endif
+#ifdef P_PGID
+static_assert((P_PGID) == (2), "src/source/ptrace/xlat/idtype.in: P_PGID is not 2 in the headers");
+#endif
+#ifdef P_PIDFD
+static_assert((P_PIDFD) == (3), "src/source/ptrace/xlat/idtype.in: P_PIDFD is not 3 in the headers");
 #endif
 #ifdef FS_IOC_GETFLAGS
 static_assert((FS_IOC_GETFLAGS) == (0x80086601), "src/source/ptrace/xlat/ioctl_misc.in: FS_IOC_GETFLAGS is not 0x80086601 in the headers");
@@ -714,6 +877,90 @@ static_assert((IPPROTO_RAW) == (0xff), "src/source/ptrace/xlat/ipproto.in: IPPRO
 #ifdef IPPROTO_MPTCP
 static_assert((IPPROTO_MPTCP) == (0x106), "src/source/ptrace/xlat/ipproto.in: IPPROTO_MPTCP is not 0x106 in the headers");
 #endif
+#ifdef ITIMER_REAL
+static_assert((ITIMER_REAL) == (0), "src/source/ptrace/xlat/itimer_which.in: ITIMER_REAL is not 0 in the headers");
+#endif
+#ifdef ITIMER_VIRTUAL
+static_assert((ITIMER_VIRTUAL) == (1), "src/source/ptrace/xlat/itimer_which.in: ITIMER_VIRTUAL is not 1 in the headers");
+#endif
+#ifdef ITIMER_PROF
+static_assert((ITIMER_PROF) == (2), "src/source/ptrace/xlat/itimer_which.in: ITIMER_PROF is not 2 in the headers");
+#endif
+#ifdef MADV_NORMAL
+static_assert((MADV_NORMAL) == (0), "src/source/ptrace/xlat/madv.in: MADV_NORMAL is not 0 in the headers");
+#endif
+#ifdef MADV_RANDOM
+static_assert((MADV_RANDOM) == (1), "src/source/ptrace/xlat/madv.in: MADV_RANDOM is not 1 in the headers");
+#endif
+#ifdef MADV_SEQUENTIAL
+static_assert((MADV_SEQUENTIAL) == (2), "src/source/ptrace/xlat/madv.in: MADV_SEQUENTIAL is not 2 in the headers");
+#endif
+#ifdef MADV_WILLNEED
+static_assert((MADV_WILLNEED) == (3), "src/source/ptrace/xlat/madv.in: MADV_WILLNEED is not 3 in the headers");
+#endif
+#ifdef MADV_DONTNEED
+static_assert((MADV_DONTNEED) == (4), "src/source/ptrace/xlat/madv.in: MADV_DONTNEED is not 4 in the headers");
+#endif
+#ifdef MADV_FREE
+static_assert((MADV_FREE) == (8), "src/source/ptrace/xlat/madv.in: MADV_FREE is not 8 in the headers");
+#endif
+#ifdef MADV_REMOVE
+static_assert((MADV_REMOVE) == (9), "src/source/ptrace/xlat/madv.in: MADV_REMOVE is not 9 in the headers");
+#endif
+#ifdef MADV_DONTFORK
+static_assert((MADV_DONTFORK) == (0xa), "src/source/ptrace/xlat/madv.in: MADV_DONTFORK is not 0xa in the headers");
+#endif
+#ifdef MADV_DOFORK
+static_assert((MADV_DOFORK) == (0xb), "src/source/ptrace/xlat/madv.in: MADV_DOFORK is not 0xb in the headers");
+#endif
+#ifdef MADV_MERGEABLE
+static_assert((MADV_MERGEABLE) == (0xc), "src/source/ptrace/xlat/madv.in: MADV_MERGEABLE is not 0xc in the headers");
+#endif
+#ifdef MADV_UNMERGEABLE
+static_assert((MADV_UNMERGEABLE) == (0xd), "src/source/ptrace/xlat/madv.in: MADV_UNMERGEABLE is not 0xd in the headers");
+#endif
+#ifdef MADV_HUGEPAGE
+static_assert((MADV_HUGEPAGE) == (0xe), "src/source/ptrace/xlat/madv.in: MADV_HUGEPAGE is not 0xe in the headers");
+#endif
+#ifdef MADV_NOHUGEPAGE
+static_assert((MADV_NOHUGEPAGE) == (0xf), "src/source/ptrace/xlat/madv.in: MADV_NOHUGEPAGE is not 0xf in the headers");
+#endif
+#ifdef MADV_DONTDUMP
+static_assert((MADV_DONTDUMP) == (0x10), "src/source/ptrace/xlat/madv.in: MADV_DONTDUMP is not 0x10 in the headers");
+#endif
+#ifdef MADV_DODUMP
+static_assert((MADV_DODUMP) == (0x11), "src/source/ptrace/xlat/madv.in: MADV_DODUMP is not 0x11 in the headers");
+#endif
+#ifdef MADV_WIPEONFORK
+static_assert((MADV_WIPEONFORK) == (0x12), "src/source/ptrace/xlat/madv.in: MADV_WIPEONFORK is not 0x12 in the headers");
+#endif
+#ifdef MADV_KEEPONFORK
+static_assert((MADV_KEEPONFORK) == (0x13), "src/source/ptrace/xlat/madv.in: MADV_KEEPONFORK is not 0x13 in the headers");
+#endif
+#ifdef MADV_COLD
+static_assert((MADV_COLD) == (0x14), "src/source/ptrace/xlat/madv.in: MADV_COLD is not 0x14 in the headers");
+#endif
+#ifdef MADV_PAGEOUT
+static_assert((MADV_PAGEOUT) == (0x15), "src/source/ptrace/xlat/madv.in: MADV_PAGEOUT is not 0x15 in the headers");
+#endif
+#ifdef MADV_POPULATE_READ
+static_assert((MADV_POPULATE_READ) == (0x16), "src/source/ptrace/xlat/madv.in: MADV_POPULATE_READ is not 0x16 in the headers");
+#endif
+#ifdef MADV_POPULATE_WRITE
+static_assert((MADV_POPULATE_WRITE) == (0x17), "src/source/ptrace/xlat/madv.in: MADV_POPULATE_WRITE is not 0x17 in the headers");
+#endif
+#ifdef MADV_DONTNEED_LOCKED
+static_assert((MADV_DONTNEED_LOCKED) == (24), "src/source/ptrace/xlat/madv.in: MADV_DONTNEED_LOCKED is not 24 in the headers");
+#endif
+#ifdef MADV_COLLAPSE
+static_assert((MADV_COLLAPSE) == (25), "src/source/ptrace/xlat/madv.in: MADV_COLLAPSE is not 25 in the headers");
+#endif
+#ifdef MADV_HWPOISON
+static_assert((MADV_HWPOISON) == (0x64), "src/source/ptrace/xlat/madv.in: MADV_HWPOISON is not 0x64 in the headers");
+#endif
+#ifdef MADV_SOFT_OFFLINE
+static_assert((MADV_SOFT_OFFLINE) == (101), "src/source/ptrace/xlat/madv.in: MADV_SOFT_OFFLINE is not 101 in the headers");
+#endif
 #ifdef MAP_FIXED
 static_assert((MAP_FIXED) == (0x10), "src/source/ptrace/xlat/map_flags.in: MAP_FIXED is not 0x10 in the headers");
 #endif
@@ -770,6 +1017,39 @@ static_assert((MAP_PRIVATE) == (2), "src/source/ptrace/xlat/map_type.in: MAP_PRI
 #endif
 #ifdef MAP_SHARED_VALIDATE
 static_assert((MAP_SHARED_VALIDATE) == (3), "src/source/ptrace/xlat/map_type.in: MAP_SHARED_VALIDATE is not 3 in the headers");
+#endif
+#ifdef MFD_CLOEXEC
+static_assert((MFD_CLOEXEC) == (1), "src/source/ptrace/xlat/memfd_flags.in: MFD_CLOEXEC is not 1 in the headers");
+#endif
+#ifdef MFD_ALLOW_SEALING
+static_assert((MFD_ALLOW_SEALING) == (2), "src/source/ptrace/xlat/memfd_flags.in: MFD_ALLOW_SEALING is not 2 in the headers");
+#endif
+#ifdef MFD_HUGETLB
+static_assert((MFD_HUGETLB) == (4), "src/source/ptrace/xlat/memfd_flags.in: MFD_HUGETLB is not 4 in the headers");
+#endif
+#ifdef MFD_NOEXEC_SEAL
+static_assert((MFD_NOEXEC_SEAL) == (8), "src/source/ptrace/xlat/memfd_flags.in: MFD_NOEXEC_SEAL is not 8 in the headers");
+#endif
+#ifdef MFD_EXEC
+static_assert((MFD_EXEC) == (16), "src/source/ptrace/xlat/memfd_flags.in: MFD_EXEC is not 16 in the headers");
+#endif
+#ifdef MCL_CURRENT
+static_assert((MCL_CURRENT) == (1), "src/source/ptrace/xlat/mlockall_flags.in: MCL_CURRENT is not 1 in the headers");
+#endif
+#ifdef MCL_FUTURE
+static_assert((MCL_FUTURE) == (2), "src/source/ptrace/xlat/mlockall_flags.in: MCL_FUTURE is not 2 in the headers");
+#endif
+#ifdef MCL_ONFAULT
+static_assert((MCL_ONFAULT) == (4), "src/source/ptrace/xlat/mlockall_flags.in: MCL_ONFAULT is not 4 in the headers");
+#endif
+#ifdef MREMAP_MAYMOVE
+static_assert((MREMAP_MAYMOVE) == (1), "src/source/ptrace/xlat/mremap_flags.in: MREMAP_MAYMOVE is not 1 in the headers");
+#endif
+#ifdef MREMAP_FIXED
+static_assert((MREMAP_FIXED) == (2), "src/source/ptrace/xlat/mremap_flags.in: MREMAP_FIXED is not 2 in the headers");
+#endif
+#ifdef MREMAP_DONTUNMAP
+static_assert((MREMAP_DONTUNMAP) == (4), "src/source/ptrace/xlat/mremap_flags.in: MREMAP_DONTUNMAP is not 4 in the headers");
 #endif
 #ifdef MSG_OOB
 static_assert((MSG_OOB) == (1), "src/source/ptrace/xlat/msg_flags.in: MSG_OOB is not 1 in the headers");
@@ -834,6 +1114,15 @@ static_assert((MSG_FASTOPEN) == (0x20000000), "src/source/ptrace/xlat/msg_flags.
 #ifdef MSG_CMSG_CLOEXEC
 static_assert((MSG_CMSG_CLOEXEC) == (0x40000000), "src/source/ptrace/xlat/msg_flags.in: MSG_CMSG_CLOEXEC is not 0x40000000 in the headers");
 #endif
+#ifdef MS_ASYNC
+static_assert((MS_ASYNC) == (1), "src/source/ptrace/xlat/msync_flags.in: MS_ASYNC is not 1 in the headers");
+#endif
+#ifdef MS_INVALIDATE
+static_assert((MS_INVALIDATE) == (2), "src/source/ptrace/xlat/msync_flags.in: MS_INVALIDATE is not 2 in the headers");
+#endif
+#ifdef MS_SYNC
+static_assert((MS_SYNC) == (4), "src/source/ptrace/xlat/msync_flags.in: MS_SYNC is not 4 in the headers");
+#endif
 #ifdef O_CREAT
 static_assert((O_CREAT) == (0x40), "src/source/ptrace/xlat/open_flags.in: O_CREAT is not 0x40 in the headers");
 #endif
@@ -854,6 +1143,9 @@ static_assert((O_NONBLOCK) == (0x800), "src/source/ptrace/xlat/open_flags.in: O_
 #endif
 #ifdef O_SYNC
 static_assert((O_SYNC) == (0x101000), "src/source/ptrace/xlat/open_flags.in: O_SYNC is not 0x101000 in the headers");
+#endif
+#ifdef __O_SYNC
+static_assert((__O_SYNC) == (0x100000), "src/source/ptrace/xlat/open_flags.in: __O_SYNC is not 0x100000 in the headers");
 #endif
 #ifdef O_DSYNC
 static_assert((O_DSYNC) == (0x1000), "src/source/ptrace/xlat/open_flags.in: O_DSYNC is not 0x1000 in the headers");
@@ -882,6 +1174,54 @@ static_assert((O_DIRECTORY) == (0x10000), "src/source/ptrace/xlat/open_flags.in:
 #ifdef O_ASYNC
 static_assert((O_ASYNC) == (0x2000), "src/source/ptrace/xlat/open_flags.in: O_ASYNC is not 0x2000 in the headers");
 #endif
+#ifdef POLLIN
+static_assert((POLLIN) == (1), "src/source/ptrace/xlat/pollev.in: POLLIN is not 1 in the headers");
+#endif
+#ifdef POLLPRI
+static_assert((POLLPRI) == (2), "src/source/ptrace/xlat/pollev.in: POLLPRI is not 2 in the headers");
+#endif
+#ifdef POLLOUT
+static_assert((POLLOUT) == (4), "src/source/ptrace/xlat/pollev.in: POLLOUT is not 4 in the headers");
+#endif
+#ifdef POLLERR
+static_assert((POLLERR) == (8), "src/source/ptrace/xlat/pollev.in: POLLERR is not 8 in the headers");
+#endif
+#ifdef POLLHUP
+static_assert((POLLHUP) == (0x10), "src/source/ptrace/xlat/pollev.in: POLLHUP is not 0x10 in the headers");
+#endif
+#ifdef POLLNVAL
+static_assert((POLLNVAL) == (0x20), "src/source/ptrace/xlat/pollev.in: POLLNVAL is not 0x20 in the headers");
+#endif
+#ifdef POLLRDNORM
+static_assert((POLLRDNORM) == (0x40), "src/source/ptrace/xlat/pollev.in: POLLRDNORM is not 0x40 in the headers");
+#endif
+#ifdef POLLRDBAND
+static_assert((POLLRDBAND) == (0x80), "src/source/ptrace/xlat/pollev.in: POLLRDBAND is not 0x80 in the headers");
+#endif
+#ifdef POLLWRNORM
+static_assert((POLLWRNORM) == (0x100), "src/source/ptrace/xlat/pollev.in: POLLWRNORM is not 0x100 in the headers");
+#endif
+#ifdef POLLWRBAND
+static_assert((POLLWRBAND) == (0x200), "src/source/ptrace/xlat/pollev.in: POLLWRBAND is not 0x200 in the headers");
+#endif
+#ifdef POLLMSG
+static_assert((POLLMSG) == (0x400), "src/source/ptrace/xlat/pollev.in: POLLMSG is not 0x400 in the headers");
+#endif
+#ifdef POLLREMOVE
+static_assert((POLLREMOVE) == (0x1000), "src/source/ptrace/xlat/pollev.in: POLLREMOVE is not 0x1000 in the headers");
+#endif
+#ifdef POLLRDHUP
+static_assert((POLLRDHUP) == (0x2000), "src/source/ptrace/xlat/pollev.in: POLLRDHUP is not 0x2000 in the headers");
+#endif
+#ifdef PRIO_PROCESS
+static_assert((PRIO_PROCESS) == (0), "src/source/ptrace/xlat/prio_which.in: PRIO_PROCESS is not 0 in the headers");
+#endif
+#ifdef PRIO_PGRP
+static_assert((PRIO_PGRP) == (1), "src/source/ptrace/xlat/prio_which.in: PRIO_PGRP is not 1 in the headers");
+#endif
+#ifdef PRIO_USER
+static_assert((PRIO_USER) == (2), "src/source/ptrace/xlat/prio_which.in: PRIO_USER is not 2 in the headers");
+#endif
 #ifdef PROT_READ
 static_assert((PROT_READ) == (1), "src/source/ptrace/xlat/prot.in: PROT_READ is not 1 in the headers");
 #endif
@@ -902,6 +1242,78 @@ static_assert((PROT_GROWSDOWN) == (0x1000000), "src/source/ptrace/xlat/prot.in: 
 #endif
 #ifdef PROT_GROWSUP
 static_assert((PROT_GROWSUP) == (0x2000000), "src/source/ptrace/xlat/prot.in: PROT_GROWSUP is not 0x2000000 in the headers");
+#endif
+#ifdef RLIMIT_CPU
+static_assert((RLIMIT_CPU) == (0), "src/source/ptrace/xlat/rlimit.in: RLIMIT_CPU is not 0 in the headers");
+#endif
+#ifdef RLIMIT_FSIZE
+static_assert((RLIMIT_FSIZE) == (1), "src/source/ptrace/xlat/rlimit.in: RLIMIT_FSIZE is not 1 in the headers");
+#endif
+#ifdef RLIMIT_DATA
+static_assert((RLIMIT_DATA) == (2), "src/source/ptrace/xlat/rlimit.in: RLIMIT_DATA is not 2 in the headers");
+#endif
+#ifdef RLIMIT_STACK
+static_assert((RLIMIT_STACK) == (3), "src/source/ptrace/xlat/rlimit.in: RLIMIT_STACK is not 3 in the headers");
+#endif
+#ifdef RLIMIT_CORE
+static_assert((RLIMIT_CORE) == (4), "src/source/ptrace/xlat/rlimit.in: RLIMIT_CORE is not 4 in the headers");
+#endif
+#ifdef RLIMIT_RSS
+static_assert((RLIMIT_RSS) == (5), "src/source/ptrace/xlat/rlimit.in: RLIMIT_RSS is not 5 in the headers");
+#endif
+#ifdef RLIMIT_NPROC
+static_assert((RLIMIT_NPROC) == (6), "src/source/ptrace/xlat/rlimit.in: RLIMIT_NPROC is not 6 in the headers");
+#endif
+#ifdef RLIMIT_NOFILE
+static_assert((RLIMIT_NOFILE) == (7), "src/source/ptrace/xlat/rlimit.in: RLIMIT_NOFILE is not 7 in the headers");
+#endif
+#ifdef RLIMIT_MEMLOCK
+static_assert((RLIMIT_MEMLOCK) == (8), "src/source/ptrace/xlat/rlimit.in: RLIMIT_MEMLOCK is not 8 in the headers");
+#endif
+#ifdef RLIMIT_AS
+static_assert((RLIMIT_AS) == (9), "src/source/ptrace/xlat/rlimit.in: RLIMIT_AS is not 9 in the headers");
+#endif
+#ifdef RLIMIT_LOCKS
+static_assert((RLIMIT_LOCKS) == (0xa), "src/source/ptrace/xlat/rlimit.in: RLIMIT_LOCKS is not 0xa in the headers");
+#endif
+#ifdef RLIMIT_SIGPENDING
+static_assert((RLIMIT_SIGPENDING) == (0xb), "src/source/ptrace/xlat/rlimit.in: RLIMIT_SIGPENDING is not 0xb in the headers");
+#endif
+#ifdef RLIMIT_MSGQUEUE
+static_assert((RLIMIT_MSGQUEUE) == (0xc), "src/source/ptrace/xlat/rlimit.in: RLIMIT_MSGQUEUE is not 0xc in the headers");
+#endif
+#ifdef RLIMIT_NICE
+static_assert((RLIMIT_NICE) == (0xd), "src/source/ptrace/xlat/rlimit.in: RLIMIT_NICE is not 0xd in the headers");
+#endif
+#ifdef RLIMIT_RTPRIO
+static_assert((RLIMIT_RTPRIO) == (0xe), "src/source/ptrace/xlat/rlimit.in: RLIMIT_RTPRIO is not 0xe in the headers");
+#endif
+#ifdef RLIMIT_RTTIME
+static_assert((RLIMIT_RTTIME) == (0xf), "src/source/ptrace/xlat/rlimit.in: RLIMIT_RTTIME is not 0xf in the headers");
+#endif
+#ifdef RUSAGE_SELF
+static_assert((RUSAGE_SELF) == (0), "src/source/ptrace/xlat/rusage_who.in: RUSAGE_SELF is not 0 in the headers");
+#endif
+#ifdef RUSAGE_CHILDREN
+static_assert((RUSAGE_CHILDREN) == (-1), "src/source/ptrace/xlat/rusage_who.in: RUSAGE_CHILDREN is not -1 in the headers");
+#endif
+#ifdef RUSAGE_THREAD
+static_assert((RUSAGE_THREAD) == (1), "src/source/ptrace/xlat/rusage_who.in: RUSAGE_THREAD is not 1 in the headers");
+#endif
+#ifdef RWF_HIPRI
+static_assert((RWF_HIPRI) == (1), "src/source/ptrace/xlat/rwf_flags.in: RWF_HIPRI is not 1 in the headers");
+#endif
+#ifdef RWF_DSYNC
+static_assert((RWF_DSYNC) == (2), "src/source/ptrace/xlat/rwf_flags.in: RWF_DSYNC is not 2 in the headers");
+#endif
+#ifdef RWF_SYNC
+static_assert((RWF_SYNC) == (4), "src/source/ptrace/xlat/rwf_flags.in: RWF_SYNC is not 4 in the headers");
+#endif
+#ifdef RWF_NOWAIT
+static_assert((RWF_NOWAIT) == (8), "src/source/ptrace/xlat/rwf_flags.in: RWF_NOWAIT is not 8 in the headers");
+#endif
+#ifdef RWF_APPEND
+static_assert((RWF_APPEND) == (0x10), "src/source/ptrace/xlat/rwf_flags.in: RWF_APPEND is not 0x10 in the headers");
 #endif
 #ifdef SA_NOCLDSTOP
 static_assert((SA_NOCLDSTOP) == (1), "src/source/ptrace/xlat/sa_flags.in: SA_NOCLDSTOP is not 1 in the headers");
@@ -926,6 +1338,42 @@ static_assert((SA_NODEFER) == (0x40000000), "src/source/ptrace/xlat/sa_flags.in:
 #endif
 #ifdef SA_RESETHAND
 static_assert((SA_RESETHAND) == (0x80000000), "src/source/ptrace/xlat/sa_flags.in: SA_RESETHAND is not 0x80000000 in the headers");
+#endif
+#ifdef SCHED_OTHER
+static_assert((SCHED_OTHER) == (0), "src/source/ptrace/xlat/sched_policy.in: SCHED_OTHER is not 0 in the headers");
+#endif
+#ifdef SCHED_FIFO
+static_assert((SCHED_FIFO) == (1), "src/source/ptrace/xlat/sched_policy.in: SCHED_FIFO is not 1 in the headers");
+#endif
+#ifdef SCHED_RR
+static_assert((SCHED_RR) == (2), "src/source/ptrace/xlat/sched_policy.in: SCHED_RR is not 2 in the headers");
+#endif
+#ifdef SCHED_BATCH
+static_assert((SCHED_BATCH) == (3), "src/source/ptrace/xlat/sched_policy.in: SCHED_BATCH is not 3 in the headers");
+#endif
+#ifdef SCHED_ISO
+static_assert((SCHED_ISO) == (4), "src/source/ptrace/xlat/sched_policy.in: SCHED_ISO is not 4 in the headers");
+#endif
+#ifdef SCHED_IDLE
+static_assert((SCHED_IDLE) == (5), "src/source/ptrace/xlat/sched_policy.in: SCHED_IDLE is not 5 in the headers");
+#endif
+#ifdef SCHED_DEADLINE
+static_assert((SCHED_DEADLINE) == (6), "src/source/ptrace/xlat/sched_policy.in: SCHED_DEADLINE is not 6 in the headers");
+#endif
+#ifdef SFD_CLOEXEC
+static_assert((SFD_CLOEXEC) == (0x80000), "src/source/ptrace/xlat/sfd_flags.in: SFD_CLOEXEC is not 0x80000 in the headers");
+#endif
+#ifdef SFD_NONBLOCK
+static_assert((SFD_NONBLOCK) == (0x800), "src/source/ptrace/xlat/sfd_flags.in: SFD_NONBLOCK is not 0x800 in the headers");
+#endif
+#ifdef SHUT_RD
+static_assert((SHUT_RD) == (0), "src/source/ptrace/xlat/shutdown_how.in: SHUT_RD is not 0 in the headers");
+#endif
+#ifdef SHUT_WR
+static_assert((SHUT_WR) == (1), "src/source/ptrace/xlat/shutdown_how.in: SHUT_WR is not 1 in the headers");
+#endif
+#ifdef SHUT_RDWR
+static_assert((SHUT_RDWR) == (2), "src/source/ptrace/xlat/shutdown_how.in: SHUT_RDWR is not 2 in the headers");
 #endif
 #ifdef SI_USER
 static_assert((SI_USER) == (0), "src/source/ptrace/xlat/si_codes.in: SI_USER is not 0 in the headers");
@@ -956,6 +1404,18 @@ static_assert((SI_DETHREAD) == (-7), "src/source/ptrace/xlat/si_codes.in: SI_DET
 #endif
 #ifdef SI_ASYNCNL
 static_assert((SI_ASYNCNL) == (-60), "src/source/ptrace/xlat/si_codes.in: SI_ASYNCNL is not -60 in the headers");
+#endif
+#ifdef SIGEV_SIGNAL
+static_assert((SIGEV_SIGNAL) == (0), "src/source/ptrace/xlat/sigev_notify.in: SIGEV_SIGNAL is not 0 in the headers");
+#endif
+#ifdef SIGEV_NONE
+static_assert((SIGEV_NONE) == (1), "src/source/ptrace/xlat/sigev_notify.in: SIGEV_NONE is not 1 in the headers");
+#endif
+#ifdef SIGEV_THREAD
+static_assert((SIGEV_THREAD) == (2), "src/source/ptrace/xlat/sigev_notify.in: SIGEV_THREAD is not 2 in the headers");
+#endif
+#ifdef SIGEV_THREAD_ID
+static_assert((SIGEV_THREAD_ID) == (4), "src/source/ptrace/xlat/sigev_notify.in: SIGEV_THREAD_ID is not 4 in the headers");
 #endif
 #ifdef SIG_BLOCK
 static_assert((SIG_BLOCK) == (0), "src/source/ptrace/xlat/sighow.in: SIG_BLOCK is not 0 in the headers");
@@ -992,6 +1452,96 @@ static_assert((SOCK_DCCP) == (6), "src/source/ptrace/xlat/sock_type.in: SOCK_DCC
 #endif
 #ifdef SOCK_PACKET
 static_assert((SOCK_PACKET) == (10), "src/source/ptrace/xlat/sock_type.in: SOCK_PACKET is not 10 in the headers");
+#endif
+#ifdef SS_ONSTACK
+static_assert((SS_ONSTACK) == (1), "src/source/ptrace/xlat/ss_flags.in: SS_ONSTACK is not 1 in the headers");
+#endif
+#ifdef SS_DISABLE
+static_assert((SS_DISABLE) == (2), "src/source/ptrace/xlat/ss_flags.in: SS_DISABLE is not 2 in the headers");
+#endif
+#ifdef SS_AUTODISARM
+static_assert((SS_AUTODISARM) == (0x80000000), "src/source/ptrace/xlat/ss_flags.in: SS_AUTODISARM is not 0x80000000 in the headers");
+#endif
+#ifdef STATX_ATTR_COMPRESSED
+static_assert((STATX_ATTR_COMPRESSED) == (4), "src/source/ptrace/xlat/statx_attrs.in: STATX_ATTR_COMPRESSED is not 4 in the headers");
+#endif
+#ifdef STATX_ATTR_IMMUTABLE
+static_assert((STATX_ATTR_IMMUTABLE) == (0x10), "src/source/ptrace/xlat/statx_attrs.in: STATX_ATTR_IMMUTABLE is not 0x10 in the headers");
+#endif
+#ifdef STATX_ATTR_APPEND
+static_assert((STATX_ATTR_APPEND) == (0x20), "src/source/ptrace/xlat/statx_attrs.in: STATX_ATTR_APPEND is not 0x20 in the headers");
+#endif
+#ifdef STATX_ATTR_NODUMP
+static_assert((STATX_ATTR_NODUMP) == (0x40), "src/source/ptrace/xlat/statx_attrs.in: STATX_ATTR_NODUMP is not 0x40 in the headers");
+#endif
+#ifdef STATX_ATTR_ENCRYPTED
+static_assert((STATX_ATTR_ENCRYPTED) == (0x800), "src/source/ptrace/xlat/statx_attrs.in: STATX_ATTR_ENCRYPTED is not 0x800 in the headers");
+#endif
+#ifdef STATX_ATTR_AUTOMOUNT
+static_assert((STATX_ATTR_AUTOMOUNT) == (0x1000), "src/source/ptrace/xlat/statx_attrs.in: STATX_ATTR_AUTOMOUNT is not 0x1000 in the headers");
+#endif
+#ifdef STATX_ATTR_MOUNT_ROOT
+static_assert((STATX_ATTR_MOUNT_ROOT) == (0x2000), "src/source/ptrace/xlat/statx_attrs.in: STATX_ATTR_MOUNT_ROOT is not 0x2000 in the headers");
+#endif
+#ifdef STATX_ATTR_VERITY
+static_assert((STATX_ATTR_VERITY) == (0x100000), "src/source/ptrace/xlat/statx_attrs.in: STATX_ATTR_VERITY is not 0x100000 in the headers");
+#endif
+#ifdef STATX_ATTR_DAX
+static_assert((STATX_ATTR_DAX) == (0x200000), "src/source/ptrace/xlat/statx_attrs.in: STATX_ATTR_DAX is not 0x200000 in the headers");
+#endif
+#ifdef STATX_ALL
+static_assert((STATX_ALL) == (0xfff), "src/source/ptrace/xlat/statx_mask.in: STATX_ALL is not 0xfff in the headers");
+#endif
+#ifdef STATX_TYPE
+static_assert((STATX_TYPE) == (1), "src/source/ptrace/xlat/statx_mask.in: STATX_TYPE is not 1 in the headers");
+#endif
+#ifdef STATX_MODE
+static_assert((STATX_MODE) == (2), "src/source/ptrace/xlat/statx_mask.in: STATX_MODE is not 2 in the headers");
+#endif
+#ifdef STATX_NLINK
+static_assert((STATX_NLINK) == (4), "src/source/ptrace/xlat/statx_mask.in: STATX_NLINK is not 4 in the headers");
+#endif
+#ifdef STATX_UID
+static_assert((STATX_UID) == (8), "src/source/ptrace/xlat/statx_mask.in: STATX_UID is not 8 in the headers");
+#endif
+#ifdef STATX_GID
+static_assert((STATX_GID) == (0x10), "src/source/ptrace/xlat/statx_mask.in: STATX_GID is not 0x10 in the headers");
+#endif
+#ifdef STATX_ATIME
+static_assert((STATX_ATIME) == (0x20), "src/source/ptrace/xlat/statx_mask.in: STATX_ATIME is not 0x20 in the headers");
+#endif
+#ifdef STATX_MTIME
+static_assert((STATX_MTIME) == (0x40), "src/source/ptrace/xlat/statx_mask.in: STATX_MTIME is not 0x40 in the headers");
+#endif
+#ifdef STATX_CTIME
+static_assert((STATX_CTIME) == (0x80), "src/source/ptrace/xlat/statx_mask.in: STATX_CTIME is not 0x80 in the headers");
+#endif
+#ifdef STATX_INO
+static_assert((STATX_INO) == (0x100), "src/source/ptrace/xlat/statx_mask.in: STATX_INO is not 0x100 in the headers");
+#endif
+#ifdef STATX_SIZE
+static_assert((STATX_SIZE) == (0x200), "src/source/ptrace/xlat/statx_mask.in: STATX_SIZE is not 0x200 in the headers");
+#endif
+#ifdef STATX_BLOCKS
+static_assert((STATX_BLOCKS) == (0x400), "src/source/ptrace/xlat/statx_mask.in: STATX_BLOCKS is not 0x400 in the headers");
+#endif
+#ifdef STATX_BTIME
+static_assert((STATX_BTIME) == (0x800), "src/source/ptrace/xlat/statx_mask.in: STATX_BTIME is not 0x800 in the headers");
+#endif
+#ifdef STATX_MNT_ID
+static_assert((STATX_MNT_ID) == (0x1000), "src/source/ptrace/xlat/statx_mask.in: STATX_MNT_ID is not 0x1000 in the headers");
+#endif
+#ifdef STATX_DIOALIGN
+static_assert((STATX_DIOALIGN) == (0x2000), "src/source/ptrace/xlat/statx_mask.in: STATX_DIOALIGN is not 0x2000 in the headers");
+#endif
+#ifdef AT_STATX_SYNC_AS_STAT
+static_assert((AT_STATX_SYNC_AS_STAT) == (0), "src/source/ptrace/xlat/statx_sync.in: AT_STATX_SYNC_AS_STAT is not 0 in the headers");
+#endif
+#ifdef AT_STATX_FORCE_SYNC
+static_assert((AT_STATX_FORCE_SYNC) == (0x2000), "src/source/ptrace/xlat/statx_sync.in: AT_STATX_FORCE_SYNC is not 0x2000 in the headers");
+#endif
+#ifdef AT_STATX_DONT_SYNC
+static_assert((AT_STATX_DONT_SYNC) == (0x4000), "src/source/ptrace/xlat/statx_sync.in: AT_STATX_DONT_SYNC is not 0x4000 in the headers");
 #endif
 #ifdef CSTOPB
 static_assert((CSTOPB) == (0x40), "src/source/ptrace/xlat/tc_cflag.in: CSTOPB is not 0x40 in the headers");
@@ -1131,6 +1681,21 @@ static_assert((OFILL) == (0x40), "src/source/ptrace/xlat/tc_oflag.in: OFILL is n
 #ifdef OFDEL
 static_assert((OFDEL) == (0x80), "src/source/ptrace/xlat/tc_oflag.in: OFDEL is not 0x80 in the headers");
 #endif
+#ifdef TFD_CLOEXEC
+static_assert((TFD_CLOEXEC) == (0x80000), "src/source/ptrace/xlat/tfd_flags.in: TFD_CLOEXEC is not 0x80000 in the headers");
+#endif
+#ifdef TFD_NONBLOCK
+static_assert((TFD_NONBLOCK) == (0x800), "src/source/ptrace/xlat/tfd_flags.in: TFD_NONBLOCK is not 0x800 in the headers");
+#endif
+#ifdef TFD_TIMER_ABSTIME
+static_assert((TFD_TIMER_ABSTIME) == (1), "src/source/ptrace/xlat/tfd_settime_flags.in: TFD_TIMER_ABSTIME is not 1 in the headers");
+#endif
+#ifdef TFD_TIMER_CANCEL_ON_SET
+static_assert((TFD_TIMER_CANCEL_ON_SET) == (2), "src/source/ptrace/xlat/tfd_settime_flags.in: TFD_TIMER_CANCEL_ON_SET is not 2 in the headers");
+#endif
+#ifdef TIMER_ABSTIME
+static_assert((TIMER_ABSTIME) == (1), "src/source/ptrace/xlat/timer_flags.in: TIMER_ABSTIME is not 1 in the headers");
+#endif
 #ifdef WNOHANG
 static_assert((WNOHANG) == (1), "src/source/ptrace/xlat/wait_opts.in: WNOHANG is not 1 in the headers");
 #endif
@@ -1175,7 +1740,7 @@ static const struct ptk_xlat_ent ptk_x_access_e[] = {
 	{ (uint64_t)(2), "W_OK" },
 	{ (uint64_t)(1), "X_OK" },
 };
-const struct ptk_xlat ptk_x_access = { ptk_x_access_e, 3 };
+const struct ptk_xlat ptk_x_access = { ptk_x_access_e, 3, "?_OK" };
 static const struct ptk_xlat_ent ptk_x_af_e[] = {
 	{ (uint64_t)(0), "AF_UNSPEC" },
 	{ (uint64_t)(1), "AF_UNIX" },
@@ -1223,7 +1788,7 @@ static const struct ptk_xlat_ent ptk_x_af_e[] = {
 	{ (uint64_t)(43), "AF_SMC" },
 	{ (uint64_t)(44), "AF_XDP" },
 };
-const struct ptk_xlat ptk_x_af = { ptk_x_af_e, 45 };
+const struct ptk_xlat ptk_x_af = { ptk_x_af_e, 45, "AF_???" };
 static const struct ptk_xlat_ent ptk_x_arch_prctl_e[] = {
 	{ (uint64_t)(0x1001), "ARCH_SET_GS" },
 	{ (uint64_t)(0x1002), "ARCH_SET_FS" },
@@ -1238,19 +1803,16 @@ static const struct ptk_xlat_ent ptk_x_arch_prctl_e[] = {
 	{ (uint64_t)(0x5002), "ARCH_SHSTK_DISABLE" },
 	{ (uint64_t)(0x5005), "ARCH_SHSTK_STATUS" },
 };
-const struct ptk_xlat ptk_x_arch_prctl = { ptk_x_arch_prctl_e, 12 };
+const struct ptk_xlat ptk_x_arch_prctl = { ptk_x_arch_prctl_e, 12, "ARCH_???" };
 static const struct ptk_xlat_ent ptk_x_at_flags_e[] = {
 	{ (uint64_t)(0x100), "AT_SYMLINK_NOFOLLOW" },
 	{ (uint64_t)(0x200), "AT_REMOVEDIR" },
 	{ (uint64_t)(0x400), "AT_SYMLINK_FOLLOW" },
 	{ (uint64_t)(0x800), "AT_NO_AUTOMOUNT" },
 	{ (uint64_t)(0x1000), "AT_EMPTY_PATH" },
-	{ (uint64_t)(0x200), "AT_EACCESS" },
-	{ (uint64_t)(0x2000), "AT_STATX_FORCE_SYNC" },
-	{ (uint64_t)(0x4000), "AT_STATX_DONT_SYNC" },
 	{ (uint64_t)(0x8000), "AT_RECURSIVE" },
 };
-const struct ptk_xlat ptk_x_at_flags = { ptk_x_at_flags_e, 9 };
+const struct ptk_xlat ptk_x_at_flags = { ptk_x_at_flags_e, 6, "AT_???" };
 static const struct ptk_xlat_ent ptk_x_cld_codes_e[] = {
 	{ (uint64_t)(1), "CLD_EXITED" },
 	{ (uint64_t)(2), "CLD_KILLED" },
@@ -1259,7 +1821,7 @@ static const struct ptk_xlat_ent ptk_x_cld_codes_e[] = {
 	{ (uint64_t)(5), "CLD_STOPPED" },
 	{ (uint64_t)(6), "CLD_CONTINUED" },
 };
-const struct ptk_xlat ptk_x_cld_codes = { ptk_x_cld_codes_e, 6 };
+const struct ptk_xlat ptk_x_cld_codes = { ptk_x_cld_codes_e, 6, "CLD_???" };
 static const struct ptk_xlat_ent ptk_x_clocks_e[] = {
 	{ (uint64_t)(0), "CLOCK_REALTIME" },
 	{ (uint64_t)(1), "CLOCK_MONOTONIC" },
@@ -1273,7 +1835,7 @@ static const struct ptk_xlat_ent ptk_x_clocks_e[] = {
 	{ (uint64_t)(9), "CLOCK_BOOTTIME_ALARM" },
 	{ (uint64_t)(11), "CLOCK_TAI" },
 };
-const struct ptk_xlat ptk_x_clocks = { ptk_x_clocks_e, 11 };
+const struct ptk_xlat ptk_x_clocks = { ptk_x_clocks_e, 11, "CLOCK_???" };
 static const struct ptk_xlat_ent ptk_x_clone_flags_e[] = {
 	{ (uint64_t)(0x100), "CLONE_VM" },
 	{ (uint64_t)(0x200), "CLONE_FS" },
@@ -1300,7 +1862,58 @@ static const struct ptk_xlat_ent ptk_x_clone_flags_e[] = {
 	{ (uint64_t)(0x40000000), "CLONE_NEWNET" },
 	{ (uint64_t)(0x80000000), "CLONE_IO" },
 };
-const struct ptk_xlat ptk_x_clone_flags = { ptk_x_clone_flags_e, 24 };
+const struct ptk_xlat ptk_x_clone_flags = { ptk_x_clone_flags_e, 24, "CLONE_???" };
+static const struct ptk_xlat_ent ptk_x_close_range_flags_e[] = {
+	{ (uint64_t)(2), "CLOSE_RANGE_UNSHARE" },
+	{ (uint64_t)(4), "CLOSE_RANGE_CLOEXEC" },
+};
+const struct ptk_xlat ptk_x_close_range_flags = { ptk_x_close_range_flags_e, 2, "CLOSE_RANGE_???" };
+static const struct ptk_xlat_ent ptk_x_efd_flags_e[] = {
+	{ (uint64_t)(1), "EFD_SEMAPHORE" },
+	{ (uint64_t)(0x80000), "EFD_CLOEXEC" },
+	{ (uint64_t)(0x800), "EFD_NONBLOCK" },
+};
+const struct ptk_xlat ptk_x_efd_flags = { ptk_x_efd_flags_e, 3, "EFD_???" };
+static const struct ptk_xlat_ent ptk_x_epoll_ctl_ops_e[] = {
+	{ (uint64_t)(1), "EPOLL_CTL_ADD" },
+	{ (uint64_t)(2), "EPOLL_CTL_DEL" },
+	{ (uint64_t)(3), "EPOLL_CTL_MOD" },
+};
+const struct ptk_xlat ptk_x_epoll_ctl_ops = { ptk_x_epoll_ctl_ops_e, 3, "EPOLL_CTL_???" };
+static const struct ptk_xlat_ent ptk_x_epoll_events_e[] = {
+	{ (uint64_t)(1), "EPOLLIN" },
+	{ (uint64_t)(2), "EPOLLPRI" },
+	{ (uint64_t)(4), "EPOLLOUT" },
+	{ (uint64_t)(8), "EPOLLERR" },
+	{ (uint64_t)(0x10), "EPOLLHUP" },
+	{ (uint64_t)(0x20), "EPOLLNVAL" },
+	{ (uint64_t)(0x40), "EPOLLRDNORM" },
+	{ (uint64_t)(0x80), "EPOLLRDBAND" },
+	{ (uint64_t)(0x100), "EPOLLWRNORM" },
+	{ (uint64_t)(0x200), "EPOLLWRBAND" },
+	{ (uint64_t)(0x400), "EPOLLMSG" },
+	{ (uint64_t)(0x2000), "EPOLLRDHUP" },
+	{ (uint64_t)(0x8000000), "EPOLL_URING_WAKE" },
+	{ (uint64_t)(0x10000000), "EPOLLEXCLUSIVE" },
+	{ (uint64_t)(0x20000000), "EPOLLWAKEUP" },
+	{ (uint64_t)(0x40000000), "EPOLLONESHOT" },
+	{ (uint64_t)(0x80000000), "EPOLLET" },
+};
+const struct ptk_xlat ptk_x_epoll_events = { ptk_x_epoll_events_e, 17, "???" };
+static const struct ptk_xlat_ent ptk_x_epoll_flags_e[] = {
+	{ (uint64_t)(0x80000), "EPOLL_CLOEXEC" },
+};
+const struct ptk_xlat ptk_x_epoll_flags = { ptk_x_epoll_flags_e, 1, "EPOLL_???" };
+static const struct ptk_xlat_ent ptk_x_falloc_flags_e[] = {
+	{ (uint64_t)(1), "FALLOC_FL_KEEP_SIZE" },
+	{ (uint64_t)(2), "FALLOC_FL_PUNCH_HOLE" },
+	{ (uint64_t)(4), "FALLOC_FL_NO_HIDE_STALE" },
+	{ (uint64_t)(8), "FALLOC_FL_COLLAPSE_RANGE" },
+	{ (uint64_t)(0x10), "FALLOC_FL_ZERO_RANGE" },
+	{ (uint64_t)(0x20), "FALLOC_FL_INSERT_RANGE" },
+	{ (uint64_t)(0x40), "FALLOC_FL_UNSHARE_RANGE" },
+};
+const struct ptk_xlat ptk_x_falloc_flags = { ptk_x_falloc_flags_e, 7, "FALLOC_FL_???" };
 static const struct ptk_xlat_ent ptk_x_fcntl_cmd_e[] = {
 	{ (uint64_t)(0), "F_DUPFD" },
 	{ (uint64_t)(1), "F_GETFD" },
@@ -1328,7 +1941,30 @@ static const struct ptk_xlat_ent ptk_x_fcntl_cmd_e[] = {
 	{ (uint64_t)(1033), "F_ADD_SEALS" },
 	{ (uint64_t)(1034), "F_GET_SEALS" },
 };
-const struct ptk_xlat ptk_x_fcntl_cmd = { ptk_x_fcntl_cmd_e, 25 };
+const struct ptk_xlat ptk_x_fcntl_cmd = { ptk_x_fcntl_cmd_e, 25, "F_???" };
+static const struct ptk_xlat_ent ptk_x_flock_ops_e[] = {
+	{ (uint64_t)(1), "LOCK_SH" },
+	{ (uint64_t)(2), "LOCK_EX" },
+	{ (uint64_t)(4), "LOCK_NB" },
+	{ (uint64_t)(8), "LOCK_UN" },
+	{ (uint64_t)(32), "LOCK_MAND" },
+	{ (uint64_t)(64), "LOCK_READ" },
+	{ (uint64_t)(128), "LOCK_WRITE" },
+};
+const struct ptk_xlat ptk_x_flock_ops = { ptk_x_flock_ops_e, 7, "LOCK_???" };
+static const struct ptk_xlat_ent ptk_x_grnd_flags_e[] = {
+	{ (uint64_t)(1), "GRND_NONBLOCK" },
+	{ (uint64_t)(2), "GRND_RANDOM" },
+	{ (uint64_t)(4), "GRND_INSECURE" },
+};
+const struct ptk_xlat ptk_x_grnd_flags = { ptk_x_grnd_flags_e, 3, "GRND_???" };
+static const struct ptk_xlat_ent ptk_x_idtype_e[] = {
+	{ (uint64_t)(0), "P_ALL" },
+	{ (uint64_t)(1), "P_PID" },
+	{ (uint64_t)(2), "P_PGID" },
+	{ (uint64_t)(3), "P_PIDFD" },
+};
+const struct ptk_xlat ptk_x_idtype = { ptk_x_idtype_e, 4, "P_???" };
 static const struct ptk_xlat_ent ptk_x_ioctl_misc_e[] = {
 	{ (uint64_t)(0x80086601), "FS_IOC_GETFLAGS" },
 	{ (uint64_t)(0x40086602), "FS_IOC_SETFLAGS" },
@@ -1342,7 +1978,7 @@ static const struct ptk_xlat_ent ptk_x_ioctl_misc_e[] = {
 	{ (uint64_t)(0xc0045878), "FITHAW" },
 	{ (uint64_t)(0xc0185879), "FITRIM" },
 };
-const struct ptk_xlat ptk_x_ioctl_misc = { ptk_x_ioctl_misc_e, 11 };
+const struct ptk_xlat ptk_x_ioctl_misc = { ptk_x_ioctl_misc_e, 11, "???" };
 static const struct ptk_xlat_ent ptk_x_ioctl_tty_e[] = {
 	{ (uint64_t)(21505), "TCGETS" },
 	{ (uint64_t)(21506), "TCSETS" },
@@ -1400,7 +2036,7 @@ static const struct ptk_xlat_ent ptk_x_ioctl_tty_e[] = {
 	{ (uint64_t)(21597), "TIOCGICOUNT" },
 	{ (uint64_t)(21600), "FIOQSIZE" },
 };
-const struct ptk_xlat ptk_x_ioctl_tty = { ptk_x_ioctl_tty_e, 55 };
+const struct ptk_xlat ptk_x_ioctl_tty = { ptk_x_ioctl_tty_e, 55, "???" };
 static const struct ptk_xlat_ent ptk_x_ipproto_e[] = {
 	{ (uint64_t)(0), "IPPROTO_IP" },
 	{ (uint64_t)(1), "IPPROTO_ICMP" },
@@ -1430,7 +2066,41 @@ static const struct ptk_xlat_ent ptk_x_ipproto_e[] = {
 	{ (uint64_t)(0xff), "IPPROTO_RAW" },
 	{ (uint64_t)(0x106), "IPPROTO_MPTCP" },
 };
-const struct ptk_xlat ptk_x_ipproto = { ptk_x_ipproto_e, 27 };
+const struct ptk_xlat ptk_x_ipproto = { ptk_x_ipproto_e, 27, "IPPROTO_???" };
+static const struct ptk_xlat_ent ptk_x_itimer_which_e[] = {
+	{ (uint64_t)(0), "ITIMER_REAL" },
+	{ (uint64_t)(1), "ITIMER_VIRTUAL" },
+	{ (uint64_t)(2), "ITIMER_PROF" },
+};
+const struct ptk_xlat ptk_x_itimer_which = { ptk_x_itimer_which_e, 3, "ITIMER_???" };
+static const struct ptk_xlat_ent ptk_x_madv_e[] = {
+	{ (uint64_t)(0), "MADV_NORMAL" },
+	{ (uint64_t)(1), "MADV_RANDOM" },
+	{ (uint64_t)(2), "MADV_SEQUENTIAL" },
+	{ (uint64_t)(3), "MADV_WILLNEED" },
+	{ (uint64_t)(4), "MADV_DONTNEED" },
+	{ (uint64_t)(8), "MADV_FREE" },
+	{ (uint64_t)(9), "MADV_REMOVE" },
+	{ (uint64_t)(0xa), "MADV_DONTFORK" },
+	{ (uint64_t)(0xb), "MADV_DOFORK" },
+	{ (uint64_t)(0xc), "MADV_MERGEABLE" },
+	{ (uint64_t)(0xd), "MADV_UNMERGEABLE" },
+	{ (uint64_t)(0xe), "MADV_HUGEPAGE" },
+	{ (uint64_t)(0xf), "MADV_NOHUGEPAGE" },
+	{ (uint64_t)(0x10), "MADV_DONTDUMP" },
+	{ (uint64_t)(0x11), "MADV_DODUMP" },
+	{ (uint64_t)(0x12), "MADV_WIPEONFORK" },
+	{ (uint64_t)(0x13), "MADV_KEEPONFORK" },
+	{ (uint64_t)(0x14), "MADV_COLD" },
+	{ (uint64_t)(0x15), "MADV_PAGEOUT" },
+	{ (uint64_t)(0x16), "MADV_POPULATE_READ" },
+	{ (uint64_t)(0x17), "MADV_POPULATE_WRITE" },
+	{ (uint64_t)(24), "MADV_DONTNEED_LOCKED" },
+	{ (uint64_t)(25), "MADV_COLLAPSE" },
+	{ (uint64_t)(0x64), "MADV_HWPOISON" },
+	{ (uint64_t)(101), "MADV_SOFT_OFFLINE" },
+};
+const struct ptk_xlat ptk_x_madv = { ptk_x_madv_e, 25, "MADV_???" };
 static const struct ptk_xlat_ent ptk_x_map_flags_e[] = {
 	{ (uint64_t)(0x10), "MAP_FIXED" },
 	{ (uint64_t)(0x20), "MAP_ANONYMOUS" },
@@ -1449,13 +2119,33 @@ static const struct ptk_xlat_ent ptk_x_map_flags_e[] = {
 	{ (uint64_t)(0x4000000), "MAP_UNINITIALIZED" },
 	{ (uint64_t)(0x100000), "MAP_FIXED_NOREPLACE" },
 };
-const struct ptk_xlat ptk_x_map_flags = { ptk_x_map_flags_e, 16 };
+const struct ptk_xlat ptk_x_map_flags = { ptk_x_map_flags_e, 16, "MAP_???" };
 static const struct ptk_xlat_ent ptk_x_map_type_e[] = {
 	{ (uint64_t)(1), "MAP_SHARED" },
 	{ (uint64_t)(2), "MAP_PRIVATE" },
 	{ (uint64_t)(3), "MAP_SHARED_VALIDATE" },
 };
-const struct ptk_xlat ptk_x_map_type = { ptk_x_map_type_e, 3 };
+const struct ptk_xlat ptk_x_map_type = { ptk_x_map_type_e, 3, "MAP_???" };
+static const struct ptk_xlat_ent ptk_x_memfd_flags_e[] = {
+	{ (uint64_t)(1), "MFD_CLOEXEC" },
+	{ (uint64_t)(2), "MFD_ALLOW_SEALING" },
+	{ (uint64_t)(4), "MFD_HUGETLB" },
+	{ (uint64_t)(8), "MFD_NOEXEC_SEAL" },
+	{ (uint64_t)(16), "MFD_EXEC" },
+};
+const struct ptk_xlat ptk_x_memfd_flags = { ptk_x_memfd_flags_e, 5, "MFD_???" };
+static const struct ptk_xlat_ent ptk_x_mlockall_flags_e[] = {
+	{ (uint64_t)(1), "MCL_CURRENT" },
+	{ (uint64_t)(2), "MCL_FUTURE" },
+	{ (uint64_t)(4), "MCL_ONFAULT" },
+};
+const struct ptk_xlat ptk_x_mlockall_flags = { ptk_x_mlockall_flags_e, 3, "MCL_???" };
+static const struct ptk_xlat_ent ptk_x_mremap_flags_e[] = {
+	{ (uint64_t)(1), "MREMAP_MAYMOVE" },
+	{ (uint64_t)(2), "MREMAP_FIXED" },
+	{ (uint64_t)(4), "MREMAP_DONTUNMAP" },
+};
+const struct ptk_xlat ptk_x_mremap_flags = { ptk_x_mremap_flags_e, 3, "MREMAP_???" };
 static const struct ptk_xlat_ent ptk_x_msg_flags_e[] = {
 	{ (uint64_t)(1), "MSG_OOB" },
 	{ (uint64_t)(2), "MSG_PEEK" },
@@ -1479,7 +2169,13 @@ static const struct ptk_xlat_ent ptk_x_msg_flags_e[] = {
 	{ (uint64_t)(0x20000000), "MSG_FASTOPEN" },
 	{ (uint64_t)(0x40000000), "MSG_CMSG_CLOEXEC" },
 };
-const struct ptk_xlat ptk_x_msg_flags = { ptk_x_msg_flags_e, 21 };
+const struct ptk_xlat ptk_x_msg_flags = { ptk_x_msg_flags_e, 21, "MSG_???" };
+static const struct ptk_xlat_ent ptk_x_msync_flags_e[] = {
+	{ (uint64_t)(1), "MS_ASYNC" },
+	{ (uint64_t)(2), "MS_INVALIDATE" },
+	{ (uint64_t)(4), "MS_SYNC" },
+};
+const struct ptk_xlat ptk_x_msync_flags = { ptk_x_msync_flags_e, 3, "MS_???" };
 static const struct ptk_xlat_ent ptk_x_open_flags_e[] = {
 	{ (uint64_t)(0x40), "O_CREAT" },
 	{ (uint64_t)(0x80), "O_EXCL" },
@@ -1488,6 +2184,7 @@ static const struct ptk_xlat_ent ptk_x_open_flags_e[] = {
 	{ (uint64_t)(0x400), "O_APPEND" },
 	{ (uint64_t)(0x800), "O_NONBLOCK" },
 	{ (uint64_t)(0x101000), "O_SYNC" },
+	{ (uint64_t)(0x100000), "__O_SYNC" },
 	{ (uint64_t)(0x1000), "O_DSYNC" },
 	{ (uint64_t)(0x4000), "O_DIRECT" },
 	{ (uint64_t)(0100000), "O_LARGEFILE" },
@@ -1496,10 +2193,33 @@ static const struct ptk_xlat_ent ptk_x_open_flags_e[] = {
 	{ (uint64_t)(0x80000), "O_CLOEXEC" },
 	{ (uint64_t)(0x200000), "O_PATH" },
 	{ (uint64_t)(0x410000), "O_TMPFILE" },
+	{ (uint64_t)(0x400000), "__O_TMPFILE" },
 	{ (uint64_t)(0x10000), "O_DIRECTORY" },
 	{ (uint64_t)(0x2000), "O_ASYNC" },
 };
-const struct ptk_xlat ptk_x_open_flags = { ptk_x_open_flags_e, 17 };
+const struct ptk_xlat ptk_x_open_flags = { ptk_x_open_flags_e, 19, "???" };
+static const struct ptk_xlat_ent ptk_x_pollev_e[] = {
+	{ (uint64_t)(1), "POLLIN" },
+	{ (uint64_t)(2), "POLLPRI" },
+	{ (uint64_t)(4), "POLLOUT" },
+	{ (uint64_t)(8), "POLLERR" },
+	{ (uint64_t)(0x10), "POLLHUP" },
+	{ (uint64_t)(0x20), "POLLNVAL" },
+	{ (uint64_t)(0x40), "POLLRDNORM" },
+	{ (uint64_t)(0x80), "POLLRDBAND" },
+	{ (uint64_t)(0x100), "POLLWRNORM" },
+	{ (uint64_t)(0x200), "POLLWRBAND" },
+	{ (uint64_t)(0x400), "POLLMSG" },
+	{ (uint64_t)(0x1000), "POLLREMOVE" },
+	{ (uint64_t)(0x2000), "POLLRDHUP" },
+};
+const struct ptk_xlat ptk_x_pollev = { ptk_x_pollev_e, 13, "???" };
+static const struct ptk_xlat_ent ptk_x_prio_which_e[] = {
+	{ (uint64_t)(0), "PRIO_PROCESS" },
+	{ (uint64_t)(1), "PRIO_PGRP" },
+	{ (uint64_t)(2), "PRIO_USER" },
+};
+const struct ptk_xlat ptk_x_prio_which = { ptk_x_prio_which_e, 3, "PRIO_???" };
 static const struct ptk_xlat_ent ptk_x_prot_e[] = {
 	{ (uint64_t)(1), "PROT_READ" },
 	{ (uint64_t)(2), "PROT_WRITE" },
@@ -1509,7 +2229,40 @@ static const struct ptk_xlat_ent ptk_x_prot_e[] = {
 	{ (uint64_t)(0x1000000), "PROT_GROWSDOWN" },
 	{ (uint64_t)(0x2000000), "PROT_GROWSUP" },
 };
-const struct ptk_xlat ptk_x_prot = { ptk_x_prot_e, 7 };
+const struct ptk_xlat ptk_x_prot = { ptk_x_prot_e, 7, "PROT_???" };
+static const struct ptk_xlat_ent ptk_x_rlimit_e[] = {
+	{ (uint64_t)(0), "RLIMIT_CPU" },
+	{ (uint64_t)(1), "RLIMIT_FSIZE" },
+	{ (uint64_t)(2), "RLIMIT_DATA" },
+	{ (uint64_t)(3), "RLIMIT_STACK" },
+	{ (uint64_t)(4), "RLIMIT_CORE" },
+	{ (uint64_t)(5), "RLIMIT_RSS" },
+	{ (uint64_t)(6), "RLIMIT_NPROC" },
+	{ (uint64_t)(7), "RLIMIT_NOFILE" },
+	{ (uint64_t)(8), "RLIMIT_MEMLOCK" },
+	{ (uint64_t)(9), "RLIMIT_AS" },
+	{ (uint64_t)(0xa), "RLIMIT_LOCKS" },
+	{ (uint64_t)(0xb), "RLIMIT_SIGPENDING" },
+	{ (uint64_t)(0xc), "RLIMIT_MSGQUEUE" },
+	{ (uint64_t)(0xd), "RLIMIT_NICE" },
+	{ (uint64_t)(0xe), "RLIMIT_RTPRIO" },
+	{ (uint64_t)(0xf), "RLIMIT_RTTIME" },
+};
+const struct ptk_xlat ptk_x_rlimit = { ptk_x_rlimit_e, 16, "RLIMIT_???" };
+static const struct ptk_xlat_ent ptk_x_rusage_who_e[] = {
+	{ (uint64_t)(0), "RUSAGE_SELF" },
+	{ (uint64_t)(-1), "RUSAGE_CHILDREN" },
+	{ (uint64_t)(1), "RUSAGE_THREAD" },
+};
+const struct ptk_xlat ptk_x_rusage_who = { ptk_x_rusage_who_e, 3, "RUSAGE_???" };
+static const struct ptk_xlat_ent ptk_x_rwf_flags_e[] = {
+	{ (uint64_t)(1), "RWF_HIPRI" },
+	{ (uint64_t)(2), "RWF_DSYNC" },
+	{ (uint64_t)(4), "RWF_SYNC" },
+	{ (uint64_t)(8), "RWF_NOWAIT" },
+	{ (uint64_t)(0x10), "RWF_APPEND" },
+};
+const struct ptk_xlat ptk_x_rwf_flags = { ptk_x_rwf_flags_e, 5, "RWF_???" };
 static const struct ptk_xlat_ent ptk_x_sa_flags_e[] = {
 	{ (uint64_t)(1), "SA_NOCLDSTOP" },
 	{ (uint64_t)(2), "SA_NOCLDWAIT" },
@@ -1520,7 +2273,28 @@ static const struct ptk_xlat_ent ptk_x_sa_flags_e[] = {
 	{ (uint64_t)(0x40000000), "SA_NODEFER" },
 	{ (uint64_t)(0x80000000), "SA_RESETHAND" },
 };
-const struct ptk_xlat ptk_x_sa_flags = { ptk_x_sa_flags_e, 8 };
+const struct ptk_xlat ptk_x_sa_flags = { ptk_x_sa_flags_e, 8, "SA_???" };
+static const struct ptk_xlat_ent ptk_x_sched_policy_e[] = {
+	{ (uint64_t)(0), "SCHED_OTHER" },
+	{ (uint64_t)(1), "SCHED_FIFO" },
+	{ (uint64_t)(2), "SCHED_RR" },
+	{ (uint64_t)(3), "SCHED_BATCH" },
+	{ (uint64_t)(4), "SCHED_ISO" },
+	{ (uint64_t)(5), "SCHED_IDLE" },
+	{ (uint64_t)(6), "SCHED_DEADLINE" },
+};
+const struct ptk_xlat ptk_x_sched_policy = { ptk_x_sched_policy_e, 7, "SCHED_???" };
+static const struct ptk_xlat_ent ptk_x_sfd_flags_e[] = {
+	{ (uint64_t)(0x80000), "SFD_CLOEXEC" },
+	{ (uint64_t)(0x800), "SFD_NONBLOCK" },
+};
+const struct ptk_xlat ptk_x_sfd_flags = { ptk_x_sfd_flags_e, 2, "SFD_???" };
+static const struct ptk_xlat_ent ptk_x_shutdown_how_e[] = {
+	{ (uint64_t)(0), "SHUT_RD" },
+	{ (uint64_t)(1), "SHUT_WR" },
+	{ (uint64_t)(2), "SHUT_RDWR" },
+};
+const struct ptk_xlat ptk_x_shutdown_how = { ptk_x_shutdown_how_e, 3, "SHUT_???" };
 static const struct ptk_xlat_ent ptk_x_si_codes_e[] = {
 	{ (uint64_t)(0), "SI_USER" },
 	{ (uint64_t)(0x80), "SI_KERNEL" },
@@ -1533,18 +2307,25 @@ static const struct ptk_xlat_ent ptk_x_si_codes_e[] = {
 	{ (uint64_t)(-7), "SI_DETHREAD" },
 	{ (uint64_t)(-60), "SI_ASYNCNL" },
 };
-const struct ptk_xlat ptk_x_si_codes = { ptk_x_si_codes_e, 10 };
+const struct ptk_xlat ptk_x_si_codes = { ptk_x_si_codes_e, 10, "SI_???" };
+static const struct ptk_xlat_ent ptk_x_sigev_notify_e[] = {
+	{ (uint64_t)(0), "SIGEV_SIGNAL" },
+	{ (uint64_t)(1), "SIGEV_NONE" },
+	{ (uint64_t)(2), "SIGEV_THREAD" },
+	{ (uint64_t)(4), "SIGEV_THREAD_ID" },
+};
+const struct ptk_xlat ptk_x_sigev_notify = { ptk_x_sigev_notify_e, 4, "SIGEV_???" };
 static const struct ptk_xlat_ent ptk_x_sighow_e[] = {
 	{ (uint64_t)(0), "SIG_BLOCK" },
 	{ (uint64_t)(1), "SIG_UNBLOCK" },
 	{ (uint64_t)(2), "SIG_SETMASK" },
 };
-const struct ptk_xlat ptk_x_sighow = { ptk_x_sighow_e, 3 };
+const struct ptk_xlat ptk_x_sighow = { ptk_x_sighow_e, 3, "SIG_???" };
 static const struct ptk_xlat_ent ptk_x_sock_flags_e[] = {
 	{ (uint64_t)(0x800), "SOCK_NONBLOCK" },
 	{ (uint64_t)(0x80000), "SOCK_CLOEXEC" },
 };
-const struct ptk_xlat ptk_x_sock_flags = { ptk_x_sock_flags_e, 2 };
+const struct ptk_xlat ptk_x_sock_flags = { ptk_x_sock_flags_e, 2, "SOCK_???" };
 static const struct ptk_xlat_ent ptk_x_sock_type_e[] = {
 	{ (uint64_t)(1), "SOCK_STREAM" },
 	{ (uint64_t)(2), "SOCK_DGRAM" },
@@ -1554,7 +2335,49 @@ static const struct ptk_xlat_ent ptk_x_sock_type_e[] = {
 	{ (uint64_t)(6), "SOCK_DCCP" },
 	{ (uint64_t)(10), "SOCK_PACKET" },
 };
-const struct ptk_xlat ptk_x_sock_type = { ptk_x_sock_type_e, 7 };
+const struct ptk_xlat ptk_x_sock_type = { ptk_x_sock_type_e, 7, "SOCK_???" };
+static const struct ptk_xlat_ent ptk_x_ss_flags_e[] = {
+	{ (uint64_t)(1), "SS_ONSTACK" },
+	{ (uint64_t)(2), "SS_DISABLE" },
+	{ (uint64_t)(0x80000000), "SS_AUTODISARM" },
+};
+const struct ptk_xlat ptk_x_ss_flags = { ptk_x_ss_flags_e, 3, "SS_???" };
+static const struct ptk_xlat_ent ptk_x_statx_attrs_e[] = {
+	{ (uint64_t)(4), "STATX_ATTR_COMPRESSED" },
+	{ (uint64_t)(0x10), "STATX_ATTR_IMMUTABLE" },
+	{ (uint64_t)(0x20), "STATX_ATTR_APPEND" },
+	{ (uint64_t)(0x40), "STATX_ATTR_NODUMP" },
+	{ (uint64_t)(0x800), "STATX_ATTR_ENCRYPTED" },
+	{ (uint64_t)(0x1000), "STATX_ATTR_AUTOMOUNT" },
+	{ (uint64_t)(0x2000), "STATX_ATTR_MOUNT_ROOT" },
+	{ (uint64_t)(0x100000), "STATX_ATTR_VERITY" },
+	{ (uint64_t)(0x200000), "STATX_ATTR_DAX" },
+};
+const struct ptk_xlat ptk_x_statx_attrs = { ptk_x_statx_attrs_e, 9, "STATX_ATTR_???" };
+static const struct ptk_xlat_ent ptk_x_statx_mask_e[] = {
+	{ (uint64_t)(0xfff), "STATX_ALL" },
+	{ (uint64_t)(1), "STATX_TYPE" },
+	{ (uint64_t)(2), "STATX_MODE" },
+	{ (uint64_t)(4), "STATX_NLINK" },
+	{ (uint64_t)(8), "STATX_UID" },
+	{ (uint64_t)(0x10), "STATX_GID" },
+	{ (uint64_t)(0x20), "STATX_ATIME" },
+	{ (uint64_t)(0x40), "STATX_MTIME" },
+	{ (uint64_t)(0x80), "STATX_CTIME" },
+	{ (uint64_t)(0x100), "STATX_INO" },
+	{ (uint64_t)(0x200), "STATX_SIZE" },
+	{ (uint64_t)(0x400), "STATX_BLOCKS" },
+	{ (uint64_t)(0x800), "STATX_BTIME" },
+	{ (uint64_t)(0x1000), "STATX_MNT_ID" },
+	{ (uint64_t)(0x2000), "STATX_DIOALIGN" },
+};
+const struct ptk_xlat ptk_x_statx_mask = { ptk_x_statx_mask_e, 15, "STATX_???" };
+static const struct ptk_xlat_ent ptk_x_statx_sync_e[] = {
+	{ (uint64_t)(0), "AT_STATX_SYNC_AS_STAT" },
+	{ (uint64_t)(0x2000), "AT_STATX_FORCE_SYNC" },
+	{ (uint64_t)(0x4000), "AT_STATX_DONT_SYNC" },
+};
+const struct ptk_xlat ptk_x_statx_sync = { ptk_x_statx_sync_e, 3, "AT_STATX_???" };
 static const struct ptk_xlat_ent ptk_x_tc_cflag_e[] = {
 	{ (uint64_t)(0x40), "CSTOPB" },
 	{ (uint64_t)(0x80), "CREAD" },
@@ -1564,7 +2387,7 @@ static const struct ptk_xlat_ent ptk_x_tc_cflag_e[] = {
 	{ (uint64_t)(0x800), "CLOCAL" },
 	{ (uint64_t)(0x80000000), "CRTSCTS" },
 };
-const struct ptk_xlat ptk_x_tc_cflag = { ptk_x_tc_cflag_e, 7 };
+const struct ptk_xlat ptk_x_tc_cflag = { ptk_x_tc_cflag_e, 7, "???" };
 static const struct ptk_xlat_ent ptk_x_tc_iflag_e[] = {
 	{ (uint64_t)(1), "IGNBRK" },
 	{ (uint64_t)(2), "BRKINT" },
@@ -1582,7 +2405,7 @@ static const struct ptk_xlat_ent ptk_x_tc_iflag_e[] = {
 	{ (uint64_t)(0x2000), "IMAXBEL" },
 	{ (uint64_t)(0x4000), "IUTF8" },
 };
-const struct ptk_xlat ptk_x_tc_iflag = { ptk_x_tc_iflag_e, 15 };
+const struct ptk_xlat ptk_x_tc_iflag = { ptk_x_tc_iflag_e, 15, "???" };
 static const struct ptk_xlat_ent ptk_x_tc_lflag_e[] = {
 	{ (uint64_t)(1), "ISIG" },
 	{ (uint64_t)(2), "ICANON" },
@@ -1601,7 +2424,7 @@ static const struct ptk_xlat_ent ptk_x_tc_lflag_e[] = {
 	{ (uint64_t)(0x4000), "PENDIN" },
 	{ (uint64_t)(0x10000), "EXTPROC" },
 };
-const struct ptk_xlat ptk_x_tc_lflag = { ptk_x_tc_lflag_e, 16 };
+const struct ptk_xlat ptk_x_tc_lflag = { ptk_x_tc_lflag_e, 16, "???" };
 static const struct ptk_xlat_ent ptk_x_tc_oflag_e[] = {
 	{ (uint64_t)(1), "OPOST" },
 	{ (uint64_t)(2), "OLCUC" },
@@ -1612,7 +2435,21 @@ static const struct ptk_xlat_ent ptk_x_tc_oflag_e[] = {
 	{ (uint64_t)(0x40), "OFILL" },
 	{ (uint64_t)(0x80), "OFDEL" },
 };
-const struct ptk_xlat ptk_x_tc_oflag = { ptk_x_tc_oflag_e, 8 };
+const struct ptk_xlat ptk_x_tc_oflag = { ptk_x_tc_oflag_e, 8, "???" };
+static const struct ptk_xlat_ent ptk_x_tfd_flags_e[] = {
+	{ (uint64_t)(0x80000), "TFD_CLOEXEC" },
+	{ (uint64_t)(0x800), "TFD_NONBLOCK" },
+};
+const struct ptk_xlat ptk_x_tfd_flags = { ptk_x_tfd_flags_e, 2, "TFD_???" };
+static const struct ptk_xlat_ent ptk_x_tfd_settime_flags_e[] = {
+	{ (uint64_t)(1), "TFD_TIMER_ABSTIME" },
+	{ (uint64_t)(2), "TFD_TIMER_CANCEL_ON_SET" },
+};
+const struct ptk_xlat ptk_x_tfd_settime_flags = { ptk_x_tfd_settime_flags_e, 2, "TFD_TIMER_???" };
+static const struct ptk_xlat_ent ptk_x_timer_flags_e[] = {
+	{ (uint64_t)(1), "TIMER_ABSTIME" },
+};
+const struct ptk_xlat ptk_x_timer_flags = { ptk_x_timer_flags_e, 1, "TIMER_???" };
 static const struct ptk_xlat_ent ptk_x_wait_opts_e[] = {
 	{ (uint64_t)(1), "WNOHANG" },
 	{ (uint64_t)(2), "WUNTRACED" },
@@ -1623,7 +2460,7 @@ static const struct ptk_xlat_ent ptk_x_wait_opts_e[] = {
 	{ (uint64_t)(0x40000000), "__WALL" },
 	{ (uint64_t)(0x80000000), "__WCLONE" },
 };
-const struct ptk_xlat ptk_x_wait_opts = { ptk_x_wait_opts_e, 8 };
+const struct ptk_xlat ptk_x_wait_opts = { ptk_x_wait_opts_e, 8, "???" };
 static const struct ptk_xlat_ent ptk_x_whence_e[] = {
 	{ (uint64_t)(0), "SEEK_SET" },
 	{ (uint64_t)(1), "SEEK_CUR" },
@@ -1631,6 +2468,6 @@ static const struct ptk_xlat_ent ptk_x_whence_e[] = {
 	{ (uint64_t)(3), "SEEK_DATA" },
 	{ (uint64_t)(4), "SEEK_HOLE" },
 };
-const struct ptk_xlat ptk_x_whence = { ptk_x_whence_e, 5 };
+const struct ptk_xlat ptk_x_whence = { ptk_x_whence_e, 5, "SEEK_???" };
 #endif
 /* clang-format on */
