@@ -687,44 +687,6 @@ static void put_sigaction(struct dec *d, u64 addr)
 	ptk_sb_puts(sb, "}");
 }
 
-static void put_iov(struct dec *d, u64 addr, u64 cnt, s64 data)
-{
-	struct ptk_sbuf *sb = d->sb;
-	struct {
-		u64 base, len;
-	} v;
-
-	if (!addr) {
-		ptk_sb_puts(sb, "NULL");
-		return;
-	}
-	ptk_sb_puts(sb, "[");
-	for (u64 i = 0; i < cnt; i++) {
-		if (i >= (u64)d->o->strsize) {
-			ptk_sb_puts(sb, ", ...");
-			break;
-		}
-		if (!read_obj(d, addr + 16 * i, &v, sizeof(v))) {
-			if (!i) {
-				sb->len--;
-				put_ptr(sb, addr);
-				return;
-			}
-			break;
-		}
-		ptk_sb_puts(sb, i ? ", {iov_base=" : "{iov_base=");
-		u64 show = data < 0 ? v.len : MIN(v.len, (u64)data);
-		if (data >= 0 && show == 0 && v.len)
-			put_ptr(sb, v.base);
-		else
-			put_buf(d, v.base, show);
-		ptk_sb_printf(sb, ", iov_len=%" PRIu64 "}", v.len);
-		if (data >= 0)
-			data -= (s64)show;
-	}
-	ptk_sb_puts(sb, "]");
-}
-
 /* ---- arrays and structs ------------------------------------------------------------------ */
 
 /* One element of an array at elem (esize bytes); false stops the array. */
@@ -774,6 +736,35 @@ static void put_array(struct dec *d, u64 addr, u64 n, size_t esize, elem_fn fn, 
 			break;
 	}
 	ptk_sb_puts(sb, "]");
+}
+
+struct iov_ctx {
+	s64 data; /* bytes of data still to show (-1: each buffer whole) */
+	bool addrs; /* the buffers by address only (the call failed) */
+};
+
+static bool elem_iov(struct dec *d, const void *e, void *arg)
+{
+	struct iov_ctx *c = arg;
+	const u64 *v = e; /* iov_base, iov_len */
+	u64 show = c->data < 0 ? v[1] : MIN(v[1], (u64)c->data);
+
+	ptk_sb_puts(d->sb, "{iov_base=");
+	if (c->addrs || (c->data >= 0 && show == 0 && v[1]))
+		put_ptr(d->sb, v[0]);
+	else
+		put_buf(d, v[0], show);
+	ptk_sb_printf(d->sb, ", iov_len=%" PRIu64 "}", v[1]);
+	if (c->data >= 0)
+		c->data -= (s64)show;
+	return true;
+}
+
+static void put_iov(struct dec *d, u64 addr, u64 cnt, s64 data)
+{
+	struct iov_ctx c = { data, false };
+
+	put_array(d, addr, cnt, 16, elem_iov, &c);
 }
 
 /* An out-argument: its address when the call failed, NULL, or an unreadable address. */
@@ -1229,7 +1220,7 @@ static void put_iooff(struct dec *d, u64 addr, bool at_exit)
 			ptk_sb_printf(d->sb, "[%" PRIu64 "]", (u64)off);
 		return;
 	}
-	if (!d->err && addr && read_obj(d, addr, &off, sizeof(off)))
+	if (!d->err && d->rval && addr && read_obj(d, addr, &off, sizeof(off)))
 		ptk_sb_printf(d->sb, " => [%" PRIu64 "]", (u64)off);
 }
 
@@ -1572,6 +1563,26 @@ static bool is_exit_arg(const struct dec *d, int type)
 	return false;
 }
 
+/* The size of a sigset argument i: the first unsigned argument after it */
+static u64 size_arg(const struct dec *d, int i)
+{
+	for (int k = i + 1; k < d->sc->nargs; k++)
+		if (d->sc->args[k] == SA_U)
+			return d->t->args[k];
+	return 0;
+}
+
+/* memfd_create's flags: MFD_* and the huge page size as N<<MFD_HUGE_SHIFT (bits 26-31) */
+static void put_memfd_flags(struct ptk_sbuf *sb, u32 v)
+{
+	u32 low = v & ((1u << 26) - 1), huge = v >> 26;
+
+	if (low || !huge)
+		put_fx(sb, &ptk_x_memfd_flags, low, NULL);
+	if (huge)
+		ptk_sb_printf(sb, "%s%u<<MFD_HUGE_SHIFT", low ? "|" : "", huge);
+}
+
 /* Print argument i. Returns false when it is omitted altogether (with its comma). */
 static bool put_arg(struct dec *d, int i)
 {
@@ -1605,10 +1616,13 @@ static bool put_arg(struct dec *d, int i)
 			put_fd(d, (int)v);
 		break;
 	case SA_PATH:
-		put_str(d, v, 4096);
+		put_str(d, v, 4095); /* PATH_MAX - 1 bytes, "..." when no NUL within PATH_MAX */
 		break;
 	case SA_STR:
-		put_str(d, v, (size_t)d->o->strsize);
+		/* memfd_create's name: at most MFD_NAME_MAX_LEN (249) bytes */
+		put_str(d, v,
+			d->t->nr == __NR_memfd_create ? MIN(249, (size_t)d->o->strsize) :
+							(size_t)d->o->strsize);
 		break;
 	case SA_IBUF:
 		put_buf(d, v, i < 5 ? a[i + 1] : 0);
@@ -1634,19 +1648,22 @@ static bool put_arg(struct dec *d, int i)
 		}
 		break;
 	case SA_OBUFS:
+		/* getcwd: a path */
 		if (d->err)
 			put_ptr(sb, v);
 		else
-			put_str(d, v, (size_t)d->o->strsize);
+			put_str(d, v, 4095);
 		break;
 	case SA_IOV:
 		put_iov(d, v, i < 5 ? a[i + 1] : 0, -1);
 		break;
 	case SA_OIOV:
-		if (d->err)
-			put_ptr(sb, v);
-		else
+		if (d->err) {
+			struct iov_ctx c = { -1, true };
+			put_array(d, v, i < 5 ? a[i + 1] : 0, 16, elem_iov, &c);
+		} else {
 			put_iov(d, v, i < 5 ? a[i + 1] : 0, d->rval);
+		}
 		break;
 	case SA_OFLAGS:
 		put_oflags(sb, (u32)v);
@@ -1672,7 +1689,23 @@ static bool put_arg(struct dec *d, int i)
 	case SA_PROT:
 		put_flags(sb, &ptk_x_prot, v, "PROT_NONE");
 		break;
+	case SA_MEMFDFL:
+		put_memfd_flags(sb, (u32)v);
+		break;
+	case SA_MREMAP_ADDR:
+		if (!(a[3] & 2 /* MREMAP_FIXED */))
+			return false;
+		put_ptr(sb, v);
+		break;
 	case SA_MAPFL:
+		if (!(v & 0xf)) { /* no sharing type: MAP_FILE (0) */
+			ptk_sb_puts(sb, "MAP_FILE");
+			if (v)
+				ptk_sb_puts(sb, "|");
+			if (v)
+				put_flags(sb, &ptk_x_map_flags, v, "0");
+			break;
+		}
 		put_xval(sb, &ptk_x_map_type, v & 0xf, false);
 		if (v & ~0xfULL) {
 			ptk_sb_puts(sb, "|");
@@ -1732,11 +1765,13 @@ static bool put_arg(struct dec *d, int i)
 		put_sockaddr(d, v, i < 5 ? a[i + 1] : 0);
 		break;
 	case SA_OSA: {
+		/* no more than the caller's buffer (its length at entry) is the address */
 		int len = 0;
-		if (d->err || (i < 5 && a[i + 1] && !read_obj(d, a[i + 1], &len, sizeof(len))))
+		if (d->err || !v ||
+		    (i < 5 && a[i + 1] && !read_obj(d, a[i + 1], &len, sizeof(len))))
 			put_ptr(sb, v);
 		else
-			put_sockaddr(d, v, (u64)len);
+			put_sockaddr(d, v, (u64)MIN((u32)len, (u32)d->t->saved[0]));
 		break;
 	}
 	case SA_OSALEN: {
@@ -1745,6 +1780,8 @@ static bool put_arg(struct dec *d, int i)
 			ptk_sb_puts(sb, "NULL");
 		else if (d->err || !read_obj(d, v, &len, sizeof(len)))
 			put_ptr(sb, v);
+		else if ((u32)len != (u32)d->t->saved[0])
+			ptk_sb_printf(sb, "[%d => %d]", (int)d->t->saved[0], len);
 		else
 			ptk_sb_printf(sb, "[%d]", len);
 		break;
@@ -1820,7 +1857,7 @@ static bool put_arg(struct dec *d, int i)
 		put_xval(sb, &ptk_x_arch_prctl, v, false);
 		break;
 	case SA_ODENTS: {
-		if (d->err || d->rval <= 0) {
+		if (d->err || d->rval < 0) {
 			put_ptr(sb, v);
 			break;
 		}
@@ -1890,19 +1927,22 @@ static bool put_arg(struct dec *d, int i)
 			put_array(d, v, (u64)d->rval, 12, elem_epev, NULL);
 		break;
 	case SA_SIGSETSZ:
-		put_sigset_sz(d, v, i < 5 ? a[i + 1] : 0, 8, false);
+		put_sigset_sz(d, v, size_arg(d, i), 8, false);
 		break;
 	case SA_OSIGSETSZ:
+		/* rt_sigpending alone takes a set smaller than sigset_t */
 		if (d->err)
 			put_ptr(sb, v);
 		else
-			put_sigset_sz(d, v, i < 5 ? a[i + 1] : 0, 1, true);
+			put_sigset_sz(d, v, size_arg(d, i), d->t->nr == __NR_rt_sigpending ? 1 : 8,
+				      true);
 		break;
 	case SA_LOHI:
 		ptk_sb_printf(sb, "%" PRId64, (s64)v);
 		break;
 	case SA_STATXFL:
-		put_xv(sb, &ptk_x_statx_sync, (u32)v & 0x6000, false);
+		/* AT_STATX_SYNC_TYPE's bits first, AT_STATX_SYNC_AS_STAT when none */
+		put_fx(sb, &ptk_x_statx_sync, (u32)v & 0x6000, "AT_STATX_SYNC_AS_STAT");
 		if ((u32)v & ~0x6000u) {
 			ptk_sb_puts(sb, "|");
 			put_fx(sb, &ptk_x_at_flags, (u32)v & ~0x6000u, NULL);
@@ -2123,6 +2163,14 @@ int ptk_dec_entry(struct ptk_sbuf *sb, const struct ptk_decopt *o, struct ptk_tc
 			ptk_sb_puts(sb, "}");
 		}
 		return 6;
+	}
+	/* values the exit needs from the entry: a socklen_t *'s value in */
+	for (i = 0; i < d.sc->nargs; i++) {
+		int len = 0;
+		if (d.sc->args[i] == SA_OSALEN)
+			t->saved[0] = t->args[i] && read_obj(&d, t->args[i], &len, sizeof(len)) ?
+					      (u32)len :
+					      0;
 	}
 	for (i = 0; i < d.sc->nargs; i++) {
 		if (is_exit_arg(&d, d.sc->args[i])) {
@@ -2495,6 +2543,9 @@ static void dump_iov(struct ptk_sbuf *sb, struct ptk_tcb *t, u64 addr, u64 cnt, 
 	} v;
 
 	cnt = MIN(cnt, 1024);
+	/* the whole array, or nothing (as strace) */
+	if (cnt && ptk_tracee_read(t, addr + 16 * (cnt - 1), &v, sizeof(v)) != sizeof(v))
+		return;
 	for (u64 i = 0; i < cnt; i++) {
 		if (ptk_tracee_read(t, addr + 16 * i, &v, sizeof(v)) != sizeof(v))
 			return;

@@ -278,8 +278,8 @@ ssize_t ptk_tracee_readstr(struct ptk_tcb *t, u64 addr, char *buf, size_t max)
 		buf[max] = 0;
 		return (ssize_t)max + 1;
 	}
-	buf[got] = 0; /* unterminated before an unreadable page */
-	return (ssize_t)got;
+	buf[got] = 0;
+	return -EFAULT; /* unterminated before an unreadable page: no string (as strace) */
 }
 
 /* ---- tampering (-e inject=) ------------------------------------------------------------ */

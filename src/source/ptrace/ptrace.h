@@ -30,6 +30,7 @@ struct ptk_tcb {
 	int nr; /* syscall number at entry */
 	u64 args[6];
 	u64 sp; /* stack pointer at entry */
+	u64 saved[2]; /* values a decoder read at entry for the exit (a socklen_t in) */
 	u64 entry_ns; /* CLOCK_MONOTONIC at entry (only when timing is on) */
 	u64 entry_stime_us; /* tracee system time at entry, from wait4 rusage (-c) */
 	int memfd; /* /proc/PID/mem, -1 until needed */
@@ -127,7 +128,8 @@ ssize_t ptk_tracee_read(struct ptk_tcb *t, u64 addr, void *buf, size_t len);
 /*
  * Read a NUL-terminated string of at most max bytes (buf has max+1 bytes), page by page so
  * that an unmapped page after the terminator does not fail the read. Returns the length
- * (without NUL), max+1 if no NUL was found within max bytes (buf[max] = 0), or -errno.
+ * (without NUL), max+1 if no NUL was found within max bytes (buf[max] = 0), or -errno
+ * (-EFAULT also when an unreadable page comes before the NUL).
  */
 ssize_t ptk_tracee_readstr(struct ptk_tcb *t, u64 addr, char *buf, size_t max);
 

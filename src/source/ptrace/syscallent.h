@@ -29,7 +29,7 @@
 	[22] = { "pipe", 1, TD, SA_D, { SA_OPIPE }, {  } },
 	[23] = { "select", 5, TD, SA_D, { SA_D, SA_FDSET, SA_FDSET, SA_FDSET, SA_OTVSEL }, {  } },
 	[24] = { "sched_yield", 0, 0, SA_D, {  }, {  } },
-	[25] = { "mremap", 5, TM, SA_X, { SA_P, SA_U, SA_U, SA_F, SA_P }, { [3] = &ptk_x_mremap_flags } },
+	[25] = { "mremap", 5, TM, SA_X, { SA_P, SA_U, SA_U, SA_F, SA_MREMAP_ADDR }, { [3] = &ptk_x_mremap_flags } },
 	[26] = { "msync", 3, TM, SA_D, { SA_P, SA_U, SA_F }, { [2] = &ptk_x_msync_flags } },
 	[27] = { "mincore", 3, TM, SA_D, { SA_P, SA_U, SA_OMINCORE }, {  } },
 	[28] = { "madvise", 3, TM, SA_D, { SA_P, SA_U, SA_V }, { [2] = &ptk_x_madv } },
@@ -323,7 +323,7 @@
 	[316] = { "renameat2", 5, TD | TF, SA_D, { SA_DFD, SA_PATH, SA_DFD, SA_PATH, SA_U }, {  } },
 	[317] = { "seccomp", 3, 0, SA_D, { SA_X, SA_X, SA_P }, {  } },
 	[318] = { "getrandom", 3, 0, SA_D, { SA_OBUF, SA_U, SA_F }, { [2] = &ptk_x_grnd_flags } },
-	[319] = { "memfd_create", 2, TD, SA_FD, { SA_STR, SA_F }, { [1] = &ptk_x_memfd_flags } },
+	[319] = { "memfd_create", 2, TD, SA_FD, { SA_STR, SA_MEMFDFL }, {  } },
 	[320] = { "kexec_file_load", 5, TD, SA_D, { SA_FD, SA_FD, SA_U, SA_STR, SA_X }, {  } },
 	[321] = { "bpf", 3, TD, SA_D, { SA_D, SA_P, SA_U }, {  } },
 	[322] = { "execveat", 5, TD | TF | TP, SA_D, { SA_DFD, SA_PATH, SA_ARGV, SA_ENVP, SA_ATFL }, {  } },
@@ -386,4 +386,4 @@
 	[468] = { "file_getattr", 5, TD | TF, SA_D, { SA_DFD, SA_PATH, SA_P, SA_U, SA_U }, {  } },
 	[469] = { "file_setattr", 5, TD | TF, SA_D, { SA_DFD, SA_PATH, SA_P, SA_U, SA_U }, {  } },
 #endif
-/* clang-format on */
+	/* clang-format on */

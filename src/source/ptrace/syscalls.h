@@ -129,6 +129,8 @@ enum ptk_sarg {
 	SA_ITS2,
 	SA_OTIME,
 	SA_FUTEX,
+	SA_MEMFDFL,
+	SA_MREMAP_ADDR,
 	SA_NTYPES
 };
 

@@ -1027,12 +1027,6 @@ static_assert((MFD_ALLOW_SEALING) == (2), "src/source/ptrace/xlat/memfd_flags.in
 #ifdef MFD_HUGETLB
 static_assert((MFD_HUGETLB) == (4), "src/source/ptrace/xlat/memfd_flags.in: MFD_HUGETLB is not 4 in the headers");
 #endif
-#ifdef MFD_NOEXEC_SEAL
-static_assert((MFD_NOEXEC_SEAL) == (8), "src/source/ptrace/xlat/memfd_flags.in: MFD_NOEXEC_SEAL is not 8 in the headers");
-#endif
-#ifdef MFD_EXEC
-static_assert((MFD_EXEC) == (16), "src/source/ptrace/xlat/memfd_flags.in: MFD_EXEC is not 16 in the headers");
-#endif
 #ifdef MCL_CURRENT
 static_assert((MCL_CURRENT) == (1), "src/source/ptrace/xlat/mlockall_flags.in: MCL_CURRENT is not 1 in the headers");
 #endif
@@ -1534,9 +1528,6 @@ static_assert((STATX_MNT_ID) == (0x1000), "src/source/ptrace/xlat/statx_mask.in:
 #ifdef STATX_DIOALIGN
 static_assert((STATX_DIOALIGN) == (0x2000), "src/source/ptrace/xlat/statx_mask.in: STATX_DIOALIGN is not 0x2000 in the headers");
 #endif
-#ifdef AT_STATX_SYNC_AS_STAT
-static_assert((AT_STATX_SYNC_AS_STAT) == (0), "src/source/ptrace/xlat/statx_sync.in: AT_STATX_SYNC_AS_STAT is not 0 in the headers");
-#endif
 #ifdef AT_STATX_FORCE_SYNC
 static_assert((AT_STATX_FORCE_SYNC) == (0x2000), "src/source/ptrace/xlat/statx_sync.in: AT_STATX_FORCE_SYNC is not 0x2000 in the headers");
 #endif
@@ -1699,8 +1690,8 @@ static_assert((TIMER_ABSTIME) == (1), "src/source/ptrace/xlat/timer_flags.in: TI
 #ifdef WNOHANG
 static_assert((WNOHANG) == (1), "src/source/ptrace/xlat/wait_opts.in: WNOHANG is not 1 in the headers");
 #endif
-#ifdef WUNTRACED
-static_assert((WUNTRACED) == (2), "src/source/ptrace/xlat/wait_opts.in: WUNTRACED is not 2 in the headers");
+#ifdef WSTOPPED
+static_assert((WSTOPPED) == (2), "src/source/ptrace/xlat/wait_opts.in: WSTOPPED is not 2 in the headers");
 #endif
 #ifdef WCONTINUED
 static_assert((WCONTINUED) == (8), "src/source/ptrace/xlat/wait_opts.in: WCONTINUED is not 8 in the headers");
@@ -2130,10 +2121,8 @@ static const struct ptk_xlat_ent ptk_x_memfd_flags_e[] = {
 	{ (uint64_t)(1), "MFD_CLOEXEC" },
 	{ (uint64_t)(2), "MFD_ALLOW_SEALING" },
 	{ (uint64_t)(4), "MFD_HUGETLB" },
-	{ (uint64_t)(8), "MFD_NOEXEC_SEAL" },
-	{ (uint64_t)(16), "MFD_EXEC" },
 };
-const struct ptk_xlat ptk_x_memfd_flags = { ptk_x_memfd_flags_e, 5, "MFD_???" };
+const struct ptk_xlat ptk_x_memfd_flags = { ptk_x_memfd_flags_e, 3, "MFD_???" };
 static const struct ptk_xlat_ent ptk_x_mlockall_flags_e[] = {
 	{ (uint64_t)(1), "MCL_CURRENT" },
 	{ (uint64_t)(2), "MCL_FUTURE" },
@@ -2373,11 +2362,10 @@ static const struct ptk_xlat_ent ptk_x_statx_mask_e[] = {
 };
 const struct ptk_xlat ptk_x_statx_mask = { ptk_x_statx_mask_e, 15, "STATX_???" };
 static const struct ptk_xlat_ent ptk_x_statx_sync_e[] = {
-	{ (uint64_t)(0), "AT_STATX_SYNC_AS_STAT" },
 	{ (uint64_t)(0x2000), "AT_STATX_FORCE_SYNC" },
 	{ (uint64_t)(0x4000), "AT_STATX_DONT_SYNC" },
 };
-const struct ptk_xlat ptk_x_statx_sync = { ptk_x_statx_sync_e, 3, "AT_STATX_???" };
+const struct ptk_xlat ptk_x_statx_sync = { ptk_x_statx_sync_e, 2, "AT_STATX_???" };
 static const struct ptk_xlat_ent ptk_x_tc_cflag_e[] = {
 	{ (uint64_t)(0x40), "CSTOPB" },
 	{ (uint64_t)(0x80), "CREAD" },
@@ -2452,7 +2440,7 @@ static const struct ptk_xlat_ent ptk_x_timer_flags_e[] = {
 const struct ptk_xlat ptk_x_timer_flags = { ptk_x_timer_flags_e, 1, "TIMER_???" };
 static const struct ptk_xlat_ent ptk_x_wait_opts_e[] = {
 	{ (uint64_t)(1), "WNOHANG" },
-	{ (uint64_t)(2), "WUNTRACED" },
+	{ (uint64_t)(2), "WSTOPPED" },
 	{ (uint64_t)(8), "WCONTINUED" },
 	{ (uint64_t)(4), "WEXITED" },
 	{ (uint64_t)(0x1000000), "WNOWAIT" },
