@@ -17,6 +17,7 @@
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <sys/sysinfo.h>
+#include <sys/epoll.h>
 #include <sys/utsname.h>
 #include <linux/stat.h>
 #include <termios.h>
@@ -409,13 +410,14 @@ static void put_timespec(struct dec *d, u64 addr)
 	else if (!read_obj(d, addr, &ts, sizeof(ts)))
 		put_ptr(d->sb, addr);
 	else
-		ptk_sb_printf(d->sb, "{tv_sec=%lld, tv_nsec=%ld}", (long long)ts.tv_sec,
-			      (long)ts.tv_nsec);
+		ptk_sb_printf(d->sb, "{tv_sec=%lld, tv_nsec=%llu}", (long long)ts.tv_sec,
+			      (unsigned long long)ts.tv_nsec);
 }
 
+/* a umode_t (16 bits, include/linux/types.h) in octal */
 static void put_mode(struct ptk_sbuf *sb, u64 mode)
 {
-	ptk_sb_printf(sb, "%#03o", (unsigned)mode);
+	ptk_sb_printf(sb, "%#03o", (unsigned)mode & 0177777);
 }
 
 static void put_dev(struct ptk_sbuf *sb, dev_t dev)
@@ -463,10 +465,21 @@ static void put_time_comment(struct ptk_sbuf *sb, s64 sec, u64 nsec)
 	struct tm tm;
 	time_t t = (time_t)sec;
 
-	if (!localtime_r(&t, &tm) || !strftime(d, sizeof(d), "%FT%T", &tm) ||
+	if ((!sec && !nsec) || !localtime_r(&t, &tm) || !strftime(d, sizeof(d), "%FT%T", &tm) ||
 	    !strftime(z, sizeof(z), "%z", &tm))
 		return;
 	ptk_sb_printf(sb, " /* %s.%09u%s */", d, (unsigned)nsec, z);
+}
+
+/* " \/\* 2026-12-01T22:30:39+0000 \*\/": whole seconds */
+static void put_time_comment_s(struct ptk_sbuf *sb, s64 sec)
+{
+	char d[64];
+	struct tm tm;
+	time_t t = (time_t)sec;
+
+	if (localtime_r(&t, &tm) && strftime(d, sizeof(d), "%FT%T%z", &tm))
+		ptk_sb_printf(sb, " /* %s */", d);
 }
 
 static void put_time_field(struct ptk_sbuf *sb, const char *name, struct timespec ts)
@@ -750,7 +763,7 @@ static bool elem_iov(struct dec *d, const void *e, void *arg)
 	u64 show = c->data < 0 ? v[1] : MIN(v[1], (u64)c->data);
 
 	ptk_sb_puts(d->sb, "{iov_base=");
-	if (c->addrs || (c->data >= 0 && show == 0 && v[1]))
+	if (c->addrs)
 		put_ptr(d->sb, v[0]);
 	else
 		put_buf(d, v[0], show);
@@ -1095,7 +1108,17 @@ static void poll_annot(struct dec *d)
 		printed++;
 	}
 	if (open)
-		ptk_sb_puts(sb, "])");
+		ptk_sb_puts(sb, "]");
+	if (d->t->nr == __NR_ppoll && d->t->args[2]) { /* the timeout left */
+		s64 v[2];
+		if (read_obj(d, d->t->args[2], v, sizeof(v))) {
+			ptk_sb_puts(sb, open ? ", left " : " (left ");
+			put_ts(sb, v[0], v[1]);
+			open = true;
+		}
+	}
+	if (open)
+		ptk_sb_puts(sb, ")");
 }
 
 /* an fd_set of nfds bits at addr: [3 4] */
@@ -1173,8 +1196,8 @@ static void select_annot(struct dec *d, bool ts)
 			any = true;
 		}
 	}
-	if (any)
-		ptk_sb_puts(sb, ")");
+	/* a successful select always has its note, "()" when the sets came back empty */
+	ptk_sb_puts(sb, any ? ")" : " ()");
 }
 
 /* struct siginfo at addr, as in a signal-delivery line */
@@ -1184,7 +1207,10 @@ static void put_siginfo_at(struct dec *d, u64 addr, bool out)
 
 	if (out ? out_skip(d, addr, &si, sizeof(si)) : in_skip(d, addr, &si, sizeof(si)))
 		return;
-	ptk_dec_siginfo(d->sb, &si);
+	if (!si.si_signo && out) /* waitid with WNOHANG: nothing was there */
+		ptk_sb_puts(d->sb, "{}");
+	else
+		ptk_dec_siginfo(d->sb, &si);
 }
 
 static void put_sigevent_at(struct dec *d, u64 addr)
@@ -1197,17 +1223,57 @@ static void put_sigevent_at(struct dec *d, u64 addr)
 
 	if (in_skip(d, addr, &ev, sizeof(ev)))
 		return;
-	ptk_sb_printf(d->sb, "{sigev_value={sival_int=%d, sival_ptr=%#" PRIx64 "}, sigev_signo=",
-		      (int)ev.value, ev.value);
-	if (ev.signo > 0 && ev.signo <= 64)
+	ptk_sb_puts(d->sb, "{");
+	if (ev.value)
+		ptk_sb_printf(d->sb, "sigev_value={sival_int=%d, sival_ptr=%#" PRIx64 "}, ",
+			      (int)ev.value, ev.value);
+	ptk_sb_puts(d->sb, "sigev_signo=");
+	if (ev.notify == SIGEV_SIGNAL || ev.notify == SIGEV_THREAD || ev.notify == SIGEV_THREAD_ID)
 		put_sig(d->sb, ev.signo);
 	else
 		ptk_sb_printf(d->sb, "%u", (unsigned)ev.signo);
 	ptk_sb_puts(d->sb, ", sigev_notify=");
 	put_xv(d->sb, &ptk_x_sigev_notify, (u32)ev.notify, false);
-	if (ev.notify == SIGEV_THREAD_ID)
+	if (ev.notify == SIGEV_THREAD_ID) {
 		ptk_sb_printf(d->sb, ", sigev_notify_thread_id=%d", ev.tid);
+	} else if (ev.notify == SIGEV_THREAD) {
+		u64 th[2]; /* function, attributes */
+		if (read_obj(d, addr + 16, th, sizeof(th))) {
+			ptk_sb_puts(d->sb, ", sigev_notify_function=");
+			put_ptr(d->sb, th[0]);
+			ptk_sb_puts(d->sb, ", sigev_notify_attributes=");
+			put_ptr(d->sb, th[1]);
+		}
+	}
 	ptk_sb_puts(d->sb, "}");
+}
+
+/* struct msghdr: name, iov (data up to len when out), control length and flags */
+static void put_msghdr_at(struct dec *d, u64 addr, bool out)
+{
+	struct {
+		u64 name;
+		u32 namelen, pad;
+		u64 iov, iovlen, control, controllen;
+		int flags;
+	} m;
+	struct ptk_sbuf *sb = d->sb;
+	struct iov_ctx c = { out ? d->rval : -1, false };
+
+	if (in_skip(d, addr, &m, sizeof(m)))
+		return;
+	ptk_sb_puts(sb, "{msg_name=");
+	if (m.name && m.namelen)
+		put_sockaddr(d, m.name, m.namelen);
+	else
+		put_ptr(sb, m.name);
+	ptk_sb_printf(sb, ", msg_namelen=%u, msg_iov=", m.namelen);
+	put_array(d, m.iov, m.iovlen, 16, elem_iov, &c);
+	ptk_sb_printf(sb,
+		      ", msg_iovlen=%" PRIu64 ", msg_controllen=%" PRIu64 ", msg_flags=", m.iovlen,
+		      m.controllen);
+	put_fx(sb, &ptk_x_msg_flags, (u32)m.flags, NULL);
+	ptk_sb_puts(sb, "}");
 }
 
 /* sendfile's offset: [in] => [out] */
@@ -1556,6 +1622,7 @@ static bool is_exit_arg(const struct dec *d, int type)
 	case SA_OTIMERID:
 	case SA_OCPUSET:
 	case SA_OTIME:
+	case SA_OMSG:
 		return true;
 	case SA_IOARG:
 		return ioctl_arg_at_exit((unsigned)d->t->args[1]);
@@ -1590,7 +1657,9 @@ static bool put_arg(struct dec *d, int i)
 	const u64 *a = d->t->args;
 	u64 v = a[i];
 
-	switch (d->sc->args[i]) {
+	int type = d->sc->args[i];
+
+	switch (type) {
 	case SA_D:
 		ptk_sb_printf(sb, "%d", (int)v);
 		break;
@@ -1621,7 +1690,7 @@ static bool put_arg(struct dec *d, int i)
 	case SA_STR:
 		/* memfd_create's name: at most MFD_NAME_MAX_LEN (249) bytes */
 		put_str(d, v,
-			d->t->nr == __NR_memfd_create ? MIN(249, (size_t)d->o->strsize) :
+			d->t->nr == __NR_memfd_create ? MIN(250, (size_t)d->o->strsize) :
 							(size_t)d->o->strsize);
 		break;
 	case SA_IBUF:
@@ -1755,11 +1824,18 @@ static bool put_arg(struct dec *d, int i)
 		put_timespec(d, v);
 		break;
 	case SA_OTS:
-		/* nanosleep's remainder is written only when interrupted */
-		if (d->err == !strstr(d->sc->name, "nanosleep") && v)
-			put_ptr(sb, v);
-		else
+		/* nanosleep's remainder is written only when interrupted (a restart errno) */
+		if (strstr(d->sc->name, "nanosleep") ?
+			    !(d->err && -d->rval >= 512 && -d->rval <= 516) ||
+				    (d->t->nr == __NR_clock_nanosleep && (a[1] & TIMER_ABSTIME)) :
+			    d->err) {
+			if (v)
+				put_ptr(sb, v);
+			else
+				ptk_sb_puts(sb, "NULL");
+		} else {
 			put_timespec(d, v);
+		}
 		break;
 	case SA_ISA:
 		put_sockaddr(d, v, i < 5 ? a[i + 1] : 0);
@@ -1778,6 +1854,8 @@ static bool put_arg(struct dec *d, int i)
 		int len;
 		if (!v)
 			ptk_sb_puts(sb, "NULL");
+		else if (d->err && d->t->saved[1])
+			ptk_sb_printf(sb, "[%d]", (int)d->t->saved[0]);
 		else if (d->err || !read_obj(d, v, &len, sizeof(len)))
 			put_ptr(sb, v);
 		else if ((u32)len != (u32)d->t->saved[0])
@@ -1906,7 +1984,11 @@ static bool put_arg(struct dec *d, int i)
 		put_rlimit_at(d, v, true);
 		break;
 	case SA_ORUSAGE:
-		put_rusage_at(d, v);
+		/* wait4 and waitid with WNOHANG and no child ready wrote nothing */
+		if (!d->rval && d->t->nr == __NR_wait4 && v)
+			put_ptr(sb, v);
+		else
+			put_rusage_at(d, v);
 		break;
 	case SA_IITSPEC:
 		put_itspec_at(d, v, false);
@@ -1916,7 +1998,9 @@ static bool put_arg(struct dec *d, int i)
 		break;
 	case SA_IEPEV: {
 		unsigned char ev[12];
-		if (!in_skip(d, v, ev, sizeof(ev)))
+		if ((int)a[1] == EPOLL_CTL_DEL && v) /* not read for a removal */
+			put_ptr(sb, v);
+		else if (!in_skip(d, v, ev, sizeof(ev)))
 			elem_epev(d, ev, NULL);
 		break;
 	}
@@ -2040,10 +2124,30 @@ static bool put_arg(struct dec *d, int i)
 		break;
 	case SA_OTIME: {
 		s64 tm;
-		if (!out_skip(d, v, &tm, sizeof(tm)))
-			ptk_sb_printf(sb, "[%" PRId64 "]", tm);
+		if (out_skip(d, v, &tm, sizeof(tm)))
+			break;
+		ptk_sb_printf(sb, "[%" PRId64, tm);
+		put_time_comment_s(sb, tm);
+		ptk_sb_puts(sb, "]");
 		break;
 	}
+	case SA_ITZ:
+	case SA_OTZ: {
+		int tz[2];
+		if (type == SA_OTZ ? out_skip(d, v, tz, sizeof(tz)) : in_skip(d, v, tz, sizeof(tz)))
+			break;
+		ptk_sb_printf(sb, "{tz_minuteswest=%d, tz_dsttime=%d}", tz[0], tz[1]);
+		break;
+	}
+	case SA_IMSG:
+		put_msghdr_at(d, v, false);
+		break;
+	case SA_OMSG:
+		if (d->err)
+			put_ptr(sb, v);
+		else
+			put_msghdr_at(d, v, true);
+		break;
 	case SA_P:
 	default:
 		put_ptr(sb, v);
@@ -2167,10 +2271,10 @@ int ptk_dec_entry(struct ptk_sbuf *sb, const struct ptk_decopt *o, struct ptk_tc
 	/* values the exit needs from the entry: a socklen_t *'s value in */
 	for (i = 0; i < d.sc->nargs; i++) {
 		int len = 0;
-		if (d.sc->args[i] == SA_OSALEN)
-			t->saved[0] = t->args[i] && read_obj(&d, t->args[i], &len, sizeof(len)) ?
-					      (u32)len :
-					      0;
+		if (d.sc->args[i] != SA_OSALEN)
+			continue;
+		t->saved[1] = t->args[i] && read_obj(&d, t->args[i], &len, sizeof(len));
+		t->saved[0] = t->saved[1] ? (u32)len : 0;
 	}
 	for (i = 0; i < d.sc->nargs; i++) {
 		if (is_exit_arg(&d, d.sc->args[i])) {

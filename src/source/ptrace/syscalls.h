@@ -131,6 +131,10 @@ enum ptk_sarg {
 	SA_FUTEX,
 	SA_MEMFDFL,
 	SA_MREMAP_ADDR,
+	SA_ITZ,
+	SA_OTZ,
+	SA_IMSG,
+	SA_OMSG,
 	SA_NTYPES
 };
 

@@ -59,6 +59,7 @@ extern const struct ptk_xlat ptk_x_tfd_flags;
 extern const struct ptk_xlat ptk_x_tfd_settime_flags;
 extern const struct ptk_xlat ptk_x_timer_flags;
 extern const struct ptk_xlat ptk_x_wait_opts;
+extern const struct ptk_xlat ptk_x_waitid_opts;
 extern const struct ptk_xlat ptk_x_whence;
 #else
 #ifdef R_OK
@@ -2449,6 +2450,17 @@ static const struct ptk_xlat_ent ptk_x_wait_opts_e[] = {
 	{ (uint64_t)(0x80000000), "__WCLONE" },
 };
 const struct ptk_xlat ptk_x_wait_opts = { ptk_x_wait_opts_e, 8, "???" };
+static const struct ptk_xlat_ent ptk_x_waitid_opts_e[] = {
+	{ (uint64_t)(1), "WNOHANG" },
+	{ (uint64_t)(4), "WEXITED" },
+	{ (uint64_t)(2), "WSTOPPED" },
+	{ (uint64_t)(8), "WCONTINUED" },
+	{ (uint64_t)(0x1000000), "WNOWAIT" },
+	{ (uint64_t)(0x20000000), "__WNOTHREAD" },
+	{ (uint64_t)(0x40000000), "__WALL" },
+	{ (uint64_t)(0x80000000), "__WCLONE" },
+};
+const struct ptk_xlat ptk_x_waitid_opts = { ptk_x_waitid_opts_e, 8, "???" };
 static const struct ptk_xlat_ent ptk_x_whence_e[] = {
 	{ (uint64_t)(0), "SEEK_SET" },
 	{ (uint64_t)(1), "SEEK_CUR" },
