@@ -647,10 +647,12 @@ static int parse_quiet(struct st *s, const char *val, const char **err)
 static int parse_fdset(struct ptk_fdset *set, const char *val, const char **err)
 {
 	char *dup = xstrdup(val), *p = dup, *save = NULL, *tok;
-	bool neg = *p == '!';
+	bool neg = false;
 
-	if (neg)
+	while (*p == '!') { /* each '!' negates again */
+		neg = !neg;
 		p++;
+	}
 	memset(set, 0, sizeof(*set));
 	for (tok = strtok_r(p, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		int fd;
@@ -663,7 +665,7 @@ static int parse_fdset(struct ptk_fdset *set, const char *val, const char **err)
 			err_msg(err, "invalid descriptor", tok);
 			free(dup);
 			return -1;
-		} else if (fd < 1024) {
+		} else if (fd < PTK_FDSET_MAX) {
 			set->bits[fd / 64] |= 1ULL << (fd % 64);
 		}
 	}

@@ -93,7 +93,7 @@ bool ptk_fdset_has(const struct ptk_fdset *set, int fd)
 {
 	if (fd < 0)
 		return false;
-	if (fd >= 1024)
+	if (fd >= PTK_FDSET_MAX)
 		return set->high;
 	return set->bits[fd / 64] >> (fd % 64) & 1;
 }
@@ -658,6 +658,8 @@ static void put_wstatus(struct dec *d, u64 addr)
 		ptk_sb_puts(sb, "[{WIFSIGNALED(s) && WTERMSIG(s) == ");
 		put_sig(sb, WTERMSIG(s));
 		ptk_sb_puts(sb, WCOREDUMP(s) ? " && WCOREDUMP(s)}]" : "}]");
+	} else if (s == 0xffff) {
+		ptk_sb_puts(sb, "[{WIFCONTINUED(s)}]");
 	} else if (WIFSTOPPED(s)) {
 		ptk_sb_puts(sb, "[{WIFSTOPPED(s) && WSTOPSIG(s) == ");
 		put_sig(sb, WSTOPSIG(s));
@@ -1315,7 +1317,10 @@ static void put_statx_at(struct dec *d, u64 addr)
 	static const char *const tn[] = { "stx_atime", "stx_btime", "stx_ctime", "stx_mtime" };
 	const struct statx_timestamp *ts[] = { &sx.stx_atime, &sx.stx_btime, &sx.stx_ctime,
 					       &sx.stx_mtime };
+	static const unsigned tm[] = { STATX_ATIME, STATX_BTIME, STATX_CTIME, STATX_MTIME };
 	for (int i = 0; i < 4; i++) {
+		if (!(sx.stx_mask & tm[i])) /* only the times the kernel filled */
+			continue;
 		ptk_sb_printf(sb, ", %s=", tn[i]);
 		ptk_sb_printf(sb, "{tv_sec=%lld, tv_nsec=%u}", (long long)ts[i]->tv_sec,
 			      ts[i]->tv_nsec);
@@ -1526,8 +1531,47 @@ static void put_ioctl_arg(struct dec *d, unsigned req, u64 arg)
 
 /* ---- fcntl ---------------------------------------------------------------------------- */
 
+static bool fcntl_lock_cmd(int cmd)
+{
+	return cmd == F_GETLK || cmd == F_SETLK || cmd == F_SETLKW || cmd == F_OFD_GETLK ||
+	       cmd == F_OFD_SETLK || cmd == F_OFD_SETLKW;
+}
+
+/* struct flock (l_pid only where the kernel writes it: the GETLK commands at exit) */
+static void put_flock_at(struct dec *d, u64 addr, bool getlk)
+{
+	struct flock fl;
+
+	if (getlk ? out_skip(d, addr, &fl, sizeof(fl)) : in_skip(d, addr, &fl, sizeof(fl)))
+		return;
+	ptk_sb_puts(d->sb, "{l_type=");
+	put_xv(d->sb, &ptk_x_lock_type, (unsigned short)fl.l_type, false);
+	ptk_sb_puts(d->sb, ", l_whence=");
+	put_xv(d->sb, &ptk_x_whence, (unsigned short)fl.l_whence, false);
+	ptk_sb_printf(d->sb, ", l_start=%lld, l_len=%lld", (long long)fl.l_start,
+		      (long long)fl.l_len);
+	if (getlk)
+		ptk_sb_printf(d->sb, ", l_pid=%d", fl.l_pid);
+	ptk_sb_puts(d->sb, "}");
+}
+
 static void put_fcntl_arg(struct dec *d, int cmd, u64 arg)
 {
+	int own[2]; /* struct f_owner_ex */
+
+	if (fcntl_lock_cmd(cmd)) {
+		put_flock_at(d, arg, cmd == F_GETLK || cmd == F_OFD_GETLK);
+		return;
+	}
+	if (cmd == F_SETOWN_EX || cmd == F_GETOWN_EX) {
+		if (cmd == F_GETOWN_EX ? out_skip(d, arg, own, sizeof(own)) :
+					 in_skip(d, arg, own, sizeof(own)))
+			return;
+		ptk_sb_puts(d->sb, "{type=");
+		put_xv(d->sb, &ptk_x_owner_type, (u32)own[0], false);
+		ptk_sb_printf(d->sb, ", pid=%d}", own[1]);
+		return;
+	}
 	switch (cmd) {
 	case F_SETFD:
 		ptk_sb_puts(d->sb, arg & FD_CLOEXEC ? "FD_CLOEXEC" : "0");
@@ -1549,13 +1593,22 @@ static void put_fcntl_arg(struct dec *d, int cmd, u64 arg)
 		}
 		break;
 	}
+	case F_NOTIFY:
+		put_fx(d->sb, &ptk_x_dn_flags, (u32)arg, NULL);
+		break;
+	case F_SETLEASE:
+		put_xv(d->sb, &ptk_x_lock_type, (u32)arg, false);
+		break;
+	case F_SETSIG:
+		if ((int)arg)
+			put_sig(d->sb, (int)arg);
+		else
+			ptk_sb_puts(d->sb, "0");
+		break;
 	case F_DUPFD:
 	case F_DUPFD_CLOEXEC:
 	case F_SETOWN:
-	case F_SETSIG:
 	case F_SETPIPE_SZ:
-	case F_SETLEASE:
-	case F_NOTIFY:
 	case F_ADD_SEALS:
 		ptk_sb_printf(d->sb, "%d", (int)arg);
 		break;
@@ -1566,6 +1619,7 @@ static void put_fcntl_arg(struct dec *d, int cmd, u64 arg)
 
 static bool fcntl_has_arg(int cmd)
 {
+	cmd = (int)(unsigned)cmd;
 	return !(cmd == F_GETFD || cmd == F_GETFL || cmd == F_GETOWN || cmd == F_GETSIG ||
 		 cmd == F_GETLEASE || cmd == F_GETPIPE_SZ || cmd == F_GET_SEALS);
 }
@@ -1626,6 +1680,9 @@ static bool is_exit_arg(const struct dec *d, int type)
 		return true;
 	case SA_IOARG:
 		return ioctl_arg_at_exit((unsigned)d->t->args[1]);
+	case SA_FCNTLARG:
+		return (int)d->t->args[1] == F_GETLK || (int)d->t->args[1] == F_OFD_GETLK ||
+		       (int)d->t->args[1] == F_GETOWN_EX;
 	}
 	return false;
 }
@@ -1699,7 +1756,7 @@ static bool put_arg(struct dec *d, int i)
 	case SA_OBUF:
 		if (d->err) {
 			put_ptr(sb, v);
-		} else if (d->t->nr == __NR_getrandom) {
+		} else if (d->t->nr == __NR_getrandom && v) {
 			/* random bytes: strace forces hex */
 			unsigned char rb[256];
 			size_t show =
@@ -1924,7 +1981,7 @@ static bool put_arg(struct dec *d, int i)
 		break;
 	}
 	case SA_FCNTLCMD:
-		put_xval(sb, &ptk_x_fcntl_cmd, v, false);
+		put_xv(sb, &ptk_x_fcntl_cmd, (u32)v, false);
 		break;
 	case SA_FCNTLARG:
 		if (!fcntl_has_arg((int)a[1]))
@@ -2333,6 +2390,10 @@ static void ret_annot(struct dec *d)
 	case __NR_pselect6:
 		select_annot(d, d->t->nr == __NR_pselect6);
 		break;
+	case __NR_rt_sigtimedwait:
+		if (d->rval > 0 && ptk_signal_name((int)d->rval))
+			ptk_sb_printf(d->sb, " (%s)", ptk_signal_name((int)d->rval));
+		break;
 	case __NR_time: {
 		char buf[64];
 		struct tm tm;
@@ -2379,9 +2440,20 @@ void ptk_dec_exit(struct ptk_sbuf *sb, const struct ptk_decopt *o, struct ptk_tc
 			ptk_sb_printf(sb, "= -1 (errno %d)", e);
 		return;
 	}
-	if (t->nr == __NR_fcntl && (t->args[1] == F_GETFD || t->args[1] == F_GETFL) && rval) {
+	if (t->nr == __NR_fcntl && (int)t->args[1] == F_GETSIG && ptk_signal_name((int)rval)) {
+		ptk_sb_printf(sb, "= %lld (%s)", (long long)rval, ptk_signal_name((int)rval));
+		return;
+	}
+	if (t->nr == __NR_fcntl && (int)t->args[1] == F_GETLEASE) {
+		ptk_sb_printf(sb, "= %#llx (", (unsigned long long)rval);
+		put_xv(sb, &ptk_x_lock_type, (u64)rval, false);
+		ptk_sb_puts(sb, ")");
+		return;
+	}
+	if (t->nr == __NR_fcntl && ((int)t->args[1] == F_GETFD || (int)t->args[1] == F_GETFL) &&
+	    rval) {
 		ptk_sb_printf(sb, "= %#llx (flags ", (unsigned long long)rval);
-		if (t->args[1] == F_GETFD)
+		if ((int)t->args[1] == F_GETFD)
 			ptk_sb_puts(sb, rval & FD_CLOEXEC ? "FD_CLOEXEC" : "0");
 		else
 			put_oflags(sb, (u64)rval);
@@ -2393,7 +2465,7 @@ void ptk_dec_exit(struct ptk_sbuf *sb, const struct ptk_decopt *o, struct ptk_tc
 		ptk_sb_printf(sb, "= %#" PRIx64, (u64)rval);
 		break;
 	case SA_O:
-		ptk_sb_printf(sb, "= %#llo", (unsigned long long)rval);
+		ptk_sb_printf(sb, "= %#03llo", (unsigned long long)rval);
 		break;
 	case SA_FD:
 		ptk_sb_puts(sb, "= ");

@@ -26,9 +26,10 @@ void ptk_sb_puts(struct ptk_sbuf *sb, const char *s);
 void ptk_sb_putn(struct ptk_sbuf *sb, const char *s, size_t n);
 void ptk_sb_printf(struct ptk_sbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* A set of descriptors (-e read=, -e write=): 0..1023 one by one, higher ones by `high`. */
+/* A set of descriptors (-e read=, -e write=): 0..65535 one by one, higher ones by `high`. */
+#define PTK_FDSET_MAX 65536
 struct ptk_fdset {
-	u64 bits[16];
+	u64 bits[PTK_FDSET_MAX / 64];
 	bool high;
 };
 

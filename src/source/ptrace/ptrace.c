@@ -274,7 +274,7 @@ ssize_t ptk_tracee_readstr(struct ptk_tcb *t, u64 addr, char *buf, size_t max)
 		if ((size_t)n < chunk)
 			break;
 	}
-	if (got > max) {
+	if (got >= max) { /* max bytes without a NUL: cut, whatever follows */
 		buf[max] = 0;
 		return (ssize_t)max + 1;
 	}

@@ -10,6 +10,7 @@ extern const struct ptk_xlat ptk_x_cld_codes;
 extern const struct ptk_xlat ptk_x_clocks;
 extern const struct ptk_xlat ptk_x_clone_flags;
 extern const struct ptk_xlat ptk_x_close_range_flags;
+extern const struct ptk_xlat ptk_x_dn_flags;
 extern const struct ptk_xlat ptk_x_efd_flags;
 extern const struct ptk_xlat ptk_x_epoll_ctl_ops;
 extern const struct ptk_xlat ptk_x_epoll_events;
@@ -23,6 +24,7 @@ extern const struct ptk_xlat ptk_x_ioctl_misc;
 extern const struct ptk_xlat ptk_x_ioctl_tty;
 extern const struct ptk_xlat ptk_x_ipproto;
 extern const struct ptk_xlat ptk_x_itimer_which;
+extern const struct ptk_xlat ptk_x_lock_type;
 extern const struct ptk_xlat ptk_x_madv;
 extern const struct ptk_xlat ptk_x_map_flags;
 extern const struct ptk_xlat ptk_x_map_type;
@@ -32,6 +34,7 @@ extern const struct ptk_xlat ptk_x_mremap_flags;
 extern const struct ptk_xlat ptk_x_msg_flags;
 extern const struct ptk_xlat ptk_x_msync_flags;
 extern const struct ptk_xlat ptk_x_open_flags;
+extern const struct ptk_xlat ptk_x_owner_type;
 extern const struct ptk_xlat ptk_x_pollev;
 extern const struct ptk_xlat ptk_x_prio_which;
 extern const struct ptk_xlat ptk_x_prot;
@@ -388,6 +391,27 @@ static_assert((CLOSE_RANGE_UNSHARE) == (2), "src/source/ptrace/xlat/close_range_
 #endif
 #ifdef CLOSE_RANGE_CLOEXEC
 static_assert((CLOSE_RANGE_CLOEXEC) == (4), "src/source/ptrace/xlat/close_range_flags.in: CLOSE_RANGE_CLOEXEC is not 4 in the headers");
+#endif
+#ifdef DN_ACCESS
+static_assert((DN_ACCESS) == (1), "src/source/ptrace/xlat/dn_flags.in: DN_ACCESS is not 1 in the headers");
+#endif
+#ifdef DN_MODIFY
+static_assert((DN_MODIFY) == (2), "src/source/ptrace/xlat/dn_flags.in: DN_MODIFY is not 2 in the headers");
+#endif
+#ifdef DN_CREATE
+static_assert((DN_CREATE) == (4), "src/source/ptrace/xlat/dn_flags.in: DN_CREATE is not 4 in the headers");
+#endif
+#ifdef DN_DELETE
+static_assert((DN_DELETE) == (8), "src/source/ptrace/xlat/dn_flags.in: DN_DELETE is not 8 in the headers");
+#endif
+#ifdef DN_RENAME
+static_assert((DN_RENAME) == (0x10), "src/source/ptrace/xlat/dn_flags.in: DN_RENAME is not 0x10 in the headers");
+#endif
+#ifdef DN_ATTRIB
+static_assert((DN_ATTRIB) == (0x20), "src/source/ptrace/xlat/dn_flags.in: DN_ATTRIB is not 0x20 in the headers");
+#endif
+#ifdef DN_MULTISHOT
+static_assert((DN_MULTISHOT) == (0x80000000), "src/source/ptrace/xlat/dn_flags.in: DN_MULTISHOT is not 0x80000000 in the headers");
 #endif
 #ifdef EFD_SEMAPHORE
 static_assert((EFD_SEMAPHORE) == (1), "src/source/ptrace/xlat/efd_flags.in: EFD_SEMAPHORE is not 1 in the headers");
@@ -887,6 +911,15 @@ static_assert((ITIMER_VIRTUAL) == (1), "src/source/ptrace/xlat/itimer_which.in: 
 #ifdef ITIMER_PROF
 static_assert((ITIMER_PROF) == (2), "src/source/ptrace/xlat/itimer_which.in: ITIMER_PROF is not 2 in the headers");
 #endif
+#ifdef F_RDLCK
+static_assert((F_RDLCK) == (0), "src/source/ptrace/xlat/lock_type.in: F_RDLCK is not 0 in the headers");
+#endif
+#ifdef F_WRLCK
+static_assert((F_WRLCK) == (1), "src/source/ptrace/xlat/lock_type.in: F_WRLCK is not 1 in the headers");
+#endif
+#ifdef F_UNLCK
+static_assert((F_UNLCK) == (2), "src/source/ptrace/xlat/lock_type.in: F_UNLCK is not 2 in the headers");
+#endif
 #ifdef MADV_NORMAL
 static_assert((MADV_NORMAL) == (0), "src/source/ptrace/xlat/madv.in: MADV_NORMAL is not 0 in the headers");
 #endif
@@ -1168,6 +1201,15 @@ static_assert((O_DIRECTORY) == (0x10000), "src/source/ptrace/xlat/open_flags.in:
 #endif
 #ifdef O_ASYNC
 static_assert((O_ASYNC) == (0x2000), "src/source/ptrace/xlat/open_flags.in: O_ASYNC is not 0x2000 in the headers");
+#endif
+#ifdef F_OWNER_TID
+static_assert((F_OWNER_TID) == (0), "src/source/ptrace/xlat/owner_type.in: F_OWNER_TID is not 0 in the headers");
+#endif
+#ifdef F_OWNER_PID
+static_assert((F_OWNER_PID) == (1), "src/source/ptrace/xlat/owner_type.in: F_OWNER_PID is not 1 in the headers");
+#endif
+#ifdef F_OWNER_PGRP
+static_assert((F_OWNER_PGRP) == (2), "src/source/ptrace/xlat/owner_type.in: F_OWNER_PGRP is not 2 in the headers");
 #endif
 #ifdef POLLIN
 static_assert((POLLIN) == (1), "src/source/ptrace/xlat/pollev.in: POLLIN is not 1 in the headers");
@@ -1860,6 +1902,16 @@ static const struct ptk_xlat_ent ptk_x_close_range_flags_e[] = {
 	{ (uint64_t)(4), "CLOSE_RANGE_CLOEXEC" },
 };
 const struct ptk_xlat ptk_x_close_range_flags = { ptk_x_close_range_flags_e, 2, "CLOSE_RANGE_???" };
+static const struct ptk_xlat_ent ptk_x_dn_flags_e[] = {
+	{ (uint64_t)(1), "DN_ACCESS" },
+	{ (uint64_t)(2), "DN_MODIFY" },
+	{ (uint64_t)(4), "DN_CREATE" },
+	{ (uint64_t)(8), "DN_DELETE" },
+	{ (uint64_t)(0x10), "DN_RENAME" },
+	{ (uint64_t)(0x20), "DN_ATTRIB" },
+	{ (uint64_t)(0x80000000), "DN_MULTISHOT" },
+};
+const struct ptk_xlat ptk_x_dn_flags = { ptk_x_dn_flags_e, 7, "DN_???" };
 static const struct ptk_xlat_ent ptk_x_efd_flags_e[] = {
 	{ (uint64_t)(1), "EFD_SEMAPHORE" },
 	{ (uint64_t)(0x80000), "EFD_CLOEXEC" },
@@ -2065,6 +2117,12 @@ static const struct ptk_xlat_ent ptk_x_itimer_which_e[] = {
 	{ (uint64_t)(2), "ITIMER_PROF" },
 };
 const struct ptk_xlat ptk_x_itimer_which = { ptk_x_itimer_which_e, 3, "ITIMER_???" };
+static const struct ptk_xlat_ent ptk_x_lock_type_e[] = {
+	{ (uint64_t)(0), "F_RDLCK" },
+	{ (uint64_t)(1), "F_WRLCK" },
+	{ (uint64_t)(2), "F_UNLCK" },
+};
+const struct ptk_xlat ptk_x_lock_type = { ptk_x_lock_type_e, 3, "F_???" };
 static const struct ptk_xlat_ent ptk_x_madv_e[] = {
 	{ (uint64_t)(0), "MADV_NORMAL" },
 	{ (uint64_t)(1), "MADV_RANDOM" },
@@ -2187,7 +2245,13 @@ static const struct ptk_xlat_ent ptk_x_open_flags_e[] = {
 	{ (uint64_t)(0x10000), "O_DIRECTORY" },
 	{ (uint64_t)(0x2000), "O_ASYNC" },
 };
-const struct ptk_xlat ptk_x_open_flags = { ptk_x_open_flags_e, 19, "???" };
+const struct ptk_xlat ptk_x_open_flags = { ptk_x_open_flags_e, 19, "O_???" };
+static const struct ptk_xlat_ent ptk_x_owner_type_e[] = {
+	{ (uint64_t)(0), "F_OWNER_TID" },
+	{ (uint64_t)(1), "F_OWNER_PID" },
+	{ (uint64_t)(2), "F_OWNER_PGRP" },
+};
+const struct ptk_xlat ptk_x_owner_type = { ptk_x_owner_type_e, 3, "F_OWNER_???" };
 static const struct ptk_xlat_ent ptk_x_pollev_e[] = {
 	{ (uint64_t)(1), "POLLIN" },
 	{ (uint64_t)(2), "POLLPRI" },
