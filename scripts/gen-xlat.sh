@@ -34,7 +34,7 @@ $1 == "@unknown" { unk = $2; next }
 	nocheck = $NF == "!"
 	if (nocheck) NF--
 	name = $1; $1 = ""; val = substr($0, 2)
-	if (name !~ /^[A-Za-z_][A-Za-z0-9_]*$/ || val == "") {
+	if (name !~ /^[A-Za-z_][A-Za-z0-9_|]*$/ || val == "") {
 		printf("%s:%d: bad line: %s\n", FILENAME, FNR, $0) > "/dev/stderr"; exit 1
 	}
 	if (first) { pfx = name; first = 0 }
@@ -42,7 +42,7 @@ $1 == "@unknown" { unk = $2; next }
 	ents = ents sprintf("\t{ (uint64_t)(%s), \"%s\" },\n", val, name)
 	n++
 	key = name "=" val
-	if (!nocheck && !(key in seen)) {
+	if (!nocheck && name !~ /\|/ && !(key in seen)) {
 		seen[key] = 1
 		chk = chk sprintf("#ifdef %s\nstatic_assert((%s) == (%s), \"%s: %s is not %s in the headers\");\n#endif\n", name, name, val, FILENAME, name, val)
 	}

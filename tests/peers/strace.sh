@@ -170,7 +170,7 @@ done
 ran=$((${#NAMES[@]} - nskip))
 echo "# strace suite tally: ptk passes $npass of $ran (known failures $nknown, other failures $nfail, skipped here $nskip)"
 $ref_ok && echo "# strace 6.1 on the same tests: $ref_pass passed, $ref_fail failed, $ref_skip skipped"
-for a in $(printf '%s\n' "${AREA[@]}" | awk '!s[$0]++'); do
+for a in $(for n in "${NAMES[@]}"; do echo "${AREA[$n]}"; done | awk '!s[$0]++'); do
 	printf '#   %-8s passed %3d  known %3d  failed %3d  skipped %3d\n' "$a" "${P[$a]:-0}" \
 		"${K[$a]:-0}" "${F[$a]:-0}" "${S[$a]:-0}"
 done

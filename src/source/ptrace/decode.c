@@ -1677,6 +1677,7 @@ static bool is_exit_arg(const struct dec *d, int type)
 	case SA_OCPUSET:
 	case SA_OTIME:
 	case SA_OMSG:
+	case SA_OSOVAL:
 		return true;
 	case SA_IOARG:
 		return ioctl_arg_at_exit((unsigned)d->t->args[1]);
@@ -2196,6 +2197,27 @@ static bool put_arg(struct dec *d, int i)
 		ptk_sb_printf(sb, "{tz_minuteswest=%d, tz_dsttime=%d}", tz[0], tz[1]);
 		break;
 	}
+	case SA_SONAME:
+		if ((int)a[1] == SOL_SOCKET)
+			put_xv(sb, &ptk_x_so_opts, (u32)v, false);
+		else
+			ptk_sb_printf(sb, "%u", (unsigned)v);
+		break;
+	case SA_ISOVAL:
+	case SA_OSOVAL: {
+		/* an int option (the usual size) as [N], anything else by address */
+		int len = type == SA_ISOVAL ? (int)a[4] : 0, val;
+		if (type == SA_OSOVAL &&
+		    (d->err || !a[4] || !read_obj(d, a[4], &len, sizeof(len)))) {
+			put_ptr(sb, v);
+			break;
+		}
+		if (len != (int)sizeof(int) || !v || !read_obj(d, v, &val, sizeof(val)))
+			put_ptr(sb, v);
+		else
+			ptk_sb_printf(sb, "[%d]", val);
+		break;
+	}
 	case SA_IMSG:
 		put_msghdr_at(d, v, false);
 		break;
@@ -2272,6 +2294,95 @@ static void put_clone(struct dec *d)
 	}
 }
 
+/* a value of x, else hex with no comment (strace's printxval with no default) */
+static void put_xv_hex(struct ptk_sbuf *sb, const struct ptk_xlat *x, u64 v)
+{
+	const char *n = ptk_xlat_name(x, v);
+
+	if (n)
+		ptk_sb_puts(sb, n);
+	else
+		ptk_sb_printf(sb, v ? "%#" PRIx64 : "0", v);
+}
+
+/* futex(2): the arguments each operation takes (kernel/futex/syscalls.c) */
+static void put_futex(struct dec *d)
+{
+	struct ptk_sbuf *sb = d->sb;
+	const u64 *a = d->t->args;
+	int op = (int)a[1], cmd = op & 127;
+	unsigned val = (unsigned)a[2], val2 = (unsigned)a[3], val3 = (unsigned)a[5];
+
+	put_ptr(sb, a[0]);
+	ptk_sb_puts(sb, ", ");
+	put_xv(sb, &ptk_x_futex_ops, (u32)op, false);
+	switch (cmd) {
+	case 0: /* FUTEX_WAIT */
+	case 11: /* FUTEX_WAIT_REQUEUE_PI */
+		ptk_sb_printf(sb, ", %u, ", val);
+		put_timespec(d, a[3]);
+		if (cmd == 11) {
+			ptk_sb_puts(sb, ", ");
+			put_ptr(sb, a[4]);
+		}
+		break;
+	case 6: /* FUTEX_LOCK_PI */
+	case 13: /* FUTEX_LOCK_PI2 */
+		ptk_sb_puts(sb, ", ");
+		put_timespec(d, a[3]);
+		break;
+	case 9: /* FUTEX_WAIT_BITSET */
+		ptk_sb_printf(sb, ", %u, ", val);
+		put_timespec(d, a[3]);
+		ptk_sb_puts(sb, ", ");
+		put_xv_hex(sb, &ptk_x_futex_bitset, val3);
+		break;
+	case 10: /* FUTEX_WAKE_BITSET */
+		ptk_sb_printf(sb, ", %u, ", val);
+		put_xv_hex(sb, &ptk_x_futex_bitset, val3);
+		break;
+	case 3: /* FUTEX_REQUEUE */
+	case 4: /* FUTEX_CMP_REQUEUE */
+	case 12: /* FUTEX_CMP_REQUEUE_PI */
+	case 5: /* FUTEX_WAKE_OP */
+		ptk_sb_printf(sb, ", %u, %u, ", val, val2);
+		put_ptr(sb, a[4]);
+		if (cmd == 4 || cmd == 12) {
+			ptk_sb_printf(sb, ", %u", val3);
+		} else if (cmd == 5) {
+			unsigned wop = (val3 >> 28) & 7, cmp = (val3 >> 24) & 15;
+			ptk_sb_puts(sb, ", ");
+			if ((val3 >> 28) & 8)
+				ptk_sb_puts(sb, "FUTEX_OP_OPARG_SHIFT<<28|");
+			put_xv_hex(sb, &ptk_x_futex_wakeops, wop);
+			ptk_sb_puts(sb, ptk_xlat_name(&ptk_x_futex_wakeops, wop) ?
+						"<<28" :
+						"<<28 /* FUTEX_OP_??? */");
+			ptk_sb_printf(sb, (val3 >> 12) & 0xfff ? "|%#x<<12|" : "|%u<<12|",
+				      (val3 >> 12) & 0xfff);
+			put_xv_hex(sb, &ptk_x_futex_wakecmps, cmp);
+			ptk_sb_puts(sb, ptk_xlat_name(&ptk_x_futex_wakecmps, cmp) ?
+						"<<24" :
+						"<<24 /* FUTEX_OP_CMP_??? */");
+			ptk_sb_printf(sb, val3 & 0xfff ? "|%#x" : "|%u", val3 & 0xfff);
+		}
+		break;
+	case 1: /* FUTEX_WAKE */
+	case 2: /* FUTEX_FD */
+		ptk_sb_printf(sb, ", %u", val);
+		break;
+	case 7: /* FUTEX_UNLOCK_PI */
+	case 8: /* FUTEX_TRYLOCK_PI */
+		break;
+	default:
+		ptk_sb_printf(sb, ", %u, ", val);
+		put_ptr(sb, a[3]);
+		ptk_sb_puts(sb, ", ");
+		put_ptr(sb, a[4]);
+		ptk_sb_printf(sb, val3 ? ", %#x" : ", %u", val3);
+	}
+}
+
 static void put_clone3(struct dec *d)
 {
 	struct {
@@ -2312,6 +2423,10 @@ int ptk_dec_entry(struct ptk_sbuf *sb, const struct ptk_decopt *o, struct ptk_tc
 	}
 	if (t->nr == __NR_clone3) {
 		put_clone3(&d);
+		return 6;
+	}
+	if (t->nr == __NR_futex) {
+		put_futex(&d);
 		return 6;
 	}
 	if (t->nr == __NR_rt_sigreturn) {

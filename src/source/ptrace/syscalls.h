@@ -135,6 +135,9 @@ enum ptk_sarg {
 	SA_OTZ,
 	SA_IMSG,
 	SA_OMSG,
+	SA_SONAME,
+	SA_ISOVAL,
+	SA_OSOVAL,
 	SA_NTYPES
 };
 

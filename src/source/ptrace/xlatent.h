@@ -18,6 +18,10 @@ extern const struct ptk_xlat ptk_x_epoll_flags;
 extern const struct ptk_xlat ptk_x_falloc_flags;
 extern const struct ptk_xlat ptk_x_fcntl_cmd;
 extern const struct ptk_xlat ptk_x_flock_ops;
+extern const struct ptk_xlat ptk_x_futex_bitset;
+extern const struct ptk_xlat ptk_x_futex_ops;
+extern const struct ptk_xlat ptk_x_futex_wakecmps;
+extern const struct ptk_xlat ptk_x_futex_wakeops;
 extern const struct ptk_xlat ptk_x_grnd_flags;
 extern const struct ptk_xlat ptk_x_idtype;
 extern const struct ptk_xlat ptk_x_ioctl_misc;
@@ -48,8 +52,10 @@ extern const struct ptk_xlat ptk_x_shutdown_how;
 extern const struct ptk_xlat ptk_x_si_codes;
 extern const struct ptk_xlat ptk_x_sigev_notify;
 extern const struct ptk_xlat ptk_x_sighow;
+extern const struct ptk_xlat ptk_x_so_opts;
 extern const struct ptk_xlat ptk_x_sock_flags;
 extern const struct ptk_xlat ptk_x_sock_type;
+extern const struct ptk_xlat ptk_x_sol_level;
 extern const struct ptk_xlat ptk_x_ss_flags;
 extern const struct ptk_xlat ptk_x_statx_attrs;
 extern const struct ptk_xlat ptk_x_statx_mask;
@@ -601,6 +607,123 @@ static_assert((LOCK_READ) == (64), "src/source/ptrace/xlat/flock_ops.in: LOCK_RE
 #endif
 #ifdef LOCK_WRITE
 static_assert((LOCK_WRITE) == (128), "src/source/ptrace/xlat/flock_ops.in: LOCK_WRITE is not 128 in the headers");
+#endif
+#ifdef FUTEX_BITSET_MATCH_ANY
+static_assert((FUTEX_BITSET_MATCH_ANY) == (0xffffffff), "src/source/ptrace/xlat/futex_bitset.in: FUTEX_BITSET_MATCH_ANY is not 0xffffffff in the headers");
+#endif
+#ifdef FUTEX_WAIT
+static_assert((FUTEX_WAIT) == (0), "src/source/ptrace/xlat/futex_ops.in: FUTEX_WAIT is not 0 in the headers");
+#endif
+#ifdef FUTEX_WAKE
+static_assert((FUTEX_WAKE) == (1), "src/source/ptrace/xlat/futex_ops.in: FUTEX_WAKE is not 1 in the headers");
+#endif
+#ifdef FUTEX_FD
+static_assert((FUTEX_FD) == (2), "src/source/ptrace/xlat/futex_ops.in: FUTEX_FD is not 2 in the headers");
+#endif
+#ifdef FUTEX_REQUEUE
+static_assert((FUTEX_REQUEUE) == (3), "src/source/ptrace/xlat/futex_ops.in: FUTEX_REQUEUE is not 3 in the headers");
+#endif
+#ifdef FUTEX_CMP_REQUEUE
+static_assert((FUTEX_CMP_REQUEUE) == (4), "src/source/ptrace/xlat/futex_ops.in: FUTEX_CMP_REQUEUE is not 4 in the headers");
+#endif
+#ifdef FUTEX_WAKE_OP
+static_assert((FUTEX_WAKE_OP) == (5), "src/source/ptrace/xlat/futex_ops.in: FUTEX_WAKE_OP is not 5 in the headers");
+#endif
+#ifdef FUTEX_LOCK_PI
+static_assert((FUTEX_LOCK_PI) == (6), "src/source/ptrace/xlat/futex_ops.in: FUTEX_LOCK_PI is not 6 in the headers");
+#endif
+#ifdef FUTEX_UNLOCK_PI
+static_assert((FUTEX_UNLOCK_PI) == (7), "src/source/ptrace/xlat/futex_ops.in: FUTEX_UNLOCK_PI is not 7 in the headers");
+#endif
+#ifdef FUTEX_TRYLOCK_PI
+static_assert((FUTEX_TRYLOCK_PI) == (8), "src/source/ptrace/xlat/futex_ops.in: FUTEX_TRYLOCK_PI is not 8 in the headers");
+#endif
+#ifdef FUTEX_WAIT_BITSET
+static_assert((FUTEX_WAIT_BITSET) == (9), "src/source/ptrace/xlat/futex_ops.in: FUTEX_WAIT_BITSET is not 9 in the headers");
+#endif
+#ifdef FUTEX_WAKE_BITSET
+static_assert((FUTEX_WAKE_BITSET) == (10), "src/source/ptrace/xlat/futex_ops.in: FUTEX_WAKE_BITSET is not 10 in the headers");
+#endif
+#ifdef FUTEX_WAIT_REQUEUE_PI
+static_assert((FUTEX_WAIT_REQUEUE_PI) == (11), "src/source/ptrace/xlat/futex_ops.in: FUTEX_WAIT_REQUEUE_PI is not 11 in the headers");
+#endif
+#ifdef FUTEX_CMP_REQUEUE_PI
+static_assert((FUTEX_CMP_REQUEUE_PI) == (12), "src/source/ptrace/xlat/futex_ops.in: FUTEX_CMP_REQUEUE_PI is not 12 in the headers");
+#endif
+#ifdef FUTEX_LOCK_PI2
+static_assert((FUTEX_LOCK_PI2) == (13), "src/source/ptrace/xlat/futex_ops.in: FUTEX_LOCK_PI2 is not 13 in the headers");
+#endif
+#ifdef FUTEX_WAIT_PRIVATE
+static_assert((FUTEX_WAIT_PRIVATE) == (128), "src/source/ptrace/xlat/futex_ops.in: FUTEX_WAIT_PRIVATE is not 128 in the headers");
+#endif
+#ifdef FUTEX_WAKE_PRIVATE
+static_assert((FUTEX_WAKE_PRIVATE) == (129), "src/source/ptrace/xlat/futex_ops.in: FUTEX_WAKE_PRIVATE is not 129 in the headers");
+#endif
+#ifdef FUTEX_REQUEUE_PRIVATE
+static_assert((FUTEX_REQUEUE_PRIVATE) == (131), "src/source/ptrace/xlat/futex_ops.in: FUTEX_REQUEUE_PRIVATE is not 131 in the headers");
+#endif
+#ifdef FUTEX_CMP_REQUEUE_PRIVATE
+static_assert((FUTEX_CMP_REQUEUE_PRIVATE) == (132), "src/source/ptrace/xlat/futex_ops.in: FUTEX_CMP_REQUEUE_PRIVATE is not 132 in the headers");
+#endif
+#ifdef FUTEX_WAKE_OP_PRIVATE
+static_assert((FUTEX_WAKE_OP_PRIVATE) == (133), "src/source/ptrace/xlat/futex_ops.in: FUTEX_WAKE_OP_PRIVATE is not 133 in the headers");
+#endif
+#ifdef FUTEX_LOCK_PI_PRIVATE
+static_assert((FUTEX_LOCK_PI_PRIVATE) == (134), "src/source/ptrace/xlat/futex_ops.in: FUTEX_LOCK_PI_PRIVATE is not 134 in the headers");
+#endif
+#ifdef FUTEX_UNLOCK_PI_PRIVATE
+static_assert((FUTEX_UNLOCK_PI_PRIVATE) == (135), "src/source/ptrace/xlat/futex_ops.in: FUTEX_UNLOCK_PI_PRIVATE is not 135 in the headers");
+#endif
+#ifdef FUTEX_TRYLOCK_PI_PRIVATE
+static_assert((FUTEX_TRYLOCK_PI_PRIVATE) == (136), "src/source/ptrace/xlat/futex_ops.in: FUTEX_TRYLOCK_PI_PRIVATE is not 136 in the headers");
+#endif
+#ifdef FUTEX_WAIT_BITSET_PRIVATE
+static_assert((FUTEX_WAIT_BITSET_PRIVATE) == (137), "src/source/ptrace/xlat/futex_ops.in: FUTEX_WAIT_BITSET_PRIVATE is not 137 in the headers");
+#endif
+#ifdef FUTEX_WAKE_BITSET_PRIVATE
+static_assert((FUTEX_WAKE_BITSET_PRIVATE) == (138), "src/source/ptrace/xlat/futex_ops.in: FUTEX_WAKE_BITSET_PRIVATE is not 138 in the headers");
+#endif
+#ifdef FUTEX_WAIT_REQUEUE_PI_PRIVATE
+static_assert((FUTEX_WAIT_REQUEUE_PI_PRIVATE) == (139), "src/source/ptrace/xlat/futex_ops.in: FUTEX_WAIT_REQUEUE_PI_PRIVATE is not 139 in the headers");
+#endif
+#ifdef FUTEX_CMP_REQUEUE_PI_PRIVATE
+static_assert((FUTEX_CMP_REQUEUE_PI_PRIVATE) == (140), "src/source/ptrace/xlat/futex_ops.in: FUTEX_CMP_REQUEUE_PI_PRIVATE is not 140 in the headers");
+#endif
+#ifdef FUTEX_LOCK_PI2_PRIVATE
+static_assert((FUTEX_LOCK_PI2_PRIVATE) == (141), "src/source/ptrace/xlat/futex_ops.in: FUTEX_LOCK_PI2_PRIVATE is not 141 in the headers");
+#endif
+#ifdef FUTEX_OP_CMP_EQ
+static_assert((FUTEX_OP_CMP_EQ) == (0), "src/source/ptrace/xlat/futex_wakecmps.in: FUTEX_OP_CMP_EQ is not 0 in the headers");
+#endif
+#ifdef FUTEX_OP_CMP_NE
+static_assert((FUTEX_OP_CMP_NE) == (1), "src/source/ptrace/xlat/futex_wakecmps.in: FUTEX_OP_CMP_NE is not 1 in the headers");
+#endif
+#ifdef FUTEX_OP_CMP_LT
+static_assert((FUTEX_OP_CMP_LT) == (2), "src/source/ptrace/xlat/futex_wakecmps.in: FUTEX_OP_CMP_LT is not 2 in the headers");
+#endif
+#ifdef FUTEX_OP_CMP_LE
+static_assert((FUTEX_OP_CMP_LE) == (3), "src/source/ptrace/xlat/futex_wakecmps.in: FUTEX_OP_CMP_LE is not 3 in the headers");
+#endif
+#ifdef FUTEX_OP_CMP_GT
+static_assert((FUTEX_OP_CMP_GT) == (4), "src/source/ptrace/xlat/futex_wakecmps.in: FUTEX_OP_CMP_GT is not 4 in the headers");
+#endif
+#ifdef FUTEX_OP_CMP_GE
+static_assert((FUTEX_OP_CMP_GE) == (5), "src/source/ptrace/xlat/futex_wakecmps.in: FUTEX_OP_CMP_GE is not 5 in the headers");
+#endif
+#ifdef FUTEX_OP_SET
+static_assert((FUTEX_OP_SET) == (0), "src/source/ptrace/xlat/futex_wakeops.in: FUTEX_OP_SET is not 0 in the headers");
+#endif
+#ifdef FUTEX_OP_ADD
+static_assert((FUTEX_OP_ADD) == (1), "src/source/ptrace/xlat/futex_wakeops.in: FUTEX_OP_ADD is not 1 in the headers");
+#endif
+#ifdef FUTEX_OP_OR
+static_assert((FUTEX_OP_OR) == (2), "src/source/ptrace/xlat/futex_wakeops.in: FUTEX_OP_OR is not 2 in the headers");
+#endif
+#ifdef FUTEX_OP_ANDN
+static_assert((FUTEX_OP_ANDN) == (3), "src/source/ptrace/xlat/futex_wakeops.in: FUTEX_OP_ANDN is not 3 in the headers");
+#endif
+#ifdef FUTEX_OP_XOR
+static_assert((FUTEX_OP_XOR) == (4), "src/source/ptrace/xlat/futex_wakeops.in: FUTEX_OP_XOR is not 4 in the headers");
 #endif
 #ifdef GRND_NONBLOCK
 static_assert((GRND_NONBLOCK) == (1), "src/source/ptrace/xlat/grnd_flags.in: GRND_NONBLOCK is not 1 in the headers");
@@ -1463,6 +1586,120 @@ static_assert((SIG_UNBLOCK) == (1), "src/source/ptrace/xlat/sighow.in: SIG_UNBLO
 #ifdef SIG_SETMASK
 static_assert((SIG_SETMASK) == (2), "src/source/ptrace/xlat/sighow.in: SIG_SETMASK is not 2 in the headers");
 #endif
+#ifdef SO_DEBUG
+static_assert((SO_DEBUG) == (1), "src/source/ptrace/xlat/so_opts.in: SO_DEBUG is not 1 in the headers");
+#endif
+#ifdef SO_REUSEADDR
+static_assert((SO_REUSEADDR) == (2), "src/source/ptrace/xlat/so_opts.in: SO_REUSEADDR is not 2 in the headers");
+#endif
+#ifdef SO_TYPE
+static_assert((SO_TYPE) == (3), "src/source/ptrace/xlat/so_opts.in: SO_TYPE is not 3 in the headers");
+#endif
+#ifdef SO_ERROR
+static_assert((SO_ERROR) == (4), "src/source/ptrace/xlat/so_opts.in: SO_ERROR is not 4 in the headers");
+#endif
+#ifdef SO_DONTROUTE
+static_assert((SO_DONTROUTE) == (5), "src/source/ptrace/xlat/so_opts.in: SO_DONTROUTE is not 5 in the headers");
+#endif
+#ifdef SO_BROADCAST
+static_assert((SO_BROADCAST) == (6), "src/source/ptrace/xlat/so_opts.in: SO_BROADCAST is not 6 in the headers");
+#endif
+#ifdef SO_SNDBUF
+static_assert((SO_SNDBUF) == (7), "src/source/ptrace/xlat/so_opts.in: SO_SNDBUF is not 7 in the headers");
+#endif
+#ifdef SO_RCVBUF
+static_assert((SO_RCVBUF) == (8), "src/source/ptrace/xlat/so_opts.in: SO_RCVBUF is not 8 in the headers");
+#endif
+#ifdef SO_KEEPALIVE
+static_assert((SO_KEEPALIVE) == (9), "src/source/ptrace/xlat/so_opts.in: SO_KEEPALIVE is not 9 in the headers");
+#endif
+#ifdef SO_OOBINLINE
+static_assert((SO_OOBINLINE) == (0xa), "src/source/ptrace/xlat/so_opts.in: SO_OOBINLINE is not 0xa in the headers");
+#endif
+#ifdef SO_NO_CHECK
+static_assert((SO_NO_CHECK) == (0xb), "src/source/ptrace/xlat/so_opts.in: SO_NO_CHECK is not 0xb in the headers");
+#endif
+#ifdef SO_PRIORITY
+static_assert((SO_PRIORITY) == (0xc), "src/source/ptrace/xlat/so_opts.in: SO_PRIORITY is not 0xc in the headers");
+#endif
+#ifdef SO_LINGER
+static_assert((SO_LINGER) == (0xd), "src/source/ptrace/xlat/so_opts.in: SO_LINGER is not 0xd in the headers");
+#endif
+#ifdef SO_BSDCOMPAT
+static_assert((SO_BSDCOMPAT) == (0xe), "src/source/ptrace/xlat/so_opts.in: SO_BSDCOMPAT is not 0xe in the headers");
+#endif
+#ifdef SO_REUSEPORT
+static_assert((SO_REUSEPORT) == (0xf), "src/source/ptrace/xlat/so_opts.in: SO_REUSEPORT is not 0xf in the headers");
+#endif
+#ifdef SO_PASSCRED
+static_assert((SO_PASSCRED) == (0x10), "src/source/ptrace/xlat/so_opts.in: SO_PASSCRED is not 0x10 in the headers");
+#endif
+#ifdef SO_PEERCRED
+static_assert((SO_PEERCRED) == (0x11), "src/source/ptrace/xlat/so_opts.in: SO_PEERCRED is not 0x11 in the headers");
+#endif
+#ifdef SO_RCVLOWAT
+static_assert((SO_RCVLOWAT) == (0x12), "src/source/ptrace/xlat/so_opts.in: SO_RCVLOWAT is not 0x12 in the headers");
+#endif
+#ifdef SO_SNDLOWAT
+static_assert((SO_SNDLOWAT) == (0x13), "src/source/ptrace/xlat/so_opts.in: SO_SNDLOWAT is not 0x13 in the headers");
+#endif
+#ifdef SO_RCVTIMEO_OLD
+static_assert((SO_RCVTIMEO_OLD) == (20), "src/source/ptrace/xlat/so_opts.in: SO_RCVTIMEO_OLD is not 20 in the headers");
+#endif
+#ifdef SO_SNDTIMEO_OLD
+static_assert((SO_SNDTIMEO_OLD) == (21), "src/source/ptrace/xlat/so_opts.in: SO_SNDTIMEO_OLD is not 21 in the headers");
+#endif
+#ifdef SO_BINDTODEVICE
+static_assert((SO_BINDTODEVICE) == (0x19), "src/source/ptrace/xlat/so_opts.in: SO_BINDTODEVICE is not 0x19 in the headers");
+#endif
+#ifdef SO_ATTACH_FILTER
+static_assert((SO_ATTACH_FILTER) == (0x1a), "src/source/ptrace/xlat/so_opts.in: SO_ATTACH_FILTER is not 0x1a in the headers");
+#endif
+#ifdef SO_DETACH_FILTER
+static_assert((SO_DETACH_FILTER) == (0x1b), "src/source/ptrace/xlat/so_opts.in: SO_DETACH_FILTER is not 0x1b in the headers");
+#endif
+#ifdef SO_PEERNAME
+static_assert((SO_PEERNAME) == (0x1c), "src/source/ptrace/xlat/so_opts.in: SO_PEERNAME is not 0x1c in the headers");
+#endif
+#ifdef SO_TIMESTAMP_OLD
+static_assert((SO_TIMESTAMP_OLD) == (29), "src/source/ptrace/xlat/so_opts.in: SO_TIMESTAMP_OLD is not 29 in the headers");
+#endif
+#ifdef SO_ACCEPTCONN
+static_assert((SO_ACCEPTCONN) == (0x1e), "src/source/ptrace/xlat/so_opts.in: SO_ACCEPTCONN is not 0x1e in the headers");
+#endif
+#ifdef SO_PEERSEC
+static_assert((SO_PEERSEC) == (0x1f), "src/source/ptrace/xlat/so_opts.in: SO_PEERSEC is not 0x1f in the headers");
+#endif
+#ifdef SO_SNDBUFFORCE
+static_assert((SO_SNDBUFFORCE) == (0x20), "src/source/ptrace/xlat/so_opts.in: SO_SNDBUFFORCE is not 0x20 in the headers");
+#endif
+#ifdef SO_RCVBUFFORCE
+static_assert((SO_RCVBUFFORCE) == (0x21), "src/source/ptrace/xlat/so_opts.in: SO_RCVBUFFORCE is not 0x21 in the headers");
+#endif
+#ifdef SO_PASSSEC
+static_assert((SO_PASSSEC) == (0x22), "src/source/ptrace/xlat/so_opts.in: SO_PASSSEC is not 0x22 in the headers");
+#endif
+#ifdef SO_MARK
+static_assert((SO_MARK) == (0x24), "src/source/ptrace/xlat/so_opts.in: SO_MARK is not 0x24 in the headers");
+#endif
+#ifdef SO_PROTOCOL
+static_assert((SO_PROTOCOL) == (0x26), "src/source/ptrace/xlat/so_opts.in: SO_PROTOCOL is not 0x26 in the headers");
+#endif
+#ifdef SO_DOMAIN
+static_assert((SO_DOMAIN) == (0x27), "src/source/ptrace/xlat/so_opts.in: SO_DOMAIN is not 0x27 in the headers");
+#endif
+#ifdef SO_RXQ_OVFL
+static_assert((SO_RXQ_OVFL) == (0x28), "src/source/ptrace/xlat/so_opts.in: SO_RXQ_OVFL is not 0x28 in the headers");
+#endif
+#ifdef SO_BUSY_POLL
+static_assert((SO_BUSY_POLL) == (0x2e), "src/source/ptrace/xlat/so_opts.in: SO_BUSY_POLL is not 0x2e in the headers");
+#endif
+#ifdef SO_INCOMING_CPU
+static_assert((SO_INCOMING_CPU) == (0x31), "src/source/ptrace/xlat/so_opts.in: SO_INCOMING_CPU is not 0x31 in the headers");
+#endif
+#ifdef SO_COOKIE
+static_assert((SO_COOKIE) == (57), "src/source/ptrace/xlat/so_opts.in: SO_COOKIE is not 57 in the headers");
+#endif
 #ifdef SOCK_NONBLOCK
 static_assert((SOCK_NONBLOCK) == (0x800), "src/source/ptrace/xlat/sock_flags.in: SOCK_NONBLOCK is not 0x800 in the headers");
 #endif
@@ -1489,6 +1726,33 @@ static_assert((SOCK_DCCP) == (6), "src/source/ptrace/xlat/sock_type.in: SOCK_DCC
 #endif
 #ifdef SOCK_PACKET
 static_assert((SOCK_PACKET) == (10), "src/source/ptrace/xlat/sock_type.in: SOCK_PACKET is not 10 in the headers");
+#endif
+#ifdef SOL_IP
+static_assert((SOL_IP) == (0), "src/source/ptrace/xlat/sol_level.in: SOL_IP is not 0 in the headers");
+#endif
+#ifdef SOL_SOCKET
+static_assert((SOL_SOCKET) == (1), "src/source/ptrace/xlat/sol_level.in: SOL_SOCKET is not 1 in the headers");
+#endif
+#ifdef SOL_TCP
+static_assert((SOL_TCP) == (6), "src/source/ptrace/xlat/sol_level.in: SOL_TCP is not 6 in the headers");
+#endif
+#ifdef SOL_UDP
+static_assert((SOL_UDP) == (17), "src/source/ptrace/xlat/sol_level.in: SOL_UDP is not 17 in the headers");
+#endif
+#ifdef SOL_IPV6
+static_assert((SOL_IPV6) == (41), "src/source/ptrace/xlat/sol_level.in: SOL_IPV6 is not 41 in the headers");
+#endif
+#ifdef SOL_ICMPV6
+static_assert((SOL_ICMPV6) == (58), "src/source/ptrace/xlat/sol_level.in: SOL_ICMPV6 is not 58 in the headers");
+#endif
+#ifdef SOL_RAW
+static_assert((SOL_RAW) == (255), "src/source/ptrace/xlat/sol_level.in: SOL_RAW is not 255 in the headers");
+#endif
+#ifdef SOL_PACKET
+static_assert((SOL_PACKET) == (0x107), "src/source/ptrace/xlat/sol_level.in: SOL_PACKET is not 0x107 in the headers");
+#endif
+#ifdef SOL_NETLINK
+static_assert((SOL_NETLINK) == (0x10e), "src/source/ptrace/xlat/sol_level.in: SOL_NETLINK is not 0x10e in the headers");
 #endif
 #ifdef SS_ONSTACK
 static_assert((SS_ONSTACK) == (1), "src/source/ptrace/xlat/ss_flags.in: SS_ONSTACK is not 1 in the headers");
@@ -1996,6 +2260,64 @@ static const struct ptk_xlat_ent ptk_x_flock_ops_e[] = {
 	{ (uint64_t)(128), "LOCK_WRITE" },
 };
 const struct ptk_xlat ptk_x_flock_ops = { ptk_x_flock_ops_e, 7, "LOCK_???" };
+static const struct ptk_xlat_ent ptk_x_futex_bitset_e[] = {
+	{ (uint64_t)(0xffffffff), "FUTEX_BITSET_MATCH_ANY" },
+};
+const struct ptk_xlat ptk_x_futex_bitset = { ptk_x_futex_bitset_e, 1, "FUTEX_BITSET_MATCH_???" };
+static const struct ptk_xlat_ent ptk_x_futex_ops_e[] = {
+	{ (uint64_t)(0), "FUTEX_WAIT" },
+	{ (uint64_t)(1), "FUTEX_WAKE" },
+	{ (uint64_t)(2), "FUTEX_FD" },
+	{ (uint64_t)(3), "FUTEX_REQUEUE" },
+	{ (uint64_t)(4), "FUTEX_CMP_REQUEUE" },
+	{ (uint64_t)(5), "FUTEX_WAKE_OP" },
+	{ (uint64_t)(6), "FUTEX_LOCK_PI" },
+	{ (uint64_t)(7), "FUTEX_UNLOCK_PI" },
+	{ (uint64_t)(8), "FUTEX_TRYLOCK_PI" },
+	{ (uint64_t)(9), "FUTEX_WAIT_BITSET" },
+	{ (uint64_t)(10), "FUTEX_WAKE_BITSET" },
+	{ (uint64_t)(11), "FUTEX_WAIT_REQUEUE_PI" },
+	{ (uint64_t)(12), "FUTEX_CMP_REQUEUE_PI" },
+	{ (uint64_t)(13), "FUTEX_LOCK_PI2" },
+	{ (uint64_t)(128), "FUTEX_WAIT_PRIVATE" },
+	{ (uint64_t)(129), "FUTEX_WAKE_PRIVATE" },
+	{ (uint64_t)(130), "FUTEX_FD|FUTEX_PRIVATE_FLAG" },
+	{ (uint64_t)(131), "FUTEX_REQUEUE_PRIVATE" },
+	{ (uint64_t)(132), "FUTEX_CMP_REQUEUE_PRIVATE" },
+	{ (uint64_t)(133), "FUTEX_WAKE_OP_PRIVATE" },
+	{ (uint64_t)(134), "FUTEX_LOCK_PI_PRIVATE" },
+	{ (uint64_t)(135), "FUTEX_UNLOCK_PI_PRIVATE" },
+	{ (uint64_t)(136), "FUTEX_TRYLOCK_PI_PRIVATE" },
+	{ (uint64_t)(137), "FUTEX_WAIT_BITSET_PRIVATE" },
+	{ (uint64_t)(138), "FUTEX_WAKE_BITSET_PRIVATE" },
+	{ (uint64_t)(139), "FUTEX_WAIT_REQUEUE_PI_PRIVATE" },
+	{ (uint64_t)(140), "FUTEX_CMP_REQUEUE_PI_PRIVATE" },
+	{ (uint64_t)(141), "FUTEX_LOCK_PI2_PRIVATE" },
+	{ (uint64_t)(256), "FUTEX_WAIT|FUTEX_CLOCK_REALTIME" },
+	{ (uint64_t)(384), "FUTEX_WAIT_PRIVATE|FUTEX_CLOCK_REALTIME" },
+	{ (uint64_t)(265), "FUTEX_WAIT_BITSET|FUTEX_CLOCK_REALTIME" },
+	{ (uint64_t)(393), "FUTEX_WAIT_BITSET_PRIVATE|FUTEX_CLOCK_REALTIME" },
+	{ (uint64_t)(267), "FUTEX_WAIT_REQUEUE_PI|FUTEX_CLOCK_REALTIME" },
+	{ (uint64_t)(395), "FUTEX_WAIT_REQUEUE_PI_PRIVATE|FUTEX_CLOCK_REALTIME" },
+};
+const struct ptk_xlat ptk_x_futex_ops = { ptk_x_futex_ops_e, 34, "FUTEX_???" };
+static const struct ptk_xlat_ent ptk_x_futex_wakecmps_e[] = {
+	{ (uint64_t)(0), "FUTEX_OP_CMP_EQ" },
+	{ (uint64_t)(1), "FUTEX_OP_CMP_NE" },
+	{ (uint64_t)(2), "FUTEX_OP_CMP_LT" },
+	{ (uint64_t)(3), "FUTEX_OP_CMP_LE" },
+	{ (uint64_t)(4), "FUTEX_OP_CMP_GT" },
+	{ (uint64_t)(5), "FUTEX_OP_CMP_GE" },
+};
+const struct ptk_xlat ptk_x_futex_wakecmps = { ptk_x_futex_wakecmps_e, 6, "FUTEX_OP_CMP_???" };
+static const struct ptk_xlat_ent ptk_x_futex_wakeops_e[] = {
+	{ (uint64_t)(0), "FUTEX_OP_SET" },
+	{ (uint64_t)(1), "FUTEX_OP_ADD" },
+	{ (uint64_t)(2), "FUTEX_OP_OR" },
+	{ (uint64_t)(3), "FUTEX_OP_ANDN" },
+	{ (uint64_t)(4), "FUTEX_OP_XOR" },
+};
+const struct ptk_xlat ptk_x_futex_wakeops = { ptk_x_futex_wakeops_e, 5, "FUTEX_OP_???" };
 static const struct ptk_xlat_ent ptk_x_grnd_flags_e[] = {
 	{ (uint64_t)(1), "GRND_NONBLOCK" },
 	{ (uint64_t)(2), "GRND_RANDOM" },
@@ -2375,6 +2697,47 @@ static const struct ptk_xlat_ent ptk_x_sighow_e[] = {
 	{ (uint64_t)(2), "SIG_SETMASK" },
 };
 const struct ptk_xlat ptk_x_sighow = { ptk_x_sighow_e, 3, "SIG_???" };
+static const struct ptk_xlat_ent ptk_x_so_opts_e[] = {
+	{ (uint64_t)(1), "SO_DEBUG" },
+	{ (uint64_t)(2), "SO_REUSEADDR" },
+	{ (uint64_t)(3), "SO_TYPE" },
+	{ (uint64_t)(4), "SO_ERROR" },
+	{ (uint64_t)(5), "SO_DONTROUTE" },
+	{ (uint64_t)(6), "SO_BROADCAST" },
+	{ (uint64_t)(7), "SO_SNDBUF" },
+	{ (uint64_t)(8), "SO_RCVBUF" },
+	{ (uint64_t)(9), "SO_KEEPALIVE" },
+	{ (uint64_t)(0xa), "SO_OOBINLINE" },
+	{ (uint64_t)(0xb), "SO_NO_CHECK" },
+	{ (uint64_t)(0xc), "SO_PRIORITY" },
+	{ (uint64_t)(0xd), "SO_LINGER" },
+	{ (uint64_t)(0xe), "SO_BSDCOMPAT" },
+	{ (uint64_t)(0xf), "SO_REUSEPORT" },
+	{ (uint64_t)(0x10), "SO_PASSCRED" },
+	{ (uint64_t)(0x11), "SO_PEERCRED" },
+	{ (uint64_t)(0x12), "SO_RCVLOWAT" },
+	{ (uint64_t)(0x13), "SO_SNDLOWAT" },
+	{ (uint64_t)(20), "SO_RCVTIMEO_OLD" },
+	{ (uint64_t)(21), "SO_SNDTIMEO_OLD" },
+	{ (uint64_t)(0x19), "SO_BINDTODEVICE" },
+	{ (uint64_t)(0x1a), "SO_ATTACH_FILTER" },
+	{ (uint64_t)(0x1b), "SO_DETACH_FILTER" },
+	{ (uint64_t)(0x1c), "SO_PEERNAME" },
+	{ (uint64_t)(29), "SO_TIMESTAMP_OLD" },
+	{ (uint64_t)(0x1e), "SO_ACCEPTCONN" },
+	{ (uint64_t)(0x1f), "SO_PEERSEC" },
+	{ (uint64_t)(0x20), "SO_SNDBUFFORCE" },
+	{ (uint64_t)(0x21), "SO_RCVBUFFORCE" },
+	{ (uint64_t)(0x22), "SO_PASSSEC" },
+	{ (uint64_t)(0x24), "SO_MARK" },
+	{ (uint64_t)(0x26), "SO_PROTOCOL" },
+	{ (uint64_t)(0x27), "SO_DOMAIN" },
+	{ (uint64_t)(0x28), "SO_RXQ_OVFL" },
+	{ (uint64_t)(0x2e), "SO_BUSY_POLL" },
+	{ (uint64_t)(0x31), "SO_INCOMING_CPU" },
+	{ (uint64_t)(57), "SO_COOKIE" },
+};
+const struct ptk_xlat ptk_x_so_opts = { ptk_x_so_opts_e, 38, "SO_???" };
 static const struct ptk_xlat_ent ptk_x_sock_flags_e[] = {
 	{ (uint64_t)(0x800), "SOCK_NONBLOCK" },
 	{ (uint64_t)(0x80000), "SOCK_CLOEXEC" },
@@ -2390,6 +2753,18 @@ static const struct ptk_xlat_ent ptk_x_sock_type_e[] = {
 	{ (uint64_t)(10), "SOCK_PACKET" },
 };
 const struct ptk_xlat ptk_x_sock_type = { ptk_x_sock_type_e, 7, "SOCK_???" };
+static const struct ptk_xlat_ent ptk_x_sol_level_e[] = {
+	{ (uint64_t)(0), "SOL_IP" },
+	{ (uint64_t)(1), "SOL_SOCKET" },
+	{ (uint64_t)(6), "SOL_TCP" },
+	{ (uint64_t)(17), "SOL_UDP" },
+	{ (uint64_t)(41), "SOL_IPV6" },
+	{ (uint64_t)(58), "SOL_ICMPV6" },
+	{ (uint64_t)(255), "SOL_RAW" },
+	{ (uint64_t)(0x107), "SOL_PACKET" },
+	{ (uint64_t)(0x10e), "SOL_NETLINK" },
+};
+const struct ptk_xlat ptk_x_sol_level = { ptk_x_sol_level_e, 9, "SOL_???" };
 static const struct ptk_xlat_ent ptk_x_ss_flags_e[] = {
 	{ (uint64_t)(1), "SS_ONSTACK" },
 	{ (uint64_t)(2), "SS_DISABLE" },
