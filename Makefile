@@ -75,7 +75,8 @@ LSKELS := $(BUILD)/bpf/taskiter.lskel.h $(BUILD)/bpf/runqlat_btf.lskel.h \
 	$(BUILD)/bpf/offcputime_raw.lskel.h $(BUILD)/bpf/biolatency_btf.lskel.h \
 	$(BUILD)/bpf/biolatency_raw.lskel.h $(BUILD)/bpf/biosnoop_btf.lskel.h \
 	$(BUILD)/bpf/biosnoop_raw.lskel.h $(BUILD)/bpf/shortlived_btf.lskel.h \
-	$(BUILD)/bpf/shortlived_raw.lskel.h $(BUILD)/bpf/agg_l.lskel.h
+	$(BUILD)/bpf/shortlived_raw.lskel.h $(BUILD)/bpf/agg_l.lskel.h \
+	$(BUILD)/bpf/systrace_l.lskel.h
 $(BUILD)/bpf/%_l.lskel.h: $(BUILD)/bpf/%.bpf.o
 	$(BPFTOOL) gen skeleton -L $< name $(subst -,_,$*)_l_bpf > $@.tmp && mv $@.tmp $@
 $(BUILD)/bpf/%.lskel.h: $(BUILD)/bpf/%.bpf.o

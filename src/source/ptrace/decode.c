@@ -2905,3 +2905,96 @@ void ptk_dec_dumpio(struct ptk_sbuf *sb, const struct ptk_decopt *o, struct ptk_
 		break;
 	}
 }
+
+/* ---- what memory an argument needs (strace --bpf) ------------------------------------------- */
+
+struct ptk_dec_mem ptk_dec_arg_mem(const struct ptk_syscall *sc, int i)
+{
+	struct ptk_dec_mem m = { PTK_DEC_MEM_NONE, -1, 0 };
+#define MEM(w, l, sz) (m.when = (w), m.lenarg = (l), m.size = (sz), m)
+
+	switch (sc->args[i]) {
+	case SA_PATH:
+	case SA_STR:
+		return MEM(PTK_DEC_MEM_STR, -1, 0);
+	case SA_IBUF:
+	case SA_ISA:
+		return MEM(PTK_DEC_MEM_IN, i + 1, 0);
+	case SA_OBUF:
+	case SA_OBUFS:
+		return MEM(PTK_DEC_MEM_OUT, 6, 0);
+	case SA_OSA:
+		return MEM(PTK_DEC_MEM_OUT, -1, 128);
+	case SA_OSALEN:
+	case SA_IOOFF:
+		return MEM(PTK_DEC_MEM_INOUT, -1, 8);
+	case SA_OSTAT:
+		return MEM(PTK_DEC_MEM_OUT, -1, sizeof(struct stat));
+	case SA_OSTATX:
+		return MEM(PTK_DEC_MEM_OUT, -1, sizeof(struct statx));
+	case SA_ITS:
+	case SA_ITV:
+	case SA_IRLIM:
+		return MEM(PTK_DEC_MEM_IN, -1, 16);
+	case SA_OTS:
+	case SA_OTV:
+	case SA_ORLIM:
+	case SA_OTVSEL:
+	case SA_OTSSEL:
+		return MEM(sc->args[i] == SA_OTVSEL || sc->args[i] == SA_OTSSEL ?
+				   PTK_DEC_MEM_INOUT :
+				   PTK_DEC_MEM_OUT,
+			   -1, 16);
+	case SA_SIGSET:
+	case SA_SIGSETSZ:
+		return MEM(PTK_DEC_MEM_IN, -1, 8);
+	case SA_OSIGSET:
+	case SA_OSIGSETSZ:
+	case SA_OPIPE:
+	case SA_OTIME:
+		return MEM(PTK_DEC_MEM_OUT, -1, 8);
+	case SA_SIGACT:
+		return MEM(PTK_DEC_MEM_IN, -1, 32);
+	case SA_OSIGACT:
+		return MEM(PTK_DEC_MEM_OUT, -1, 32);
+	case SA_OWSTATUS:
+	case SA_OTIMERID:
+		return MEM(PTK_DEC_MEM_OUT, -1, 4);
+	case SA_ORUSAGE:
+		return MEM(PTK_DEC_MEM_OUT, -1, 144);
+	case SA_OUTS:
+		return MEM(PTK_DEC_MEM_OUT, -1, 256); /* the first fields; the rest unreadable */
+	case SA_OSYSINFO:
+		return MEM(PTK_DEC_MEM_OUT, -1, sizeof(struct sysinfo));
+	case SA_OTMS:
+		return MEM(PTK_DEC_MEM_OUT, -1, 32);
+	case SA_IITV:
+	case SA_IITSPEC:
+		return MEM(PTK_DEC_MEM_IN, -1, 32);
+	case SA_OITV:
+	case SA_OITSPEC:
+		return MEM(PTK_DEC_MEM_OUT, -1, 32);
+	case SA_ISTK:
+		return MEM(PTK_DEC_MEM_IN, -1, 24);
+	case SA_OSTK:
+		return MEM(PTK_DEC_MEM_OUT, -1, 24);
+	case SA_IEPEV:
+		return MEM(PTK_DEC_MEM_IN, -1, 12);
+	case SA_ITZ:
+		return MEM(PTK_DEC_MEM_IN, -1, 8);
+	case SA_OTZ:
+		return MEM(PTK_DEC_MEM_OUT, -1, 8);
+	case SA_ISIGINFO:
+		return MEM(PTK_DEC_MEM_IN, -1, 128);
+	case SA_OSIGINFO:
+		return MEM(PTK_DEC_MEM_OUT, -1, 128);
+	case SA_ISIGEV:
+		return MEM(PTK_DEC_MEM_IN, -1, 64);
+	case SA_POLLFDS:
+		return MEM(PTK_DEC_MEM_INOUT, -1, 256);
+	case SA_FDSET:
+		return MEM(PTK_DEC_MEM_INOUT, -1, 128);
+	}
+#undef MEM
+	return m;
+}

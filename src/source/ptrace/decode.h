@@ -101,6 +101,20 @@ const char *ptk_dec_name(int nr, char *buf, size_t size);
 /* "{si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=12, ...}" for a signal-delivery-stop. */
 void ptk_dec_siginfo(struct ptk_sbuf *sb, const siginfo_t *si);
 
+/*
+ * What memory argument i of sc points to, for a tracer that cannot read it when it decodes
+ * (strace --bpf reads it in the kernel at the entry and exit): none, a string, size bytes or
+ * the length in argument lenarg (6: the return value) at entry, at exit, or both.
+ */
+enum { PTK_DEC_MEM_NONE, PTK_DEC_MEM_STR, PTK_DEC_MEM_IN, PTK_DEC_MEM_OUT, PTK_DEC_MEM_INOUT };
+struct ptk_dec_mem {
+	int when;
+	int lenarg; /* 0..5, 6 = the return value, -1 = size */
+	size_t size;
+};
+struct ptk_syscall;
+struct ptk_dec_mem ptk_dec_arg_mem(const struct ptk_syscall *sc, int i);
+
 /* The path a tracee's descriptor refers to (/proc/PID/fd/N), or -errno. */
 int ptk_dec_fdpath(pid_t pid, int fd, char *buf, size_t size);
 

@@ -237,6 +237,8 @@ ssize_t ptk_tracee_read(struct ptk_tcb *t, u64 addr, void *buf, size_t len)
 
 	if (!len)
 		return 0;
+	if (t->mem_read)
+		return t->mem_read(t, addr, buf, len);
 	if (t->memfd < 0) {
 		n = process_vm_readv(t->pid, &l, 1, &r, 1, 0);
 		if (n >= 0)

@@ -34,6 +34,10 @@ struct ptk_tcb {
 	u64 entry_ns; /* CLOCK_MONOTONIC at entry (only when timing is on) */
 	u64 entry_stime_us; /* tracee system time at entry, from wait4 rusage (-c) */
 	int memfd; /* /proc/PID/mem, -1 until needed */
+	/* where the memory is read from when it is not the live process (strace --bpf: what
+	 * the kernel copied at the entry and exit); NULL: the tracee */
+	ssize_t (*mem_read)(struct ptk_tcb *t, u64 addr, void *buf, size_t len);
+	void *mem_arg;
 	void *user; /* the command's per-tracee state */
 	struct ptk_tcb *next; /* hash chain */
 };
