@@ -23,7 +23,10 @@
 #include "source/ptrace/ptrace.h"
 #include "source/ptrace/syscalls.h"
 #include "source/ptrace/xlat.h"
+#include "cmd/systrace.h"
+#include "lib/child.h"
 #include "lib/errnoname.h"
+#include "source/bpf/runner.h"
 
 /* -c summary columns, strace -c layout */
 enum { C_PCT, C_SEC, C_USEC, C_CALLS, C_ERR, C_NAME, C_N };
@@ -38,7 +41,7 @@ static const char usage[] =
 	"usage: ptk strace [-f|-ff] [-p PID...] [-e trace=SET] [-e status=SET] [-e signal=SET]\n"
 	"                  [-e read=FDS] [-e write=FDS] [-P PATH] [-c|-C] [-S SORTBY] [-T]\n"
 	"                  [-t|-tt|-ttt] [-r] [-y] [-a COL] [-s N] [-x|-xx] [-v] [-q|-qq]\n"
-	"                  [-o FILE] [--json] [-- CMD ARGS]\n"
+	"                  [-o FILE] [--bpf] [--json] [-- CMD ARGS]\n"
 	"Trace system calls and signals (ptrace), in strace's notation.\n"
 	"  -f          follow fork, vfork, clone and clone3\n"
 	"  -p PID      attach to every thread of PID (repeat or comma-separate)\n"
@@ -56,6 +59,12 @@ static const char usage[] =
 	"  -a COL      return values at column COL (40);  -x / -xx  non-ASCII / all strings in hex\n"
 	"  -q / -qq    no attach messages / nor the exit lines (--quiet=attach,exit, --silence=)\n"
 	"  -o FILE     write the trace (and summary) to FILE instead of stderr; -ff: FILE.PID each\n"
+	"  --bpf       no ptrace: the raw_syscalls tracepoints (eBPF) see every call of -p PID\n"
+	"              (-f: and its children) or the command, which never stop; arguments and\n"
+	"              the memory they point to are copied in the kernel (up to 256 bytes each,\n"
+	"              3 per call: iovecs, argv, msghdr by address); lines as without --bpf;\n"
+	"              -c counts in the kernel (the time is entry to exit, as -w); lost events\n"
+	"              and the programs' cost per event are printed at exit\n"
 	"The cost of tracing is reported on stderr at exit: syscalls seen, stops, and the time\n"
 	"added to the target (stops x the per-stop cost measured on this machine).\n";
 
@@ -111,6 +120,8 @@ struct st {
 	size_t cur_col;
 	struct ptk_sysc_stats stats;
 	u64 nsys_shown;
+	bool bpf; /* --bpf: raw_syscalls events, nothing stops */
+	u64 exit_ns; /* --bpf: the exit time of the call being printed */
 };
 
 struct tstate {
@@ -370,7 +381,7 @@ static void on_exit_(struct ptk_tracer *tr, struct ptk_tcb *t, s64 rval, bool is
 	if (u->injected)
 		ptk_sb_puts(&sb, " (INJECTED)");
 	if (s->show_time) {
-		u64 d = ptk_now_ns() - t->entry_ns;
+		u64 d = (s->exit_ns ? s->exit_ns : ptk_now_ns()) - t->entry_ns;
 		ptk_sb_printf(&sb, " <%llu.%06llu>", (unsigned long long)(d / 1000000000),
 			      (unsigned long long)(d / 1000 % 1000000));
 	}
@@ -490,6 +501,308 @@ static const struct ptk_tracer_ops ops = {
 	.gone = on_gone,
 	.detached = on_detached,
 };
+
+/* ---- --bpf: the same lines from raw_syscalls events ------------------------------------- */
+
+struct bpf_state {
+	struct ptk_systrace st; /* r->priv */
+	struct st *s;
+	struct ptk_tcb *hash[256]; /* the tracees seen, by tid */
+	int tgids[SYSTRACE_TGIDS]; /* processes seen and not ended */
+	int ntgids;
+	pid_t child; /* the command launched, 0 with -p */
+	bool hide; /* the child's own setup before its execve is not shown */
+	const struct systrace_event *ev; /* the event being decoded */
+	bool at_exit; /* decoding its exit */
+};
+
+/* An argument's memory from the copies the programs made (entry, or exit then entry). */
+static ssize_t bpf_mem(struct ptk_tcb *t, u64 addr, void *buf, size_t len)
+{
+	struct bpf_state *b = t->mem_arg;
+	const struct systrace_event *e = b->ev;
+
+	for (int pass = b->at_exit ? 0 : 1; pass < 2; pass++) {
+		for (u32 i = 0; i < MIN(e->nblob, (u32)SYSTRACE_NBLOB); i++) {
+			const struct systrace_blob *bl = &e->b[i];
+			bool exit_blob = bl->flags & ST_BLOB_EXIT;
+			if (exit_blob != (pass == 0) || addr < bl->addr ||
+			    addr >= bl->addr + MIN(bl->len, (u32)SYSTRACE_BLOB))
+				continue;
+			if (bl->flags & ST_BLOB_FAULT)
+				return -EFAULT;
+			size_t n = MIN(len, (size_t)(bl->addr + bl->len - addr));
+			memcpy(buf, bl->data + (addr - bl->addr), n);
+			return (ssize_t)n;
+		}
+	}
+	return -EFAULT;
+}
+
+static struct ptk_tcb *bpf_tcb(struct bpf_state *b, pid_t tid, bool add)
+{
+	struct ptk_tcb **pp = &b->hash[(unsigned)tid & 255], *t;
+
+	for (t = *pp; t; t = t->next)
+		if (t->pid == tid)
+			return t;
+	if (!add)
+		return NULL;
+	t = xcalloc(1, sizeof(*t));
+	t->pid = tid;
+	t->memfd = -1;
+	t->nr = -1;
+	t->mem_read = bpf_mem;
+	t->mem_arg = b;
+	t->next = *pp;
+	*pp = t;
+	b->s->tr.ntcb++;
+	on_added(&b->s->tr, t);
+	return t;
+}
+
+static void bpf_tcb_del(struct bpf_state *b, struct ptk_tcb *t)
+{
+	struct ptk_tcb **pp = &b->hash[(unsigned)t->pid & 255];
+
+	while (*pp && *pp != t)
+		pp = &(*pp)->next;
+	if (*pp)
+		*pp = t->next;
+	b->s->tr.ntcb--;
+	free(t);
+}
+
+/* the process is counted as alive from its first event to its exit */
+static void bpf_tgid_seen(struct bpf_state *b, int tgid, bool gone)
+{
+	int i;
+
+	for (i = 0; i < b->ntgids && b->tgids[i] != tgid; i++)
+		;
+	if (gone) {
+		if (i < b->ntgids)
+			b->tgids[i] = b->tgids[--b->ntgids];
+		if (!b->ntgids)
+			*b->s->tr.stop = 1; /* every process traced has ended */
+	} else if (i == b->ntgids && b->ntgids < SYSTRACE_TGIDS) {
+		b->tgids[b->ntgids++] = tgid;
+	}
+}
+
+static int bpf_event(struct ptk_bpf_run *r, const void *data, size_t len)
+{
+	struct ptk_systrace *sys = r->priv;
+	struct bpf_state *b = sys->arg;
+	struct st *s = b->s;
+	const struct systrace_event *e = data;
+	struct ptk_tcb *t;
+
+	if (len < offsetof(struct systrace_event, b))
+		return 0;
+	if (e->type == ST_EV_EXIT) {
+		t = bpf_tcb(b, (pid_t)e->tid, true);
+		b->ev = e;
+		if (!(b->hide && (pid_t)e->tgid == b->child))
+			on_gone(&s->tr, t, (int)e->ret);
+		else
+			tstate_free(s, t);
+		bpf_tcb_del(b, t);
+		bpf_tgid_seen(b, (int)e->tgid, true);
+		return 1;
+	}
+	if (e->nblob > SYSTRACE_NBLOB)
+		return 0;
+	/* the last blob's data is cut to its length */
+	if (e->nblob && len < offsetof(struct systrace_event, b) +
+					(e->nblob - 1) * sizeof(struct systrace_blob) +
+					offsetof(struct systrace_blob, data) +
+					e->b[e->nblob - 1].len)
+		return 0;
+	if (b->hide && (pid_t)e->tgid == b->child) {
+		if (e->nr != __NR_execve && e->nr != __NR_execveat)
+			return 0;
+		b->hide = false;
+	}
+	bpf_tgid_seen(b, (int)e->tgid, false);
+	t = bpf_tcb(b, (pid_t)e->tid, true);
+	if (s->tr.ntcb > 1)
+		s->multi = true;
+	t->nr = e->nr;
+	memcpy(t->args, e->args, sizeof(t->args));
+	t->entry_ns = e->entry_ns;
+	t->in_syscall = true;
+	b->ev = e;
+	b->at_exit = false;
+	s->tr.nsyscalls++;
+	on_entry(&s->tr, t);
+	if (!e->exit_ns) /* no return (exit_group): " = ?" with the exit line */
+		return 1;
+	b->at_exit = true;
+	t->in_syscall = false;
+	s->exit_ns = e->exit_ns;
+	on_exit_(&s->tr, t, e->ret, e->ret < 0 && e->ret >= -4095, 0);
+	s->exit_ns = 0;
+	return 1;
+}
+
+/* -c --bpf: the kernel's counts into strace -c's summary (the time: entry to exit) */
+static int bpf_report(struct ptk_bpf_run *r, long i, double itv_s, bool last)
+{
+	struct ptk_systrace *sys = r->priv;
+	struct bpf_state *b = sys->arg;
+	struct ptk_systrace_row *rows;
+	int n;
+
+	(void)i;
+	(void)itv_s;
+	(void)last;
+	if (sys->trace_events)
+		return 0;
+	n = ptk_systrace_counts(sys, false, &rows);
+	if (n < 0)
+		return n;
+	for (int k = 0; k < n; k++) {
+		struct ptk_sysc_ent *en;
+		if (rows[k].key.nr >= PTK_NSYSCALLS || !rows[k].val.count)
+			continue;
+		en = &b->s->stats.e[rows[k].key.nr];
+		en->calls = rows[k].val.count;
+		en->errors = rows[k].val.errors;
+		en->time_us = rows[k].val.total_ns / 1000;
+	}
+	free(rows);
+	return 0;
+}
+
+static const struct ptk_bpf_ops bpf_ops = {
+	.name = "strace",
+	.load_lskel = ptk_systrace_load_lskel,
+	.open = ptk_systrace_open,
+	.load = ptk_systrace_load,
+	.event = bpf_event,
+	.report = bpf_report,
+	.destroy = ptk_systrace_destroy,
+};
+
+/* -c --bpf: counted in the kernel, no events */
+static const struct ptk_bpf_ops bpf_count_ops = {
+	.name = "strace",
+	.load_lskel = ptk_systrace_load_lskel,
+	.open = ptk_systrace_open,
+	.load = ptk_systrace_load,
+	.report = bpf_report,
+	.destroy = ptk_systrace_destroy,
+};
+
+/* Fork argv: the child waits on a pipe until the programs are attached, then execs. */
+static pid_t bpf_launch(char **argv, int *sync_fd)
+{
+	int p[2];
+	pid_t pid;
+	char c;
+
+	if (pipe2(p, O_CLOEXEC))
+		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		int e = errno;
+		close(p[0]);
+		close(p[1]);
+		return -e;
+	}
+	if (pid == 0) {
+		close(p[1]);
+		if (read(p[0], &c, 1) != 1)
+			_exit(127); /* ptk gave up before attaching */
+		close(p[0]);
+		ptk_child_prepare();
+		execvp(argv[0], argv);
+		fprintf(stderr, "%s: cannot run %s: %s\n", ptk_progname, argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(p[0]);
+	*sync_fd = p[1];
+	return pid;
+}
+
+/* strace --bpf: -p pids (or the command) to the end. Returns the exit code. */
+static int bpf_strace(struct st *s, int *pids, int npids, char **argv, bool follow)
+{
+	struct bpf_state *b = xcalloc(1, sizeof(*b));
+	struct ptk_bpf_run r = { .ctx = s->ctx,
+				 .ops = s->cmode == 1 ? &bpf_count_ops : &bpf_ops,
+				 .count = -1 };
+	int rc, st;
+
+	b->s = s;
+	b->st.arg = b;
+	b->st.sync_fd = -1;
+	b->st.counts_fd = -1;
+	b->st.trace_events = s->cmode != 1;
+	b->st.latency = s->cmode != 0;
+	b->st.follow = follow;
+	b->st.sel = s->trace_all ? NULL : s->sel;
+	r.priv = &b->st;
+	if (s->cmode == 2)
+		ptk_warn("--bpf -C: the trace, then the summary counted in the kernel");
+	if (npids) {
+		if (npids > 1 && !follow) {
+			ptk_err("--bpf -p takes one process (or -f with several)");
+			free(b);
+			return PTK_EXIT_USAGE;
+		}
+		if (follow)
+			for (int i = 0; i < npids && i < (int)ARRAY_SIZE(b->st.seeds); i++)
+				b->st.seeds[b->st.nseeds++] = pids[i];
+		else
+			r.filter.tgid = pids[0];
+		for (int i = 0; i < npids; i++) {
+			bpf_tgid_seen(b, pids[i], false);
+			if (!(s->quiet & Q_ATTACH))
+				fprintf(stderr,
+					"%s: Process %d attached (--bpf: it does not stop)\n",
+					ptk_progname, pids[i]);
+		}
+	} else {
+		pid_t pid = bpf_launch(argv, &b->st.sync_fd);
+		if (pid < 0) {
+			ptk_err("cannot start %s: %s", argv[0], strerror((int)-pid));
+			free(b);
+			return PTK_EXIT_RUNTIME;
+		}
+		b->child = pid;
+		b->hide = true;
+		if (follow)
+			b->st.seeds[b->st.nseeds++] = pid;
+		else
+			r.filter.tgid = pid;
+		bpf_tgid_seen(b, pid, false);
+	}
+	rc = ptk_bpf_run(&r);
+	if (b->st.sync_fd >= 0) { /* never attached: the child ends without running */
+		close(b->st.sync_fd);
+		b->st.sync_fd = -1;
+	}
+	if (s->cur) {
+		fputs("\n", out_of(s, s->cur));
+		s->cur = NULL;
+	}
+	for (size_t k = 0; k < ARRAY_SIZE(b->hash); k++)
+		while (b->hash[k]) {
+			struct ptk_tcb *t = b->hash[k];
+			tstate_free(s, t);
+			bpf_tcb_del(b, t);
+		}
+	if (b->child) {
+		/* Ctrl-C: the command goes on untraced, as after a ptrace detach */
+		pid_t w = waitpid(b->child, &st, s->ctx->stop && b->ntgids ? WNOHANG : 0);
+		if (w == b->child && !rc)
+			rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	}
+	free(b);
+	return rc;
+}
 
 /* ---- -c summary ------------------------------------------------------------------------ */
 
@@ -867,6 +1180,7 @@ enum {
 	OPT_FOLLOW_FORKS,
 	OPT_STRING_LIMIT,
 	OPT_COLUMNS,
+	OPT_BPF,
 };
 
 int cmd_strace(struct ptk_ctx *ctx, int argc, char **argv)
@@ -890,6 +1204,7 @@ int cmd_strace(struct ptk_ctx *ctx, int argc, char **argv)
 		{ "follow-forks", no_argument, NULL, OPT_FOLLOW_FORKS },
 		{ "string-limit", required_argument, NULL, OPT_STRING_LIMIT },
 		{ "columns", required_argument, NULL, OPT_COLUMNS },
+		{ "bpf", no_argument, NULL, OPT_BPF },
 		PTK_COMMON_OPTS,
 		{ 0 }
 	};
@@ -1035,6 +1350,9 @@ qualifier : {
 		case 'o':
 			s->outname = optarg;
 			break;
+		case OPT_BPF:
+			s->bpf = true;
+			break;
 		case 'h':
 			fputs(usage, stdout);
 			goto out_free;
@@ -1052,6 +1370,10 @@ qualifier : {
 		s->ff = 0; /* strace: -ff without -o is -f */
 	if (s->ff && s->cmode) {
 		rc = ptk_usage_error(ctx, "-c and -ff are exclusive");
+		goto out_free;
+	}
+	if (s->bpf && s->ninj) {
+		rc = ptk_usage_error(ctx, "--bpf cannot inject: the tracepoints only watch");
 		goto out_free;
 	}
 	if (!npids && optind >= argc) {
@@ -1099,6 +1421,17 @@ qualifier : {
 	sigaction(SIGALRM, &al, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
+	if (s->bpf) {
+		rc = bpf_strace(s, pids, npids, argv + optind, follow > 0);
+		{
+			struct itimerval off = { { 0, 0 }, { 0, 0 } };
+			setitimer(ITIMER_REAL, &off, NULL);
+		}
+		if (s->cmode)
+			print_summary(s);
+		fflush(s->out);
+		goto out_free;
+	}
 	t_start = ptk_now_ns();
 	if (npids) {
 		for (int i = 0; i < npids; i++) {

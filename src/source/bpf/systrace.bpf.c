@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * systrace: raw_syscalls sys_enter/sys_exit for ptk syscount and ptk strace --bpf. The traced
- * task never stops: sys_enter keeps the arguments (and, for strace, the memory the call reads)
- * per thread, sys_exit counts the call (by syscall or by process, errors, time with -L) or
- * sends one event with the memory the call wrote. Which processes: -p's tgid, or with -f the
+ * task never stops: sys_enter keeps the number, arguments and time per thread, sys_exit counts
+ * the call (by syscall or by process, errors, time with -L) or sends one event with the memory
+ * the call read (still there: the kernel did not change it, and it is resident by then) and
+ * wrote; execve's, whose old memory is gone at exit, is read at entry. Which processes: -p's tgid, or with -f the
  * tgids map, which sched_process_fork extends to the children. Reserve failures and a full
  * in-flight table are counted in lost[0], never silently.
  */
@@ -40,12 +41,27 @@ struct {
 	__type(value, __u8);
 } tgids SEC(".maps");
 
+/* a call in flight: its number, arguments and entry time (the memory is read at exit) */
+struct call {
+	__u64 args[6];
+	__u64 entry_ns;
+	__s64 nr;
+};
+
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 10240);
 	__type(key, __u32);
-	__type(value, struct systrace_event);
+	__type(value, struct call);
 } inflight SEC(".maps");
+
+/* execve and execveat: the whole event at entry (the old memory is gone at exit) */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1024);
+	__type(key, __u32);
+	__type(value, struct systrace_event);
+} inflight_exec SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -140,6 +156,47 @@ static __always_inline void read_blob(struct systrace_event *e, const struct sys
 	e->nblob = n + 1;
 }
 
+/* the event up to the last byte used: a 1-byte write sends 81 bytes */
+static __always_inline __u64 event_size(const struct systrace_event *e)
+{
+	__u32 n = e->nblob;
+	__u64 last;
+
+	if (!n)
+		return offsetof(struct systrace_event, b);
+	if (n > SYSTRACE_NBLOB)
+		n = SYSTRACE_NBLOB;
+	last = e->b[(n - 1) & 3].len;
+	if (last > SYSTRACE_BLOB)
+		last = SYSTRACE_BLOB;
+	return offsetof(struct systrace_event, b) + (__u64)(n - 1) * sizeof(struct systrace_blob) +
+	       offsetof(struct systrace_blob, data) + last;
+}
+
+__u64 last_wakeup_ns = 0;
+
+/*
+ * Send e without waking the reader for each event (a wakeup per call is most of what a
+ * traced tight loop pays): it is woken when the buffer is a quarter full, 10 ms after the last
+ * wakeup, and for a process's end (the reader stops on the last one).
+ */
+static __always_inline void send_event(const struct systrace_event *e)
+{
+	__u64 fill = bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA), now = bpf_ktime_get_ns();
+	bool wake = fill > (1 << 18) || now - last_wakeup_ns > 10000000 || e->type == ST_EV_EXIT;
+
+	if (wake)
+		last_wakeup_ns = now;
+	if (bpf_ringbuf_output(&events, (void *)e, event_size(e),
+			       wake ? BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP))
+		count_lost();
+}
+
+static __always_inline bool is_exec(__u32 nr)
+{
+	return nr == 59 || nr == 322; /* execve, execveat */
+}
+
 SEC("raw_tp/sys_enter")
 int BPF_PROG(st_enter, struct pt_regs *regs, long id)
 {
@@ -154,12 +211,18 @@ int BPF_PROG(st_enter, struct pt_regs *regs, long id)
 			bpf_map_update_elem(&start, &tid, &ts, BPF_ANY);
 		return 0;
 	}
-	if (nr >= SYSTRACE_NR_MAX) {
-		nr = 0; /* planned as nothing to read; the number is kept below */
-	} else {
+	if (nr < SYSTRACE_NR_MAX) {
 		__u8 *sel = bpf_map_lookup_elem(&selected, &nr);
 		if (!sel || !*sel)
 			return 0;
+	}
+	if (!is_exec(nr)) {
+		struct call c = { .entry_ns = ts, .nr = id };
+		for (int i = 0; i < 6; i++)
+			c.args[i] = reg_arg(regs, i);
+		if (bpf_map_update_elem(&inflight, &tid, &c, BPF_ANY))
+			count_lost();
+		return 0;
 	}
 	struct systrace_event *e = bpf_map_lookup_elem(&scratch, &zero);
 	struct systrace_plan *p = bpf_map_lookup_elem(&plan, &nr);
@@ -180,7 +243,7 @@ int BPF_PROG(st_enter, struct pt_regs *regs, long id)
 		if (k == ST_K_STR || k == ST_K_IN || k == ST_K_INOUT)
 			read_blob(e, &p->a[i], i, false);
 	}
-	if (bpf_map_update_elem(&inflight, &tid, e, BPF_ANY))
+	if (bpf_map_update_elem(&inflight_exec, &tid, e, BPF_ANY))
 		count_lost();
 	return 0;
 }
@@ -228,23 +291,48 @@ int BPF_PROG(st_exit, struct pt_regs *regs, long ret)
 			__sync_fetch_and_add(&c->total_ns, bpf_ktime_get_ns() - ts);
 		return 0;
 	}
-	struct systrace_event *e = bpf_map_lookup_elem(&inflight, &tid);
-	if (!e)
-		return 0;
-	__u32 pnr = nr < SYSTRACE_NR_MAX ? nr : 0;
+	__u32 zero = 0, pnr = nr < SYSTRACE_NR_MAX ? nr : 0;
 	struct systrace_plan *p = bpf_map_lookup_elem(&plan, &pnr);
+	struct systrace_event *e;
+	bool exec = false;
+
+	if (!p)
+		return 0;
+	struct call *c = bpf_map_lookup_elem(&inflight, &tid);
+	if (c) {
+		e = bpf_map_lookup_elem(&scratch, &zero);
+		if (!e)
+			return 0;
+		e->type = ST_EV_SYSCALL;
+		e->nr = c->nr;
+		e->tgid = pid_tgid >> 32;
+		e->tid = tid;
+		e->entry_ns = c->entry_ns;
+		e->nblob = 0;
+		for (int i = 0; i < 6; i++)
+			e->args[i] = c->args[i];
+		bpf_map_delete_elem(&inflight, &tid);
+	} else {
+		/* execve: read at entry; a successful one exits in the new image (same tid,
+		 * or the leader's after a non-leader thread's exec: looked up by both) */
+		e = bpf_map_lookup_elem(&inflight_exec, &tid);
+		if (!e)
+			return 0;
+		exec = true;
+	}
 	e->ret = ret;
 	e->exit_ns = bpf_ktime_get_ns();
-	if (p) {
-		for (int i = 0; i < 6; i++) {
-			__u8 k = p->a[i].kind;
-			if (k == ST_K_OUT || k == ST_K_INOUT)
-				read_blob(e, &p->a[i], i, true);
-		}
+	/* what the call read (it is still there) and what it wrote */
+	for (int i = 0; i < 6; i++) {
+		__u8 k = p->a[i].kind;
+		if (!exec && (k == ST_K_STR || k == ST_K_IN || k == ST_K_INOUT))
+			read_blob(e, &p->a[i], i, false);
+		if (k == ST_K_OUT || k == ST_K_INOUT)
+			read_blob(e, &p->a[i], i, true);
 	}
-	if (bpf_ringbuf_output(&events, e, sizeof(*e), 0))
-		count_lost();
-	bpf_map_delete_elem(&inflight, &tid);
+	send_event(e);
+	if (exec)
+		bpf_map_delete_elem(&inflight_exec, &tid);
 	return 0;
 }
 
@@ -270,18 +358,28 @@ int BPF_PROG(st_pexit, struct task_struct *p)
 
 	if (!trace_events || !traced())
 		return 0;
+	struct systrace_event *e = bpf_map_lookup_elem(&scratch, &zero);
+	if (!e)
+		return 0;
 	/* a call that does not return (exit_group, exit): sent with exit_ns 0, " = ?" */
-	struct systrace_event *e = bpf_map_lookup_elem(&inflight, &tid);
-	if (e) {
+	struct call *c = bpf_map_lookup_elem(&inflight, &tid);
+	if (c) {
+		e->type = ST_EV_SYSCALL;
+		e->nr = c->nr;
+		e->tgid = tgid;
+		e->tid = tid;
+		e->entry_ns = c->entry_ns;
 		e->exit_ns = 0;
-		if (bpf_ringbuf_output(&events, e, sizeof(*e), 0))
+		e->ret = 0;
+		e->nblob = 0;
+		for (int i = 0; i < 6; i++)
+			e->args[i] = c->args[i];
+		if (bpf_ringbuf_output(&events, e, event_size(e), 0))
 			count_lost();
 		bpf_map_delete_elem(&inflight, &tid);
 	}
+	bpf_map_delete_elem(&inflight_exec, &tid);
 	if (tgid != tid)
-		return 0;
-	e = bpf_map_lookup_elem(&scratch, &zero);
-	if (!e)
 		return 0;
 	e->type = ST_EV_EXIT;
 	e->nr = -1;
@@ -290,8 +388,7 @@ int BPF_PROG(st_pexit, struct task_struct *p)
 	e->exit_ns = bpf_ktime_get_ns();
 	e->ret = BPF_CORE_READ(p, exit_code);
 	e->nblob = 0;
-	if (bpf_ringbuf_output(&events, e, offsetof(struct systrace_event, b), 0))
-		count_lost();
+	send_event(e);
 	if (follow_forks)
 		bpf_map_delete_elem(&tgids, &tgid);
 	return 0;

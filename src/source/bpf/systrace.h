@@ -11,7 +11,7 @@
 
 #define SYSTRACE_NR_MAX 512 /* syscall numbers planned (x86_64 has < 512) */
 #define SYSTRACE_BLOB 256 /* bytes of one argument's memory kept */
-#define SYSTRACE_NBLOB 3 /* arguments' memory per event */
+#define SYSTRACE_NBLOB 3 /* arguments' memory per event (< 4) */
 #define SYSTRACE_TGIDS 4096 /* processes followed (-f) */
 
 /* How an argument's memory is read (plan entries, set by user space from the decoders). */

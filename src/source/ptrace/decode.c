@@ -611,6 +611,10 @@ static void put_argv(struct dec *d, u64 addr, bool env)
 		return;
 	}
 	if (env && !d->o->verbose) {
+		if (!read_obj(d, addr, &p, sizeof(p))) { /* unreadable: no count to tell */
+			put_ptr(sb, addr);
+			return;
+		}
 		while (n < 100000 && read_obj(d, addr + 8 * (u64)n, &p, sizeof(p)) && p)
 			n++;
 		ptk_sb_printf(sb, "%#" PRIx64 " /* %d var%s */", addr, n, n == 1 ? "" : "s");
