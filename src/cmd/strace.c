@@ -695,6 +695,26 @@ static const struct ptk_bpf_ops bpf_count_ops = {
 	.destroy = ptk_systrace_destroy,
 };
 
+/* --bpf: the processes to watch for their end (the programs only see their calls) */
+static volatile pid_t bpf_watch_child, bpf_watch_pid;
+static volatile int bpf_child_status, bpf_child_done;
+
+/* SIGALRM every 100 ms under --bpf: the command launched reaped, or -p's process gone */
+static void bpf_watch(int sig)
+{
+	int st, e = errno;
+
+	(void)sig;
+	if (bpf_watch_child && !bpf_child_done && waitpid(bpf_watch_child, &st, WNOHANG) > 0) {
+		bpf_child_status = st;
+		bpf_child_done = 1;
+		*stop_flag = 1;
+	}
+	if (bpf_watch_pid && kill(bpf_watch_pid, 0) && errno == ESRCH)
+		*stop_flag = 1;
+	errno = e;
+}
+
 /* Fork argv: the child waits on a pipe until the programs are attached, then execs. */
 static pid_t bpf_launch(char **argv, int *sync_fd)
 {
@@ -742,6 +762,7 @@ static int bpf_strace(struct st *s, int *pids, int npids, char **argv, bool foll
 	b->st.trace_events = s->cmode != 1;
 	b->st.latency = s->cmode != 0;
 	b->st.follow = follow;
+	b->st.use_tgids = follow;
 	b->st.sel = s->trace_all ? NULL : s->sel;
 	r.priv = &b->st;
 	if (s->cmode == 2)
@@ -773,13 +794,32 @@ static int bpf_strace(struct st *s, int *pids, int npids, char **argv, bool foll
 		}
 		b->child = pid;
 		b->hide = true;
-		if (follow)
+		if (!b->st.trace_events) {
+			/* counted from its execve on (events are hidden until it instead) */
+			b->st.use_tgids = true;
+			b->st.exec_seed = pid;
+		} else if (follow) {
 			b->st.seeds[b->st.nseeds++] = pid;
-		else
+		} else {
 			r.filter.tgid = pid;
+		}
 		bpf_tgid_seen(b, pid, false);
 	}
+	/* the end of the command or of -p's process stops the run too (the counts see none) */
+	{
+		struct sigaction al = { .sa_handler = bpf_watch, .sa_flags = SA_RESTART };
+		struct itimerval it = { { 0, 100000 }, { 0, 100000 } };
+		bpf_watch_child = b->child;
+		bpf_watch_pid = npids == 1 ? pids[0] : 0;
+		sigemptyset(&al.sa_mask);
+		sigaction(SIGALRM, &al, NULL);
+		setitimer(ITIMER_REAL, &it, NULL);
+	}
 	rc = ptk_bpf_run(&r);
+	{
+		struct itimerval off = { { 0, 0 }, { 0, 0 } };
+		setitimer(ITIMER_REAL, &off, NULL);
+	}
 	if (b->st.sync_fd >= 0) { /* never attached: the child ends without running */
 		close(b->st.sync_fd);
 		b->st.sync_fd = -1;
@@ -796,7 +836,9 @@ static int bpf_strace(struct st *s, int *pids, int npids, char **argv, bool foll
 		}
 	if (b->child) {
 		/* Ctrl-C: the command goes on untraced, as after a ptrace detach */
-		pid_t w = waitpid(b->child, &st, s->ctx->stop && b->ntgids ? WNOHANG : 0);
+		pid_t w = bpf_child_done ? b->child : waitpid(b->child, &st, WNOHANG);
+		if (bpf_child_done)
+			st = bpf_child_status;
 		if (w == b->child && !rc)
 			rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 	}

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "source/ptrace/decode.h"
@@ -23,6 +24,8 @@
 		(skel)->rodata->filter_failed = (st)->failed;        \
 		(skel)->rodata->filter_errno = (st)->err_filter;     \
 		(skel)->rodata->follow_forks = (st)->follow;         \
+		(skel)->rodata->use_tgids = (st)->use_tgids;         \
+		(skel)->rodata->exec_seed = (st)->exec_seed;         \
 	} while (0)
 
 /* How the memory of argument kind k of a decoder is read (the ptrace path reads it live). */
@@ -65,7 +68,9 @@ static int fill_maps(struct ptk_bpf_run *r, int plan_fd, int sel_fd, int tgids_f
 		memset(&p, 0, sizeof(p));
 		for (int i = 0; sc && i < sc->nargs; i++)
 			p.a[i] = plan_arg(sc, i);
-		on = !st->sel || (nr < PTK_NSYSCALLS && st->sel[nr]);
+		/* execve always: a launched command is shown from its execve on */
+		on = !st->sel || (nr < PTK_NSYSCALLS && st->sel[nr]) || nr == __NR_execve ||
+		     nr == __NR_execveat;
 		if (bpf_map_update_elem(plan_fd, &nr, &p, BPF_ANY) ||
 		    bpf_map_update_elem(sel_fd, &nr, &on, BPF_ANY))
 			return -errno;

@@ -18,7 +18,10 @@ struct systrace_l_bpf;
 
 struct ptk_systrace {
 	bool trace_events; /* strace: events (else counts) */
-	bool latency, by_process, failed, follow;
+	bool latency, by_process, failed;
+	bool use_tgids; /* the processes followed are the tgids map's (seeds, exec_seed, -f) */
+	bool follow; /* -f: children are followed */
+	int exec_seed; /* this process is followed from its execve on (a launched command) */
 	int err_filter; /* syscount -e: an errno, 0 = any */
 	const bool *sel; /* strace -e trace=: PTK_NSYSCALLS entries, NULL = all */
 	int seeds[64]; /* tgids followed from the start (-f) */

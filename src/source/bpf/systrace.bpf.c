@@ -17,7 +17,9 @@ const volatile bool count_latency = false; /* -L: time in the calls */
 const volatile bool count_by_process = false; /* -P */
 const volatile bool filter_failed = false; /* -x */
 const volatile __s32 filter_errno = 0; /* -e ERRNO */
-const volatile bool follow_forks = false; /* -f: the tgids map */
+const volatile bool use_tgids = false; /* the processes are the tgids map's */
+const volatile bool follow_forks = false; /* -f: children join the tgids map */
+const volatile __u32 exec_seed = 0; /* this process joins the tgids map at its execve */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -86,7 +88,7 @@ struct {
 
 static __always_inline bool traced(void)
 {
-	if (follow_forks) {
+	if (use_tgids) {
 		__u32 tgid = bpf_get_current_pid_tgid() >> 32;
 		return bpf_map_lookup_elem(&tgids, &tgid) != NULL;
 	}
@@ -256,7 +258,10 @@ int BPF_PROG(st_exit, struct pt_regs *regs, long ret)
 
 	if (!traced())
 		return 0;
-	nr = BPF_CORE_READ(regs, orig_ax);
+	long id = BPF_CORE_READ(regs, orig_ax);
+	if (id < 0) /* no syscall (a tracer's orig_ax = -1): as libbpf-tools syscount */
+		return 0;
+	nr = id;
 	if (!trace_events) {
 		struct systrace_key key = { .nr = nr, .tgid = 0 };
 		struct systrace_count *c, zc = {};
@@ -336,6 +341,35 @@ int BPF_PROG(st_exit, struct pt_regs *regs, long ret)
 	return 0;
 }
 
+/*
+ * A successful execve whose path could not be read at entry (a page of the caller not faulted
+ * in, as after fork): the kernel's copy of it (linux_binprm::filename).
+ */
+SEC("raw_tp/sched_process_exec")
+int BPF_PROG(st_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct systrace_event *e;
+
+	if (exec_seed && (__u32)(bpf_get_current_pid_tgid() >> 32) == exec_seed) {
+		__u32 tgid = exec_seed;
+		__u8 one = 1;
+		bpf_map_update_elem(&tgids, &tgid, &one, BPF_ANY);
+	}
+	if (!trace_events || !traced())
+		return 0;
+	e = bpf_map_lookup_elem(&inflight_exec, &tid);
+	if (!e || !e->nblob || !(e->b[0].flags & ST_BLOB_FAULT) || e->b[0].arg != (e->nr == 322))
+		return 0;
+	const char *fn = BPF_CORE_READ(bprm, filename);
+	long r = bpf_probe_read_kernel_str(e->b[0].data, SYSTRACE_BLOB, fn);
+	if (r > 0) {
+		e->b[0].len = r;
+		e->b[0].flags &= ~ST_BLOB_FAULT;
+	}
+	return 0;
+}
+
 /* -f: a child of a followed process is followed */
 SEC("raw_tp/sched_process_fork")
 int BPF_PROG(st_fork, struct task_struct *parent, struct task_struct *child)
@@ -389,7 +423,7 @@ int BPF_PROG(st_pexit, struct task_struct *p)
 	e->ret = BPF_CORE_READ(p, exit_code);
 	e->nblob = 0;
 	send_event(e);
-	if (follow_forks)
+	if (use_tgids && trace_events)
 		bpf_map_delete_elem(&tgids, &tgid);
 	return 0;
 }
