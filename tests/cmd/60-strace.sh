@@ -108,6 +108,19 @@ for p in $main $fpid $vpid; do
 done
 check "-f: the thread is traced too (4 pids: $allpids)" [ "$allpids" -eq 4 ]
 
+# -e inject=: the call is not made and returns what was asked, marked (INJECTED), as strace
+inj="openat:error=ENOENT:when=3"
+"$PTK" strace -e trace=openat -e inject=$inj -o pi.txt cat /etc/hostname > pi.out 2>/dev/null
+grep -q '= -1 ENOENT (No such file or directory) (INJECTED)$' pi.txt &&
+	[ "$(grep -c INJECTED pi.txt)" = 1 ] && ok "-e inject=$inj: the third openat fails, marked (INJECTED)" ||
+	{ not_ok "-e inject= line"; note "$(grep -m3 INJECTED pi.txt)"; }
+"$PTK" strace -e trace=getpid -e inject=getpid:retval=42 -o pj.txt sh -c 'exit 0' 2>/dev/null
+grep -q '^getpid() *= 42 (INJECTED)$' pj.txt && ok "-e inject=getpid:retval=42" || not_ok "-e inject= retval"
+if have strace; then
+	strace -e trace=openat -e inject=$inj -o si.txt cat /etc/hostname > /dev/null
+	check "-e inject=$inj: the same trace as strace's" diff pi.txt si.txt
+fi
+
 # 6-8. detaching under load: a vfork+exec loop with a syscall-spinning thread
 tracees_ok() { # $1 = target pid: every task of it and of its children not stopped, untraced
 	local p t st bad=0
