@@ -20,6 +20,9 @@
 #include "model/registry.h"
 #include "model/syscsum.h"
 #include "source/ptrace/decode.h"
+#include "source/ptrace/stop.h"
+#include "source/ptrace/unwind.h"
+#include "source/sym/sym.h"
 #include "source/ptrace/ptrace.h"
 #include "source/ptrace/syscalls.h"
 #include "source/ptrace/xlat.h"
@@ -58,6 +61,7 @@ static const char usage[] =
 	"  -y          descriptors with their paths;  -s N  string size (32);  -v  whole structs\n"
 	"  -a COL      return values at column COL (40);  -x / -xx  non-ASCII / all strings in hex\n"
 	"  -q / -qq    no attach messages / nor the exit lines (--quiet=attach,exit, --silence=)\n"
+	"  -k          the user stack at each syscall's exit (DWARF unwinding)\n"
 	"  -o FILE     write the trace (and summary) to FILE instead of stderr; -ff: FILE.PID each\n"
 	"  --bpf       no ptrace: the raw_syscalls tracepoints (eBPF) see every call of -p PID\n"
 	"              (-f: and its children) or the command, which never stop; arguments and\n"
@@ -121,6 +125,7 @@ struct st {
 	struct ptk_sysc_stats stats;
 	u64 nsys_shown;
 	bool bpf; /* --bpf: raw_syscalls events, nothing stops */
+	struct ptk_symbolizer *sym; /* -k */
 	u64 exit_ns; /* --bpf: the exit time of the call being printed */
 };
 
@@ -342,6 +347,43 @@ static bool resume_line(struct st *s, struct ptk_tcb *t, struct ptk_sbuf *sb, si
 	return true;
 }
 
+/*
+ * -k: the tracee's user stack at its syscall exit stop, one " > module(function+0xoff)
+ * [0xaddr]" line a frame (strace -k's shape; the address is the absolute PC), unwound by the
+ * DWARF unwinder pstack uses.
+ */
+static void put_kstack(struct st *s, struct ptk_tcb *t, struct ptk_sbuf *sb)
+{
+	struct ptk_stop st;
+	struct ptk_ustack u = { 0 };
+
+	if (ptk_stop_one_held(t->pid, t->pid, PTK_STOP_STACKS, 512 * 1024, &st)) {
+		ptk_stop_free(&st);
+		ptk_sb_puts(sb,
+			    " > unexpected_backtracing_error [the registers could not be read]\n");
+		return;
+	}
+	if (ptk_unwind_threads(s->sym, &st, 64, 0, &u)) {
+		ptk_sb_puts(sb,
+			    " > unexpected_backtracing_error [the modules could not be read]\n");
+	} else {
+		for (int i = 0; i < u.n; i++) {
+			const struct ptk_frame *f = &u.f[i].sym;
+			ptk_sb_printf(sb, " > %s(", f->module ? f->module : "?");
+			if (f->func)
+				ptk_sb_printf(sb, "%s+%#" PRIx64, f->func, f->off);
+			ptk_sb_printf(sb, ") [%#" PRIx64 "]\n", u.f[i].pc);
+		}
+		if (u.err && u.err != -ELOOP && !u.n)
+			ptk_sb_puts(sb, " > unexpected_backtracing_error\n");
+	}
+	ptk_ustack_free(&u);
+	ptk_stop_free(&st);
+	/* a Dwfl takes one thread state: the next stop gets a new one (the modules are read
+	 * again: -k is slow, as strace's) */
+	ptk_sym_forget(s->sym, t->pid);
+}
+
 static void on_exit_(struct ptk_tracer *tr, struct ptk_tcb *t, s64 rval, bool is_error,
 		     u64 stime_us)
 {
@@ -387,6 +429,8 @@ static void on_exit_(struct ptk_tracer *tr, struct ptk_tcb *t, s64 rval, bool is
 	}
 	ptk_sb_puts(&sb, "\n");
 	ptk_dec_dumpio(&sb, &s->dec, t, rval, is_error);
+	if (s->sym)
+		put_kstack(s, t, &sb);
 	fputs(sb.p, out_of(s, t));
 	ptk_sb_free(&sb);
 	s->cur = NULL;
@@ -1267,7 +1311,7 @@ int cmd_strace(struct ptk_ctx *ctx, int argc, char **argv)
 	memset(s->sigsel, 1, sizeof(s->sigsel));
 	for (int i = 0; i < PTK_NSYSCALLS; i++)
 		s->sel[i] = ptk_syscalls[i].name != NULL;
-	while ((c = ptk_getopt(ctx, argc, argv, "+fp:e:cCS:Ttryws:vo:hP:a:qxZz", opts, usage,
+	while ((c = ptk_getopt(ctx, argc, argv, "+fp:e:cCS:Ttryws:vo:hP:a:qxZzk", opts, usage,
 			       &r)) >= 0) {
 		const char *earg = optarg;
 		switch (c) {
@@ -1395,6 +1439,10 @@ qualifier : {
 		case OPT_BPF:
 			s->bpf = true;
 			break;
+		case 'k':
+			if (!s->sym)
+				s->sym = ptk_sym_new(ctx->procfs, 0);
+			break;
 		case 'h':
 			fputs(usage, stdout);
 			goto out_free;
@@ -1416,6 +1464,10 @@ qualifier : {
 	}
 	if (s->bpf && s->ninj) {
 		rc = ptk_usage_error(ctx, "--bpf cannot inject: the tracepoints only watch");
+		goto out_free;
+	}
+	if (s->bpf && s->sym) {
+		rc = ptk_usage_error(ctx, "-k needs the ptrace path (a stop at each syscall exit)");
 		goto out_free;
 	}
 	if (!npids && optind >= argc) {
@@ -1551,6 +1603,8 @@ out_free:
 		free(s->paths[i]);
 	free(s->paths);
 	free(s->inj);
+	if (s->sym)
+		ptk_sym_free(s->sym);
 	free(filt);
 	free(pids);
 	free(s);

@@ -121,6 +121,15 @@ if have strace; then
 	check "-e inject=$inj: the same trace as strace's" diff pi.txt si.txt
 fi
 
+# -k: the stack at each syscall exit, the innermost frames named as strace -k names them
+cc -O1 -o writeloop "$PROGS/writeloop.c" && "$PTK" strace -k -e trace=write -o pk.txt ./writeloop 2 /dev/null 2>/dev/null
+frames() { awk '/^write\(3,/ { n = 2; next } /^ > / && n > 0 { sub(/\+.*/, ""); sub(/.*\(/, ""); print; n-- }' "$1"; }
+check_all "-k: each write's stack starts in write and main ($(frames pk.txt | tr '\n' ' '))" \
+	'[ "$(frames pk.txt | grep -c "write$")" = 2 ] && [ "$(frames pk.txt | grep -c "^main$")" = 2 ]'
+if have strace && strace -k -e trace=write -o sk.txt ./writeloop 2 /dev/null 2>/dev/null; then
+	check "-k: the innermost two frames named as strace -k's" diff <(frames pk.txt) <(frames sk.txt)
+fi
+
 # 6-8. detaching under load: a vfork+exec loop with a syscall-spinning thread
 tracees_ok() { # $1 = target pid: every task of it and of its children not stopped, untraced
 	local p t st bad=0
