@@ -726,7 +726,6 @@ static const struct ptk_bpf_ops bpf_ops = {
 	.load = ptk_systrace_load,
 	.event = bpf_event,
 	.report = bpf_report,
-	.destroy = ptk_systrace_destroy,
 };
 
 /* -c --bpf: counted in the kernel, no events */
@@ -736,7 +735,6 @@ static const struct ptk_bpf_ops bpf_count_ops = {
 	.open = ptk_systrace_open,
 	.load = ptk_systrace_load,
 	.report = bpf_report,
-	.destroy = ptk_systrace_destroy,
 };
 
 /* --bpf: the processes to watch for their end (the programs only see their calls) */

@@ -150,21 +150,12 @@ static int sc_opt(struct ptk_bpf_run *r, int c, const char *arg)
 		if (ptk_parse_int(arg, &p->top) || p->top <= 0)
 			return ptk_usage_error(r->ctx, "invalid top '%s'", arg);
 		return 0;
-	case 'x':
-		p->st.failed = true;
-		return 0;
 	case 'e':
 		if (ptk_parse_int(arg, &v))
 			v = ptk_errno_value(arg);
 		if (v <= 0 || v > 4095)
 			return ptk_usage_error(r->ctx, "invalid errno '%s'", arg);
 		p->st.err_filter = v;
-		return 0;
-	case 'L':
-		p->st.latency = true;
-		return 0;
-	case 'P':
-		p->st.by_process = true;
 		return 0;
 	case 'c':
 		return ptk_bpf_common_opt(r->ctx, &r->filter, PTK_OPT_CGROUP, arg);
@@ -186,19 +177,23 @@ static int sc_prepare(struct ptk_bpf_run *r)
 	return 0;
 }
 
-static const struct option sc_longopts[] = {
-	{ "interval", required_argument, NULL, 'i' }, { "duration", required_argument, NULL, 'd' },
-	{ "top", required_argument, NULL, 'T' },      { "failures", no_argument, NULL, 'x' },
-	{ "errno", required_argument, NULL, 'e' },    { "latency", no_argument, NULL, 'L' },
-	{ "process", no_argument, NULL, 'P' },	      { "list", no_argument, NULL, 'l' },
-	{ "cgroup", required_argument, NULL, 'c' },   { 0 }
+static const struct ptk_bpf_opt sc_opts[] = {
+	PTK_BPF_CALL('i', "interval", required_argument),
+	PTK_BPF_CALL('d', "duration", required_argument),
+	PTK_BPF_CALL('T', "top", required_argument),
+	PTK_BPF_FLAG('x', "failures", struct priv, st.failed),
+	PTK_BPF_CALL('e', "errno", required_argument),
+	PTK_BPF_FLAG('L', "latency", struct priv, st.latency),
+	PTK_BPF_FLAG('P', "process", struct priv, st.by_process),
+	PTK_BPF_CALL('l', "list", no_argument),
+	PTK_BPF_CALL('c', "cgroup", required_argument),
+	{ 0 },
 };
 
 static const struct ptk_bpf_ops ops = {
 	.name = "syscount",
 	.usage = usage,
-	.shortopts = "i:d:T:xe:LPlc:",
-	.longopts = sc_longopts,
+	.opts = sc_opts,
 	.common = PTK_BPF_OPT_PID | PTK_BPF_OPT_MS | PTK_BPF_OPT_VERBOSE,
 	.operands = PTK_BPF_NO_OPERANDS,
 	.own_timestamp = true,
@@ -208,7 +203,6 @@ static const struct ptk_bpf_ops ops = {
 	.open = ptk_systrace_open,
 	.load = ptk_systrace_load,
 	.report = sc_report,
-	.destroy = ptk_systrace_destroy,
 };
 
 int cmd_syscount(struct ptk_ctx *ctx, int argc, char **argv)

@@ -56,11 +56,16 @@ static struct systrace_plan_arg plan_arg(const struct ptk_syscall *sc, int i)
 }
 
 /* After attach: the plan, the syscalls shown, the processes followed; then the child execs. */
-static int fill_maps(struct ptk_bpf_run *r, int plan_fd, int sel_fd, int tgids_fd)
+static int fill_maps(struct ptk_bpf_run *r)
 {
 	struct ptk_systrace *st = r->priv;
+	int plan_fd = ptk_bpf_map_fd(r, "plan"), sel_fd = ptk_bpf_map_fd(r, "selected");
+	int tgids_fd = ptk_bpf_map_fd(r, "tgids");
 	__u8 one = 1;
 
+	st->counts_fd = ptk_bpf_map_fd(r, "counts");
+	if (plan_fd < 0 || sel_fd < 0 || tgids_fd < 0 || st->counts_fd < 0)
+		return -ENOENT;
 	for (__u32 nr = 0; nr < SYSTRACE_NR_MAX; nr++) {
 		const struct ptk_syscall *sc = ptk_syscall_get(nr);
 		struct systrace_plan p;
@@ -90,23 +95,20 @@ static int fill_maps(struct ptk_bpf_run *r, int plan_fd, int sel_fd, int tgids_f
 	return 0;
 }
 
+PTK_BPF_LSKEL_FREE(systrace_l_bpf)
+
 #define ST_SETUP(s) ST_SET_RODATA(s, r, st)
 
 int ptk_systrace_load_lskel(struct ptk_bpf_run *r)
 {
 	struct ptk_systrace *st = r->priv;
-	int err = PTK_BPF_LSKEL(r, systrace_l_bpf, st->l, ST_SETUP);
+	struct systrace_l_bpf *l = NULL;
+	int err = PTK_BPF_LSKEL(r, systrace_l_bpf, l, ST_SETUP);
 
 	if (err)
 		return err;
 	r->hook = "raw_tp";
-	st->counts_fd = st->l->maps.counts.map_fd;
-	if (st->trace_events)
-		PTK_BPF_LSKEL_EVENTS(r, st->l);
-	else
-		r->lost_fd = st->l->maps.lost.map_fd;
-	return fill_maps(r, st->l->maps.plan.map_fd, st->l->maps.selected.map_fd,
-			 st->l->maps.tgids.map_fd);
+	return fill_maps(r);
 }
 
 int ptk_systrace_open(struct ptk_bpf_run *r)
@@ -122,26 +124,12 @@ int ptk_systrace_open(struct ptk_bpf_run *r)
 
 int ptk_systrace_load(struct ptk_bpf_run *r)
 {
-	struct ptk_systrace *st = r->priv;
-	struct systrace_bpf *s = r->skel;
 	int err = ptk_bpf_skel_load(r);
 
 	if (err)
 		return err;
 	r->hook = "raw_tp";
-	st->counts_fd = bpf_map__fd(s->maps.counts);
-	if (!st->trace_events)
-		r->lost_fd = bpf_map__fd(s->maps.lost);
-	return fill_maps(r, bpf_map__fd(s->maps.plan), bpf_map__fd(s->maps.selected),
-			 bpf_map__fd(s->maps.tgids));
-}
-
-void ptk_systrace_destroy(struct ptk_bpf_run *r)
-{
-	struct ptk_systrace *st = r->priv;
-
-	systrace_l_bpf__destroy(st->l);
-	st->l = NULL;
+	return fill_maps(r);
 }
 
 int ptk_systrace_counts(struct ptk_systrace *st, bool take, struct ptk_systrace_row **out)

@@ -14,8 +14,6 @@
 #include "source/bpf/runner.h"
 #include "source/bpf/systrace.h"
 
-struct systrace_l_bpf;
-
 struct ptk_systrace {
 	bool trace_events; /* strace: events (else counts) */
 	bool latency, by_process, failed;
@@ -27,7 +25,6 @@ struct ptk_systrace {
 	int seeds[64]; /* tgids followed from the start (-f) */
 	int nseeds;
 	int sync_fd; /* a launched child waits on it to exec: written once attached; -1 */
-	struct systrace_l_bpf *l; /* the light skeleton, or NULL (libbpf's in r->skel) */
 	int counts_fd; /* the counts map */
 	void *arg; /* the command's own state */
 };
@@ -36,8 +33,6 @@ struct ptk_systrace {
 int ptk_systrace_load_lskel(struct ptk_bpf_run *r);
 int ptk_systrace_open(struct ptk_bpf_run *r);
 int ptk_systrace_load(struct ptk_bpf_run *r);
-/* The runner ops' destroy: the light skeleton. */
-void ptk_systrace_destroy(struct ptk_bpf_run *r);
 
 /*
  * Every entry of the counts map (taken: deleted as read when take), into *out (free it).
