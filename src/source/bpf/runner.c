@@ -260,7 +260,8 @@ static int parse_operands(struct ptk_bpf_run *r, int argc, char **argv)
 			 * fit the u64 nanoseconds it becomes (1e30 traced 0.02 s) */
 			if (ptk_parse_double(argv[optind], &r->duration_s) ||
 			    !(r->duration_s > 0) || r->duration_s > 31536000)
-				return ptk_usage_error(r->ctx, "invalid duration '%s' (up to 31536000 s)",
+				return ptk_usage_error(r->ctx,
+						       "invalid duration '%s' (up to 31536000 s)",
 						       argv[optind]);
 			optind++;
 		}
