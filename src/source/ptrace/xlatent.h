@@ -1475,15 +1475,6 @@ static_assert((RWF_NOWAIT) == (8), "src/source/ptrace/xlat/rwf_flags.in: RWF_NOW
 #ifdef RWF_APPEND
 static_assert((RWF_APPEND) == (0x10), "src/source/ptrace/xlat/rwf_flags.in: RWF_APPEND is not 0x10 in the headers");
 #endif
-#ifdef SA_NOCLDSTOP
-static_assert((SA_NOCLDSTOP) == (1), "src/source/ptrace/xlat/sa_flags.in: SA_NOCLDSTOP is not 1 in the headers");
-#endif
-#ifdef SA_NOCLDWAIT
-static_assert((SA_NOCLDWAIT) == (2), "src/source/ptrace/xlat/sa_flags.in: SA_NOCLDWAIT is not 2 in the headers");
-#endif
-#ifdef SA_SIGINFO
-static_assert((SA_SIGINFO) == (4), "src/source/ptrace/xlat/sa_flags.in: SA_SIGINFO is not 4 in the headers");
-#endif
 #ifdef SA_RESTORER
 static_assert((SA_RESTORER) == (0x04000000), "src/source/ptrace/xlat/sa_flags.in: SA_RESTORER is not 0x04000000 in the headers");
 #endif
@@ -1498,6 +1489,15 @@ static_assert((SA_NODEFER) == (0x40000000), "src/source/ptrace/xlat/sa_flags.in:
 #endif
 #ifdef SA_RESETHAND
 static_assert((SA_RESETHAND) == (0x80000000), "src/source/ptrace/xlat/sa_flags.in: SA_RESETHAND is not 0x80000000 in the headers");
+#endif
+#ifdef SA_SIGINFO
+static_assert((SA_SIGINFO) == (4), "src/source/ptrace/xlat/sa_flags.in: SA_SIGINFO is not 4 in the headers");
+#endif
+#ifdef SA_NOCLDSTOP
+static_assert((SA_NOCLDSTOP) == (1), "src/source/ptrace/xlat/sa_flags.in: SA_NOCLDSTOP is not 1 in the headers");
+#endif
+#ifdef SA_NOCLDWAIT
+static_assert((SA_NOCLDWAIT) == (2), "src/source/ptrace/xlat/sa_flags.in: SA_NOCLDWAIT is not 2 in the headers");
 #endif
 #ifdef SCHED_OTHER
 static_assert((SCHED_OTHER) == (0), "src/source/ptrace/xlat/sched_policy.in: SCHED_OTHER is not 0 in the headers");
@@ -2640,14 +2640,14 @@ static const struct ptk_xlat_ent ptk_x_rwf_flags_e[] = {
 };
 const struct ptk_xlat ptk_x_rwf_flags = { ptk_x_rwf_flags_e, 5, "RWF_???" };
 static const struct ptk_xlat_ent ptk_x_sa_flags_e[] = {
-	{ (uint64_t)(1), "SA_NOCLDSTOP" },
-	{ (uint64_t)(2), "SA_NOCLDWAIT" },
-	{ (uint64_t)(4), "SA_SIGINFO" },
 	{ (uint64_t)(0x04000000), "SA_RESTORER" },
 	{ (uint64_t)(0x8000000), "SA_ONSTACK" },
 	{ (uint64_t)(0x10000000), "SA_RESTART" },
 	{ (uint64_t)(0x40000000), "SA_NODEFER" },
 	{ (uint64_t)(0x80000000), "SA_RESETHAND" },
+	{ (uint64_t)(4), "SA_SIGINFO" },
+	{ (uint64_t)(1), "SA_NOCLDSTOP" },
+	{ (uint64_t)(2), "SA_NOCLDWAIT" },
 };
 const struct ptk_xlat ptk_x_sa_flags = { ptk_x_sa_flags_e, 8, "SA_???" };
 static const struct ptk_xlat_ent ptk_x_sched_policy_e[] = {
