@@ -146,7 +146,8 @@ for name in "${NAMES[@]}"; do
 		echo "not ok $n - $desc: the test program did not build (see $TOP/build.log)"
 		nfail=$((nfail + 1)); F[$a]=$((${F[$a]:-0} + 1))
 	elif [ "$rc" = 77 ] || [ "$rrc" = 77 ]; then
-		why=$(grep -m1 'skipped test' "$LOGS/$name.ptk.log" "$LOGS/$name.ref.log" 2> /dev/null | sed 's/.*skipped test: //')
+		why=$(grep -h -m1 'skipped test\|framework skip' "$LOGS/$name.ptk.log" "$LOGS/$name.ref.log" 2> /dev/null |
+			head -1 | sed 's/.*skipped test: //; s/.*framework skip: //')
 		echo "ok $n - # SKIP $desc: skipped by the harness here: ${why:-exit 77}"
 		nskip=$((nskip + 1)); S[$a]=$((${S[$a]:-0} + 1))
 	elif [ "$rc" = 0 ]; then
