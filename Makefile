@@ -75,7 +75,8 @@ LSKELS := $(BUILD)/bpf/taskiter.lskel.h $(BUILD)/bpf/runqlat_btf.lskel.h \
 	$(BUILD)/bpf/offcputime_raw.lskel.h $(BUILD)/bpf/biolatency_btf.lskel.h \
 	$(BUILD)/bpf/biolatency_raw.lskel.h $(BUILD)/bpf/biosnoop_btf.lskel.h \
 	$(BUILD)/bpf/biosnoop_raw.lskel.h $(BUILD)/bpf/shortlived_btf.lskel.h \
-	$(BUILD)/bpf/shortlived_raw.lskel.h $(BUILD)/bpf/agg_l.lskel.h
+	$(BUILD)/bpf/shortlived_raw.lskel.h $(BUILD)/bpf/agg_l.lskel.h \
+	$(BUILD)/bpf/systrace_l.lskel.h
 $(BUILD)/bpf/%_l.lskel.h: $(BUILD)/bpf/%.bpf.o
 	$(BPFTOOL) gen skeleton -L $< name $(subst -,_,$*)_l_bpf > $@.tmp && mv $@.tmp $@
 $(BUILD)/bpf/%.lskel.h: $(BUILD)/bpf/%.bpf.o
@@ -94,6 +95,9 @@ $(LIB_OBJ) $(CMD_OBJ) $(MAIN_OBJ): | $(SKELS) $(LSKELS)
 src/source/ptrace/syscallent.h: src/source/ptrace/syscalls.list scripts/gen-syscalls.sh
 	scripts/gen-syscalls.sh $< > $@.tmp && mv $@.tmp $@
 $(BUILD)/src/source/ptrace/syscalls.o $(BUILD)/src/source/ptrace/decode.o: src/source/ptrace/syscallent.h
+src/source/ptrace/xlatent.h: $(sort $(wildcard src/source/ptrace/xlat/*.in)) scripts/gen-xlat.sh
+	scripts/gen-xlat.sh $(sort $(wildcard src/source/ptrace/xlat/*.in)) > $@.tmp && mv $@.tmp $@
+$(BUILD)/src/source/ptrace/xlat.o: src/source/ptrace/xlatent.h
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -153,8 +157,8 @@ test: deps-test
 unit-bins: $(UNIT_BIN)
 
 lint:
-	@# syscallent.h is generated (scripts/gen-syscalls.sh): its layout is the generator's
-	@clang-format --dry-run --Werror $$( (git ls-files 'src/*.c' 'src/*.h' 'tests/*.c' 'tests/*.h' 2>/dev/null || find src tests -name '*.[ch]') | grep -v '/syscallent.h$$')
+	@# syscallent.h and xlatent.h are generated (scripts/gen-syscalls.sh, gen-xlat.sh): their layout is the generator's
+	@clang-format --dry-run --Werror $$( (git ls-files 'src/*.c' 'src/*.h' 'tests/*.c' 'tests/*.h' 2>/dev/null || find src tests -name '*.[ch]') | grep -v '/syscallent.h$$\|/xlatent.h$$')
 	$(MAKE) BUILD=build-lint EXTRA_CFLAGS=-Werror build-lint/ptk unit-bins
 
 format:

@@ -16,14 +16,22 @@ BEGIN { max = -1; n = 0 }
 	seen[nr] = 1
 	cls = ($3 == "0") ? "0" : $3
 	gsub(/\|/, " | ", cls)
-	args = ""; na = 0
+	args = ""; xl = ""; na = 0
 	if ($5 != "-") {
 		for (i = 5; i <= NF; i++) {
-			args = args (na ? ", " : "") "SA_" toupper($i); na++
+			a = $i
+			if (a ~ /^(v|vl|f|fl|fx|vd):[a-z0-9_]+$/) {
+				split(a, kv, ":")
+				xl = xl (xl != "" ? ", " : "") sprintf("[%d] = &ptk_x_%s", na, kv[2])
+				a = kv[1]
+			} else if (a ~ /:/) {
+				printf("%s:%d: bad decoder %s\n", FILENAME, FNR, a) > "/dev/stderr"; exit 1
+			}
+			args = args (na ? ", " : "") "SA_" toupper(a); na++
 		}
 	}
 	if (na > 6) { printf("%s:%d: more than 6 args\n", FILENAME, FNR) > "/dev/stderr"; exit 1 }
-	line[nr] = sprintf("\t[%d] = { \"%s\", %d, %s, SA_%s, { %s } },", nr, $2, na, cls, toupper($4), args)
+	line[nr] = sprintf("\t[%d] = { \"%s\", %d, %s, SA_%s, { %s }, { %s } },", nr, $2, na, cls, toupper($4), args, xl)
 	if (nr > max) max = nr
 	n++
 }

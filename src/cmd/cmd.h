@@ -36,6 +36,7 @@ int cmd_biosnoop(struct ptk_ctx *ctx, int argc, char **argv);
 int cmd_cachestat(struct ptk_ctx *ctx, int argc, char **argv);
 int cmd_execsnoop(struct ptk_ctx *ctx, int argc, char **argv);
 int cmd_opensnoop(struct ptk_ctx *ctx, int argc, char **argv);
+int cmd_syscount(struct ptk_ctx *ctx, int argc, char **argv);
 int cmd_tcpconnect(struct ptk_ctx *ctx, int argc, char **argv);
 int cmd_tcpaccept(struct ptk_ctx *ctx, int argc, char **argv);
 int cmd_agg(struct ptk_ctx *ctx, int argc, char **argv);

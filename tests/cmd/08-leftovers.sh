@@ -65,3 +65,20 @@ check "both launched probes ran ($n of 2)" [ "$n" = 2 ]
 rc=${PIPESTATUS[0]}
 check_all "strace -e trace=none yes | head -1: yes killed by SIGPIPE (exit $rc, $(grep '+++' "$TMP/yes.err"))" \
 	'[ "$rc" = 141 ] && grep -q "killed by SIGPIPE" "$TMP/yes.err"'
+
+# --- a seccomp filter only where every process is traced ----------------------------------------
+# strace -e trace=SET without -f traces only the command: a SECCOMP_RET_TRACE filter would be
+# inherited by its children, whose filtered calls fail with ENOSYS when no tracer is there.
+if have cc && cc -O1 -o "$TMP/ppidkid" "$(dirname "$0")/../progs/ppidkid.c"; then
+	out=$("$PTK" strace -o "$TMP/pk.txt" -e trace=getppid,wait4 "$TMP/ppidkid" 2>/dev/null)
+	rc=$?
+	check_all "strace -e trace=getppid without -f: the untraced child's getppid works, no filter ($out, exit $rc)" \
+		'[ "$rc" = 0 ] && echo "$out" | grep -q " seccomp 0$"'
+	out=$("$PTK" strace -f -o "$TMP/pkf.txt" -e trace=getppid "$TMP/ppidkid" 2>/dev/null)
+	rc=$?
+	check_all "strace -f -e trace=getppid: the traced child's getppid works ($out, exit $rc)" \
+		'[ "$rc" = 0 ] && grep -q "getppid() *= [0-9]" "$TMP/pkf.txt"'
+else
+	skip "no C compiler for tests/progs/ppidkid.c"
+fi
+echo "1..$T_N"

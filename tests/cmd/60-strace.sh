@@ -62,11 +62,12 @@ if have strace; then
 	fi
 	grep -q '^100.00 .* total$' pc.txt && ok "-c total line" || not_ok "-c total line"
 
-	# 4. -e trace= filtered in the kernel
-	"$PTK" strace -e trace=openat,close -o pf.txt ./sysprobe e.txt 2>pf.err
-	# strace needs -f for --seccomp-bpf; it then prefixes lines with the pid
+	# 4. -e trace= filtered in the kernel: with -f only (the filter is inherited, and a
+	# filtered call of an untraced child would fail), as strace --seccomp-bpf; both then
+	# prefix lines with the pid
+	"$PTK" strace -f -e trace=openat,close -o pf.txt ./sysprobe e.txt 2>pf.err
 	strace -f --seccomp-bpf -e trace=openat,close -o sf.txt ./sysprobe e.txt
-	sed -i -E 's/^[0-9]+ +//' sf.txt
+	sed -i -E 's/^[0-9]+ +//' sf.txt pf.txt
 	# (the pid prefix moved strace's return column: compare with spaces collapsed)
 	if diff <(grep -v '^---\|rt_sigreturn' pf.txt | norm | sed -E 's/ +=/ =/') \
 		<(grep -v '^---\|rt_sigreturn' sf.txt | norm | sed -E 's/ +=/ =/') > df.txt; then
@@ -86,7 +87,7 @@ fi
 
 # status= and -y
 "$PTK" strace -e status=failed -o ps.txt ./sysprobe e.txt 2>/dev/null
-bad=$(grep -v '^+++' ps.txt | grep -vc '= -1 \|= ? ')
+bad=$(grep -v '^+++\|^---' ps.txt | grep -vc '= -1 \|= ? ')
 check_all "-e status=failed shows only failed calls ($(wc -l < ps.txt) lines, $bad others)" \
 	'[ "$bad" -eq 0 ] && [ -s ps.txt ]'
 "$PTK" strace -y -e trace=openat,read -o py.txt ./sysprobe e.txt 2>/dev/null
@@ -106,6 +107,28 @@ for p in $main $fpid $vpid; do
 	ok "-f: +++ exited with 0 +++ for pid $p"
 done
 check "-f: the thread is traced too (4 pids: $allpids)" [ "$allpids" -eq 4 ]
+
+# -e inject=: the call is not made and returns what was asked, marked (INJECTED), as strace
+inj="openat:error=ENOENT:when=3"
+"$PTK" strace -e trace=openat -e inject=$inj -o pi.txt cat /etc/hostname > pi.out 2>/dev/null
+grep -q '= -1 ENOENT (No such file or directory) (INJECTED)$' pi.txt &&
+	[ "$(grep -c INJECTED pi.txt)" = 1 ] && ok "-e inject=$inj: the third openat fails, marked (INJECTED)" ||
+	{ not_ok "-e inject= line"; note "$(grep -m3 INJECTED pi.txt)"; }
+"$PTK" strace -e trace=getpid -e inject=getpid:retval=42 -o pj.txt sh -c 'exit 0' 2>/dev/null
+grep -q '^getpid() *= 42 (INJECTED)$' pj.txt && ok "-e inject=getpid:retval=42" || not_ok "-e inject= retval"
+if have strace; then
+	strace -e trace=openat -e inject=$inj -o si.txt cat /etc/hostname > /dev/null
+	check "-e inject=$inj: the same trace as strace's" diff pi.txt si.txt
+fi
+
+# -k: the stack at each syscall exit, the innermost frames named as strace -k names them
+cc -O1 -o writeloop "$PROGS/writeloop.c" && "$PTK" strace -k -e trace=write -o pk.txt ./writeloop 2 /dev/null 2>/dev/null
+frames() { awk '/^write\(3,/ { n = 2; next } /^ > / && n > 0 { sub(/\+.*/, ""); sub(/.*\(/, ""); print; n-- }' "$1"; }
+check_all "-k: each write's stack starts in write and main ($(frames pk.txt | tr '\n' ' '))" \
+	'[ "$(frames pk.txt | grep -c "write$")" = 2 ] && [ "$(frames pk.txt | grep -c "^main$")" = 2 ]'
+if have strace && strace -k -e trace=write -o sk.txt ./writeloop 2 /dev/null 2>/dev/null; then
+	check "-k: the innermost two frames named as strace -k's" diff <(frames pk.txt) <(frames sk.txt)
+fi
 
 # 6-8. detaching under load: a vfork+exec loop with a syscall-spinning thread
 tracees_ok() { # $1 = target pid: every task of it and of its children not stopped, untraced

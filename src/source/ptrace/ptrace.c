@@ -14,6 +14,7 @@
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
+#include <sys/user.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -236,6 +237,8 @@ ssize_t ptk_tracee_read(struct ptk_tcb *t, u64 addr, void *buf, size_t len)
 
 	if (!len)
 		return 0;
+	if (t->mem_read)
+		return t->mem_read(t, addr, buf, len);
 	if (t->memfd < 0) {
 		n = process_vm_readv(t->pid, &l, 1, &r, 1, 0);
 		if (n >= 0)
@@ -273,12 +276,34 @@ ssize_t ptk_tracee_readstr(struct ptk_tcb *t, u64 addr, char *buf, size_t max)
 		if ((size_t)n < chunk)
 			break;
 	}
-	if (got > max) {
+	if (got >= max) { /* max bytes without a NUL: cut, whatever follows */
 		buf[max] = 0;
 		return (ssize_t)max + 1;
 	}
-	buf[got] = 0; /* unterminated before an unreadable page */
-	return (ssize_t)got;
+	buf[got] = 0;
+	return -EFAULT; /* unterminated before an unreadable page: no string (as strace) */
+}
+
+/* ---- tampering (-e inject=) ------------------------------------------------------------ */
+
+int ptk_tracee_skip_syscall(struct ptk_tcb *t)
+{
+	struct user_regs_struct regs;
+
+	if (ptrace(PTRACE_GETREGS, t->pid, 0L, &regs))
+		return -errno;
+	regs.orig_rax = (unsigned long long)-1;
+	return ptrace(PTRACE_SETREGS, t->pid, 0L, &regs) ? -errno : 0;
+}
+
+int ptk_tracee_set_return(struct ptk_tcb *t, s64 rval)
+{
+	struct user_regs_struct regs;
+
+	if (ptrace(PTRACE_GETREGS, t->pid, 0L, &regs))
+		return -errno;
+	regs.rax = (unsigned long long)rval;
+	return ptrace(PTRACE_SETREGS, t->pid, 0L, &regs) ? -errno : 0;
 }
 
 /* ---- the stop loop -------------------------------------------------------------------- */

@@ -30,9 +30,14 @@ struct ptk_tcb {
 	int nr; /* syscall number at entry */
 	u64 args[6];
 	u64 sp; /* stack pointer at entry */
+	u64 saved[2]; /* values a decoder read at entry for the exit (a socklen_t in) */
 	u64 entry_ns; /* CLOCK_MONOTONIC at entry (only when timing is on) */
 	u64 entry_stime_us; /* tracee system time at entry, from wait4 rusage (-c) */
 	int memfd; /* /proc/PID/mem, -1 until needed */
+	/* where the memory is read from when it is not the live process (strace --bpf: what
+	 * the kernel copied at the entry and exit); NULL: the tracee */
+	ssize_t (*mem_read)(struct ptk_tcb *t, u64 addr, void *buf, size_t len);
+	void *mem_arg;
 	void *user; /* the command's per-tracee state */
 	struct ptk_tcb *next; /* hash chain */
 };
@@ -127,9 +132,19 @@ ssize_t ptk_tracee_read(struct ptk_tcb *t, u64 addr, void *buf, size_t len);
 /*
  * Read a NUL-terminated string of at most max bytes (buf has max+1 bytes), page by page so
  * that an unmapped page after the terminator does not fail the read. Returns the length
- * (without NUL), max+1 if no NUL was found within max bytes (buf[max] = 0), or -errno.
+ * (without NUL), max+1 if no NUL was found within max bytes (buf[max] = 0), or -errno
+ * (-EFAULT also when an unreadable page comes before the NUL).
  */
 ssize_t ptk_tracee_readstr(struct ptk_tcb *t, u64 addr, char *buf, size_t max);
+
+/*
+ * Make the syscall t is stopped at the entry of not happen (orig_rax = -1: the kernel skips
+ * it and returns -ENOSYS), for -e inject=. Returns 0 or -errno.
+ */
+int ptk_tracee_skip_syscall(struct ptk_tcb *t);
+
+/* Set the return value of the syscall t is stopped at the exit of (rax). 0 or -errno. */
+int ptk_tracee_set_return(struct ptk_tcb *t, s64 rval);
 
 /* Measure the cost of one ptrace stop on this machine: a child runs n getppid() calls
  * untraced and then under PTRACE_SYSCALL; returns (traced - untraced) / (2 n) in ns, or 0. */

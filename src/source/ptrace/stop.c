@@ -310,6 +310,30 @@ out_release:
 	return err;
 }
 
+int ptk_stop_one_held(pid_t pid, pid_t tid, unsigned flags, size_t stack_max, struct ptk_stop *st)
+{
+	struct range *r = NULL;
+	int nr = 0, err;
+
+	memset(st, 0, sizeof(*st));
+	st->pid = pid;
+	st->flags = flags & ~PTK_STOP_FPREGS;
+	st->stack_max = stack_max;
+	st->t = xcalloc(1, sizeof(*st->t));
+	st->n = st->cap = 1;
+	st->t[0].tid = tid;
+	if ((flags & PTK_STOP_STACKS) && (err = read_ranges(pid, &r, &nr))) {
+		free(st->t);
+		memset(st, 0, sizeof(*st));
+		return err;
+	}
+	read_thread(st, &st->t[0], r, nr, NULL);
+	free(r);
+	/* not ours to resume: the tracer holding it resumes it */
+	st->stopped = false;
+	return st->t[0].err;
+}
+
 int ptk_stop_resume(struct ptk_stop *st)
 {
 	int err = 0;

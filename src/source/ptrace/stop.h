@@ -72,6 +72,14 @@ enum {
  */
 int ptk_stop_all(pid_t pid, unsigned flags, size_t stack_max, struct ptk_stop *st);
 
+/*
+ * The same reads for one thread tid of pid that the caller already holds in a ptrace-stop
+ * (strace -k at a syscall exit): registers, siginfo and the stack per flags (no FP state),
+ * into st with st->t[0]; nothing is seized, and ptk_stop_free() does not resume it.
+ * Returns 0 or the -errno of the reads (st is then freeable).
+ */
+int ptk_stop_one_held(pid_t pid, pid_t tid, unsigned flags, size_t stack_max, struct ptk_stop *st);
+
 /* Detach every held thread (re-injecting pending signals) and record resume_ns. Safe to
  * call twice. Returns 0 or the first PTRACE_DETACH error (-errno). */
 int ptk_stop_resume(struct ptk_stop *st);

@@ -62,8 +62,10 @@ int ptk_syscall_parse_set(char *expr, bool *sel, const char **bad)
 				sel[i] = ptk_syscalls[i].name != NULL;
 		} else if (!strcmp(tok, "none")) {
 			continue;
-		} else if (tok[0] == '%') {
-			unsigned bit = ptk_syscall_class(tok + 1);
+		} else if (tok[0] == '%' ||
+			   (ptk_syscall_lookup(tok) < 0 && ptk_syscall_class(tok))) {
+			/* strace's old class names without the '%': file, network, ... */
+			unsigned bit = ptk_syscall_class(tok + (tok[0] == '%'));
 			if (!bit) {
 				*bad = tok;
 				return -EINVAL;

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 
 #include "source/ptrace/syscallent.h"
+#include "source/ptrace/xlat.h"
 
 /* Trace classes (strace -e trace=%NAME). */
 enum {
@@ -82,6 +83,61 @@ enum ptk_sarg {
 	SA_FCNTLARG,
 	SA_ARCHCODE,
 	SA_ODENTS,
+	SA_UI,
+	SA_XI,
+	SA_V,
+	SA_VL,
+	SA_VD,
+	SA_F,
+	SA_FL,
+	SA_FX,
+	/* structs and arrays (decode.c): i in at entry, o out at exit */
+	SA_IRLIM,
+	SA_ORLIM,
+	SA_ORUSAGE,
+	SA_IITSPEC,
+	SA_OITSPEC,
+	SA_IEPEV,
+	SA_OEPEVS,
+	SA_SIGSETSZ,
+	SA_OSIGSETSZ,
+	SA_LOHI,
+	SA_STATXFL,
+	SA_OSTATX,
+	SA_OMINCORE,
+	SA_OUTS,
+	SA_OSYSINFO,
+	SA_OTMS,
+	SA_OTV,
+	SA_ITV,
+	SA_OITV,
+	SA_IITV,
+	SA_ISTK,
+	SA_OSTK,
+	SA_OSIGINFO,
+	SA_ISIGINFO,
+	SA_ISIGEV,
+	SA_OTIMERID,
+	SA_OCPUSET,
+	SA_ICPUSET,
+	SA_IOOFF,
+	SA_POLLFDS,
+	SA_FDSET,
+	SA_OTVSEL,
+	SA_OTSSEL,
+	SA_PSIGMASK,
+	SA_ITS2,
+	SA_OTIME,
+	SA_FUTEX,
+	SA_MEMFDFL,
+	SA_MREMAP_ADDR,
+	SA_ITZ,
+	SA_OTZ,
+	SA_IMSG,
+	SA_OMSG,
+	SA_SONAME,
+	SA_ISOVAL,
+	SA_OSOVAL,
 	SA_NTYPES
 };
 
@@ -91,6 +147,7 @@ struct ptk_syscall {
 	unsigned short cls; /* TD | TF ... */
 	unsigned char ret; /* enum ptk_sarg: SA_D, SA_X, SA_FD, SA_O */
 	unsigned char args[6]; /* enum ptk_sarg */
+	const struct ptk_xlat *xl[6]; /* the table of a v:, f: ... argument */
 };
 
 #define PTK_NSYSCALLS (PTK_SYSCALL_MAX_NR + 1)
