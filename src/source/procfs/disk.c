@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
-/* /proc/diskstats reader: 14-, 18- and 20-field layouts, and old 7-field partition lines. */
+/* /proc/diskstats reader (14-, 18- and 20-field layouts, and old 7-field partition lines), and
+ * the same counters per device from /sys/block/DEV[/PART]/stat. */
+#include <dirent.h>
 #include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "source/procfs/procfs.h"
 
@@ -76,12 +79,55 @@ static struct ptk_disk *disk_add(struct ptk_diskstats *ds)
 	return d;
 }
 
+/* The counters after the name (a diskstats line) or the whole of a sysfs stat file, into d:
+ * positional, so nfields says which are there; a token that is not a number leaves its field
+ * unknown (d->bad) and the others stand. -EINVAL when no counter layout fits. */
+static int parse_counters(const char *p, struct ptk_disk *d)
+{
+	const char *tok;
+	size_t len;
+	u64 v[PTK_DK_NFIELDS];
+	unsigned bad = 0;
+	int nv = 0, ntok = 0;
+
+	while ((p = ptk_next_tok(p, &tok, &len))) {
+		const char *e;
+		u64 x = ptk_strtou64(tok, &e);
+
+		if (ntok++ >= PTK_DK_NFIELDS)
+			continue; /* newer kernels may append; keep what we know */
+		if (e != tok + len) {
+			bad |= 1u << nv;
+			x = 0;
+		}
+		v[nv++] = x;
+	}
+	memset(d->f, 0, sizeof(d->f));
+	d->bad = 0;
+	if (nv == 4) {
+		/* Kernels < 2.6.25 print partitions as: reads rd_sectors writes wr_sectors */
+		static const int at[4] = { PTK_DK_RD_IOS, PTK_DK_RD_SECTORS, PTK_DK_WR_IOS,
+					   PTK_DK_WR_SECTORS };
+		for (int i = 0; i < 4; i++) {
+			d->f[at[i]] = v[i];
+			if (bad & (1u << i))
+				d->bad |= 1u << at[i];
+		}
+		d->nfields = 4;
+		return bad == 0xf ? -EINVAL : 0;
+	}
+	if (nv < 11 || bad == (1u << nv) - 1)
+		return -EINVAL;
+	memcpy(d->f, v, nv * sizeof(u64));
+	d->nfields = nv;
+	d->bad = bad;
+	return 0;
+}
+
 static int parse_line(const char *line, struct ptk_disk *d)
 {
 	const char *p = line, *tok;
 	size_t len;
-	u64 v[PTK_DK_NFIELDS + 4];
-	int nv = 0;
 	char *end;
 
 	d->major = strtoul(p, &end, 10);
@@ -97,30 +143,12 @@ static int parse_line(const char *line, struct ptk_disk *d)
 		return -EINVAL;
 	memcpy(d->name, tok, len);
 	d->name[len] = '\0';
-	while ((p = ptk_next_tok(p, &tok, &len)) && nv < (int)ARRAY_SIZE(v)) {
-		const char *e;
-		v[nv] = ptk_strtou64(tok, &e);
-		end = (char *)e;
-		if (end != tok + len)
-			return -EINVAL;
-		nv++;
-	}
-	if (nv == 4) {
-		/* Kernels < 2.6.25 print partitions as: reads rd_sectors writes wr_sectors */
-		d->f[PTK_DK_RD_IOS] = v[0];
-		d->f[PTK_DK_RD_SECTORS] = v[1];
-		d->f[PTK_DK_WR_IOS] = v[2];
-		d->f[PTK_DK_WR_SECTORS] = v[3];
-		d->nfields = 4;
-		return 0;
-	}
-	if (nv < 11)
-		return -EINVAL;
-	if (nv > PTK_DK_NFIELDS)
-		nv = PTK_DK_NFIELDS; /* newer kernels may append; keep what we know */
-	memcpy(d->f, v, nv * sizeof(u64));
-	d->nfields = nv;
-	return 0;
+	return parse_counters(p, d);
+}
+
+int ptk_blockstat_parse(const char *text, struct ptk_disk *d)
+{
+	return parse_counters(text, d);
 }
 
 /* Without sysfs: a device is a partition when another device's name is a proper prefix
@@ -152,7 +180,7 @@ static bool name_is_partition(const struct ptk_diskstats *ds, const struct ptk_d
 	return false;
 }
 
-int ptk_diskstats_parse(const char *text, struct ptk_diskstats *ds)
+static int parse_text(const char *text, struct ptk_diskstats *ds, bool keep_bad)
 {
 	const char *p = text;
 
@@ -166,7 +194,7 @@ int ptk_diskstats_parse(const char *text, struct ptk_diskstats *ds)
 			memcpy(line, p, len);
 			line[len] = '\0';
 			struct ptk_disk *d = disk_add(ds);
-			if (parse_line(line, d) < 0)
+			if (parse_line(line, d) < 0 || (d->bad && !keep_bad))
 				ds->n--; /* skip a malformed line, keep the rest */
 		}
 		if (!eol)
@@ -176,6 +204,16 @@ int ptk_diskstats_parse(const char *text, struct ptk_diskstats *ds)
 	for (int i = 0; i < ds->n; i++)
 		ds->d[i].is_partition = ds->d[i].nfields == 4 || name_is_partition(ds, &ds->d[i]);
 	return 0;
+}
+
+int ptk_diskstats_parse(const char *text, struct ptk_diskstats *ds)
+{
+	return parse_text(text, ds, false);
+}
+
+int ptk_diskstats_parse_all(const char *text, struct ptk_diskstats *ds)
+{
+	return parse_text(text, ds, true);
 }
 
 int ptk_diskstats_read(const struct ptk_src *src, struct ptk_diskstats *ds)
@@ -223,4 +261,145 @@ const struct ptk_disk *ptk_diskstats_find(const struct ptk_diskstats *ds, const 
 		if (!strcmp(ds->d[i].name, name))
 			return &ds->d[i];
 	return NULL;
+}
+
+/* ---- /sys/block ---------------------------------------------------------------------- */
+
+/* dev as its sysfs entry: '/' in a kernel name is '!' there (cciss/c0d0: cciss!c0d0) */
+static void sys_entry(char *buf, size_t size, const char *name)
+{
+	snprintf(buf, size, "%s", name);
+	for (char *c = buf; *c; c++)
+		if (*c == '/')
+			*c = '!';
+}
+
+char *ptk_sysblock_name(char *s)
+{
+	for (char *c = s; *c; c++)
+		if (*c == '!')
+			*c = '/';
+	return s;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void ptk_names_free(char **names, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+/* The entries of dir, sorted; with leaf, only those holding the file dir/ENTRY/leaf. */
+static int list_dir(const char *dir, const char *leaf, char ***out)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char **v = NULL;
+	int n = 0, cap = 0;
+
+	*out = NULL;
+	if (!d)
+		return -errno;
+	while ((e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (leaf) {
+			char path[PATH_MAX];
+			struct stat st;
+			if ((size_t)snprintf(path, sizeof(path), "%s/%s/%s", dir, e->d_name,
+					     leaf) >= sizeof(path) ||
+			    stat(path, &st) || !S_ISREG(st.st_mode))
+				continue;
+		}
+		if (n == cap) {
+			cap = cap ? cap * 2 : 16;
+			v = xrealloc(v, cap * sizeof(*v));
+		}
+		v[n++] = xstrdup(e->d_name);
+	}
+	closedir(d);
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_names);
+	*out = v;
+	return n;
+}
+
+int ptk_sysblock_devices(const char *root, char ***names)
+{
+	char dir[PATH_MAX];
+
+	if ((size_t)snprintf(dir, sizeof(dir), "%s/block", root) >= sizeof(dir))
+		return -ENAMETOOLONG;
+	return list_dir(dir, NULL, names);
+}
+
+int ptk_sysblock_partitions(const char *root, const char *dev, char ***names)
+{
+	char dir[PATH_MAX], ent[256];
+
+	sys_entry(ent, sizeof(ent), dev);
+	if ((size_t)snprintf(dir, sizeof(dir), "%s/block/%s", root, ent) >= sizeof(dir))
+		return -ENAMETOOLONG;
+	return list_dir(dir, "stat", names);
+}
+
+int ptk_sysblock_stat(const char *root, const char *dev, const char *part, struct ptk_disk *d)
+{
+	char path[PATH_MAX], ed[256], ep[256] = "", buf[512];
+	ssize_t n;
+	int r;
+
+	sys_entry(ed, sizeof(ed), dev);
+	if (part)
+		sys_entry(ep, sizeof(ep), part);
+	if ((size_t)snprintf(path, sizeof(path), "%s/block/%s%s%s/stat", root, ed, part ? "/" : "",
+			     ep) >= sizeof(path))
+		return -ENAMETOOLONG;
+	if ((n = ptk_read_file(path, buf, sizeof(buf))) < 0)
+		return n;
+	memset(d, 0, sizeof(*d));
+	if ((r = ptk_blockstat_parse(buf, d)))
+		return r;
+	if (strlen(part ? ep : ed) >= sizeof(d->name))
+		return -ENAMETOOLONG;
+	memcpy(d->name, part ? ep : ed, strlen(part ? ep : ed) + 1);
+	ptk_sysblock_name(d->name);
+	d->is_partition = part != NULL;
+	return 0;
+}
+
+int ptk_sysblock_parent(const char *root, const char *part, char *buf, size_t size)
+{
+	char **devs, ep[256], path[PATH_MAX];
+	int n = ptk_sysblock_devices(root, &devs), r = -ENOENT;
+	struct stat st;
+
+	sys_entry(ep, sizeof(ep), part);
+	for (int i = 0; i < n && r; i++) {
+		if ((size_t)snprintf(path, sizeof(path), "%s/block/%s/%s/stat", root, devs[i], ep) <
+			    sizeof(path) &&
+		    stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+			snprintf(buf, size, "%s", devs[i]);
+			ptk_sysblock_name(buf);
+			r = 0;
+		}
+	}
+	if (n > 0)
+		ptk_names_free(devs, n);
+	return r;
+}
+
+bool ptk_sysblock_is_device(const char *root, const char *dev)
+{
+	char path[PATH_MAX], ed[256];
+	struct stat st;
+
+	sys_entry(ed, sizeof(ed), dev);
+	return (size_t)snprintf(path, sizeof(path), "%s/block/%s", root, ed) < sizeof(path) &&
+	       stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }

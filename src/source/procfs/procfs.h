@@ -338,8 +338,21 @@ struct ptk_disk {
 	char name[64];
 	int nfields; /* counters present: 11, 15 or 17 (4 for old partition lines) */
 	bool is_partition;
+	unsigned bad; /* 1 << field: there, but not a number (its value unknown, 0 in f[]) */
 	u64 f[PTK_DK_NFIELDS];
 };
+
+/* Does d's line hold field f (and was it a number)? Positional: the first nfields counters,
+ * or the four of an old partition line (rd_ios rd_sectors wr_ios wr_sectors). */
+static inline bool ptk_disk_has(const struct ptk_disk *d, enum ptk_disk_field f)
+{
+	if (d->bad & (1u << f))
+		return false;
+	if (d->nfields == 4)
+		return f == PTK_DK_RD_IOS || f == PTK_DK_RD_SECTORS || f == PTK_DK_WR_IOS ||
+		       f == PTK_DK_WR_SECTORS;
+	return (int)f < d->nfields;
+}
 
 struct ptk_diskstats {
 	int n, cap;
@@ -349,8 +362,44 @@ struct ptk_diskstats {
  * when available, else from the name (a line whose name extends another device's). */
 int ptk_diskstats_read(const struct ptk_src *src, struct ptk_diskstats *ds);
 int ptk_diskstats_parse(const char *text, struct ptk_diskstats *ds);
+/* The same, keeping a line whose counters are not all numbers: those fields are in bad (the
+ * commands that name them: iostat). ptk_diskstats_parse() leaves such a line out. */
+int ptk_diskstats_parse_all(const char *text, struct ptk_diskstats *ds);
 void ptk_diskstats_free(struct ptk_diskstats *ds);
 const struct ptk_disk *ptk_diskstats_find(const struct ptk_diskstats *ds, const char *name);
+
+/*
+ * A block device's own statistics file, /sys/block/DEV/stat or /sys/block/DEV/PART/stat
+ * (block/partitions/core.c part_stat_show): the counters of its /proc/diskstats line without
+ * major, minor and name. Parses text into d->f, nfields and bad (name untouched). 0, or
+ * -EINVAL when it holds no counter layout.
+ */
+int ptk_blockstat_parse(const char *text, struct ptk_disk *d);
+
+/*
+ * The block devices of a sysfs tree, as sysstat's iostat reads them when not given -p ALL.
+ * root is a directory holding block/ (the sysfs root of the current sample, or another tree
+ * laid out like it: iostat -f). Names are the directory entries ('!' where the kernel name
+ * has '/': cciss!c0d0); ptk_sysblock_name() turns them back.
+ *
+ * ptk_sysblock_devices: the entries of ROOT/block, sorted (strcmp), "." and ".." left out.
+ * ptk_sysblock_partitions: the entries of ROOT/block/DEV that hold a stat file, sorted.
+ * Both return the count and an array freed by ptk_names_free(), or -errno (the directory).
+ */
+int ptk_sysblock_devices(const char *root, char ***names);
+int ptk_sysblock_partitions(const char *root, const char *dev, char ***names);
+void ptk_names_free(char **names, int n);
+/* Read ROOT/block/DEV/stat (part NULL) or ROOT/block/DEV/PART/stat into d: counters as
+ * ptk_blockstat_parse, name the kernel's (ptk_sysblock_name of the last entry), is_partition
+ * when part is given. dev and part may be kernel names ("cciss/c0d0"). 0 or -errno. */
+int ptk_sysblock_stat(const char *root, const char *dev, const char *part, struct ptk_disk *d);
+/* The whole device under which partition PART sits: the entry D of ROOT/block with
+ * ROOT/block/D/PART/stat, into buf. 0 or -ENOENT. */
+int ptk_sysblock_parent(const char *root, const char *part, char *buf, size_t size);
+/* Is DEV an entry of ROOT/block (a whole device, not a partition)? */
+bool ptk_sysblock_is_device(const char *root, const char *dev);
+/* A sysfs entry name as the kernel names the device: '!' back to '/'. In place; returns s. */
+char *ptk_sysblock_name(char *s);
 
 /* ---- /proc/net/dev ------------------------------------------------------------------- */
 
