@@ -18,7 +18,7 @@
 #include "model/runq.h"
 #include "source/snap.h"
 
-#define PTK_ROW_MAXCOLS 32
+#define PTK_ROW_MAXCOLS 48
 
 struct ptk_row {
 	char key[64]; /* entity: CPU number or "all", device, interface; "" for one-row */
@@ -43,12 +43,13 @@ struct ptk_act_opts {
 	bool per_cpu; /* cpu: a row per CPU listed in /proc/stat after "all" */
 	bool partitions; /* disks: partitions too */
 	bool unused; /* disks: devices that never completed a request too */
-	/* disks: a device that appeared has no baseline (na) and one whose counters went back
-	 * shows 0 for the interval, as ptk iostat always has; network devices: one that
-	 * appeared has no baseline (na) and a counter that went back counts 0, as ptk nicstat
-	 * always has; otherwise both count from zero, as sysstat's sar does (its
-	 * check_disk_reg, check_net_dev_reg) */
+	/* network devices: one that appeared has no baseline (na) and a counter that went back
+	 * counts 0, as ptk nicstat always has; otherwise they count from zero, as sysstat's
+	 * sar does (check_net_dev_reg). Disks always count as sysstat does (ptk_act_disk_row). */
 	bool restart_zero;
+	/* disks: a counter the device's line lacks (discards before kernel 4.18, flushes before
+	 * 5.5) counts 0, as sysstat prints it; otherwise the values computed from it are na */
+	bool absent_zero;
 };
 
 enum ptk_act_id {
@@ -91,6 +92,26 @@ extern const struct ptk_activity ptk_activities[PTK_ACT_COUNT];
  * tick, as procps.
  */
 double ptk_act_vmstat_boot_s(const struct ptk_snap *s, long hz);
+
+/*
+ * One row of the disk activity (ptk_activities[PTK_ACT_DISK].mids): device cur over itv_s
+ * seconds since base, as sysstat counts (rd_stats.c compute_ext_disk_stats). base NULL: since
+ * zero (since boot, or the device appeared). A base that ptk_disk_recreated() says was
+ * recreated counts from zero too. A counter that went back otherwise (a 32-bit tick counter
+ * that wrapped is unwrapped), one that is not a number, and io_ticks growing by more than the
+ * interval are implausible: the values computed from them are na. nmembers: devices summed in
+ * cur (a group: %util is their mean), else 1. itv_s <= 0 (the uptime went back): rates and
+ * %util na, counts kept. absent_zero as struct ptk_act_opts. Returns the implausible fields
+ * (1 << enum ptk_disk_field), for the caller to name.
+ */
+unsigned ptk_act_disk_row(struct ptk_row *r, const struct ptk_disk *base,
+			  const struct ptk_disk *cur, double itv_s, int nmembers, bool absent_zero);
+/* Was device b (current) recreated since a (its previous sample)? sysstat's test: its
+ * requests went back and each sector count went back or was zero. */
+bool ptk_disk_recreated(const struct ptk_disk *a, const struct ptk_disk *b);
+/* Add d's counters into sum, a group of devices (first: sum = d). The group holds a field
+ * when every member does. */
+void ptk_disk_sum(struct ptk_disk *sum, const struct ptk_disk *d, bool first);
 
 /* Index of metric m in activity a's rows, or -1. */
 int ptk_act_col(const struct ptk_activity *a, enum ptk_mid m);

@@ -315,6 +315,30 @@ const struct ptk_metric ptk_registry[PTK_M_COUNT] = {
 	[PTK_M_DISK_DKB] = ENTRY("kB_dscd", "kb_dscd", "kB", PTK_COUNTER, PTK_V_U64, 10, 0, NULL,
 				 "d(sectors discarded) / 2",
 				 "kB discarded in the interval (/proc/diskstats field 14)"),
+	[PTK_M_DISK_KB_S] = RATE("kB/s", "kb_s", "kB/s", NULL,
+				 "d(sectors read + written + discarded) / 2 / itv",
+				 "kB read, written or discarded (/proc/diskstats fields 3, 7, 14)"),
+	[PTK_M_DISK_RQM_S] = RATE("rqm/s", "rqm_s", "/s", NULL,
+				  "d(reads + writes + discards merged) / itv",
+				  "requests merged (/proc/diskstats fields 2, 6, 13)"),
+	[PTK_M_DISK_WDKB_S] = RATE("kB_w+d/s", "kb_wd_s", "kB/s", NULL,
+				   "d(sectors written + discarded) / 2 / itv",
+				   "kB written or discarded (/proc/diskstats fields 7, 14)"),
+	[PTK_M_DISK_RSECT] = ENTRY("Blk_read", "rd_sect", "sectors", PTK_COUNTER, PTK_V_U64, 10, 0,
+				   NULL, "d(sectors read)",
+				   "512-byte sectors read in the interval (/proc/diskstats field 3)"),
+	[PTK_M_DISK_WSECT] =
+		ENTRY("Blk_wrtn", "wr_sect", "sectors", PTK_COUNTER, PTK_V_U64, 10, 0, NULL,
+		      "d(sectors written)",
+		      "512-byte sectors written in the interval (/proc/diskstats field 7)"),
+	[PTK_M_DISK_DSECT] =
+		ENTRY("Blk_dscd", "dc_sect", "sectors", PTK_COUNTER, PTK_V_U64, 10, 0, NULL,
+		      "d(sectors discarded)",
+		      "512-byte sectors discarded in the interval (/proc/diskstats field 14)"),
+	[PTK_M_DISK_WDSECT] = ENTRY("Blk_w+d", "wd_sect", "sectors", PTK_COUNTER, PTK_V_U64, 10, 0,
+				    NULL, "d(sectors written + discarded)",
+				    "512-byte sectors written or discarded in the interval "
+				    "(/proc/diskstats fields 7, 14)"),
 
 	/* ---- network devices ---- */
 	[PTK_M_NET_IFACE] = ENTITY("IFACE", "iface", 9, "network interface (/proc/net/dev)"),

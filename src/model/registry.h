@@ -133,6 +133,13 @@ enum ptk_mid {
 	PTK_M_DISK_RKB, /* kB in the interval (iostat without -x) */
 	PTK_M_DISK_WKB,
 	PTK_M_DISK_DKB,
+	PTK_M_DISK_KB_S, /* iostat -x -s: r + w + d */
+	PTK_M_DISK_RQM_S,
+	PTK_M_DISK_WDKB_S, /* iostat -s: written or discarded */
+	PTK_M_DISK_RSECT, /* sectors in the interval: iostat's Blk_ columns and its units */
+	PTK_M_DISK_WSECT,
+	PTK_M_DISK_DSECT,
+	PTK_M_DISK_WDSECT,
 
 	/* ---- network devices: /proc/net/dev, /sys/class/net (act_net.c) ---- */
 	PTK_M_NET_IFACE,

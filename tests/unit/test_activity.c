@@ -144,14 +144,19 @@ static void test_disk(void **state)
 	EQ(f, PTK_ACT_DISK, "sdc", DISK_R_S, 2.0);
 	EQ(f, PTK_ACT_DISK, "sdc", DISK_RKB_S, 16.0);
 
-	/* iostat's policy: the restarted sdb shows 0 for the interval, the new sdc is unknown */
-	struct ptk_act_opts iostat = { .restart_zero = true };
-	rows(f, PTK_ACT_DISK, false, &iostat);
-	EQ(f, PTK_ACT_DISK, "sdb", DISK_R_S, 0.0);
-	EQ(f, PTK_ACT_DISK, "sdb", DISK_UTIL, 0.0);
-	EQ(f, PTK_ACT_DISK, "sdb", DISK_RKB, 0);
-	NA(f, PTK_ACT_DISK, "sdc", DISK_R_S);
+	/* one policy for every caller, as sysstat's iostat and sar: restart_zero (nicstat's
+	 * network policy) leaves disks as they are */
+	struct ptk_act_opts rz = { .restart_zero = true };
+	rows(f, PTK_ACT_DISK, false, &rz);
+	EQ(f, PTK_ACT_DISK, "sdb", DISK_R_S, 5.0);
+	EQ(f, PTK_ACT_DISK, "sdb", DISK_RKB, 40); /* 80 sectors since it was recreated */
+	EQ(f, PTK_ACT_DISK, "sdc", DISK_R_S, 2.0);
+	EQ(f, PTK_ACT_DISK, "sdc", DISK_RSECT, 64);
 	EQ(f, PTK_ACT_DISK, "sda", DISK_RKB, 1000); /* 2000 sectors */
+	EQ(f, PTK_ACT_DISK, "sda", DISK_KB_S, 700.0); /* (2000 + 800) sectors / 2 / 2 s */
+	EQ(f, PTK_ACT_DISK, "sda", DISK_RQM_S, 15.0); /* (20 + 10) merged / 2 s */
+	EQ(f, PTK_ACT_DISK, "sda", DISK_WDKB_S, 200.0);
+	EQ(f, PTK_ACT_DISK, "sda", DISK_WDSECT, 800);
 
 	/* sar -b: the whole disks summed: reads 200 + 10 + 4, sectors 2000 + 80 + 64 */
 	rows(f, PTK_ACT_IO, false, NULL);
