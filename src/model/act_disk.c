@@ -62,8 +62,8 @@ struct dk {
 };
 
 /*
- * Deltas of b since a (a zeros: since zero). A field b's line lacks is unknown, or 0 with
- * absent_zero; one a lacks (a real previous sample) is unknown.
+ * Deltas of b since a (a zeros: since zero). A field either line lacks is unknown; with
+ * absent_zero it counts 0 (so a field that appears counts from 0).
  */
 static void dk_deltas(const struct ptk_disk *a, const struct ptk_disk *b, bool absent_zero,
 		      struct dk *k)
@@ -78,7 +78,11 @@ static void dk_deltas(const struct ptk_disk *a, const struct ptk_disk *b, bool a
 			continue;
 		}
 		if (!in_b || !in_a) {
-			k->ok[f] = absent_zero && !in_b;
+			if (!absent_zero)
+				continue;
+			if (!in_a && in_b)
+				k->d[f] = n; /* counted from 0 */
+			k->ok[f] = true;
 			continue;
 		}
 		if (f == PTK_DK_IN_FLIGHT) {
@@ -173,6 +177,8 @@ unsigned ptk_act_disk_row(struct ptk_row *r, const struct ptk_disk *base,
 	const struct ptk_disk *a = base ? base : &zero_disk, *b = cur;
 	struct dk k;
 
+	for (int i = 0; i < PTK_ROW_MAXCOLS; i++)
+		r->v[i] = PTK_NA;
 	if (a != &zero_disk && ptk_disk_recreated(a, b))
 		a = &zero_disk;
 	dk_deltas(a, b, absent_zero, &k);

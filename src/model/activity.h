@@ -101,8 +101,9 @@ double ptk_act_vmstat_boot_s(const struct ptk_snap *s, long hz);
  * that wrapped is unwrapped), one that is not a number, and io_ticks growing by more than the
  * interval are implausible: the values computed from them are na. nmembers: devices summed in
  * cur (a group: %util is their mean), else 1. itv_s <= 0 (the uptime went back): rates and
- * %util na, counts kept. absent_zero as struct ptk_act_opts. Returns the implausible fields
- * (1 << enum ptk_disk_field), for the caller to name.
+ * %util na, counts kept. absent_zero as struct ptk_act_opts. Every value of r is set (na when
+ * unknown; r->key is left as it is). Returns the implausible fields (1 << enum
+ * ptk_disk_field), for the caller to name.
  */
 unsigned ptk_act_disk_row(struct ptk_row *r, const struct ptk_disk *base,
 			  const struct ptk_disk *cur, double itv_s, int nmembers, bool absent_zero);

@@ -3,6 +3,7 @@
  * /sys/block stat files and the /dev names of devices (tests/fixtures/unit_sysblock); the disk
  * activity's row: baselines, unknown and absent counters, groups. */
 #include <errno.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -552,6 +553,75 @@ static void test_disk_row_baseline(void **state)
 	ptk_rows_free(&rs);
 }
 
+/* tests/fixtures/iostat_sysfs, three samples 2 s apart, each device's sysfs stat file:
+ * sdb is recreated in sample 1 (its requests and sectors went back): it counts from zero;
+ * sdc appears in sample 1: its I/O since it appeared; sda's wr_ios goes back alone in sample 2:
+ * only what needs it is unknown, and the field is named; sdb's line has 11 counters (a kernel
+ * before 4.18): discards and flushes unknown, or 0 in sysstat's layouts. */
+static void test_disk_row_tree(void **state)
+{
+	struct ptk_src src;
+	struct ptk_disk d[3][3];
+	static const char *const dev[3] = { "sda", "sdb", "sdc" };
+	struct ptk_rows rs = { 0 };
+	struct ptk_row *r;
+	char root[PATH_MAX];
+
+	assert_int_equal(ptk_src_init(&src, PTK_FIXTURES "/iostat_sysfs", NULL), 0);
+	for (int k = 0; k < 3; k++) {
+		assert_int_equal(ptk_src_path(&src, PTK_SYS, "", root, sizeof(root)), 0);
+		for (int i = 0; i < 3; i++)
+			assert_int_equal(ptk_sysblock_stat(root, dev[i], NULL, &d[k][i]),
+					 k == 0 && i == 2 ? -ENOENT : 0);
+		if (k < 2)
+			assert_int_equal(ptk_src_next(&src), 0);
+	}
+	/* sdb: 500 reads -> 30 (4000 sectors -> 240), 100 writes -> 10: recreated */
+	r = ptk_rows_add(&rs, "sdb");
+	assert_true(ptk_disk_recreated(&d[0][1], &d[1][1]));
+	assert_int_equal(ptk_act_disk_row(r, &d[0][1], &d[1][1], 2.0, 1, false), 0);
+	DEQ(r, R_S, 15.0);
+	DEQ(r, RKB_S, 60.0);
+	DEQ(r, W_S, 5.0);
+	DEQ(r, UTIL, 1.0);
+	DNA(r, D_S);
+	DNA(r, F_S);
+	r = ptk_rows_add(&rs, "sdb0");
+	ptk_act_disk_row(r, &d[0][1], &d[1][1], 2.0, 1, true);
+	DEQ(r, D_S, 0.0);
+	DEQ(r, F_AWAIT, 0.0);
+	/* sdc: no previous sample: 20 reads, 160 sectors, 4 flushes (8 ms) since it appeared */
+	r = ptk_rows_add(&rs, "sdc");
+	assert_int_equal(ptk_act_disk_row(r, NULL, &d[1][2], 2.0, 1, false), 0);
+	DEQ(r, R_S, 10.0);
+	DEQ(r, RKB_S, 40.0);
+	DEQ(r, F_S, 2.0);
+	DEQ(r, F_AWAIT, 2.0);
+	/* sda 0 -> 1: +200 reads (1600 sectors, 100 ms), +400 writes, +4 discards (32 sectors,
+	 * 2 ms), io_ticks +200, time_in_queue +300; 15 counters: no flushes */
+	r = ptk_rows_add(&rs, "sda");
+	assert_int_equal(ptk_act_disk_row(r, &d[0][0], &d[1][0], 2.0, 1, false), 0);
+	DEQ(r, TPS, 302.0); /* (200 + 400 + 4) / 2 */
+	DEQ(r, R_AWAIT, 0.5);
+	DEQ(r, D_S, 2.0);
+	DEQ(r, DKB_S, 8.0);
+	DEQ(r, D_AWAIT, 0.5);
+	DEQ(r, AQU_SZ, 0.15);
+	DEQ(r, UTIL, 10.0);
+	DNA(r, F_S);
+	/* sda 1 -> 2: writes 2400 -> 2300 while sectors grew */
+	r = ptk_rows_add(&rs, "sda2");
+	assert_int_equal(ptk_act_disk_row(r, &d[1][0], &d[2][0], 2.0, 1, true),
+			 1u << PTK_DK_WR_IOS);
+	DNA(r, W_S);
+	DNA(r, W_AWAIT);
+	DNA(r, WRQM_PCT);
+	DNA(r, TPS);
+	DEQ(r, WKB_S, 800.0);
+	DEQ(r, R_S, 100.0);
+	ptk_rows_free(&rs);
+}
+
 static void test_rotational(void **state)
 {
 	struct ptk_src src;
@@ -581,6 +651,7 @@ int main(void)
 		cmocka_unit_test(test_devnames),
 		cmocka_unit_test(test_disk_row),
 		cmocka_unit_test(test_disk_row_baseline),
+		cmocka_unit_test(test_disk_row_tree),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
