@@ -14,7 +14,8 @@
 #include "lib/util.h"
 #include "source/procfs/procfs.h"
 
-/* The target of the link at path, or the first line of a regular file standing for one. */
+/* The target of the link at path, or the first line of a regular file standing for one (a
+ * path: "../../sda5"). */
 static int link_target(const char *path, char *buf, size_t size)
 {
 	ssize_t n = readlink(path, buf, size - 1);
@@ -27,6 +28,9 @@ static int link_target(const char *path, char *buf, size_t size)
 		if (n < 0)
 			return n;
 		buf[strcspn(buf, "\n")] = '\0';
+		/* a link's target is a path; such trees keep device nodes as files too */
+		if (buf[0] != '/' && strncmp(buf, "./", 2) && strncmp(buf, "../", 3))
+			return -EINVAL;
 		n = strlen(buf);
 	} else if (n < 0) {
 		return -errno;
