@@ -47,6 +47,9 @@ const struct ptk_snap_file ptk_snap_files[PTK_SNAP_NFILES] = {
 	{ PTK_SNAP_DISKSTATS, PTK_SYS, "block/*/queue/rotational", 0, "ptk_disk_rotational_read" },
 	{ PTK_SNAP_DISKSTATS, PTK_SYS, "class/block/*/partition", PTK_SNAP_F_MARKER,
 	  "ptk_diskstats_read (existence)" },
+	/* iostat reads each device's own counters, as sysstat's does without -p ALL */
+	{ PTK_SNAP_DISKSTATS, PTK_SYS, "block/*/stat", 0, "ptk_sysblock_stat (iostat)" },
+	{ PTK_SNAP_DISKSTATS, PTK_SYS, "block/*/*/stat", 0, "ptk_sysblock_stat (iostat -p DEV)" },
 };
 _Static_assert(ARRAY_SIZE(ptk_snap_files) == PTK_SNAP_NFILES, "PTK_SNAP_NFILES counts them");
 

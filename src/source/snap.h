@@ -49,7 +49,8 @@ extern const char *const ptk_snap_part_name[PTK_SNAP_NPARTS];
 
 /* The files a snapshot is read from, one entry per file: `ptk capture` copies exactly these
  * (byte for byte) for the system-wide part of a capture, so a replay reads what a live
- * snapshot reads. sys paths may hold one '*' (one entry per device or interface). */
+ * snapshot reads (and iostat's /sys/block stat files). sys paths are glob patterns: '*' is one
+ * entry per device, interface or partition. */
 enum {
 	PTK_SNAP_F_REQUIRED = 1 << 0, /* no snapshot without it */
 	PTK_SNAP_F_MARKER = 1 << 1, /* its existence is the value (class/block/X/partition) */
@@ -61,7 +62,7 @@ struct ptk_snap_file {
 	unsigned flags;
 	const char *reader; /* the reader that parses it (documentation) */
 };
-#define PTK_SNAP_NFILES 16
+#define PTK_SNAP_NFILES 18
 extern const struct ptk_snap_file ptk_snap_files[PTK_SNAP_NFILES];
 
 /* One snapshot. Buffers are reused across reads and loads; free with ptk_snap_free(). */
