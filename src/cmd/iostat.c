@@ -1,142 +1,449 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ptk iostat: CPU and per-device I/O statistics, as sysstat iostat [-x].
+ * ptk iostat: CPU and per-device I/O statistics, as sysstat's iostat 12.7.
  *
- * Values are the cpu and disk activities' rows (model/act_cpu.c, act_disk.c: sysstat's
- * compute_ext_disk_stats); the first report is since boot (interval = the uptime) unless -y.
- * A device whose counters drop between samples (recreated) shows 0 for that interval, and one
- * that appeared since the previous sample shows "-": it has no baseline (the disk activity's
- * restart_zero).
- * The discard (d*) columns appear only when the kernel gives 15+ counters (>= 4.18), the flush
- * (f*) columns with 17 (>= 5.5).
+ * Where the counters come from, as sysstat: with -p ALL, /proc/diskstats (and iostat -f's
+ * DIR/diskstats); otherwise each device's /sys/block/DEV/stat, the partitions of -p DEV from
+ * /sys/block/DEV/PART/stat (and the same under -f's DIR). A tree without any of those stat
+ * files (a capture by an older ptk) is read from /proc/diskstats.
+ * Devices are listed as sysstat lists them: sorted by name from sysfs, in /proc/diskstats
+ * order with -p ALL, in command-line order around -g groups.
+ *
+ * Values are the disk activity's rows (model/act_disk.c, ptk_act_disk_row: sysstat's
+ * compute_ext_disk_stats and its baselines) and the cpu activity's "all" row; the first
+ * report is since boot (the interval is the uptime) unless -y. The columns are the same in
+ * every report: a counter the kernel does not keep (discards before 4.18, flushes before 5.5)
+ * prints 0.00 in the text and -o JSON layouts, as sysstat prints it, and null in --json. A
+ * value that cannot be known (a counter that went back on its own, the uptime going back) is
+ * "-" / null, with a warning naming the file and the field; so is every value of a report
+ * whose uptime went back (a boot in between).
  */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <json-c/json.h>
-#include <langinfo.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include <sys/stat.h>
 
 #include "cmd/cmd.h"
 #include "model/activity.h"
+#include "output/sysstat.h"
+#include "source/devname.h"
 
-/* ---- columns: registry entries (model/registry.c) in iostat's layout ------------------- */
+/* ---- columns: registry entries (model/registry.c) in iostat's layouts --------------- */
 
-/* A column of iostat's layout: the registry entry m, titled and sized as sysstat's iostat
- * prints it; with -m the kB columns are MB ones (mb_name, mb_key). */
+enum col_kind {
+	K_NUM, /* a number with two decimals (--dec) */
+	K_PCT, /* a percentage (--human: one decimal and '%') */
+	K_RATE, /* sectors per second in the report's unit (--human: scaled from kB) */
+	K_CNT, /* sectors in the report's unit, an integer (--human: scaled from kB) */
+	K_KB, /* kB (--human: scaled) */
+};
+
+/* A column: the registry entry m, with sysstat's width; title: a format of the unit ("kB",
+ * "MB", "GB", "Blk" or "sec") when the column is in it, else the entry's title. part: the
+ * part of the -x --pretty report it is in (1 to 4). */
 struct io_col {
 	enum ptk_mid m;
-	const char *name;
 	int width;
-	const char *mb_name, *mb_key;
-	bool dc, fl; /* a discard / flush column: shown when the kernel has those counters */
+	enum col_kind kind;
+	const char *title;
+	int part;
 };
 
-static const struct io_col cpu_layout[] = {
-	{ PTK_M_CPU_USER, NULL, 7 },   { PTK_M_CPU_NICE_ALL, NULL, 7 },
-	{ PTK_M_CPU_SYSTEM, NULL, 7 }, { PTK_M_CPU_IOWAIT, NULL, 7 },
-	{ PTK_M_CPU_STEAL, NULL, 7 },  { PTK_M_CPU_IDLE, NULL, 7 },
-};
-#define C_N ((int)ARRAY_SIZE(cpu_layout))
-
-/* iostat -x, sysstat 12.6 layout */
-static const struct io_col x_layout[] = {
-	{ PTK_M_DISK_DEV, "Device", -13 },
-	{ PTK_M_DISK_R_S, NULL, 7 },
-	{ PTK_M_DISK_RKB_S, NULL, 9, "rMB/s", "rMB_s" },
-	{ PTK_M_DISK_RRQM_S, NULL, 8 },
-	{ PTK_M_DISK_RRQM_PCT, NULL, 6 },
-	{ PTK_M_DISK_R_AWAIT, NULL, 7 },
-	{ PTK_M_DISK_RAREQ_SZ, NULL, 8 },
-	{ PTK_M_DISK_W_S, NULL, 7 },
-	{ PTK_M_DISK_WKB_S, NULL, 9, "wMB/s", "wMB_s" },
-	{ PTK_M_DISK_WRQM_S, NULL, 8 },
-	{ PTK_M_DISK_WRQM_PCT, NULL, 6 },
-	{ PTK_M_DISK_W_AWAIT, NULL, 7 },
-	{ PTK_M_DISK_WAREQ_SZ, NULL, 8 },
-	{ PTK_M_DISK_D_S, NULL, 7, .dc = true },
-	{ PTK_M_DISK_DKB_S, NULL, 9, "dMB/s", "dMB_s", .dc = true },
-	{ PTK_M_DISK_DRQM_S, NULL, 8, .dc = true },
-	{ PTK_M_DISK_DRQM_PCT, NULL, 6, .dc = true },
-	{ PTK_M_DISK_D_AWAIT, NULL, 7, .dc = true },
-	{ PTK_M_DISK_DAREQ_SZ, NULL, 8, .dc = true },
-	{ PTK_M_DISK_F_S, NULL, 7, .fl = true },
-	{ PTK_M_DISK_F_AWAIT, NULL, 7, .fl = true },
-	{ PTK_M_DISK_AQU_SZ, NULL, 7 },
-	{ PTK_M_DISK_UTIL, NULL, 6 },
-};
-
-/* iostat without -x */
-static const struct io_col b_layout[] = {
-	{ PTK_M_DISK_DEV, "Device", -13 },
-	{ PTK_M_DISK_TPS, NULL, 8 },
-	{ PTK_M_DISK_RKB_S, "kB_read/s", 12, "MB_read/s", "MB_read_s" },
-	{ PTK_M_DISK_WKB_S, "kB_wrtn/s", 12, "MB_wrtn/s", "MB_wrtn_s" },
-	{ PTK_M_DISK_DKB_S, "kB_dscd/s", 12, "MB_dscd/s", "MB_dscd_s", .dc = true },
-	{ PTK_M_DISK_RKB, NULL, 10, "MB_read", "MB_read" },
-	{ PTK_M_DISK_WKB, NULL, 10, "MB_wrtn", "MB_wrtn" },
-	{ PTK_M_DISK_DKB, NULL, 10, "MB_dscd", "MB_dscd", .dc = true },
-};
-#define X_N ((int)ARRAY_SIZE(x_layout))
-
-/* The column of c as iostat shows it (mb: -m). */
-static struct ptk_metric io_metric(const struct io_col *c, bool mb)
-{
-	struct ptk_metric m = ptk_registry[c->m];
-
-	if (c->name)
-		m.name = c->name;
-	m.width = c->width;
-	if (mb && c->mb_name) {
-		m.name = c->mb_name;
-		m.key = c->mb_key;
-		m.unit = m.kind == PTK_COUNTER ? "MB" : "MB/s";
+#define C(m, w, k, t, p)                       \
+	{                                      \
+		PTK_M_DISK_##m, w, K_##k, t, p \
 	}
-	return m;
-}
+static const struct io_col x_cols[] = {
+	C(R_S, 7, NUM, NULL, 1),      C(RKB_S, 9, RATE, "r%s/s", 1), C(RRQM_S, 8, NUM, NULL, 1),
+	C(RRQM_PCT, 6, PCT, NULL, 1), C(R_AWAIT, 7, NUM, NULL, 1),   C(RAREQ_SZ, 8, KB, NULL, 1),
+	C(W_S, 7, NUM, NULL, 2),      C(WKB_S, 9, RATE, "w%s/s", 2), C(WRQM_S, 8, NUM, NULL, 2),
+	C(WRQM_PCT, 6, PCT, NULL, 2), C(W_AWAIT, 7, NUM, NULL, 2),   C(WAREQ_SZ, 8, KB, NULL, 2),
+	C(D_S, 7, NUM, NULL, 3),      C(DKB_S, 9, RATE, "d%s/s", 3), C(DRQM_S, 8, NUM, NULL, 3),
+	C(DRQM_PCT, 6, PCT, NULL, 3), C(D_AWAIT, 7, NUM, NULL, 3),   C(DAREQ_SZ, 8, KB, NULL, 3),
+	C(F_S, 7, NUM, NULL, 4),      C(F_AWAIT, 7, NUM, NULL, 4),   C(AQU_SZ, 7, NUM, NULL, 4),
+	C(UTIL, 6, PCT, NULL, 4),
+};
+/* -x -o JSON: sysstat's order of the same */
+static const enum ptk_mid x_json[] = {
+	PTK_M_DISK_R_S,	     PTK_M_DISK_W_S,	  PTK_M_DISK_D_S,      PTK_M_DISK_F_S,
+	PTK_M_DISK_RKB_S,    PTK_M_DISK_WKB_S,	  PTK_M_DISK_DKB_S,    PTK_M_DISK_RRQM_S,
+	PTK_M_DISK_WRQM_S,   PTK_M_DISK_DRQM_S,	  PTK_M_DISK_RRQM_PCT, PTK_M_DISK_WRQM_PCT,
+	PTK_M_DISK_DRQM_PCT, PTK_M_DISK_R_AWAIT,  PTK_M_DISK_W_AWAIT,  PTK_M_DISK_D_AWAIT,
+	PTK_M_DISK_F_AWAIT,  PTK_M_DISK_RAREQ_SZ, PTK_M_DISK_WAREQ_SZ, PTK_M_DISK_DAREQ_SZ,
+	PTK_M_DISK_AQU_SZ,   PTK_M_DISK_UTIL,
+};
+_Static_assert(ARRAY_SIZE(x_json) == ARRAY_SIZE(x_cols), "-x JSON: the text's columns");
+static const struct io_col xs_cols[] = {
+	C(TPS, 8, NUM, NULL, 0),   C(KB_S, 9, RATE, "%s/s", 0), C(RQM_S, 8, NUM, NULL, 0),
+	C(AWAIT, 7, NUM, NULL, 0), C(AREQ_SZ, 8, KB, NULL, 0),	C(AQU_SZ, 7, NUM, NULL, 0),
+	C(UTIL, 6, PCT, NULL, 0),
+};
+static const struct io_col b_cols[] = {
+	C(TPS, 8, NUM, NULL, 0),
+	C(RKB_S, 12, RATE, "%s_read/s", 0),
+	C(WKB_S, 12, RATE, "%s_wrtn/s", 0),
+	C(DKB_S, 12, RATE, "%s_dscd/s", 0),
+	C(RSECT, 10, CNT, "%s_read", 0),
+	C(WSECT, 10, CNT, "%s_wrtn", 0),
+	C(DSECT, 10, CNT, "%s_dscd", 0),
+};
+static const struct io_col bs_cols[] = {
+	C(TPS, 8, NUM, NULL, 0),
+	C(RKB_S, 12, RATE, "%s_read/s", 0),
+	C(WDKB_S, 12, RATE, "%s_w+d/s", 0),
+	C(RSECT, 10, CNT, "%s_read", 0),
+	C(WDSECT, 10, CNT, "%s_w+d", 0),
+};
+#undef C
+#define MAX_COLS ((int)ARRAY_SIZE(x_cols))
+
+/* avg-cpu: the cpu activity's entries, sysstat's keys in -o JSON */
+static const struct {
+	enum ptk_mid m;
+	const char *json;
+} cpu_cols[] = {
+	{ PTK_M_CPU_USER, "user" },	{ PTK_M_CPU_NICE_ALL, "nice" },
+	{ PTK_M_CPU_SYSTEM, "system" }, { PTK_M_CPU_IOWAIT, "iowait" },
+	{ PTK_M_CPU_STEAL, "steal" },	{ PTK_M_CPU_IDLE, "idle" },
+};
+#define C_N ((int)ARRAY_SIZE(cpu_cols))
+
+/* the units of the device report: sectors per unit */
+static const struct io_unit {
+	const char *name;
+	double sect;
+} u_kb = { "kB", 2 }, u_mb = { "MB", 2048 }, u_gb = { "GB", 2048.0 * 1024 }, u_blk = { "Blk", 1 },
+  u_sec = { "sec", 1 };
 
 static const char usage[] =
-	"usage: ptk iostat [-x] [-d] [-c] [-k|-m] [-p [dev,...|ALL]] [-y] [-z] [-t] [--json]\n"
-	"                  [interval [count]] [device...]\n"
-	"CPU and per-device I/O statistics, as sysstat iostat. The first report is since boot\n"
-	"(-y skips it). -x: extended columns (r/s rkB/s ... r_await ... aqu-sz %util); -d/-c:\n"
-	"device/CPU report only; -k/-m: kB or MB; -p: partitions too (of the devices listed, or\n"
-	"ALL); -z: omit idle devices; -t: timestamp. Devices with no I/O ever are hidden unless\n"
-	"named. %util is busy time, not saturation, on NVMe/SSD/virtio: read aqu-sz and await.\n";
+	"usage: ptk iostat [-c] [-d] [-h] [-k|-m|-G] [-N] [-s] [-t] [-V] [-x] [-y] [-z]\n"
+	"                  [--compact] [--dec={0|1|2}] [--human] [--pretty] [-o JSON] [--json]\n"
+	"                  [{-f|+f} DIR] [-j {ID|LABEL|PATH|UUID|...}] [[-H] -g GROUP]\n"
+	"                  [-p [DEV[,...]|ALL]] [DEV...|ALL] [interval [count]]\n"
+	"                  [--procfs DIR] [--sysfs DIR] [--devfs DIR]\n"
+	"CPU and per-device I/O statistics, as sysstat iostat 12.7. The first report is since\n"
+	"boot (-y skips it). -c/-d: CPU/device report only; -x: extended columns; -s: 80 columns;\n"
+	"-k/-m/-G: kB, MB, GB (POSIXLY_CORRECT: 512-byte blocks); -p: partitions too (of the\n"
+	"devices listed, or ALL from /proc/diskstats); ALL: unused devices too; -z: omit idle\n"
+	"devices; -g: a group's totals after its devices (-H: the totals only); -N: device-mapper\n"
+	"names; -j: persistent names (/dev/disk/by-TYPE); -f/+f DIR: statistics from DIR only\n"
+	"/ also; -t: timestamps; --human, --pretty (-h: both), --compact, --dec: formatting;\n"
+	"-o JSON: sysstat's JSON; --json: ptk's NDJSON. %util is busy time, not saturation, on\n"
+	"NVMe/SSD/virtio: read aqu-sz and await.\n";
+
+/* the environment -V prints, as sysstat's iostat */
+static const char *const io_env[] = { "POSIXLY_CORRECT", "S_COLORS", "S_COLORS_SGR",
+				      "S_TIME_FORMAT" };
 
 /* ---- state ------------------------------------------------------------------------------ */
 
-struct io {
-	bool ext, show_cpu, show_dev, mb, skip_first, zero_omit, stamp;
-	bool part_all; /* -p / -p ALL: every line of /proc/diskstats */
-	bool unfiltered; /* devices named, or -p with an argument: show never-used ones too */
-	char **devs; /* devices named on the command line */
-	bool *devs_part; /* ... and their partitions wanted (-p dev) */
-	int ndevs;
-	struct ptk_snap prev, cur;
-	struct ptk_rows rows; /* an activity's rows of the report */
-	struct ptk_metric cpu_cols[C_N], cols[X_N];
-	const struct io_col *layout[X_N]; /* cols[i] shows layout[i] */
-	int ncols;
+enum dev_type {
+	T_DEV, /* a whole device */
+	T_PART_DEV, /* a whole device and its partitions (-p DEV) */
+	T_PART, /* a partition (or a name nothing has) */
+	T_GROUP, /* -g NAME */
 };
 
-static void swap_samples(struct io *io)
-{
-	struct ptk_snap s = io->prev;
+struct iodev {
+	char name[64]; /* kernel name ("sda", "cciss/c0d0"); a group: " NAME" */
+	char shown[256]; /* as printed (-N, -j) */
+	enum dev_type tp;
+	bool exist; /* read this sample */
+	bool named; /* on the command line */
+	bool had; /* prev holds the previous sample */
+	int members; /* a group: devices summed this sample */
+	struct ptk_disk cur, prev;
+	/* where cur was read, for warnings: the sysfs tree's or -f's stat file under parent,
+	 * or the /proc/diskstats line */
+	enum { F_SYS, F_ALT, F_PROC, F_ALT_PROC } from;
+	char parent[64]; /* a partition's whole device; "" otherwise */
+	struct ptk_row row; /* this report's values */
+	bool show; /* in this report */
+};
 
-	io->prev = io->cur;
-	io->cur = s;
+/* a device of the command line, resolved once the roots are known */
+struct arg_dev {
+	const char *name;
+	enum dev_type tp;
+	bool persist; /* after -j: a persistent name */
+};
+
+struct io {
+	bool cpu, disk, ext, short_out, pretty, human, compact, stamp, zero_omit, skip_first;
+	bool everything; /* -p ALL: /proc/diskstats */
+	bool all_devices; /* every device of /sys/block */
+	bool unfiltered; /* devices named (or -p LIST, ALL): never-used ones too */
+	bool group_only; /* -H */
+	bool groups; /* -g given */
+	bool devmap; /* -N */
+	bool sjson; /* -o JSON */
+	const char *persist; /* -j TYPE (lower-case), or NULL */
+	const char *alt; /* -f/+f DIR */
+	bool alt_plus; /* +f */
+	const char *devfs; /* --devfs, else /dev live (none on another root) */
+	const struct io_unit *unit;
+	struct arg_dev *args;
+	int nargs;
+
+	struct iodev *d;
+	int n, cap;
+	struct ptk_snap prev, cur; /* the CPU part (and /proc/diskstats for the fallback) */
+	bool ds_read; /* cur.ds read this sample */
+	bool sys_stats; /* the sysfs tree has the devices' stat files (else /proc/diskstats) */
+	bool reboot; /* this report spans a boot: every value unknown */
+	struct ptk_rows rows;
+	struct ptk_sysenv env;
+	struct ptk_sfmt fmt;
+	char sysroot[PATH_MAX], altroot[PATH_MAX], devroot[PATH_MAX];
+	bool alt_replay, dev_replay;
+	long reports;
+	const struct io_col *cols;
+	int ncols;
+	char titles[MAX_COLS][24];
+	struct ptk_buf buf;
+};
+
+static struct iodev *dev_find(struct io *io, const char *name)
+{
+	for (int i = 0; i < io->n; i++)
+		if (!strcmp(io->d[i].name, name))
+			return &io->d[i];
+	return NULL;
 }
 
-/* name is a partition of dev: dev + [p]digits ("sda1", "nvme0n1p2"). */
+/* The root a sample reads dir from: dir itself, or dir/N when it holds numbered snapshots. */
+static void sample_root(const struct ptk_ctx *ctx, const char *dir, bool replay, char *buf,
+			size_t size)
+{
+	if (replay)
+		snprintf(buf, size, "%s/%d", dir, ctx->src.snap);
+	else
+		snprintf(buf, size, "%s", dir);
+}
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static bool numbered(const char *dir)
+{
+	char p[PATH_MAX];
+
+	snprintf(p, sizeof(p), "%s/0", dir);
+	return is_dir(p);
+}
+
+static void set_roots(struct ptk_ctx *ctx, struct io *io)
+{
+	size_t n;
+
+	if (ptk_src_path(&ctx->src, PTK_SYS, "", io->sysroot, sizeof(io->sysroot)))
+		io->sysroot[0] = '\0';
+	n = strlen(io->sysroot);
+	while (n > 1 && io->sysroot[n - 1] == '/')
+		io->sysroot[--n] = '\0';
+	if (io->alt)
+		sample_root(ctx, io->alt, io->alt_replay, io->altroot, sizeof(io->altroot));
+	if (io->devfs)
+		sample_root(ctx, io->devfs, io->dev_replay, io->devroot, sizeof(io->devroot));
+	else
+		io->devroot[0] = '\0';
+}
+
+/* sysstat's is_device(): a whole device of /sys/block, or of -f's DIR/block */
+static bool whole_device(const struct io *io, const char *name)
+{
+	bool rc = false;
+
+	if (!io->alt || io->alt_plus)
+		rc = ptk_sysblock_is_device(io->sysroot, name);
+	if (io->alt && !rc)
+		rc = ptk_sysblock_is_device(io->altroot, name);
+	return rc;
+}
+
+/* The name a device is printed with: -N's device-mapper name, -j's persistent name, else
+ * the kernel's. */
+static void shown_name(const struct io *io, struct iodev *d)
+{
+	char buf[256];
+
+	snprintf(d->shown, sizeof(d->shown), "%s", d->name);
+	if (d->tp == T_GROUP)
+		return;
+	if (io->devmap && ptk_dm_name(io->sysroot, io->devroot, d->name, buf, sizeof(buf)) == 0)
+		snprintf(d->shown, sizeof(d->shown), "%s", buf);
+	else if (io->persist &&
+		 ptk_persist_name(io->devroot, io->persist, d->name, buf, sizeof(buf)) == 0)
+		snprintf(d->shown, sizeof(d->shown), "%s", buf);
+}
+
+/*
+ * sysstat's add_list_device(): the device of that name, added when new, sorted by name when
+ * the list is neither grouped nor read from /proc/diskstats, else at the end. tp: T_PART_DEV
+ * (-p DEV), T_GROUP, or T_DEV to let sysfs say whether it is a whole device.
+ */
+static struct iodev *dev_add(struct io *io, const char *name, enum dev_type tp)
+{
+	struct iodev *d = dev_find(io, name);
+	int at = io->n;
+
+	if (d) {
+		if (tp == T_PART_DEV && d->tp == T_DEV)
+			d->tp = T_PART_DEV;
+		d->exist = true;
+		return d;
+	}
+	if (strlen(name) >= sizeof(d->name))
+		return NULL;
+	if (!io->groups && !io->everything)
+		for (at = 0; at < io->n && strcmp(io->d[at].name, name) < 0; at++)
+			;
+	if (io->n == io->cap) {
+		io->cap = io->cap ? io->cap * 2 : 32;
+		io->d = xrealloc(io->d, io->cap * sizeof(*io->d));
+	}
+	memmove(&io->d[at + 1], &io->d[at], (io->n - at) * sizeof(*io->d));
+	io->n++;
+	d = &io->d[at];
+	memset(d, 0, sizeof(*d));
+	memcpy(d->name, name, strlen(name) + 1);
+	d->exist = true;
+	if (tp == T_GROUP)
+		d->tp = T_GROUP;
+	else if (whole_device(io, name))
+		d->tp = tp == T_PART_DEV ? T_PART_DEV : T_DEV;
+	else
+		d->tp = T_PART;
+	shown_name(io, d);
+	return d;
+}
+
+/* ---- reading a sample --------------------------------------------------------------- */
+
+/* The /proc/diskstats line of name, read once per sample (the fallback of a tree without
+ * the sysfs stat files). */
+static const struct ptk_disk *ds_line(struct ptk_ctx *ctx, struct io *io, const char *name)
+{
+	if (!io->ds_read) {
+		io->ds_read = true;
+		if (ptk_diskstats_read(&ctx->src, &io->cur.ds))
+			io->cur.ds.n = 0;
+	}
+	return ptk_diskstats_find(&io->cur.ds, name);
+}
+
+static void dev_set(struct iodev *d, const struct ptk_disk *k, int from, const char *parent)
+{
+	d->cur = *k;
+	d->exist = true;
+	d->from = from;
+	snprintf(d->parent, sizeof(d->parent), "%s", parent ? parent : "");
+}
+
+/* Does any whole device of the tree have its stat file? A tree captured without them (an
+ * older ptk capture) is read from /proc/diskstats instead. */
+static bool sys_stats(const char *root)
+{
+	char **v;
+	int n = ptk_sysblock_devices(root, &v);
+	bool any = false;
+
+	for (int i = 0; i < n && !any; i++) {
+		char p[PATH_MAX];
+		struct stat st;
+		snprintf(p, sizeof(p), "%.*s/block/%s/stat", PATH_MAX - 320, root, v[i]);
+		any = stat(p, &st) == 0 && S_ISREG(st.st_mode);
+	}
+	if (n > 0)
+		ptk_names_free(v, n);
+	return any;
+}
+
+/* Read root/block/DEV[/PART]/stat into the list (adding it); 0 or -errno. */
+static int read_stat(struct io *io, const char *root, const char *dev, const char *part)
+{
+	struct ptk_disk k;
+	struct iodev *d;
+	int r = ptk_sysblock_stat(root, dev, part, &k);
+
+	if (r == -EINVAL)
+		ptk_warn("%s/block/%s%s%s/stat: no statistics there (not 4, or 11 to 17, "
+			 "numbers): %s left out",
+			 root, dev, part ? "/" : "", part ? part : "", part ? part : dev);
+	if (r)
+		return r;
+	if (!(d = dev_add(io, k.name, T_DEV)))
+		return -ENAMETOOLONG;
+	dev_set(d, &k, root == io->altroot ? F_ALT : F_SYS, part ? dev : NULL);
+	return 0;
+}
+
+/* The file d's counters came from (warnings). */
+static void file_of(struct ptk_ctx *ctx, const struct io *io, const struct iodev *d, char *buf,
+		    size_t size)
+{
+	char e[256], p[256];
+	const char *root = d->from == F_ALT || d->from == F_ALT_PROC ? io->altroot : io->sysroot;
+
+	if (d->from == F_PROC) {
+		if (ptk_src_path(&ctx->src, PTK_PROC, "diskstats", buf, size))
+			snprintf(buf, size, "diskstats");
+		return;
+	}
+	if (d->from == F_ALT_PROC) {
+		snprintf(buf, size, "%.*s/diskstats", (int)(size - 16), root);
+		return;
+	}
+	snprintf(e, sizeof(e), "%s", d->name);
+	snprintf(p, sizeof(p), "%s", d->parent);
+	for (char *c = e; *c; c++)
+		*c = *c == '/' ? '!' : *c;
+	for (char *c = p; *c; c++)
+		*c = *c == '/' ? '!' : *c;
+	snprintf(buf, size, "%.*s/block/%s%s%s/stat", (int)(size / 2), root, p, *p ? "/" : "", e);
+}
+
+/* A whole device: its stat file in sysfs, or under -f's DIR (+f: when sysfs has none);
+ * in a tree without the stat files, its /proc/diskstats line. */
+static int read_whole(struct ptk_ctx *ctx, struct io *io, const char *dev)
+{
+	int r = -ENOENT;
+
+	if (!io->alt || io->alt_plus)
+		r = read_stat(io, io->sysroot, dev, NULL);
+	if (io->alt && r)
+		r = read_stat(io, io->altroot, dev, NULL);
+	if (r && !io->sys_stats && (!io->alt || io->alt_plus)) {
+		const struct ptk_disk *k = ds_line(ctx, io, dev);
+		struct iodev *d;
+		if (k && !k->is_partition && (d = dev_add(io, dev, T_DEV))) {
+			dev_set(d, k, F_PROC, NULL);
+			r = 0;
+		}
+	}
+	return r;
+}
+
+/* name is a partition of dev by the kernel's naming rule: dev + N, or dev + pN when dev
+ * ends in a digit (block/partitions/core.c) */
 static bool part_of(const char *name, const char *dev)
 {
 	size_t n = strlen(dev);
 	const char *p = name + n;
 
-	if (strncmp(name, dev, n))
+	if (!n || strncmp(name, dev, n))
 		return false;
-	if (*p == 'p')
-		p++;
+	if (dev[n - 1] >= '0' && dev[n - 1] <= '9' && *p++ != 'p')
+		return false;
 	if (!*p)
 		return false;
 	while (*p >= '0' && *p <= '9')
@@ -144,185 +451,666 @@ static bool part_of(const char *name, const char *dev)
 	return !*p;
 }
 
-static bool wanted(const struct io *io, const struct ptk_disk *d)
+/* The partitions of dev (-p DEV): the entries of its sysfs directory, or -f's; else the
+ * /proc/diskstats lines of its partitions. */
+static void read_partitions(struct ptk_ctx *ctx, struct io *io, const char *dev)
 {
-	if (io->part_all)
-		return true;
-	if (!io->ndevs)
-		return !d->is_partition;
-	for (int i = 0; i < io->ndevs; i++) {
-		if (!strcmp(d->name, io->devs[i]))
-			return true;
-		if (io->devs_part[i] && d->is_partition && part_of(d->name, io->devs[i]))
-			return true;
-	}
-	return false;
-}
+	const char *roots[2] = { NULL, NULL };
+	char **v;
+	int n = -ENOENT;
 
-static u64 ios(const struct ptk_disk *d)
-{
-	return d->f[PTK_DK_RD_IOS] + d->f[PTK_DK_WR_IOS] + d->f[PTK_DK_DC_IOS] +
-	       d->f[PTK_DK_FL_IOS];
-}
-
-/* Choose the visible columns: discard/flush only when this kernel has those counters. */
-static const struct ptk_table *dev_table(struct io *io, const struct ptk_diskstats *ds,
-					 struct ptk_table *tab)
-{
-	const struct io_col *lay = io->ext ? x_layout : b_layout;
-	int nf = 0, n = io->ext ? X_N : (int)ARRAY_SIZE(b_layout);
-
-	for (int i = 0; i < ds->n; i++)
-		nf = MAX(nf, ds->d[i].nfields);
-	io->ncols = 0;
-	for (int i = 0; i < n; i++) {
-		if ((lay[i].dc && nf < 15) || (lay[i].fl && nf < 17))
+	if (!io->alt || io->alt_plus)
+		roots[0] = io->sysroot;
+	if (io->alt)
+		roots[1] = io->altroot;
+	for (int k = 0; k < 2 && n < 0; k++) {
+		if (!roots[k] || (k == 1 && !io->alt_plus && roots[0]))
 			continue;
-		io->cols[io->ncols] = io_metric(&lay[i], io->mb);
-		io->layout[io->ncols++] = &lay[i];
+		n = ptk_sysblock_partitions(roots[k], dev, &v);
+		if (n < 0)
+			continue;
+		for (int i = 0; i < n; i++)
+			read_stat(io, roots[k], dev, v[i]);
+		ptk_names_free(v, n);
+		if (n == 0 && k == 0 && !io->sys_stats) {
+			/* a tree without the stat files: /proc/diskstats */
+			ds_line(ctx, io, dev);
+			for (int i = 0; i < io->cur.ds.n; i++) {
+				const struct ptk_disk *p = &io->cur.ds.d[i];
+				struct iodev *d;
+				if (p->is_partition && part_of(p->name, dev) &&
+				    (d = dev_add(io, p->name, T_PART)))
+					dev_set(d, p, F_PROC, NULL);
+			}
+		}
 	}
-	*tab = (struct ptk_table){ "devices", io->cols, io->ncols };
-	return tab;
 }
 
-/* One device row in the visible columns, from the disk activity's row r (NULL: none). */
-static void dev_vals(const struct io *io, const struct ptk_row *r, const char *name,
-		     struct ptk_val *v, double *util)
+/* A named partition: its stat file under the whole device that holds it in sysfs (the
+ * device's /sys/dev/block/MAJ:MIN/stat), or under -f's DIR; in a tree without the stat
+ * files, its /proc/diskstats line. */
+static int read_part(struct ptk_ctx *ctx, struct io *io, struct iodev *d)
 {
-	const struct ptk_activity *act = &ptk_activities[PTK_ACT_DISK];
+	char parent[64];
+	int r = -ENOENT;
 
-	*util = -1;
-	for (int c = 0; c < io->ncols; c++) {
-		const struct io_col *l = io->layout[c];
-		struct ptk_val x = r ? r->v[ptk_act_col(act, l->m)] : PTK_NA;
+	if ((!io->alt || io->alt_plus) &&
+	    ptk_sysblock_parent(io->sysroot, d->name, parent, sizeof(parent)) == 0)
+		r = read_stat(io, io->sysroot, parent, d->name);
+	if (io->alt && r && ptk_sysblock_parent(io->altroot, d->name, parent, sizeof(parent)) == 0)
+		r = read_stat(io, io->altroot, parent, d->name);
+	if (r && !io->sys_stats && (!io->alt || io->alt_plus)) {
+		const struct ptk_disk *k = ds_line(ctx, io, d->name);
+		if (k && k->is_partition) {
+			dev_set(d, k, F_PROC, NULL);
+			r = 0;
+		}
+	}
+	return r;
+}
 
-		if (l->m == PTK_M_DISK_DEV)
-			x = PTK_S(name);
-		else if (io->mb && l->mb_name && !x.na)
-			x = ptk_registry[l->m].type == PTK_V_U64 ? PTK_U(x.u / 1024) :
-								   PTK_F(x.f / 1024);
-		else if (l->m == PTK_M_DISK_UTIL && !x.na)
-			*util = x.f;
-		v[c] = x;
+/* Every whole device of a sysfs tree (ALL, or no device named). */
+static int read_all(struct ptk_ctx *ctx, struct io *io, const char *root, bool fallback)
+{
+	char **v;
+	int n = ptk_sysblock_devices(root, &v);
+
+	if (fallback && (n < 0 || !io->sys_stats)) {
+		if (n > 0)
+			ptk_names_free(v, n);
+		/* no sysfs at all: the whole devices of /proc/diskstats */
+		ds_line(ctx, io, "");
+		for (int i = 0; i < io->cur.ds.n; i++)
+			if (!io->cur.ds.d[i].is_partition)
+				read_whole(ctx, io, io->cur.ds.d[i].name);
+		return 0;
+	}
+	for (int i = 0; i < n; i++) {
+		char name[256];
+		snprintf(name, sizeof(name), "%s", v[i]);
+		ptk_sysblock_name(name);
+		read_stat(io, root, name, NULL);
+	}
+	if (n > 0)
+		ptk_names_free(v, n);
+	return n < 0 ? n : 0;
+}
+
+/* -p ALL: the lines of /proc/diskstats (and -f's DIR/diskstats), in their order. */
+static int read_diskstats(struct ptk_ctx *ctx, struct io *io, const char *path, int from)
+{
+	struct ptk_diskstats ds = { 0 };
+	ssize_t n = ptk_read_buf_at(AT_FDCWD, path, &io->buf);
+
+	if (n < 0)
+		return n;
+	ptk_diskstats_parse_all(io->buf.p, &ds);
+	for (int i = 0; i < ds.n; i++) {
+		struct iodev *d = dev_add(io, ds.d[i].name, T_DEV);
+		if (d)
+			dev_set(d, &ds.d[i], from, NULL);
+	}
+	ptk_diskstats_free(&ds);
+	return 0;
+}
+
+static int read_disks(struct ptk_ctx *ctx, struct io *io)
+{
+	char path[PATH_MAX];
+
+	for (int i = 0; i < io->n; i++) {
+		struct iodev *d = &io->d[i];
+		d->had = d->exist;
+		if (d->exist)
+			d->prev = d->cur;
+		d->exist = false;
+	}
+	io->ds_read = false;
+	set_roots(ctx, io);
+	io->sys_stats = ptk_src_is_live(&ctx->src) || sys_stats(io->sysroot);
+	if (io->everything) {
+		int r = -ENOENT;
+		if (!io->alt || io->alt_plus) {
+			ptk_src_path(&ctx->src, PTK_PROC, "diskstats", path, sizeof(path));
+			r = read_diskstats(ctx, io, path, F_PROC);
+		}
+		if (io->alt) {
+			snprintf(path, sizeof(path), "%.*s/diskstats", PATH_MAX - 16, io->altroot);
+			if (read_diskstats(ctx, io, path, F_ALT_PROC) == 0)
+				r = 0;
+		}
+		return r;
+	}
+	for (int i = 0; i < io->n; i++) {
+		struct iodev *d = &io->d[i];
+		char name[64];
+		if (d->exist || d->tp == T_GROUP)
+			continue;
+		memcpy(name, d->name, sizeof(name));
+		if (d->tp == T_PART) {
+			read_part(ctx, io, d);
+			continue;
+		}
+		bool parts = d->tp == T_PART_DEV;
+		read_whole(ctx, io, name);
+		if (parts)
+			read_partitions(ctx, io, name);
+	}
+	if (io->all_devices) {
+		if (!io->alt || io->alt_plus)
+			read_all(ctx, io, io->sysroot, true);
+		if (io->alt)
+			read_all(ctx, io, io->altroot, false);
+	}
+	return 0;
+}
+
+/* ---- computing a report --------------------------------------------------------------- */
+
+static u64 ios(const struct ptk_disk *k)
+{
+	return k->f[PTK_DK_RD_IOS] + k->f[PTK_DK_WR_IOS] + k->f[PTK_DK_DC_IOS] +
+	       k->f[PTK_DK_FL_IOS];
+}
+
+static bool same_ios(const struct ptk_disk *a, const struct ptk_disk *b)
+{
+	static const int f[] = { PTK_DK_RD_IOS, PTK_DK_WR_IOS, PTK_DK_DC_IOS, PTK_DK_FL_IOS };
+
+	for (size_t i = 0; i < ARRAY_SIZE(f); i++)
+		if (a->f[f[i]] != b->f[f[i]])
+			return false;
+	return true;
+}
+
+/* Name the fields that made values unknown. */
+static void warn_bad(struct ptk_ctx *ctx, const struct io *io, const struct iodev *d,
+		     const struct ptk_disk *base, unsigned bad, double itv)
+{
+	char file[PATH_MAX];
+
+	file_of(ctx, io, d, file, sizeof(file));
+	for (int f = 0; f < PTK_DK_NFIELDS; f++) {
+		const char *k = ptk_disk_fields[f].key;
+		if (!(bad & (1u << f)))
+			continue;
+		if (d->tp == T_GROUP)
+			ptk_warn("group%s: the sum of its devices' %s went back: its values are "
+				 "unknown this interval",
+				 d->name, k);
+		else if (d->cur.bad & (1u << f))
+			ptk_warn("%s: %s: field %s is not a number (or too large): its values are "
+				 "unknown",
+				 file, d->name, k);
+		else if (base && base->bad & (1u << f))
+			continue; /* said when the previous sample was read */
+		else if (f == PTK_DK_IO_TICKS && (!base || d->cur.f[f] >= base->f[f]))
+			ptk_warn("%s: %s: io_ticks grew by %llu ms in %.2f s: %%util unknown "
+				 "this interval",
+				 file, d->name,
+				 (unsigned long long)(d->cur.f[f] - (base ? base->f[f] : 0)), itv);
+		else
+			ptk_warn("%s: %s: %s went back from %llu to %llu while the device's other "
+				 "counters did not (it was not recreated): the values from it are "
+				 "unknown this interval",
+				 file, d->name, k, base ? (unsigned long long)base->f[f] : 0ull,
+				 (unsigned long long)d->cur.f[f]);
 	}
 }
 
-/* ---- one report ------------------------------------------------------------------------- */
+static void dev_row(struct ptk_ctx *ctx, struct io *io, struct iodev *d, bool since_boot,
+		    double itv, bool absent0)
+{
+	const struct ptk_disk *base = since_boot || !d->had ? NULL : &d->prev;
+	unsigned bad;
 
+	if (io->reboot) {
+		for (int i = 0; i < PTK_ROW_MAXCOLS; i++)
+			d->row.v[i] = PTK_NA;
+		return;
+	}
+	bad = ptk_act_disk_row(&d->row, base, &d->cur, itv, d->tp == T_GROUP ? d->members : 1,
+			       absent0);
+	if (!io->ext) /* the basic report shows requests and sectors only */
+		bad &= (1u << PTK_DK_RD_IOS) | (1u << PTK_DK_WR_IOS) | (1u << PTK_DK_DC_IOS) |
+		       (1u << PTK_DK_RD_SECTORS) | (1u << PTK_DK_WR_SECTORS) |
+		       (1u << PTK_DK_DC_SECTORS);
+	if (bad)
+		warn_bad(ctx, io, d, base, bad, itv);
+}
+
+/* Whether d is printed: sysstat's write_stats filters. */
+static bool dev_shown(const struct io *io, const struct iodev *d, bool since_boot)
+{
+	static const struct ptk_disk zero;
+	const struct ptk_disk *base = since_boot || !d->had ? &zero : &d->prev;
+
+	if (!io->unfiltered && !ios(&d->cur))
+		return false; /* never used */
+	if (io->zero_omit && same_ios(&d->cur, base))
+		return false; /* no activity this interval */
+	if (io->ext && d->cur.nfields == 4)
+		return false; /* an old partition line has no extended counters */
+	return true;
+}
+
+/* The groups' sums and every row of the report, with what is shown. */
+static void compute(struct ptk_ctx *ctx, struct io *io, bool since_boot, double itv, bool absent0)
+{
+	struct iodev *g = NULL;
+
+	for (int i = 0; i < io->n; i++) {
+		struct iodev *d = &io->d[i];
+		d->show = false;
+		if (d->tp == T_GROUP) {
+			memset(&d->cur, 0, sizeof(d->cur));
+			d->cur.nfields = PTK_DK_NFIELDS;
+			d->members = 0;
+			d->exist = true;
+			g = d;
+			continue;
+		}
+		if (!d->exist)
+			continue;
+		if (g) {
+			g->members++;
+			if (io->unfiltered || ios(&d->cur))
+				ptk_disk_sum(&g->cur, &d->cur, false);
+		}
+		if (io->group_only && g)
+			continue;
+		d->show = dev_shown(io, d, since_boot);
+		if (d->show)
+			dev_row(ctx, io, d, since_boot, itv, absent0);
+	}
+	for (int i = 0; i < io->n; i++) {
+		struct iodev *d = &io->d[i];
+		if (d->tp != T_GROUP)
+			continue;
+		d->show = dev_shown(io, d, since_boot);
+		if (d->show)
+			dev_row(ctx, io, d, since_boot, itv, absent0);
+	}
+}
+
+/* The order devices and groups are printed in: a group after its devices. */
+static int print_order(const struct io *io, int *order)
+{
+	int n = 0, g = -1;
+
+	for (int i = 0; i < io->n; i++) {
+		if (io->d[i].tp == T_GROUP) {
+			if (g >= 0)
+				order[n++] = g;
+			g = i;
+		} else {
+			order[n++] = i;
+		}
+	}
+	if (g >= 0)
+		order[n++] = g;
+	return n;
+}
+
+/* ---- text, as sysstat prints it ---------------------------------------------------------- */
+
+static const struct ptk_val *val(const struct iodev *d, enum ptk_mid m)
+{
+	static const struct ptk_val na = { .na = true };
+	int i = ptk_act_col(&ptk_activities[PTK_ACT_DISK], m);
+
+	return i < 0 ? &na : &d->row.v[i];
+}
+
+/* The value of column c in the report's unit: sectors to it, or kB; human (--human in text):
+ * kB. */
+static struct ptk_val in_unit(const struct io *io, const struct io_col *c, const struct ptk_val *v,
+			      struct ptk_metric *m, bool human)
+{
+	struct ptk_val x = *v;
+
+	*m = ptk_registry[c->m];
+	if (x.na)
+		return x;
+	if (c->kind == K_RATE) { /* kB/s from the activity */
+		x.f = human ? v->f : v->f * 2 / io->unit->sect;
+	} else if (c->kind == K_CNT) { /* sectors */
+		if (human) {
+			m->type = PTK_V_F64;
+			x.f = v->u / 2.0;
+		} else {
+			x.u = (u64)(v->u / io->unit->sect);
+		}
+	}
+	return x;
+}
+
+static void text_cell(struct io *io, const struct io_col *c, const struct iodev *d)
+{
+	struct ptk_metric m;
+	struct ptk_val x = in_unit(io, c, val(d, c->m), &m, io->human);
+	enum ptk_scell kind = c->kind == K_PCT ? PTK_SC_PCT : PTK_SC_VAL;
+	char human = c->kind == K_RATE || c->kind == K_CNT || c->kind == K_KB ? 'k' : 0;
+
+	ptk_scell(&io->fmt, kind, &m, c->width, human, &x);
+}
+
+static void text_header(struct io *io, int part)
+{
+	if (!io->pretty)
+		printf("%-13s", "Device");
+	for (int i = 0; i < io->ncols; i++)
+		if (!part || io->cols[i].part == part)
+			printf(" %*s", io->cols[i].width, io->titles[i]);
+	if (io->pretty)
+		printf(" Device");
+	putchar('\n');
+}
+
+static void text_row(struct io *io, const struct iodev *d, int part)
+{
+	if (!io->pretty) {
+		char name[300];
+		snprintf(name, sizeof(name), "%-13s", d->shown);
+		ptk_sstr(&io->fmt, PTK_SGR_ITEM, "", name, "");
+	}
+	for (int i = 0; i < io->ncols; i++)
+		if (!part || io->cols[i].part == part)
+			text_cell(io, &io->cols[i], d);
+	if (io->pretty)
+		ptk_sstr(&io->fmt, PTK_SGR_ITEM, " ", d->shown, "");
+	putchar('\n');
+}
+
+static void text_cpu(struct io *io, const struct ptk_row *r)
+{
+	const struct ptk_activity *act = &ptk_activities[PTK_ACT_CPU];
+
+	printf("avg-cpu:  %%user   %%nice %%system %%iowait  %%steal   %%idle\n       ");
+	for (int i = 0; i < C_N; i++) {
+		const struct ptk_metric *m = &ptk_registry[cpu_cols[i].m];
+		ptk_scell(&io->fmt, PTK_SC_PCT, m, 7, 0, &r->v[ptk_act_col(act, cpu_cols[i].m)]);
+	}
+	printf("\n\n");
+}
+
+/* The %util note: a non-rotational device near 100 % is not saturated. */
 #define LIE_UTIL_PCT 90.0
-
-static void report(struct ptk_ctx *ctx, struct io *io, bool since_boot, double itv)
+static void util_note(struct ptk_ctx *ctx, struct io *io, const int *order, int n,
+		      struct json_object *notes)
 {
-	static const struct ptk_act_opts disk_opts = { .partitions = true,
-						       .unused = true,
-						       .restart_zero = true };
+	char lie[512] = "", note[768];
+	size_t len = 0;
+
+	if (!io->ext)
+		return;
+	for (int k = 0; k < n; k++) {
+		const struct iodev *d = &io->d[order[k]];
+		const struct ptk_val *u = val(d, PTK_M_DISK_UTIL);
+		if (!d->show || d->tp == T_GROUP || u->na || u->f < LIE_UTIL_PCT ||
+		    ptk_disk_rotational_read(&ctx->src, d->name) != 0 ||
+		    len + strlen(d->shown) + 2 >= sizeof(lie))
+			continue;
+		len += snprintf(lie + len, sizeof(lie) - len, "%s%s", len ? ", " : "", d->shown);
+	}
+	if (!len)
+		return;
+	snprintf(note, sizeof(note),
+		 "note: %%util >= %.0f on %s (non-rotational) is not saturation: devices serving "
+		 "requests in parallel (NVMe/SSD/virtio) can do more at 100%%; read aqu-sz and "
+		 "r_await/w_await",
+		 LIE_UTIL_PCT, lie);
+	if (notes)
+		json_object_array_add(notes, json_object_new_string(note));
+	else
+		printf("%s\n", note);
+}
+
+static void stamp(struct ptk_ctx *ctx, const struct io *io, char *buf, size_t size)
+{
+	time_t t = (time_t)ptk_ctx_walltime(ctx);
+	struct tm tm;
+
+	buf[0] = '\0';
+	if (!localtime_r(&t, &tm))
+		return;
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-y2k"
+	strftime(buf, size, io->env.iso ? "%FT%T%z" : "%x %X", &tm);
+#pragma GCC diagnostic pop
+}
+
+static void text_report(struct ptk_ctx *ctx, struct io *io, const struct ptk_row *cpu,
+			const int *order, int n)
+{
+	char ts[64];
+
+	if (io->stamp) {
+		stamp(ctx, io, ts, sizeof(ts));
+		printf("%s\n", ts);
+	}
+	if (io->cpu)
+		text_cpu(io, cpu);
+	if (io->disk) {
+		/* -x --pretty: four parts, each with the device name at its end */
+		int parts = io->pretty && io->ext && !io->short_out && !io->compact ? 4 : 0;
+		for (int part = parts ? 1 : 0; part <= parts; part++) {
+			text_header(io, part);
+			for (int k = 0; k < n; k++)
+				if (io->d[order[k]].show)
+					text_row(io, &io->d[order[k]], part);
+			if (part && part < parts)
+				putchar('\n');
+		}
+		util_note(ctx, io, order, n, NULL);
+	}
+	printf("\n\n");
+}
+
+/* ---- -o JSON, sysstat's layout --------------------------------------------------------- */
+
+static void json_str(const char *s)
+{
+	struct json_object *o = json_object_new_string(s);
+
+	fputs(json_object_to_json_string_ext(o, JSON_C_TO_STRING_NOSLASHESCAPE), stdout);
+	json_object_put(o);
+}
+
+/* a number as sysstat's JSON has it: "%.2f", an integer, or null */
+static void json_num(const struct ptk_metric *m, const struct ptk_val *v)
+{
+	if (v->na)
+		fputs("null", stdout);
+	else if (m->type == PTK_V_U64)
+		printf("%llu", (unsigned long long)v->u);
+	else
+		printf("%.2f", v->f);
+}
+
+static void json_key(const char *title)
+{
+	putchar('"');
+	fputs(title[0] == '%' ? title + 1 : title, stdout);
+	fputs("\": ", stdout);
+}
+
+static void sjson_dev(struct io *io, const struct iodev *d)
+{
+	fputs("\t\t\t\t\t\t{\"disk_device\": ", stdout);
+	json_str(d->shown);
+	/* -x: sysstat's JSON order, not its text order */
+	bool reorder = io->ext && !io->short_out;
+
+	for (int k = 0; k < io->ncols; k++) {
+		int i = 0;
+		struct ptk_metric m;
+		if (reorder)
+			while (i < io->ncols - 1 && io->cols[i].m != x_json[k])
+				i++;
+		else
+			i = k;
+		struct ptk_val x = in_unit(io, &io->cols[i], val(d, io->cols[i].m), &m, false);
+		fputs(", ", stdout);
+		json_key(io->titles[i]);
+		json_num(&m, &x);
+	}
+	putchar('}');
+}
+
+static void sjson_report(struct ptk_ctx *ctx, struct io *io, const struct ptk_row *cpu,
+			 const int *order, int n)
+{
+	const struct ptk_activity *act = &ptk_activities[PTK_ACT_CPU];
+	char ts[64];
+	int rows = 0;
+
+	if (io->reports)
+		fputs(",\n", stdout);
+	fputs("\t\t\t\t{\n", stdout);
+	if (io->stamp) {
+		stamp(ctx, io, ts, sizeof(ts));
+		fputs("\t\t\t\t\t\"timestamp\": ", stdout);
+		json_str(ts);
+		fputs(",\n", stdout);
+	}
+	if (io->cpu) {
+		fputs("\t\t\t\t\t\"avg-cpu\":  {", stdout);
+		for (int i = 0; i < C_N; i++) {
+			const struct ptk_val *v = &cpu->v[ptk_act_col(act, cpu_cols[i].m)];
+			printf("%s\"%s\": ", i ? ", " : "", cpu_cols[i].json);
+			json_num(&ptk_registry[cpu_cols[i].m], v);
+		}
+		fputs(io->disk ? "},\n" : "}\n", stdout);
+	}
+	if (io->disk) {
+		fputs("\t\t\t\t\t\"disk\": [\n", stdout);
+		for (int k = 0; k < n; k++) {
+			if (!io->d[order[k]].show)
+				continue;
+			if (rows++)
+				fputs(",\n", stdout);
+			sjson_dev(io, &io->d[order[k]]);
+		}
+		fputs("\n\t\t\t\t\t]\n", stdout);
+	}
+	fputs("\t\t\t\t}", stdout);
+	fflush(stdout);
+}
+
+static void sjson_begin(struct ptk_ctx *ctx, struct io *io, int ncpu)
+{
+	struct ptk_host h;
+	char date[64];
+
+	ptk_ctx_host(ctx, &h);
+	ptk_sysstat_date(&io->env, (time_t)ptk_ctx_walltime(ctx), date, sizeof(date));
+	fputs("{\"sysstat\": {\n\t\"hosts\": [\n\t\t{\n\t\t\t\"nodename\": ", stdout);
+	json_str(h.host);
+	fputs(",\n\t\t\t\"sysname\": ", stdout);
+	json_str(h.sys);
+	fputs(",\n\t\t\t\"release\": ", stdout);
+	json_str(h.rel);
+	fputs(",\n\t\t\t\"machine\": ", stdout);
+	json_str(h.mach);
+	printf(",\n\t\t\t\"number-of-cpus\": %d,\n\t\t\t\"date\": ", ncpu);
+	json_str(date);
+	fputs(",\n\t\t\t\"statistics\": [\n", stdout);
+}
+
+static void sjson_end(struct io *io)
+{
+	fputs(io->reports ? "\n\t\t\t]\n\t\t}\n\t]\n}}\n" : "\t\t\t]\n\t\t}\n\t]\n}}\n", stdout);
+	fflush(stdout);
+}
+
+/* ---- --json: ptk's NDJSON ---------------------------------------------------------------- */
+
+static void ptk_json_report(struct ptk_ctx *ctx, struct io *io, const struct ptk_row *cpu,
+			    const int *order, int n, bool since_boot, double itv)
+{
+	const struct ptk_activity *act = &ptk_activities[PTK_ACT_CPU];
 	struct ptk_sink *s = &ctx->sink;
-	const struct ptk_snap *prev = since_boot ? NULL : &io->prev;
-	char lie[512] = "";
-	size_t lie_len = 0;
+	struct ptk_metric cols[1 + MAX_COLS], ccols[C_N];
+	struct ptk_val v[1 + MAX_COLS], cv[C_N];
+	struct ptk_table tab = { "devices", cols, 1 + io->ncols };
 
 	ptk_sink_begin(s);
 	ptk_sink_meta_f64(s, "time", ptk_ctx_walltime(ctx));
 	ptk_sink_meta_f64(s, "interval_s", itv);
 	ptk_sink_meta_bool(s, "since_boot", since_boot);
-	if (io->stamp && !ctx->json) {
-		time_t t = (time_t)ptk_ctx_walltime(ctx);
-		char buf[64], fmt[32];
-		struct tm tm;
-		localtime_r(&t, &tm);
-		snprintf(fmt, sizeof(fmt), "%s %s", nl_langinfo(D_FMT), nl_langinfo(T_FMT));
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-nonliteral"
-		strftime(buf, sizeof(buf), fmt, &tm); /* "%x %X", as sysstat */
-#pragma GCC diagnostic pop
-		printf("%s\n", buf);
-	}
-	if (io->show_cpu) {
-		const struct ptk_activity *act = &ptk_activities[PTK_ACT_CPU];
-		const struct ptk_table cpu_tab = { "avg_cpu", io->cpu_cols, C_N };
-		struct ptk_val v[C_N];
-
-		io->rows.n = 0;
-		act->rows(prev, &io->cur, itv, NULL, &io->rows); /* the "all" row */
-		for (int i = 0; i < C_N; i++)
-			v[i] = io->rows.r[0].v[ptk_act_col(act, cpu_layout[i].m)];
-		if (ctx->json) {
-			ptk_sink_meta_json(s, "avg_cpu", ptk_json_row(&cpu_tab, v));
-		} else {
-			/* sysstat's header is not aligned on its values: "avg-cpu:  %user   %nice" */
-			fputs("avg-cpu:", s->out);
-			for (int i = 0; i < C_N; i++)
-				fprintf(s->out, i ? " %7s" : " %6s", io->cpu_cols[i].name);
-			fputc('\n', s->out);
-			s->prefix_width = 7;
-			ptk_sink_table_begin(s, &cpu_tab, false, NULL);
-			ptk_sink_row(s, "", v);
-			ptk_sink_table_end(s);
-			s->prefix_width = 0;
-			fputc('\n', s->out);
+	if (io->cpu) {
+		struct ptk_table ct = { "avg_cpu", ccols, C_N };
+		for (int i = 0; i < C_N; i++) {
+			ccols[i] = ptk_registry[cpu_cols[i].m];
+			cv[i] = cpu->v[ptk_act_col(act, cpu_cols[i].m)];
 		}
+		ptk_sink_meta_json(s, "avg_cpu", ptk_json_row(&ct, cv));
 	}
-	if (io->show_dev) {
-		struct ptk_table tab;
-		struct ptk_val row[X_N];
-
-		io->rows.n = 0;
-		ptk_activities[PTK_ACT_DISK].rows(prev, &io->cur, itv, &disk_opts, &io->rows);
-		dev_table(io, &io->cur.ds, &tab);
-		ptk_sink_table_begin(s, &tab, true, NULL);
-		for (int i = 0; i < io->cur.ds.n; i++) {
-			const struct ptk_disk *n = &io->cur.ds.d[i], *o;
-			double util;
-
-			if (!wanted(io, n))
+	if (io->disk) {
+		cols[0] = ptk_registry[PTK_M_DISK_DEV];
+		for (int i = 0; i < io->ncols; i++)
+			cols[1 + i] = ptk_registry[io->cols[i].m];
+		ptk_sink_table_begin(s, &tab, false, NULL);
+		for (int k = 0; k < n; k++) {
+			const struct iodev *d = &io->d[order[k]];
+			if (!d->show)
 				continue;
-			if (!io->unfiltered && !ios(n))
-				continue; /* never used since boot */
-			o = since_boot ? NULL : ptk_diskstats_find(&io->prev.ds, n->name);
-			if (io->zero_omit && (since_boot ? !ios(n) : o && ios(o) == ios(n)))
-				continue;
-			dev_vals(io, ptk_rows_find(&io->rows, n->name), n->name, row, &util);
-			ptk_sink_row(s, NULL, row);
-			if (io->ext && util >= LIE_UTIL_PCT &&
-			    ptk_disk_rotational_read(&ctx->src, n->name) == 0 &&
-			    lie_len + strlen(n->name) + 2 < sizeof(lie))
-				lie_len += snprintf(lie + lie_len, sizeof(lie) - lie_len, "%s%s",
-						    lie_len ? ", " : "", n->name);
+			v[0] = PTK_S(d->tp == T_GROUP ? d->shown + 1 : d->shown);
+			for (int i = 0; i < io->ncols; i++)
+				v[1 + i] = *val(d, io->cols[i].m);
+			ptk_sink_row(s, NULL, v);
 		}
 		ptk_sink_table_end(s);
+		struct json_object *notes = json_object_new_array();
+		util_note(ctx, io, order, n, notes);
+		if (json_object_array_length(notes))
+			ptk_sink_meta_json(s, "notes", notes);
+		else
+			json_object_put(notes);
 	}
-	if (lie_len) {
-		char note[768];
-		snprintf(note, sizeof(note),
-			 "note: %%util >= %.0f on %s (non-rotational) is not saturation: devices "
-			 "serving requests in parallel (NVMe/SSD/virtio) can do more at 100%%; "
-			 "read aqu-sz and r_await/w_await",
-			 LIE_UTIL_PCT, lie);
-		if (ctx->json) {
-			struct json_object *a = json_object_new_array();
-			json_object_array_add(a, json_object_new_string(note));
-			ptk_sink_meta_json(s, "notes", a);
-		} else {
-			printf("%s\n", note);
-		}
-	}
-	if (!ctx->json)
-		fputs("\n\n", s->out);
 	ptk_sink_end(s);
+}
+
+/* ---- the loop ----------------------------------------------------------------------------- */
+
+static void report(struct ptk_ctx *ctx, struct io *io, bool since_boot, double itv)
+{
+	const struct ptk_activity *act = &ptk_activities[PTK_ACT_CPU];
+	int *order = xcalloc(io->n + 1, sizeof(int)), n;
+	struct ptk_row cpu;
+
+	io->rows.n = 0;
+	if (!io->reboot)
+		act->rows(since_boot ? NULL : &io->prev, &io->cur, itv, NULL, &io->rows);
+	if (io->rows.n)
+		cpu = io->rows.r[0];
+	else
+		cpu = *ptk_rows_add(&io->rows, "all"); /* every value na */
+	if (io->disk)
+		compute(ctx, io, since_boot, itv, !ctx->json);
+	n = print_order(io, order);
+	if (ctx->json)
+		ptk_json_report(ctx, io, &cpu, order, n, since_boot, itv);
+	else if (io->sjson)
+		sjson_report(ctx, io, &cpu, order, n);
+	else
+		text_report(ctx, io, &cpu, order, n);
+	io->reports++;
+	free(order);
 }
 
 static int read_sample(struct ptk_ctx *ctx, struct io *io)
 {
-	unsigned mask = io->show_dev ? PTK_SNAP_BIT(PTK_SNAP_DISKSTATS) : 0;
-	int r = ptk_snap_read(&ctx->src, &io->cur, mask);
+	int r = ptk_snap_read(&ctx->src, &io->cur, 0);
 
 	if (r) {
 		ptk_err("cannot read %s/stat: %s", ctx->src.procfs, strerror(-r));
 		return PTK_EXIT_RUNTIME;
 	}
-	if (io->show_dev && !ptk_snap_has(&io->cur, PTK_SNAP_DISKSTATS)) {
-		r = io->cur.err[PTK_SNAP_DISKSTATS];
-		ptk_err("cannot read %s/diskstats: %s", ctx->src.procfs, strerror(-r));
+	if (io->disk && (r = read_disks(ctx, io)) && io->everything) {
+		ptk_err("cannot read %s/diskstats: %s",
+			io->alt && !io->alt_plus ? io->altroot : ctx->src.procfs, strerror(-r));
 		return PTK_EXIT_RUNTIME;
 	}
 	return 0;
@@ -331,192 +1119,432 @@ static int read_sample(struct ptk_ctx *ctx, struct io *io)
 static int io_sample(struct ptk_ctx *ctx, void *arg, long i, double itv)
 {
 	struct io *io = arg;
+	struct ptk_snap t;
 	int r = read_sample(ctx, io);
 
 	if (r)
 		return r;
-	if (i > 0)
+	for (int k = 0; i == 0 && k < io->n; k++) {
+		const char *in = io->everything ? "diskstats" : "block";
+		if (io->d[k].named && !io->d[k].exist)
+			ptk_warn("no block device %s (in %s/%s%s%s%s%s)", io->d[k].name,
+				 io->everything ? ctx->src.procfs : io->sysroot, in,
+				 io->alt ? " or " : "", io->alt ? io->altroot : "",
+				 io->alt ? "/" : "", io->alt ? in : "");
+	}
+	if (i > 0 && io->cur.up.up_s < io->prev.up.up_s) {
+		/* the uptime went back: a boot in between (another machine's tree): how long
+		 * the interval was and what the counters did in it are unknown */
+		ptk_warn("%s/uptime: %.2f s, below the previous sample's %.2f s: the machine "
+			 "booted in between; this interval's values are unknown",
+			 ctx->src.procfs, io->cur.up.up_s, io->prev.up.up_s);
+		io->reboot = true;
+		report(ctx, io, false, itv);
+		io->reboot = false;
+	} else if (i > 0)
 		report(ctx, io, false, itv);
 	else if (!io->skip_first)
 		report(ctx, io, true, io->cur.up.up_s);
-	else if (!ctx->json)
-		fputc('\n', stdout); /* sysstat still ends the skipped report */
-	swap_samples(io);
+	else
+		compute(ctx, io, true, io->cur.up.up_s, !ctx->json); /* the groups' first sums */
+	t = io->prev;
+	io->prev = io->cur;
+	io->cur = t;
 	return 0;
 }
 
-/* sysstat's banner, then a blank line; the CPU count as iostat's get_cpu_nr: the highest of
- * /proc/stat, the present and the online lists. */
-static void banner(struct ptk_ctx *ctx, const struct ptk_stat *st)
+/* iostat's CPU count (sysstat's get_cpu_nr): the cpuN entries of /sys/devices/system/cpu,
+ * else the cpuN lines of /proc/stat. */
+static int cpu_count(struct ptk_ctx *ctx, const struct ptk_stat *st)
 {
-	char buf[4096];
-	int ncpu = st->ncpu;
-	bool *mask = xcalloc(8192, sizeof(bool));
+	char path[PATH_MAX];
+	struct dirent *e;
+	int n = 0;
+	DIR *d;
 
-	if (ptk_src_read(&ctx->src, PTK_SYS, "devices/system/cpu/present", buf, sizeof(buf)) > 0)
-		ncpu = MAX(ncpu, ptk_parse_cpulist(buf, mask, 8192));
-	ncpu = MAX(ncpu, ptk_cpu_online_read(&ctx->src, mask, 8192));
-	free(mask);
-	ptk_ctx_banner(ctx, ncpu);
-	putchar('\n');
+	if (ptk_src_path(&ctx->src, PTK_SYS, "devices/system/cpu", path, sizeof(path)) ||
+	    !(d = opendir(path)))
+		return st->ncpu;
+	while ((e = readdir(d)))
+		if (!strncmp(e->d_name, "cpu", 3) && e->d_name[3] && ptk_is_digits(e->d_name + 3))
+			n++;
+	closedir(d);
+	return n ? n : st->ncpu;
 }
 
-static void add_dev(struct io *io, const char *name, bool part)
-{
-	if (!strncmp(name, "/dev/", 5))
-		name += 5;
-	for (int i = 0; i < io->ndevs; i++) {
-		if (!strcmp(io->devs[i], name)) {
-			io->devs_part[i] |= part;
-			return;
-		}
-	}
-	io->devs = xrealloc(io->devs, (io->ndevs + 1) * sizeof(*io->devs));
-	io->devs_part = xrealloc(io->devs_part, (io->ndevs + 1) * sizeof(*io->devs_part));
-	io->devs[io->ndevs] = xstrdup(name);
-	io->devs_part[io->ndevs++] = part;
-}
+/* ---- options -------------------------------------------------------------------------------- */
 
 static bool is_number(const char *s)
 {
-	return *s && strspn(s, "0123456789.") == strlen(s);
+	return *s && strspn(s, "0123456789.") == strlen(s) && strchr(s, '.') == strrchr(s, '.');
 }
 
-enum { OPT_PARTS = 0x2000 };
+static void arg_add(struct io *io, const char *name, enum dev_type tp)
+{
+	io->args = xrealloc(io->args, (io->nargs + 1) * sizeof(*io->args));
+	io->args[io->nargs++] = (struct arg_dev){ name, tp, io->persist != NULL };
+}
+
+/* A device of the command line as a kernel name: "/dev/NAME" (a link there: what it links
+ * to), a persistent name after -j, a device-mapper name; else as given. */
+static void arg_name(const struct io *io, const struct arg_dev *a, char *buf, size_t size)
+{
+	const char *s = a->name;
+	char t[256];
+
+	if (!strncmp(s, "/dev/", 5)) {
+		s += 5;
+		if (ptk_dev_link(io->devroot, s, t, sizeof(t)) == 0) {
+			snprintf(buf, size, "%s", t);
+			return;
+		}
+	}
+	snprintf(buf, size, "%s", s);
+	if (a->persist && io->persist) {
+		char rel[PATH_MAX];
+		snprintf(rel, sizeof(rel), "disk/by-%s/%s", io->persist, s);
+		if (!strchr(s, '/') && ptk_dev_link(io->devroot, rel, t, sizeof(t)) == 0) {
+			snprintf(buf, size, "%s", t);
+			return;
+		}
+	}
+	if (!ptk_sysblock_is_device(io->sysroot, buf) && !strchr(s, '/')) {
+		char rel[PATH_MAX];
+		snprintf(rel, sizeof(rel), "mapper/%s", s);
+		if (ptk_dev_link(io->devroot, rel, t, sizeof(t)) == 0)
+			snprintf(buf, size, "%s", t);
+	}
+}
+
+/* "--name=value" or "--name value": the value, or NULL */
+static const char *long_arg(int argc, char **argv, int *i, const char *name)
+{
+	size_t n = strlen(name);
+
+	if (strncmp(argv[*i], name, n))
+		return NULL;
+	if (argv[*i][n] == '=')
+		return argv[*i] + n + 1;
+	if (argv[*i][n] || *i + 1 >= argc)
+		return NULL;
+	return argv[++*i];
+}
+
+enum { OPT_OK = 0, OPT_EXIT = -1 };
+
+/* Parse sysstat's command line. Returns OPT_OK, OPT_EXIT (-V, --help: rc set) or rc. */
+static int parse(struct ptk_ctx *ctx, struct io *io, int argc, char **argv, double *interval,
+		 long *count, bool *has_itv, int *rc)
+{
+	bool report_set = false, kb = false;
+	int nnum = 0;
+	char *persist_type = NULL;
+	char *nums[2];
+
+	for (int i = 1; i < argc; i++) {
+		char *a = argv[i];
+		const char *v;
+
+		if (!strcmp(a, "-p")) {
+			if (i + 1 < argc && !ptk_is_digits(argv[i + 1]) && argv[i + 1][0] != '-' &&
+			    !is_number(argv[i + 1])) {
+				char *save = NULL;
+				io->unfiltered = true;
+				for (char *t = strtok_r(argv[++i], ",", &save); t;
+				     t = strtok_r(NULL, ",", &save)) {
+					if (!strcmp(t, "ALL"))
+						io->everything = true;
+					else
+						arg_add(io, t, T_PART_DEV);
+				}
+			} else {
+				io->everything = true;
+			}
+		} else if (!strcmp(a, "-g")) {
+			if (i + 1 >= argc)
+				return ptk_usage_error(ctx, "option '-g' needs a group name");
+			char *g = xmalloc(strlen(argv[i + 1]) + 2);
+			sprintf(g, " %s", argv[++i]);
+			if (strlen(g) >= sizeof(((struct iodev *)0)->name))
+				g[sizeof(((struct iodev *)0)->name) - 1] = '\0';
+			io->groups = true;
+			arg_add(io, g, T_GROUP);
+		} else if (!strcmp(a, "--human")) {
+			io->human = true;
+		} else if (!strcmp(a, "--pretty")) {
+			io->pretty = true;
+		} else if (!strcmp(a, "--compact")) {
+			io->compact = true;
+		} else if (!strncmp(a, "--dec=", 6)) {
+			if (strlen(a) != 7 || a[6] < '0' || a[6] > '2')
+				return ptk_usage_error(ctx, "option '--dec': '%s' is not 0, 1 or 2",
+						       a + 6);
+			io->fmt.dec = a[6] - '0';
+		} else if (!strcmp(a, "-f") || !strcmp(a, "+f")) {
+			if (i + 1 >= argc)
+				return ptk_usage_error(ctx, "option '%s' needs a directory", a);
+			if (io->alt)
+				return ptk_usage_error(ctx, "option '%s': only one -f or +f", a);
+			io->alt_plus = a[0] == '+';
+			io->alt = argv[++i];
+			if (!is_dir(io->alt))
+				return ptk_usage_error(ctx, "option '%s': %s is not a directory", a,
+						       io->alt);
+		} else if (!strcmp(a, "-j")) {
+			if (i + 1 >= argc)
+				return ptk_usage_error(ctx,
+						       "option '-j' needs a type of persistent "
+						       "name (ID, LABEL, PATH, UUID, ...)");
+			persist_type = xstrdup(argv[++i]);
+			for (char *c = persist_type; *c; c++)
+				*c = *c >= 'A' && *c <= 'Z' ? *c - 'A' + 'a' : *c;
+			free((char *)io->persist);
+			io->persist = persist_type;
+			io->pretty = true; /* persistent names are long */
+		} else if (!strcmp(a, "-o")) {
+			if (i + 1 >= argc || strcmp(argv[i + 1], "JSON"))
+				return ptk_usage_error(ctx, "option '-o' takes JSON, not '%s'",
+						       i + 1 < argc ? argv[i + 1] : "");
+			io->sjson = true;
+			i++;
+		} else if (!strcmp(a, "--json")) {
+			ctx->json = true;
+		} else if (!strcmp(a, "--help")) {
+			fputs(usage, stdout);
+			*rc = PTK_EXIT_OK;
+			return OPT_EXIT;
+		} else if ((v = long_arg(argc, argv, &i, "--procfs"))) {
+			ctx->procfs = v;
+		} else if ((v = long_arg(argc, argv, &i, "--sysfs"))) {
+			ctx->sysfs = v;
+		} else if ((v = long_arg(argc, argv, &i, "--devfs"))) {
+			io->devfs = v;
+		} else if (!strcmp(a, "--procfs") || !strcmp(a, "--sysfs") ||
+			   !strcmp(a, "--devfs")) {
+			return ptk_usage_error(ctx, "option '%s' needs a directory", a);
+		} else if (!strncmp(a, "--", 2)) {
+			return ptk_usage_error(ctx, "unknown option '%.*s'", (int)strcspn(a, "="),
+					       a);
+		} else if (a[0] == '-' && a[1]) {
+			for (const char *c = a + 1; *c; c++) {
+				switch (*c) {
+				case 'c':
+					io->cpu = report_set = true;
+					break;
+				case 'd':
+					io->disk = report_set = true;
+					break;
+				case 'H':
+					io->group_only = true;
+					break;
+				case 'h':
+					io->pretty = io->human = true;
+					break;
+				case 'k':
+				case 'm':
+				case 'G':
+					if (io->unit && io->unit != (*c == 'k' ? &u_kb :
+								     *c == 'm' ? &u_mb :
+										 &u_gb))
+						return ptk_usage_error(
+							ctx,
+							"-k, -m and -G cannot be used together");
+					io->unit = *c == 'k' ? &u_kb : *c == 'm' ? &u_mb : &u_gb;
+					kb = true;
+					break;
+				case 'N':
+					io->devmap = true;
+					break;
+				case 'p':
+					io->everything = true; /* grouped: no argument */
+					break;
+				case 's':
+					io->short_out = true;
+					break;
+				case 't':
+					io->stamp = true;
+					break;
+				case 'V':
+					ptk_sysstat_version(stdout, io_env, ARRAY_SIZE(io_env));
+					*rc = PTK_EXIT_OK;
+					return OPT_EXIT;
+				case 'x':
+					io->ext = true;
+					break;
+				case 'y':
+					io->skip_first = true;
+					break;
+				case 'z':
+					io->zero_omit = true;
+					break;
+				default:
+					return ptk_usage_error(ctx, "unknown option '-%c'", *c);
+				}
+			}
+		} else if (!strcmp(a, "-")) {
+			continue; /* sysstat takes it as no option */
+		} else if (!is_number(a)) {
+			io->unfiltered = true;
+			if (strcmp(a, "ALL"))
+				arg_add(io, a, T_DEV);
+			else
+				io->all_devices = true;
+		} else {
+			if (nnum == 2)
+				return ptk_usage_error(ctx,
+						       "too many numbers: '%s' after interval "
+						       "and count",
+						       a);
+			nums[nnum++] = a;
+		}
+	}
+	*has_itv = false;
+	if (nnum >= 1) {
+		if (ptk_parse_double(nums[0], interval) || *interval > PTK_MAX_INTERVAL_S ||
+		    (*interval > 0 && *interval < PTK_MIN_INTERVAL_S))
+			return ptk_usage_error(ctx, "invalid interval '%s' (0, or %.2g to %.0f s)",
+					       nums[0], PTK_MIN_INTERVAL_S, PTK_MAX_INTERVAL_S);
+		*has_itv = *interval > 0;
+	}
+	*count = *has_itv ? -1 : 1;
+	if (nnum == 2) {
+		u64 c;
+		if (ptk_parse_u64(nums[1], &c) || c < 1 || c > (u64)1 << 40)
+			return ptk_usage_error(ctx, "invalid count '%s' (1 or more)", nums[1]);
+		if (!*has_itv)
+			return ptk_usage_error(ctx, "a count needs an interval above 0");
+		*count = c;
+	}
+	(void)kb;
+	if (!report_set)
+		io->cpu = io->disk = true;
+	if (io->everything || io->ext || io->unfiltered)
+		io->disk = true;
+	if (!io->unfiltered)
+		io->all_devices = true;
+	if (io->group_only && !io->groups)
+		return ptk_usage_error(ctx, "option '-H' needs a group (-g NAME)");
+	if (!io->unit)
+		io->unit = io->env.posix ? (io->ext ? &u_sec : &u_blk) : &u_kb;
+	return OPT_OK;
+}
+
+static void set_columns(struct io *io)
+{
+	io->cols = io->ext ? (io->short_out ? xs_cols : x_cols) : io->short_out ? bs_cols : b_cols;
+	io->ncols = io->ext	  ? (io->short_out ? ARRAY_SIZE(xs_cols) : ARRAY_SIZE(x_cols)) :
+		    io->short_out ? ARRAY_SIZE(bs_cols) :
+				    ARRAY_SIZE(b_cols);
+	for (int i = 0; i < io->ncols; i++) {
+		const struct io_col *c = &io->cols[i];
+		if (c->title) {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+			snprintf(io->titles[i], sizeof(io->titles[i]), c->title, io->unit->name);
+#pragma GCC diagnostic pop
+		} else {
+			snprintf(io->titles[i], sizeof(io->titles[i]), "%s",
+				 ptk_registry[c->m].name);
+		}
+	}
+}
 
 int cmd_iostat(struct ptk_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = { { "partitions", required_argument, NULL, OPT_PARTS },
-					      PTK_COMMON_OPTS,
-					      { 0 } };
-	struct io io = { 0 };
-	bool has_itv, report_set = false, kb = false;
-	double interval = 1;
-	long count = -1;
-	int c, r, rc = 0, nargs = 0, nnum = 0;
-	char **args = xcalloc(argc + 1, sizeof(char *)), **nums;
+	struct io io = { .fmt = { .dec = -1 } };
+	double interval = 0;
+	long count = 1;
+	bool has_itv = false;
+	int rc = 0, r;
 
-	/* sysstat's "-p [dev,...|ALL]": the argument is separate and optional; it is taken when
-	 * the next word is not a number and not an option. Rewrite it as --partitions=ARG. */
-	for (int i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "-p") && i + 1 < argc && argv[i + 1][0] != '-' &&
-		    !is_number(argv[i + 1])) {
-			if (asprintf(&args[nargs], "--partitions=%s", argv[++i]) < 0)
-				abort();
-		} else {
-			args[nargs] = xstrdup(argv[i]);
-		}
-		nargs++;
-	}
-	while ((c = getopt_long(nargs, args, "xdckmpyzt", opts, NULL)) != -1) {
-		switch (c) {
-		case 'x':
-			io.ext = true;
-			break;
-		case 'd':
-			io.show_dev = report_set = true;
-			break;
-		case 'c':
-			io.show_cpu = report_set = true;
-			break;
-		case 'k':
-		case 'm':
-			if ((c == 'k' && io.mb) || (c == 'm' && kb)) {
-				rc = ptk_usage_error(ctx, "-k and -m cannot be used together");
-				goto out;
-			}
-			io.mb = c == 'm';
-			kb = c == 'k';
-			break;
-		case 'p':
-			io.part_all = true;
-			break;
-		case OPT_PARTS: {
-			char *save = NULL;
-			io.unfiltered = true;
-			for (char *t = strtok_r(optarg, ",", &save); t;
-			     t = strtok_r(NULL, ",", &save)) {
-				if (!strcmp(t, "ALL"))
-					io.part_all = true;
-				else
-					add_dev(&io, t, true);
-			}
-			break;
-		}
-		case 'y':
-			io.skip_first = true;
-			break;
-		case 'z':
-			io.zero_omit = true;
-			break;
-		case 't':
-			io.stamp = true;
-			break;
-		default:
-			r = ptk_common_opt(ctx, c, optarg);
-			if (r == 1) {
-				fputs(usage, stdout);
-				goto out;
-			}
-			if (r < 0) {
-				rc = ptk_usage_error(ctx, "unknown option");
-				goto out;
-			}
-		}
-	}
-	/* Operands: device names (or ALL) and then-or-interleaved "interval [count]". */
-	nums = xcalloc(nargs + 1, sizeof(char *));
-	for (int i = optind; i < nargs; i++) {
-		if (is_number(args[i]) || args[i][0] == '-') {
-			nums[nnum++] = args[i];
-		} else {
-			io.unfiltered = true;
-			if (strcmp(args[i], "ALL"))
-				add_dev(&io, args[i], false);
-		}
-	}
-	optind = 0;
-	rc = ptk_parse_interval_count(ctx, nnum, nums, &interval, &count, &has_itv);
-	free(nums);
-	if (rc)
+	ptk_sysenv_read(&io.env);
+	r = parse(ctx, &io, argc, argv, &interval, &count, &has_itv, &rc);
+	if (r != OPT_OK) {
+		if (r != OPT_EXIT)
+			rc = r;
 		goto out;
-	if (io.part_all) {
-		for (int i = 0; i < io.ndevs; i++)
-			free(io.devs[i]);
-		io.ndevs = 0; /* "-p ALL" ignores the device list, as sysstat */
 	}
-	if (!report_set)
-		io.show_cpu = io.show_dev = true;
-	if (io.ext || io.part_all || io.unfiltered)
-		io.show_dev = true;
+	io.fmt.f = stdout;
+	io.fmt.env = &io.env;
+	io.fmt.human = io.human;
+	set_columns(&io);
+	/* the loop's count is of intervals after the first sample */
 	if (!has_itv) {
 		count = 0;
 		io.skip_first = false;
 	} else if (count > 0 && !io.skip_first) {
-		count--; /* the since-boot report is one of the count */
+		count--;
 	}
 	if ((rc = ptk_ctx_ready(ctx)))
 		goto out;
-	for (int i = 0; i < C_N; i++)
-		io.cpu_cols[i] = io_metric(&cpu_layout[i], false);
-	if (!ctx->json) {
-		if ((rc = read_sample(ctx, &io)))
-			goto out;
-		banner(ctx, &io.cur.st);
+	/* another machine's tree: its /dev is not this one's */
+	if (!io.devfs && ptk_src_is_live(&ctx->src))
+		io.devfs = "/dev";
+	if (io.devfs && !is_dir(io.devfs)) {
+		rc = ptk_usage_error(ctx, "option '--devfs': %s is not a directory", io.devfs);
+		goto out;
+	}
+	io.alt_replay = io.alt && numbered(io.alt);
+	io.dev_replay = io.devfs && numbered(io.devfs);
+	set_roots(ctx, &io);
+	if (io.persist && (!io.devfs || !ptk_persist_type_ok(io.devroot, io.persist))) {
+		if (io.devfs)
+			rc = ptk_usage_error(ctx,
+					     "option '-j': no %s/disk/by-%s: not a type of "
+					     "persistent name here",
+					     io.devroot, io.persist);
+		else
+			rc = ptk_usage_error(ctx, "option '-j' on another machine's tree needs "
+						  "its /dev (--devfs DIR)");
+		goto out;
+	}
+	for (int i = 0; i < io.nargs; i++) {
+		char name[256];
+		if (io.args[i].tp == T_GROUP) {
+			dev_add(&io, io.args[i].name, T_GROUP);
+			continue;
+		}
+		arg_name(&io, &io.args[i], name, sizeof(name));
+		struct iodev *d = dev_add(&io, name, io.args[i].tp);
+		if (d)
+			d->named = true;
+		else
+			ptk_warn("device name too long, left out: %s", name);
+	}
+	for (int i = 0; i < io.n; i++)
+		io.d[i].exist = false; /* read by the first sample */
+	struct ptk_stat st = { 0 };
+	if ((r = ptk_stat_read(&ctx->src, &st))) {
+		ptk_err("cannot read %s/stat: %s", ctx->src.procfs, strerror(-r));
+		rc = PTK_EXIT_RUNTIME;
+		goto out;
+	}
+	int ncpu = cpu_count(ctx, &st);
+	ptk_stat_free(&st);
+	if (io.sjson && !ctx->json) {
+		sjson_begin(ctx, &io, ncpu);
+	} else if (!ctx->json) {
+		struct ptk_host h;
+		ptk_ctx_host(ctx, &h);
+		ptk_sysstat_banner(stdout, h.sys, h.rel, h.host, h.mach, ncpu,
+				   (time_t)ptk_ctx_walltime(ctx), false, io.env.iso);
+		putchar('\n');
 	}
 	r = ptk_loop(ctx, interval, count, io_sample, &io);
 	if (r > 0)
 		rc = r;
+	if (io.sjson && !ctx->json)
+		sjson_end(&io);
 out:
-	for (int i = 0; i < nargs; i++)
-		free(args[i]);
-	free(args);
-	for (int i = 0; i < io.ndevs; i++)
-		free(io.devs[i]);
-	free(io.devs);
-	free(io.devs_part);
+	for (int i = 0; i < io.nargs; i++)
+		if (io.args[i].tp == T_GROUP)
+			free((char *)io.args[i].name);
+	free(io.args);
+	free((char *)io.persist);
+	free(io.d);
 	ptk_snap_free(&io.prev);
 	ptk_snap_free(&io.cur);
 	ptk_rows_free(&io.rows);
+	ptk_buf_free(&io.buf);
 	return rc;
 }

@@ -109,6 +109,19 @@ def json_layout_ok(text):
 
 
 # ---- running one case ---------------------------------------------------------------------
+def replay_dir(tmp, roots, sub):
+    """A replay of each root's sub ("proc", "my_stats"): DIR/k is roots[k]/sub. None when the
+    first root has no such directory."""
+    if not os.path.isdir(os.path.join(TREES, roots[0], sub)):
+        return None
+    d = os.path.join(tmp, "r-" + sub.replace("/", "_"))
+    os.makedirs(d)
+    for k, r in enumerate(roots):
+        if os.path.isdir(os.path.join(TREES, r, sub)):
+            os.symlink(os.path.join(TREES, r, sub), os.path.join(d, str(k)))
+    return d
+
+
 def replay_dirs(tmp, roots):
     pdir, sdir = os.path.join(tmp, "proc"), os.path.join(tmp, "sys")
     os.makedirs(pdir)
@@ -120,19 +133,30 @@ def replay_dirs(tmp, roots):
     return pdir, sdir
 
 
+def tree_arg(tmp, roots, a):
+    """sysstat's tests name files of its current root as tests/root/X (a link to rootN that
+    moves on at each interval): ours is a replay of X (k/ is roots[k]/X), or a path that does
+    not exist when the trees have no X."""
+    if not a.startswith("tests/root/"):
+        return a
+    sub = a[len("tests/root/"):]
+    return replay_dir(tmp, roots, sub) or os.path.join(tmp, "absent", sub)
+
+
 def run_case(c):
     tmp = tempfile.mkdtemp(prefix="ptk-sysstat-")
     try:
         pdir, sdir = replay_dirs(tmp, c["roots"])
-        args = [a for a in c["args"] if a != "--getenv"]
-        # sysstat's tests name files under tests/root (its tree): ours is the replay
-        args = [a.replace("tests/root", pdir + "/0") for a in args]
+        args = [tree_arg(tmp, c["roots"], a) for a in c["args"] if a != "--getenv"]
+        # iostat -N and -j read the trees' /dev (device-mapper and persistent names)
+        ddir = replay_dir(tmp, c["roots"], "dev") if c["tool"] == "iostat" else None
         env = dict(os.environ)
         for k in ("S_TIME_FORMAT", "POSIXLY_CORRECT", "S_COLORS", "S_COLORS_SGR", "TZ", "LC_ALL"):
             env.pop(k, None)
         env.update(c.get("env", {}))
         env.setdefault("TZ", "GMT")
-        cmd = [PTK, c["tool"], "--procfs", pdir, "--sysfs", sdir] + args
+        cmd = [PTK, c["tool"], "--procfs", pdir, "--sysfs", sdir] + \
+            (["--devfs", ddir] if ddir else []) + args
         try:
             p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                timeout=60, cwd=tmp)
