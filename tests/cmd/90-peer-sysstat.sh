@@ -5,7 +5,7 @@
 # SYSSTAT_TOOLS: the tools whose cases run (space-separated); the others are still being
 # brought in line and join the list as they pass.
 . "$(dirname "$0")/lib.sh"
-SYSSTAT_TOOLS=${SYSSTAT_TOOLS:-"pidstat"}
+SYSSTAT_TOOLS=${SYSSTAT_TOOLS:-"pidstat iostat"}
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
 if [ -n "${PTK_PEERS:-}" ]; then
 	PEERS=$PTK_PEERS
