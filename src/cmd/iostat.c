@@ -1236,7 +1236,7 @@ enum { OPT_OK = 0, OPT_EXIT = -1 };
 static int parse(struct ptk_ctx *ctx, struct io *io, int argc, char **argv, double *interval,
 		 long *count, bool *has_itv, int *rc)
 {
-	bool report_set = false, kb = false;
+	bool report_set = false;
 	int nnum = 0;
 	char *persist_type = NULL;
 	char *nums[2];
@@ -1348,9 +1348,12 @@ static int parse(struct ptk_ctx *ctx, struct io *io, int argc, char **argv, doub
 										 &u_gb))
 						return ptk_usage_error(
 							ctx,
-							"-k, -m and -G cannot be used together");
+							"options '-%c' and '-%c' cannot be used together",
+							io->unit == &u_kb ? 'k' :
+							io->unit == &u_mb ? 'm' :
+									    'G',
+							*c);
 					io->unit = *c == 'k' ? &u_kb : *c == 'm' ? &u_mb : &u_gb;
-					kb = true;
 					break;
 				case 'N':
 					io->devmap = true;
@@ -1415,7 +1418,6 @@ static int parse(struct ptk_ctx *ctx, struct io *io, int argc, char **argv, doub
 			return ptk_usage_error(ctx, "a count needs an interval above 0");
 		*count = c;
 	}
-	(void)kb;
 	if (!report_set)
 		io->cpu = io->disk = true;
 	if (io->everything || io->ext || io->unfiltered)

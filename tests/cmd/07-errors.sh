@@ -140,3 +140,30 @@ for cmd in "offcputime 1e30" "offcputime 0" "offcputime nan"; do
 	check_all "$cmd: exit 2, 'invalid duration' ($(head -c 80 "$TMP/du.err"))" \
 		'[ "$rc" = 2 ] && grep -q "invalid duration" "$TMP/du.err" && [ ! -s "$TMP/du.out" ]'
 done
+
+# iostat's usage errors name the option and what was wrong: each was "unknown option" without
+# naming it, and +f DIR ran, taking +f and DIR for devices
+while IFS='|' read -r args want; do
+	run io "$PTK" iostat $args
+	check_all "iostat $args: exit 2, one line saying $want, nothing on stdout" \
+		'[ "$rc" = 2 ] && [ "$(lines "$TMP/io.err")" = 1 ] && grep -qF -- "$want" "$TMP/io.err" && [ ! -s "$TMP/io.out" ]'
+done <<'CASES'
+-Q|unknown option '-Q'
+-xQz|unknown option '-Q'
+--bogus=1|unknown option '--bogus'
+--dec=A|option '--dec': 'A' is not 0, 1 or 2
+-j FOObar|no /dev/disk/by-foobar
++f /nonexistent/dir|option '+f': /nonexistent/dir is not a directory
+-H|option '-H' needs a group
+-k -m|options '-k' and '-m' cannot be used together
+-mG|options '-m' and '-G' cannot be used together
+-o XML|option '-o' takes JSON, not 'XML'
+2 0|invalid count '0'
+0 5|a count needs an interval above 0
+1 2 3|too many numbers: '3'
+-g|option '-g' needs a group name
+CASES
+# a device that is not there: the header alone, as sysstat, and a warning naming it
+run io "$PTK" iostat -d nosuchdev0
+check_all "iostat -d nosuchdev0: exit 0, a warning 'no block device nosuchdev0'" \
+	'[ "$rc" = 0 ] && grep -q "warning: no block device nosuchdev0" "$TMP/io.err" && grep -q "^Device" "$TMP/io.out"'
