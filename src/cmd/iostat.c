@@ -1026,6 +1026,15 @@ static void sjson_end(struct io *io)
 
 /* ---- --json: ptk's NDJSON ---------------------------------------------------------------- */
 
+/* --json: the counts of the interval in kB (kb_read ...), as the text's default unit */
+static enum ptk_mid json_mid(enum ptk_mid m)
+{
+	return m == PTK_M_DISK_RSECT ? PTK_M_DISK_RKB :
+	       m == PTK_M_DISK_WSECT ? PTK_M_DISK_WKB :
+	       m == PTK_M_DISK_DSECT ? PTK_M_DISK_DKB :
+				       m;
+}
+
 static void ptk_json_report(struct ptk_ctx *ctx, struct io *io, const struct ptk_row *cpu,
 			    const int *order, int n, bool since_boot, double itv)
 {
@@ -1050,7 +1059,7 @@ static void ptk_json_report(struct ptk_ctx *ctx, struct io *io, const struct ptk
 	if (io->disk) {
 		cols[0] = ptk_registry[PTK_M_DISK_DEV];
 		for (int i = 0; i < io->ncols; i++)
-			cols[1 + i] = ptk_registry[io->cols[i].m];
+			cols[1 + i] = ptk_registry[json_mid(io->cols[i].m)];
 		ptk_sink_table_begin(s, &tab, false, NULL);
 		for (int k = 0; k < n; k++) {
 			const struct iodev *d = &io->d[order[k]];
@@ -1058,7 +1067,7 @@ static void ptk_json_report(struct ptk_ctx *ctx, struct io *io, const struct ptk
 				continue;
 			v[0] = PTK_S(d->tp == T_GROUP ? d->shown + 1 : d->shown);
 			for (int i = 0; i < io->ncols; i++)
-				v[1 + i] = *val(d, io->cols[i].m);
+				v[1 + i] = *val(d, json_mid(io->cols[i].m));
 			ptk_sink_row(s, NULL, v);
 		}
 		ptk_sink_table_end(s);
