@@ -386,4 +386,4 @@
 	[468] = { "file_getattr", 5, TD | TF, SA_D, { SA_DFD, SA_PATH, SA_P, SA_U, SA_U }, {  } },
 	[469] = { "file_setattr", 5, TD | TF, SA_D, { SA_DFD, SA_PATH, SA_P, SA_U, SA_U }, {  } },
 #endif
-	/* clang-format on */
+/* clang-format on */
