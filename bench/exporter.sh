@@ -4,14 +4,19 @@
 #    what the server burns with no scrape at all over the same time (ptk's scanner and check
 #    threads, BPF excluded: that is kernel time of the programs, printed apart);
 #  - latency per scrape (curl time_total: mean, p99, max) and response size;
-#  - a burst of 200 concurrent scrapes (one event loop client): max and p50 latency.
+#  - a burst of 200 concurrent scrapes (one event loop client): max and p50 latency;
+#  - scrapes every 0.1 s while 2,000 slowloris and/or 2,000 idle connections are held on
+#    loopback (bench/connhold.py, each closed one reopened): p50, p99, failures, and how
+#    many the server closed (HOLD_TIME seconds each, default 15).
 # node_exporter runs twice: its defaults, and only the collectors ptk has
 # (cpu stat loadavg meminfo vmstat diskstats netdev pressure).
 # usage: bench/exporter.sh [N]     (PTK=path to ptk, default build/ptk; root for BPF)
+#        bench/exporter.sh hold     (only the held connections)
 set -u
 cd "$(dirname "$0")/.."
 PTK=${PTK:-$PWD/build/ptk}
 N=${1:-200}
+HOLD_TIME=${HOLD_TIME:-15}
 [ -x "$PTK" ] || { echo "build first: make" >&2; exit 1; }
 if ! command -v prometheus-node-exporter >/dev/null; then
 	if apt-cache policy prometheus-node-exporter 2>/dev/null | grep -q 'Candidate: [0-9]'; then
@@ -86,6 +91,50 @@ run() {
 	SRV=
 }
 
+# hold NAME PORT: scrapes of $SRV on PORT under each kind of held connections
+hold() {
+	local name=$1 port=$2 tag=$3 kind slow idle out
+	for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$port/metrics" && break; sleep 0.1; done
+	for kind in slow idle both; do
+		case $kind in slow) slow=2000 idle=0 ;; idle) slow=0 idle=2000 ;; both) slow=2000 idle=2000 ;; esac
+		out=$(python3 bench/connhold.py "$port" --slow $slow --idle $idle --time "$HOLD_TIME" --every 0.1)
+		set -- $out
+		printf "%-26s %-20s %7s %5s %8s %8s %8s %6s %6s %8s\n" "$name" "$slow slow $idle idle" \
+			"$2" "$6" "$8" "${10}" "${12}" "${14}" "${16}" "${18}"
+		echo "$tag $kind ${10}" >>"$T/hold"
+	done
+	kill "$SRV"
+	wait "$SRV" 2>/dev/null
+	SRV=
+}
+
+hold_all() {
+	local P
+	: >"$T/hold"
+	echo "scrapes every 0.1 s for $HOLD_TIME s while connections are held on 127.0.0.1 (reopened when closed)"
+	printf "%-26s %-20s %7s %5s %8s %8s %8s %6s %6s %8s\n" server held scrapes fail p50_ms p99_ms max_ms \
+		"open_s" "open_i" closed
+	P=$(free_port)
+	"$PTK" exporter --listen "127.0.0.1:$P" 2>/dev/null &
+	SRV=$!
+	hold "ptk exporter" "$P" ptk
+	if command -v prometheus-node-exporter >/dev/null; then
+		P=$(free_port)
+		prometheus-node-exporter --web.listen-address="127.0.0.1:$P" >/dev/null 2>&1 &
+		SRV=$!
+		hold "node_exporter $(prometheus-node-exporter --version 2>&1 | awk 'NR == 1 { print $3 }')" "$P" node
+		awk '{ p[$1 " " $2] = $3 } END { for (k in p) if (k ~ /^ptk /) { split(k, a, " ");
+			n = p["node " a[2]]; if (n > 0) printf "p99 ptk / node_exporter, %s held: %.2f\n", a[2], p[k] / n } }' \
+			"$T/hold" | sort
+	fi
+	echo "open_s/open_i: slow/idle connections open at the end; closed: closed by the server during the run"
+}
+
+if [ "${1:-}" = hold ]; then
+	hold_all
+	exit 0
+fi
+
 echo "$N sequential scrapes each (curl), then 200 concurrent; loadavg $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) CPUs"
 printf "%-34s %8s %8s %7s %7s %7s %6s %9s %9s\n" server "cpu_ms" "mean_ms" "p99_ms" "max_ms" "kB" series "burst_max" "burst_p50"
 P=$(free_port)
@@ -112,3 +161,5 @@ else
 	echo "prometheus-node-exporter not available: no comparison"
 fi
 echo "cpu_ms: server CPU per scrape (user+sys, minus its idle CPU over the same time); latency from curl"
+echo
+hold_all

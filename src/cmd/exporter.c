@@ -20,6 +20,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "cmd/cmd.h"
@@ -202,7 +203,9 @@ static struct ptk_prom_body *collect(struct exporter *ex)
 	bool ok[CL_N] = { false }, snap_ok, w_ok = false;
 	unsigned node = 0;
 	u64 t0 = ptk_now_ns();
+	struct ptk_prom_http_stats hs;
 
+	ptk_prom_http_stats(ex->http, &hs);
 	for (int c = 0; c < PTK_NC_N; c++)
 		node |= ex->on[c] ? 1u << c : 0;
 	snap_ok = ptk_snap_read(
@@ -237,9 +240,18 @@ static struct ptk_prom_body *collect(struct exporter *ex)
 		if (ex->on[CL_CHECK])
 			ptk_prom_verdicts(p, ex->verdicts, ex->nverdicts, ex->verdict_window,
 					  ex->verdict_ts);
-		ptk_prom_observer(p,
-				  &(struct ptk_prom_obs){ CL_N, coll_name, ex->on, ok, ex->nscrapes,
-							  ex->ncollections, ex->start_wall, t0 });
+		ptk_prom_observer(p, &(struct ptk_prom_obs){ .ncoll = CL_N,
+							     .coll_name = coll_name,
+							     .on = ex->on,
+							     .ok = ok,
+							     .scrapes = ex->nscrapes,
+							     .collections = ex->ncollections,
+							     .closed_timeout = hs.header_timeout,
+							     .closed_evicted = hs.evicted,
+							     .closed_client = hs.client_closed,
+							     .closed_refused = hs.refused,
+							     .start = ex->start_wall,
+							     .t0_ns = t0 });
 		ptk_prom_end(p);
 	}
 	pthread_mutex_unlock(&ex->data);
@@ -270,6 +282,21 @@ static void *collector_main(void *arg)
 	}
 	park(ex);
 	return NULL;
+}
+
+/*
+ * Each connection the server holds is a descriptor, and its limits are sized on how many the
+ * process may open: raise the soft limit to the hard one (often 1024 of 524288 under
+ * systemd), so held connections are closed for their timeout rather than for want of one.
+ */
+static void raise_nofile(void)
+{
+	struct rlimit rl;
+
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
 }
 
 /* --collectors LIST: "a,b" exactly these; "+a,-b" the defaults with a added, b removed. */
@@ -326,7 +353,7 @@ static const char usage_fmt[] =
 	"                 environments are never exposed)\n"
 	"  --scan-interval S  process-table scan period for threads/processes (default 5)\n"
 	"  --check-window S   ptk check window for ptk_check_verdict (default 60)\n"
-	"  --threads N    HTTP worker threads (default 4)\n"
+	"  --threads N    HTTP worker threads (default 2)\n"
 	"Stops on SIGINT/SIGTERM. Exit status: 0 after a clean stop, 1 on a runtime error\n"
 	"(cannot bind), 2 on a usage error.\n";
 
@@ -421,7 +448,7 @@ int cmd_exporter(struct ptk_ctx *ctx, int argc, char **argv)
 	struct exporter *ex = xcalloc(1, sizeof(*ex));
 	const char *listen = DEFAULT_LISTEN;
 	pthread_t scanner, checker, collector; /* never joined: see park() */
-	int r, nthreads = 4, nworkers = 0;
+	int r, nthreads = 2, nworkers = 0;
 	sigset_t block, old;
 	char url[128];
 
@@ -455,6 +482,7 @@ int cmd_exporter(struct ptk_ctx *ctx, int argc, char **argv)
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
 	pthread_sigmask(SIG_BLOCK, &block, &old);
+	raise_nofile();
 	r = ptk_prom_http_start(listen, nthreads, &ex->http);
 	if (r)
 		pthread_sigmask(SIG_SETMASK, &old, NULL);

@@ -493,6 +493,7 @@ enum ptk_mid {
 	PTK_M_OBS_SCRAPE,
 	PTK_M_OBS_SCRAPES,
 	PTK_M_OBS_COLLECTIONS,
+	PTK_M_OBS_CONNS_CLOSED, /* {reason} */
 
 	/* ---- the exporter: BPF and process-table families (ptk exporter) ---- */
 	PTK_M_EXP_RUNQ_LATENCY, /* a histogram */

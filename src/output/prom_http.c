@@ -1,20 +1,31 @@
 // SPDX-License-Identifier: GPL-2.0
-/* /metrics over HTTP: libmicrohttpd, suspended requests answered in batches. */
+/*
+ * /metrics over HTTP: the admission gate (output/httpgate.h) accepts and holds connections
+ * until their request header is complete, libmicrohttpd answers them, suspended requests are
+ * answered in batches.
+ */
 #include "output/prom_http.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
 #include <microhttpd.h>
 #include <netdb.h>
+#include <netinet/in.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
-#define CONN_TIMEOUT_S 10 /* idle or slow (slowloris) connections are closed after this */
+#include "output/httpgate.h"
+
+#define HEADER_TIMEOUT_S 5.0 /* accept -> end of the request header (the gate) */
+#define CONN_TIMEOUT_S 10 /* a request no longer read or written for this long is closed */
 #define CONN_MEMORY (64 * 1024) /* per-connection buffer: request line + headers */
-#define CONN_LIMIT 1024
+#define CONN_LIMIT 1024 /* requests being answered, at most */
+#define PENDING_LIMIT 16384 /* connections held by the gate, at most */
+#define FD_RESERVE 128 /* descriptors kept for /proc, BPF, epoll, the archive */
 
 /* Per-request state of a /metrics scrape, suspended until its collection is done. */
 struct req {
@@ -25,9 +36,12 @@ struct req {
 
 struct ptk_prom_http {
 	struct MHD_Daemon *d;
-	MHD_socket lsock; /* after quiesce: the listening socket, closed at stop */
-	struct sockaddr_storage ss;
+	struct ptk_httpgate *gate; /* NULL once quiesced (under lock) */
+	struct ptk_httpgate_stats gate_final; /* its counters when it stopped */
+	int lsock; /* the listening socket, closed at stop */
+	struct sockaddr_storage ss; /* bound (the port filled in) */
 	bool v6;
+	u64 refused; /* by libmicrohttpd: limits reached (atomic) */
 	pthread_mutex_t lock;
 	pthread_cond_t wake;
 	struct req *pending; /* scrapes waiting for the next collection */
@@ -59,6 +73,18 @@ static void response_free(void *cls)
 	ptk_prom_body_unref(cls);
 }
 
+/*
+ * Every answer closes its connection: a connection is held by libmicrohttpd only while its
+ * request is answered, never idle between requests (keep-alive would let idle connections
+ * fill its limit; the gate holds the new ones, and a scrape every few seconds gains nothing
+ * from reuse).
+ */
+static void set_headers(struct MHD_Response *rsp, const char *type)
+{
+	MHD_add_response_header(rsp, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	MHD_add_response_header(rsp, MHD_HTTP_HEADER_CONNECTION, "close");
+}
+
 static enum MHD_Result reply(struct MHD_Connection *conn, unsigned status, const char *type,
 			     const char *text, const char *allow)
 {
@@ -68,7 +94,7 @@ static enum MHD_Result reply(struct MHD_Connection *conn, unsigned status, const
 
 	if (!rsp)
 		return MHD_NO;
-	MHD_add_response_header(rsp, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	set_headers(rsp, type);
 	if (allow)
 		MHD_add_response_header(rsp, MHD_HTTP_HEADER_ALLOW, allow);
 	r = MHD_queue_response(conn, status, rsp);
@@ -104,7 +130,7 @@ static enum MHD_Result answer(struct MHD_Connection *conn, struct req *rq)
 		ptk_prom_body_unref(b);
 		return MHD_NO;
 	}
-	MHD_add_response_header(rsp, MHD_HTTP_HEADER_CONTENT_TYPE, ptk_prom_content_type(fmt));
+	set_headers(rsp, ptk_prom_content_type(fmt));
 	r = MHD_queue_response(conn, MHD_HTTP_OK, rsp);
 	MHD_destroy_response(rsp);
 	return r;
@@ -194,38 +220,101 @@ static int parse_listen(const char *s, struct sockaddr_storage *ss, bool *v6)
 	return 0;
 }
 
+/* The listening socket on ss (its port filled in when 0): non-blocking, close-on-exec. */
+static int listen_on(struct sockaddr_storage *ss, bool v6)
+{
+	socklen_t len = v6 ? sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in);
+	int fd = socket(ss->ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0), one = 1, e;
+
+	if (fd < 0)
+		return -errno;
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (v6)
+		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
+	if (bind(fd, (struct sockaddr *)ss, len) || listen(fd, SOMAXCONN) ||
+	    getsockname(fd, (struct sockaddr *)ss, &len)) {
+		e = -errno;
+		close(fd);
+		return e;
+	}
+	return fd;
+}
+
+/* The gate's hand-off: a connection whose header is complete, to libmicrohttpd. */
+static void to_mhd(void *cls, int fd, const struct sockaddr *addr, socklen_t len)
+{
+	struct ptk_prom_http *h = cls;
+
+	if (MHD_add_connection(h->d, fd, addr, len) != MHD_YES) /* it closed fd */
+		__atomic_add_fetch(&h->refused, 1, __ATOMIC_RELAXED);
+}
+
+/*
+ * The limits, from the descriptors the process may open (RLIMIT_NOFILE): FD_RESERVE kept
+ * for the collectors; a quarter of the rest, at most CONN_LIMIT, for requests being
+ * answered (half of them from one address); the rest, at most PENDING_LIMIT, for the gate
+ * (half of them from one address).
+ */
+static void size_limits(unsigned *conns, unsigned *conns_ip, struct ptk_httpgate_opts *g)
+{
+	struct rlimit rl = { 1024, 1024 };
+	long fds, avail;
+
+	getrlimit(RLIMIT_NOFILE, &rl);
+	fds = rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > 1 << 20 ? 1 << 20 : (long)rl.rlim_cur;
+	avail = MAX(fds - FD_RESERVE, 64);
+	*conns = MIN(avail / 4, CONN_LIMIT);
+	*conns_ip = MAX(*conns / 2, 1);
+	g->max_pending = MIN(avail - *conns, PENDING_LIMIT);
+	g->max_pending_per_ip = MAX(g->max_pending / 2, 1);
+	g->header_timeout_s = HEADER_TIMEOUT_S;
+	g->header_max = CONN_MEMORY;
+}
+
 int ptk_prom_http_start(const char *listen, int nthreads, struct ptk_prom_http **out)
 {
 	struct ptk_prom_http *h = xcalloc(1, sizeof(*h));
+	struct ptk_httpgate_opts go;
+	unsigned conns, conns_ip;
+	int r;
 
 	if (parse_listen(listen, &h->ss, &h->v6)) {
 		free(h);
 		return -EINVAL;
 	}
-	h->lsock = MHD_INVALID_SOCKET;
+	if ((h->lsock = listen_on(&h->ss, h->v6)) < 0) {
+		r = h->lsock;
+		free(h);
+		return r;
+	}
+	size_limits(&conns, &conns_ip, &go);
 	pthread_mutex_init(&h->lock, NULL);
 	pthread_cond_init(&h->wake, NULL);
-	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL |
-			 MHD_ALLOW_SUSPEND_RESUME | (h->v6 ? MHD_USE_IPv6 : 0);
+	/* no listening socket of its own: the gate adds the connections */
+	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC |
+			 MHD_USE_NO_LISTEN_SOCKET | MHD_ALLOW_SUSPEND_RESUME;
 	errno = 0;
 	/* clang-format off */
 	h->d = MHD_start_daemon(flags, 0, NULL, NULL, on_request, h,
-				MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&h->ss,
 				MHD_OPTION_THREAD_POOL_SIZE, (unsigned)nthreads,
 				MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)CONN_TIMEOUT_S,
 				MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)CONN_MEMORY,
-				MHD_OPTION_CONNECTION_LIMIT, (unsigned)CONN_LIMIT,
-				MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned)1024,
+				MHD_OPTION_CONNECTION_LIMIT, conns,
+				MHD_OPTION_PER_IP_CONNECTION_LIMIT, conns_ip,
 				MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL,
 				MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
 				MHD_OPTION_END);
 	/* clang-format on */
-	if (!h->d) {
-		int e = errno ? errno : EADDRINUSE;
+	r = !h->d ? -(errno ? errno : ENOMEM) :
+		    ptk_httpgate_start(h->lsock, &go, to_mhd, h, &h->gate);
+	if (r) {
+		if (h->d)
+			MHD_stop_daemon(h->d);
+		close(h->lsock);
 		pthread_mutex_destroy(&h->lock);
 		pthread_cond_destroy(&h->wake);
 		free(h);
-		return -e;
+		return r;
 	}
 	*out = h;
 	return 0;
@@ -233,17 +322,20 @@ int ptk_prom_http_start(const char *listen, int nthreads, struct ptk_prom_http *
 
 void ptk_prom_http_url(const struct ptk_prom_http *h, char *buf, size_t size)
 {
-	const union MHD_DaemonInfo *info = MHD_get_daemon_info(h->d, MHD_DAEMON_INFO_BIND_PORT);
 	char addr[INET6_ADDRSTRLEN] = "?";
+	unsigned port;
 
-	if (h->v6)
-		inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)&h->ss)->sin6_addr, addr,
-			  sizeof(addr));
-	else
-		inet_ntop(AF_INET, &((const struct sockaddr_in *)&h->ss)->sin_addr, addr,
-			  sizeof(addr));
+	if (h->v6) {
+		const struct sockaddr_in6 *a = (const struct sockaddr_in6 *)&h->ss;
+		inet_ntop(AF_INET6, &a->sin6_addr, addr, sizeof(addr));
+		port = ntohs(a->sin6_port);
+	} else {
+		const struct sockaddr_in *a = (const struct sockaddr_in *)&h->ss;
+		inet_ntop(AF_INET, &a->sin_addr, addr, sizeof(addr));
+		port = ntohs(a->sin_port);
+	}
 	snprintf(buf, size, "http://%s%s%s:%u/metrics", h->v6 ? "[" : "", addr, h->v6 ? "]" : "",
-		 info ? info->port : 0);
+		 port);
 }
 
 int ptk_prom_http_wait(struct ptk_prom_http *h)
@@ -272,9 +364,32 @@ void ptk_prom_http_answer(struct ptk_prom_http *h, struct ptk_prom_body *b)
 	}
 }
 
+void ptk_prom_http_stats(struct ptk_prom_http *h, struct ptk_prom_http_stats *st)
+{
+	struct ptk_httpgate_stats g = { 0 };
+
+	pthread_mutex_lock(&h->lock); /* the gate is stopped under it at quiesce */
+	if (h->gate)
+		ptk_httpgate_stats(h->gate, &g);
+	else
+		g = h->gate_final;
+	pthread_mutex_unlock(&h->lock);
+	st->header_timeout = g.timed_out;
+	st->evicted = g.evicted;
+	st->client_closed = g.closed;
+	st->refused = __atomic_load_n(&h->refused, __ATOMIC_RELAXED);
+}
+
 void ptk_prom_http_quiesce(struct ptk_prom_http *h)
 {
-	h->lsock = MHD_quiesce_daemon(h->d);
+	struct ptk_httpgate *g = h->gate;
+
+	if (g) /* no new connection reaches libmicrohttpd */
+		ptk_httpgate_stats(g, &h->gate_final);
+	pthread_mutex_lock(&h->lock);
+	h->gate = NULL;
+	pthread_mutex_unlock(&h->lock);
+	ptk_httpgate_stop(g);
 	pthread_mutex_lock(&h->lock);
 	h->quit = true;
 	pthread_cond_broadcast(&h->wake);
@@ -285,10 +400,10 @@ void ptk_prom_http_stop(struct ptk_prom_http *h)
 {
 	if (!h)
 		return;
+	ptk_httpgate_stop(h->gate);
 	/* it must not hold suspended connections: the collector answered them */
 	MHD_stop_daemon(h->d);
-	if (h->lsock != MHD_INVALID_SOCKET)
-		close(h->lsock);
+	close(h->lsock);
 	pthread_mutex_destroy(&h->lock);
 	pthread_cond_destroy(&h->wake);
 	free(h);

@@ -2,8 +2,11 @@
 /*
  * Serving an exposition over HTTP (libmicrohttpd): GET /metrics in the text format, or in
  * OpenMetrics when the Accept header asks for it; "/" a landing page; 404 and 405 otherwise.
- * Idle and slow connections are closed after 10 s, request headers are capped at 64 kB,
- * connections at 1024.
+ * Connections are accepted by a gate (output/httpgate.h) that holds each until its request
+ * header is complete, 5 s at most, and makes room for new ones by closing the oldest it
+ * holds; libmicrohttpd answers complete requests only, each answer closing its connection.
+ * The limits are sized on RLIMIT_NOFILE (see size_limits); request headers are capped at
+ * 64 kB (431).
  *
  * A /metrics request is suspended (no thread held) until the caller's collector has rendered
  * a body for it: the collector takes every scrape waiting as one batch (ptk_prom_http_wait),
@@ -45,6 +48,14 @@ void ptk_prom_http_url(const struct ptk_prom_http *h, char *buf, size_t size);
 int ptk_prom_http_wait(struct ptk_prom_http *h);
 /* Answer the batch taken by the last wait with b (each response takes a reference). */
 void ptk_prom_http_answer(struct ptk_prom_http *h, struct ptk_prom_body *b);
+/* Connections closed without an answer since the start (any thread). */
+struct ptk_prom_http_stats {
+	u64 header_timeout; /* no complete request header in time */
+	u64 evicted; /* the oldest held, closed to make room */
+	u64 client_closed; /* by the client before its header ended */
+	u64 refused; /* complete, but libmicrohttpd's limits were reached */
+};
+void ptk_prom_http_stats(struct ptk_prom_http *h, struct ptk_prom_http_stats *st);
 /* Stop accepting connections; later scrapes on open ones get 503; wait returns 0 when the
  * scrapes already waiting have been taken. */
 void ptk_prom_http_quiesce(struct ptk_prom_http *h);

@@ -128,5 +128,15 @@ void ptk_prom_observer(struct ptk_prom *p, const struct ptk_prom_obs *o)
 	}
 	single(p, PTK_M(OBS_SCRAPES), NULL, PTK_U(o->scrapes), o->start);
 	single(p, PTK_M(OBS_COLLECTIONS), NULL, PTK_U(o->collections), o->start);
+	const char *why[] = { "header_timeout", "evicted", "client_closed", "refused" };
+	const u64 n[] = { o->closed_timeout, o->closed_evicted, o->closed_client,
+			  o->closed_refused };
+	ptk_prom_family(p, PTK_M(OBS_CONNS_CLOSED));
+	for (int i = 0; i < 4; i++) {
+		const char *lab[] = { "reason", why[i], NULL };
+		struct ptk_val v = PTK_U(n[i]);
+		p->created = o->start;
+		ptk_prom_sample(p, PTK_M(OBS_CONNS_CLOSED), lab, &v);
+	}
 	single(p, PTK_M(OBS_SCRAPE), NULL, PTK_F((ptk_now_ns() - o->t0_ns) / 1e9), -1);
 }

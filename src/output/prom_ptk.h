@@ -31,11 +31,15 @@ struct ptk_prom_obs {
 	const char *const *coll_name; /* [ncoll] */
 	const bool *on, *ok; /* [ncoll]: collector enabled / succeeded */
 	u64 scrapes, collections;
+	/* connections closed without an answer: header timeout, evicted, closed by the
+	 * client, refused (ptk_prom_http_stats) */
+	u64 closed_timeout, closed_evicted, closed_client, closed_refused;
 	double start; /* epoch s */
 	u64 t0_ns; /* ptk_now_ns() when the collection began */
 };
 /* ptk_scrape_collector_success{collector}, ptk_exporter_scrapes_total,
- * ptk_exporter_collections_total, ptk_scrape_duration_seconds (up to this call). */
+ * ptk_exporter_collections_total, ptk_exporter_connections_closed_total{reason},
+ * ptk_scrape_duration_seconds (up to this call). */
 void ptk_prom_observer(struct ptk_prom *p, const struct ptk_prom_obs *o);
 
 #endif

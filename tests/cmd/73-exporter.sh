@@ -358,6 +358,30 @@ check "huge header refused (4xx or closed)" grep -q -E "^malformed huge header -
 check "exporter alive after malformed requests" kill -0 $EXP
 check "memory bounded: RSS growth from round 1 to round 3 < 32 MB" [ $((r3 - r1)) -lt 32768 ]
 
+# ---- 2,000 slowloris + 2,000 idle connections held: /metrics keeps answering ------------------
+# (issue 12: from ~1,100 such connections it answered nothing; node_exporter kept answering)
+# bench/connhold.py holds them from 127.0.0.1, reopening each one the exporter closes, and
+# scrapes every 0.2 s for 12 s (past the 5 s header timeout and libmicrohttpd's old 10 s).
+if [ "$(ulimit -Hn)" = unlimited ] || [ "$(ulimit -Hn)" -ge 4400 ]; then
+	python3 "$(dirname "$0")/../../bench/connhold.py" "$PORT" --slow 2000 --idle 2000 --time 12 \
+		--expect $'\nptk_scrape_duration_seconds ' >"$TMP/hold.out" 2>&1
+	note "held 2000 slow + 2000 idle: $(cat "$TMP/hold.out")"
+	read -r _ ns _ nok _ nfail _ p50 _ p99 _ _ _ hs _ hi _ dropped <"$TMP/hold.out"
+	check_all "2000 slow + 2000 idle held: every scrape answered 200 ($nok of $ns)" \
+		'[ "${ns:-0}" -ge 30 ] && [ "$nok" = "$ns" ] && [ "$nfail" = 0 ]'
+	check "... within 1 s each (p99 $p99 ms)" awk -v p="$p99" 'BEGIN { exit !(p ~ /^[0-9.]+$/ && p + 0 < 1000) }'
+	check "slow headers closed by the 5 s header timeout (closed and reopened: ${dropped:-?})" \
+		[ "${dropped:-0}" -ge 2000 ]
+	scrape -o "$TMP/m9.txt"
+	ht=$(val "$TMP/m9.txt" 'ptk_exporter_connections_closed_total{reason="header_timeout"}')
+	note "ptk_exporter_connections_closed_total: $(grep '^ptk_exporter_connections_closed_total' "$TMP/m9.txt" | sed 's/.*reason="\([a-z_]*\)"} /\1 /' | tr '\n' ' ')"
+	check "ptk_exporter_connections_closed_total{reason=\"header_timeout\"} counts them (${ht:-absent} >= 2000)" \
+		[ "${ht:-0}" -ge 2000 ]
+	check "exporter alive after the held connections" kill -0 $EXP
+else
+	skip "hard RLIMIT_NOFILE $(ulimit -Hn) < 4400: cannot hold 4000 connections"
+fi
+
 # ---- Prometheus scrapes it (and asks for OpenMetrics) ---------------------------------------------
 if have prometheus; then
 	PPORT=$(free_port)
