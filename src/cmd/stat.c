@@ -523,7 +523,7 @@ int cmd_stat(struct ptk_ctx *ctx, int argc, char **argv)
 			r.tgt.pid = child.pid;
 	}
 	if ((rc = open_events(&r)))
-		goto out_kill_child;
+		goto out_close_events; /* the events opened before the one that failed */
 	if (r.child > 0 || r.tgt.kind == PTK_PERF_PID)
 		r.pidfd = pidfd_open_(r.child > 0 ? r.child : r.tgt.pid);
 	if (r.tgt.kind != PTK_PERF_CMD)
@@ -569,7 +569,6 @@ int cmd_stat(struct ptk_ctx *ctx, int argc, char **argv)
 out_close_events:
 	for (int i = 0; i < r.nev; i++)
 		ptk_perf_evsel_close(&r.ev[i]);
-out_kill_child:
 	if (r.child > 0) {
 		if (child.go_fd > 0)
 			close(child.go_fd); /* EOF: the waiting child exits 127 */

@@ -63,6 +63,16 @@ else
 	skip "unprivileged tracepoint check needs root, setpriv and a mounted tracefs"
 fi
 
+# perf_event_open refused (unprivileged -a): the events' fd arrays leaked (LeakSanitizer's
+# report in the sanitizer build)
+if is_root && have setpriv && [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -ge 1 ]; then
+	run pa setpriv --reuid=65534 --regid=65534 --clear-groups "$PTK" stat -a -e cpu-clock,task-clock -- true
+	check_all "unprivileged stat -a: exit 1, one line naming perf_event_paranoid, no leak ($(head -c 90 "$TMP/pa.err"))" \
+		'[ "$rc" = 1 ] && [ "$(lines "$TMP/pa.err")" = 1 ] && grep -q "perf_event_paranoid" "$TMP/pa.err"'
+else
+	skip "refused perf_event_open check needs root, setpriv and kernel.perf_event_paranoid >= 1"
+fi
+
 # zombies and kernel threads: gcore said "another tracer, or no permission"
 sh -c 'sleep 0.1 & exec sleep 20' &
 parent=$!
