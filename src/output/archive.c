@@ -398,11 +398,60 @@ void ptk_arc_meta(struct ptk_arc *a, const char *key, char *buf, size_t size)
 	sqlite3_finalize(st);
 }
 
+/*
+ * Open path read-only, creating nothing beside it. An archive is in WAL mode: a reader
+ * normally maps PATH-shm and opens PATH-wal, creating them when absent, which fails in a
+ * directory it cannot write ("attempt to write a readonly database") and, as root, leaves
+ * them beside a file it only read. When both exist (a recorder is writing, or was killed),
+ * a read-only connection reads the WAL through them and creates nothing. Otherwise the
+ * file is opened immutable (no locks, no -shm, no -wal): without a WAL every committed
+ * sample is in the main file. A WAL without its -shm cannot be read without creating one:
+ * its samples are reported missing in note.
+ */
+static int open_readonly(struct ptk_arc *a, const char *path, char *note, size_t notesize)
+{
+	size_t n = strlen(path);
+	char *side = xmalloc(n + 5), *uri = xmalloc(3 * n + 32), *q;
+	struct stat wal, shm;
+	bool has_wal, has_shm;
+	int r;
+
+	memcpy(side, path, n);
+	memcpy(side + n, "-wal", 5);
+	has_wal = stat(side, &wal) == 0;
+	memcpy(side + n, "-shm", 5);
+	has_shm = stat(side, &shm) == 0;
+	free(side);
+	if (has_wal && has_shm) {
+		free(uri);
+		return sqlite3_open_v2(path, &a->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX,
+				       NULL);
+	}
+	if (has_wal && wal.st_size > 0)
+		snprintf(note, notesize,
+			 "%s-wal unread (no %s-shm beside it): samples since its last "
+			 "checkpoint are missing",
+			 path, path);
+	/* file:PATH?immutable=1, the path percent-encoded where a URI needs it */
+	q = uri + sprintf(uri, "file:");
+	for (const char *c = path; *c; c++) {
+		if (*c == '%' || *c == '?' || *c == '#' || (unsigned char)*c < 0x21 ||
+		    (unsigned char)*c >= 0x7f)
+			q += sprintf(q, "%%%02X", (unsigned char)*c);
+		else
+			*q++ = *c;
+	}
+	strcpy(q, "?immutable=1");
+	r = sqlite3_open_v2(uri, &a->db,
+			    SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, NULL);
+	free(uri);
+	return r;
+}
+
 struct ptk_arc *ptk_arc_open(const char *path, int mode, char *err, size_t errsize)
 {
 	struct ptk_arc *a = xcalloc(1, sizeof(*a));
-	int flags = mode == PTK_ARC_RDWR ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE :
-					   SQLITE_OPEN_READONLY;
+	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
 	struct stat sb;
 	int ver = -1;
 
@@ -419,7 +468,8 @@ struct ptk_arc *ptk_arc_open(const char *path, int mode, char *err, size_t errsi
 		configured = true;
 		sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
 	}
-	if (sqlite3_open_v2(path, &a->db, flags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+	if ((a->rw ? sqlite3_open_v2(path, &a->db, flags, NULL) :
+		     open_readonly(a, path, a->damage, sizeof(a->damage))) != SQLITE_OK) {
 		snprintf(err, errsize, "%s: %s", path,
 			 a->db ? sqlite3_errmsg(a->db) : "cannot open");
 		goto err_close;

@@ -116,6 +116,50 @@ check "not an archive: exit 1, one error line" test $rc -eq 1 -a "$(wc -l < "$TM
 "$PTK" sar --db "$TMP/none.db" 2> "$TMP/n.err"; rc=$?
 check "missing archive: exit 1, one error line" test $rc -eq 1 -a "$(wc -l < "$TMP/n.err")" -eq 1
 
+# read-only use creates nothing beside the archive and needs no write access (issue 12: as
+# nobody, a world-readable archive in a root-owned directory gave "attempt to write a
+# readonly database"; as root, sar left -wal and -shm files beside it)
+t0=$(sqlite3 "$DB" 'select t_ms/1000 from sample order by id limit 1')
+t3=$(sqlite3 "$DB" 'select t_ms/1000.0 from sample order by id limit 1 offset 3')
+sidecars() { ls "$1"-wal "$1"-shm 2>/dev/null | wc -l; }
+"$PTK" sar -u --db "$DB" >/dev/null 2>&1
+"$PTK" top -b -n 1 --at "@$t3" --db "$DB" >/dev/null 2>&1
+"$PTK" check --at "@$t0" -d 2 --db "$DB" >/dev/null 2>&1
+check "as root: sar --db, top --at, check --at leave no -wal/-shm beside it ($(sidecars "$DB"))" \
+	test "$(sidecars "$DB")" -eq 0
+if is_root && have setpriv; then
+	RO=$(mktemp -d /tmp/ptk-ro.XXXXXX) # root-owned, 755: others read, cannot write
+	trap 'rm -rf "$TMP" "$RO"' EXIT
+	chmod 755 "$RO"
+	cp "$DB" "$RO/a.db"
+	chmod 644 "$RO/a.db"
+	nobody() { (cd / && setpriv --reuid=65534 --regid=65534 --clear-groups "$@"); }
+	nobody "$PTK" sar -u --db "$RO/a.db" >"$TMP/ro.out" 2>"$TMP/ro.err"; rc=$?
+	check "as nobody, archive 644 in a root-owned 755 directory: sar exit 0, 30 rows, the same Average ($(head -c 100 "$TMP/ro.err"))" \
+		test $rc -eq 0 -a "$(grep -c '^[0-9].* all ' "$TMP/ro.out")" -eq 30 -a "$(grep '^Average' "$TMP/ro.out")" = "$pa"
+	nobody "$PTK" top -b -n 1 --at "@$t3" --db "$RO/a.db" >"$TMP/ro.out" 2>"$TMP/ro.err"; rc=$?
+	check "as nobody: top -b --at exit 0 ($(head -c 100 "$TMP/ro.err"))" test $rc -eq 0 -a -s "$TMP/ro.out"
+	nobody "$PTK" check --at "@$t0" -d 2 --db "$RO/a.db" --json >"$TMP/ro.out" 2>"$TMP/ro.err"; rc=$?
+	check "as nobody: check --at exit 0 ($(head -c 100 "$TMP/ro.err"))" test $rc -eq 0 -a -s "$TMP/ro.out"
+	check "nothing created beside it ($(ls "$RO" | tr '\n' ' '))" test "$(ls "$RO")" = a.db
+	# while a recorder writes it (WAL and -shm beside it, owned by root): nobody reads the
+	# samples still in the WAL through them
+	"$PTK" record -i 0.5 -c 12 --db "$RO/live.db" 2>/dev/null &
+	rec=$!
+	sleep 3
+	n_root=$(sqlite3 "$RO/live.db" 'select count(*) from sample')
+	nobody "$PTK" sar -u --db "$RO/live.db" >"$TMP/ro.out" 2>"$TMP/ro.err"; rc=$?
+	n=$(grep -c '^[0-9].* all ' "$TMP/ro.out")
+	note "while recording: root's sqlite3 sees $n_root samples, nobody's sar $n rows (-wal: $(stat -c %s "$RO/live.db-wal" 2>/dev/null) bytes)"
+	check "as nobody, during recording: sar exit 0 and reads the samples in the WAL ($n rows >= $n_root - 1)" \
+		test $rc -eq 0 -a "$n" -ge $((n_root - 1)) -a "$n_root" -ge 3
+	wait $rec
+	check "after the recorder: nothing left beside its archive ($(ls "$RO" | tr '\n' ' '))" \
+		test "$(ls "$RO" | tr '\n' ' ')" = "a.db live.db "
+else
+	skip "read-only use by another user needs root and setpriv"
+fi
+
 # time zones (sysstat#331): recorded under one TZ, read under another, times agree
 DBZ=$TMP/z.db
 TZ=America/New_York "$PTK" record -i 0.5 -c 3 --db "$DBZ" 2>/dev/null
