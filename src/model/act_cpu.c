@@ -57,7 +57,10 @@ ACT_ROWS_FN(ptk_act_cpu_rows)
 {
 	static const struct ptk_cpu_times zero;
 
-	cpu_row(out, "all", prev ? &prev->st.all : &zero, &cur->st.all);
+	/* the aggregate line of a sample whose cpu lines are unknown (an impossible archived
+	 * value): an unknown row */
+	bool all = ptk_snap_has(cur, PTK_SNAP_STAT) && (!prev || ptk_snap_has(prev, PTK_SNAP_STAT));
+	cpu_row(out, "all", !all ? NULL : prev ? &prev->st.all : &zero, &cur->st.all);
 	if (!o || !o->per_cpu)
 		return 0;
 	for (int i = 0; i < cur->st.ncpu; i++) {

@@ -29,10 +29,31 @@ static double pct(double part, double whole)
 
 #define SET(mids, r, m, val) ACT_SET(mids, r, PTK_M_##m, val)
 
-/* meminfo field f of m (kB), unknown when the file lacks it (older kernels) */
+/* meminfo field f of m (kB), unknown when the file lacks it (older kernels, a cut file, an
+ * impossible archived value) */
 static struct ptk_val mi_val(const struct ptk_meminfo *m, enum ptk_mi_field f)
 {
 	return ptk_meminfo_has(m, f) ? PTK_U(ptk_meminfo_get(m, f)) : PTK_NA;
+}
+
+/* Does m hold every field of mask (bits 1 << enum ptk_mi_field)? */
+static bool mi_all(const struct ptk_meminfo *m, u64 mask)
+{
+	return (m->present & mask) == mask;
+}
+#define MI(f) (1ull << PTK_MI_##f)
+
+/* MemAvailable: the kernel's, or (before 3.14) the reader's estimate from MemFree */
+static bool mi_avail(const struct ptk_meminfo *m)
+{
+	return ptk_meminfo_has(m, PTK_MI_MEM_AVAILABLE) ||
+	       (!m->has_available && mi_all(m, MI(MEM_FREE) | MI(MEM_TOTAL)));
+}
+
+/* x when every field of mask is known, else unknown */
+static struct ptk_val mi_if(const struct ptk_meminfo *m, u64 mask, struct ptk_val x)
+{
+	return mi_all(m, mask) ? x : PTK_NA;
 }
 
 /* Rate of vmstat counter f from a to b over itv_s; unknown when either sample lacks it
@@ -55,23 +76,30 @@ ACT_ROWS_FN(ptk_act_mem_rows)
 	if (!cur->has_mi)
 		return 0;
 	/* sysstat (rd_stats.c read_meminfo, pr_stats.c): neither free, buffers, cache nor slab */
+	const u64 used_from = MI(MEM_TOTAL) | MI(MEM_FREE) | MI(BUFFERS) | MI(CACHED) | MI(SLAB);
 	kbmemused = sub0(m->mem_total, m->mem_free + m->buffers + m->cached + m->slab);
-	SET(ids, r, MEM_TOTAL, PTK_U(m->mem_total));
-	SET(ids, r, MEM_USED, PTK_U(sub0(m->mem_total, m->mem_available)));
-	SET(ids, r, MEM_FREE, PTK_U(m->mem_free));
-	SET(ids, r, MEM_AVAIL, PTK_U(m->mem_available));
+	SET(ids, r, MEM_TOTAL, mi_val(m, PTK_MI_MEM_TOTAL));
+	if (mi_avail(m)) {
+		SET(ids, r, MEM_USED,
+		    mi_if(m, MI(MEM_TOTAL), PTK_U(sub0(m->mem_total, m->mem_available))));
+		SET(ids, r, MEM_AVAIL, PTK_U(m->mem_available));
+	}
+	SET(ids, r, MEM_FREE, mi_val(m, PTK_MI_MEM_FREE));
 	SET(ids, r, MEM_SHARED, mi_val(m, PTK_MI_SHMEM));
 	/* procps 4 (library/meminfo.c): cache = Cached + SReclaimable, buff/cache adds Buffers */
-	SET(ids, r, MEM_CACHE, PTK_U(m->cached + m->sreclaimable));
-	SET(ids, r, MEM_BUFF_CACHE, PTK_U(m->buffers + m->cached + m->sreclaimable));
-	SET(ids, r, MEM_KBMEMUSED, PTK_U(kbmemused));
-	SET(ids, r, MEM_USED_PCT, PTK_F(pct(kbmemused, m->mem_total)));
-	SET(ids, r, MEM_BUFFERS, PTK_U(m->buffers));
-	SET(ids, r, MEM_CACHED, PTK_U(m->cached));
+	SET(ids, r, MEM_CACHE,
+	    mi_if(m, MI(CACHED) | MI(SRECLAIMABLE), PTK_U(m->cached + m->sreclaimable)));
+	SET(ids, r, MEM_BUFF_CACHE,
+	    mi_if(m, MI(BUFFERS) | MI(CACHED) | MI(SRECLAIMABLE),
+		  PTK_U(m->buffers + m->cached + m->sreclaimable)));
+	SET(ids, r, MEM_KBMEMUSED, mi_if(m, used_from, PTK_U(kbmemused)));
+	SET(ids, r, MEM_USED_PCT, mi_if(m, used_from, PTK_F(pct(kbmemused, m->mem_total))));
+	SET(ids, r, MEM_BUFFERS, mi_val(m, PTK_MI_BUFFERS));
+	SET(ids, r, MEM_CACHED, mi_val(m, PTK_MI_CACHED));
 	SET(ids, r, MEM_COMMIT, mi_val(m, PTK_MI_COMMITTED_AS));
-	if (ptk_meminfo_has(m, PTK_MI_COMMITTED_AS))
-		SET(ids, r, MEM_COMMIT_PCT,
-		    PTK_F(pct(m->committed_as, m->mem_total + m->swap_total)));
+	SET(ids, r, MEM_COMMIT_PCT,
+	    mi_if(m, MI(COMMITTED_AS) | MI(MEM_TOTAL) | MI(SWAP_TOTAL),
+		  PTK_F(pct(m->committed_as, m->mem_total + m->swap_total))));
 	SET(ids, r, MEM_ACTIVE, mi_val(m, PTK_MI_ACTIVE));
 	SET(ids, r, MEM_INACTIVE, mi_val(m, PTK_MI_INACTIVE));
 	SET(ids, r, MEM_DIRTY, mi_val(m, PTK_MI_DIRTY));
@@ -110,15 +138,16 @@ ACT_ROWS_FN(ptk_act_swap_rows)
 	struct ptk_row *r = ptk_rows_add(out, "");
 
 	if (cur->has_mi) {
+		const u64 both = MI(SWAP_TOTAL) | MI(SWAP_FREE);
 		u64 used = sub0(m->swap_total, m->swap_free);
 
-		SET(ids, r, SWP_TOTAL, PTK_U(m->swap_total));
-		SET(ids, r, SWP_FREE, PTK_U(m->swap_free));
-		SET(ids, r, SWP_USED, PTK_U(used));
-		SET(ids, r, SWP_USED_PCT, PTK_F(pct(used, m->swap_total)));
+		SET(ids, r, SWP_TOTAL, mi_val(m, PTK_MI_SWAP_TOTAL));
+		SET(ids, r, SWP_FREE, mi_val(m, PTK_MI_SWAP_FREE));
+		SET(ids, r, SWP_USED, mi_if(m, both, PTK_U(used)));
+		SET(ids, r, SWP_USED_PCT, mi_if(m, both, PTK_F(pct(used, m->swap_total))));
 		SET(ids, r, SWP_CAD, mi_val(m, PTK_MI_SWAP_CACHED));
-		if (ptk_meminfo_has(m, PTK_MI_SWAP_CACHED))
-			SET(ids, r, SWP_CAD_PCT, PTK_F(pct(m->swap_cached, used)));
+		SET(ids, r, SWP_CAD_PCT,
+		    mi_if(m, both | MI(SWAP_CACHED), PTK_F(pct(m->swap_cached, used))));
 	}
 	if (vm_both(prev, cur)) {
 		struct ptk_val pin = vm_rate(a, b, PTK_VM_PSWPIN, itv_s);

@@ -25,8 +25,11 @@ ACT_ROWS_FN(ptk_act_queue_rows)
 		ACT_SET(ids, r, PTK_M_Q_LDAVG_5, PTK_F(la->load5));
 		ACT_SET(ids, r, PTK_M_Q_LDAVG_15, PTK_F(la->load15));
 	}
-	ACT_SET(ids, r, PTK_M_Q_BLOCKED, PTK_U(cur->st.procs_blocked));
-	ACT_SET(ids, r, PTK_M_Q_PROCS_RUNNING, PTK_U(cur->st.procs_running));
+	/* a /proc/stat without the line (cut short, an impossible archived value): unknown */
+	if (ptk_stat_has(&cur->st, PTK_ST_PROCS_BLOCKED))
+		ACT_SET(ids, r, PTK_M_Q_BLOCKED, PTK_U(cur->st.procs_blocked));
+	if (ptk_stat_has(&cur->st, PTK_ST_PROCS_RUNNING))
+		ACT_SET(ids, r, PTK_M_Q_PROCS_RUNNING, PTK_U(cur->st.procs_running));
 	ACT_SET(ids, r, PTK_M_Q_UPTIME, PTK_F(cur->up.up_s));
 	return 0;
 }
@@ -38,16 +41,27 @@ const enum ptk_mid ptk_act_task_mids[] = {
 	PTK_M_NONE,
 };
 
+/* Rate of /proc/stat counter f (its value at off) from prev (NULL: since boot) to cur;
+ * unknown when either lacks the line. */
+static struct ptk_val st_rate(const struct ptk_snap *prev, const struct ptk_snap *cur,
+			      enum ptk_stat_field f, double itv_s)
+{
+	size_t off = ptk_stat_fields[f].off;
+	u64 a = prev ? *(const u64 *)((const char *)&prev->st + off) : 0;
+
+	if (!ptk_stat_has(&cur->st, f) || (prev && !ptk_stat_has(&prev->st, f)))
+		return PTK_NA;
+	return PTK_F(ptk_act_rate(a, *(const u64 *)((const char *)&cur->st + off), itv_s));
+}
+
 /* The one context switch rate: d(ctxt) over the interval. */
 ACT_ROWS_FN(ptk_act_task_rows)
 {
 	const enum ptk_mid *ids = ptk_act_task_mids;
 	struct ptk_row *r = ptk_rows_add(out, "");
-	u64 procs0 = prev ? prev->st.processes : 0, ctxt0 = prev ? prev->st.ctxt : 0;
-	u64 intr0 = prev ? prev->st.intr : 0;
 
-	ACT_SET(ids, r, PTK_M_TASK_PROC_S, PTK_F(ptk_act_rate(procs0, cur->st.processes, itv_s)));
-	ACT_SET(ids, r, PTK_M_TASK_CSWCH_S, PTK_F(ptk_act_rate(ctxt0, cur->st.ctxt, itv_s)));
-	ACT_SET(ids, r, PTK_M_TASK_INTR_S, PTK_F(ptk_act_rate(intr0, cur->st.intr, itv_s)));
+	ACT_SET(ids, r, PTK_M_TASK_PROC_S, st_rate(prev, cur, PTK_ST_PROCESSES, itv_s));
+	ACT_SET(ids, r, PTK_M_TASK_CSWCH_S, st_rate(prev, cur, PTK_ST_CTXT, itv_s));
+	ACT_SET(ids, r, PTK_M_TASK_INTR_S, st_rate(prev, cur, PTK_ST_INTR, itv_s));
 	return 0;
 }
