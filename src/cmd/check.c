@@ -376,6 +376,8 @@ int cmd_check(struct ptk_ctx *ctx, int argc, char **argv)
 			ptk_err("%s", err);
 			return PTK_EXIT_RUNTIME;
 		}
+		if (err[0])
+			ptk_warn("%s", err);
 		ctx->procfs = at_dir;
 	}
 	if ((r = ptk_ctx_ready(ctx)))

@@ -26,8 +26,22 @@ struct report {
 	enum ptk_mid na_zero; /* na printed 0.00 in text, as sysstat does (JSON: null) */
 };
 
+/* The impossible values of one sample: shown as unknown, named in one warning. */
+struct warning {
+	s64 id, t_ms;
+	struct ptk_strbuf text;
+};
+
 struct sar {
 	struct ptk_ctx *ctx;
+	struct warning *warn; /* in the order found */
+	int nwarn, capwarn;
+	struct taint { /* a sample's counter behind a rate beyond 2^53 (see impossible_rates) */
+		s64 id;
+		enum ptk_mid m;
+		char key[64];
+	} * taint;
+	int ntaint, captaint;
 	bool utc, iso, csv;
 	struct ptk_act_opts aopts;
 	const struct report *rep[16];
@@ -120,6 +134,107 @@ static const struct report reports[R_N] = {
 			  PTK_M(PSI_MEM_FULL_PCT)),
 };
 
+/* Note what of sample s is impossible (one item of its warning; the same item once). */
+static void warn_add(struct sar *o, const struct ptk_snap *s, const char *item)
+{
+	struct warning *w = NULL;
+
+	for (int i = o->nwarn - 1; i >= 0 && !w; i--)
+		if (o->warn[i].id == s->id)
+			w = &o->warn[i];
+	if (!w) {
+		if (o->nwarn == o->capwarn) {
+			o->capwarn = o->capwarn ? 2 * o->capwarn : 8;
+			o->warn = xrealloc(o->warn, o->capwarn * sizeof(*o->warn));
+		}
+		w = &o->warn[o->nwarn++];
+		*w = (struct warning){ .id = s->id, .t_ms = s->t_ms };
+	}
+	if (w->text.p && strstr(w->text.p, item))
+		return;
+	ptk_strbuf_addf(&w->text, "%s%s", w->text.len ? "; " : "", item);
+}
+
+static int warn_cmp(const void *x, const void *y)
+{
+	const struct warning *a = x, *b = y;
+
+	return a->t_ms < b->t_ms ? -1 : a->t_ms > b->t_ms ? 1 : a->id < b->id ? -1 : a->id > b->id;
+}
+
+/* One warning per sample with impossible values, in time order; then forget them. */
+static void warn_flush(struct sar *o)
+{
+	char t[64];
+
+	if (o->nwarn)
+		qsort(o->warn, o->nwarn, sizeof(*o->warn), warn_cmp);
+	for (int i = 0; i < o->nwarn; i++) {
+		ptk_arc_fmt_time(o->warn[i].t_ms, o->utc, true, t, sizeof(t));
+		ptk_warn("sample %" PRId64 " at %s: impossible values shown as unknown: %s",
+			 o->warn[i].id, t, o->warn[i].text.p);
+		free(o->warn[i].text.p);
+	}
+	free(o->warn);
+	o->warn = NULL;
+	o->nwarn = o->capwarn = 0;
+	free(o->taint);
+	o->taint = NULL;
+	o->ntaint = o->captaint = 0;
+}
+
+static bool tainted(const struct sar *o, s64 id, enum ptk_mid m, const char *key)
+{
+	for (int i = 0; i < o->ntaint; i++)
+		if (o->taint[i].id == id && o->taint[i].m == m && !strcmp(o->taint[i].key, key))
+			return true;
+	return false;
+}
+
+/*
+ * A rate beyond 2^53 per second is no kernel counter's (9 PB/s; a double no longer holds
+ * such a count exactly): the archive holds an impossible jump of the counter into cur. The
+ * rate is shown as unknown and named in cur's warning; so is the rate of the interval after
+ * it, from cur's counter (which counts as a reset, a wrong number either way). Archived
+ * samples only (prev, cur ids): live values are the kernel's.
+ */
+static void impossible_rates(struct sar *o, const struct ptk_activity *act,
+			     const struct ptk_snap *prev, const struct ptk_snap *cur,
+			     struct ptk_rows *rows)
+{
+	const double limit = 9007199254740992.0; /* 2^53 */
+
+	for (int k = 0; k < rows->n; k++) {
+		struct ptk_row *r = &rows->r[k];
+		for (int i = 0; act->mids[i] != PTK_M_NONE; i++) {
+			const struct ptk_metric *m = &ptk_registry[act->mids[i]];
+			char item[160];
+			if (m->kind != PTK_RATE || r->v[i].na || m->type != PTK_V_F64)
+				continue;
+			if (prev && tainted(o, prev->id, act->mids[i], r->key)) {
+				r->v[i] = PTK_NA;
+				continue;
+			}
+			if (!(fabs(r->v[i].f) > limit))
+				continue;
+			snprintf(item, sizeof(item), "%s%s%s %.3g (a rate beyond 2^53)", m->name,
+				 r->key[0] ? " of " : "", r->key, r->v[i].f);
+			warn_add(o, cur, item);
+			r->v[i] = PTK_NA;
+			if (tainted(o, cur->id, act->mids[i], r->key))
+				continue;
+			if (o->ntaint == o->captaint) {
+				o->captaint = o->captaint ? 2 * o->captaint : 8;
+				o->taint = xrealloc(o->taint, o->captaint * sizeof(*o->taint));
+			}
+			struct taint *t = &o->taint[o->ntaint++];
+			t->id = cur->id;
+			t->m = act->mids[i];
+			snprintf(t->key, sizeof(t->key), "%s", r->key);
+		}
+	}
+}
+
 /* The activity's rows in o->act_rows into out, in report rep's columns (the entity column:
  * the row's key). */
 static void pick_rows(const struct sar *o, const struct report *rep, struct ptk_rows *out)
@@ -148,6 +263,8 @@ static void report_rows(struct sar *o, int ri, const struct ptk_snap *p, const s
 
 	o->act_rows.n = 0;
 	act->rows(p, c, itv, &o->aopts, &o->act_rows);
+	if (c->id)
+		impossible_rates(o, act, p, c, &o->act_rows);
 	o->avg[ri].act = act;
 	ptk_act_avg_add(&o->avg[ri], &o->act_rows, itv);
 	pick_rows(o, o->rep[ri], out);
@@ -163,8 +280,11 @@ static void average_rows(struct sar *o, int ri, const struct ptk_snap *first,
 	struct ptk_rows w = { 0 };
 
 	o->avg[ri].act = act;
-	if (whole)
+	if (whole) {
 		act->rows(first, last, itv, &o->aopts, &w);
+		if (last->id)
+			impossible_rates(o, act, NULL, last, &w);
+	}
 	ptk_act_avg_rows(&o->avg[ri], whole ? &w : NULL, &o->act_rows);
 	pick_rows(o, o->rep[ri], out);
 	ptk_rows_free(&w);
@@ -254,6 +374,7 @@ static double interval_of(const struct ptk_snap *p, const struct ptk_snap *c)
 /* ---- the two feeds: archive and live ------------------------------------------------------ */
 
 struct feed {
+	struct sar *o; /* warned of impossible values */
 	struct ptk_arc *arc;
 	const struct ptk_arc_index *idx;
 	int pos;
@@ -264,7 +385,11 @@ struct feed {
 /* Sample id of the archive into s. */
 static int feed_load(const struct feed *f, s64 id, struct ptk_snap *s)
 {
-	return ptk_arc_load(f->arc, id, false, s);
+	int r = ptk_arc_load(f->arc, id, false, s);
+
+	if (r == 0 && ptk_arc_impossible(f->arc)[0])
+		warn_add(f->o, s, ptk_arc_impossible(f->arc));
+	return r;
 }
 
 /* Next readable sample of the archive into s; -ENODATA at the end. */
@@ -392,8 +517,7 @@ static void interval_average(struct inter *it, const struct ptk_snap *first,
 	if (o->ctx->json) {
 		ptk_sink_begin(sk);
 		ptk_sink_meta_str(sk, "timestamp", "Average");
-		ptk_sink_meta_f64(sk, "interval_s",
-				  round((last->up.up_s - first->up.up_s) * 1000) / 1000);
+		ptk_sink_meta_f64(sk, "interval_s", round(interval_of(first, last) * 1000) / 1000);
 	}
 	for (int ri = 0; ri < o->nrep; ri++) {
 		const struct report *rep = o->rep[ri];
@@ -688,9 +812,20 @@ int cmd_sar(struct ptk_ctx *ctx, int argc, char **argv)
 	ptk_arc_meta(arc, "hostname", meta[2], sizeof(meta[2]));
 	ptk_arc_meta(arc, "machine", meta[3], sizeof(meta[3]));
 	ptk_arc_meta(arc, "ncpu", meta[4], sizeof(meta[4]));
-	banner(&o, meta[0][0] ? meta[0] : "Linux", meta[1], meta[2], meta[3], atoi(meta[4]),
-	       idx.n ? idx.t_ms[0] : ptk_snap_now_ms());
+	f.o = &o;
 	f.arc = arc;
+	int ncpu;
+	if (ptk_parse_int(meta[4], &ncpu) || ncpu < 1 || ncpu > PTK_MAX_CPUS) {
+		/* the CPUs of the first sample instead */
+		ncpu = 0;
+		if (idx.n && ptk_arc_load(arc, idx.id[0], false, &it.s[0]) == 0)
+			for (int i = 0; i < it.s[0].st.ncpu; i++)
+				ncpu += it.s[0].st.present[i];
+		ptk_warn("%s: meta ncpu '%s' is impossible: %d CPU%s, as the first sample has", db,
+			 meta[4], ncpu, ncpu == 1 ? "" : "s");
+	}
+	banner(&o, meta[0][0] ? meta[0] : "Linux", meta[1], meta[2], meta[3], ncpu,
+	       idx.n ? idx.t_ms[0] : ptk_snap_now_ms());
 	f.idx = &idx;
 	if (ctx->json) {
 		/* interleaved: one object per interval with every report */
@@ -724,6 +859,8 @@ int cmd_sar(struct ptk_ctx *ctx, int argc, char **argv)
 			archive_block(&o, ri, &f);
 		r = 0;
 	}
+	fflush(stdout);
+	warn_flush(&o);
 	if (idx.damaged || f.bad) {
 		ptk_err("%s: %s: %ld of %d listed samples unreadable%s; printed what could be read",
 			db, f.err[0] ? f.err : ptk_arc_errmsg(arc), f.bad / MAX(o.nrep, 1), idx.n,

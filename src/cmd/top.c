@@ -109,6 +109,8 @@ static int at_tree(struct top *tp, int shift)
 		ptk_err("%s", err);
 		return PTK_EXIT_RUNTIME;
 	}
+	if (err[0] && !tp->at_dir[0]) /* the first build: before the viewer draws */
+		ptk_warn("%s", err);
 	ptk_arc_rmtree(tp->at_dir);
 	snprintf(tp->at_dir, sizeof(tp->at_dir), "%s", dir);
 	tp->at_shift = shift;

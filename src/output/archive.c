@@ -161,6 +161,8 @@ struct ptk_arc {
 	struct dict rdevs, rifs; /* the reader's: dev and netif rows by id */
 	s64 keyset_id;
 	char damage[128]; /* found at open: the file is shorter than its header says */
+	char impossible[512]; /* the last sample loaded: its impossible values, "" none */
+	u64 bad_parts; /* the last sample loaded: PTK_SNAP_BIT()s of vectors found impossible */
 	char *keyset; /* the last keyset string */
 	struct vbuf {
 		unsigned char *p;
@@ -1246,6 +1248,113 @@ int ptk_arc_nearest(const struct ptk_arc_index *idx, s64 t_ms)
 	return best;
 }
 
+/* ---- values the kernel cannot have written ------------------------------------------------ */
+
+/* Note an impossible value of the sample being loaded ("what value (why)"; "; " between). */
+static void __attribute__((format(printf, 2, 3)))
+impossible(struct ptk_arc *a, const char *fmt, ...)
+{
+	size_t n = strlen(a->impossible);
+	va_list ap;
+
+	if (n + 3 >= sizeof(a->impossible))
+		return;
+	if (n)
+		n += snprintf(a->impossible + n, sizeof(a->impossible) - n, "; ");
+	va_start(ap, fmt);
+	vsnprintf(a->impossible + n, sizeof(a->impossible) - n, fmt, ap);
+	va_end(ap);
+}
+
+const char *ptk_arc_impossible(const struct ptk_arc *a)
+{
+	return a->impossible;
+}
+
+/* Why column c cannot hold v (an INTEGER), or NULL when it can: every stored field is a
+ * count, a level or a time, never negative; 32-bit fields fit in 32 bits; a PSI average is
+ * a share (at most 100.00, stored times 100); a flag is 0 or 1. */
+static const char *col_why(const struct col *c, s64 v)
+{
+	const struct ptk_field_desc *f = col_field(c);
+
+	if (col_is_flag(c))
+		return v == 0 || v == 1 ? NULL : "not 0 or 1";
+	if (v < 0)
+		return "negative";
+	if ((f->type == PTK_FT_U32 && v > UINT32_MAX) || (f->type == PTK_FT_I32 && v > INT32_MAX))
+		return "beyond 32 bits";
+	if (f->type == PTK_FT_F64 && !strcmp(f->unit, "%") && v > 10000)
+		return "above 100%";
+	return NULL;
+}
+
+/* meminfo fields that are parts of a total (fs/proc/meminfo.c: pages of RAM, of swap, of
+ * the huge page pool), and the total. */
+static const struct {
+	enum ptk_mi_field f, total;
+} mi_parts[] = {
+	{ PTK_MI_MEM_FREE, PTK_MI_MEM_TOTAL },
+	{ PTK_MI_MEM_AVAILABLE, PTK_MI_MEM_TOTAL },
+	{ PTK_MI_BUFFERS, PTK_MI_MEM_TOTAL },
+	{ PTK_MI_CACHED, PTK_MI_MEM_TOTAL },
+	{ PTK_MI_SWAP_CACHED, PTK_MI_MEM_TOTAL },
+	{ PTK_MI_ACTIVE, PTK_MI_MEM_TOTAL },
+	{ PTK_MI_INACTIVE, PTK_MI_MEM_TOTAL },
+	{ PTK_MI_ACTIVE_ANON, PTK_MI_MEM_TOTAL },
+	{ PTK_MI_INACTIVE_ANON, PTK_MI_MEM_TOTAL },
+	{ PTK_MI_ACTIVE_FILE, PTK_MI_MEM_TOTAL },
+	{ PTK_MI_INACTIVE_FILE, PTK_MI_MEM_TOTAL },
+	{ PTK_MI_DIRTY, PTK_MI_MEM_TOTAL },
+	{ PTK_MI_WRITEBACK, PTK_MI_MEM_TOTAL },
+	{ PTK_MI_ANON_PAGES, PTK_MI_MEM_TOTAL },
+	{ PTK_MI_MAPPED, PTK_MI_MEM_TOTAL },
+	{ PTK_MI_SHMEM, PTK_MI_MEM_TOTAL },
+	{ PTK_MI_KRECLAIMABLE, PTK_MI_MEM_TOTAL },
+	{ PTK_MI_SLAB, PTK_MI_MEM_TOTAL },
+	{ PTK_MI_SRECLAIMABLE, PTK_MI_MEM_TOTAL },
+	{ PTK_MI_SUNRECLAIM, PTK_MI_MEM_TOTAL },
+	{ PTK_MI_SWAP_FREE, PTK_MI_SWAP_TOTAL },
+	{ PTK_MI_HUGEPAGES_FREE, PTK_MI_HUGEPAGES_TOTAL },
+};
+
+/* Parts above their totals become unknown (the total stays: which of them is wrong is not
+ * known, and the total alone is still a level); loadavg's runnable above its threads. */
+static void check_totals(struct ptk_arc *a, struct ptk_snap *s)
+{
+	const struct ptk_meminfo *m = &s->mi;
+
+	for (size_t i = 0; i < ARRAY_SIZE(mi_parts); i++) {
+		enum ptk_mi_field f = mi_parts[i].f, t = mi_parts[i].total;
+		if (!ptk_meminfo_has(m, f) || !ptk_meminfo_has(m, t) ||
+		    ptk_meminfo_get(m, f) <= ptk_meminfo_get(m, t))
+			continue;
+		impossible(a, "%s %" PRIu64 " (above %s %" PRIu64 ")", ptk_meminfo_fields[f].name,
+			   ptk_meminfo_get(m, f), ptk_meminfo_fields[t].name,
+			   ptk_meminfo_get(m, t));
+		ptk_snap_field_unmark(s, PTK_SNAP_G_MEMINFO, f);
+	}
+	if (ptk_snap_has(s, PTK_SNAP_LOADAVG) && s->la.nr_running > s->la.nr_threads) {
+		impossible(a, "nr_running %u (above nr_threads %u)", s->la.nr_running,
+			   s->la.nr_threads);
+		ptk_snap_field_unmark(s, PTK_SNAP_G_LOADAVG, PTK_LA_NR_RUNNING);
+	}
+}
+
+/* A value of a counters vector: negative is impossible (stored from a u64 of 2^63 or more,
+ * or edited); the part the vector holds becomes unknown for this sample (a device left out
+ * of one sample would count from zero in the next). */
+static bool vec_ok(struct ptk_arc *a, s64 v, enum ptk_snap_part part, const char *what,
+		   const char *field)
+{
+	if (v >= 0)
+		return true;
+	if (!(a->bad_parts & PTK_SNAP_BIT(part)))
+		impossible(a, "%s %s %" PRId64 " (negative)", what, field, v);
+	a->bad_parts |= PTK_SNAP_BIT(part);
+	return false;
+}
+
 static int load_rows(struct ptk_arc *a, sqlite3_stmt *st, s64 id)
 {
 	sqlite3_reset(st);
@@ -1389,6 +1498,8 @@ static int load_counters(struct ptk_arc *a, sqlite3_stmt *st, struct ptk_snap *s
 			    n < 0 || n > 1024)
 				goto err_damaged;
 			u64 *f = NULL;
+			const struct ptk_field_desc *fd;
+			char what[96];
 			int nf = 0;
 			if (vc == 0) {
 				if (id < -1 || id > 65535)
@@ -1400,7 +1511,11 @@ static int load_counters(struct ptk_arc *a, sqlite3_stmt *st, struct ptk_snap *s
 					t = &s->st.cpu[id];
 				}
 				memset(t, 0, sizeof(*t));
-				f = t->t, nf = PTK_CPU_NSTATES;
+				f = t->t, nf = PTK_CPU_NSTATES, fd = ptk_cpu_fields;
+				if (id < 0)
+					snprintf(what, sizeof(what), "cpu");
+				else
+					snprintf(what, sizeof(what), "cpu%" PRId64, id);
 			} else if (vc == 1) {
 				const struct dict_ent *x = rdict_get(a, true, id);
 				struct ptk_disk *d = disk_add(s);
@@ -1411,20 +1526,38 @@ static int load_counters(struct ptk_arc *a, sqlite3_stmt *st, struct ptk_snap *s
 				d->is_partition = x ? x->c : 0;
 				d->nfields = MIN((int)n, PTK_DK_NFIELDS);
 				s->rot[s->ds.n - 1] = x ? x->d : -1;
-				f = d->f, nf = PTK_DK_NFIELDS;
+				f = d->f, nf = PTK_DK_NFIELDS, fd = ptk_disk_fields;
+				snprintf(what, sizeof(what), "disk %s", d->name);
 			} else {
 				const struct dict_ent *x = rdict_get(a, false, id);
 				struct ptk_netdev *d = net_add(s);
 				snprintf(d->name, sizeof(d->name), "%.*s", (int)sizeof(d->name) - 1,
 					 x ? x->name : "?");
 				s->speed[s->nd.n - 1] = x ? x->a : -1;
-				f = d->f, nf = PTK_ND_NFIELDS;
+				f = d->f, nf = PTK_ND_NFIELDS, fd = ptk_netdev_fields;
+				snprintf(what, sizeof(what), "interface %s", d->name);
 			}
+			bool line_ok = true;
 			for (s64 k = 0; k < n; k++) {
 				if (get_varint(p, len, &pos, &v))
 					goto err_damaged;
-				if (k < nf)
-					f[k] = (u64)v;
+				if (k >= nf)
+					continue;
+				f[k] = (u64)v;
+				if (v >= 0 || !line_ok)
+					continue;
+				line_ok = false;
+				if (vc == 0 && id >= 0) { /* one CPU's line: that CPU is unknown */
+					impossible(a, "%s %s %" PRId64 " (negative)", what,
+						   fd[k].name, v);
+					s->st.present[id] = false;
+				} else {
+					vec_ok(a, v,
+					       vc == 0 ? PTK_SNAP_STAT :
+					       vc == 1 ? PTK_SNAP_DISKSTATS :
+							 PTK_SNAP_NETDEV,
+					       what, fd[k].name);
+				}
 			}
 		}
 	}
@@ -1545,11 +1678,36 @@ int ptk_arc_load(struct ptk_arc *a, s64 id, bool procs, struct ptk_snap *s)
 		return db_fail(a, "archive damaged");
 	}
 	s->t_ms = sqlite3_column_int64(st, 0);
-	for (int i = 0; i < sample_cols(); i++)
-		if (sqlite3_column_type(st, i + 1) != SQLITE_NULL)
-			col_put(s, &cols[i], sqlite3_column_int64(st, i + 1));
+	a->impossible[0] = '\0';
+	a->bad_parts = 0;
+	int bad[NCOL_MAX], nbad = 0;
+	for (int i = 0; i < sample_cols(); i++) {
+		int type = sqlite3_column_type(st, i + 1);
+		s64 v = sqlite3_column_int64(st, i + 1);
+		double x = sqlite3_column_double(st, i + 1);
+		/* a REAL: what the CLI makes of an integer past 2^63, or an edit */
+		const char *why = type == SQLITE_INTEGER ? col_why(&cols[i], v) :
+				  type == SQLITE_NULL	 ? NULL :
+				  type == SQLITE_FLOAT && fabs(x) >= 9223372036854775808.0 ?
+							"beyond 2^63" :
+							"not an integer";
+		if (!why) {
+			if (type != SQLITE_NULL)
+				col_put(s, &cols[i], v);
+			continue;
+		}
+		impossible(a, "%s %.40s (%s)", cols[i].name,
+			   (const char *)sqlite3_column_text(st, i + 1), why);
+		bad[nbad++] = i;
+	}
 	sqlite3_reset(st);
-
+	/* after the row: the other fields of a line or file may have marked it held */
+	for (int i = 0; i < nbad; i++)
+		if (!col_is_flag(&cols[bad[i]]))
+			ptk_snap_field_unmark(s, cols[bad[i]].g, cols[bad[i]].f);
+	check_totals(a, s);
+	if (nbad || a->impossible[0])
+		ptk_meminfo_estimate(&s->mi); /* an estimate follows the fields that are left */
 	s->st.ncpu = 0;
 	s->ds.n = s->nd.n = s->kvs.n = 0;
 	if (a->ver == 1) {
@@ -1575,6 +1733,7 @@ procs:
 	/* the tables of a stored sample are known (maybe empty); the levels when recorded */
 	s->read |= PTK_SNAP_BIT(PTK_SNAP_STAT) | PTK_SNAP_BIT(PTK_SNAP_DISKSTATS) |
 		   PTK_SNAP_BIT(PTK_SNAP_NETDEV) | PTK_SNAP_BIT(PTK_SNAP_SNMP);
+	s->read &= ~a->bad_parts; /* vectors with an impossible value: unknown */
 	s->has_la = ptk_snap_has(s, PTK_SNAP_LOADAVG);
 	s->has_mi = ptk_snap_has(s, PTK_SNAP_MEMINFO);
 	s->has_vm = ptk_snap_has(s, PTK_SNAP_VMSTAT);
@@ -1646,7 +1805,8 @@ int ptk_arc_snapshot_tree(struct ptk_arc *a, const struct ptk_arc_index *idx, in
 {
 	const char *tmp = getenv("TMPDIR");
 	struct ptk_snap s = { 0 };
-	int n = 0, r = 0;
+	int n = 0, r = 0, nbad = 0;
+	char first_bad[sizeof(a->impossible) + 128] = "";
 
 	snprintf(dir, size, "%s/ptk-at.XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(dir))
@@ -1655,6 +1815,12 @@ int ptk_arc_snapshot_tree(struct ptk_arc *a, const struct ptk_arc_index *idx, in
 		char sub[PATH_MAX];
 		if (ptk_arc_load(a, idx->id[i], true, &s))
 			continue; /* damaged: skipped */
+		if (a->impossible[0] && !nbad++) {
+			char t[40];
+			ptk_arc_fmt_time(s.t_ms, true, true, t, sizeof(t));
+			snprintf(first_bad, sizeof(first_bad), "sample %" PRId64 " at %.40s: %s",
+				 s.id, t, a->impossible);
+		}
 		snprintf(sub, sizeof(sub), "%s/%d", dir, n);
 		if ((r = ptk_snap_write_tree(&s, sub)))
 			break;
@@ -1665,6 +1831,10 @@ int ptk_arc_snapshot_tree(struct ptk_arc *a, const struct ptk_arc_index *idx, in
 		ptk_arc_rmtree(dir);
 		return r;
 	}
+	a->impossible[0] = '\0';
+	if (nbad)
+		snprintf(a->impossible, sizeof(a->impossible), "%.480s%s", first_bad,
+			 nbad > 1 ? " (and more samples)" : "");
 	return n;
 }
 
@@ -1813,6 +1983,10 @@ int ptk_arc_at(const char *db, const char *at, bool utc, int before, double span
 	if (t_ms)
 		*t_ms = idx.t_ms[k];
 	n = ptk_arc_snapshot_tree(a, &idx, k - before, last, dir, size);
+	err[0] = '\0';
+	if (n >= 2 && a->impossible[0])
+		snprintf(err, errsize, "%s: impossible values shown as unknown: %s", db,
+			 a->impossible);
 	if (n < 0)
 		snprintf(err, errsize, "cannot write snapshots: %s", strerror(-n));
 	else if (n < 2)

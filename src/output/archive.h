@@ -92,13 +92,24 @@ void ptk_arc_index_free(struct ptk_arc_index *idx);
 /* Index in idx of the sample nearest t_ms (-1 when empty). */
 int ptk_arc_nearest(const struct ptk_arc_index *idx, s64 t_ms);
 
-/* Load sample id into s (with its processes when procs). 0, -ENOENT, or -EIO (corrupt). */
+/*
+ * Load sample id into s (with its processes when procs). 0, -ENOENT, or -EIO (corrupt).
+ * A value the kernel cannot have written (negative, not an integer, a 32-bit field beyond
+ * 32 bits, a PSI average above 100%, a meminfo part above its total, nr_running above
+ * nr_threads, a negative counter in the cpu, disk or interface vectors) is loaded as
+ * unknown (ptk_snap_field_unmark; a vector's whole part, or one CPU's line) and named in
+ * ptk_arc_impossible.
+ */
 int ptk_arc_load(struct ptk_arc *a, s64 id, bool procs, struct ptk_snap *s);
+/* The impossible values of the last sample loaded, "name value (why); ...", "" when none. */
+const char *ptk_arc_impossible(const struct ptk_arc *a);
 
 /*
  * Time travel: write the samples idx[first..last] as snapshot directories 0/, 1/, ... under
  * a new temporary directory (its path into dir), ready for --procfs. Unreadable samples are
- * skipped. Returns the number of snapshots written, or -errno.
+ * skipped; impossible values are left out of the files (unknown to their readers), and
+ * ptk_arc_impossible names the first sample with some. Returns the number of snapshots
+ * written, or -errno.
  */
 int ptk_arc_snapshot_tree(struct ptk_arc *a, const struct ptk_arc_index *idx, int first, int last,
 			  char *dir, size_t size);
@@ -108,7 +119,8 @@ int ptk_arc_snapshot_tree(struct ptk_arc *a, const struct ptk_arc_index *idx, in
  * `before` samples before it (baselines for rates) and the samples up to span_s seconds
  * after it as a snapshot tree (ptk_arc_snapshot_tree). *t_ms gets the time of the sample
  * found. Returns the number of snapshots (< 2: nothing to compute rates from), or -errno
- * with a one-line reason in err.
+ * with a one-line reason in err. With 2 or more, err is "" or names the impossible values
+ * found (shown as unknown): a warning.
  */
 int ptk_arc_at(const char *db, const char *at, bool utc, int before, double span_s, int shift,
 	       char *dir, size_t size, s64 *t_ms, char *err, size_t errsize);

@@ -121,6 +121,50 @@ void ptk_snap_field_mark(struct ptk_snap *s, enum ptk_snap_group_id g, int f)
 	}
 }
 
+void ptk_snap_field_unmark(struct ptk_snap *s, enum ptk_snap_group_id g, int f)
+{
+	const struct ptk_field_desc *d = &ptk_snap_groups[g].fields[f];
+	char *p = (char *)s + ptk_snap_groups[g].off + d->off;
+
+	switch (d->type) {
+	case PTK_FT_U64:
+		*(u64 *)p = 0;
+		break;
+	case PTK_FT_U32:
+		*(unsigned *)p = 0;
+		break;
+	case PTK_FT_I32:
+		*(int *)p = 0;
+		break;
+	case PTK_FT_F64:
+		/* uptime has no presence of its own: NAN is what every use of it can test */
+		*(double *)p = g == PTK_SNAP_G_UPTIME ? NAN : 0;
+		break;
+	}
+	switch (g) {
+	case PTK_SNAP_G_UPTIME:
+		break;
+	case PTK_SNAP_G_STAT:
+		s->st.has &= ~(1ull << f);
+		break;
+	case PTK_SNAP_G_LOADAVG:
+		s->read &= ~PTK_SNAP_BIT(PTK_SNAP_LOADAVG);
+		s->has_la = false;
+		break;
+	case PTK_SNAP_G_MEMINFO:
+		s->mi.present &= ~(1ull << f); /* has_available stays: the kernel had it */
+		break;
+	case PTK_SNAP_G_VMSTAT:
+		s->vm.present &= ~(1ull << f);
+		s->vm.has_oom_kill = ptk_vmstat_has(&s->vm, PTK_VM_OOM_KILL);
+		break;
+	default: {
+		struct ptk_psi *psi = &s->psi[g - PTK_SNAP_G_PSI];
+		(f < PTK_PSI_FULL_AVG10 ? &psi->some : &psi->full)->present = false;
+	}
+	}
+}
+
 void ptk_snap_free(struct ptk_snap *s)
 {
 	ptk_stat_free(&s->st);

@@ -122,6 +122,13 @@ extern const struct ptk_snap_group ptk_snap_groups[PTK_SNAP_NGROUPS];
 bool ptk_snap_field_has(const struct ptk_snap *s, enum ptk_snap_group_id g, int f);
 /* Mark field f of group g held, and its part read (a loader filling s field by field). */
 void ptk_snap_field_mark(struct ptk_snap *s, enum ptk_snap_group_id g, int f);
+/*
+ * Make field f of group g unknown (a loader that found its value impossible): its value 0
+ * and its presence cleared, as narrowly as s records presence: the field (stat, meminfo,
+ * vmstat), its line (PSI), the whole file (loadavg: the part's bit), or NAN (uptime).
+ * mi.has_available stays what it was: whether the kernel wrote MemAvailable.
+ */
+void ptk_snap_field_unmark(struct ptk_snap *s, enum ptk_snap_group_id g, int f);
 
 /* Release the snapshot's buffers and zero it. */
 void ptk_snap_free(struct ptk_snap *s);

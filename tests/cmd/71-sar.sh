@@ -116,6 +116,52 @@ check "not an archive: exit 1, one error line" test $rc -eq 1 -a "$(wc -l < "$TM
 "$PTK" sar --db "$TMP/none.db" 2> "$TMP/n.err"; rc=$?
 check "missing archive: exit 1, one error line" test $rc -eq 1 -a "$(wc -l < "$TMP/n.err")" -eq 1
 
+# impossible values (issue 12: an edited archive printed pgfree/s 1.86e19,
+# kbcached 9223372036854775808, "(-1 CPU)"): unknown, one warning naming each sample
+cp "$DB" "$TMP/bad.db"
+ids=($(sqlite3 "$TMP/bad.db" 'select id from sample order by id'))
+k1=${ids[5]} k2=${ids[10]} k3=${ids[15]} k4=${ids[20]}
+sqlite3 "$TMP/bad.db" "update sample set pgfree = -5 where id = $k1;
+	update sample set ctxt = 9223372036854775808 where id = $k2;
+	update sample set cached = mem_total + 1000 where id = $k3;
+	update sample set pgfault = pgfault + 1152921504606846976 where id = $k4;
+	update meta set value = '-1' where key = 'ncpu'"
+"$PTK" sar -B -w -r --db "$TMP/bad.db" >"$TMP/bad.out" 2>"$TMP/bad.err"; rc=$?
+while read -r l; do note "$l"; done <"$TMP/bad.err"
+# the column of NAME in the block whose header has it: its values in the interval rows
+colvals() {
+	awk -v n="$1" '$1 ~ /^[0-9][0-9]:/ && !have { for (i = 2; i <= NF; i++) if ($i == n) c = i; if (c) have = 1; next }
+		have && NF == 0 { exit } have && $1 ~ /^[0-9][0-9]:/ { print $c }' "$TMP/bad.out"
+}
+unknown() { colvals "$1" | grep -c '^-$'; }
+check "edited archive: exit 0 (warnings only)" test $rc -eq 0
+check "pgfree -5 in sample $k1: pgfree/s unknown in the 2 intervals around it ($(unknown pgfree/s))" \
+	test "$(unknown pgfree/s)" -eq 2
+check "ctxt beyond 2^63 in sample $k2: cswch/s unknown in the 2 intervals around it ($(unknown cswch/s))" \
+	test "$(unknown cswch/s)" -eq 2
+check "cached above MemTotal in sample $k3: kbcached and kbmemused unknown there ($(unknown kbcached), $(unknown kbmemused))" \
+	test "$(unknown kbcached)" -eq 1 -a "$(unknown kbmemused)" -eq 1
+check "pgfault jumped by 2^60 in sample $k4: fault/s unknown in the 2 intervals around it ($(unknown fault/s))" \
+	test "$(unknown fault/s)" -eq 2
+big=$(awk '{ for (i = 2; i <= NF; i++) if ($i ~ /^[0-9.e+]+$/ && $i + 0 > 1e15) print $i }' "$TMP/bad.out" | head -3)
+check "no value beyond 1e15 printed (${big:-none})" test -z "$big"
+check "banner: the CPUs of the first sample, not -1 ($(head -1 "$TMP/bad.out" | grep -o '([^)]*CPU)'))" \
+	grep -q "($(sqlite3 "$DB" 'select value from meta where key="ncpu"') CPU)\$" <(head -1 "$TMP/bad.out")
+for k in $k1:"pgfree -5 (negative)" $k2:"ctxt 9.22337203685478e+18 (beyond 2^63)" \
+	$k3:"cached .* (above mem_total " $k4:"fault/s .* (a rate beyond 2^53)"; do
+	check "one warning naming sample ${k%%:*}: ${k#*:}" \
+		test "$(grep -c "warning: sample ${k%%:*} at .*: impossible values shown as unknown: ${k#*:}" "$TMP/bad.err")" -eq 1
+done
+check "5 warning lines: the 4 samples and meta ncpu ($(wc -l <"$TMP/bad.err"))" \
+	test "$(wc -l <"$TMP/bad.err")" -eq 5 -a "$(grep -c "meta ncpu '-1' is impossible" "$TMP/bad.err")" -eq 1
+"$PTK" sar -B -w -r --db "$TMP/bad.db" --json >"$TMP/bad.json" 2>/dev/null
+check "--json: the same values null" python3 -c "
+import json
+L = [json.loads(l) for l in open('$TMP/bad.json')]
+n = sum(1 for o in L[:-1] for r in o['paging'] if r['pgfree_s'] is None)
+m = sum(1 for o in L[:-1] for r in o['memory'] if r['kbcached'] is None)
+assert (n, m) == (2, 1), (n, m)"
+
 # read-only use creates nothing beside the archive and needs no write access (issue 12: as
 # nobody, a world-readable archive in a root-owned directory gave "attempt to write a
 # readonly database"; as root, sar left -wal and -shm files beside it)

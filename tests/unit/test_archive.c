@@ -10,6 +10,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "model/activity.h"
+#include "model/registry.h"
 #include "output/archive.h"
 #include "source/procfs/pid.h"
 
@@ -314,6 +316,126 @@ static void test_presence_roundtrip(void **state)
 	ptk_arc_rmtree(dir);
 }
 
+/* The value of metric m in the first row of activity act between p and c (no row: unknown). */
+static struct ptk_val act_val(enum ptk_act_id act, const struct ptk_snap *p,
+			      const struct ptk_snap *c, enum ptk_mid m)
+{
+	const struct ptk_activity *a = &ptk_activities[act];
+	struct ptk_rows rows = { 0 };
+	struct ptk_act_opts o = { 0 };
+	struct ptk_val v;
+
+	a->rows(p, c, 1, &o, &rows);
+	v = rows.n ? rows.r[0].v[ptk_act_col(a, m)] : PTK_NA;
+	ptk_rows_free(&rows);
+	return v;
+}
+
+/*
+ * Values the kernel cannot have written (u64 counters of 2^63 and more are stored negative,
+ * a part above its total, a PSI share above 100%, more runnable than threads) load as
+ * unknown, each named: never a huge number or a 0 (issue 12: sar printed pgfree/s 1.86e19,
+ * kbcached 9223372036854775808).
+ */
+static void test_impossible(void **state)
+{
+	char dir[] = "/tmp/ptk-arc-test.XXXXXX", path[PATH_MAX], err[512], tree[PATH_MAX];
+	struct ptk_snap a = { 0 }, b = { 0 }, ok = { 0 }, c = { 0 };
+	struct ptk_ptab pa = { 0 };
+	struct ptk_arc_index idx = { 0 };
+	struct ptk_src src;
+	struct ptk_arc *arc;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/t.db", dir);
+	collect_tree(TREE, &a, &pa);
+	assert_true(a.st.ncpu == 2 && a.st.present[0] && a.st.present[1]);
+	assert_true(a.ds.n > 0 && a.nd.n > 0 && a.has_psi[PTK_PSI_CPU] && a.has_la);
+	arc = ptk_arc_open(path, PTK_ARC_RDWR, err, sizeof(err));
+	assert_non_null(arc);
+	assert_int_equal(ptk_arc_write(arc, &a, 0, NULL, 0), 0); /* a clean one first */
+	a.st.ctxt = 1ull << 63;
+	a.mi.cached = a.mi.mem_total + 1;
+	a.st.cpu[0].t[PTK_CPU_USER] = ~0ull;
+	a.ds.d[0].f[PTK_DK_RD_IOS] = 1ull << 63;
+	a.nd.d[0].f[PTK_ND_RX_BYTES] = ~0ull;
+	a.psi[PTK_PSI_CPU].some.avg10 = 200;
+	a.la.nr_running = a.la.nr_threads + 1;
+	assert_int_equal(ptk_arc_write(arc, &a, 0, NULL, 0), 0);
+	a.st.all.t[PTK_CPU_SYSTEM] = 1ull << 63; /* the aggregate line */
+	assert_int_equal(ptk_arc_write(arc, &a, 0, NULL, 0), 0);
+	ptk_arc_close(arc);
+
+	arc = ptk_arc_open(path, PTK_ARC_RDONLY, err, sizeof(err));
+	assert_non_null(arc);
+	assert_int_equal(ptk_arc_list(arc, INT64_MIN, INT64_MAX, &idx), 0);
+	assert_int_equal(idx.n, 3);
+	assert_int_equal(ptk_arc_load(arc, idx.id[0], false, &ok), 0);
+	assert_string_equal(ptk_arc_impossible(arc), "");
+	assert_int_equal(ptk_arc_load(arc, idx.id[1], false, &b), 0);
+	const char *why = ptk_arc_impossible(arc);
+	static const char *const named[] = {
+		"ctxt -9223372036854775808 (negative)",
+		"cached ",
+		"(above mem_total ",
+		"cpu0 user -1 (negative)",
+		"disk loop0 rd_ios -9223372036854775808 (negative)",
+		"interface lo ",
+		"psi_cpu_some_avg10 20000 (above 100%)",
+		"nr_running ",
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(named); i++)
+		if (!strstr(why, named[i]))
+			fail_msg("'%s' not in '%s'", named[i], why);
+	/* unknown, as narrowly as the snapshot says what it holds */
+	assert_false(ptk_snap_field_has(&b, PTK_SNAP_G_STAT, PTK_ST_CTXT));
+	assert_true(ptk_snap_field_has(&b, PTK_SNAP_G_STAT, PTK_ST_INTR));
+	assert_int_equal(b.st.ctxt, 0);
+	assert_false(ptk_meminfo_has(&b.mi, PTK_MI_CACHED));
+	assert_true(ptk_meminfo_has(&b.mi, PTK_MI_MEM_TOTAL) &&
+		    ptk_meminfo_has(&b.mi, PTK_MI_BUFFERS));
+	assert_true(!b.st.present[0] && b.st.present[1]);
+	assert_true(ptk_snap_has(&b, PTK_SNAP_STAT));
+	assert_false(ptk_snap_has(&b, PTK_SNAP_DISKSTATS));
+	assert_false(ptk_snap_has(&b, PTK_SNAP_NETDEV));
+	assert_false(ptk_snap_field_has(&b, PTK_SNAP_G_PSI + PTK_PSI_CPU, PTK_PSI_SOME_AVG10));
+	assert_true(ptk_snap_field_has(&b, PTK_SNAP_G_PSI + PTK_PSI_CPU, PTK_PSI_FULL_AVG10));
+	assert_false(b.has_la);
+	/* what the activities make of it: unknown, not 0, not 2^63 */
+	assert_true(act_val(PTK_ACT_TASK, &ok, &b, PTK_M_TASK_CSWCH_S).na);
+	assert_false(act_val(PTK_ACT_TASK, &ok, &b, PTK_M_TASK_PROC_S).na);
+	assert_true(act_val(PTK_ACT_MEM, &ok, &b, PTK_M_MEM_CACHED).na);
+	assert_true(act_val(PTK_ACT_MEM, &ok, &b, PTK_M_MEM_KBMEMUSED).na);
+	assert_false(act_val(PTK_ACT_MEM, &ok, &b, PTK_M_MEM_BUFFERS).na);
+	assert_true(act_val(PTK_ACT_IO, &ok, &b, PTK_M_DISK_TPS).na);
+	assert_true(act_val(PTK_ACT_QUEUE, &ok, &b, PTK_M_Q_LDAVG_1).na);
+	assert_false(act_val(PTK_ACT_CPU, &ok, &b, PTK_M_CPU_IDLE).na);
+	/* the aggregate cpu line: the cpu part of the sample is unknown, its "all" row too */
+	assert_int_equal(ptk_arc_load(arc, idx.id[2], false, &c), 0);
+	assert_non_null(strstr(ptk_arc_impossible(arc), "cpu system -9223372036854775808"));
+	assert_false(ptk_snap_has(&c, PTK_SNAP_STAT));
+	assert_true(act_val(PTK_ACT_CPU, &ok, &c, PTK_M_CPU_IDLE).na);
+	/* time travel: the files leave them out, their readers see them unknown */
+	assert_int_equal(ptk_arc_snapshot_tree(arc, &idx, 1, 1, tree, sizeof(tree)), 1);
+	assert_non_null(strstr(ptk_arc_impossible(arc), "ctxt"));
+	ptk_snap_free(&c);
+	assert_int_equal(ptk_src_init(&src, tree, NULL), 0);
+	assert_int_equal(ptk_snap_read(&src, &c, PTK_SNAP_ALL), 0);
+	assert_false(ptk_snap_field_has(&c, PTK_SNAP_G_STAT, PTK_ST_CTXT));
+	assert_false(ptk_meminfo_has(&c.mi, PTK_MI_CACHED));
+	assert_true(!c.st.present[0] && c.st.present[1]);
+	ptk_arc_rmtree(tree);
+
+	ptk_arc_close(arc);
+	ptk_arc_index_free(&idx);
+	ptk_snap_free(&a);
+	ptk_snap_free(&b);
+	ptk_snap_free(&c);
+	ptk_snap_free(&ok);
+	ptk_ptab_free(&pa);
+	ptk_arc_rmtree(dir);
+}
+
 static void test_times(void **state)
 {
 	s64 t;
@@ -344,6 +466,7 @@ int main(void)
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_retention),
 		cmocka_unit_test(test_presence_roundtrip),
+		cmocka_unit_test(test_impossible),
 		cmocka_unit_test(test_times),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -85,6 +85,12 @@ next:
 	if (!ptk_meminfo_has(mi, PTK_MI_MEM_TOTAL))
 		return -EINVAL;
 	mi->has_available = ptk_meminfo_has(mi, PTK_MI_MEM_AVAILABLE);
+	ptk_meminfo_estimate(mi);
+	return 0;
+}
+
+void ptk_meminfo_estimate(struct ptk_meminfo *mi)
+{
 	if (!mi->has_available) {
 		/* Kernels before 3.14: estimate what can be had without swapping. */
 		u64 est = mi->mem_free + mi->active_file + mi->inactive_file + mi->sreclaimable;
@@ -92,7 +98,6 @@ next:
 			est = mi->mem_free + mi->buffers + mi->cached + mi->sreclaimable;
 		mi->mem_available = MIN(est, mi->mem_total);
 	}
-	return 0;
 }
 
 int ptk_meminfo_read(const struct ptk_src *src, struct ptk_meminfo *mi)

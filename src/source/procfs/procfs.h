@@ -255,6 +255,10 @@ static inline u64 ptk_meminfo_get(const struct ptk_meminfo *mi, enum ptk_mi_fiel
  * present bit stays clear. MemTotal is required: -EINVAL without it. */
 int ptk_meminfo_read(const struct ptk_src *src, struct ptk_meminfo *mi);
 int ptk_meminfo_parse(const char *text, struct ptk_meminfo *mi);
+/* Unless has_available (the kernel wrote MemAvailable, >= 3.14), mem_available = the
+ * estimate from MemFree, the file LRU lists (or Buffers + Cached) and SReclaimable, at most
+ * MemTotal. The parser calls it; so does a loader that changed the fields. */
+void ptk_meminfo_estimate(struct ptk_meminfo *mi);
 /* Append mi as /proc/meminfo text (the fields present), so ptk_meminfo_parse reads back the
  * same values and the same presence. */
 void ptk_meminfo_text(const struct ptk_meminfo *mi, struct ptk_strbuf *b);
