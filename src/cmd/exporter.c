@@ -250,6 +250,7 @@ static struct ptk_prom_body *collect(struct exporter *ex)
 							     .closed_evicted = hs.evicted,
 							     .closed_client = hs.client_closed,
 							     .closed_refused = hs.refused,
+							     .closed_bad = hs.bad_request,
 							     .start = ex->start_wall,
 							     .t0_ns = t0 });
 		ptk_prom_end(p);

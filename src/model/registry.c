@@ -1349,11 +1349,12 @@ const struct ptk_metric ptk_registry[PTK_M_COUNT] = {
 		     "ptk_exporter_scrapes_total."),
 	[PTK_M_OBS_CONNS_CLOSED] =
 		PROM("ptk_exporter_connections_closed_total", PTK_COUNTER, PTK_V_U64,
-		     "Connections the exporter closed without an answer, by reason: "
+		     "Connections the exporter closed before libmicrohttpd answered them, by reason: "
 		     "header_timeout (no complete request header 5 s after accept), evicted "
 		     "(the oldest held, closed to make room for a new one), client_closed (closed "
 		     "by the client before its header ended), refused (requests being answered "
-		     "at their limit). Held connections blinding the exporter show here."),
+		     "at their limit), bad_request (no request line: answered 400). Held "
+		     "connections blinding the exporter show here."),
 	[PTK_M_CHECK_AVAILABLE_BYTES] = {
 		.name = "ptk_memory_available_bytes",
 		.key = "ptk_memory_available_bytes",

@@ -129,8 +129,8 @@ static int unlink_pend(struct ptk_httpgate *g, struct pend *p)
 
 static void close_pend(struct ptk_httpgate *g, struct pend *p, u64 *why)
 {
+	stat_inc(why); /* first: a client that sees the close sees it counted */
 	close(unlink_pend(g, p));
-	stat_inc(why);
 }
 
 static void hand_on(struct ptk_httpgate *g, struct pend *p)
@@ -151,6 +151,49 @@ static struct pend *oldest_of(struct ptk_httpgate *g, const struct ipent *e)
 	while (p->ip != e)
 		p = p->next;
 	return p;
+}
+
+/* An RFC 9110 token character (a method's). */
+static bool tchar(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       (c && strchr("!#$%&'*+-.^_`|~", c));
+}
+
+/*
+ * Does the header in buf[0..n) begin with a request line, "METHOD TARGET HTTP/..." (RFC 9112
+ * 3), and hold no NUL? libmicrohttpd waits for its timeout on some that do not (a leading
+ * NUL, leading empty lines) instead of answering: they are answered 400 here.
+ */
+static bool request_line_ok(const char *buf, size_t n)
+{
+	size_t i = 0, t;
+
+	if (memchr(buf, '\0', n))
+		return false;
+	while (i < n && tchar(buf[i]))
+		i++;
+	if (i == 0 || i >= n || buf[i] != ' ')
+		return false;
+	for (t = ++i; i < n && (unsigned char)buf[i] > ' ' && buf[i] != 0x7f; i++)
+		;
+	if (i == t || i >= n || buf[i] != ' ')
+		return false;
+	return n - i > 6 && !memcmp(buf + i + 1, "HTTP/", 5);
+}
+
+/* Answer 400 and close (the answer fits in an empty socket buffer: not waited for). */
+static void reject(struct ptk_httpgate *g, struct pend *p)
+{
+	static const char rsp[] = "HTTP/1.1 400 Bad Request\r\nConnection: close\r\n"
+				  "Content-Type: text/plain; charset=utf-8\r\n"
+				  "Content-Length: 16\r\n\r\n400 bad request\n";
+	ssize_t w;
+
+	stat_inc(&g->st.rejected); /* first: a client that sees the answer sees it counted */
+	w = send(p->fd, rsp, sizeof(rsp) - 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+	(void)w; /* a client gone already gets nothing */
+	close(unlink_pend(g, p));
 }
 
 static void on_data(struct ptk_httpgate *g, struct pend *p, unsigned events);
@@ -250,7 +293,10 @@ static void on_data(struct ptk_httpgate *g, struct pend *p, unsigned events)
 		return;
 	}
 	if ((size_t)n >= g->o.header_max || header_done(g->buf, n, p->scanned)) {
-		hand_on(g, p);
+		if (request_line_ok(g->buf, n))
+			hand_on(g, p);
+		else
+			reject(g, p);
 		return;
 	}
 	p->scanned = n;
@@ -345,6 +391,7 @@ void ptk_httpgate_stats(struct ptk_httpgate *g, struct ptk_httpgate_stats *st)
 	st->timed_out = __atomic_load_n(&g->st.timed_out, __ATOMIC_RELAXED);
 	st->evicted = __atomic_load_n(&g->st.evicted, __ATOMIC_RELAXED);
 	st->closed = __atomic_load_n(&g->st.closed, __ATOMIC_RELAXED);
+	st->rejected = __atomic_load_n(&g->st.rejected, __ATOMIC_RELAXED);
 }
 
 void ptk_httpgate_stop(struct ptk_httpgate *g)

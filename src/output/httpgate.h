@@ -4,7 +4,8 @@
  * holds each until its request header is complete (the end of the header seen with
  * MSG_PEEK, so nothing is consumed), then hands the socket to the server. A connection that
  * has not sent its whole header within the header timeout is closed, however it trickles
- * (slowloris), and so is one that closes its side before the header ends.
+ * (slowloris), and so is one that closes its side before the header ends. A header that does
+ * not begin with a request line ("METHOD TARGET HTTP/...") or holds a NUL is answered 400.
  *
  * A new connection is always accepted. When the gate holds max_pending connections, the
  * oldest it holds is closed to make room; when the new one's address already holds
@@ -32,6 +33,7 @@ struct ptk_httpgate_stats {
 	u64 timed_out; /* header not complete within the timeout */
 	u64 evicted; /* closed to make room for a newer connection */
 	u64 closed; /* the client closed (or failed) before its header ended */
+	u64 rejected; /* answered 400: no request line */
 };
 
 /* Called on the gate's thread with a connection whose header is complete: fd (non-blocking,

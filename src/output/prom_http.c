@@ -377,6 +377,7 @@ void ptk_prom_http_stats(struct ptk_prom_http *h, struct ptk_prom_http_stats *st
 	st->header_timeout = g.timed_out;
 	st->evicted = g.evicted;
 	st->client_closed = g.closed;
+	st->bad_request = g.rejected;
 	st->refused = __atomic_load_n(&h->refused, __ATOMIC_RELAXED);
 }
 

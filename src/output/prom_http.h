@@ -48,12 +48,13 @@ void ptk_prom_http_url(const struct ptk_prom_http *h, char *buf, size_t size);
 int ptk_prom_http_wait(struct ptk_prom_http *h);
 /* Answer the batch taken by the last wait with b (each response takes a reference). */
 void ptk_prom_http_answer(struct ptk_prom_http *h, struct ptk_prom_body *b);
-/* Connections closed without an answer since the start (any thread). */
+/* Connections closed before libmicrohttpd answered them, since the start (any thread). */
 struct ptk_prom_http_stats {
 	u64 header_timeout; /* no complete request header in time */
 	u64 evicted; /* the oldest held, closed to make room */
 	u64 client_closed; /* by the client before its header ended */
 	u64 refused; /* complete, but libmicrohttpd's limits were reached */
+	u64 bad_request; /* answered 400 by the gate: no request line */
 };
 void ptk_prom_http_stats(struct ptk_prom_http *h, struct ptk_prom_http_stats *st);
 /* Stop accepting connections; later scrapes on open ones get 503; wait returns 0 when the

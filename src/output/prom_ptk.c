@@ -128,11 +128,12 @@ void ptk_prom_observer(struct ptk_prom *p, const struct ptk_prom_obs *o)
 	}
 	single(p, PTK_M(OBS_SCRAPES), NULL, PTK_U(o->scrapes), o->start);
 	single(p, PTK_M(OBS_COLLECTIONS), NULL, PTK_U(o->collections), o->start);
-	const char *why[] = { "header_timeout", "evicted", "client_closed", "refused" };
-	const u64 n[] = { o->closed_timeout, o->closed_evicted, o->closed_client,
-			  o->closed_refused };
+	const char *why[] = { "header_timeout", "evicted", "client_closed", "refused",
+			      "bad_request" };
+	const u64 n[] = { o->closed_timeout, o->closed_evicted, o->closed_client, o->closed_refused,
+			  o->closed_bad };
 	ptk_prom_family(p, PTK_M(OBS_CONNS_CLOSED));
-	for (int i = 0; i < 4; i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(why); i++) {
 		const char *lab[] = { "reason", why[i], NULL };
 		struct ptk_val v = PTK_U(n[i]);
 		p->created = o->start;

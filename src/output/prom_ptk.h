@@ -31,9 +31,9 @@ struct ptk_prom_obs {
 	const char *const *coll_name; /* [ncoll] */
 	const bool *on, *ok; /* [ncoll]: collector enabled / succeeded */
 	u64 scrapes, collections;
-	/* connections closed without an answer: header timeout, evicted, closed by the
-	 * client, refused (ptk_prom_http_stats) */
-	u64 closed_timeout, closed_evicted, closed_client, closed_refused;
+	/* connections closed before libmicrohttpd answered: header timeout, evicted, by the
+	 * client, refused, answered 400 by the gate (ptk_prom_http_stats) */
+	u64 closed_timeout, closed_evicted, closed_client, closed_refused, closed_bad;
 	double start; /* epoch s */
 	u64 t0_ns; /* ptk_now_ns() when the collection began */
 };

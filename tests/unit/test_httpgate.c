@@ -117,7 +117,7 @@ static double closed_after(int fd, double wait_s)
 	struct pollfd p = { .fd = fd, .events = POLLIN };
 	char c;
 
-	if (poll(&p, 1, (int)(wait_s * 1000)) != 1 || recv(fd, &c, 1, MSG_DONTWAIT) > 0)
+	if (poll(&p, 1, (int)(wait_s * 1000)) != 1 || recv(fd, &c, 1, MSG_DONTWAIT | MSG_PEEK) > 0)
 		return -1;
 	return (ptk_now_ns() - t0) / 1e9;
 }
@@ -200,14 +200,58 @@ static void test_slow_idle_halfclosed(void **state)
 	close(half);
 }
 
+/* A request line, then more header than header_max. */
 static void test_header_max(void **state)
 {
 	char big[65];
 	int c = client(1);
 
 	memset(big, 'a', 64);
+	memcpy(big, "GET / HTTP/1.1\r\nX: ", 19);
 	big[64] = '\0';
 	send_str(c, big); /* 64 bytes, no end: handed on for the server to refuse */
+	wait_handed(1);
+	close(c);
+}
+
+/*
+ * No request line: 400 from the gate, never handed on (found by fuzz_http: libmicrohttpd
+ * held a header that began with a NUL or with empty lines until its 10 s timeout, answering
+ * nothing, so such requests could fill its connections).
+ */
+static void test_no_request_line(void **state)
+{
+	static const char *const bad[] = {
+		"\r\n\r\n",
+		"\x01\x02 not http\r\n\r\n",
+		"GET\r\n\r\n",
+		"GET /\r\n\r\n",
+		"GET  / HTTP/1.1\r\n\r\n",
+		"GET / FTP/1.1\r\n\r\n",
+		" GET / HTTP/1.1\r\n\r\n",
+	};
+	char buf[256];
+
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		int c = client(1);
+		send_str(c, bad[i]);
+		double t = closed_after(c, 1);
+		ssize_t n = recv(c, buf, sizeof(buf) - 1, MSG_DONTWAIT);
+		buf[n > 0 ? n : 0] = '\0';
+		assert_true(t < 0); /* the answer came first: closed_after saw data */
+		assert_true(!strncmp(buf, "HTTP/1.1 400 Bad Request\r\n", 26));
+		close(c);
+	}
+	/* a NUL inside the header */
+	int c = client(1);
+	assert_int_equal(send(c, "GET / HTTP/1.1\r\nX: a\0b\r\n\r\n", 27, 0), 27);
+	assert_true(closed_after(c, 1) < 0);
+	close(c);
+	assert_int_equal(stats().rejected, ARRAY_SIZE(bad) + 1);
+	assert_int_equal(nhanded_now(), 0);
+	/* the smallest valid one is handed on */
+	c = client(1);
+	send_str(c, "M / HTTP/1.0\n\n");
 	wait_handed(1);
 	close(c);
 }
@@ -253,6 +297,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_slow_idle_halfclosed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_header_max, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_evict, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_no_request_line, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
