@@ -5,6 +5,8 @@
  * sar -q and sar -w compute them. runq-sz leaves its reader out, as sadc (ptk_act_runq_sz);
  * procs_running is the file's value, as procps vmstat prints it.
  */
+#include <math.h>
+
 #include "model/act.h"
 
 const enum ptk_mid ptk_act_queue_mids[] = {
@@ -30,7 +32,8 @@ ACT_ROWS_FN(ptk_act_queue_rows)
 		ACT_SET(ids, r, PTK_M_Q_BLOCKED, PTK_U(cur->st.procs_blocked));
 	if (ptk_stat_has(&cur->st, PTK_ST_PROCS_RUNNING))
 		ACT_SET(ids, r, PTK_M_Q_PROCS_RUNNING, PTK_U(cur->st.procs_running));
-	ACT_SET(ids, r, PTK_M_Q_UPTIME, PTK_F(cur->up.up_s));
+	if (!isnan(cur->up.up_s)) /* NAN: an archived uptime that was impossible */
+		ACT_SET(ids, r, PTK_M_Q_UPTIME, PTK_F(cur->up.up_s));
 	return 0;
 }
 

@@ -1273,7 +1273,8 @@ const char *ptk_arc_impossible(const struct ptk_arc *a)
 
 /* Why column c cannot hold v (an INTEGER), or NULL when it can: every stored field is a
  * count, a level or a time, never negative; 32-bit fields fit in 32 bits; a PSI average is
- * a share (at most 100.00, stored times 100); a flag is 0 or 1. */
+ * a share (at most 100.00, stored times 100); meminfo values are below 2^54 (kB that fit in
+ * 64 bits as bytes, the meminfo reader's limit); a flag is 0 or 1. */
 static const char *col_why(const struct col *c, s64 v)
 {
 	const struct ptk_field_desc *f = col_field(c);
@@ -1286,6 +1287,8 @@ static const char *col_why(const struct col *c, s64 v)
 		return "beyond 32 bits";
 	if (f->type == PTK_FT_F64 && !strcmp(f->unit, "%") && v > 10000)
 		return "above 100%";
+	if (c->g == PTK_SNAP_G_MEMINFO && (u64)v > (~0ull >> 10)) /* as its reader refuses */
+		return "beyond 2^54";
 	return NULL;
 }
 
@@ -1733,7 +1736,13 @@ procs:
 	/* the tables of a stored sample are known (maybe empty); the levels when recorded */
 	s->read |= PTK_SNAP_BIT(PTK_SNAP_STAT) | PTK_SNAP_BIT(PTK_SNAP_DISKSTATS) |
 		   PTK_SNAP_BIT(PTK_SNAP_NETDEV) | PTK_SNAP_BIT(PTK_SNAP_SNMP);
-	s->read &= ~a->bad_parts; /* vectors with an impossible value: unknown */
+	s->read &= ~a->bad_parts; /* vectors with an impossible value: unknown, as unread */
+	if (a->bad_parts & PTK_SNAP_BIT(PTK_SNAP_STAT))
+		memset(&s->st.all, 0, sizeof(s->st.all));
+	if (a->bad_parts & PTK_SNAP_BIT(PTK_SNAP_DISKSTATS))
+		s->ds.n = 0;
+	if (a->bad_parts & PTK_SNAP_BIT(PTK_SNAP_NETDEV))
+		s->nd.n = 0;
 	s->has_la = ptk_snap_has(s, PTK_SNAP_LOADAVG);
 	s->has_mi = ptk_snap_has(s, PTK_SNAP_MEMINFO);
 	s->has_vm = ptk_snap_has(s, PTK_SNAP_VMSTAT);

@@ -711,17 +711,25 @@ int ptk_snap_write_tree(const struct ptk_snap *s, const char *dir)
 
 	if ((r = ptk_mkdir_p(dir, 0755)))
 		return r;
-	ptk_strbuf_addf(&b, "%.2f %.2f\n", s->up.up_s, s->up.idle_s);
-	if ((r = ptk_strbuf_write(&b, dir, "uptime")))
-		goto out_free;
+	/* an unknown uptime (NAN: an archived value that was impossible): no file, and the
+	 * tree reads as unreadable */
+	bool up_ok = !isnan(s->up.up_s) && !isnan(s->up.idle_s);
+	if (up_ok) {
+		ptk_strbuf_addf(&b, "%.2f %.2f\n", s->up.up_s, s->up.idle_s);
+		if ((r = ptk_strbuf_write(&b, dir, "uptime")))
+			goto out_free;
+	}
 	/* The replayed clock is btime + uptime: write the btime that makes it the recorded
 	 * wall time t_ms (to the second), so time travel shows the time the sample was taken
 	 * even where the kernel's btime drifted from the wall clock. */
 	u64 btime = s->st.btime;
-	if (s->t_ms > 0 && s->t_ms / 1000 > (s64)s->up.up_s)
+	if (up_ok && s->t_ms > 0 && s->t_ms / 1000 > (s64)s->up.up_s)
 		btime = (u64)(s->t_ms / 1000 - (s64)s->up.up_s);
-	write_cpu(&b, "cpu ", &s->st.all);
-	for (int i = 0; i < s->st.ncpu; i++) {
+	/* cpu lines not known (an archived sample's impossible values): none, and the tree's
+	 * /proc/stat reads as unreadable */
+	if (ptk_snap_has(s, PTK_SNAP_STAT))
+		write_cpu(&b, "cpu ", &s->st.all);
+	for (int i = 0; i < s->st.ncpu && ptk_snap_has(s, PTK_SNAP_STAT); i++) {
 		char label[32];
 		if (!s->st.present[i])
 			continue;

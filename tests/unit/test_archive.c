@@ -361,6 +361,9 @@ static void test_impossible(void **state)
 	a.nd.d[0].f[PTK_ND_RX_BYTES] = ~0ull;
 	a.psi[PTK_PSI_CPU].some.avg10 = 200;
 	a.la.nr_running = a.la.nr_threads + 1;
+	/* beyond what the meminfo reader takes (2^54): written back, the file would be refused
+	 * whole (found by fuzz_archive) */
+	a.mi.hugepages_total = 1ull << 60;
 	assert_int_equal(ptk_arc_write(arc, &a, 0, NULL, 0), 0);
 	a.st.all.t[PTK_CPU_SYSTEM] = 1ull << 63; /* the aggregate line */
 	assert_int_equal(ptk_arc_write(arc, &a, 0, NULL, 0), 0);
@@ -383,6 +386,7 @@ static void test_impossible(void **state)
 		"interface lo ",
 		"psi_cpu_some_avg10 20000 (above 100%)",
 		"nr_running ",
+		"hugepages_total 1152921504606846976 (beyond 2^54)",
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(named); i++)
 		if (!strstr(why, named[i]))
@@ -423,6 +427,9 @@ static void test_impossible(void **state)
 	assert_int_equal(ptk_snap_read(&src, &c, PTK_SNAP_ALL), 0);
 	assert_false(ptk_snap_field_has(&c, PTK_SNAP_G_STAT, PTK_ST_CTXT));
 	assert_false(ptk_meminfo_has(&c.mi, PTK_MI_CACHED));
+	assert_false(ptk_meminfo_has(&c.mi, PTK_MI_HUGEPAGES_TOTAL));
+	assert_true(ptk_meminfo_has(&c.mi, PTK_MI_BUFFERS) &&
+		    ptk_meminfo_has(&c.mi, PTK_MI_MEM_TOTAL));
 	assert_true(!c.st.present[0] && c.st.present[1]);
 	ptk_arc_rmtree(tree);
 
