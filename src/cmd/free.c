@@ -97,7 +97,9 @@ static const char *free_scale(u64 kb, const struct free_opts *o, char *buf, size
 	return buf;
 }
 
-/* Print one text row: label then cells from vals (bytes) rescaled per the options. The
+#define KB_NA UINT64_MAX /* a value unknown: meminfo lacked a field it needs (a cut file) */
+
+/* Print one text row: label then cells from kb (KB_NA: "-") rescaled per the options. The
  * columns, widths and titles come from free_cols through a string copy of the table. */
 static void text_row(struct ptk_sink *s, const struct free_opts *o, const char *label,
 		     const int *idx, int n, const u64 *kb)
@@ -110,7 +112,7 @@ static void text_row(struct ptk_sink *s, const struct free_opts *o, const char *
 	for (int i = 0; i < n; i++) {
 		cols[i] = free_cols[idx[i]];
 		cols[i].type = PTK_V_STR;
-		v[i] = PTK_S(free_scale(kb[i], o, cell[i], sizeof(cell[i])));
+		v[i] = PTK_S(kb[i] == KB_NA ? "-" : free_scale(kb[i], o, cell[i], sizeof(cell[i])));
 	}
 	ptk_sink_table_begin(s, &tab, false, NULL);
 	ptk_sink_row(s, label, v);
@@ -136,9 +138,24 @@ static struct json_object *json_obj(const int *idx, int n, const u64 *kb)
 
 	for (int i = 0; i < n; i++) {
 		cols[i] = free_cols[idx[i]];
-		v[i] = PTK_U(kb[i] * 1024);
+		v[i] = kb[i] == KB_NA ? PTK_NA : PTK_U(kb[i] * 1024);
 	}
 	return ptk_json_row(&tab, v);
+}
+
+static u64 kb_of(struct ptk_val v)
+{
+	return v.na ? KB_NA : v.u;
+}
+
+static u64 kb_add(u64 a, u64 b)
+{
+	return a == KB_NA || b == KB_NA ? KB_NA : a + b;
+}
+
+static u64 mi_kb(const struct ptk_meminfo *mi, enum ptk_mi_field f)
+{
+	return ptk_meminfo_has(mi, f) ? ptk_meminfo_get(mi, f) : KB_NA;
 }
 
 static int free_sample(struct ptk_ctx *ctx, void *arg, long i, double itv_s)
@@ -159,11 +176,14 @@ static int free_sample(struct ptk_ctx *ctx, void *arg, long i, double itv_s)
 	sn.read = PTK_SNAP_BIT(PTK_SNAP_MEMINFO);
 	ptk_activities[PTK_ACT_MEM].rows(NULL, &sn, 0, NULL, &mem);
 	ptk_activities[PTK_ACT_SWAP].rows(NULL, &sn, 0, NULL, &swap);
-#define MEM(m) mem.r[0].v[ptk_act_col(&ptk_activities[PTK_ACT_MEM], PTK_M_##m)].u
-#define SWP(m) swap.r[0].v[ptk_act_col(&ptk_activities[PTK_ACT_SWAP], PTK_M_##m)].u
+	/* each value: the activity's, KB_NA where it is unknown */
+#define MEM(m) kb_of(mem.r[0].v[ptk_act_col(&ptk_activities[PTK_ACT_MEM], PTK_M_##m)])
+#define SWP(m) kb_of(swap.r[0].v[ptk_act_col(&ptk_activities[PTK_ACT_SWAP], PTK_M_##m)])
 	const struct ptk_meminfo mi = sn.mi;
-	u64 used = MEM(MEM_USED), swap_used = SWP(SWP_USED);
+	u64 total = MEM(MEM_TOTAL), used = MEM(MEM_USED), mfree = MEM(MEM_FREE);
+	u64 shared = MEM(MEM_SHARED), buffers = MEM(MEM_BUFFERS), avail = MEM(MEM_AVAIL);
 	u64 cache = MEM(MEM_CACHE), buff_cache = MEM(MEM_BUFF_CACHE);
+	u64 swap_total = SWP(SWP_TOTAL), swap_used = SWP(SWP_USED), swap_free = SWP(SWP_FREE);
 #undef MEM
 #undef SWP
 	ptk_rows_free(&mem);
@@ -175,20 +195,19 @@ static int free_sample(struct ptk_ctx *ctx, void *arg, long i, double itv_s)
 	static const int three[] = { F_TOTAL, F_USED, F_FREE };
 	const int *mem_idx = o->wide ? mem_w : mem_n;
 	int nmem = o->wide ? 7 : 6;
-	u64 mem_kb_w[] = { mi.mem_total, used,	mi.mem_free,	 mi.shmem,
-			   mi.buffers,	 cache, mi.mem_available };
-	u64 mem_kb_n[] = {
-		mi.mem_total, used, mi.mem_free, mi.shmem, buff_cache, mi.mem_available
-	};
+	u64 mem_kb_w[] = { total, used, mfree, shared, buffers, cache, avail };
+	u64 mem_kb_n[] = { total, used, mfree, shared, buff_cache, avail };
 	const u64 *mem_kb = o->wide ? mem_kb_w : mem_kb_n;
-	u64 swap_kb[] = { mi.swap_total, swap_used, mi.swap_free };
-	u64 tot_kb[] = { mi.mem_total + mi.swap_total, used + swap_used,
-			 mi.mem_free + mi.swap_free };
+	u64 swap_kb[] = { swap_total, swap_used, swap_free };
+	u64 tot_kb[] = { kb_add(total, swap_total), kb_add(used, swap_used),
+			 kb_add(mfree, swap_free) };
 	/* procps prints CommitLimit - Committed_AS as an unsigned long: negative wraps. We
 	 * clamp at 0 instead of printing 18446744073709551xxx. */
-	u64 comm_kb[] = { mi.commit_limit, mi.committed_as,
-			  mi.commit_limit > mi.committed_as ? mi.commit_limit - mi.committed_as :
-							      0 };
+	u64 limit = mi_kb(&mi, PTK_MI_COMMIT_LIMIT), as = mi_kb(&mi, PTK_MI_COMMITTED_AS);
+	u64 comm_kb[] = { limit, as,
+			  limit == KB_NA || as == KB_NA ? KB_NA :
+			  limit > as			? limit - as :
+							  0 };
 
 	if (ctx->json) {
 		ptk_sink_begin(s);

@@ -1114,7 +1114,7 @@ static int read_sample(struct ptk_ctx *ctx, struct io *io)
 	int r = ptk_snap_read(&ctx->src, &io->cur, 0);
 
 	if (r) {
-		ptk_err("cannot read %s/stat: %s", ctx->src.procfs, strerror(-r));
+		ptk_err("cannot read %s/%s: %s", ctx->src.procfs, io->cur.err_file, strerror(-r));
 		return PTK_EXIT_RUNTIME;
 	}
 	if (io->disk && (r = read_disks(ctx, io)) && io->everything) {

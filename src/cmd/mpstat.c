@@ -65,6 +65,14 @@ static bool cpu_online(const struct ptk_snap *s, int n)
 	return !ptk_snap_has(s, PTK_SNAP_ONLINE) || (n < s->online_n && s->online[n]);
 }
 
+/* CPU n is online per the online file, yet /proc/stat has no line for it: that file was cut
+ * short, and the CPU's times are unknown (not an offline CPU's zeros). */
+static bool cpu_unlisted(const struct ptk_snap *s, int n)
+{
+	return ptk_snap_has(s, PTK_SNAP_ONLINE) && n < s->online_n && s->online[n] &&
+	       (n >= s->st.ncpu || !s->st.present[n]);
+}
+
 /* v: the cpu activity's row r in mpstat's columns; x for every value when r is NULL */
 static void fill(struct ptk_val *v, const struct ptk_row *r, struct ptk_val x)
 {
@@ -118,7 +126,8 @@ static void report(struct ptk_ctx *ctx, struct mp *m, const struct ptk_snap *o,
 		v[0] = PTK_S(label);
 		/* sysstat prints an offline CPU as zeros; one that came online has no baseline
 		 * for this interval: its row is unknown */
-		fill(v, online ? ptk_rows_find(&m->rows, label) : NULL, PTK_F(0));
+		fill(v, online ? ptk_rows_find(&m->rows, label) : NULL,
+		     c >= 0 && cpu_unlisted(n, c) ? PTK_NA : PTK_F(0));
 		if (ctx->json) {
 			struct json_object *row = ptk_json_row(&mp_tab, v);
 			json_object_object_add(row, "online", json_object_new_boolean(online));
@@ -139,7 +148,7 @@ static int read_sample(struct ptk_ctx *ctx, struct ptk_snap *s)
 	int r = ptk_snap_read(&ctx->src, s, PTK_SNAP_BIT(PTK_SNAP_ONLINE));
 
 	if (r) {
-		ptk_err("cannot read %s/stat: %s", ctx->src.procfs, strerror(-r));
+		ptk_err("cannot read %s/%s: %s", ctx->src.procfs, s->err_file, strerror(-r));
 		return PTK_EXIT_RUNTIME;
 	}
 	return 0;

@@ -362,7 +362,7 @@ static int record_sample(struct ptk_ctx *ctx, void *arg, long i, double itv)
 	int r, nextra = 0;
 
 	if ((r = ptk_snap_read(&ctx->src, &rc->s, PTK_SNAP_ALL))) {
-		ptk_err("cannot read %s: %s", ctx->src.procfs, strerror(-r));
+		ptk_err("cannot read %s/%s: %s", ctx->src.procfs, rc->s.err_file, strerror(-r));
 		return PTK_EXIT_RUNTIME;
 	}
 	rc->s.nproc = 0;

@@ -539,7 +539,8 @@ static int live_sample(struct ptk_ctx *ctx, void *arg, long i, double itv)
 	int r = ptk_snap_read(&ctx->src, &it->s[slot], PTK_SNAP_ALL);
 
 	if (r) {
-		ptk_err("cannot read %s: %s", ctx->src.procfs, strerror(-r));
+		ptk_err("cannot read %s/%s: %s", ctx->src.procfs, it->s[slot].err_file,
+			strerror(-r));
 		return PTK_EXIT_RUNTIME;
 	}
 	if (i > 0) {

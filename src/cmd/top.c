@@ -209,6 +209,16 @@ static void build_rows(struct top *tp, double itv)
 	}
 }
 
+/* The error of a read of file what (NULL: the process table) under the root. */
+static int read_failed(const struct ptk_ctx *ctx, const char *what, int r)
+{
+	if (what)
+		ptk_err("cannot read %s/%s: %s", ctx->src.procfs, what, strerror(-r));
+	else
+		ptk_err("cannot scan the processes of %s: %s", ctx->src.procfs, strerror(-r));
+	return PTK_EXIT_RUNTIME;
+}
+
 /*
  * One sample: /proc/stat, meminfo, loadavg, PSI and the process table. first: no previous
  * table yet (live: prime, sleep 0.15 s, scan again; replay: snapshot N is the baseline and
@@ -240,11 +250,11 @@ static int sample(void *arg, const struct ptk_top_view *v)
 			return PTK_EXIT_RUNTIME;
 		tp->have_prev = false;
 	}
+	const char *what = "stat";
 	if (!tp->have_prev) {
 		if ((r = ptk_stat_read(&ctx->src, &tp->st[0])) ||
-		    (r = do_scan(tp, scan_flags(v, true), &tp->tab[0]))) {
-			ptk_err("cannot read %s: %s", ctx->src.procfs, strerror(-r));
-			return PTK_EXIT_RUNTIME;
+		    (what = NULL, r = do_scan(tp, scan_flags(v, true), &tp->tab[0]))) {
+			return read_failed(ctx, what, r);
 		}
 		tp->prev_ns = tp->tab[0].scanned_ns;
 		tp->prev_up = ptk_ctx_uptime(ctx);
@@ -259,11 +269,12 @@ static int sample(void *arg, const struct ptk_top_view *v)
 	}
 	tp->cur = !tp->cur;
 	struct ptk_stat *sc = &tp->st[tp->cur], *sp = &tp->st[!tp->cur];
-	if ((r = ptk_stat_read(&ctx->src, sc)) || (r = ptk_meminfo_read(&ctx->src, &f->mi)) ||
-	    (r = ptk_loadavg_read(&ctx->src, &f->la)) || (r = ptk_uptime_read(&ctx->src, &up)) ||
-	    (r = do_scan(tp, scan_flags(v, false), &tp->tab[tp->cur]))) {
-		ptk_err("cannot read %s: %s", ctx->src.procfs, strerror(-r));
-		return PTK_EXIT_RUNTIME;
+	if ((what = "stat", r = ptk_stat_read(&ctx->src, sc)) ||
+	    (what = "meminfo", r = ptk_meminfo_read(&ctx->src, &f->mi)) ||
+	    (what = "loadavg", r = ptk_loadavg_read(&ctx->src, &f->la)) ||
+	    (what = "uptime", r = ptk_uptime_read(&ctx->src, &up)) ||
+	    (what = NULL, r = do_scan(tp, scan_flags(v, false), &tp->tab[tp->cur]))) {
+		return read_failed(ctx, what, r);
 	}
 	double itv = ctx->src.replay ? up.up_s - tp->prev_up :
 				       (tp->tab[tp->cur].scanned_ns - tp->prev_ns) / 1e9;
@@ -418,6 +429,15 @@ static void meta_val(struct ptk_sink *s, const struct ptk_metric *m, struct ptk_
 	ptk_sink_meta_json(s, m->key, ptk_json_val(m, &v));
 }
 
+/* kB as procps top's summary shows MiB (8 columns, '+' when wider); "-" when unknown. */
+static void summary_kb(char *b, u64 kb, bool known)
+{
+	if (!known)
+		snprintf(b, 16, "-");
+	else if (snprintf(b, 16, "%.1f", kb / 1024.0) > 9)
+		b[8] = '+', b[9] = '\0';
+}
+
 static void print_summary(struct top *tp)
 {
 	struct ptk_top_frame *f = &tp->f;
@@ -433,7 +453,8 @@ static void print_summary(struct top *tp)
 	printf("%s: %3d total, %3d running, %3d sleeping, %3d stopped, %3d zombie, %5s forks/s\n",
 	       tp->view->threads ? "Threads" : "Tasks", f->tasks.total, f->tasks.running,
 	       f->tasks.sleeping, f->tasks.stopped, f->tasks.zombie,
-	       ptk_metric_fmt(PTK_M(TOP_FORKS_S), &PTK_F(f->forks_s), b[0], 16));
+	       ptk_metric_fmt(PTK_M(TOP_FORKS_S), isnan(f->forks_s) ? &PTK_NA : &PTK_F(f->forks_s),
+			      b[0], 16));
 	/* procps top's order, not /proc/stat's */
 	static const int order[] = {
 		PTK_CPU_USER,	PTK_CPU_SYSTEM, PTK_CPU_NICE,	 PTK_CPU_IDLE,
@@ -449,15 +470,21 @@ static void print_summary(struct top *tp)
 	u64 swap_used = mi->swap_total > mi->swap_free ? mi->swap_total - mi->swap_free : 0;
 	u64 mem[4] = { mi->mem_total, mi->mem_free, used,
 		       mi->buffers + mi->cached + mi->sreclaimable };
+	/* a meminfo cut short: what it lacks is unknown ("-"), not 0 */
+#define MI_(f) (1ull << PTK_MI_##f)
+	const u64 avail = mi->has_available ? MI_(MEM_AVAILABLE) : MI_(MEM_FREE);
+	const u64 mem_need[4] = { MI_(MEM_TOTAL), MI_(MEM_FREE), MI_(MEM_TOTAL) | avail,
+				  MI_(BUFFERS) | MI_(CACHED) | MI_(SRECLAIMABLE) };
 	for (int i = 0; i < 4; i++)
-		if (snprintf(b[i], sizeof(b[i]), "%.1f", mem[i] / 1024.0) > 9)
-			b[i][8] = '+', b[i][9] = '\0';
+		summary_kb(b[i], mem[i], (mi->present & mem_need[i]) == mem_need[i]);
 	printf("MiB Mem : %8s total, %8s free, %8s used, %8s buff/cache     \n", b[0], b[1], b[2],
 	       b[3]);
 	u64 swp[4] = { mi->swap_total, mi->swap_free, swap_used, mi->mem_available };
+	const u64 swp_need[4] = { MI_(SWAP_TOTAL), MI_(SWAP_FREE), MI_(SWAP_TOTAL) | MI_(SWAP_FREE),
+				  avail };
+#undef MI_
 	for (int i = 0; i < 4; i++)
-		if (snprintf(b[i], sizeof(b[i]), "%.1f", swp[i] / 1024.0) > 9)
-			b[i][8] = '+', b[i][9] = '\0';
+		summary_kb(b[i], swp[i], (mi->present & swp_need[i]) == swp_need[i]);
 	printf("MiB Swap: %8s total, %8s free, %8s used. %8s avail Mem \n", b[0], b[1], b[2], b[3]);
 }
 
@@ -516,7 +543,7 @@ static void print_json(struct top *tp)
 	ptk_sink_meta_u64(s, "tasks_stopped", f->tasks.stopped);
 	ptk_sink_meta_u64(s, "tasks_zombie", f->tasks.zombie);
 	/* the summary's values as its text prints them (the registry's precision) */
-	meta_val(s, PTK_M(TOP_FORKS_S), PTK_F(f->forks_s));
+	meta_val(s, PTK_M(TOP_FORKS_S), isnan(f->forks_s) ? PTK_NA : PTK_F(f->forks_s));
 	for (int i = 0; i < PTK_CPU_NSTATES; i++)
 		if (top_cpu[i])
 			meta_val(s, top_cpu[i], PTK_F(f->cpu[i]));

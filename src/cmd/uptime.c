@@ -44,10 +44,11 @@ int cmd_uptime(struct ptk_ctx *ctx, int argc, char **argv)
 	if ((r = ptk_ctx_ready(ctx)))
 		return r;
 	r = ptk_snap_read(&ctx->src, &sn, PTK_SNAP_BIT(PTK_SNAP_LOADAVG));
+	const char *file = r ? sn.err_file : "loadavg";
 	if (!r && !sn.has_la)
 		r = sn.err[PTK_SNAP_LOADAVG];
 	if (r) {
-		ptk_err("cannot read %s: %s", ctx->src.procfs, strerror(-r));
+		ptk_err("cannot read %s/%s: %s", ctx->src.procfs, file, strerror(-r));
 		ptk_snap_free(&sn);
 		return PTK_EXIT_RUNTIME;
 	}

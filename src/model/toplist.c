@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "model/toplist.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -92,7 +93,10 @@ int ptk_top_frame_cpu(struct ptk_top_frame *f, const struct ptk_stat *prev,
 		if (f->present[c])
 			ptk_cpu_pct(&prev->cpu[c], &cur->cpu[c], f->percpu[c]);
 	}
-	f->forks_s = ptk_rate(prev->processes, cur->processes, itv_s);
+	/* a /proc/stat without its processes line (cut short): unknown */
+	f->forks_s = ptk_stat_has(prev, PTK_ST_PROCESSES) && ptk_stat_has(cur, PTK_ST_PROCESSES) ?
+			     ptk_rate(prev->processes, cur->processes, itv_s) :
+			     NAN;
 	return online;
 }
 

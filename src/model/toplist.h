@@ -60,7 +60,7 @@ struct ptk_top_frame {
 	bool *present;
 	struct ptk_meminfo mi;
 	double psi10[PTK_PSI_NRES]; /* "some avg10"; NAN when unavailable */
-	double forks_s; /* /proc/stat processes, per second */
+	double forks_s; /* /proc/stat processes, per second; NAN when unknown */
 	double observer_pct; /* ptk's own CPU time, % of one CPU */
 	/* time travel (top --at): "recorded YYYY-MM-DD HH:MM:SS", the sample shown; "" live */
 	char at_label[64];

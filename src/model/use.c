@@ -991,7 +991,7 @@ int ptk_use_window(struct ptk_use *s)
 	else
 		s->err_watch = -ENOTSUP;
 	if ((r = ptk_snap_read(src, &s->a, PTK_USE_SNAP_PARTS))) {
-		ptk_err("cannot read %s/stat: %s", src->procfs, strerror(-r));
+		ptk_err("cannot read %s/%s: %s", src->procfs, s->a.err_file, strerror(-r));
 		return PTK_EXIT_RUNTIME;
 	}
 	s->err_cg = ptk_cg_read(src, &s->cga, -1);
@@ -1011,7 +1011,7 @@ int ptk_use_window(struct ptk_use *s)
 		return r;
 	watch_end(s);
 	if ((r = ptk_snap_read(src, &s->b, PTK_USE_SNAP_PARTS))) {
-		ptk_err("cannot read %s/stat: %s", src->procfs, strerror(-r));
+		ptk_err("cannot read %s/%s: %s", src->procfs, s->b.err_file, strerror(-r));
 		return PTK_EXIT_RUNTIME;
 	}
 	tick(s, &s->b.st);

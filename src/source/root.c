@@ -129,6 +129,14 @@ ssize_t ptk_read_buf_at(int dirfd, const char *path, struct ptk_buf *b)
 	return n;
 }
 
+size_t ptk_text_lines(char *text, size_t n)
+{
+	while (n && text[n - 1] != '\n')
+		n--;
+	text[n] = '\0';
+	return n;
+}
+
 ssize_t ptk_src_read_buf(const struct ptk_src *src, enum ptk_fs fs, const char *rel,
 			 struct ptk_buf *b)
 {

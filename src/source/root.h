@@ -71,6 +71,13 @@ struct ptk_buf {
 };
 /* Read rel under the current root into b, growing it to fit the whole file.
  * Returns bytes or -errno. */
+/*
+ * The whole lines of text[0..n): a /proc file always ends with a newline, so a last line
+ * without one was cut (a tree copied while written, a truncated file) and is dropped; a
+ * reader then sees its fields absent (unknown), never a cut number. NUL-terminates text at
+ * the new length, which it returns (0 when not one line is whole).
+ */
+size_t ptk_text_lines(char *text, size_t n);
 ssize_t ptk_src_read_buf(const struct ptk_src *src, enum ptk_fs fs, const char *rel,
 			 struct ptk_buf *b);
 /* Same for an absolute path / path relative to dirfd. */

@@ -502,10 +502,13 @@ static int read_root(const struct ptk_src *src, struct ptk_snap *s, unsigned mas
 {
 	int r;
 
+	s->err_file = "uptime";
 	if ((r = ptk_uptime_read(src, &s->up)))
 		return r;
+	s->err_file = "stat";
 	if ((r = ptk_stat_read(src, &s->st)) && !(mask & PTK_SNAP_STAT_OPTIONAL))
 		return r;
+	s->err_file = NULL;
 	part_done(s, PTK_SNAP_STAT, r);
 	if (r) { /* unread: nothing of it is known */
 		memset(&s->st.all, 0, sizeof(s->st.all));
@@ -571,6 +574,7 @@ int ptk_snap_read(const struct ptk_src *src, struct ptk_snap *s, unsigned mask)
 
 	s->id = 0;
 	s->read = 0;
+	s->err_file = NULL;
 	memset(s->err, 0, sizeof(s->err));
 	if (ptk_src_is_live(src) && !src->sysfs_given)
 		r = read_live(src, s, mask);
@@ -578,6 +582,8 @@ int ptk_snap_read(const struct ptk_src *src, struct ptk_snap *s, unsigned mask)
 		r = read_root(src, s, mask);
 	if (r) {
 		s->err[PTK_SNAP_STAT] = r;
+		if (!s->err_file)
+			s->err_file = "stat";
 		return r;
 	}
 	if (mask & PTK_SNAP_BIT(PTK_SNAP_ONLINE))

@@ -71,6 +71,7 @@ struct ptk_snap {
 	s64 t_ms; /* wall clock, UTC ms since the epoch */
 	unsigned read; /* PTK_SNAP_BIT()s of the parts read */
 	int err[PTK_SNAP_NPARTS]; /* -errno of each part asked for that failed, else 0 */
+	const char *err_file; /* ptk_snap_read failed: the required file ("uptime", "stat") */
 	struct ptk_uptime up;
 	struct ptk_stat st;
 	bool has_la, has_mi, has_vm; /* = the LOADAVG, MEMINFO, VMSTAT bits of read */
@@ -144,8 +145,8 @@ void ptk_snap_copy(struct ptk_snap *dst, const struct ptk_snap *src);
  * per interval; /proc/uptime comes from CLOCK_BOOTTIME there. Other roots (--procfs,
  * snapshot trees): the ordinary readers. t_ms is the wall clock live (ptk_snap_now_ms),
  * btime + uptime on another root.
- * Returns 0, or the -errno of /proc/stat or /proc/uptime (then nothing else is valid); the
- * other parts fail alone (s->err[part], bit clear in s->read).
+ * Returns 0, or the -errno of /proc/stat or /proc/uptime (then nothing else is valid, and
+ * s->err_file names which); the other parts fail alone (s->err[part], bit clear in s->read).
  */
 int ptk_snap_read(const struct ptk_src *src, struct ptk_snap *s, unsigned mask);
 

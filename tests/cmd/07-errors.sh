@@ -177,3 +177,34 @@ CASES
 run io "$PTK" iostat -d nosuchdev0
 check_all "iostat -d nosuchdev0: exit 0, a warning 'no block device nosuchdev0'" \
 	'[ "$rc" = 0 ] && grep -q "warning: no block device nosuchdev0" "$TMP/io.err" && grep -q "^Device" "$TMP/io.out"'
+
+# /proc files cut short (a tree copied while written, a truncated file): what they lack is
+# unknown ("-"), a cut last line is left out, a required file that cannot be read is named.
+# vmstat printed cs 0 and r/b 0 for a /proc/stat cut inside its ctxt line.
+"$PTK" capture "$TMP/cut" 1 2 >/dev/null 2>&1
+for d in "$TMP"/cut/[01]; do
+	# stat: cut inside "ctxt NNN" (no newline after); meminfo: MemTotal and MemFree only
+	awk '/^ctxt/ { printf "ctxt 1"; exit } { print }' "$d/stat" >"$d/stat.new" && mv "$d/stat.new" "$d/stat"
+	head -2 "$d/meminfo" >"$d/meminfo.new" && mv "$d/meminfo.new" "$d/meminfo"
+done
+run cv "$PTK" --procfs "$TMP/cut" vmstat 1 2
+cs=$(awk 'NR > 2 { print $1 $2 $12 }' "$TMP/cv.out" | sort -u | tr '\n' ' ')
+check_all "stat cut inside ctxt: vmstat r, b and cs unknown in each row (r b cs: $cs; exit $rc)" \
+	'[ "$rc" = 0 ] && [ "$cs" = "--- " ]'
+run cw "$PTK" --procfs "$TMP/cut" sar -w 1 1
+check_all "... sar -w: proc/s and cswch/s unknown ($(grep -c ' - *- *$' "$TMP/cw.out") rows)" \
+	'[ "$rc" = 0 ] && [ "$(grep -c " - *- *$" "$TMP/cw.out")" = 2 ]'
+run cf "$PTK" --procfs "$TMP/cut" free
+read -r _ tot _ _ shared bc _ < <(grep '^Mem:' "$TMP/cf.out")
+check_all "meminfo cut after MemFree: free shows total, and shared, buff/cache unknown ($tot $shared $bc)" \
+	'[ "$rc" = 0 ] && [ "$tot" -gt 0 ] && [ "$shared" = - ] && [ "$bc" = - ]'
+run ct "$PTK" --procfs "$TMP/cut" top -b -n 1
+check_all "... top's summary: buff/cache and swap unknown, forks/s unknown ($(grep -m1 '^MiB Mem' "$TMP/ct.out"))" \
+	'[ "$rc" = 0 ] && grep -q "^MiB Mem : .* - buff/cache" "$TMP/ct.out" && grep -q "^MiB Swap: *- total" "$TMP/ct.out" && grep -q " - forks/s" "$TMP/ct.out"'
+: >"$TMP/cut/0/uptime"
+: >"$TMP/cut/1/uptime"
+for cmd in "mpstat 1 1" "iostat 1 1" "sar -u 1 1" "top -b -n 1" "uptime"; do
+	run cu "$PTK" --procfs "$TMP/cut" $cmd
+	check_all "uptime empty: $cmd exit 1 naming it ($(head -c 90 "$TMP/cu.err"))" \
+		'[ "$rc" = 1 ] && grep -q "cannot read $TMP/cut/uptime: " "$TMP/cu.err"'
+done

@@ -225,6 +225,7 @@ int ptk_diskstats_read(const struct ptk_src *src, struct ptk_diskstats *ds)
 
 	if (n < 0)
 		return n;
+	ptk_text_lines(b.p, n);
 	r = ptk_diskstats_parse(b.p, ds);
 	if (r)
 		return r;

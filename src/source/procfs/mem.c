@@ -107,6 +107,7 @@ int ptk_meminfo_read(const struct ptk_src *src, struct ptk_meminfo *mi)
 
 	if (n < 0)
 		return n;
+	ptk_text_lines(buf, n);
 	return ptk_meminfo_parse(buf, mi);
 }
 
@@ -218,6 +219,7 @@ int ptk_vmstat_read(const struct ptk_src *src, struct ptk_vmstat *vm)
 
 	if (n < 0)
 		return n;
+	ptk_text_lines(b.p, n);
 	return ptk_vmstat_parse(b.p, vm);
 }
 

@@ -102,6 +102,7 @@ int ptk_netdev_read(const struct ptk_src *src, struct ptk_netdevs *nd)
 
 	if (n < 0)
 		return n;
+	ptk_text_lines(b.p, n);
 	return ptk_netdev_parse(b.p, nd);
 }
 
@@ -214,6 +215,7 @@ int ptk_netsnmp_read(const struct ptk_src *src, struct ptk_kvs *kvs)
 			err = n;
 			continue;
 		}
+		ptk_text_lines(b.p, n);
 		if (ptk_netsnmp_parse(b.p, kvs) == 0)
 			ok++;
 	}

@@ -201,6 +201,7 @@ int ptk_stat_read(const struct ptk_src *src, struct ptk_stat *st)
 
 	if (n < 0)
 		return n;
+	ptk_text_lines(b.p, n);
 	return ptk_stat_parse(b.p, st);
 }
 
@@ -267,6 +268,7 @@ int ptk_loadavg_read(const struct ptk_src *src, struct ptk_loadavg *la)
 
 	if (n < 0)
 		return n;
+	ptk_text_lines(buf, n);
 	return ptk_loadavg_parse(buf, la);
 }
 
@@ -286,5 +288,6 @@ int ptk_uptime_read(const struct ptk_src *src, struct ptk_uptime *up)
 
 	if (n < 0)
 		return n;
+	ptk_text_lines(buf, n);
 	return ptk_uptime_parse(buf, up);
 }

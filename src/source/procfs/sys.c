@@ -112,6 +112,7 @@ int ptk_psi_read(const struct ptk_src *src, enum ptk_psi_res res, struct ptk_psi
 	n = ptk_src_read(src, PTK_PROC, rel, buf, sizeof(buf));
 	if (n < 0)
 		return n;
+	ptk_text_lines(buf, n);
 	return ptk_psi_parse(buf, psi);
 }
 
