@@ -104,28 +104,12 @@ static s64 col_get(const struct ptk_snap *s, const struct col *c)
 /* Store column c's value v in s, and mark the field held (a flagged field: as the flag says). */
 static void col_put(struct ptk_snap *s, const struct col *c, s64 v)
 {
-	const struct ptk_field_desc *f = col_field(c);
-	char *p = (char *)s + ptk_snap_groups[c->g].off + f->off;
-
 	if (col_is_flag(c)) {
 		if (v)
 			ptk_snap_field_mark(s, c->g, c->f);
 		return;
 	}
-	switch (f->type) {
-	case PTK_FT_U64:
-		*(u64 *)p = (u64)v;
-		break;
-	case PTK_FT_U32:
-		*(unsigned *)p = (unsigned)v;
-		break;
-	case PTK_FT_I32:
-		*(int *)p = (int)v;
-		break;
-	case PTK_FT_F64:
-		*(double *)p = v / 100.0;
-		break;
-	}
+	ptk_field_store(col_field(c), (char *)s + ptk_snap_groups[c->g].off, (u64)v, v / 100.0);
 	if (c->flag)
 		s->read |= PTK_SNAP_BIT(ptk_snap_groups[c->g].part);
 	else

@@ -123,24 +123,9 @@ void ptk_snap_field_mark(struct ptk_snap *s, enum ptk_snap_group_id g, int f)
 
 void ptk_snap_field_unmark(struct ptk_snap *s, enum ptk_snap_group_id g, int f)
 {
-	const struct ptk_field_desc *d = &ptk_snap_groups[g].fields[f];
-	char *p = (char *)s + ptk_snap_groups[g].off + d->off;
-
-	switch (d->type) {
-	case PTK_FT_U64:
-		*(u64 *)p = 0;
-		break;
-	case PTK_FT_U32:
-		*(unsigned *)p = 0;
-		break;
-	case PTK_FT_I32:
-		*(int *)p = 0;
-		break;
-	case PTK_FT_F64:
-		/* uptime has no presence of its own: NAN is what every use of it can test */
-		*(double *)p = g == PTK_SNAP_G_UPTIME ? NAN : 0;
-		break;
-	}
+	/* uptime has no presence of its own: NAN is what every use of it can test */
+	ptk_field_store(&ptk_snap_groups[g].fields[f], (char *)s + ptk_snap_groups[g].off, 0,
+			g == PTK_SNAP_G_UPTIME ? NAN : 0);
 	switch (g) {
 	case PTK_SNAP_G_UPTIME:
 		break;

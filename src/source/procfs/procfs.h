@@ -82,6 +82,27 @@ static inline u64 ptk_field_u64(const struct ptk_field_desc *f, const void *obj)
 	memcpy(&u, (const char *)obj + f->off, sizeof(u));
 	return u;
 }
+/* Store into field f of obj: the integer v as its type holds it, or x for an F64 field. */
+static inline void ptk_field_store(const struct ptk_field_desc *f, void *obj, u64 v, double x)
+{
+	char *p = (char *)obj + f->off;
+	unsigned w32 = (unsigned)v;
+	int i32 = (int)v;
+
+	switch (f->type) {
+	case PTK_FT_F64:
+		memcpy(p, &x, sizeof(x));
+		break;
+	case PTK_FT_U32:
+		memcpy(p, &w32, sizeof(w32));
+		break;
+	case PTK_FT_I32:
+		memcpy(p, &i32, sizeof(i32));
+		break;
+	default:
+		memcpy(p, &v, sizeof(v));
+	}
+}
 
 /* The entry of the key at p (klen bytes, not terminated) in tab[n], or -1. */
 int ptk_field_find(const struct ptk_field_desc *tab, int n, const char *p, size_t klen);
