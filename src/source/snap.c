@@ -24,6 +24,8 @@ const char *const ptk_snap_part_name[PTK_SNAP_NPARTS] = {
 	[PTK_SNAP_PSI_MEMORY] = "pressure/memory",
 	[PTK_SNAP_PSI_IO] = "pressure/io",
 	[PTK_SNAP_ONLINE] = "cpu/online",
+	[PTK_SNAP_INTERRUPTS] = "interrupts",
+	[PTK_SNAP_SOFTIRQS] = "softirqs",
 };
 _Static_assert(ARRAY_SIZE(ptk_snap_part_name) == PTK_SNAP_NPARTS, "one name per part");
 
@@ -42,6 +44,8 @@ const struct ptk_snap_file ptk_snap_files[PTK_SNAP_NFILES] = {
 	{ PTK_SNAP_PSI_MEMORY, PTK_PROC, "pressure/memory", 0, "ptk_psi_read" },
 	{ PTK_SNAP_PSI_IO, PTK_PROC, "pressure/io", 0, "ptk_psi_read" },
 	{ PTK_SNAP_ONLINE, PTK_SYS, "devices/system/cpu/online", 0, "ptk_cpu_online_read" },
+	{ PTK_SNAP_INTERRUPTS, PTK_PROC, "interrupts", 0, "ptk_irqs_read" },
+	{ PTK_SNAP_SOFTIRQS, PTK_PROC, "softirqs", 0, "ptk_irqs_read" },
 	{ PTK_SNAP_NETDEV, PTK_SYS, "class/net/*/speed", 0,
 	  "ptk_net_speed_read (EINVAL when unknown)" },
 	{ PTK_SNAP_DISKSTATS, PTK_SYS, "block/*/queue/rotational", 0, "ptk_disk_rotational_read" },
@@ -131,6 +135,8 @@ void ptk_snap_free(struct ptk_snap *s)
 	free(s->speed);
 	free(s->procs);
 	free(s->online);
+	ptk_irqs_free(&s->intr);
+	ptk_irqs_free(&s->sirq);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -155,6 +161,7 @@ void ptk_snap_copy(struct ptk_snap *dst, const struct ptk_snap *src)
 	int *rot = dst->rot;
 	long *speed = dst->speed;
 	bool *online = dst->online;
+	struct ptk_irqs intr = dst->intr, sirq = dst->sirq;
 	struct ptk_task *procs = dst->procs;
 	int dcap = dst->dcap, ncap = dst->ncap, pcap = dst->pcap;
 
@@ -200,6 +207,10 @@ void ptk_snap_copy(struct ptk_snap *dst, const struct ptk_snap *src)
 		dst->online = xrealloc(dst->online, src->online_n * sizeof(*dst->online));
 		memcpy(dst->online, src->online, src->online_n * sizeof(*dst->online));
 	}
+	dst->intr = intr;
+	ptk_irqs_copy(&dst->intr, &src->intr);
+	dst->sirq = sirq;
+	ptk_irqs_copy(&dst->sirq, &src->sirq);
 	dst->procs = procs;
 	dst->pcap = pcap;
 	dst->nproc = 0;
@@ -249,12 +260,15 @@ enum {
 	F_PSI_CPU,
 	F_PSI_MEM,
 	F_PSI_IO,
+	F_INTERRUPTS,
+	F_SOFTIRQS,
 	F_N
 };
 static const char *const live_files[F_N] = {
 	"/proc/stat",	      "/proc/loadavg",	       "/proc/meminfo",	    "/proc/vmstat",
 	"/proc/diskstats",    "/proc/net/dev",	       "/proc/net/snmp",    "/proc/net/netstat",
-	"/proc/pressure/cpu", "/proc/pressure/memory", "/proc/pressure/io",
+	"/proc/pressure/cpu", "/proc/pressure/memory", "/proc/pressure/io", "/proc/interrupts",
+	"/proc/softirqs",
 };
 static __thread struct {
 	int fd; /* 0: not opened yet, -errno: absent */
@@ -384,12 +398,25 @@ static int parse_psi(const char *t, void *o)
 	return ptk_psi_parse(t, o);
 }
 
+static int parse_irqs(const char *t, void *o)
+{
+	return ptk_irqs_parse(t, o);
+}
+
 /* Record the outcome r of part p. */
 static void part_done(struct ptk_snap *s, enum ptk_snap_part p, int r)
 {
 	s->err[p] = r;
 	if (!r)
 		s->read |= PTK_SNAP_BIT(p);
+}
+
+/* An interrupt file that failed: nothing of it is known. */
+static void irqs_done(struct ptk_snap *s, enum ptk_snap_part p, struct ptk_irqs *q, int r)
+{
+	part_done(s, p, r);
+	if (r)
+		q->n = q->ncpu = 0;
 }
 
 static int read_live(const struct ptk_src *src, struct ptk_snap *s, unsigned mask)
@@ -450,6 +477,12 @@ static int read_live(const struct ptk_src *src, struct ptk_snap *s, unsigned mas
 		if (mask & PTK_SNAP_BIT(PTK_SNAP_PSI_CPU + k))
 			part_done(s, PTK_SNAP_PSI_CPU + k,
 				  live_parse(F_PSI_CPU + k, parse_psi, &s->psi[k]));
+	if (mask & PTK_SNAP_BIT(PTK_SNAP_INTERRUPTS))
+		irqs_done(s, PTK_SNAP_INTERRUPTS, &s->intr,
+			  live_parse(F_INTERRUPTS, parse_irqs, &s->intr));
+	if (mask & PTK_SNAP_BIT(PTK_SNAP_SOFTIRQS))
+		irqs_done(s, PTK_SNAP_SOFTIRQS, &s->sirq,
+			  live_parse(F_SOFTIRQS, parse_irqs, &s->sirq));
 	s->t_ms = ptk_snap_now_ms();
 	return 0;
 }
@@ -505,6 +538,11 @@ static int read_root(const struct ptk_src *src, struct ptk_snap *s, unsigned mas
 	for (int k = 0; k < PTK_PSI_NRES; k++)
 		if (mask & PTK_SNAP_BIT(PTK_SNAP_PSI_CPU + k))
 			part_done(s, PTK_SNAP_PSI_CPU + k, ptk_psi_read(src, k, &s->psi[k]));
+	if (mask & PTK_SNAP_BIT(PTK_SNAP_INTERRUPTS))
+		irqs_done(s, PTK_SNAP_INTERRUPTS, &s->intr,
+			  ptk_irqs_read(src, "interrupts", &s->intr));
+	if (mask & PTK_SNAP_BIT(PTK_SNAP_SOFTIRQS))
+		irqs_done(s, PTK_SNAP_SOFTIRQS, &s->sirq, ptk_irqs_read(src, "softirqs", &s->sirq));
 	s->t_ms = llround((s->st.btime + s->up.up_s) * 1000.0);
 	return 0;
 }
@@ -785,6 +823,16 @@ int ptk_snap_write_tree(const struct ptk_snap *s, const char *dir)
 		write_psi_line(&b, "full", &s->psi[k].full);
 		snprintf(rel, sizeof(rel), "pressure/%s", ptk_psi_res_name[k]);
 		if ((r = ptk_strbuf_write(&b, dir, rel)))
+			goto out_free;
+	}
+	if (ptk_snap_has(s, PTK_SNAP_INTERRUPTS) && s->intr.n) {
+		ptk_irqs_text(&s->intr, &b);
+		if ((r = ptk_strbuf_write(&b, dir, "interrupts")))
+			goto out_free;
+	}
+	if (ptk_snap_has(s, PTK_SNAP_SOFTIRQS) && s->sirq.n) {
+		ptk_irqs_text(&s->sirq, &b);
+		if ((r = ptk_strbuf_write(&b, dir, "softirqs")))
 			goto out_free;
 	}
 	for (int i = 0; i < s->nproc; i++)

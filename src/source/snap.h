@@ -7,7 +7,7 @@
  *
  * Parts: /proc/stat (+ uptime), loadavg, meminfo, vmstat, diskstats (+ partition and
  * rotational flags from /sys), net/dev (+ link speeds from /sys), net/snmp + net/netstat,
- * pressure/{cpu,memory,io}, and the online CPU list. The caller asks for the parts it needs;
+ * pressure/{cpu,memory,io}, the online CPU list, interrupts and softirqs. The caller asks for the parts it needs;
  * `read` says which were read and err[] holds the -errno of each that failed (0 otherwise).
  * An unread part is unknown, never zero.
  */
@@ -32,6 +32,8 @@ enum ptk_snap_part {
 	PTK_SNAP_PSI_MEMORY,
 	PTK_SNAP_PSI_IO,
 	PTK_SNAP_ONLINE, /* /sys/devices/system/cpu/online */
+	PTK_SNAP_INTERRUPTS, /* /proc/interrupts */
+	PTK_SNAP_SOFTIRQS, /* /proc/softirqs */
 	PTK_SNAP_NPARTS
 };
 #define PTK_SNAP_BIT(p) (1u << (p))
@@ -86,6 +88,7 @@ struct ptk_snap {
 	struct ptk_psi psi[PTK_PSI_NRES];
 	bool *online; /* [online_n]: CPUs online per /sys (PTK_SNAP_ONLINE) */
 	int online_n; /* highest online CPU + 1 */
+	struct ptk_irqs intr, sirq; /* /proc/interrupts, /proc/softirqs */
 	int nproc, pcap; /* processes: the archive's top-N (not read by ptk_snap_read) */
 	struct ptk_task *procs;
 	int dcap, ncap; /* allocated slots of rot[] / speed[] */

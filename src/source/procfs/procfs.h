@@ -129,7 +129,9 @@ extern const struct ptk_field_desc ptk_stat_fields[PTK_ST_NFIELDS];
 
 /*
  * /proc/stat. Per-CPU times are keyed by the number in the "cpuN" label, not by line
- * order: cpu[N] is valid only when present[N]. ncpu = highest label + 1 (slots).
+ * order: cpu[N] is valid only when present[N]. ncpu = highest label + 1 (slots). A CPU the
+ * file does not list has zero times after a read (model/activity.h ptk_act_cpu_carry may
+ * then give it its last known ones).
  */
 struct ptk_stat {
 	struct ptk_cpu_times all; /* the aggregate "cpu" line */
@@ -158,6 +160,8 @@ int ptk_stat_parse(const char *text, struct ptk_stat *st);
 void ptk_stat_free(struct ptk_stat *st);
 /* Deep copy (dst buffers reused). */
 void ptk_stat_copy(struct ptk_stat *dst, const struct ptk_stat *src);
+/* Room for slots CPUs in cpu[]/present[] (new slots zero, not present); ncpu unchanged. */
+void ptk_stat_reserve(struct ptk_stat *st, int slots);
 /* Sum of all states but guest/guest_nice (already inside user/nice). */
 u64 ptk_cpu_total(const struct ptk_cpu_times *t);
 
@@ -500,10 +504,64 @@ static inline bool ptk_psi_has(const struct ptk_psi *psi, enum ptk_psi_field f)
 int ptk_psi_read(const struct ptk_src *src, enum ptk_psi_res res, struct ptk_psi *psi);
 int ptk_psi_parse(const char *text, struct ptk_psi *psi);
 
+/* ---- /proc/interrupts, /proc/softirqs ------------------------------------------------- */
+
+/*
+ * One of the interrupt files: a line per interrupt (its name is what comes before the ':',
+ * "0", "LOC", "NET_RX"), a column per CPU. /proc/interrupts has a column for each online CPU
+ * only (kernel/irq/proc.c show_interrupts), /proc/softirqs one for each possible CPU.
+ * Counts are per CPU since boot (unsigned int in the kernel: they wrap at 2^32). Lines
+ * such as ERR and MIS have one count, CPU0's.
+ */
+#define PTK_IRQ_NAME 32
+#define PTK_IRQ_MAXCOLS 8192
+enum { PTK_IRQ_UNKNOWN = 0, PTK_IRQ_LISTED = 1, PTK_IRQ_CARRIED = 2 };
+struct ptk_irqs {
+	int n; /* lines, in file order */
+	int ncpu; /* CPU slots: the highest CPU of the header + 1 */
+	char (*name)[PTK_IRQ_NAME]; /* [n] */
+	u64 *v; /* v[i * cap_cpu + cpu]: the count of line i on cpu */
+	/* [ncpu] per CPU: PTK_IRQ_LISTED (a column of the file), PTK_IRQ_CARRIED (offline: the
+	 * counts of an earlier sample, model/activity.h ptk_act_cpu_carry), or unknown (0) */
+	unsigned char *col;
+	int cap_n, cap_cpu;
+};
+static inline u64 ptk_irqs_get(const struct ptk_irqs *q, int i, int cpu)
+{
+	return cpu < q->ncpu ? q->v[(size_t)i * q->cap_cpu + cpu] : 0;
+}
+/* Is cpu's column known (listed or carried)? */
+static inline bool ptk_irqs_known(const struct ptk_irqs *q, int cpu)
+{
+	return cpu >= 0 && cpu < q->ncpu && q->col[cpu] != PTK_IRQ_UNKNOWN;
+}
+/* Parse the text of either file. 0, or -EINVAL (no "CPUn" header). */
+int ptk_irqs_parse(const char *text, struct ptk_irqs *q);
+/* Read rel ("interrupts" or "softirqs") under the procfs root. 0 or -errno. */
+int ptk_irqs_read(const struct ptk_src *src, const char *rel, struct ptk_irqs *q);
+/* The line named name (hint: the index to try first), or -1. */
+int ptk_irqs_find(const struct ptk_irqs *q, const char *name, int hint);
+/* The sum of cpu's counts over every line. */
+u64 ptk_irqs_total(const struct ptk_irqs *q, int cpu);
+/* n lines of ncpu CPU slots (new lines and slots empty and 0). */
+void ptk_irqs_resize(struct ptk_irqs *q, int n, int ncpu);
+void ptk_irqs_copy(struct ptk_irqs *dst, const struct ptk_irqs *src);
+/* The file's text back (the listed columns), for snapshot trees. */
+void ptk_irqs_text(const struct ptk_irqs *q, struct ptk_strbuf *b);
+void ptk_irqs_free(struct ptk_irqs *q);
+
 /* ---- /sys ---------------------------------------------------------------------------- */
 
 /* /sys/devices/system/cpu/online into mask[nbits]. Returns highest online CPU + 1. */
 int ptk_cpu_online_read(const struct ptk_src *src, bool *mask, int nbits);
+/* CPU cpu's core (the first CPU of topology/thread_siblings_list, as sysstat's mpstat -T
+ * numbers logical cores) and socket (topology/physical_package_id); -1 each when unknown.
+ * 0 or the -errno of the first file that failed. */
+int ptk_cpu_topo_read(const struct ptk_src *src, int cpu, int *core, int *socket);
+/* The NUMA node of cpu (its devices/system/cpu/cpuN/nodeM link), or -errno (-ENOENT: none). */
+int ptk_cpu_node_read(const struct ptk_src *src, int cpu);
+/* The CPUs of devices/system/cpu: the highest cpuN directory + 1, or -errno. */
+int ptk_cpu_count_read(const struct ptk_src *src);
 /* /sys/class/net/IF/speed in Mb/s. -EINVAL/-ENOENT when unknown (virtual NICs, link down);
  * also negative values the kernel reports as -1. */
 int ptk_net_speed_read(const struct ptk_src *src, const char *ifname, long *mbps);
