@@ -13,7 +13,8 @@
 extern const enum ptk_mid ptk_act_cpu_mids[], ptk_act_mem_mids[], ptk_act_swap_mids[],
 	ptk_act_paging_mids[], ptk_act_io_mids[], ptk_act_disk_mids[], ptk_act_net_dev_mids[],
 	ptk_act_net_edev_mids[], ptk_act_tcp_mids[], ptk_act_etcp_mids[], ptk_act_queue_mids[],
-	ptk_act_task_mids[], ptk_act_psi_cpu_mids[], ptk_act_psi_io_mids[], ptk_act_psi_mem_mids[];
+	ptk_act_task_mids[], ptk_act_psi_cpu_mids[], ptk_act_psi_io_mids[], ptk_act_psi_mem_mids[],
+	ptk_act_irq_sum_mids[], ptk_act_node_mids[], ptk_act_irq_mids[], ptk_act_softirq_mids[];
 
 ACT_ROWS_FN(ptk_act_cpu_rows);
 ACT_ROWS_FN(ptk_act_mem_rows);
@@ -30,6 +31,10 @@ ACT_ROWS_FN(ptk_act_task_rows);
 ACT_ROWS_FN(ptk_act_psi_cpu_rows);
 ACT_ROWS_FN(ptk_act_psi_io_rows);
 ACT_ROWS_FN(ptk_act_psi_mem_rows);
+ACT_ROWS_FN(ptk_act_node_rows);
+ACT_ROWS_FN(ptk_act_irq_sum_rows);
+ACT_ROWS_FN(ptk_act_irq_rows);
+ACT_ROWS_FN(ptk_act_softirq_rows);
 
 /* Set column m of row r (a metric of activity a's list). */
 #define ACT_SET(a_mids, r, m, val) ((r)->v[ptk_act_idx(a_mids, m)] = (val))

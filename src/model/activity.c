@@ -157,4 +157,11 @@ const struct ptk_activity ptk_activities[PTK_ACT_COUNT] = {
 	[PTK_ACT_PSI_IO] = { "psi_io", SNAP(PSI_IO), ptk_act_psi_io_mids, ptk_act_psi_io_rows },
 	[PTK_ACT_PSI_MEM] = { "psi_mem", SNAP(PSI_MEMORY), ptk_act_psi_mem_mids,
 			      ptk_act_psi_mem_rows },
+	[PTK_ACT_NODE] = { "node", SNAP(STAT), ptk_act_node_mids, ptk_act_node_rows },
+	[PTK_ACT_IRQ_SUM] = { "sum_interrupts", SNAP(STAT) | SNAP(INTERRUPTS), ptk_act_irq_sum_mids,
+			      ptk_act_irq_sum_rows },
+	[PTK_ACT_IRQ] = { "interrupts", SNAP(STAT) | SNAP(INTERRUPTS), ptk_act_irq_mids,
+			  ptk_act_irq_rows },
+	[PTK_ACT_SOFTIRQ] = { "soft_interrupts", SNAP(STAT) | SNAP(SOFTIRQS), ptk_act_softirq_mids,
+			      ptk_act_softirq_rows },
 };

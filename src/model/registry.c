@@ -71,6 +71,19 @@ const struct ptk_metric ptk_registry[PTK_M_COUNT] = {
 	[PTK_M_CPU_GUEST_ALL] = PCT("gu", "guest_all_pct", NULL, "d(guest + guest_nice) / d(total)",
 				    "running virtual CPUs, niced or not (/proc/stat cpu fields 9, "
 				    "10; inside user and nice)"),
+	[PTK_M_NODE_ID] = ENTITY("NODE", "node", 4,
+				 "NUMA node (/sys/devices/system/cpu/cpuN/nodeM), or all"),
+	[PTK_M_CPU_CORE] = ENTRY("CORE", "core", "", PTK_GAUGE, PTK_V_S64, 4, 0, NULL,
+				 "first CPU of topology/thread_siblings_list",
+				 "logical core of the CPU (/sys/devices/system/cpu/cpuN/topology/"
+				 "thread_siblings_list, first CPU)"),
+	[PTK_M_CPU_SOCKET] = ENTRY("SOCK", "socket", "", PTK_GAUGE, PTK_V_S64, 4, 0, NULL,
+				   "topology/physical_package_id",
+				   "socket of the CPU (/sys/devices/system/cpu/cpuN/topology/"
+				   "physical_package_id)"),
+	[PTK_M_CPU_NODE] = ENTRY("NODE", "node_id", "", PTK_GAUGE, PTK_V_S64, 4, 0, NULL,
+				 "cpuN/nodeM", "NUMA node of the CPU (/sys/devices/system/cpu/cpuN/"
+				 "nodeM)"),
 
 	/* ---- load and run queue ---- */
 	[PTK_M_Q_RUNQ_SZ] = ENTRY(
@@ -117,6 +130,22 @@ const struct ptk_metric ptk_registry[PTK_M_COUNT] = {
 				    "d(ctxt) / itv", "context switches (/proc/stat ctxt)"),
 	[PTK_M_TASK_INTR_S] = RATE("intr/s", "intr_s", "/s", "node_intr_total", "d(intr) / itv",
 				   "interrupts serviced, every source (/proc/stat intr, first field)"),
+
+	/* ---- interrupts ---- */
+	[PTK_M_IRQ_CPU] = ENTITY("CPU", "cpu", 4, "CPU number, or all"),
+	[PTK_M_IRQ_NAME] = ENTITY("INTR", "intr", 9,
+				  "interrupt: its /proc/interrupts or /proc/softirqs line name "
+				  "(sum: every line)"),
+	[PTK_M_IRQ_CPU_S] = RATE("intr/s", "cpu_intr_s", "/s", NULL,
+				 "d(sum of the CPU's /proc/interrupts column) / itv",
+				 "interrupts the CPU serviced (/proc/interrupts, its column summed); "
+				 "all: every source (/proc/stat intr, first field)"),
+	[PTK_M_IRQ_S] = RATE("intr/s", "irq_s", "/s", NULL, "d(count) / itv",
+			     "one interrupt serviced by one CPU (/proc/interrupts line, CPU "
+			     "column; all: the columns of the online CPUs summed)"),
+	[PTK_M_SOFTIRQ_S] = RATE("intr/s", "softirq_s", "/s", NULL,
+				 "d(count) / itv",
+				 "one softirq handled by one CPU (/proc/softirqs line, CPU column)"),
 
 	/* ---- memory ---- */
 	[PTK_M_MEM_TOTAL] = KB("total", "mem_total", "node_memory_MemTotal_bytes", "MemTotal",

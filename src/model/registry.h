@@ -39,6 +39,10 @@ enum ptk_mid {
 	PTK_M_CPU_IDLE,
 	PTK_M_CPU_USER_NICE, /* vmstat us: user + nice, guests excluded */
 	PTK_M_CPU_GUEST_ALL, /* vmstat gu: guest + guest_nice */
+	PTK_M_NODE_ID, /* mpstat -N: the NUMA node, or all */
+	PTK_M_CPU_CORE, /* mpstat -T: logical core, socket, node of a CPU */
+	PTK_M_CPU_SOCKET,
+	PTK_M_CPU_NODE,
 
 	/* ---- load and run queue: /proc/loadavg, /proc/stat procs_* (act_queue.c) ---- */
 	PTK_M_Q_RUNQ_SZ,
@@ -56,6 +60,13 @@ enum ptk_mid {
 	PTK_M_TASK_PROC_S,
 	PTK_M_TASK_CSWCH_S,
 	PTK_M_TASK_INTR_S,
+
+	/* ---- interrupts: /proc/interrupts, /proc/softirqs (act_irq.c) ---- */
+	PTK_M_IRQ_CPU, /* the row's CPU: "all" or its number */
+	PTK_M_IRQ_NAME, /* the row's interrupt: "LOC", "19", "NET_RX"; "sum" for all of them */
+	PTK_M_IRQ_CPU_S, /* mpstat -I SUM: interrupts a CPU serviced per second */
+	PTK_M_IRQ_S, /* one interrupt's rate on one CPU (or all) */
+	PTK_M_SOFTIRQ_S, /* one softirq's rate on one CPU */
 
 	/* ---- memory: /proc/meminfo (act_mem.c) ---- */
 	PTK_M_MEM_TOTAL,
