@@ -259,3 +259,118 @@ void ptk_irqs_text(const struct ptk_irqs *q, struct ptk_strbuf *b)
 		ptk_strbuf_addf(b, "\n");
 	}
 }
+
+/* ---- /proc/net/softnet_stat --------------------------------------------------------------- */
+
+void ptk_softnet_reserve(struct ptk_softnet *sn, int ncpu)
+{
+	if (ncpu <= sn->cap)
+		return;
+	int cap = MAX(ncpu, 2 * sn->cap);
+	sn->c = xrealloc(sn->c, cap * sizeof(*sn->c));
+	sn->has = xrealloc(sn->has, cap * sizeof(*sn->has));
+	memset(sn->c + sn->cap, 0, (cap - sn->cap) * sizeof(*sn->c));
+	memset(sn->has + sn->cap, 0, (cap - sn->cap) * sizeof(*sn->has));
+	sn->cap = cap;
+}
+
+int ptk_softnet_parse(const char *text, const struct ptk_stat *st, struct ptk_softnet *sn)
+{
+	int line = 0, next_cpu = 0;
+
+	sn->ncpu = 0;
+	if (sn->cap) {
+		memset(sn->has, 0, sn->cap * sizeof(*sn->has));
+		memset(sn->c, 0, sn->cap * sizeof(*sn->c));
+	}
+	for (const char *p = text; *p; line++) {
+		u64 f[16] = { 0 };
+		int nf = 0, cpu;
+		const char *eol = strchr(p, '\n');
+
+		if (!eol)
+			eol = p + strlen(p);
+		while (p < eol && nf < 16) {
+			char *end;
+			while (p < eol && *p == ' ')
+				p++;
+			if (p >= eol)
+				break;
+			f[nf++] = strtoull(p, &end, 16);
+			if (end == p || (end < eol && *end != ' '))
+				return -EINVAL;
+			p = end;
+		}
+		if (nf && nf < 11)
+			return -EINVAL;
+		if (nf) {
+			/* kernels from 5.10 end the line with the CPU number; before, a line per
+			 * online CPU in order: the CPUs /proc/stat lists */
+			if (nf >= 13) {
+				cpu = (int)f[12];
+			} else {
+				cpu = next_cpu;
+				while (st && cpu < st->ncpu && !st->present[cpu])
+					cpu++;
+				next_cpu = cpu + 1;
+			}
+			if (cpu < 0 || cpu >= PTK_MAX_CPUS)
+				return -EINVAL;
+			ptk_softnet_reserve(sn, cpu + 1);
+			sn->c[cpu] = (struct ptk_softnet_cpu){
+				.processed = f[0],
+				.dropped = f[1],
+				.squeezed = f[2],
+				.rps = f[9],
+				.flow_limit = f[10],
+				.backlog = nf >= 12 ? f[11] : 0,
+			};
+			sn->has[cpu] = true;
+			sn->ncpu = MAX(sn->ncpu, cpu + 1);
+		}
+		p = *eol ? eol + 1 : eol;
+	}
+	return 0;
+}
+
+int ptk_softnet_read(const struct ptk_src *src, const struct ptk_stat *st, struct ptk_softnet *sn)
+{
+	static __thread struct ptk_buf b;
+	ssize_t n = ptk_src_read_buf(src, PTK_PROC, "net/softnet_stat", &b);
+
+	if (n < 0)
+		return (int)n;
+	return ptk_softnet_parse(b.p, st, sn);
+}
+
+void ptk_softnet_copy(struct ptk_softnet *dst, const struct ptk_softnet *src)
+{
+	ptk_softnet_reserve(dst, src->ncpu);
+	if (src->ncpu) {
+		memcpy(dst->c, src->c, src->ncpu * sizeof(*dst->c));
+		memcpy(dst->has, src->has, src->ncpu * sizeof(*dst->has));
+	}
+	dst->ncpu = src->ncpu;
+}
+
+void ptk_softnet_free(struct ptk_softnet *sn)
+{
+	free(sn->c);
+	free(sn->has);
+	memset(sn, 0, sizeof(*sn));
+}
+
+void ptk_softnet_text(const struct ptk_softnet *sn, struct ptk_strbuf *b)
+{
+	for (int c = 0; c < sn->ncpu; c++) {
+		const struct ptk_softnet_cpu *x = &sn->c[c];
+		if (!sn->has[c])
+			continue;
+		ptk_strbuf_addf(b,
+				"%08" PRIx64 " %08" PRIx64 " %08" PRIx64
+				" 00000000 00000000 00000000 00000000 00000000 00000000 %08" PRIx64
+				" %08" PRIx64 " %08" PRIx64 " %08x\n",
+				x->processed, x->dropped, x->squeezed, x->rps, x->flow_limit,
+				x->backlog, c);
+	}
+}
