@@ -24,7 +24,7 @@
 #include "source/procfs/procfs.h"
 #include "source/snap.h"
 
-#define PTK_ARC_SCHEMA_VERSION 3 /* written */
+#define PTK_ARC_SCHEMA_VERSION 4 /* written: 3 added the profile tables, 4 the ext table */
 #define PTK_ARC_SCHEMA_MIN \
 	1 /* the oldest read: version 1 had a table each for cpu, disk, net, snmp */
 #define PTK_ARC_DEFAULT_DB "/var/lib/ptk/ptk.db"
