@@ -318,6 +318,16 @@ void ptk_act_cpu_carry(const struct ptk_snap *prev, struct ptk_snap *cur)
 
 	carry_irqs(&prev->intr, &cur->intr);
 	carry_irqs(&prev->sirq, &cur->sirq);
+	if (cur->sn.ncpu || ptk_snap_has(cur, PTK_SNAP_SOFTNET)) {
+		ptk_softnet_reserve(&cur->sn, prev->sn.ncpu);
+		for (int i = 0; i < prev->sn.ncpu; i++) {
+			if (!prev->sn.has[i] || (i < cur->sn.ncpu && cur->sn.has[i]))
+				continue;
+			cur->sn.c[i] = prev->sn.c[i];
+			cur->sn.has[i] = true;
+		}
+		cur->sn.ncpu = MAX(cur->sn.ncpu, prev->sn.ncpu);
+	}
 	if (n > cur->st.ncpu) {
 		ptk_stat_reserve(&cur->st, n);
 		for (int i = cur->st.ncpu; i < n; i++) {

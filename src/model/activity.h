@@ -80,6 +80,29 @@ enum ptk_act_id {
 	PTK_ACT_IRQ_SUM, /* mpstat -I SUM */
 	PTK_ACT_IRQ, /* sar -I; mpstat -I CPU */
 	PTK_ACT_SOFTIRQ, /* mpstat -I SCPU */
+	PTK_ACT_SOFTNET, /* sar -n SOFT */
+	PTK_ACT_IP,
+	PTK_ACT_EIP,
+	PTK_ACT_ICMP,
+	PTK_ACT_EICMP,
+	PTK_ACT_UDP,
+	PTK_ACT_IP6,
+	PTK_ACT_EIP6,
+	PTK_ACT_ICMP6,
+	PTK_ACT_EICMP6,
+	PTK_ACT_UDP6,
+	PTK_ACT_NFS,
+	PTK_ACT_NFSD,
+	PTK_ACT_SOCK,
+	PTK_ACT_SOCK6,
+	PTK_ACT_KTABLES,
+	PTK_ACT_HUGE,
+	PTK_ACT_SERIAL,
+	PTK_ACT_FC,
+	PTK_ACT_PWR_CPU,
+	PTK_ACT_PWR_FREQ,
+	PTK_ACT_USB,
+	PTK_ACT_FSYS,
 	PTK_ACT_COUNT
 };
 
@@ -147,18 +170,25 @@ int ptk_act_col(const struct ptk_activity *a, enum ptk_mid m);
 
 /*
  * Averages over a window of intervals, as sar's "Average:" lines: a column of kind
- * PTK_GAUGE is the mean of the intervals' values; PTK_RATE and PTK_PCT are the activity over
+ * PTK_GAUGE is the mean of the intervals' values (an interval without the row, a CPU
+ * offline then, counts 0 as sysstat counts it); PTK_RATE and PTK_PCT are the activity over
  * the whole window (first to last sample: a ratio of totals), or, when the window holds a
  * reboot, the interval-weighted mean of the intervals' values.
  */
 struct ptk_act_avg_ent {
 	char key[64];
+	long nrow; /* intervals with this row */
 	double sum[PTK_ROW_MAXCOLS], wsum[PTK_ROW_MAXCOLS];
 	long nv[PTK_ROW_MAXCOLS]; /* intervals with a known value */
+	/* the values in hundredths while every one is a whole hundredth (the kernel's two
+	 * decimals: load and PSI averages), so that their mean rounds as sysstat's does */
+	long long csum[PTK_ROW_MAXCOLS];
+	bool inexact[PTK_ROW_MAXCOLS];
 	double w[PTK_ROW_MAXCOLS]; /* ... and their seconds */
 };
 struct ptk_act_avg {
 	const struct ptk_activity *act;
+	long nitv; /* intervals added */
 	int n;
 	struct ptk_act_avg_ent *e;
 };
