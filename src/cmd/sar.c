@@ -51,6 +51,8 @@ struct sar {
 	char missing[256]; /* reports left out: their files are missing */
 	const char *irq_arg; /* -I: SUM, ALL or a list of interrupts */
 	bool minmax; /* -x */
+	int dec; /* --dec: decimal places, -1: each metric's */
+	struct ptk_rows xmin[64], xmax[64]; /* -x: per report, each item's extremes */
 };
 
 #define REPORT_F(a, nm, naz, fl, ...)                                                             \
@@ -386,13 +388,15 @@ static void print_rows(const struct sar *o, const struct report *rep, const char
 	struct ptk_val v[MAXCOL];
 	char buf[64];
 
-	if (rep->flags & RF_USB && !o->ctx->json) {
-		/* the IDs as hexadecimal text (shown_vals) */
+	if ((rep->flags & RF_USB || o->dec >= 0) && !o->ctx->json) {
+		/* the IDs as hexadecimal text (shown_vals); --dec's decimals */
 		for (int i = 0; i < rep->tab.ncols; i++) {
 			cols[i] = *ptk_col(&rep->tab, i);
 			if (ptk_col(&rep->tab, i) == PTK_M(USB_IDVENDOR) ||
 			    ptk_col(&rep->tab, i) == PTK_M(USB_IDPROD))
 				cols[i].type = PTK_V_STR;
+			if (o->dec >= 0 && cols[i].type == PTK_V_F64 && cols[i].prec > 0)
+				cols[i].prec = o->dec;
 		}
 		usb.refs = NULL;
 		usb.cols = cols;
@@ -568,6 +572,66 @@ static bool multi_row(const struct sar *o, const struct report *rep)
 	return (rep->flags & RF_ITEMS) || ((rep->flags & RF_CPUS) && o->want_p);
 }
 
+/* -x: fold the rows shown for report ri into its extremes. */
+static void minmax_add(struct sar *o, int ri, const struct ptk_rows *rs)
+{
+	const struct report *rep = o->rep[ri];
+
+	for (int k = 0; k < rs->n; k++) {
+		const struct ptk_row *r = &rs->r[k];
+		struct ptk_row *lo = ptk_rows_find(&o->xmin[ri], r->key);
+		struct ptk_row *hi = ptk_rows_find(&o->xmax[ri], r->key);
+		if (!lo) {
+			*(lo = ptk_rows_add(&o->xmin[ri], r->key)) = *r;
+			*(hi = ptk_rows_add(&o->xmax[ri], r->key)) = *r;
+			continue;
+		}
+		for (int i = 0; i < rep->tab.ncols; i++) {
+			const struct ptk_metric *m = ptk_col(&rep->tab, i);
+			double v, a, b;
+			if (m->type == PTK_V_STR || r->v[i].na)
+				continue;
+			if (lo->v[i].na) {
+				lo->v[i] = hi->v[i] = r->v[i];
+				continue;
+			}
+			v = m->type == PTK_V_F64 ? r->v[i].f : (double)r->v[i].u;
+			a = m->type == PTK_V_F64 ? lo->v[i].f : (double)lo->v[i].u;
+			b = m->type == PTK_V_F64 ? hi->v[i].f : (double)hi->v[i].u;
+			if (v < a)
+				lo->v[i] = r->v[i];
+			if (v > b)
+				hi->v[i] = r->v[i];
+		}
+	}
+}
+
+/* -x: report ri's Summary: for each item, its Minimum, Maximum and Average (rs: the
+ * Average rows), each item with its own header as sysstat prints it. */
+static void minmax_out(struct sar *o, int ri, const struct ptk_rows *rs)
+{
+	const struct report *rep = o->rep[ri];
+
+	for (int k = 0; k < rs->n; k++) {
+		const struct ptk_row *lo = ptk_rows_find(&o->xmin[ri], rs->r[k].key);
+		const struct ptk_row *hi = ptk_rows_find(&o->xmax[ri], rs->r[k].key);
+		struct ptk_rows one = { 0 };
+		putchar('\n');
+		print_header(o, rep, "Summary:");
+		if (lo) {
+			*ptk_rows_add(&one, lo->key) = *lo;
+			print_rows(o, rep, "Minimum:", &one);
+			one.n = 0;
+			*ptk_rows_add(&one, hi->key) = *hi;
+			print_rows(o, rep, "Maximum:", &one);
+			one.n = 0;
+		}
+		*ptk_rows_add(&one, rs->r[k].key) = rs->r[k];
+		print_rows(o, rep, "Average:", &one);
+		ptk_rows_free(&one);
+	}
+}
+
 /* The reports between p and c (p NULL: since boot, c's time on the header too). */
 static void interval_out(struct inter *it, const struct ptk_snap *p, const struct ptk_snap *c,
 			 double itv)
@@ -587,8 +651,8 @@ static void interval_out(struct inter *it, const struct ptk_snap *p, const struc
 		const struct report *rep = o->rep[ri];
 		it->rs.n = 0;
 		report_rows(o, ri, p, c, itv, &it->rs);
-		if ((rep->flags & RF_ITEMS) && !it->rs.n && !o->ctx->json)
-			continue; /* no item this time (no USB device plugged in): no block */
+		if (!it->rs.n && !o->ctx->json)
+			continue; /* nothing this time (no USB device plugged in): no block */
 		if (!o->ctx->json && !o->csv && (it->always_hdr || !it->any)) {
 			putchar('\n');
 			print_header(o, rep, t0);
@@ -596,6 +660,8 @@ static void interval_out(struct inter *it, const struct ptk_snap *p, const struc
 			print_header(o, rep, t0);
 		}
 		print_rows(o, rep, t, &it->rs);
+		if (o->minmax && p)
+			minmax_add(o, ri, &it->rs);
 	}
 	if (o->ctx->json)
 		ptk_sink_end(sk);
@@ -628,6 +694,12 @@ static void interval_average(struct inter *it, const struct ptk_snap *first,
 				continue;
 		} else {
 			average_rows(o, ri, first, last, &it->rs);
+			if (!it->rs.n && !o->ctx->json)
+				continue;
+			if (o->minmax && !o->csv && !o->ctx->json) {
+				minmax_out(o, ri, &it->rs);
+				continue;
+			}
 		}
 		if (it->always_hdr && !o->csv && !o->ctx->json) {
 			putchar('\n');
@@ -694,7 +766,7 @@ static const char usage[] =
 	"  --utc      show (and read) times in UTC instead of local time; --iso: ISO 8601\n"
 	"Without an option, -u. Times are stored in UTC: any TZ reads an archive correctly.\n";
 
-enum { OPT_DB = 0x100, OPT_PSI, OPT_FROM, OPT_TO, OPT_UTC, OPT_ISO, OPT_CSV };
+enum { OPT_DB = 0x100, OPT_PSI, OPT_FROM, OPT_TO, OPT_UTC, OPT_ISO, OPT_CSV, OPT_DEC };
 
 /* The keywords of an option, each a report (or several). */
 struct kw {
@@ -820,11 +892,12 @@ int cmd_sar(struct ptk_ctx *ctx, int argc, char **argv)
 		{ "utc", no_argument, NULL, OPT_UTC },
 		{ "iso", no_argument, NULL, OPT_ISO },
 		{ "csv", no_argument, NULL, OPT_CSV },
+		{ "dec", required_argument, NULL, OPT_DEC },
 		PTK_COMMON_OPTS,
 		{ 0 },
 	};
 	static const struct kw u_kws[] = { { "ALL", { R_CPUALL }, 1 } };
-	struct sar o = { .ctx = ctx };
+	struct sar o = { .ctx = ctx, .dec = -1 };
 	const char *db = NULL, *s_opt = NULL, *e_opt = NULL, *from_s = NULL, *to_s = NULL;
 	const char *p_arg = NULL;
 	bool want_u = false, all_u = false, since_boot = false;
@@ -950,6 +1023,12 @@ int cmd_sar(struct ptk_ctx *ctx, int argc, char **argv)
 			break;
 		case OPT_CSV:
 			o.csv = true;
+			break;
+		case OPT_DEC:
+			if (strlen(optarg) != 1 || optarg[0] < '0' || optarg[0] > '2')
+				return ptk_usage_error(ctx, "invalid --dec value '%s' (0, 1 or 2)",
+						       optarg);
+			o.dec = optarg[0] - '0';
 			break;
 		}
 	}
@@ -1162,8 +1241,11 @@ out_close_arc:
 out_free:
 	for (int i = 0; i < 3; i++)
 		ptk_snap_free(&it.s[i]);
-	for (int i = 0; i < o.nrep; i++)
+	for (int i = 0; i < o.nrep; i++) {
 		ptk_act_avg_free(&o.avg[i]);
+		ptk_rows_free(&o.xmin[i]);
+		ptk_rows_free(&o.xmax[i]);
+	}
 	ptk_rows_free(&it.rs);
 	ptk_rows_free(&o.act_rows);
 	free(o.cpu_sel);

@@ -535,12 +535,14 @@ const enum ptk_mid ptk_act_pwr_freq_mids[] = { PTK_M_CPU_ID, PTK_M_PWR_WGHMHZ, P
 ACT_ROWS_FN(ptk_act_pwr_freq_rows)
 {
 	const enum ptk_mid *ids = ptk_act_pwr_freq_mids;
-	struct ptk_row *r = ptk_rows_add(out, "all");
+	struct ptk_row *r;
 	double v;
 
 	(void)itv_s;
-	if (wgh(prev, cur, -1, &v))
-		ACT_SET(ids, r, PTK_M_PWR_WGHMHZ, PTK_F(v));
+	if (!wgh(prev, cur, -1, &v))
+		return 0; /* no CPU with time_in_state: no rows, as sysstat */
+	r = ptk_rows_add(out, "all");
+	ACT_SET(ids, r, PTK_M_PWR_WGHMHZ, PTK_F(v));
 	if (!o || !o->per_cpu)
 		return 0;
 	for (int c = 0; c < PTK_MAX_CPUS; c++) {

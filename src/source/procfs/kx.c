@@ -493,8 +493,9 @@ int ptk_kx_fc_read(const struct ptk_src *src, struct ptk_xkvs *x)
 		ptk_xkey_escape(names[i], h, sizeof(h));
 		for (size_t k = 0; k < ARRAY_SIZE(st); k++)
 			if (!line_file(src, dir, st[k], buf, sizeof(buf))) {
-				/* "0x1a2b" (drivers/scsi/scsi_transport_fc.c) or decimal */
-				ptk_xkvs_addf(x, strtoll(buf, NULL, 0), "fc.%s.%s", h, st[k]);
+				/* hexadecimal, "0x1a2b" (drivers/scsi/scsi_transport_fc.c
+				 * fc_host_statistic), with or without the 0x as sysstat reads it */
+				ptk_xkvs_addf(x, strtoll(buf, NULL, 16), "fc.%s.%s", h, st[k]);
 				got++;
 			}
 	}
