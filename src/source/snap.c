@@ -315,10 +315,10 @@ enum {
 	F_N
 };
 static const char *const live_files[F_N] = {
-	"/proc/stat",	      "/proc/loadavg",	       "/proc/meminfo",	    "/proc/vmstat",
-	"/proc/diskstats",    "/proc/net/dev",	       "/proc/net/snmp",    "/proc/net/netstat",
-	"/proc/pressure/cpu", "/proc/pressure/memory", "/proc/pressure/io", "/proc/interrupts",
-	"/proc/softirqs",
+	"/proc/stat",	      "/proc/loadavg",		"/proc/meminfo",     "/proc/vmstat",
+	"/proc/diskstats",    "/proc/net/dev",		"/proc/net/snmp",    "/proc/net/netstat",
+	"/proc/pressure/cpu", "/proc/pressure/memory",	"/proc/pressure/io", "/proc/interrupts",
+	"/proc/softirqs",     "/proc/net/softnet_stat",
 };
 static __thread struct {
 	int fd; /* 0: not opened yet, -errno: absent */
