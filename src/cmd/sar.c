@@ -860,17 +860,22 @@ static int count_cpus(struct ptk_ctx *ctx, const struct ptk_snap *s)
 	return MIN(MAX(n, r), SAR_MAX_CPUS);
 }
 
-/* Leave out the reports whose files sample s lacks (sar -q ALL on a kernel without PSI: the
- * load report alone, as sysstat), naming them in o->missing. Returns true when none is
- * left: sysstat's "Requested activities not available". */
+/* Leave out the reports of pressure stall or of items whose files sample s lacks (sar -q ALL
+ * on a kernel without PSI: the load report alone, as sysstat), naming them in o->missing.
+ * A report of counters whose file is missing (-n NFS without NFS) stays, its values
+ * unknown: sysstat prints its zeros. Returns true when none is left: sysstat's "Requested
+ * activities not available". */
 static bool drop_unavailable(struct sar *o, const struct ptk_snap *s)
 {
 	int k = 0;
 
 	o->missing[0] = '\0';
 	for (int i = 0; i < o->nrep; i++) {
-		unsigned need = ptk_activities[o->rep[i]->act].parts & ~PTK_SNAP_BIT(PTK_SNAP_STAT);
-		if (need && (s->read & need) != need) {
+		const struct report *rep = o->rep[i];
+		unsigned need = ptk_activities[rep->act].parts & ~PTK_SNAP_BIT(PTK_SNAP_STAT);
+		bool optional = (rep->flags & RF_ITEMS) || rep->act == PTK_ACT_PSI_CPU ||
+				rep->act == PTK_ACT_PSI_IO || rep->act == PTK_ACT_PSI_MEM;
+		if (optional && need && (s->read & need) != need) {
 			size_t l = strlen(o->missing);
 			snprintf(o->missing + l, sizeof(o->missing) - l, "%s%s", l ? ", " : "",
 				 o->rep[i]->tab.name);
