@@ -35,6 +35,8 @@ enum {
 	RF_IRQ = 1 << 2, /* rows are interrupts (keys "CPU/NAME"), -P's CPUs as columns */
 	RF_SUMMARY = 1 << 3, /* no Average: the items of the last sample, as "Summary:" */
 	RF_USB = 1 << 4, /* USB: vendor and product IDs in hexadecimal, text unescaped */
+	RF_ZOMIT = 1 << 5, /* -z leaves out the items without activity */
+	RF_PRETTY = 1 << 6, /* --pretty prints the item's name last */
 };
 
 struct sar {
@@ -49,9 +51,16 @@ struct sar {
 	bool restart; /* a reboot inside the window: Average from rows */
 	struct ptk_rows act_rows; /* scratch: the activity's rows */
 	char missing[256]; /* reports left out: their files are missing */
-	const char *irq_arg; /* -I: SUM, ALL or a list of interrupts */
+	bool irq_sum, irq_all; /* -I SUM: the total of every interrupt; -I ALL: each one */
+	const char *int_list; /* --int (or -I LIST): the interrupts shown (NULL: ALL's) */
 	bool minmax; /* -x */
 	int dec; /* --dec: decimal places, -1: each metric's */
+	bool zero_omit; /* -z */
+	bool pretty; /* -p, --pretty */
+	const char *dev_list, *iface_list, *fs_list; /* --dev, --iface, --fs: the items shown */
+	struct ptk_arc *out; /* -o: live samples stored here too */
+	s64 out_prev; /* the id of the sample stored last */
+	long out_fail; /* samples -o could not store */
 	struct ptk_rows xmin[64], xmax[64]; /* -x: per report, each item's extremes */
 };
 
@@ -120,8 +129,8 @@ static const struct report reports[R_N] = {
 			      M(CPU_NICE), M(CPU_SYS), M(CPU_IOWAIT), M(CPU_STEAL), M(CPU_IRQ),
 			      M(CPU_SOFT), M(CPU_GUEST), M(CPU_GNICE), M(CPU_IDLE)),
 	[R_W] = REPORT(PTK_ACT_TASK, "task", PTK_M_NONE, M(TASK_PROC_S), M(TASK_CSWCH_S)),
-	[R_IRQ] = REPORT_F(PTK_ACT_IRQ, "interrupts", PTK_M_NONE, RF_ITEMS | RF_IRQ, M(IRQ_NAME),
-			   M(IRQ_S)),
+	[R_IRQ] = REPORT_F(PTK_ACT_IRQ, "interrupts", PTK_M_NONE,
+			   RF_ITEMS | RF_IRQ | RF_ZOMIT | RF_PRETTY, M(IRQ_NAME), M(IRQ_S)),
 	[R_SW] = REPORT(PTK_ACT_SWAP, "swap", PTK_M_NONE, M(SWP_PSWPIN), M(SWP_PSWPOUT)),
 	[R_PG] = REPORT(PTK_ACT_PAGING, "paging", PTK_M_NONE, M(PG_PGPGIN), M(PG_PGPGOUT),
 			M(PG_FAULT), M(PG_MAJFLT), M(PG_PGFREE), M(PG_PGSCANK), M(PG_PGSCAND),
@@ -145,18 +154,20 @@ static const struct report reports[R_N] = {
 			     M(KT_INODE_NR), M(KT_PTY_NR)),
 	[R_Q] = REPORT(PTK_ACT_QUEUE, "queue", PTK_M_NONE, M(Q_RUNQ_SZ), M(Q_PLIST_SZ),
 		       M(Q_LDAVG_1), M(Q_LDAVG_5), M(Q_LDAVG_15), M(Q_BLOCKED)),
-	[R_SERIAL] =
-		REPORT_F(PTK_ACT_SERIAL, "serial", PTK_M_NONE, RF_ITEMS, M(TTY_LINE), M(TTY_RCVIN),
-			 M(TTY_XMTIN), M(TTY_FRAMERR), M(TTY_PRTYERR), M(TTY_BRK), M(TTY_OVRUN)),
-	[R_DEV] = REPORT_F(PTK_ACT_DISK, "disk", PTK_M_DISK_DKB_S, RF_ITEMS, M(DISK_DEV),
-			   M(DISK_TPS), M(DISK_RKB_S), M(DISK_WKB_S), M(DISK_DKB_S),
+	[R_SERIAL] = REPORT_F(PTK_ACT_SERIAL, "serial", PTK_M_NONE, RF_ITEMS | RF_ZOMIT,
+			      M(TTY_LINE), M(TTY_RCVIN), M(TTY_XMTIN), M(TTY_FRAMERR),
+			      M(TTY_PRTYERR), M(TTY_BRK), M(TTY_OVRUN)),
+	[R_DEV] = REPORT_F(PTK_ACT_DISK, "disk", PTK_M_DISK_DKB_S, RF_ITEMS | RF_ZOMIT | RF_PRETTY,
+			   M(DISK_DEV), M(DISK_TPS), M(DISK_RKB_S), M(DISK_WKB_S), M(DISK_DKB_S),
 			   M(DISK_AREQ_SZ), M(DISK_AQU_SZ), M(DISK_AWAIT), M(DISK_UTIL)),
-	[R_NDEV] = REPORT_F(PTK_ACT_NET_DEV, "net_dev", PTK_M_NET_IFUTIL, RF_ITEMS, M(NET_IFACE),
-			    M(NET_RXPCK), M(NET_TXPCK), M(NET_RXKB), M(NET_TXKB), M(NET_RXCMP),
-			    M(NET_TXCMP), M(NET_RXMCST), M(NET_IFUTIL)),
-	[R_EDEV] = REPORT_F(PTK_ACT_NET_EDEV, "net_edev", PTK_M_NONE, RF_ITEMS, M(NET_IFACE),
-			    M(NET_RXERR), M(NET_TXERR), M(NET_COLL), M(NET_RXDROP), M(NET_TXDROP),
-			    M(NET_TXCARR), M(NET_RXFRAM), M(NET_RXFIFO), M(NET_TXFIFO)),
+	[R_NDEV] = REPORT_F(PTK_ACT_NET_DEV, "net_dev", PTK_M_NET_IFUTIL,
+			    RF_ITEMS | RF_ZOMIT | RF_PRETTY, M(NET_IFACE), M(NET_RXPCK),
+			    M(NET_TXPCK), M(NET_RXKB), M(NET_TXKB), M(NET_RXCMP), M(NET_TXCMP),
+			    M(NET_RXMCST), M(NET_IFUTIL)),
+	[R_EDEV] =
+		REPORT_F(PTK_ACT_NET_EDEV, "net_edev", PTK_M_NONE, RF_ITEMS | RF_ZOMIT | RF_PRETTY,
+			 M(NET_IFACE), M(NET_RXERR), M(NET_TXERR), M(NET_COLL), M(NET_RXDROP),
+			 M(NET_TXDROP), M(NET_TXCARR), M(NET_RXFRAM), M(NET_RXFIFO), M(NET_TXFIFO)),
 	[R_NFS] = REPORT(PTK_ACT_NFS, "net_nfs", PTK_M_NONE, M(NFS_CALL), M(NFS_RETRANS),
 			 M(NFS_READ), M(NFS_WRITE), M(NFS_ACCESS), M(NFS_GETATT)),
 	[R_NFSD] = REPORT(PTK_ACT_NFSD, "net_nfsd", PTK_M_NONE, M(NFSD_SCALL), M(NFSD_BADCALL),
@@ -203,8 +214,8 @@ static const struct report reports[R_N] = {
 			    M(EICMP6_IPCK2B), M(EICMP6_OPCK2B)),
 	[R_UDP6] = REPORT(PTK_ACT_UDP6, "net_udp6", PTK_M_NONE, M(UDP6_IDGM), M(UDP6_ODGM),
 			  M(UDP6_NOPORT), M(UDP6_IDGMER)),
-	[R_FC] = REPORT_F(PTK_ACT_FC, "fchost", PTK_M_NONE, RF_ITEMS, M(FC_RXF), M(FC_TXF),
-			  M(FC_RXW), M(FC_TXW), M(FC_HOST)),
+	[R_FC] = REPORT_F(PTK_ACT_FC, "fchost", PTK_M_NONE, RF_ITEMS | RF_ZOMIT, M(FC_RXF),
+			  M(FC_TXF), M(FC_RXW), M(FC_TXW), M(FC_HOST)),
 	[R_SOFT] = REPORT_F(PTK_ACT_SOFTNET, "softnet", PTK_M_NONE, RF_CPUS, M(CPU_ID), M(SN_TOTAL),
 			    M(SN_DROPD), M(SN_SQUEEZD), M(SN_RX_RPS), M(SN_FLW_LIM), M(SN_BLG_LEN)),
 	[R_PWR_CPU] = REPORT_F(PTK_ACT_PWR_CPU, "cpu_frequency", PTK_M_NONE, RF_CPUS, M(CPU_ID),
@@ -242,17 +253,14 @@ static bool cpu_wanted(const struct sar *o, const char *key)
 	return !*end && c >= 0 && c < SAR_MAX_CPUS && o->cpu_sel[c + 1];
 }
 
-/* Is interrupt name one of -I's (SUM: the total of them all; ALL: every one)? */
-static bool irq_wanted(const struct sar *o, const char *name)
+/* Is name in the comma-separated list (NULL: every name)? */
+static bool in_list(const char *list, const char *name)
 {
-	const char *a = o->irq_arg ? o->irq_arg : "SUM";
 	size_t nl = strlen(name);
 
-	if (!strcmp(a, "ALL"))
+	if (!list)
 		return true;
-	if (!strcmp(a, "SUM"))
-		return !strcmp(name, "sum");
-	for (const char *p = a; *p;) {
+	for (const char *p = list; *p;) {
 		size_t l = strcspn(p, ",");
 		if (l == nl && !strncmp(p, name, l))
 			return true;
@@ -261,9 +269,55 @@ static bool irq_wanted(const struct sar *o, const char *name)
 	return false;
 }
 
+/* Is interrupt name one of -I's? The sum with SUM, or ALL without --int; one with ALL, or
+ * in --int's list. */
+static bool irq_wanted(const struct sar *o, const char *name)
+{
+	if (!strcmp(name, "sum"))
+		return o->irq_sum || (o->irq_all && !o->int_list);
+	return o->int_list ? in_list(o->int_list, name) : o->irq_all;
+}
+
+/* The items --dev, --iface or --fs leave in report rep (NULL: every one). */
+static const char *item_list(const struct sar *o, const struct report *rep)
+{
+	switch (rep->act) {
+	case PTK_ACT_DISK:
+		return o->dev_list;
+	case PTK_ACT_NET_DEV:
+	case PTK_ACT_NET_EDEV:
+		return o->iface_list;
+	case PTK_ACT_FSYS:
+		return o->fs_list;
+	default:
+		return NULL;
+	}
+}
+
+/* -z: had the item of row r no activity (every value known is 0)? */
+static bool idle_row(const struct report *rep, const struct ptk_row *r)
+{
+	for (int i = 0; i < rep->tab.ncols; i++) {
+		const struct ptk_metric *m = ptk_col(&rep->tab, i);
+		if (r->v[i].na || m->type == PTK_V_STR)
+			continue;
+		if (m->type == PTK_V_F64 ? r->v[i].f != 0 : r->v[i].u != 0)
+			return false;
+	}
+	return true;
+}
+
+/* Are rep's rows -z's? (sysstat prints the header of a report whose items -z all left
+ * out.) */
+static bool zero_omitted(const struct sar *o, const struct report *rep)
+{
+	return o->zero_omit && (rep->flags & RF_ZOMIT);
+}
+
 /* The activity's rows in o->act_rows into out, in report rep's columns (the entity column:
  * the row's key). A CPU report keeps the rows of -P's CPUs; an interrupt report the rows of
- * CPU all ("all/NAME", keyed NAME). */
+ * CPU all ("all/NAME", keyed NAME); --dev, --iface, --fs their items; -z the items with
+ * activity. */
 static void pick_rows(const struct sar *o, const struct report *rep, struct ptk_rows *out)
 {
 	const struct ptk_activity *act = &ptk_activities[rep->act];
@@ -284,10 +338,14 @@ static void pick_rows(const struct sar *o, const struct report *rep, struct ptk_
 				continue;
 			key += 4;
 		}
+		if (!in_list(item_list(o, rep), key))
+			continue;
 		r = ptk_rows_add(out, key);
 		for (int i = 0; i < rep->tab.ncols; i++)
 			if (col[i] >= 0)
 				r->v[i] = a->v[col[i]];
+		if (zero_omitted(o, rep) && idle_row(rep, r))
+			out->n--;
 	}
 	/* sar lists the total of every interrupt first */
 	if ((rep->flags & RF_IRQ) && out->n > 1 && !strcmp(out->r[out->n - 1].key, "sum")) {
@@ -359,8 +417,54 @@ static void shown_vals(const struct sar *o, const struct report *rep, const stru
 	}
 }
 
+/* The table report rep prints in text: its own, or in cols (perm[i]: the report's column
+ * shown i-th): USB IDs as hexadecimal text, --dec's decimals, -F MOUNT's mount points and
+ * --pretty's name last. */
+struct shown {
+	struct report rep;
+	struct ptk_metric cols[MAXCOL];
+	int perm[MAXCOL];
+};
+
+static const struct report *shown_report(const struct sar *o, const struct report *rep,
+					 struct shown *sh)
+{
+	int n = rep->tab.ncols, k = 0;
+	bool last = o->pretty && (rep->flags & RF_PRETTY) && !o->csv;
+
+	for (int i = 0; i < n; i++)
+		sh->perm[i] = i;
+	if (o->ctx->json || (!(rep->flags & RF_USB) && o->dec < 0 && !last &&
+			     !(o->aopts.fs_mount && rep->act == PTK_ACT_FSYS)))
+		return rep;
+	for (int i = last ? 1 : 0; i < n; i++)
+		sh->perm[k++] = i;
+	if (last)
+		sh->perm[k++] = 0;
+	for (int i = 0; i < n; i++) {
+		const struct ptk_metric *m = ptk_col(&rep->tab, sh->perm[i]);
+		struct ptk_metric *c = &sh->cols[i];
+		*c = *m;
+		if (m == PTK_M(USB_IDVENDOR) || m == PTK_M(USB_IDPROD))
+			c->type = PTK_V_STR;
+		if (o->dec >= 0 && c->type == PTK_V_F64 && c->prec > 0)
+			c->prec = o->dec;
+		if (m == PTK_M(FS_NAME) && o->aopts.fs_mount)
+			*c = *PTK_M(FS_MOUNT);
+		if (last && i == n - 1)
+			c->width = 0; /* the name last, as it is */
+	}
+	sh->rep = *rep;
+	sh->rep.tab.refs = NULL;
+	sh->rep.tab.cols = sh->cols;
+	return &sh->rep;
+}
+
 static void print_header(const struct sar *o, const struct report *rep, const char *t)
 {
+	struct shown sh;
+
+	rep = shown_report(o, rep, &sh);
 	if (o->csv) {
 		fputs("time", stdout);
 		for (int i = 0; i < rep->tab.ncols; i++)
@@ -369,10 +473,15 @@ static void print_header(const struct sar *o, const struct report *rep, const ch
 		return;
 	}
 	if (rep->flags & RF_IRQ) {
-		/* "INTR" then a column per CPU: all, then -P's */
-		printf("%-11s %9s", t, ptk_registry[PTK_M_IRQ_NAME].name);
+		/* "INTR" then a column per CPU: all, then -P's (--pretty: INTR last) */
+		const char *nm = ptk_registry[PTK_M_IRQ_NAME].name;
+		printf("%-11s", t);
+		if (!o->pretty)
+			printf(" %9s", nm);
 		if (o->cpu_sel[0])
 			printf(" %9s", "all");
+		if (o->pretty)
+			printf(" %s", nm);
 		return (void)putchar('\n');
 	}
 	ptk_sink_table_begin(&o->ctx->sink, &rep->tab, true, t);
@@ -382,39 +491,26 @@ static void print_header(const struct sar *o, const struct report *rep, const ch
 static void print_rows(const struct sar *o, const struct report *rep, const char *t,
 		       const struct ptk_rows *rs)
 {
-	struct ptk_metric cols[MAXCOL];
-	struct ptk_table usb = rep->tab;
-	struct report hex;
-	struct ptk_val v[MAXCOL];
+	const struct report *own = rep;
+	struct shown sh;
+	struct ptk_val v[MAXCOL], pv[MAXCOL];
 	char buf[64];
 
-	if ((rep->flags & RF_USB || o->dec >= 0) && !o->ctx->json) {
-		/* the IDs as hexadecimal text (shown_vals); --dec's decimals */
-		for (int i = 0; i < rep->tab.ncols; i++) {
-			cols[i] = *ptk_col(&rep->tab, i);
-			if (ptk_col(&rep->tab, i) == PTK_M(USB_IDVENDOR) ||
-			    ptk_col(&rep->tab, i) == PTK_M(USB_IDPROD))
-				cols[i].type = PTK_V_STR;
-			if (o->dec >= 0 && cols[i].type == PTK_V_F64 && cols[i].prec > 0)
-				cols[i].prec = o->dec;
-		}
-		usb.refs = NULL;
-		usb.cols = cols;
-		hex = (struct report){ .act = rep->act, .tab = usb, .flags = rep->flags };
-		rep = &hex;
-	}
+	rep = shown_report(o, rep, &sh);
 	if (!o->csv)
 		ptk_sink_table_begin(&o->ctx->sink, &rep->tab, false, NULL);
 	for (int k = 0; k < rs->n; k++) {
-		shown_vals(o, rep, &rs->r[k], v);
+		shown_vals(o, own, &rs->r[k], v);
+		for (int i = 0; i < rep->tab.ncols; i++)
+			pv[i] = v[sh.perm[i]];
 		if (!o->csv) {
-			ptk_sink_row(&o->ctx->sink, o->ctx->json ? NULL : t, v);
+			ptk_sink_row(&o->ctx->sink, o->ctx->json ? NULL : t, pv);
 			continue;
 		}
 		fputs(t, stdout);
 		for (int i = 0; i < rep->tab.ncols; i++)
 			printf(",%s",
-			       ptk_metric_fmt(ptk_col(&rep->tab, i), &v[i], buf, sizeof(buf)));
+			       ptk_metric_fmt(ptk_col(&rep->tab, i), &pv[i], buf, sizeof(buf)));
 		putchar('\n');
 	}
 	if (!o->csv)
@@ -451,6 +547,9 @@ static double interval_of(const struct ptk_snap *p, const struct ptk_snap *c)
 static unsigned parts_of(const struct sar *o)
 {
 	unsigned m = PTK_SNAP_BIT(PTK_SNAP_STAT);
+
+	if (o->out)
+		return PTK_SNAP_ALL; /* -o stores whole samples, as ptk record */
 
 	for (int i = 0; i < o->nrep; i++)
 		m |= ptk_activities[o->rep[i]->act].parts;
@@ -651,7 +750,7 @@ static void interval_out(struct inter *it, const struct ptk_snap *p, const struc
 		const struct report *rep = o->rep[ri];
 		it->rs.n = 0;
 		report_rows(o, ri, p, c, itv, &it->rs);
-		if (!it->rs.n && !o->ctx->json)
+		if (!it->rs.n && !o->ctx->json && !zero_omitted(o, rep))
 			continue; /* nothing this time (no USB device plugged in): no block */
 		if (!o->ctx->json && !o->csv && (it->always_hdr || !it->any)) {
 			putchar('\n');
@@ -694,7 +793,7 @@ static void interval_average(struct inter *it, const struct ptk_snap *first,
 				continue;
 		} else {
 			average_rows(o, ri, first, last, &it->rs);
-			if (!it->rs.n && !o->ctx->json)
+			if (!it->rs.n && !o->ctx->json && !zero_omitted(o, rep))
 				continue;
 			if (o->minmax && !o->csv && !o->ctx->json) {
 				minmax_out(o, ri, &it->rs);
@@ -713,12 +812,23 @@ static void interval_average(struct inter *it, const struct ptk_snap *first,
 
 static int read_live(struct inter *it, struct ptk_snap *s)
 {
-	struct ptk_ctx *ctx = it->o->ctx;
-	int r = ptk_snap_read(&ctx->src, s, parts_of(it->o));
+	struct sar *o = it->o;
+	struct ptk_ctx *ctx = o->ctx;
+	int r = ptk_snap_read(&ctx->src, s, parts_of(o));
 
 	if (r) {
 		ptk_err("cannot read %s/stat: %s", ctx->src.procfs, strerror(-r));
 		return PTK_EXIT_RUNTIME;
+	}
+	if (o->out) {
+		s->nproc = 0;
+		if (ptk_arc_write(o->out, s, o->out_prev, NULL, 0)) {
+			if (!o->out_fail++)
+				ptk_warn("-o: sample not stored: %s", ptk_arc_errmsg(o->out));
+			o->out_prev = 0;
+		} else {
+			o->out_prev = s->id;
+		}
 	}
 	return 0;
 }
@@ -745,28 +855,54 @@ static int live_sample(struct ptk_ctx *ctx, void *arg, long i, double itv)
 /* ---- options ------------------------------------------------------------------------------- */
 
 static const char usage[] =
-	"usage: ptk sar [-A] [-u [ALL]] [-P ALL|cpu-list] [-r] [-S] [-b] [-d] [-B] [-W] [-w]\n"
-	"               [-I SUM|ALL|irq-list] [-n KEYWORD[,...]] [-q [LOAD|CPU|IO|MEM|PSI|ALL]]\n"
-	"               [--psi] [-s HH:MM[:SS]] [-e HH:MM[:SS]] [--from DATETIME --to DATETIME]\n"
-	"               [--db PATH] [--utc] [--iso] [--json|--csv] [interval [count]]\n"
+	"usage: ptk sar [-A] [-B] [-b] [-d] [-F [MOUNT]] [-H] [-I [SUM|ALL]] [-m KEYWORD[,...]]\n"
+	"               [-n KEYWORD[,...]] [-P ALL|cpu-list] [-p] [-q [KEYWORD[,...]]] [-r [ALL]]\n"
+	"               [-S] [-u [ALL]] [-V] [-v] [-W] [-w] [-x] [-y] [-z] [--dec=0|1|2]\n"
+	"               [--dev=LIST] [--fs=LIST] [--iface=LIST] [--int=LIST] [--pretty] [--psi]\n"
+	"               [-f [FILE] | -o [FILE]] [-i SECS] [-s HH:MM[:SS]] [-e HH:MM[:SS]]\n"
+	"               [--from DATETIME --to DATETIME] [--db FILE] [--utc] [--iso]\n"
+	"               [--json|--csv] [interval [count]]\n"
 	"Reports from the 'ptk record' archive (default " PTK_ARC_DEFAULT_DB ") in sysstat sar's\n"
 	"layouts and column names, with Average lines. With interval [count] it samples live\n"
 	"(interval 0: one report since boot).\n"
 	"  -u [ALL]   CPU utilization (ALL: %usr %sys %irq %soft %guest %gnice)\n"
 	"  -P LIST    per CPU as well (ALL, or CPUs such as 0,2-3)\n"
-	"  -r         memory        -S  swap space       -b  I/O totals    -d  block devices\n"
+	"  -r [ALL]   memory        -S  swap space       -b  I/O totals    -d  block devices\n"
 	"  -B         paging        -W  swapping         -w  task creation and context switches\n"
-	"  -I SUM|ALL interrupts per second (SUM: their total; or a list of interrupts)\n"
-	"  -n DEV|EDEV|TCP|ETCP|SOFT|ALL   interfaces, their errors, TCP, TCP errors, softnet\n"
+	"  -H         huge pages    -v  kernel tables    -y  serial lines  -F  filesystems\n"
+	"  -I [SUM|ALL]  interrupts per second (SUM: their total; ALL, the default: each too)\n"
+	"  -m CPU|FREQ|USB|ALL  CPU clock, its weighted average, USB devices\n"
+	"  -n DEV|EDEV|NFS|NFSD|SOCK|IP|EIP|ICMP|EICMP|TCP|ETCP|UDP|SOCK6|IP6|EIP6|ICMP6|EICMP6|\n"
+	"     UDP6|FC|SOFT|ALL  interfaces, their errors, NFS, sockets, IP, ICMP, TCP, UDP (v4,\n"
+	"     v6), Fibre Channel, softnet\n"
 	"  -q [LOAD|CPU|IO|MEM|PSI|ALL]    run queue and load averages (LOAD, the default);\n"
 	"             pressure stall of CPU, I/O, memory (PSI: the three; --psi too)\n"
 	"  -A         every report, per CPU\n"
+	"  -x         each item's minimum and maximum too    -z  items without activity left out\n"
+	"  -p, --pretty  device, interface and interrupt names last\n"
+	"  --dev, --iface, --fs, --int LIST  the devices, interfaces, filesystems, interrupts shown\n"
+	"  -f [FILE]  the archive to read (as --db)    -o [FILE]  live samples stored there too\n"
+	"  -i SECS    from the archive, samples at least SECS apart\n"
 	"  -s, -e     start/end time of day (on the day of --from, else of the last sample)\n"
 	"  --from, --to  'YYYY-MM-DD HH:MM[:SS]', ISO 8601 with a zone, '@EPOCH', '-2h'\n"
 	"  --utc      show (and read) times in UTC instead of local time; --iso: ISO 8601\n"
 	"Without an option, -u. Times are stored in UTC: any TZ reads an archive correctly.\n";
 
-enum { OPT_DB = 0x100, OPT_PSI, OPT_FROM, OPT_TO, OPT_UTC, OPT_ISO, OPT_CSV, OPT_DEC };
+enum {
+	OPT_DB = 0x100,
+	OPT_PSI,
+	OPT_FROM,
+	OPT_TO,
+	OPT_UTC,
+	OPT_ISO,
+	OPT_CSV,
+	OPT_DEC,
+	OPT_DEV,
+	OPT_IFACE,
+	OPT_FS,
+	OPT_INT,
+	OPT_PRETTY,
+};
 
 /* The keywords of an option, each a report (or several). */
 struct kw {
@@ -825,6 +961,18 @@ static const struct kw m_kws[] = {
 };
 
 /* Is argv[optind] one of kws' keywords (or ALL): the optional argument of -q, -u, -r? */
+/* The word after an option whose argument is optional (-f, -o FILE; -I SUM|ALL): the next
+ * argument unless it is an option or a number (the interval), consumed; else NULL. */
+static const char *optional_word(int argc, char **argv)
+{
+	const char *w = optind < argc ? argv[optind] : NULL;
+
+	if (!w || !*w || *w == '-' || strspn(w, "0123456789") == strlen(w))
+		return NULL;
+	optind++;
+	return w;
+}
+
 static bool next_is_keyword(int argc, char **argv, const struct kw *kws, size_t nkw)
 {
 	const char *w = optind < argc ? argv[optind] : NULL;
@@ -898,13 +1046,19 @@ int cmd_sar(struct ptk_ctx *ctx, int argc, char **argv)
 		{ "iso", no_argument, NULL, OPT_ISO },
 		{ "csv", no_argument, NULL, OPT_CSV },
 		{ "dec", required_argument, NULL, OPT_DEC },
+		{ "dev", required_argument, NULL, OPT_DEV },
+		{ "iface", required_argument, NULL, OPT_IFACE },
+		{ "fs", required_argument, NULL, OPT_FS },
+		{ "int", required_argument, NULL, OPT_INT },
+		{ "pretty", no_argument, NULL, OPT_PRETTY },
 		PTK_COMMON_OPTS,
 		{ 0 },
 	};
 	static const struct kw u_kws[] = { { "ALL", { R_CPUALL }, 1 } };
 	struct sar o = { .ctx = ctx, .dec = -1 };
 	const char *db = NULL, *s_opt = NULL, *e_opt = NULL, *from_s = NULL, *to_s = NULL;
-	const char *p_arg = NULL;
+	const char *p_arg = NULL, *save = NULL;
+	double sel_itv = 0;
 	bool want_u = false, all_u = false, since_boot = false;
 	bool want[R_N] = { 0 };
 	double interval = 0;
@@ -912,8 +1066,8 @@ int cmd_sar(struct ptk_ctx *ctx, int argc, char **argv)
 	bool has_itv = false;
 	int c, r = 0;
 
-	while ((c = ptk_getopt(ctx, argc, argv, "AbBdFHI:m:n:P:qrSuvWwxys:e:", opts, usage, &r)) >=
-	       0) {
+	while ((c = ptk_getopt(ctx, argc, argv, "AbBdf::FHI::i:m:n:o::P:pqrSuVvWwxys:e:z", opts,
+			       usage, &r)) >= 0) {
 		switch (c) {
 		case 'A':
 			/* -bBdFHSvwWy -I ALL -m CPU,FREQ,USB -n ALL -q ALL -r ALL -u ALL -P ALL */
@@ -921,7 +1075,7 @@ int cmd_sar(struct ptk_ctx *ctx, int argc, char **argv)
 			p_arg = "ALL";
 			for (int i = 0; i < R_N; i++)
 				want[i] = i != R_CPU && i != R_CPUALL && i != R_MEM;
-			o.irq_arg = "ALL";
+			o.irq_all = true;
 			break;
 		case 'u':
 			want_u = true;
@@ -954,15 +1108,68 @@ int cmd_sar(struct ptk_ctx *ctx, int argc, char **argv)
 			want[R_DEV] = true;
 			break;
 		case 'F':
+			/* -F [MOUNT]: mount points rather than devices */
 			want[R_FS] = true;
+			if (optind < argc && !strcmp(argv[optind], "MOUNT")) {
+				optind++;
+				o.aopts.fs_mount = true;
+			}
 			break;
 		case 'H':
 			want[R_HUGE] = true;
 			break;
-		case 'I':
-			o.irq_arg = optarg;
+		case 'I': {
+			/* -I [SUM|ALL|irq,...]: ALL without a word, as sysstat */
+			const char *w = optarg ? optarg : optional_word(argc, argv);
+			if (!w || !strcmp(w, "ALL"))
+				o.irq_all = true;
+			else if (!strcmp(w, "SUM"))
+				o.irq_sum = true;
+			else
+				o.int_list = w;
 			want[R_IRQ] = true;
 			break;
+		}
+		case OPT_INT:
+			/* --int=LIST: which interrupts -I ALL and -I SUM show */
+			o.int_list = optarg;
+			break;
+		case 'f':
+			/* -f [FILE]: an archive ptk record wrote (sysstat's sa files are not read) */
+			db = optarg ? optarg : optional_word(argc, argv);
+			if (!db)
+				db = PTK_ARC_DEFAULT_DB;
+			break;
+		case 'o':
+			/* -o [FILE]: the samples into an archive too, as ptk record stores them */
+			save = optarg ? optarg : optional_word(argc, argv);
+			if (!save)
+				save = PTK_ARC_DEFAULT_DB;
+			break;
+		case 'i':
+			if (ptk_parse_double(optarg, &sel_itv) || !(sel_itv > 0) || sel_itv > 1e9)
+				return ptk_usage_error(
+					ctx, "invalid -i interval '%s' (seconds > 0)", optarg);
+			break;
+		case 'z':
+			o.zero_omit = true;
+			break;
+		case 'p':
+		case OPT_PRETTY:
+			o.pretty = true;
+			break;
+		case OPT_DEV:
+			o.dev_list = optarg;
+			break;
+		case OPT_IFACE:
+			o.iface_list = optarg;
+			break;
+		case OPT_FS:
+			o.fs_list = optarg;
+			break;
+		case 'V':
+			printf("ptk sar (ptk %s), as sysstat sar 12.7\n", PTK_VERSION);
+			return 0;
 		case 'm':
 			if (keywords(ctx, 'm', optarg, m_kws, ARRAY_SIZE(m_kws), want))
 				return PTK_EXIT_USAGE;
@@ -1075,6 +1282,19 @@ int cmd_sar(struct ptk_ctx *ctx, int argc, char **argv)
 	o.cpu_sel = xcalloc(SAR_MAX_CPUS + 1, sizeof(bool));
 	o.aopts.per_cpu = o.want_p;
 	o.aopts.cpu_sum = true;
+	if (save && (!has_itv || since_boot)) {
+		r = ptk_usage_error(ctx, "-o stores live samples: it needs an interval");
+		goto out_free;
+	}
+	if (save) {
+		char err[PATH_MAX + 256];
+		if (!(o.out = ptk_arc_open(save, PTK_ARC_RDWR, err, sizeof(err)))) {
+			ptk_err("-o: %s", err);
+			r = PTK_EXIT_RUNTIME;
+			goto out_free;
+		}
+		ptk_arc_set_host_meta(o.out);
+	}
 	if (has_itv) {
 		/* live (or a replayed tree): the banner is the tree's machine */
 		if ((r = read_live(&it, &it.s[0])))
@@ -1185,6 +1405,16 @@ int cmd_sar(struct ptk_ctx *ctx, int argc, char **argv)
 			}
 		idx.n = k;
 	}
+	if (sel_itv > 0) {
+		/* -i: the samples at least the interval apart (5 % early still counts) */
+		int k = 0;
+		for (int i = 0; i < idx.n; i++)
+			if (!k || idx.t_ms[i] - idx.t_ms[k - 1] >= sel_itv * 950) {
+				idx.id[k] = idx.id[i];
+				idx.t_ms[k++] = idx.t_ms[i];
+			}
+		idx.n = k;
+	}
 	ptk_arc_meta(arc, "sysname", meta[0], sizeof(meta[0]));
 	ptk_arc_meta(arc, "release", meta[1], sizeof(meta[1]));
 	ptk_arc_meta(arc, "hostname", meta[2], sizeof(meta[2]));
@@ -1254,5 +1484,13 @@ out_free:
 	ptk_rows_free(&it.rs);
 	ptk_rows_free(&o.act_rows);
 	free(o.cpu_sel);
+	if (o.out) {
+		if (o.out_fail) {
+			ptk_err("-o: %ld sample(s) could not be stored: %s", o.out_fail,
+				ptk_arc_errmsg(o.out));
+			r = r ? r : PTK_EXIT_RUNTIME;
+		}
+		ptk_arc_close(o.out);
+	}
 	return r;
 }

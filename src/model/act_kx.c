@@ -608,23 +608,28 @@ const enum ptk_mid ptk_act_fsys_mids[] = {
 	PTK_M_FS_MBFREE, PTK_M_FS_MBUSED,    PTK_M_FS_USED_PCT, PTK_M_FS_UUSED_PCT, PTK_M_FS_IFREE,
 	PTK_M_FS_IUSED,	 PTK_M_FS_IUSED_PCT, PTK_M_FS_NAME,	PTK_M_NONE,
 };
-/* sar -F: a row per mounted filesystem, key its device (the first mount of it) */
+/* sar -F: a row per mounted filesystem, key its device (the first mount of it), or with
+ * o->fs_mount that mount point */
 ACT_ROWS_FN(ptk_act_fsys_rows)
 {
 	const enum ptk_mid *ids = ptk_act_fsys_mids;
 	char item[1024], key[1200];
 
-	(void)prev, (void)itv_s, (void)o;
+	struct ptk_rows seen = { 0 };
+
+	(void)prev, (void)itv_s;
 	for (int i = 0; (i = next_item(&cur->kx, "fsys.", "blocks", i, item, sizeof(item))) >= 0;) {
-		char dev[600];
+		char dev[600], mnt[600];
 		s64 bl, bf, ba, fi, ff;
 		struct ptk_row *r;
 		size_t dl = strcspn(item, ".");
 
 		ptk_xkey_unescape(item, dl, dev, sizeof(dev));
-		if (ptk_rows_find(out, dev))
+		ptk_xkey_unescape(item + dl + 1, strlen(item + dl + 1), mnt, sizeof(mnt));
+		if (ptk_rows_find(&seen, dev))
 			continue;
-		r = ptk_rows_add(out, dev);
+		ptk_rows_add(&seen, dev);
+		r = ptk_rows_add(out, o && o->fs_mount ? mnt : dev);
 #define FS_GET(f, v) \
 	(snprintf(key, sizeof(key), "fsys.%s.%s", item, f), ptk_xkvs_get(&cur->kx, key, &v))
 		if (!FS_GET("blocks", bl) || !FS_GET("bfree", bf) || !FS_GET("bavail", ba) ||
@@ -640,5 +645,6 @@ ACT_ROWS_FN(ptk_act_fsys_rows)
 		ACT_SET(ids, r, PTK_M_FS_IUSED_PCT,
 			PTK_F(fi ? (double)(fi - ff) / (double)fi * 100 : 0.0));
 	}
+	ptk_rows_free(&seen);
 	return 0;
 }

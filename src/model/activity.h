@@ -58,6 +58,7 @@ struct ptk_act_opts {
 	/* irq_sum: a CPU's total from /proc/softirqs, as sysstat 12.7's mpstat prints it when
 	 * it also shows softirqs (it sums both files into the same totals, softirqs last) */
 	bool irq_sum_softirqs;
+	bool fs_mount; /* fsys: rows keyed by mount point, not device (sar -F MOUNT) */
 };
 
 enum ptk_act_id {

@@ -502,6 +502,8 @@ const struct ptk_metric ptk_registry[PTK_M_COUNT] = {
 				    "inodes in use, % (statvfs)"),
 	[PTK_M_FS_NAME] = ENTITY("FILESYSTEM", "filesystem", 0,
 				 "the mounted device (/proc/self/mounts)"),
+	[PTK_M_FS_MOUNT] = ENTITY("MOUNTPOINT", "mountpoint", 0,
+				  "where the device is mounted first (/proc/self/mounts)"),
 
 	/* ---- softnet ---- */
 	[PTK_M_SN_TOTAL] = RATE("total/s", "softnet_total_s", "/s", NULL, "d(processed) / itv",

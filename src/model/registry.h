@@ -252,6 +252,7 @@ enum ptk_mid {
 	PTK_M_FS_IUSED,
 	PTK_M_FS_IUSED_PCT,
 	PTK_M_FS_NAME,
+	PTK_M_FS_MOUNT,
 
 	/* ---- softnet: /proc/net/softnet_stat per CPU (act_netx.c) ---- */
 	PTK_M_SN_TOTAL,

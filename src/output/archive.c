@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -449,6 +450,25 @@ void ptk_arc_meta(struct ptk_arc *a, const char *key, char *buf, size_t size)
 	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
 		snprintf(buf, size, "%s", (const char *)sqlite3_column_text(st, 0));
 	sqlite3_finalize(st);
+}
+
+void ptk_arc_set_host_meta(struct ptk_arc *a)
+{
+	struct utsname un;
+	char v[64];
+
+	if (uname(&un) == 0) {
+		ptk_arc_set_meta(a, "sysname", un.sysname);
+		ptk_arc_set_meta(a, "release", un.release);
+		ptk_arc_set_meta(a, "hostname", un.nodename);
+		ptk_arc_set_meta(a, "machine", un.machine);
+	}
+	snprintf(v, sizeof(v), "%ld", sysconf(_SC_NPROCESSORS_CONF));
+	ptk_arc_set_meta(a, "ncpu", v);
+	snprintf(v, sizeof(v), "%ld", sysconf(_SC_CLK_TCK));
+	ptk_arc_set_meta(a, "hz", v);
+	snprintf(v, sizeof(v), "%ld", sysconf(_SC_PAGESIZE));
+	ptk_arc_set_meta(a, "page_size", v);
 }
 
 struct ptk_arc *ptk_arc_open(const char *path, int mode, char *err, size_t errsize)

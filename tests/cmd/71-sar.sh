@@ -260,8 +260,30 @@ if have python3; then
 		check "sar $o 1 1: the reports and items of Debian's sar" \
 			sarcmp "$TMP/so.txt" "$TMP/po.txt" 'Average:' 1e9 1e9
 	done
+	# the options that shape a report, side by side
+	for o in "-z -n DEV,EDEV" "-p -d" "-p -n DEV" "-p -I SUM" "-F MOUNT" "--iface=lo -n DEV" "--dev=$(awk '$3 !~ /^loop/ { print $3; exit }' /proc/diskstats) -d" "-I" "--int=LOC,RES -I SUM" "--int=LOC -I ALL"; do
+		sar $o 1 1 > "$TMP/so.txt" 2>&1 & SP=$!
+		"$PTK" sar $o 1 1 > "$TMP/po.txt" 2>&1
+		wait $SP
+		hs=$(grep -v '^Linux' "$TMP/so.txt" | cut -c12- | sed 's/ *[0-9][0-9.]*/ N/g' | tr -s ' ')
+		hp=$(grep -v '^Linux' "$TMP/po.txt" | cut -c12- | sed 's/ *[0-9][0-9.]*/ N/g' | tr -s ' ')
+		[ "$hs" = "$hp" ] && ok "sar $o 1 1: the lines of Debian's sar (headers, items, where the name goes)" ||
+			{ not_ok "sar $o 1 1: the lines of Debian's sar"; diff <(echo "$hs") <(echo "$hp") | head -6 | sed 's/^/# /'; }
+	done
 	check "--dec=1 as sar's: one decimal" \
 		test "$("$PTK" sar --dec=1 -u 1 1 | tail -1 | awk '{print $3}' | grep -c '^[0-9]*\.[0-9]$')" -eq 1
 else
 	skip "python3 not installed (side-by-side reports)"
 fi
+
+# -o: live samples stored as ptk record stores them; -f reads them back, -i picks from them
+rm -f "$TMP/o.db"
+"$PTK" sar -o "$TMP/o.db" -u 1 4 > "$TMP/o.txt" 2>&1; rc=$?
+"$PTK" sar -f "$TMP/o.db" -u > "$TMP/f.txt" 2>&1
+check "sar -o FILE 1 4: exit $rc, 5 samples stored; -f FILE prints the same 4 rows and Average" \
+	test $rc -eq 0 -a "$(sqlite3 "$TMP/o.db" 'select count(*) from sample')" -eq 5 \
+	-a "$(grep -E '^[0-9A]' "$TMP/o.txt" | grep -v CPU)" = "$(grep -E '^[0-9A]' "$TMP/f.txt" | grep -v CPU)"
+"$PTK" sar -f "$TMP/o.db" -i 2 -u > "$TMP/i.txt" 2>&1
+check "sar -f FILE -i 2: every other sample, 2 intervals" test "$(grep -c '^[0-9].* all ' "$TMP/i.txt")" -eq 2
+"$PTK" sar -o "$TMP/o.db" -u > /dev/null 2> "$TMP/e.txt"; rc=$?
+check "sar -o without an interval: usage error naming -o" test $rc -eq 2 -a "$(grep -c -- '-o' "$TMP/e.txt")" -eq 1
