@@ -366,13 +366,20 @@ int ptk_kx_cpuinfo_parse(const char *text, struct ptk_xkvs *x)
 		if (colon && !strncmp(p, "processor", 9)) {
 			cpu = atoi(colon + 1);
 		} else if (colon && (!strncmp(p, "cpu MHz", 7) || !strncmp(p, "clock", 5))) {
-			/* "3566.484": hundredths, the rest cut, as sysstat's read_cpuinfo */
+			/* "3566.484": hundredths, the rest cut, as sysstat's read_cpuinfo; no
+			 * number: unknown */
 			char *end;
-			unsigned long i = strtoul(colon + 1, &end, 10), d = 0;
-			if (*end == '.')
-				d = strtoul(end + 1, NULL, 10);
-			ptk_xkvs_addf(x, (s64)(i * 100 + d / 10), "mhz.%d", cpu);
-			n++;
+			unsigned long v = strtoul(colon + 1, &end, 10);
+			int k = 1;
+			if (end != colon + 1 && isdigit((unsigned char)end[-1])) {
+				v *= 100;
+				if (*end == '.')
+					for (unsigned long m = 10;
+					     k <= 2 && isdigit((unsigned char)end[k]); k++, m /= 10)
+						v += (unsigned long)(end[k] - '0') * m;
+				ptk_xkvs_addf(x, (s64)v, "mhz.%d", cpu);
+				n++;
+			}
 		}
 		p = *eol ? eol + 1 : eol;
 	}
@@ -448,6 +455,17 @@ static int line_file(const struct ptk_src *src, const char *dir, const char *nam
 	return 0;
 }
 
+/* The number at the start of s in base (a unit may follow: "98mA"); false when there is
+ * none, which leaves the value unknown. */
+static bool num_at(const char *s, int base, s64 *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoll(s, &end, base);
+	return end != s && !errno && *v >= 0;
+}
+
 int ptk_kx_usb_read(const struct ptk_src *src, struct ptk_xkvs *x)
 {
 	char(*names)[256];
@@ -457,15 +475,16 @@ int ptk_kx_usb_read(const struct ptk_src *src, struct ptk_xkvs *x)
 		return n;
 	for (int i = 0; i < n; i++) {
 		char dir[300], buf[512], esc[1200], dev[800];
+		s64 v;
 		snprintf(dir, sizeof(dir), "bus/usb/devices/%s", names[i]);
 		ptk_xkey_escape(names[i], dev, sizeof(dev));
 		ptk_xkvs_addf(x, atoi(names[i]), "usb.%s.bus", dev);
-		if (!line_file(src, dir, "idVendor", buf, sizeof(buf)))
-			ptk_xkvs_addf(x, strtoll(buf, NULL, 16), "usb.%s.idvendor", dev);
-		if (!line_file(src, dir, "idProduct", buf, sizeof(buf)))
-			ptk_xkvs_addf(x, strtoll(buf, NULL, 16), "usb.%s.idproduct", dev);
-		if (!line_file(src, dir, "bMaxPower", buf, sizeof(buf)))
-			ptk_xkvs_addf(x, strtoll(buf, NULL, 10), "usb.%s.maxpower", dev);
+		if (!line_file(src, dir, "idVendor", buf, sizeof(buf)) && num_at(buf, 16, &v))
+			ptk_xkvs_addf(x, v, "usb.%s.idvendor", dev);
+		if (!line_file(src, dir, "idProduct", buf, sizeof(buf)) && num_at(buf, 16, &v))
+			ptk_xkvs_addf(x, v, "usb.%s.idproduct", dev);
+		if (!line_file(src, dir, "bMaxPower", buf, sizeof(buf)) && num_at(buf, 10, &v))
+			ptk_xkvs_addf(x, v, "usb.%s.maxpower", dev);
 		if (!line_file(src, dir, "manufacturer", buf, sizeof(buf))) {
 			ptk_xkey_escape(buf, esc, sizeof(esc));
 			ptk_xkvs_addf(x, 0, "usbs.%s.manufacturer.%s", dev, esc);
@@ -489,13 +508,14 @@ int ptk_kx_fc_read(const struct ptk_src *src, struct ptk_xkvs *x)
 		return n;
 	for (int i = 0; i < n; i++) {
 		char dir[300], buf[128], h[800];
+		s64 v;
 		snprintf(dir, sizeof(dir), "class/fc_host/%s/statistics", names[i]);
 		ptk_xkey_escape(names[i], h, sizeof(h));
 		for (size_t k = 0; k < ARRAY_SIZE(st); k++)
-			if (!line_file(src, dir, st[k], buf, sizeof(buf))) {
+			if (!line_file(src, dir, st[k], buf, sizeof(buf)) && num_at(buf, 16, &v)) {
 				/* hexadecimal, "0x1a2b" (drivers/scsi/scsi_transport_fc.c
 				 * fc_host_statistic), with or without the 0x as sysstat reads it */
-				ptk_xkvs_addf(x, strtoll(buf, NULL, 16), "fc.%s.%s", h, st[k]);
+				ptk_xkvs_addf(x, v, "fc.%s.%s", h, st[k]);
 				got++;
 			}
 	}
