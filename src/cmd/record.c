@@ -529,22 +529,7 @@ int cmd_record(struct ptk_ctx *ctx, int argc, char **argv)
 		ptk_err("%s", err);
 		return PTK_EXIT_RUNTIME;
 	}
-	{
-		struct utsname un;
-		char v[64];
-		if (uname(&un) == 0) {
-			ptk_arc_set_meta(rc.arc, "sysname", un.sysname);
-			ptk_arc_set_meta(rc.arc, "release", un.release);
-			ptk_arc_set_meta(rc.arc, "hostname", un.nodename);
-			ptk_arc_set_meta(rc.arc, "machine", un.machine);
-		}
-		snprintf(v, sizeof(v), "%ld", sysconf(_SC_NPROCESSORS_CONF));
-		ptk_arc_set_meta(rc.arc, "ncpu", v);
-		snprintf(v, sizeof(v), "%ld", sysconf(_SC_CLK_TCK));
-		ptk_arc_set_meta(rc.arc, "hz", v);
-		snprintf(v, sizeof(v), "%ld", sysconf(_SC_PAGESIZE));
-		ptk_arc_set_meta(rc.arc, "page_size", v);
-	}
+	ptk_arc_set_host_meta(rc.arc);
 	if (cp.hz) {
 		if (!ptk_src_is_live(&ctx->src)) {
 			ptk_err("--profile samples this machine: not with --procfs");

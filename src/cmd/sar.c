@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ptk sar: reports from the `ptk record` archive (or live, with "interval count") in sysstat
- * sar's layouts and column names, with Average lines. Every report is a function of two
- * consecutive samples (struct ptk_snap, the same struct live and recorded), computed
- * with the shared delta model.
+ * ptk sar: reports from the `ptk record` archive (or live, with "interval [count]", or since
+ * boot with an interval of 0) in sysstat sar's layouts and column names, with Average lines.
+ * Every report is a function of two consecutive samples (struct ptk_snap, the same struct
+ * live and recorded): the rows of one activity (model/activity.h) in the columns sar shows.
+ * Reports print in sysstat's activity order (activity.c act[]), whatever the order of the
+ * options.
  */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -17,13 +19,24 @@
 #include "model/activity.h"
 #include "output/archive.h"
 
-#define MAXCOL 12
+#define MAXCOL 24
+#define SAR_MAX_CPUS 8192
 
 /* A report: the columns sar shows of one activity (model/activity.h). */
 struct report {
 	enum ptk_act_id act;
 	struct ptk_table tab; /* refs: registry entries, each a metric of the activity */
 	enum ptk_mid na_zero; /* na printed 0.00 in text, as sysstat does (JSON: null) */
+	unsigned flags; /* RF_* */
+};
+enum {
+	RF_ITEMS = 1 << 0, /* a row per item (CPU, device, interface): a header every interval */
+	RF_CPUS = 1 << 1, /* rows are CPUs: all, then -P's */
+	RF_IRQ = 1 << 2, /* rows are interrupts (keys "CPU/NAME"), -P's CPUs as columns */
+	RF_SUMMARY = 1 << 3, /* no Average: the items of the last sample, as "Summary:" */
+	RF_USB = 1 << 4, /* USB: vendor and product IDs in hexadecimal, text unescaped */
+	RF_ZOMIT = 1 << 5, /* -z leaves out the items without activity */
+	RF_PRETTY = 1 << 6, /* --pretty prints the item's name last */
 };
 
 /* The impossible values of one sample: shown as unknown, named in one warning. */
@@ -43,96 +56,277 @@ struct sar {
 	} * taint;
 	int ntaint, captaint;
 	bool utc, iso, csv;
+	bool want_p; /* -P: CPU rows */
+	bool *cpu_sel; /* [SAR_MAX_CPUS + 1]: [0] the all row, [1 + i] CPU i */
 	struct ptk_act_opts aopts;
-	const struct report *rep[16];
+	const struct report *rep[64];
 	int nrep;
-	struct ptk_act_avg avg[16]; /* per report: its activity's rows averaged */
+	struct ptk_act_avg avg[64]; /* per report: its activity's rows averaged */
 	bool restart; /* a reboot inside the window: Average from rows */
 	struct ptk_rows act_rows; /* scratch: the activity's rows */
+	char missing[256]; /* reports left out: their files are missing */
+	bool irq_sum, irq_all; /* -I SUM: the total of every interrupt; -I ALL: each one */
+	const char *int_list; /* --int (or -I LIST): the interrupts shown (NULL: ALL's) */
+	bool minmax; /* -x */
+	int dec; /* --dec: decimal places, -1: each metric's */
+	bool zero_omit; /* -z */
+	bool pretty; /* -p, --pretty */
+	const char *dev_list, *iface_list, *fs_list; /* --dev, --iface, --fs: the items shown */
+	struct ptk_arc *out; /* -o: live samples stored here too */
+	s64 out_prev; /* the id of the sample stored last */
+	long out_fail; /* samples -o could not store */
+	struct ptk_rows xmin[64], xmax[64]; /* -x: per report, each item's extremes */
 };
 
-#define REPORT(a, nm, naz, ...)                                                                   \
+#define REPORT_F(a, nm, naz, fl, ...)                                                             \
 	{                                                                                         \
-		.act = a, .na_zero = naz,                                                         \
+		.act = a, .na_zero = naz, .flags = fl,                                            \
 		.tab = {.name = nm,                                                               \
 			.refs = (const struct ptk_metric *const[]){ __VA_ARGS__ },                \
 			.ncols = ARRAY_SIZE(((const struct ptk_metric *const[]){ __VA_ARGS__ })), \
 		}                                                                                 \
 	}
+#define REPORT(a, nm, naz, ...) REPORT_F(a, nm, naz, 0, __VA_ARGS__)
 
+/* The reports, in sysstat's activity order. */
 enum {
 	R_CPU,
 	R_CPUALL,
-	R_MEM,
-	R_SWS,
+	R_W,
+	R_IRQ,
+	R_SW,
+	R_PG,
 	R_IO,
+	R_MEM,
+	R_MEMALL,
+	R_SWS,
+	R_HUGE,
+	R_KTABLES,
+	R_Q,
+	R_SERIAL,
 	R_DEV,
 	R_NDEV,
 	R_EDEV,
+	R_NFS,
+	R_NFSD,
+	R_SOCK,
+	R_IP,
+	R_EIP,
+	R_ICMP,
+	R_EICMP,
 	R_TCP,
 	R_ETCP,
-	R_Q,
-	R_W,
-	R_SW,
-	R_PG,
+	R_UDP,
+	R_SOCK6,
+	R_IP6,
+	R_EIP6,
+	R_ICMP6,
+	R_EICMP6,
+	R_UDP6,
+	R_FC,
+	R_SOFT,
+	R_PWR_CPU,
+	R_PWR_FREQ,
+	R_USB,
+	R_FS,
 	R_PSIC,
 	R_PSII,
 	R_PSIM,
 	R_N
 };
+#define M(x) PTK_M(x)
 static const struct report reports[R_N] = {
-	[R_CPU] = REPORT(PTK_ACT_CPU, "cpu", PTK_M_NONE, PTK_M(CPU_ID), PTK_M(CPU_USER),
-			 PTK_M(CPU_NICE_ALL), PTK_M(CPU_SYSTEM), PTK_M(CPU_IOWAIT),
-			 PTK_M(CPU_STEAL), PTK_M(CPU_IDLE)),
-	[R_CPUALL] = REPORT(PTK_ACT_CPU, "cpu", PTK_M_NONE, PTK_M(CPU_ID), PTK_M(CPU_USR),
-			    PTK_M(CPU_NICE), PTK_M(CPU_SYS), PTK_M(CPU_IOWAIT), PTK_M(CPU_STEAL),
-			    PTK_M(CPU_IRQ), PTK_M(CPU_SOFT), PTK_M(CPU_GUEST), PTK_M(CPU_GNICE),
-			    PTK_M(CPU_IDLE)),
-	[R_MEM] = REPORT(PTK_ACT_MEM, "memory", PTK_M_NONE, PTK_M(MEM_FREE), PTK_M(MEM_AVAIL),
-			 PTK_M(MEM_KBMEMUSED), PTK_M(MEM_USED_PCT), PTK_M(MEM_BUFFERS),
-			 PTK_M(MEM_CACHED), PTK_M(MEM_COMMIT), PTK_M(MEM_COMMIT_PCT),
-			 PTK_M(MEM_ACTIVE), PTK_M(MEM_INACTIVE), PTK_M(MEM_DIRTY)),
-	[R_SWS] = REPORT(PTK_ACT_SWAP, "swap_space", PTK_M_NONE, PTK_M(SWP_FREE), PTK_M(SWP_USED),
-			 PTK_M(SWP_USED_PCT), PTK_M(SWP_CAD), PTK_M(SWP_CAD_PCT)),
-	[R_IO] = REPORT(PTK_ACT_IO, "io", PTK_M_NONE, PTK_M(DISK_TPS), PTK_M(IO_RTPS),
-			PTK_M(IO_WTPS), PTK_M(IO_DTPS), PTK_M(IO_BREAD), PTK_M(IO_BWRTN),
-			PTK_M(IO_BDSCD)),
-	[R_DEV] =
-		REPORT(PTK_ACT_DISK, "disk", PTK_M_NONE, PTK_M(DISK_DEV), PTK_M(DISK_TPS),
-		       PTK_M(DISK_RKB_S), PTK_M(DISK_WKB_S), PTK_M(DISK_DKB_S), PTK_M(DISK_AREQ_SZ),
-		       PTK_M(DISK_AQU_SZ), PTK_M(DISK_AWAIT), PTK_M(DISK_UTIL)),
-	[R_NDEV] = REPORT(PTK_ACT_NET_DEV, "net_dev", PTK_M_NET_IFUTIL, PTK_M(NET_IFACE),
-			  PTK_M(NET_RXPCK), PTK_M(NET_TXPCK), PTK_M(NET_RXKB), PTK_M(NET_TXKB),
-			  PTK_M(NET_RXCMP), PTK_M(NET_TXCMP), PTK_M(NET_RXMCST), PTK_M(NET_IFUTIL)),
+	[R_CPU] =
+		REPORT_F(PTK_ACT_CPU, "cpu", PTK_M_NONE, RF_CPUS, M(CPU_ID), M(CPU_USER),
+			 M(CPU_NICE_ALL), M(CPU_SYSTEM), M(CPU_IOWAIT), M(CPU_STEAL), M(CPU_IDLE)),
+	[R_CPUALL] = REPORT_F(PTK_ACT_CPU, "cpu", PTK_M_NONE, RF_CPUS, M(CPU_ID), M(CPU_USR),
+			      M(CPU_NICE), M(CPU_SYS), M(CPU_IOWAIT), M(CPU_STEAL), M(CPU_IRQ),
+			      M(CPU_SOFT), M(CPU_GUEST), M(CPU_GNICE), M(CPU_IDLE)),
+	[R_W] = REPORT(PTK_ACT_TASK, "task", PTK_M_NONE, M(TASK_PROC_S), M(TASK_CSWCH_S)),
+	[R_IRQ] = REPORT_F(PTK_ACT_IRQ, "interrupts", PTK_M_NONE,
+			   RF_ITEMS | RF_IRQ | RF_ZOMIT | RF_PRETTY, M(IRQ_NAME), M(IRQ_S)),
+	[R_SW] = REPORT(PTK_ACT_SWAP, "swap", PTK_M_NONE, M(SWP_PSWPIN), M(SWP_PSWPOUT)),
+	[R_PG] = REPORT(PTK_ACT_PAGING, "paging", PTK_M_NONE, M(PG_PGPGIN), M(PG_PGPGOUT),
+			M(PG_FAULT), M(PG_MAJFLT), M(PG_PGFREE), M(PG_PGSCANK), M(PG_PGSCAND),
+			M(PG_PGSTEAL), M(PG_PGPROM), M(PG_PGDEM)),
+	[R_IO] = REPORT(PTK_ACT_IO, "io", PTK_M_NONE, M(DISK_TPS), M(IO_RTPS), M(IO_WTPS),
+			M(IO_DTPS), M(IO_BREAD), M(IO_BWRTN), M(IO_BDSCD)),
+	[R_MEM] = REPORT(PTK_ACT_MEM, "memory", PTK_M_NONE, M(MEM_FREE), M(MEM_AVAIL),
+			 M(MEM_KBMEMUSED), M(MEM_USED_PCT), M(MEM_BUFFERS), M(MEM_CACHED),
+			 M(MEM_COMMIT), M(MEM_COMMIT_PCT), M(MEM_ACTIVE), M(MEM_INACTIVE),
+			 M(MEM_DIRTY), M(MEM_KBSHMEM)),
+	[R_MEMALL] = REPORT(PTK_ACT_MEM, "memory", PTK_M_NONE, M(MEM_FREE), M(MEM_AVAIL),
+			    M(MEM_KBMEMUSED), M(MEM_USED_PCT), M(MEM_BUFFERS), M(MEM_CACHED),
+			    M(MEM_COMMIT), M(MEM_COMMIT_PCT), M(MEM_ACTIVE), M(MEM_INACTIVE),
+			    M(MEM_DIRTY), M(MEM_KBSHMEM), M(MEM_ANONPG), M(MEM_SLAB), M(MEM_KSTACK),
+			    M(MEM_PGTBL), M(MEM_VMUSED)),
+	[R_SWS] = REPORT(PTK_ACT_SWAP, "swap_space", PTK_M_NONE, M(SWP_FREE), M(SWP_USED),
+			 M(SWP_USED_PCT), M(SWP_CAD), M(SWP_CAD_PCT)),
+	[R_HUGE] = REPORT(PTK_ACT_HUGE, "hugepages", PTK_M_NONE, M(HUGE_FREE), M(HUGE_USED),
+			  M(HUGE_USED_PCT), M(HUGE_RSVD), M(HUGE_SURP)),
+	[R_KTABLES] = REPORT(PTK_ACT_KTABLES, "kernel", PTK_M_NONE, M(KT_DENTUNUSD), M(KT_FILE_NR),
+			     M(KT_INODE_NR), M(KT_PTY_NR)),
+	[R_Q] = REPORT(PTK_ACT_QUEUE, "queue", PTK_M_NONE, M(Q_RUNQ_SZ), M(Q_PLIST_SZ),
+		       M(Q_LDAVG_1), M(Q_LDAVG_5), M(Q_LDAVG_15), M(Q_BLOCKED)),
+	[R_SERIAL] = REPORT_F(PTK_ACT_SERIAL, "serial", PTK_M_NONE, RF_ITEMS | RF_ZOMIT,
+			      M(TTY_LINE), M(TTY_RCVIN), M(TTY_XMTIN), M(TTY_FRAMERR),
+			      M(TTY_PRTYERR), M(TTY_BRK), M(TTY_OVRUN)),
+	[R_DEV] = REPORT_F(PTK_ACT_DISK, "disk", PTK_M_DISK_DKB_S, RF_ITEMS | RF_ZOMIT | RF_PRETTY,
+			   M(DISK_DEV), M(DISK_TPS), M(DISK_RKB_S), M(DISK_WKB_S), M(DISK_DKB_S),
+			   M(DISK_AREQ_SZ), M(DISK_AQU_SZ), M(DISK_AWAIT), M(DISK_UTIL)),
+	[R_NDEV] = REPORT_F(PTK_ACT_NET_DEV, "net_dev", PTK_M_NET_IFUTIL,
+			    RF_ITEMS | RF_ZOMIT | RF_PRETTY, M(NET_IFACE), M(NET_RXPCK),
+			    M(NET_TXPCK), M(NET_RXKB), M(NET_TXKB), M(NET_RXCMP), M(NET_TXCMP),
+			    M(NET_RXMCST), M(NET_IFUTIL)),
 	[R_EDEV] =
-		REPORT(PTK_ACT_NET_EDEV, "net_edev", PTK_M_NONE, PTK_M(NET_IFACE), PTK_M(NET_RXERR),
-		       PTK_M(NET_TXERR), PTK_M(NET_COLL), PTK_M(NET_RXDROP), PTK_M(NET_TXDROP),
-		       PTK_M(NET_TXCARR), PTK_M(NET_RXFRAM), PTK_M(NET_RXFIFO), PTK_M(NET_TXFIFO)),
-	[R_TCP] = REPORT(PTK_ACT_TCP, "tcp", PTK_M_NONE, PTK_M(TCP_ACTIVE), PTK_M(TCP_PASSIVE),
-			 PTK_M(TCP_ISEG), PTK_M(TCP_OSEG)),
-	[R_ETCP] = REPORT(PTK_ACT_ETCP, "etcp", PTK_M_NONE, PTK_M(TCP_ATMPTF), PTK_M(TCP_ESTRES),
-			  PTK_M(TCP_RETRANS), PTK_M(TCP_ISEGERR), PTK_M(TCP_ORSTS)),
-	[R_Q] = REPORT(PTK_ACT_QUEUE, "queue", PTK_M_NONE, PTK_M(Q_RUNQ_SZ), PTK_M(Q_PLIST_SZ),
-		       PTK_M(Q_LDAVG_1), PTK_M(Q_LDAVG_5), PTK_M(Q_LDAVG_15), PTK_M(Q_BLOCKED)),
-	[R_W] = REPORT(PTK_ACT_TASK, "task", PTK_M_NONE, PTK_M(TASK_PROC_S), PTK_M(TASK_CSWCH_S)),
-	[R_SW] = REPORT(PTK_ACT_SWAP, "swap", PTK_M_NONE, PTK_M(SWP_PSWPIN), PTK_M(SWP_PSWPOUT)),
-	[R_PG] = REPORT(PTK_ACT_PAGING, "paging", PTK_M_NONE, PTK_M(PG_PGPGIN), PTK_M(PG_PGPGOUT),
-			PTK_M(PG_FAULT), PTK_M(PG_MAJFLT), PTK_M(PG_PGFREE), PTK_M(PG_PGSCANK),
-			PTK_M(PG_PGSCAND), PTK_M(PG_PGSTEAL), PTK_M(PG_VMEFF)),
-	[R_PSIC] = REPORT(PTK_ACT_PSI_CPU, "psi_cpu", PTK_M_NONE, PTK_M(PSI_CPU_SOME_AVG10),
-			  PTK_M(PSI_CPU_SOME_AVG60), PTK_M(PSI_CPU_SOME_AVG300),
-			  PTK_M(PSI_CPU_SOME_PCT)),
-	[R_PSII] =
-		REPORT(PTK_ACT_PSI_IO, "psi_io", PTK_M_NONE, PTK_M(PSI_IO_SOME_AVG10),
-		       PTK_M(PSI_IO_SOME_AVG60), PTK_M(PSI_IO_SOME_AVG300), PTK_M(PSI_IO_SOME_PCT),
-		       PTK_M(PSI_IO_FULL_AVG10), PTK_M(PSI_IO_FULL_AVG60),
-		       PTK_M(PSI_IO_FULL_AVG300), PTK_M(PSI_IO_FULL_PCT)),
-	[R_PSIM] = REPORT(PTK_ACT_PSI_MEM, "psi_mem", PTK_M_NONE, PTK_M(PSI_MEM_SOME_AVG10),
-			  PTK_M(PSI_MEM_SOME_AVG60), PTK_M(PSI_MEM_SOME_AVG300),
-			  PTK_M(PSI_MEM_SOME_PCT), PTK_M(PSI_MEM_FULL_AVG10),
-			  PTK_M(PSI_MEM_FULL_AVG60), PTK_M(PSI_MEM_FULL_AVG300),
-			  PTK_M(PSI_MEM_FULL_PCT)),
+		REPORT_F(PTK_ACT_NET_EDEV, "net_edev", PTK_M_NONE, RF_ITEMS | RF_ZOMIT | RF_PRETTY,
+			 M(NET_IFACE), M(NET_RXERR), M(NET_TXERR), M(NET_COLL), M(NET_RXDROP),
+			 M(NET_TXDROP), M(NET_TXCARR), M(NET_RXFRAM), M(NET_RXFIFO), M(NET_TXFIFO)),
+	[R_NFS] = REPORT(PTK_ACT_NFS, "net_nfs", PTK_M_NONE, M(NFS_CALL), M(NFS_RETRANS),
+			 M(NFS_READ), M(NFS_WRITE), M(NFS_ACCESS), M(NFS_GETATT)),
+	[R_NFSD] = REPORT(PTK_ACT_NFSD, "net_nfsd", PTK_M_NONE, M(NFSD_SCALL), M(NFSD_BADCALL),
+			  M(NFSD_PACKET), M(NFSD_UDP), M(NFSD_TCP), M(NFSD_HIT), M(NFSD_MISS),
+			  M(NFSD_SREAD), M(NFSD_SWRITE), M(NFSD_SACCESS), M(NFSD_SGETATT)),
+	[R_SOCK] = REPORT(PTK_ACT_SOCK, "net_sock", PTK_M_NONE, M(SOCK_TOT), M(SOCK_TCP),
+			  M(SOCK_UDP), M(SOCK_RAW), M(SOCK_FRAG), M(SOCK_TCPTW)),
+	[R_IP] = REPORT(PTK_ACT_IP, "net_ip", PTK_M_NONE, M(IP_IREC), M(IP_FWDDGM), M(IP_IDEL),
+			M(IP_ORQ), M(IP_ASMRQ), M(IP_ASMOK), M(IP_FRAGOK), M(IP_FRAGCRT)),
+	[R_EIP] = REPORT(PTK_ACT_EIP, "net_eip", PTK_M_NONE, M(EIP_IHDRERR), M(EIP_IADRERR),
+			 M(EIP_IUKWNPR), M(EIP_IDISC), M(EIP_ODISC), M(EIP_ONORT), M(EIP_ASMF),
+			 M(EIP_FRAGF)),
+	[R_ICMP] = REPORT(PTK_ACT_ICMP, "net_icmp", PTK_M_NONE, M(ICMP_IMSG), M(ICMP_OMSG),
+			  M(ICMP_IECH), M(ICMP_IECHR), M(ICMP_OECH), M(ICMP_OECHR), M(ICMP_ITM),
+			  M(ICMP_ITMR), M(ICMP_OTM), M(ICMP_OTMR), M(ICMP_IADRMK), M(ICMP_IADRMKR),
+			  M(ICMP_OADRMK), M(ICMP_OADRMKR)),
+	[R_EICMP] = REPORT(PTK_ACT_EICMP, "net_eicmp", PTK_M_NONE, M(EICMP_IERR), M(EICMP_OERR),
+			   M(EICMP_IDSTUNR), M(EICMP_ODSTUNR), M(EICMP_ITMEX), M(EICMP_OTMEX),
+			   M(EICMP_IPARMPB), M(EICMP_OPARMPB), M(EICMP_ISRCQ), M(EICMP_OSRCQ),
+			   M(EICMP_IREDIR), M(EICMP_OREDIR)),
+	[R_TCP] = REPORT(PTK_ACT_TCP, "tcp", PTK_M_NONE, M(TCP_ACTIVE), M(TCP_PASSIVE), M(TCP_ISEG),
+			 M(TCP_OSEG)),
+	[R_ETCP] = REPORT(PTK_ACT_ETCP, "etcp", PTK_M_NONE, M(TCP_ATMPTF), M(TCP_ESTRES),
+			  M(TCP_RETRANS), M(TCP_ISEGERR), M(TCP_ORSTS)),
+	[R_UDP] = REPORT(PTK_ACT_UDP, "net_udp", PTK_M_NONE, M(UDP_IDGM), M(UDP_ODGM),
+			 M(UDP_NOPORT), M(UDP_IDGMERR)),
+	[R_SOCK6] = REPORT(PTK_ACT_SOCK6, "net_sock6", PTK_M_NONE, M(SOCK6_TCP), M(SOCK6_UDP),
+			   M(SOCK6_RAW), M(SOCK6_FRAG)),
+	[R_IP6] = REPORT(PTK_ACT_IP6, "net_ip6", PTK_M_NONE, M(IP6_IREC), M(IP6_FWDDGM),
+			 M(IP6_IDEL), M(IP6_ORQ), M(IP6_ASMRQ), M(IP6_ASMOK), M(IP6_IMCPCK),
+			 M(IP6_OMCPCK), M(IP6_FRAGOK), M(IP6_FRAGCR)),
+	[R_EIP6] =
+		REPORT(PTK_ACT_EIP6, "net_eip6", PTK_M_NONE, M(EIP6_IHDRER), M(EIP6_IADRER),
+		       M(EIP6_IUKWNP), M(EIP6_I2BIG), M(EIP6_IDISC), M(EIP6_ODISC), M(EIP6_INORT),
+		       M(EIP6_ONORT), M(EIP6_ASMF), M(EIP6_FRAGF), M(EIP6_ITRPCK)),
+	[R_ICMP6] = REPORT(PTK_ACT_ICMP6, "net_icmp6", PTK_M_NONE, M(ICMP6_IMSG), M(ICMP6_OMSG),
+			   M(ICMP6_IECH), M(ICMP6_IECHR), M(ICMP6_OECHR), M(ICMP6_IGMBQ),
+			   M(ICMP6_IGMBR), M(ICMP6_OGMBR), M(ICMP6_IGMBRD), M(ICMP6_OGMBRD),
+			   M(ICMP6_IRTSOL), M(ICMP6_ORTSOL), M(ICMP6_IRTAD), M(ICMP6_INBSOL),
+			   M(ICMP6_ONBSOL), M(ICMP6_INBAD), M(ICMP6_ONBAD)),
+	[R_EICMP6] = REPORT(PTK_ACT_EICMP6, "net_eicmp6", PTK_M_NONE, M(EICMP6_IERR),
+			    M(EICMP6_IDTUNR), M(EICMP6_ODTUNR), M(EICMP6_ITMEX), M(EICMP6_OTMEX),
+			    M(EICMP6_IPRMPB), M(EICMP6_OPRMPB), M(EICMP6_IREDIR), M(EICMP6_OREDIR),
+			    M(EICMP6_IPCK2B), M(EICMP6_OPCK2B)),
+	[R_UDP6] = REPORT(PTK_ACT_UDP6, "net_udp6", PTK_M_NONE, M(UDP6_IDGM), M(UDP6_ODGM),
+			  M(UDP6_NOPORT), M(UDP6_IDGMER)),
+	[R_FC] = REPORT_F(PTK_ACT_FC, "fchost", PTK_M_NONE, RF_ITEMS | RF_ZOMIT, M(FC_RXF),
+			  M(FC_TXF), M(FC_RXW), M(FC_TXW), M(FC_HOST)),
+	[R_SOFT] = REPORT_F(PTK_ACT_SOFTNET, "softnet", PTK_M_NONE, RF_CPUS, M(CPU_ID), M(SN_TOTAL),
+			    M(SN_DROPD), M(SN_SQUEEZD), M(SN_RX_RPS), M(SN_FLW_LIM), M(SN_BLG_LEN)),
+	[R_PWR_CPU] = REPORT_F(PTK_ACT_PWR_CPU, "cpu_frequency", PTK_M_NONE, RF_CPUS, M(CPU_ID),
+			       M(PWR_MHZ)),
+	[R_PWR_FREQ] = REPORT_F(PTK_ACT_PWR_FREQ, "cpu_weighted_frequency", PTK_M_NONE, RF_CPUS,
+				M(CPU_ID), M(PWR_WGHMHZ)),
+	[R_USB] = REPORT_F(PTK_ACT_USB, "usb_devices", PTK_M_NONE, RF_ITEMS | RF_SUMMARY | RF_USB,
+			   M(USB_BUS), M(USB_IDVENDOR), M(USB_IDPROD), M(USB_MAXPOWER),
+			   M(USB_MANUFACT), M(USB_PRODUCT)),
+	[R_FS] = REPORT_F(PTK_ACT_FSYS, "filesystems", PTK_M_NONE, RF_ITEMS | RF_SUMMARY,
+			  M(FS_MBFREE), M(FS_MBUSED), M(FS_USED_PCT), M(FS_UUSED_PCT), M(FS_IFREE),
+			  M(FS_IUSED), M(FS_IUSED_PCT), M(FS_NAME)),
+	[R_PSIC] = REPORT(PTK_ACT_PSI_CPU, "psi_cpu", PTK_M_NONE, M(PSI_CPU_SOME_AVG10),
+			  M(PSI_CPU_SOME_AVG60), M(PSI_CPU_SOME_AVG300), M(PSI_CPU_SOME_PCT)),
+	[R_PSII] = REPORT(PTK_ACT_PSI_IO, "psi_io", PTK_M_NONE, M(PSI_IO_SOME_AVG10),
+			  M(PSI_IO_SOME_AVG60), M(PSI_IO_SOME_AVG300), M(PSI_IO_SOME_PCT),
+			  M(PSI_IO_FULL_AVG10), M(PSI_IO_FULL_AVG60), M(PSI_IO_FULL_AVG300),
+			  M(PSI_IO_FULL_PCT)),
+	[R_PSIM] = REPORT(PTK_ACT_PSI_MEM, "psi_mem", PTK_M_NONE, M(PSI_MEM_SOME_AVG10),
+			  M(PSI_MEM_SOME_AVG60), M(PSI_MEM_SOME_AVG300), M(PSI_MEM_SOME_PCT),
+			  M(PSI_MEM_FULL_AVG10), M(PSI_MEM_FULL_AVG60), M(PSI_MEM_FULL_AVG300),
+			  M(PSI_MEM_FULL_PCT)),
 };
+#undef M
+
+/* Is the row of CPU key ("all" or a number) one of -P's (or the all row without -P)? */
+static bool cpu_wanted(const struct sar *o, const char *key)
+{
+	char *end;
+	long c;
+
+	if (!strcmp(key, "all"))
+		return o->cpu_sel[0];
+	c = strtol(key, &end, 10);
+	return !*end && c >= 0 && c < SAR_MAX_CPUS && o->cpu_sel[c + 1];
+}
+
+/* Is name in the comma-separated list (NULL: every name)? */
+static bool in_list(const char *list, const char *name)
+{
+	size_t nl = strlen(name);
+
+	if (!list)
+		return true;
+	for (const char *p = list; *p;) {
+		size_t l = strcspn(p, ",");
+		if (l == nl && !strncmp(p, name, l))
+			return true;
+		p += l + (p[l] == ',');
+	}
+	return false;
+}
+
+/* Is interrupt name one of -I's? The sum with SUM, or ALL without --int; one with ALL, or
+ * in --int's list. */
+static bool irq_wanted(const struct sar *o, const char *name)
+{
+	if (!strcmp(name, "sum"))
+		return o->irq_sum || (o->irq_all && !o->int_list);
+	return o->int_list ? in_list(o->int_list, name) : o->irq_all;
+}
+
+/* The items --dev, --iface or --fs leave in report rep (NULL: every one). */
+static const char *item_list(const struct sar *o, const struct report *rep)
+{
+	switch (rep->act) {
+	case PTK_ACT_DISK:
+		return o->dev_list;
+	case PTK_ACT_NET_DEV:
+	case PTK_ACT_NET_EDEV:
+		return o->iface_list;
+	case PTK_ACT_FSYS:
+		return o->fs_list;
+	default:
+		return NULL;
+	}
+}
+
+/* -z: had the item of row r no activity (every value known is 0)? */
+static bool idle_row(const struct report *rep, const struct ptk_row *r)
+{
+	for (int i = 0; i < rep->tab.ncols; i++) {
+		const struct ptk_metric *m = ptk_col(&rep->tab, i);
+		if (r->v[i].na || m->type == PTK_V_STR)
+			continue;
+		if (m->type == PTK_V_F64 ? r->v[i].f != 0 : r->v[i].u != 0)
+			return false;
+	}
+	return true;
+}
+
+/* Are rep's rows -z's? (sysstat prints the header of a report whose items -z all left
+ * out.) */
+static bool zero_omitted(const struct sar *o, const struct report *rep)
+{
+	return o->zero_omit && (rep->flags & RF_ZOMIT);
+}
 
 /* Note what of sample s is impossible (one item of its warning; the same item once). */
 static void warn_add(struct sar *o, const struct ptk_snap *s, const char *item)
@@ -236,7 +430,9 @@ static void impossible_rates(struct sar *o, const struct ptk_activity *act,
 }
 
 /* The activity's rows in o->act_rows into out, in report rep's columns (the entity column:
- * the row's key). */
+ * the row's key). A CPU report keeps the rows of -P's CPUs; an interrupt report the rows of
+ * CPU all ("all/NAME", keyed NAME); --dev, --iface, --fs their items; -z the items with
+ * activity. */
 static void pick_rows(const struct sar *o, const struct report *rep, struct ptk_rows *out)
 {
 	const struct ptk_activity *act = &ptk_activities[rep->act];
@@ -247,11 +443,30 @@ static void pick_rows(const struct sar *o, const struct report *rep, struct ptk_
 	out->n = 0;
 	for (int k = 0; k < o->act_rows.n; k++) {
 		const struct ptk_row *a = &o->act_rows.r[k];
-		struct ptk_row *r = ptk_rows_add(out, a->key);
+		const char *key = a->key;
+		struct ptk_row *r;
 
+		if ((rep->flags & RF_CPUS) && !cpu_wanted(o, key))
+			continue;
+		if (rep->flags & RF_IRQ) {
+			if (strncmp(key, "all/", 4) || !irq_wanted(o, key + 4))
+				continue;
+			key += 4;
+		}
+		if (!in_list(item_list(o, rep), key))
+			continue;
+		r = ptk_rows_add(out, key);
 		for (int i = 0; i < rep->tab.ncols; i++)
 			if (col[i] >= 0)
 				r->v[i] = a->v[col[i]];
+		if (zero_omitted(o, rep) && idle_row(rep, r))
+			out->n--;
+	}
+	/* sar lists the total of every interrupt first */
+	if ((rep->flags & RF_IRQ) && out->n > 1 && !strcmp(out->r[out->n - 1].key, "sum")) {
+		struct ptk_row sum = out->r[out->n - 1];
+		memmove(out->r + 1, out->r, (out->n - 1) * sizeof(*out->r));
+		out->r[0] = sum;
 	}
 }
 
@@ -266,7 +481,8 @@ static void report_rows(struct sar *o, int ri, const struct ptk_snap *p, const s
 	if (c->id)
 		impossible_rates(o, act, p, c, &o->act_rows);
 	o->avg[ri].act = act;
-	ptk_act_avg_add(&o->avg[ri], &o->act_rows, itv);
+	if (p)
+		ptk_act_avg_add(&o->avg[ri], &o->act_rows, itv);
 	pick_rows(o, o->rep[ri], out);
 }
 
@@ -276,7 +492,9 @@ static void average_rows(struct sar *o, int ri, const struct ptk_snap *first,
 {
 	const struct ptk_activity *act = &ptk_activities[o->rep[ri]->act];
 	double itv = last->up.up_s - first->up.up_s;
-	bool whole = !o->restart && itv > 0;
+	/* the whole window at once, as sysstat (which does so live even when the counters
+	 * went back: rates of a negative interval are 0) */
+	bool whole = !o->restart;
 	struct ptk_rows w = { 0 };
 
 	o->avg[ri].act = act;
@@ -297,18 +515,76 @@ static void average_rows(struct sar *o, int ri, const struct ptk_snap *first,
 static void shown_vals(const struct sar *o, const struct report *rep, const struct ptk_row *r,
 		       struct ptk_val *v)
 {
+	static char text[MAXCOL][512];
+
 	for (int i = 0; i < rep->tab.ncols; i++) {
 		const struct ptk_metric *m = ptk_col(&rep->tab, i);
 		v[i] = r->v[i];
-		if (m->type == PTK_V_STR)
+		if (m->type == PTK_V_STR && !strcmp(m->from, "the row's key")) {
 			v[i] = PTK_S(r->key);
-		else if (v[i].na && m == &ptk_registry[rep->na_zero] && !o->ctx->json)
+		} else if (v[i].na && m == &ptk_registry[rep->na_zero] && !o->ctx->json) {
 			v[i] = PTK_F(0);
+		} else if ((rep->flags & RF_USB) && !v[i].na && !o->ctx->json &&
+			   (!strcmp(m->key, PTK_M(USB_IDVENDOR)->key) ||
+			    !strcmp(m->key, PTK_M(USB_IDPROD)->key))) {
+			snprintf(text[i], sizeof(text[i]), "%" PRIx64, v[i].u);
+			v[i] = PTK_S(text[i]);
+		} else if ((rep->flags & RF_USB) && !v[i].na && m->type == PTK_V_STR) {
+			/* the device's strings, as sysfs has them */
+			ptk_xkey_unescape(v[i].s, strlen(v[i].s), text[i], sizeof(text[i]));
+			v[i] = PTK_S(text[i]);
+		}
 	}
+}
+
+/* The table report rep prints in text: its own, or in cols (perm[i]: the report's column
+ * shown i-th): USB IDs as hexadecimal text, --dec's decimals, -F MOUNT's mount points and
+ * --pretty's name last. */
+struct shown {
+	struct report rep;
+	struct ptk_metric cols[MAXCOL];
+	int perm[MAXCOL];
+};
+
+static const struct report *shown_report(const struct sar *o, const struct report *rep,
+					 struct shown *sh)
+{
+	int n = rep->tab.ncols, k = 0;
+	bool last = o->pretty && (rep->flags & RF_PRETTY) && !o->csv;
+
+	for (int i = 0; i < n; i++)
+		sh->perm[i] = i;
+	if (o->ctx->json || (!(rep->flags & RF_USB) && o->dec < 0 && !last &&
+			     !(o->aopts.fs_mount && rep->act == PTK_ACT_FSYS)))
+		return rep;
+	for (int i = last ? 1 : 0; i < n; i++)
+		sh->perm[k++] = i;
+	if (last)
+		sh->perm[k++] = 0;
+	for (int i = 0; i < n; i++) {
+		const struct ptk_metric *m = ptk_col(&rep->tab, sh->perm[i]);
+		struct ptk_metric *c = &sh->cols[i];
+		*c = *m;
+		if (m == PTK_M(USB_IDVENDOR) || m == PTK_M(USB_IDPROD))
+			c->type = PTK_V_STR;
+		if (o->dec >= 0 && c->type == PTK_V_F64 && c->prec > 0)
+			c->prec = o->dec;
+		if (m == PTK_M(FS_NAME) && o->aopts.fs_mount)
+			*c = *PTK_M(FS_MOUNT);
+		if (last && i == n - 1)
+			c->width = 0; /* the name last, as it is */
+	}
+	sh->rep = *rep;
+	sh->rep.tab.refs = NULL;
+	sh->rep.tab.cols = sh->cols;
+	return &sh->rep;
 }
 
 static void print_header(const struct sar *o, const struct report *rep, const char *t)
 {
+	struct shown sh;
+
+	rep = shown_report(o, rep, &sh);
 	if (o->csv) {
 		fputs("time", stdout);
 		for (int i = 0; i < rep->tab.ncols; i++)
@@ -316,29 +592,45 @@ static void print_header(const struct sar *o, const struct report *rep, const ch
 		putchar('\n');
 		return;
 	}
+	if (rep->flags & RF_IRQ) {
+		/* "INTR" then a column per CPU: all, then -P's (--pretty: INTR last) */
+		const char *nm = ptk_registry[PTK_M_IRQ_NAME].name;
+		printf("%-11s", t);
+		if (!o->pretty)
+			printf(" %9s", nm);
+		if (o->cpu_sel[0])
+			printf(" %9s", "all");
+		if (o->pretty)
+			printf(" %s", nm);
+		return (void)putchar('\n');
+	}
 	ptk_sink_table_begin(&o->ctx->sink, &rep->tab, true, t);
 	ptk_sink_table_end(&o->ctx->sink);
 }
 
-/* The rows of one report: text or CSV with the time t in front, or a JSON table. */
 static void print_rows(const struct sar *o, const struct report *rep, const char *t,
 		       const struct ptk_rows *rs)
 {
-	struct ptk_val v[MAXCOL];
+	const struct report *own = rep;
+	struct shown sh;
+	struct ptk_val v[MAXCOL], pv[MAXCOL];
 	char buf[64];
 
+	rep = shown_report(o, rep, &sh);
 	if (!o->csv)
 		ptk_sink_table_begin(&o->ctx->sink, &rep->tab, false, NULL);
 	for (int k = 0; k < rs->n; k++) {
-		shown_vals(o, rep, &rs->r[k], v);
+		shown_vals(o, own, &rs->r[k], v);
+		for (int i = 0; i < rep->tab.ncols; i++)
+			pv[i] = v[sh.perm[i]];
 		if (!o->csv) {
-			ptk_sink_row(&o->ctx->sink, o->ctx->json ? NULL : t, v);
+			ptk_sink_row(&o->ctx->sink, o->ctx->json ? NULL : t, pv);
 			continue;
 		}
 		fputs(t, stdout);
 		for (int i = 0; i < rep->tab.ncols; i++)
 			printf(",%s",
-			       ptk_metric_fmt(ptk_col(&rep->tab, i), &v[i], buf, sizeof(buf)));
+			       ptk_metric_fmt(ptk_col(&rep->tab, i), &pv[i], buf, sizeof(buf)));
 		putchar('\n');
 	}
 	if (!o->csv)
@@ -369,6 +661,19 @@ static double interval_of(const struct ptk_snap *p, const struct ptk_snap *c)
 {
 	double itv = c->up.up_s - p->up.up_s;
 	return itv > 0 ? itv : (c->t_ms - p->t_ms) / 1000.0;
+}
+
+/* The snapshot parts the reports read. */
+static unsigned parts_of(const struct sar *o)
+{
+	unsigned m = PTK_SNAP_BIT(PTK_SNAP_STAT);
+
+	if (o->out)
+		return PTK_SNAP_ALL; /* -o stores whole samples, as ptk record */
+
+	for (int i = 0; i < o->nrep; i++)
+		m |= ptk_activities[o->rep[i]->act].parts;
+	return m;
 }
 
 /* ---- the two feeds: archive and live ------------------------------------------------------ */
@@ -440,17 +745,20 @@ static void archive_block(struct sar *o, int ri, struct feed *f)
 		}
 		if (prev >= 0) {
 			double itv = interval_of(&s[prev], &s[cur]);
-			if (!header) {
+			if (!header || ((rep->flags & RF_ITEMS) && !o->csv) ||
+			    ((rep->flags & RF_CPUS) && o->want_p && !o->csv)) {
 				fmt_t(o, s[prev].t_ms, t, sizeof(t));
 				if (!o->csv)
 					putchar('\n');
-				print_header(o, rep, t);
+				if (!header || !o->csv)
+					print_header(o, rep, t);
 				header = true;
 			}
 			rs.n = 0;
 			report_rows(o, ri, &s[prev], &s[cur], itv, &rs);
 			fmt_t(o, s[cur].t_ms, t, sizeof(t));
 			print_rows(o, rep, t, &rs);
+			ptk_act_cpu_carry(&s[prev], &s[cur]);
 			last = cur;
 		}
 		prev = cur;
@@ -458,6 +766,10 @@ static void archive_block(struct sar *o, int ri, struct feed *f)
 	}
 	if (last > 0 && first == 0) {
 		average_rows(o, ri, &s[0], &s[last], &rs);
+		if (((rep->flags & RF_ITEMS) || ((rep->flags & RF_CPUS) && o->want_p)) && !o->csv) {
+			putchar('\n');
+			print_header(o, rep, "Average:");
+		}
 		print_rows(o, rep, "Average:", &rs);
 	}
 	for (int i = 0; i < 3; i++)
@@ -471,11 +783,80 @@ struct inter {
 	struct sar *o;
 	struct ptk_snap s[3];
 	int cur, prev;
-	bool have_first;
 	struct ptk_rows rs;
 	bool any;
+	bool always_hdr; /* a header before every report (several reports, or item rows) */
+	long n; /* intervals reported */
+	const char *err; /* a report that none of the samples can make */
 };
 
+/* Does report rep show several rows (a header before each of its reports)? */
+static bool multi_row(const struct sar *o, const struct report *rep)
+{
+	return (rep->flags & RF_ITEMS) || ((rep->flags & RF_CPUS) && o->want_p);
+}
+
+/* -x: fold the rows shown for report ri into its extremes. */
+static void minmax_add(struct sar *o, int ri, const struct ptk_rows *rs)
+{
+	const struct report *rep = o->rep[ri];
+
+	for (int k = 0; k < rs->n; k++) {
+		const struct ptk_row *r = &rs->r[k];
+		struct ptk_row *lo = ptk_rows_find(&o->xmin[ri], r->key);
+		struct ptk_row *hi = ptk_rows_find(&o->xmax[ri], r->key);
+		if (!lo) {
+			*(lo = ptk_rows_add(&o->xmin[ri], r->key)) = *r;
+			*(hi = ptk_rows_add(&o->xmax[ri], r->key)) = *r;
+			continue;
+		}
+		for (int i = 0; i < rep->tab.ncols; i++) {
+			const struct ptk_metric *m = ptk_col(&rep->tab, i);
+			double v, a, b;
+			if (m->type == PTK_V_STR || r->v[i].na)
+				continue;
+			if (lo->v[i].na) {
+				lo->v[i] = hi->v[i] = r->v[i];
+				continue;
+			}
+			v = m->type == PTK_V_F64 ? r->v[i].f : (double)r->v[i].u;
+			a = m->type == PTK_V_F64 ? lo->v[i].f : (double)lo->v[i].u;
+			b = m->type == PTK_V_F64 ? hi->v[i].f : (double)hi->v[i].u;
+			if (v < a)
+				lo->v[i] = r->v[i];
+			if (v > b)
+				hi->v[i] = r->v[i];
+		}
+	}
+}
+
+/* -x: report ri's Summary: for each item, its Minimum, Maximum and Average (rs: the
+ * Average rows), each item with its own header as sysstat prints it. */
+static void minmax_out(struct sar *o, int ri, const struct ptk_rows *rs)
+{
+	const struct report *rep = o->rep[ri];
+
+	for (int k = 0; k < rs->n; k++) {
+		const struct ptk_row *lo = ptk_rows_find(&o->xmin[ri], rs->r[k].key);
+		const struct ptk_row *hi = ptk_rows_find(&o->xmax[ri], rs->r[k].key);
+		struct ptk_rows one = { 0 };
+		putchar('\n');
+		print_header(o, rep, "Summary:");
+		if (lo) {
+			*ptk_rows_add(&one, lo->key) = *lo;
+			print_rows(o, rep, "Minimum:", &one);
+			one.n = 0;
+			*ptk_rows_add(&one, hi->key) = *hi;
+			print_rows(o, rep, "Maximum:", &one);
+			one.n = 0;
+		}
+		*ptk_rows_add(&one, rs->r[k].key) = rs->r[k];
+		print_rows(o, rep, "Average:", &one);
+		ptk_rows_free(&one);
+	}
+}
+
+/* The reports between p and c (p NULL: since boot, c's time on the header too). */
 static void interval_out(struct inter *it, const struct ptk_snap *p, const struct ptk_snap *c,
 			 double itv)
 {
@@ -484,7 +865,7 @@ static void interval_out(struct inter *it, const struct ptk_snap *p, const struc
 	char t[64], t0[64];
 
 	fmt_t(o, c->t_ms, t, sizeof(t));
-	fmt_t(o, p->t_ms, t0, sizeof(t0));
+	fmt_t(o, p ? p->t_ms : c->t_ms, t0, sizeof(t0));
 	if (o->ctx->json) {
 		ptk_sink_begin(sk);
 		ptk_sink_meta_str(sk, "timestamp", t);
@@ -494,13 +875,17 @@ static void interval_out(struct inter *it, const struct ptk_snap *p, const struc
 		const struct report *rep = o->rep[ri];
 		it->rs.n = 0;
 		report_rows(o, ri, p, c, itv, &it->rs);
-		if (!o->ctx->json && !o->csv && (o->nrep > 1 || !it->any)) {
+		if (!it->rs.n && !o->ctx->json && !zero_omitted(o, rep))
+			continue; /* nothing this time (no USB device plugged in): no block */
+		if (!o->ctx->json && !o->csv && (it->always_hdr || !it->any)) {
 			putchar('\n');
 			print_header(o, rep, t0);
 		} else if (o->csv && !it->any) {
 			print_header(o, rep, t0);
 		}
 		print_rows(o, rep, t, &it->rs);
+		if (o->minmax && p)
+			minmax_add(o, ri, &it->rs);
 	}
 	if (o->ctx->json)
 		ptk_sink_end(sk);
@@ -521,81 +906,213 @@ static void interval_average(struct inter *it, const struct ptk_snap *first,
 	}
 	for (int ri = 0; ri < o->nrep; ri++) {
 		const struct report *rep = o->rep[ri];
-		average_rows(o, ri, first, last, &it->rs);
-		if (o->nrep > 1 && !o->csv && !o->ctx->json) {
-			putchar('\n');
-			print_header(o, rep, "Average:");
+		const char *t = "Average:";
+		if (rep->flags & RF_SUMMARY) {
+			/* items, not a mean: those of the last sample (sysstat's "Summary:") */
+			o->act_rows.n = 0;
+			ptk_activities[rep->act].rows(first, last, 0, &o->aopts, &o->act_rows);
+			pick_rows(o, rep, &it->rs);
+			t = "Summary:";
+			if (!it->rs.n && !o->ctx->json)
+				continue;
+		} else {
+			average_rows(o, ri, first, last, &it->rs);
+			if (!it->rs.n && !o->ctx->json && !zero_omitted(o, rep))
+				continue;
+			if (o->minmax && !o->csv && !o->ctx->json) {
+				minmax_out(o, ri, &it->rs);
+				continue;
+			}
 		}
-		print_rows(o, rep, "Average:", &it->rs);
+		if (it->always_hdr && !o->csv && !o->ctx->json) {
+			putchar('\n');
+			print_header(o, rep, t);
+		}
+		print_rows(o, rep, t, &it->rs);
 	}
 	if (o->ctx->json)
 		ptk_sink_end(sk);
 }
 
+static int read_live(struct inter *it, struct ptk_snap *s)
+{
+	struct sar *o = it->o;
+	struct ptk_ctx *ctx = o->ctx;
+	int r = ptk_snap_read(&ctx->src, s, parts_of(o));
+
+	if (r) {
+		ptk_err("cannot read %s/%s: %s", ctx->src.procfs, s->err_file, strerror(-r));
+		return PTK_EXIT_RUNTIME;
+	}
+	if (o->out) {
+		s->nproc = 0;
+		if (ptk_arc_write(o->out, s, o->out_prev, NULL, 0)) {
+			if (!o->out_fail++)
+				ptk_warn("-o: sample not stored: %s", ptk_arc_errmsg(o->out));
+			o->out_prev = 0;
+		} else {
+			o->out_prev = s->id;
+		}
+	}
+	return 0;
+}
+
 static int live_sample(struct ptk_ctx *ctx, void *arg, long i, double itv)
 {
 	struct inter *it = arg;
-	int slot = i == 0 ? 0 : it->cur;
-	int r = ptk_snap_read(&ctx->src, &it->s[slot], PTK_SNAP_ALL);
+	int slot = i == 0 ? 0 : it->cur, r;
 
-	if (r) {
-		ptk_err("cannot read %s/%s: %s", ctx->src.procfs, it->s[slot].err_file,
-			strerror(-r));
-		return PTK_EXIT_RUNTIME;
-	}
-	if (i > 0) {
-		const struct ptk_snap *p = it->prev < 0 ? &it->s[0] : &it->s[it->prev];
-		interval_out(it, p, &it->s[slot], itv > 0 ? itv : interval_of(p, &it->s[slot]));
-		it->prev = slot;
-		it->cur = slot == 1 ? 2 : 1;
-	}
+	(void)ctx;
+	if (i == 0)
+		return 0; /* the first sample was read for the banner */
+	if ((r = read_live(it, &it->s[slot])))
+		return r;
+	const struct ptk_snap *p = it->prev < 0 ? &it->s[0] : &it->s[it->prev];
+	interval_out(it, p, &it->s[slot], itv > 0 ? itv : interval_of(p, &it->s[slot]));
+	ptk_act_cpu_carry(p, &it->s[slot]);
+	it->n++;
+	it->prev = slot;
+	it->cur = slot == 1 ? 2 : 1;
 	return 0;
 }
 
 /* ---- options ------------------------------------------------------------------------------- */
 
 static const char usage[] =
-	"usage: ptk sar [-u [ALL]] [-P ALL] [-r] [-S] [-b] [-d] [-n DEV|EDEV|TCP|ETCP] [-q] [-w]\n"
-	"               [-W] [-B] [--psi] [-s HH:MM[:SS]] [-e HH:MM[:SS]]\n"
-	"               [--from DATETIME --to DATETIME] [--db PATH] [--utc] [--iso]\n"
+	"usage: ptk sar [-A] [-B] [-b] [-d] [-F [MOUNT]] [-H] [-I [SUM|ALL]] [-m KEYWORD[,...]]\n"
+	"               [-n KEYWORD[,...]] [-P ALL|cpu-list] [-p] [-q [KEYWORD[,...]]] [-r [ALL]]\n"
+	"               [-S] [-u [ALL]] [-V] [-v] [-W] [-w] [-x] [-y] [-z] [--dec=0|1|2]\n"
+	"               [--dev=LIST] [--fs=LIST] [--iface=LIST] [--int=LIST] [--pretty] [--psi]\n"
+	"               [-f [FILE] | -o [FILE]] [-i SECS] [-s HH:MM[:SS]] [-e HH:MM[:SS]]\n"
+	"               [--from DATETIME --to DATETIME] [--db FILE] [--utc] [--iso]\n"
 	"               [--json|--csv] [interval [count]]\n"
 	"Reports from the 'ptk record' archive (default " PTK_ARC_DEFAULT_DB ") in sysstat sar's\n"
-	"layouts and column names, with Average lines. With interval [count] it samples live.\n"
+	"layouts and column names, with Average lines. With interval [count] it samples live\n"
+	"(interval 0: one report since boot).\n"
 	"  -u [ALL]   CPU utilization (ALL: %usr %sys %irq %soft %guest %gnice)\n"
-	"  -P ALL     per CPU as well          -r   memory        -b   I/O totals\n"
-	"  -d         per block device         -q   run queue and load averages\n"
-	"  -S         swap space               -n DEV|EDEV|TCP|ETCP|ALL  interfaces, their\n"
-	"             errors, TCP, TCP errors (comma list allowed)\n"
-	"  -w         task creation and context switches      -W   swapping\n"
-	"  -B         paging                   --psi  pressure stall (sar -q CPU,IO,MEM)\n"
+	"  -P LIST    per CPU as well (ALL, or CPUs such as 0,2-3)\n"
+	"  -r [ALL]   memory        -S  swap space       -b  I/O totals    -d  block devices\n"
+	"  -B         paging        -W  swapping         -w  task creation and context switches\n"
+	"  -H         huge pages    -v  kernel tables    -y  serial lines  -F  filesystems\n"
+	"  -I [SUM|ALL]  interrupts per second (SUM: their total; ALL, the default: each too)\n"
+	"  -m CPU|FREQ|USB|ALL  CPU clock, its weighted average, USB devices\n"
+	"  -n DEV|EDEV|NFS|NFSD|SOCK|IP|EIP|ICMP|EICMP|TCP|ETCP|UDP|SOCK6|IP6|EIP6|ICMP6|EICMP6|\n"
+	"     UDP6|FC|SOFT|ALL  interfaces, their errors, NFS, sockets, IP, ICMP, TCP, UDP (v4,\n"
+	"     v6), Fibre Channel, softnet\n"
+	"  -q [LOAD|CPU|IO|MEM|PSI|ALL]    run queue and load averages (LOAD, the default);\n"
+	"             pressure stall of CPU, I/O, memory (PSI: the three; --psi too)\n"
+	"  -A         every report, per CPU\n"
+	"  -x         each item's minimum and maximum too    -z  items without activity left out\n"
+	"  -p, --pretty  device, interface and interrupt names last\n"
+	"  --dev, --iface, --fs, --int LIST  the devices, interfaces, filesystems, interrupts shown\n"
+	"  -f [FILE]  the archive to read (as --db)    -o [FILE]  live samples stored there too\n"
+	"  -i SECS    from the archive, samples at least SECS apart\n"
 	"  -s, -e     start/end time of day (on the day of --from, else of the last sample)\n"
 	"  --from, --to  'YYYY-MM-DD HH:MM[:SS]', ISO 8601 with a zone, '@EPOCH', '-2h'\n"
 	"  --utc      show (and read) times in UTC instead of local time; --iso: ISO 8601\n"
 	"Without an option, -u. Times are stored in UTC: any TZ reads an archive correctly.\n";
 
-enum { OPT_DB = 0x100, OPT_PSI, OPT_FROM, OPT_TO, OPT_UTC, OPT_ISO, OPT_CSV };
+enum {
+	OPT_DB = 0x100,
+	OPT_PSI,
+	OPT_FROM,
+	OPT_TO,
+	OPT_UTC,
+	OPT_ISO,
+	OPT_CSV,
+	OPT_DEC,
+	OPT_DEV,
+	OPT_IFACE,
+	OPT_FS,
+	OPT_INT,
+	OPT_PRETTY,
+};
 
-/* -n KEYWORD[,KEYWORD...] into want[]. 0, or -EINVAL for an unknown keyword. */
-static int net_keywords(const char *arg, bool *want)
+/* The keywords of an option, each a report (or several). */
+struct kw {
+	const char *kw;
+	int rep[4];
+	int n;
+};
+
+/* KEYWORD[,KEYWORD...] of option opt into want[] (ALL: every keyword). 0, or -1 after a
+ * usage error naming the keyword. */
+static int keywords(struct ptk_ctx *ctx, char opt, const char *arg, const struct kw *kws,
+		    size_t nkw, bool *want)
 {
-	static const struct {
-		const char *kw;
-		int rep;
-	} kws[] = { { "DEV", R_NDEV }, { "EDEV", R_EDEV }, { "TCP", R_TCP }, { "ETCP", R_ETCP } };
 	char *dup = xstrdup(arg), *save = NULL;
 	int r = 0;
 
 	for (char *w = strtok_r(dup, ",", &save); w && !r; w = strtok_r(NULL, ",", &save)) {
 		bool all = !strcmp(w, "ALL"), found = all;
 
-		for (size_t k = 0; k < ARRAY_SIZE(kws); k++)
-			if (all || !strcmp(w, kws[k].kw))
-				want[kws[k].rep] = found = true;
-		if (!found)
-			r = -EINVAL;
+		for (size_t k = 0; k < nkw; k++) {
+			if (!all && strcmp(w, kws[k].kw))
+				continue;
+			for (int i = 0; i < kws[k].n; i++)
+				want[kws[k].rep[i]] = true;
+			found = true;
+		}
+		if (!found) {
+			ptk_usage_error(ctx, "invalid -%c keyword '%s' in '%s'", opt, w, arg);
+			r = -1;
+		}
 	}
 	free(dup);
 	return r;
+}
+
+static const struct kw net_kws[] = {
+	{ "DEV", { R_NDEV }, 1 },    { "EDEV", { R_EDEV }, 1 },	    { "NFS", { R_NFS }, 1 },
+	{ "NFSD", { R_NFSD }, 1 },   { "SOCK", { R_SOCK }, 1 },	    { "IP", { R_IP }, 1 },
+	{ "EIP", { R_EIP }, 1 },     { "ICMP", { R_ICMP }, 1 },	    { "EICMP", { R_EICMP }, 1 },
+	{ "TCP", { R_TCP }, 1 },     { "ETCP", { R_ETCP }, 1 },	    { "UDP", { R_UDP }, 1 },
+	{ "SOCK6", { R_SOCK6 }, 1 }, { "IP6", { R_IP6 }, 1 },	    { "EIP6", { R_EIP6 }, 1 },
+	{ "ICMP6", { R_ICMP6 }, 1 }, { "EICMP6", { R_EICMP6 }, 1 }, { "UDP6", { R_UDP6 }, 1 },
+	{ "FC", { R_FC }, 1 },	     { "SOFT", { R_SOFT }, 1 },
+};
+static const struct kw q_kws[] = {
+	{ "LOAD", { R_Q }, 1 },
+	{ "CPU", { R_PSIC }, 1 },
+	{ "IO", { R_PSII }, 1 },
+	{ "MEM", { R_PSIM }, 1 },
+	{ "PSI", { R_PSIC, R_PSII, R_PSIM }, 3 },
+};
+static const struct kw m_kws[] = {
+	{ "CPU", { R_PWR_CPU }, 1 },
+	{ "FREQ", { R_PWR_FREQ }, 1 },
+	{ "USB", { R_USB }, 1 },
+};
+
+/* Is argv[optind] one of kws' keywords (or ALL): the optional argument of -q, -u, -r? */
+/* The word after an option whose argument is optional (-f, -o FILE; -I SUM|ALL): the next
+ * argument unless it is an option or a number (the interval), consumed; else NULL. */
+static const char *optional_word(int argc, char **argv)
+{
+	const char *w = optind < argc ? argv[optind] : NULL;
+
+	if (!w || !*w || *w == '-' || strspn(w, "0123456789") == strlen(w))
+		return NULL;
+	optind++;
+	return w;
+}
+
+static bool next_is_keyword(int argc, char **argv, const struct kw *kws, size_t nkw)
+{
+	const char *w = optind < argc ? argv[optind] : NULL;
+
+	if (!w || !*w || *w == '-' || (*w >= '0' && *w <= '9'))
+		return false;
+	if (!strcmp(w, "ALL"))
+		return true;
+	for (size_t k = 0; k < nkw; k++) {
+		const char *comma = strchr(w, ',');
+		size_t len = comma ? (size_t)(comma - w) : strlen(w);
+		if (strlen(kws[k].kw) == len && !strncmp(w, kws[k].kw, len))
+			return true;
+	}
+	/* a word that is no interval: a keyword, bad or not (sar -q FOO is an error) */
+	return true;
 }
 
 static void add_rep(struct sar *o, int r)
@@ -605,6 +1122,41 @@ static void add_rep(struct sar *o, int r)
 			return;
 	if (o->nrep < (int)ARRAY_SIZE(o->rep))
 		o->rep[o->nrep++] = &reports[r];
+}
+
+/* The CPUs of a tree: the highest of /proc/stat, the online list and the cpuN directories. */
+static int count_cpus(struct ptk_ctx *ctx, const struct ptk_snap *s)
+{
+	int n = MAX(s->st.ncpu, s->online_n), r = ptk_cpu_count_read(&ctx->src);
+
+	return MIN(MAX(n, r), SAR_MAX_CPUS);
+}
+
+/* Leave out the reports of pressure stall or of items whose files sample s lacks (sar -q ALL
+ * on a kernel without PSI: the load report alone, as sysstat), naming them in o->missing.
+ * A report of counters whose file is missing (-n NFS without NFS) stays, its values
+ * unknown: sysstat prints its zeros. Returns true when none is left: sysstat's "Requested
+ * activities not available". */
+static bool drop_unavailable(struct sar *o, const struct ptk_snap *s)
+{
+	int k = 0;
+
+	o->missing[0] = '\0';
+	for (int i = 0; i < o->nrep; i++) {
+		const struct report *rep = o->rep[i];
+		unsigned need = ptk_activities[rep->act].parts & ~PTK_SNAP_BIT(PTK_SNAP_STAT);
+		bool optional = (rep->flags & RF_ITEMS) || rep->act == PTK_ACT_PSI_CPU ||
+				rep->act == PTK_ACT_PSI_IO || rep->act == PTK_ACT_PSI_MEM;
+		if (optional && need && (s->read & need) != need) {
+			size_t l = strlen(o->missing);
+			snprintf(o->missing + l, sizeof(o->missing) - l, "%s%s", l ? ", " : "",
+				 o->rep[i]->tab.name);
+			continue;
+		}
+		o->rep[k++] = o->rep[i];
+	}
+	o->nrep = k;
+	return k == 0;
 }
 
 int cmd_sar(struct ptk_ctx *ctx, int argc, char **argv)
@@ -617,39 +1169,61 @@ int cmd_sar(struct ptk_ctx *ctx, int argc, char **argv)
 		{ "utc", no_argument, NULL, OPT_UTC },
 		{ "iso", no_argument, NULL, OPT_ISO },
 		{ "csv", no_argument, NULL, OPT_CSV },
+		{ "dec", required_argument, NULL, OPT_DEC },
+		{ "dev", required_argument, NULL, OPT_DEV },
+		{ "iface", required_argument, NULL, OPT_IFACE },
+		{ "fs", required_argument, NULL, OPT_FS },
+		{ "int", required_argument, NULL, OPT_INT },
+		{ "pretty", no_argument, NULL, OPT_PRETTY },
 		PTK_COMMON_OPTS,
 		{ 0 },
 	};
-	struct sar o = { .ctx = ctx };
+	static const struct kw u_kws[] = { { "ALL", { R_CPUALL }, 1 } };
+	struct sar o = { .ctx = ctx, .dec = -1 };
 	const char *db = NULL, *s_opt = NULL, *e_opt = NULL, *from_s = NULL, *to_s = NULL;
-	bool want_u = false, want_p = false, all_u = false;
+	const char *p_arg = NULL, *save = NULL;
+	double sel_itv = 0;
+	bool want_u = false, all_u = false, since_boot = false;
 	bool want[R_N] = { 0 };
 	double interval = 0;
 	long count = -1;
 	bool has_itv = false;
-	int c, r;
+	int c, r = 0;
 
-	while ((c = getopt_long(argc, argv, "u::P:rSbdn:qwWBs:e:", opts, NULL)) != -1) {
+	while ((c = ptk_getopt(ctx, argc, argv, "AbBdf::FHI::i:m:n:o::P:pqrSuVvWwxys:e:z", opts,
+			       usage, &r)) >= 0) {
 		switch (c) {
+		case 'A':
+			/* -bBdFHSvwWy -I ALL -m CPU,FREQ,USB -n ALL -q ALL -r ALL -u ALL -P ALL */
+			want_u = all_u = true;
+			p_arg = "ALL";
+			for (int i = 0; i < R_N; i++)
+				want[i] = i != R_CPU && i != R_CPUALL && i != R_MEM;
+			o.irq_all = true;
+			break;
 		case 'u':
 			want_u = true;
-			/* "-u ALL": the optional argument may be the next word */
-			if (!optarg && optind < argc && !strcmp(argv[optind], "ALL"))
-				optarg = argv[optind++];
-			if (optarg) {
-				if (strcmp(optarg, "ALL"))
-					return ptk_usage_error(ctx, "invalid -u argument '%s'",
-							       optarg);
+			/* "-u ALL": the keyword is the next word */
+			if (next_is_keyword(argc, argv, u_kws, ARRAY_SIZE(u_kws))) {
+				if (strcmp(argv[optind], "ALL"))
+					return ptk_usage_error(ctx, "invalid -u keyword '%s' (ALL)",
+							       argv[optind]);
+				optind++;
 				all_u = true;
 			}
 			break;
 		case 'P':
-			if (strcmp(optarg, "ALL"))
-				return ptk_usage_error(ctx, "-P takes ALL, not '%s'", optarg);
-			want_p = true;
+			p_arg = optarg;
 			break;
 		case 'r':
 			want[R_MEM] = true;
+			if (next_is_keyword(argc, argv, u_kws, ARRAY_SIZE(u_kws))) {
+				if (strcmp(argv[optind], "ALL"))
+					return ptk_usage_error(ctx, "invalid -r keyword '%s' (ALL)",
+							       argv[optind]);
+				optind++;
+				want[R_MEMALL] = true;
+			}
 			break;
 		case 'b':
 			want[R_IO] = true;
@@ -657,15 +1231,92 @@ int cmd_sar(struct ptk_ctx *ctx, int argc, char **argv)
 		case 'd':
 			want[R_DEV] = true;
 			break;
+		case 'F':
+			/* -F [MOUNT]: mount points rather than devices */
+			want[R_FS] = true;
+			if (optind < argc && !strcmp(argv[optind], "MOUNT")) {
+				optind++;
+				o.aopts.fs_mount = true;
+			}
+			break;
+		case 'H':
+			want[R_HUGE] = true;
+			break;
+		case 'I': {
+			/* -I [SUM|ALL|irq,...]: ALL without a word, as sysstat */
+			const char *w = optarg ? optarg : optional_word(argc, argv);
+			if (!w || !strcmp(w, "ALL"))
+				o.irq_all = true;
+			else if (!strcmp(w, "SUM"))
+				o.irq_sum = true;
+			else
+				o.int_list = w;
+			want[R_IRQ] = true;
+			break;
+		}
+		case OPT_INT:
+			/* --int=LIST: which interrupts -I ALL and -I SUM show */
+			o.int_list = optarg;
+			break;
+		case 'f':
+			/* -f [FILE]: an archive ptk record wrote (sysstat's sa files are not read) */
+			db = optarg ? optarg : optional_word(argc, argv);
+			if (!db)
+				db = PTK_ARC_DEFAULT_DB;
+			break;
+		case 'o':
+			/* -o [FILE]: the samples into an archive too, as ptk record stores them */
+			save = optarg ? optarg : optional_word(argc, argv);
+			if (!save)
+				save = PTK_ARC_DEFAULT_DB;
+			break;
+		case 'i':
+			if (ptk_parse_double(optarg, &sel_itv) || !(sel_itv > 0) || sel_itv > 1e9)
+				return ptk_usage_error(
+					ctx, "invalid -i interval '%s' (seconds > 0)", optarg);
+			break;
+		case 'z':
+			o.zero_omit = true;
+			break;
+		case 'p':
+		case OPT_PRETTY:
+			o.pretty = true;
+			break;
+		case OPT_DEV:
+			o.dev_list = optarg;
+			break;
+		case OPT_IFACE:
+			o.iface_list = optarg;
+			break;
+		case OPT_FS:
+			o.fs_list = optarg;
+			break;
+		case 'V':
+			printf("ptk sar (ptk %s), as sysstat sar 12.7\n", PTK_VERSION);
+			return 0;
+		case 'm':
+			if (keywords(ctx, 'm', optarg, m_kws, ARRAY_SIZE(m_kws), want))
+				return PTK_EXIT_USAGE;
+			break;
 		case 'n':
-			if (net_keywords(optarg, want))
-				return ptk_usage_error(ctx, "unsupported -n keyword '%s'", optarg);
+			if (keywords(ctx, 'n', optarg, net_kws, ARRAY_SIZE(net_kws), want))
+				return PTK_EXIT_USAGE;
 			break;
 		case 'S':
 			want[R_SWS] = true;
 			break;
 		case 'q':
-			want[R_Q] = true;
+			if (next_is_keyword(argc, argv, q_kws, ARRAY_SIZE(q_kws))) {
+				if (keywords(ctx, 'q', argv[optind], q_kws, ARRAY_SIZE(q_kws),
+					     want))
+					return PTK_EXIT_USAGE;
+				optind++;
+			} else {
+				want[R_Q] = true;
+			}
+			break;
+		case 'v':
+			want[R_KTABLES] = true;
 			break;
 		case 'w':
 			want[R_W] = true;
@@ -675,6 +1326,12 @@ int cmd_sar(struct ptk_ctx *ctx, int argc, char **argv)
 			break;
 		case 'B':
 			want[R_PG] = true;
+			break;
+		case 'x':
+			o.minmax = true;
+			break;
+		case 'y':
+			want[R_SERIAL] = true;
 			break;
 		case 's':
 			s_opt = optarg;
@@ -703,32 +1360,39 @@ int cmd_sar(struct ptk_ctx *ctx, int argc, char **argv)
 		case OPT_CSV:
 			o.csv = true;
 			break;
-		default:
-			r = ptk_common_opt(ctx, c, optarg);
-			if (r == 1) {
-				fputs(usage, stdout);
-				return 0;
-			}
-			if (r < 0)
-				return ptk_usage_error(ctx, "unknown or incomplete option");
+		case OPT_DEC:
+			if (strlen(optarg) != 1 || optarg[0] < '0' || optarg[0] > '2')
+				return ptk_usage_error(ctx, "invalid --dec value '%s' (0, 1 or 2)",
+						       optarg);
+			o.dec = optarg[0] - '0';
+			break;
 		}
 	}
+	if (c == PTK_GETOPT_EXIT)
+		return r;
 	if (o.csv && ctx->json)
 		return ptk_usage_error(ctx, "--json and --csv exclude each other");
-	if ((r = ptk_parse_interval_count(ctx, argc, argv, &interval, &count, &has_itv)))
+	/* "0" alone: one report since boot, as sysstat */
+	if (argc - optind == 1 && !strcmp(argv[optind], "0")) {
+		optind++;
+		since_boot = has_itv = true;
+	} else if ((r = ptk_parse_interval_count(ctx, argc, argv, &interval, &count, &has_itv))) {
 		return r;
+	}
 	if (has_itv && (db || from_s || to_s || s_opt || e_opt))
 		return ptk_usage_error(ctx, "interval/count samples live: no --db, --from, -s, -e");
-	o.aopts.per_cpu = want_p;
+	o.want_p = p_arg != NULL;
 	{
-		bool any = want_u || want_p;
+		bool any = want_u || o.want_p;
 		for (int i = 0; i < R_N; i++)
 			any |= want[i];
 		if (!any)
 			want_u = true; /* as sar: -u by default */
 	}
-	if (want_u || want_p)
-		add_rep(&o, all_u ? R_CPUALL : R_CPU);
+	if (want_u || o.want_p)
+		want[all_u ? R_CPUALL : R_CPU] = true;
+	if (want[R_MEMALL])
+		want[R_MEM] = false;
 	for (int i = 0; i < R_N; i++)
 		if (want[i])
 			add_rep(&o, i);
@@ -739,24 +1403,72 @@ int cmd_sar(struct ptk_ctx *ctx, int argc, char **argv)
 		ctx->sink.prefix_width = 26;
 
 	struct inter it = { .o = &o, .cur = 1, .prev = -1 };
+	o.cpu_sel = xcalloc(SAR_MAX_CPUS + 1, sizeof(bool));
+	o.aopts.per_cpu = o.want_p;
+	o.aopts.cpu_sum = true;
+	if (save && (!has_itv || since_boot)) {
+		r = ptk_usage_error(ctx, "-o stores live samples: it needs an interval");
+		goto out_free;
+	}
+	if (save) {
+		char err[PATH_MAX + 256];
+		if (!(o.out = ptk_arc_open(save, PTK_ARC_RDWR, err, sizeof(err)))) {
+			ptk_err("-o: %s", err);
+			r = PTK_EXIT_RUNTIME;
+			goto out_free;
+		}
+		ptk_arc_set_host_meta(o.out);
+	}
 	if (has_itv) {
-		struct utsname un;
-		uname(&un);
-		banner(&o, un.sysname, un.release, un.nodename, un.machine,
-		       (int)sysconf(_SC_NPROCESSORS_ONLN), ptk_snap_now_ms());
+		/* live (or a replayed tree): the banner is the tree's machine */
+		if ((r = read_live(&it, &it.s[0])))
+			goto out_free;
+		o.aopts.ncpu = count_cpus(ctx, &it.s[0]);
+		if (p_arg && strcmp(p_arg, "ALL")) {
+			bool *mask = xcalloc(o.aopts.ncpu + 1, sizeof(bool));
+			int hi = ptk_parse_cpulist(p_arg, mask, o.aopts.ncpu + 1);
+			for (int i = 0; i < o.aopts.ncpu; i++)
+				o.cpu_sel[i + 1] = mask[i];
+			free(mask);
+			if (hi <= 0 || hi > o.aopts.ncpu) {
+				r = ptk_usage_error(ctx,
+						    "invalid -P value '%s' (CPUs 0 to %d, ALL)",
+						    p_arg, o.aopts.ncpu - 1);
+				goto out_free;
+			}
+		} else {
+			for (int i = 0; i <= SAR_MAX_CPUS; i++)
+				o.cpu_sel[i] = true;
+		}
+		if (drop_unavailable(&o, &it.s[0])) {
+			ptk_err("requested activities not available in %s: their files are "
+				"missing (%s)",
+				ctx->procfs ? ctx->procfs : "/proc", o.missing);
+			r = PTK_EXIT_RUNTIME;
+			goto out_free;
+		}
+		it.always_hdr = o.nrep > 1;
+		for (int i = 0; i < o.nrep; i++)
+			it.always_hdr |= multi_row(&o, o.rep[i]);
+		if (!ctx->json && !o.csv)
+			ptk_ctx_banner(ctx, o.aopts.ncpu);
+		if (since_boot) {
+			interval_out(&it, NULL, &it.s[0], it.s[0].up.up_s);
+			r = 0;
+			goto out_free;
+		}
 		r = ptk_loop(ctx, interval, count, live_sample, &it);
 		if (r == -EINTR || r == 0) {
+			/* stopped before the count (Ctrl-C, or a replay's samples ran out): sysstat
+			 * ends the "^C" line the terminal echoed */
+			if ((r == -EINTR || count < 0 || it.n < count) && it.n && !ctx->json &&
+			    !o.csv)
+				putchar('\n');
 			if (it.any)
 				interval_average(&it, &it.s[0], &it.s[it.prev]);
 			r = 0;
 		}
-		for (int i = 0; i < 3; i++)
-			ptk_snap_free(&it.s[i]);
-		for (int i = 0; i < o.nrep; i++)
-			ptk_act_avg_free(&o.avg[i]);
-		ptk_rows_free(&it.rs);
-		ptk_rows_free(&o.act_rows);
-		return r;
+		goto out_free;
 	}
 
 	/* archive */
@@ -764,13 +1476,22 @@ int cmd_sar(struct ptk_ctx *ctx, int argc, char **argv)
 	struct ptk_arc_index idx = { 0 };
 	struct feed f = { 0 };
 	s64 from = INT64_MIN, to = INT64_MAX;
+	for (int i = 0; i <= SAR_MAX_CPUS; i++)
+		o.cpu_sel[i] = !p_arg || !strcmp(p_arg, "ALL");
+	if (p_arg && strcmp(p_arg, "ALL")) {
+		int hi = ptk_parse_cpulist(p_arg, o.cpu_sel + 1, SAR_MAX_CPUS);
+		if (hi <= 0) {
+			r = ptk_usage_error(ctx, "invalid -P value '%s' (CPU numbers, ALL)", p_arg);
+			goto out_free;
+		}
+	}
 	if (!db)
 		db = PTK_ARC_DEFAULT_DB;
 	struct ptk_arc *arc = ptk_arc_open(db, PTK_ARC_RDONLY, err, sizeof(err));
 	if (!arc) {
 		ptk_err("%s", err);
-		ptk_rows_free(&it.rs);
-		return PTK_EXIT_RUNTIME;
+		r = PTK_EXIT_RUNTIME;
+		goto out_free;
 	}
 	r = 0;
 	if ((from_s && ptk_arc_parse_time(from_s, o.utc, 0, &from)) ||
@@ -808,12 +1529,26 @@ int cmd_sar(struct ptk_ctx *ctx, int argc, char **argv)
 			}
 		idx.n = k;
 	}
+	if (sel_itv > 0) {
+		/* -i: the samples at least the interval apart (5 % early still counts) */
+		int k = 0;
+		for (int i = 0; i < idx.n; i++)
+			if (!k || idx.t_ms[i] - idx.t_ms[k - 1] >= sel_itv * 950) {
+				idx.id[k] = idx.id[i];
+				idx.t_ms[k++] = idx.t_ms[i];
+			}
+		idx.n = k;
+	}
 	ptk_arc_meta(arc, "sysname", meta[0], sizeof(meta[0]));
 	ptk_arc_meta(arc, "release", meta[1], sizeof(meta[1]));
 	ptk_arc_meta(arc, "hostname", meta[2], sizeof(meta[2]));
 	ptk_arc_meta(arc, "machine", meta[3], sizeof(meta[3]));
 	ptk_arc_meta(arc, "ncpu", meta[4], sizeof(meta[4]));
 	f.o = &o;
+	o.aopts.ncpu = 0; /* every CPU a sample lists */
+	it.always_hdr = o.nrep > 1;
+	for (int i = 0; i < o.nrep; i++)
+		it.always_hdr |= multi_row(&o, o.rep[i]);
 	f.arc = arc;
 	int ncpu;
 	if (ptk_parse_int(meta[4], &ncpu) || ncpu < 1 || ncpu > PTK_MAX_CPUS) {
@@ -847,6 +1582,7 @@ int cmd_sar(struct ptk_ctx *ctx, int argc, char **argv)
 			if (prev >= 0) {
 				interval_out(&it, &it.s[prev], &it.s[slot],
 					     interval_of(&it.s[prev], &it.s[slot]));
+				ptk_act_cpu_carry(&it.s[prev], &it.s[slot]);
 				last = slot;
 			}
 			prev = slot;
@@ -872,13 +1608,26 @@ int cmd_sar(struct ptk_ctx *ctx, int argc, char **argv)
 		r = PTK_EXIT_RUNTIME;
 	}
 out_close_arc:
-	for (int i = 0; i < 3; i++)
-		ptk_snap_free(&it.s[i]);
-	for (int i = 0; i < o.nrep; i++)
-		ptk_act_avg_free(&o.avg[i]);
-	ptk_rows_free(&it.rs);
-	ptk_rows_free(&o.act_rows);
 	ptk_arc_index_free(&idx);
 	ptk_arc_close(arc);
+out_free:
+	for (int i = 0; i < 3; i++)
+		ptk_snap_free(&it.s[i]);
+	for (int i = 0; i < o.nrep; i++) {
+		ptk_act_avg_free(&o.avg[i]);
+		ptk_rows_free(&o.xmin[i]);
+		ptk_rows_free(&o.xmax[i]);
+	}
+	ptk_rows_free(&it.rs);
+	ptk_rows_free(&o.act_rows);
+	free(o.cpu_sel);
+	if (o.out) {
+		if (o.out_fail) {
+			ptk_err("-o: %ld sample(s) could not be stored: %s", o.out_fail,
+				ptk_arc_errmsg(o.out));
+			r = r ? r : PTK_EXIT_RUNTIME;
+		}
+		ptk_arc_close(o.out);
+	}
 	return r;
 }

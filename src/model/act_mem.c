@@ -13,7 +13,8 @@ const enum ptk_mid ptk_act_mem_mids[] = {
 	PTK_M_MEM_SHARED,     PTK_M_MEM_BUFF_CACHE, PTK_M_MEM_CACHE,	PTK_M_MEM_KBMEMUSED,
 	PTK_M_MEM_USED_PCT,   PTK_M_MEM_BUFFERS,    PTK_M_MEM_CACHED,	PTK_M_MEM_COMMIT,
 	PTK_M_MEM_COMMIT_PCT, PTK_M_MEM_ACTIVE,	    PTK_M_MEM_INACTIVE, PTK_M_MEM_DIRTY,
-	PTK_M_NONE,
+	PTK_M_MEM_KBSHMEM,    PTK_M_MEM_ANONPG,	    PTK_M_MEM_SLAB,	PTK_M_MEM_KSTACK,
+	PTK_M_MEM_PGTBL,      PTK_M_MEM_VMUSED,	    PTK_M_NONE,
 };
 
 /* a - b, 0 when b is larger */
@@ -75,9 +76,17 @@ ACT_ROWS_FN(ptk_act_mem_rows)
 
 	if (!cur->has_mi)
 		return 0;
-	/* sysstat (rd_stats.c read_meminfo, pr_stats.c): neither free, buffers, cache nor slab */
-	const u64 used_from = MI(MEM_TOTAL) | MI(MEM_FREE) | MI(BUFFERS) | MI(CACHED) | MI(SLAB);
-	kbmemused = sub0(m->mem_total, m->mem_free + m->buffers + m->cached + m->slab);
+	/* sysstat 12.7: what is not available (MemAvailable, kernel >= 3.14); before, and
+	 * without it: neither free, buffers, cache nor slab (sysstat 12.6, rd_stats.c
+	 * read_meminfo, pr_stats.c) */
+	u64 used_from;
+	if (m->has_available) {
+		used_from = MI(MEM_TOTAL) | MI(MEM_AVAILABLE);
+		kbmemused = sub0(m->mem_total, m->mem_available);
+	} else {
+		used_from = MI(MEM_TOTAL) | MI(MEM_FREE) | MI(BUFFERS) | MI(CACHED) | MI(SLAB);
+		kbmemused = sub0(m->mem_total, m->mem_free + m->buffers + m->cached + m->slab);
+	}
 	SET(ids, r, MEM_TOTAL, mi_val(m, PTK_MI_MEM_TOTAL));
 	if (mi_avail(m)) {
 		SET(ids, r, MEM_USED,
@@ -103,6 +112,13 @@ ACT_ROWS_FN(ptk_act_mem_rows)
 	SET(ids, r, MEM_ACTIVE, mi_val(m, PTK_MI_ACTIVE));
 	SET(ids, r, MEM_INACTIVE, mi_val(m, PTK_MI_INACTIVE));
 	SET(ids, r, MEM_DIRTY, mi_val(m, PTK_MI_DIRTY));
+	/* sar -r (12.7), -r ALL */
+	SET(ids, r, MEM_KBSHMEM, mi_val(m, PTK_MI_SHMEM));
+	SET(ids, r, MEM_ANONPG, mi_val(m, PTK_MI_ANON_PAGES));
+	SET(ids, r, MEM_SLAB, mi_val(m, PTK_MI_SLAB));
+	SET(ids, r, MEM_KSTACK, mi_val(m, PTK_MI_KERNEL_STACK));
+	SET(ids, r, MEM_PGTBL, mi_val(m, PTK_MI_PAGE_TABLES));
+	SET(ids, r, MEM_VMUSED, mi_val(m, PTK_MI_VMALLOC_USED));
 	return 0;
 }
 
@@ -163,8 +179,9 @@ ACT_ROWS_FN(ptk_act_swap_rows)
 }
 
 const enum ptk_mid ptk_act_paging_mids[] = {
-	PTK_M_PG_PGPGIN,  PTK_M_PG_PGPGOUT, PTK_M_PG_FAULT,   PTK_M_PG_MAJFLT, PTK_M_PG_PGFREE,
-	PTK_M_PG_PGSCANK, PTK_M_PG_PGSCAND, PTK_M_PG_PGSTEAL, PTK_M_PG_VMEFF,  PTK_M_NONE,
+	PTK_M_PG_PGPGIN, PTK_M_PG_PGPGOUT, PTK_M_PG_FAULT,   PTK_M_PG_MAJFLT,
+	PTK_M_PG_PGFREE, PTK_M_PG_PGSCANK, PTK_M_PG_PGSCAND, PTK_M_PG_PGSTEAL,
+	PTK_M_PG_VMEFF,	 PTK_M_PG_PGPROM,  PTK_M_PG_PGDEM,   PTK_M_NONE,
 };
 
 ACT_ROWS_FN(ptk_act_paging_rows)
@@ -188,13 +205,29 @@ ACT_ROWS_FN(ptk_act_paging_rows)
 	SET(ids, r, PG_PGSCANK, sk);
 	SET(ids, r, PG_PGSCAND, sd);
 	if (!tk.na && !td.na) {
-		double steal = tk.f + td.f;
+		/* khugepaged's reclaim (kernel >= 6.3) too: pages reclaimed counted once (sysstat
+		 * sums every pgsteal_* line, which counts them again as pgsteal_anon/file) */
+		struct ptk_val th = vm_rate(a, b, PTK_VM_PGSTEAL_KHUGEPAGED, itv_s);
+		struct ptk_val ta = vm_rate(a, b, PTK_VM_PGSTEAL_ANON, itv_s);
+		struct ptk_val tf = vm_rate(a, b, PTK_VM_PGSTEAL_FILE, itv_s);
+		double steal = tk.f + td.f + (th.na ? 0 : th.f);
+		/* the same pages split by kind (kernel >= 5.18): their sum where the kernel has
+		 * it, as sysstat 12.7 counts pgsteal_anon + pgsteal_file */
+		if (!ta.na && !tf.na)
+			steal = ta.f + tf.f;
 		SET(ids, r, PG_PGSTEAL, PTK_F(steal));
 		if (!sk.na && !sd.na) {
 			double scan = sk.f + sd.f;
 			SET(ids, r, PG_VMEFF,
 			    PTK_F(scan > 0 ? MIN(100.0, 100.0 * steal / scan) : 0));
 		}
+	}
+	SET(ids, r, PG_PGPROM, vm_rate(a, b, PTK_VM_PGPROMOTE_SUCCESS, itv_s));
+	if (ptk_vmstat_has(b, PTK_VM_PGDEMOTE_KSWAPD) &&
+	    (!a || ptk_vmstat_has(a, PTK_VM_PGDEMOTE_KSWAPD))) {
+		u64 d1 = b->pgdemote_kswapd + b->pgdemote_direct + b->pgdemote_khugepaged;
+		u64 d0 = a ? a->pgdemote_kswapd + a->pgdemote_direct + a->pgdemote_khugepaged : 0;
+		SET(ids, r, PG_PGDEM, PTK_F(ptk_act_rate(d0, d1, itv_s)));
 	}
 	return 0;
 }

@@ -50,6 +50,15 @@ struct ptk_act_opts {
 	/* disks: a counter the device's line lacks (discards before kernel 4.18, flushes before
 	 * 5.5) counts 0, as sysstat prints it; otherwise the values computed from it are na */
 	bool absent_zero;
+	/* cpu: sysstat's mpstat and sar rows (model/act_cpu.c): "all" is the sum of the CPUs
+	 * shown; a CPU offline now, or without a baseline, has no row */
+	bool cpu_sum;
+	int ncpu; /* cpu_sum: the CPUs counted, 0..ncpu-1 (0: every slot of either snapshot) */
+	const int *cpu2node; /* node: [ncpu] the NUMA node of each CPU (-1: none) */
+	/* irq_sum: a CPU's total from /proc/softirqs, as sysstat 12.7's mpstat prints it when
+	 * it also shows softirqs (it sums both files into the same totals, softirqs last) */
+	bool irq_sum_softirqs;
+	bool fs_mount; /* fsys: rows keyed by mount point, not device (sar -F MOUNT) */
 };
 
 enum ptk_act_id {
@@ -68,10 +77,35 @@ enum ptk_act_id {
 	PTK_ACT_PSI_CPU, /* sar --psi; pressure */
 	PTK_ACT_PSI_IO,
 	PTK_ACT_PSI_MEM,
+	PTK_ACT_NODE, /* mpstat -N */
+	PTK_ACT_IRQ_SUM, /* mpstat -I SUM */
+	PTK_ACT_IRQ, /* sar -I; mpstat -I CPU */
+	PTK_ACT_SOFTIRQ, /* mpstat -I SCPU */
+	PTK_ACT_SOFTNET, /* sar -n SOFT */
+	PTK_ACT_IP,
+	PTK_ACT_EIP,
+	PTK_ACT_ICMP,
+	PTK_ACT_EICMP,
+	PTK_ACT_UDP,
+	PTK_ACT_IP6,
+	PTK_ACT_EIP6,
+	PTK_ACT_ICMP6,
+	PTK_ACT_EICMP6,
+	PTK_ACT_UDP6,
+	PTK_ACT_NFS,
+	PTK_ACT_NFSD,
+	PTK_ACT_SOCK,
+	PTK_ACT_SOCK6,
+	PTK_ACT_KTABLES,
+	PTK_ACT_HUGE,
+	PTK_ACT_SERIAL,
+	PTK_ACT_FC,
+	PTK_ACT_PWR_CPU,
+	PTK_ACT_PWR_FREQ,
+	PTK_ACT_USB,
+	PTK_ACT_FSYS,
 	PTK_ACT_COUNT
 };
-/* Sockets (sar -n SOCK) are not an activity yet: the snapshot does not read
- * /proc/net/sockstat. */
 
 struct ptk_activity {
 	const char *name; /* JSON table name and --help label: "cpu", "disk", "net_dev" */
@@ -83,6 +117,24 @@ struct ptk_activity {
 };
 
 extern const struct ptk_activity ptk_activities[PTK_ACT_COUNT];
+
+/*
+ * Give the CPUs that cur does not list (offline) the last known times of prev (its own or
+ * carried), as sysstat keeps them: the baseline of a CPU when it comes back online (also
+ * their /proc/interrupts and /proc/softirqs columns). Call it on each new sample, with the
+ * sample before it, after that interval's rows: an offline CPU has no row in the interval
+ * it went offline in (its times are zero then), and has one in an average that ends with
+ * its carried times, as sysstat's mpstat and sar.
+ */
+void ptk_act_cpu_carry(const struct ptk_snap *prev, struct ptk_snap *cur);
+/* The CPUs the cpu_sum rows of (prev, cur) count (0..n-1). */
+int ptk_act_cpu_n(const struct ptk_snap *prev, const struct ptk_snap *cur,
+		  const struct ptk_act_opts *o);
+/* Has CPU i a row (cpu_sum): times in cur (listed, or carried), and a baseline in prev (any
+ * when prev is NULL: since boot)? */
+bool ptk_act_cpu_shown(const struct ptk_snap *prev, const struct ptk_snap *cur, int i);
+/* The ticks CPU i counted from prev to cur as the cpu_sum rows count them (0: tickless). */
+u64 ptk_act_cpu_ticks(const struct ptk_snap *prev, const struct ptk_snap *cur, int i);
 
 /*
  * procps-ng 4.0.2 vmstat's interval for its since-boot line: the CPU time since boot summed
@@ -119,18 +171,25 @@ int ptk_act_col(const struct ptk_activity *a, enum ptk_mid m);
 
 /*
  * Averages over a window of intervals, as sar's "Average:" lines: a column of kind
- * PTK_GAUGE is the mean of the intervals' values; PTK_RATE and PTK_PCT are the activity over
+ * PTK_GAUGE is the mean of the intervals' values (an interval without the row, a CPU
+ * offline then, counts 0 as sysstat counts it); PTK_RATE and PTK_PCT are the activity over
  * the whole window (first to last sample: a ratio of totals), or, when the window holds a
  * reboot, the interval-weighted mean of the intervals' values.
  */
 struct ptk_act_avg_ent {
 	char key[64];
+	long nrow; /* intervals with this row */
 	double sum[PTK_ROW_MAXCOLS], wsum[PTK_ROW_MAXCOLS];
 	long nv[PTK_ROW_MAXCOLS]; /* intervals with a known value */
+	/* the values in hundredths while every one is a whole hundredth (the kernel's two
+	 * decimals: load and PSI averages), so that their mean rounds as sysstat's does */
+	long long csum[PTK_ROW_MAXCOLS];
+	bool inexact[PTK_ROW_MAXCOLS];
 	double w[PTK_ROW_MAXCOLS]; /* ... and their seconds */
 };
 struct ptk_act_avg {
 	const struct ptk_activity *act;
+	long nitv; /* intervals added */
 	int n;
 	struct ptk_act_avg_ent *e;
 };
@@ -157,10 +216,20 @@ static inline u64 ptk_act_delta(u64 old, u64 new)
 	return new;
 }
 
-/* Rate per second of ptk_act_delta over itv_s (0 when itv_s <= 0). */
+/*
+ * Rate per second of ptk_act_delta over itv_s (0 when itv_s <= 0). An interval of whole
+ * centiseconds (two /proc/uptime readings) divides as sysstat's S_VALUE does (d / cs * 100),
+ * so that the same counts round the same way.
+ */
 static inline double ptk_act_rate(u64 old, u64 new, double itv_s)
 {
-	return itv_s > 0 ? (double)ptk_act_delta(old, new) / itv_s : 0.0;
+	double cs = itv_s * 100, r = __builtin_round(cs);
+
+	if (itv_s <= 0)
+		return 0.0;
+	if (__builtin_fabs(cs - r) < 1e-6)
+		return (double)ptk_act_delta(old, new) / r * 100;
+	return (double)ptk_act_delta(old, new) / itv_s;
 }
 
 #endif

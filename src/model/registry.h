@@ -39,6 +39,10 @@ enum ptk_mid {
 	PTK_M_CPU_IDLE,
 	PTK_M_CPU_USER_NICE, /* vmstat us: user + nice, guests excluded */
 	PTK_M_CPU_GUEST_ALL, /* vmstat gu: guest + guest_nice */
+	PTK_M_NODE_ID, /* mpstat -N: the NUMA node, or all */
+	PTK_M_CPU_CORE, /* mpstat -T: logical core, socket, node of a CPU */
+	PTK_M_CPU_SOCKET,
+	PTK_M_CPU_NODE,
 
 	/* ---- load and run queue: /proc/loadavg, /proc/stat procs_* (act_queue.c) ---- */
 	PTK_M_Q_RUNQ_SZ,
@@ -57,6 +61,207 @@ enum ptk_mid {
 	PTK_M_TASK_CSWCH_S,
 	PTK_M_TASK_INTR_S,
 
+	/* ---- interrupts: /proc/interrupts, /proc/softirqs (act_irq.c) ---- */
+	PTK_M_IRQ_CPU, /* the row's CPU: "all" or its number */
+	PTK_M_IRQ_NAME, /* the row's interrupt: "LOC", "19", "NET_RX"; "sum" for all of them */
+	PTK_M_IRQ_CPU_S, /* mpstat -I SUM: interrupts a CPU serviced per second */
+	PTK_M_IRQ_S, /* one interrupt's rate on one CPU (or all) */
+	PTK_M_SOFTIRQ_S, /* one softirq's rate on one CPU */
+
+	/* ---- sar's other activities (act_kx.c) ---- */
+	/* sar -n IP */
+	PTK_M_IP_IREC,
+	PTK_M_IP_FWDDGM,
+	PTK_M_IP_IDEL,
+	PTK_M_IP_ORQ,
+	PTK_M_IP_ASMRQ,
+	PTK_M_IP_ASMOK,
+	PTK_M_IP_FRAGOK,
+	PTK_M_IP_FRAGCRT,
+	/* sar -n EIP */
+	PTK_M_EIP_IHDRERR,
+	PTK_M_EIP_IADRERR,
+	PTK_M_EIP_IUKWNPR,
+	PTK_M_EIP_IDISC,
+	PTK_M_EIP_ODISC,
+	PTK_M_EIP_ONORT,
+	PTK_M_EIP_ASMF,
+	PTK_M_EIP_FRAGF,
+	/* sar -n ICMP */
+	PTK_M_ICMP_IMSG,
+	PTK_M_ICMP_OMSG,
+	PTK_M_ICMP_IECH,
+	PTK_M_ICMP_IECHR,
+	PTK_M_ICMP_OECH,
+	PTK_M_ICMP_OECHR,
+	PTK_M_ICMP_ITM,
+	PTK_M_ICMP_ITMR,
+	PTK_M_ICMP_OTM,
+	PTK_M_ICMP_OTMR,
+	PTK_M_ICMP_IADRMK,
+	PTK_M_ICMP_IADRMKR,
+	PTK_M_ICMP_OADRMK,
+	PTK_M_ICMP_OADRMKR,
+	/* sar -n EICMP */
+	PTK_M_EICMP_IERR,
+	PTK_M_EICMP_OERR,
+	PTK_M_EICMP_IDSTUNR,
+	PTK_M_EICMP_ODSTUNR,
+	PTK_M_EICMP_ITMEX,
+	PTK_M_EICMP_OTMEX,
+	PTK_M_EICMP_IPARMPB,
+	PTK_M_EICMP_OPARMPB,
+	PTK_M_EICMP_ISRCQ,
+	PTK_M_EICMP_OSRCQ,
+	PTK_M_EICMP_IREDIR,
+	PTK_M_EICMP_OREDIR,
+	/* sar -n UDP */
+	PTK_M_UDP_IDGM,
+	PTK_M_UDP_ODGM,
+	PTK_M_UDP_NOPORT,
+	PTK_M_UDP_IDGMERR,
+	/* sar -n IP6 */
+	PTK_M_IP6_IREC,
+	PTK_M_IP6_FWDDGM,
+	PTK_M_IP6_IDEL,
+	PTK_M_IP6_ORQ,
+	PTK_M_IP6_ASMRQ,
+	PTK_M_IP6_ASMOK,
+	PTK_M_IP6_IMCPCK,
+	PTK_M_IP6_OMCPCK,
+	PTK_M_IP6_FRAGOK,
+	PTK_M_IP6_FRAGCR,
+	/* sar -n EIP6 */
+	PTK_M_EIP6_IHDRER,
+	PTK_M_EIP6_IADRER,
+	PTK_M_EIP6_IUKWNP,
+	PTK_M_EIP6_I2BIG,
+	PTK_M_EIP6_IDISC,
+	PTK_M_EIP6_ODISC,
+	PTK_M_EIP6_INORT,
+	PTK_M_EIP6_ONORT,
+	PTK_M_EIP6_ASMF,
+	PTK_M_EIP6_FRAGF,
+	PTK_M_EIP6_ITRPCK,
+	/* sar -n ICMP6 */
+	PTK_M_ICMP6_IMSG,
+	PTK_M_ICMP6_OMSG,
+	PTK_M_ICMP6_IECH,
+	PTK_M_ICMP6_IECHR,
+	PTK_M_ICMP6_OECHR,
+	PTK_M_ICMP6_IGMBQ,
+	PTK_M_ICMP6_IGMBR,
+	PTK_M_ICMP6_OGMBR,
+	PTK_M_ICMP6_IGMBRD,
+	PTK_M_ICMP6_OGMBRD,
+	PTK_M_ICMP6_IRTSOL,
+	PTK_M_ICMP6_ORTSOL,
+	PTK_M_ICMP6_IRTAD,
+	PTK_M_ICMP6_INBSOL,
+	PTK_M_ICMP6_ONBSOL,
+	PTK_M_ICMP6_INBAD,
+	PTK_M_ICMP6_ONBAD,
+	/* sar -n EICMP6 */
+	PTK_M_EICMP6_IERR,
+	PTK_M_EICMP6_IDTUNR,
+	PTK_M_EICMP6_ODTUNR,
+	PTK_M_EICMP6_ITMEX,
+	PTK_M_EICMP6_OTMEX,
+	PTK_M_EICMP6_IPRMPB,
+	PTK_M_EICMP6_OPRMPB,
+	PTK_M_EICMP6_IREDIR,
+	PTK_M_EICMP6_OREDIR,
+	PTK_M_EICMP6_IPCK2B,
+	PTK_M_EICMP6_OPCK2B,
+	/* sar -n UDP6 */
+	PTK_M_UDP6_IDGM,
+	PTK_M_UDP6_ODGM,
+	PTK_M_UDP6_NOPORT,
+	PTK_M_UDP6_IDGMER,
+	/* sar -n NFS */
+	PTK_M_NFS_CALL,
+	PTK_M_NFS_RETRANS,
+	PTK_M_NFS_READ,
+	PTK_M_NFS_WRITE,
+	PTK_M_NFS_ACCESS,
+	PTK_M_NFS_GETATT,
+	/* sar -n NFSD */
+	PTK_M_NFSD_SCALL,
+	PTK_M_NFSD_BADCALL,
+	PTK_M_NFSD_PACKET,
+	PTK_M_NFSD_UDP,
+	PTK_M_NFSD_TCP,
+	PTK_M_NFSD_HIT,
+	PTK_M_NFSD_MISS,
+	PTK_M_NFSD_SREAD,
+	PTK_M_NFSD_SWRITE,
+	PTK_M_NFSD_SACCESS,
+	PTK_M_NFSD_SGETATT,
+	/* sar -n SOCK, SOCK6: /proc/net/sockstat, sockstat6 (act_kx.c) */
+	PTK_M_SOCK_TOT,
+	PTK_M_SOCK_TCP,
+	PTK_M_SOCK_UDP,
+	PTK_M_SOCK_RAW,
+	PTK_M_SOCK_FRAG,
+	PTK_M_SOCK_TCPTW,
+	PTK_M_SOCK6_TCP,
+	PTK_M_SOCK6_UDP,
+	PTK_M_SOCK6_RAW,
+	PTK_M_SOCK6_FRAG,
+	/* sar -v: kernel tables */
+	PTK_M_KT_DENTUNUSD,
+	PTK_M_KT_FILE_NR,
+	PTK_M_KT_INODE_NR,
+	PTK_M_KT_PTY_NR,
+	/* sar -H: huge pages (/proc/meminfo) */
+	PTK_M_HUGE_FREE,
+	PTK_M_HUGE_USED,
+	PTK_M_HUGE_USED_PCT,
+	PTK_M_HUGE_RSVD,
+	PTK_M_HUGE_SURP,
+	/* sar -y: serial lines (/proc/tty/driver/serial) */
+	PTK_M_TTY_LINE,
+	PTK_M_TTY_RCVIN,
+	PTK_M_TTY_XMTIN,
+	PTK_M_TTY_FRAMERR,
+	PTK_M_TTY_PRTYERR,
+	PTK_M_TTY_BRK,
+	PTK_M_TTY_OVRUN,
+	/* sar -n FC: Fibre Channel hosts (/sys/class/fc_host) */
+	PTK_M_FC_RXF,
+	PTK_M_FC_TXF,
+	PTK_M_FC_RXW,
+	PTK_M_FC_TXW,
+	PTK_M_FC_HOST,
+	/* sar -m CPU, FREQ: CPU clock (/proc/cpuinfo, cpufreq time_in_state) */
+	PTK_M_PWR_MHZ,
+	PTK_M_PWR_WGHMHZ,
+	/* sar -m USB: USB devices (/sys/bus/usb/devices) */
+	PTK_M_USB_BUS,
+	PTK_M_USB_IDVENDOR,
+	PTK_M_USB_IDPROD,
+	PTK_M_USB_MAXPOWER,
+	PTK_M_USB_MANUFACT,
+	PTK_M_USB_PRODUCT,
+	/* sar -F: filesystems (statvfs) */
+	PTK_M_FS_MBFREE,
+	PTK_M_FS_MBUSED,
+	PTK_M_FS_USED_PCT,
+	PTK_M_FS_UUSED_PCT,
+	PTK_M_FS_IFREE,
+	PTK_M_FS_IUSED,
+	PTK_M_FS_IUSED_PCT,
+	PTK_M_FS_NAME,
+	PTK_M_FS_MOUNT,
+
+	/* ---- softnet: /proc/net/softnet_stat per CPU (act_netx.c) ---- */
+	PTK_M_SN_TOTAL,
+	PTK_M_SN_DROPD,
+	PTK_M_SN_SQUEEZD,
+	PTK_M_SN_RX_RPS,
+	PTK_M_SN_FLW_LIM,
+	PTK_M_SN_BLG_LEN,
+
 	/* ---- memory: /proc/meminfo (act_mem.c) ---- */
 	PTK_M_MEM_TOTAL,
 	PTK_M_MEM_USED, /* total - available (free's "used") */
@@ -74,6 +279,12 @@ enum ptk_mid {
 	PTK_M_MEM_ACTIVE,
 	PTK_M_MEM_INACTIVE,
 	PTK_M_MEM_DIRTY,
+	PTK_M_MEM_KBSHMEM, /* sar -r: Shmem */
+	PTK_M_MEM_ANONPG, /* sar -r ALL */
+	PTK_M_MEM_SLAB,
+	PTK_M_MEM_KSTACK,
+	PTK_M_MEM_PGTBL,
+	PTK_M_MEM_VMUSED,
 
 	/* ---- swap and paging: /proc/meminfo Swap*, /proc/vmstat (act_mem.c) ---- */
 	PTK_M_SWP_TOTAL,
@@ -95,6 +306,8 @@ enum ptk_mid {
 	PTK_M_PG_PGSCAND,
 	PTK_M_PG_PGSTEAL,
 	PTK_M_PG_VMEFF,
+	PTK_M_PG_PGPROM, /* memory tiering */
+	PTK_M_PG_PGDEM,
 
 	/* ---- block I/O and disks: /proc/diskstats (act_disk.c) ---- */
 	PTK_M_IO_RTPS, /* sar -b: whole disks summed */

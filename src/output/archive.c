@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -137,6 +138,14 @@ struct ptk_arc {
 	 * two would otherwise cost two statement parses (~40 us) */
 	sqlite3_stmt *sel_dev_id, *ins_dev, *sel_netif_id, *ins_netif, *sel_task_id, *ins_task;
 	sqlite3_stmt *sel_sample, *sel_counters, *sel_proc;
+	/* version 4: the extended parts (interrupts, softnet, sar's other files) */
+	sqlite3_stmt *ins_ext, *sel_ext;
+	s64 ext_keyset_id;
+	char *ext_keyset; /* the last keyset string of ext */
+	struct ptk_xkvs ext; /* scratch */
+	/* the sample columns of this file: a column this build knows that the file lacks (an
+	 * archive of a build with fewer fields) reads as NULL: sel_col[i] its place, -1 */
+	int *sel_col;
 	/* version 1 archives (one table each for cpu, disk, net, snmp), read only */
 	int ver;
 	sqlite3_stmt *sel_cpu, *sel_disk, *sel_net, *sel_snmp;
@@ -206,6 +215,11 @@ static void schema_sql(struct ptk_strbuf *b)
 	ptk_strbuf_addf(
 		b, "CREATE TABLE IF NOT EXISTS counters(sample_id INTEGER PRIMARY KEY, cpu BLOB, "
 		   "disk BLOB, net BLOB, keyset INTEGER, snmp BLOB);\n");
+	/* version 4: the parts of a sample without a table of their own, named values as
+	 * counters.snmp (source/snap.h ptk_snap_ext_put: interrupts, softirqs, softnet, sar's
+	 * other files) */
+	ptk_strbuf_addf(b, "CREATE TABLE IF NOT EXISTS ext(sample_id INTEGER PRIMARY KEY, "
+			   "keyset INTEGER, vals BLOB);\n");
 	static const struct {
 		const char *what;
 		const struct ptk_field_desc *f;
@@ -292,6 +306,40 @@ static int prepare_all(struct ptk_arc *a)
 	struct ptk_strbuf b = { 0 };
 	int r = 0;
 
+	/* the columns the file has (an older build's has fewer: those read as NULL; the
+	 * recorder adds them, nullable) */
+	free(a->sel_col);
+	a->sel_col = xcalloc(sample_cols(), sizeof(*a->sel_col));
+	{
+		sqlite3_stmt *ti;
+		int k = 1, any = 0;
+		bool known = sqlite3_prepare_v2(a->db, "PRAGMA table_info(sample)", -1, &ti,
+						NULL) == SQLITE_OK;
+		char *have = xcalloc(sample_cols(), 1);
+		while (known && sqlite3_step(ti) == SQLITE_ROW) {
+			const char *nm = (const char *)sqlite3_column_text(ti, 1);
+			for (int i = 0; nm && i < sample_cols(); i++)
+				if (!strcmp(cols[i].name, nm))
+					have[i] = 1, any++;
+		}
+		if (known)
+			sqlite3_finalize(ti);
+		for (int i = 0; i < sample_cols(); i++) {
+			if (any && !have[i] && a->rw) {
+				char sql[160];
+				snprintf(sql, sizeof(sql),
+					 "ALTER TABLE sample ADD COLUMN %s INTEGER", cols[i].name);
+				if (exec(a, sql)) {
+					free(have);
+					return -EIO;
+				}
+				have[i] = 1;
+			}
+			/* no table_info (a damaged schema): every column, as the build knows it */
+			a->sel_col[i] = !any || have[i] ? k++ : -1;
+		}
+		free(have);
+	}
 	if (a->rw) {
 		ptk_strbuf_addf(&b, "INSERT INTO sample(t_ms");
 		for (int i = 0; i < sample_cols(); i++)
@@ -303,6 +351,7 @@ static int prepare_all(struct ptk_arc *a)
 		r = prep(a, &a->ins_sample, b.p);
 		b.len = 0;
 		r = r ?: prep(a, &a->ins_counters, "INSERT INTO counters VALUES(?,?,?,?,?,?)");
+		r = r ?: prep(a, &a->ins_ext, "INSERT INTO ext VALUES(?,?,?)");
 		r = r	  ?:
 			    prep(a, &a->ins_proc,
 				 "INSERT OR REPLACE INTO proc VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
@@ -312,7 +361,8 @@ static int prepare_all(struct ptk_arc *a)
 	}
 	ptk_strbuf_addf(&b, "SELECT t_ms");
 	for (int i = 0; i < sample_cols(); i++)
-		ptk_strbuf_addf(&b, ",%s", cols[i].name);
+		if (a->sel_col[i] > 0)
+			ptk_strbuf_addf(&b, ",%s", cols[i].name);
 	ptk_strbuf_addf(&b, " FROM sample WHERE id=?");
 	r = r ?: prep(a, &a->sel_sample, b.p);
 	free(b.p);
@@ -332,6 +382,10 @@ static int prepare_all(struct ptk_arc *a)
 	    r;
 	r = prep(a, &a->sel_netif, "SELECT name, speed FROM netif WHERE id=?") ?: r;
 	r = prep(a, &a->sel_keyset, "SELECT keys FROM keyset WHERE id=?") ?: r;
+	/* version 4's ext table; an older file has none: no extended parts */
+	if (a->ver >= 4 && prep(a, &a->sel_ext, "SELECT keyset, vals FROM ext WHERE sample_id=?") &&
+	    a->rw)
+		return -EIO;
 	if (!a->sel_counters || !a->sel_proc || !a->sel_dev || !a->sel_netif || !a->sel_keyset) {
 		sqlite3_stmt **sts[] = { &a->sel_counters, &a->sel_proc, &a->sel_dev, &a->sel_netif,
 					 &a->sel_keyset };
@@ -434,6 +488,25 @@ static int open_readonly(struct ptk_arc *a, const char *path, char *note, size_t
 	return r;
 }
 
+void ptk_arc_set_host_meta(struct ptk_arc *a)
+{
+	struct utsname un;
+	char v[64];
+
+	if (uname(&un) == 0) {
+		ptk_arc_set_meta(a, "sysname", un.sysname);
+		ptk_arc_set_meta(a, "release", un.release);
+		ptk_arc_set_meta(a, "hostname", un.nodename);
+		ptk_arc_set_meta(a, "machine", un.machine);
+	}
+	snprintf(v, sizeof(v), "%ld", sysconf(_SC_NPROCESSORS_CONF));
+	ptk_arc_set_meta(a, "ncpu", v);
+	snprintf(v, sizeof(v), "%ld", sysconf(_SC_CLK_TCK));
+	ptk_arc_set_meta(a, "hz", v);
+	snprintf(v, sizeof(v), "%ld", sysconf(_SC_PAGESIZE));
+	ptk_arc_set_meta(a, "page_size", v);
+}
+
 struct ptk_arc *ptk_arc_open(const char *path, int mode, char *err, size_t errsize)
 {
 	struct ptk_arc *a = xcalloc(1, sizeof(*a));
@@ -491,9 +564,10 @@ struct ptk_arc *ptk_arc_open(const char *path, int mode, char *err, size_t errsi
 			if (sqlite3_step(vst) == SQLITE_ROW)
 				ver = sqlite3_column_int(vst, 0);
 			sqlite3_finalize(vst);
-			/* version 3 only added the profile tables: a version 2 archive takes
-			 * them and goes on (its rows are read as before) */
-			if (ver == 2)
+			/* version 3 only added the profile tables, version 4 the ext table (and
+			 * sample columns, added as NULL for the rows before): a version 2 or 3
+			 * archive takes them and goes on (its rows are read as before) */
+			if (ver == 2 || ver == 3)
 				ver = PTK_ARC_SCHEMA_VERSION;
 			if (ver > 0 && ver != PTK_ARC_SCHEMA_VERSION) {
 				snprintf(
@@ -568,6 +642,11 @@ void ptk_arc_close(struct ptk_arc *a)
 				a->sel_snmp };
 	for (size_t i = 0; i < ARRAY_SIZE(sts); i++)
 		sqlite3_finalize(sts[i]);
+	sqlite3_finalize(a->ins_ext);
+	sqlite3_finalize(a->sel_ext);
+	free(a->ext_keyset);
+	free(a->sel_col);
+	ptk_xkvs_free(&a->ext);
 	sqlite3_close(a->db);
 	free(a->devs.e);
 	free(a->ifs.e);
@@ -900,6 +979,58 @@ err_free_keys:
 	return db_fail(a, "keyset");
 }
 
+/* The ext row of sample sid: s's extended parts as a keyset and a varint vector (nothing
+ * when s has none). 0 or -EIO. */
+static int put_ext(struct ptk_arc *a, s64 sid, const struct ptk_snap *s)
+{
+	struct ptk_strbuf keys = { 0 };
+	struct vbuf v = { 0 };
+	int rc;
+
+	ptk_snap_ext_put(s, &a->ext);
+	if (!a->ext.n || !a->ins_ext)
+		return 0;
+	for (int i = 0; i < a->ext.n; i++)
+		ptk_strbuf_addf(&keys, "%s%s", i ? " " : "", ptk_xkvs_key(&a->ext, i));
+	if (!a->ext_keyset || strcmp(a->ext_keyset, keys.p)) {
+		sqlite3_stmt *st;
+		a->ext_keyset_id = 0;
+		if (sqlite3_prepare_v2(a->db, "SELECT id FROM keyset WHERE keys=?", -1, &st, NULL))
+			goto err_free;
+		sqlite3_bind_text(st, 1, keys.p, -1, SQLITE_STATIC);
+		if (sqlite3_step(st) == SQLITE_ROW)
+			a->ext_keyset_id = sqlite3_column_int64(st, 0);
+		sqlite3_finalize(st);
+		if (!a->ext_keyset_id) {
+			if (sqlite3_prepare_v2(a->db, "INSERT INTO keyset VALUES(NULL,?)", -1, &st,
+					       NULL))
+				goto err_free;
+			sqlite3_bind_text(st, 1, keys.p, -1, SQLITE_STATIC);
+			rc = sqlite3_step(st);
+			sqlite3_finalize(st);
+			if (rc != SQLITE_DONE)
+				goto err_free;
+			a->ext_keyset_id = sqlite3_last_insert_rowid(a->db);
+		}
+		free(a->ext_keyset);
+		a->ext_keyset = xstrdup(keys.p);
+	}
+	for (int i = 0; i < a->ext.n; i++)
+		vec_put(&v, a->ext.kv[i].val);
+	sqlite3_bind_int64(a->ins_ext, 1, sid);
+	sqlite3_bind_int64(a->ins_ext, 2, a->ext_keyset_id);
+	sqlite3_bind_blob(a->ins_ext, 3, v.p, (int)v.len, SQLITE_STATIC);
+	rc = step_reset(a, a->ins_ext, "insert ext");
+	sqlite3_clear_bindings(a->ins_ext);
+	free(v.p);
+	free(keys.p);
+	return rc;
+err_free:
+	free(v.p);
+	free(keys.p);
+	return db_fail(a, "keyset");
+}
+
 int ptk_arc_write(struct ptk_arc *a, struct ptk_snap *s, s64 prev_id,
 		  const struct ptk_task *prev_procs, int nprev)
 {
@@ -959,6 +1090,8 @@ int ptk_arc_write(struct ptk_arc *a, struct ptk_snap *s, s64 prev_id,
 		goto err_rollback;
 	if ((r = step_reset(a, a->ins_counters, "insert counters")))
 		goto err_rollback;
+	if ((r = put_ext(a, sid, s)))
+		goto err_rollback;
 	if ((r = put_procs(a, sid, s->procs, s->nproc)))
 		goto err_rollback;
 	if (prev_id > 0 && nprev && (r = put_procs(a, prev_id, prev_procs, nprev)))
@@ -977,6 +1110,8 @@ err_rollback:
 	a->tasks.n = a->tasks.n >= ntasks ? ntasks : 0;
 	free(a->keyset); /* its row may have been one of them */
 	a->keyset = NULL;
+	free(a->ext_keyset);
+	a->ext_keyset = NULL;
 	return -EIO;
 }
 
@@ -986,6 +1121,7 @@ long ptk_arc_retain(struct ptk_arc *a, s64 before_ms, int batch)
 		"DELETE FROM prof WHERE sample_id IN (SELECT id FROM old)",
 		"DELETE FROM proc WHERE sample_id IN (SELECT id FROM old)",
 		"DELETE FROM counters WHERE sample_id IN (SELECT id FROM old)",
+		"DELETE FROM ext WHERE sample_id IN (SELECT id FROM old)",
 		"DELETE FROM sample WHERE id IN (SELECT id FROM old)",
 	};
 	long total = 0;
@@ -1468,6 +1604,45 @@ static void load_snmp(struct ptk_arc *a, s64 keyset, const unsigned char *blob, 
 	}
 }
 
+/* The ext row's values into a->ext: the keys of keyset id (cached apart from snmp's), the
+ * blob's varints in order. */
+static void load_ext(struct ptk_arc *a, s64 id, const unsigned char *blob, size_t len)
+{
+	sqlite3_stmt *st = a->sel_keyset;
+	size_t pos = 0;
+
+	ptk_xkvs_clear(&a->ext);
+	if (!a->ext_keyset || a->ext_keyset_id != id) {
+		free(a->ext_keyset);
+		a->ext_keyset = NULL;
+		sqlite3_bind_int64(st, 1, id);
+		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0)) {
+			a->ext_keyset = xstrdup((const char *)sqlite3_column_text(st, 0));
+			a->ext_keyset_id = id;
+		}
+		sqlite3_reset(st);
+	}
+	for (const char *p = a->ext_keyset ? a->ext_keyset : ""; *p;) {
+		size_t kl = strcspn(p, " ");
+		char key[2048];
+		s64 v;
+		if (get_varint(blob, len, &pos, &v))
+			break;
+		snprintf(key, sizeof(key), "%.*s", (int)MIN(kl, sizeof(key) - 1), p);
+		/* the kernel's counts of interrupts, softirqs and softnet are unsigned: a
+		 * negative one makes its part unknown for this sample */
+		enum ptk_snap_part part = !strncmp(key, "intr.", 5)    ? PTK_SNAP_INTERRUPTS :
+					  !strncmp(key, "sirq.", 5)    ? PTK_SNAP_SOFTIRQS :
+					  !strncmp(key, "softnet.", 8) ? PTK_SNAP_SOFTNET :
+									 PTK_SNAP_NPARTS;
+		if (part == PTK_SNAP_NPARTS || vec_ok(a, v, part, "ext", key))
+			ptk_xkvs_add(&a->ext, key, v);
+		p += kl;
+		while (*p == ' ')
+			p++;
+	}
+}
+
 /*
  * Decode the counters row in st (cpu, disk, net, keyset, snmp) into s. Each vector holds
  * entries of (id, count n, n values), zigzag varints. A value past what this build knows
@@ -1524,7 +1699,7 @@ static int load_counters(struct ptk_arc *a, sqlite3_stmt *st, struct ptk_snap *s
 				f = d->f, nf = PTK_ND_NFIELDS, fd = ptk_netdev_fields;
 				snprintf(what, sizeof(what), "interface %s", d->name);
 			}
-			bool line_ok = true;
+			bool line_ok = true, unlisted = false;
 			for (s64 k = 0; k < n; k++) {
 				if (get_varint(p, len, &pos, &v))
 					goto err_damaged;
@@ -1538,6 +1713,7 @@ static int load_counters(struct ptk_arc *a, sqlite3_stmt *st, struct ptk_snap *s
 					impossible(a, "%s %s %" PRId64 " (negative)", what,
 						   fd[k].name, v);
 					s->st.present[id] = false;
+					unlisted = true;
 				} else {
 					vec_ok(a, v,
 					       vc == 0 ? PTK_SNAP_STAT :
@@ -1546,6 +1722,10 @@ static int load_counters(struct ptk_arc *a, sqlite3_stmt *st, struct ptk_snap *s
 					       what, fd[k].name);
 				}
 			}
+			/* as /proc/stat leaves a CPU it does not list: zero times (the cpu rows'
+			 * sum leaves it out, as an offline CPU) */
+			if (unlisted)
+				memset(f, 0, nf * sizeof(*f));
 		}
 	}
 	if (sqlite3_column_type(st, 3) != SQLITE_NULL)
@@ -1669,9 +1849,12 @@ int ptk_arc_load(struct ptk_arc *a, s64 id, bool procs, struct ptk_snap *s)
 	a->bad_parts = 0;
 	int bad[NCOL_MAX], nbad = 0;
 	for (int i = 0; i < sample_cols(); i++) {
-		int type = sqlite3_column_type(st, i + 1);
-		s64 v = sqlite3_column_int64(st, i + 1);
-		double x = sqlite3_column_double(st, i + 1);
+		int c = a->sel_col[i]; /* <= 0: a column the file lacks, NULL */
+		if (c <= 0)
+			continue;
+		int type = sqlite3_column_type(st, c);
+		s64 v = sqlite3_column_int64(st, c);
+		double x = sqlite3_column_double(st, c);
 		/* a REAL: what the CLI makes of an integer past 2^63, or an edit */
 		const char *why = type == SQLITE_INTEGER ? col_why(&cols[i], v) :
 				  type == SQLITE_NULL	 ? NULL :
@@ -1684,7 +1867,7 @@ int ptk_arc_load(struct ptk_arc *a, s64 id, bool procs, struct ptk_snap *s)
 			continue;
 		}
 		impossible(a, "%s %.40s (%s)", cols[i].name,
-			   (const char *)sqlite3_column_text(st, i + 1), why);
+			   (const char *)sqlite3_column_text(st, c), why);
 		bad[nbad++] = i;
 	}
 	sqlite3_reset(st);
@@ -1697,6 +1880,11 @@ int ptk_arc_load(struct ptk_arc *a, s64 id, bool procs, struct ptk_snap *s)
 		ptk_meminfo_estimate(&s->mi); /* an estimate follows the fields that are left */
 	s->st.ncpu = 0;
 	s->ds.n = s->nd.n = s->kvs.n = 0;
+	/* the extended parts: none unless the ext row has them */
+	{
+		struct ptk_xkvs none = { 0 };
+		ptk_snap_ext_get(s, &none);
+	}
 	if (a->ver == 1) {
 		int r = load_v1(a, id, s);
 		if (r)
@@ -1716,6 +1904,18 @@ int ptk_arc_load(struct ptk_arc *a, s64 id, bool procs, struct ptk_snap *s)
 	sqlite3_reset(st);
 	if (rc != SQLITE_DONE)
 		return db_fail(a, "archive damaged");
+	if ((st = a->sel_ext)) {
+		load_rows(a, st, id);
+		if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+			load_ext(a, sqlite3_column_int64(st, 0), sqlite3_column_blob(st, 1),
+				 sqlite3_column_bytes(st, 1));
+			ptk_snap_ext_get(s, &a->ext);
+			rc = SQLITE_DONE;
+		}
+		sqlite3_reset(st);
+		if (rc != SQLITE_DONE)
+			return db_fail(a, "archive damaged");
+	}
 procs:
 	/* the tables of a stored sample are known (maybe empty); the levels when recorded */
 	s->read |= PTK_SNAP_BIT(PTK_SNAP_STAT) | PTK_SNAP_BIT(PTK_SNAP_DISKSTATS) |
@@ -1727,6 +1927,12 @@ procs:
 		s->ds.n = 0;
 	if (a->bad_parts & PTK_SNAP_BIT(PTK_SNAP_NETDEV))
 		s->nd.n = 0;
+	if (a->bad_parts & PTK_SNAP_BIT(PTK_SNAP_INTERRUPTS))
+		s->intr.n = s->intr.ncpu = 0;
+	if (a->bad_parts & PTK_SNAP_BIT(PTK_SNAP_SOFTIRQS))
+		s->sirq.n = s->sirq.ncpu = 0;
+	if (a->bad_parts & PTK_SNAP_BIT(PTK_SNAP_SOFTNET))
+		s->sn.ncpu = 0;
 	s->has_la = ptk_snap_has(s, PTK_SNAP_LOADAVG);
 	s->has_mi = ptk_snap_has(s, PTK_SNAP_MEMINFO);
 	s->has_vm = ptk_snap_has(s, PTK_SNAP_VMSTAT);

@@ -24,7 +24,7 @@
 #include "source/procfs/procfs.h"
 #include "source/snap.h"
 
-#define PTK_ARC_SCHEMA_VERSION 3 /* written */
+#define PTK_ARC_SCHEMA_VERSION 4 /* written: 3 added the profile tables, 4 the ext table */
 #define PTK_ARC_SCHEMA_MIN \
 	1 /* the oldest read: version 1 had a table each for cpu, disk, net, snmp */
 #define PTK_ARC_DEFAULT_DB "/var/lib/ptk/ptk.db"
@@ -47,6 +47,9 @@ const char *ptk_arc_errmsg(const struct ptk_arc *a);
 void ptk_arc_set_meta(struct ptk_arc *a, const char *key, const char *val);
 /* meta table value of key into buf ("" when absent). */
 void ptk_arc_meta(struct ptk_arc *a, const char *key, char *buf, size_t size);
+/* The recording machine in the meta table: sysname, release, hostname, machine (uname(2)),
+ * ncpu (configured CPUs), hz and page_size, as sar's banner and the loaders read them. */
+void ptk_arc_set_host_meta(struct ptk_arc *a);
 
 /*
  * Store one sample in one transaction: the sample with its processes, plus prev_procs (tasks

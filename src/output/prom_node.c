@@ -44,7 +44,12 @@ static const struct table {
 	{ PTK_NC_NETSTAT, R_SNMP, ptk_snmp_fields, PTK_SN_NFIELDS, -1, false },
 };
 #define NTABLES ((int)ARRAY_SIZE(tables))
-#define MAXF 32
+#define MAXF 64
+/* every table's fields fit (meminfo and vmstat grow with what the readers learn) */
+_Static_assert(PTK_MI_NFIELDS <= MAXF && PTK_VM_NFIELDS <= MAXF && PTK_ST_NFIELDS <= MAXF &&
+		       PTK_DK_NFIELDS <= MAXF && PTK_ND_NFIELDS <= MAXF && PTK_SN_NFIELDS <= MAXF &&
+		       PTK_CPU_NSTATES <= MAXF,
+	       "a table has more fields than fams[][MAXF] holds");
 
 /* The family of each field: NULL name when node_exporter does not serve it. */
 static struct fam {

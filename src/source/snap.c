@@ -24,6 +24,21 @@ const char *const ptk_snap_part_name[PTK_SNAP_NPARTS] = {
 	[PTK_SNAP_PSI_MEMORY] = "pressure/memory",
 	[PTK_SNAP_PSI_IO] = "pressure/io",
 	[PTK_SNAP_ONLINE] = "cpu/online",
+	[PTK_SNAP_INTERRUPTS] = "interrupts",
+	[PTK_SNAP_SOFTIRQS] = "softirqs",
+	[PTK_SNAP_SOFTNET] = "net/softnet_stat",
+	[PTK_SNAP_KX + PTK_KX_SNMP6] = "net/snmp6",
+	[PTK_SNAP_KX + PTK_KX_SOCKSTAT] = "net/sockstat",
+	[PTK_SNAP_KX + PTK_KX_SOCKSTAT6] = "net/sockstat6",
+	[PTK_SNAP_KX + PTK_KX_KTABLES] = "sys/fs",
+	[PTK_SNAP_KX + PTK_KX_SERIAL] = "tty/driver/serial",
+	[PTK_SNAP_KX + PTK_KX_NFS] = "net/rpc/nfs",
+	[PTK_SNAP_KX + PTK_KX_NFSD] = "net/rpc/nfsd",
+	[PTK_SNAP_KX + PTK_KX_FCHOST] = "fc_host",
+	[PTK_SNAP_KX + PTK_KX_CPUINFO] = "cpuinfo",
+	[PTK_SNAP_KX + PTK_KX_CPUFREQ] = "cpufreq",
+	[PTK_SNAP_KX + PTK_KX_USB] = "usb",
+	[PTK_SNAP_KX + PTK_KX_FSYS] = "filesystems",
 };
 _Static_assert(ARRAY_SIZE(ptk_snap_part_name) == PTK_SNAP_NPARTS, "one name per part");
 
@@ -42,6 +57,36 @@ const struct ptk_snap_file ptk_snap_files[PTK_SNAP_NFILES] = {
 	{ PTK_SNAP_PSI_MEMORY, PTK_PROC, "pressure/memory", 0, "ptk_psi_read" },
 	{ PTK_SNAP_PSI_IO, PTK_PROC, "pressure/io", 0, "ptk_psi_read" },
 	{ PTK_SNAP_ONLINE, PTK_SYS, "devices/system/cpu/online", 0, "ptk_cpu_online_read" },
+	{ PTK_SNAP_INTERRUPTS, PTK_PROC, "interrupts", 0, "ptk_irqs_read" },
+	{ PTK_SNAP_SOFTIRQS, PTK_PROC, "softirqs", 0, "ptk_irqs_read" },
+	{ PTK_SNAP_SOFTNET, PTK_PROC, "net/softnet_stat", 0, "ptk_softnet_read" },
+#define KX(g, fs, rel)                                              \
+	{                                                           \
+		PTK_SNAP_KX + PTK_KX_##g, fs, rel, 0, "ptk_kx_read" \
+	}
+	KX(SNMP6, PTK_PROC, "net/snmp6"),
+	KX(SOCKSTAT, PTK_PROC, "net/sockstat"),
+	KX(SOCKSTAT6, PTK_PROC, "net/sockstat6"),
+	KX(KTABLES, PTK_PROC, "sys/fs/dentry-state"),
+	KX(KTABLES, PTK_PROC, "sys/fs/file-nr"),
+	KX(KTABLES, PTK_PROC, "sys/fs/inode-state"),
+	KX(KTABLES, PTK_PROC, "sys/kernel/pty/nr"),
+	KX(SERIAL, PTK_PROC, "tty/driver/serial"),
+	KX(NFS, PTK_PROC, "net/rpc/nfs"),
+	KX(NFSD, PTK_PROC, "net/rpc/nfsd"),
+	KX(FCHOST, PTK_SYS, "class/fc_host/*/statistics/rx_frames"),
+	KX(FCHOST, PTK_SYS, "class/fc_host/*/statistics/tx_frames"),
+	KX(FCHOST, PTK_SYS, "class/fc_host/*/statistics/rx_words"),
+	KX(FCHOST, PTK_SYS, "class/fc_host/*/statistics/tx_words"),
+	KX(CPUINFO, PTK_PROC, "cpuinfo"),
+	KX(CPUFREQ, PTK_SYS, "devices/system/cpu/*/cpufreq/stats/time_in_state"),
+	KX(USB, PTK_SYS, "bus/usb/devices/*/idVendor"),
+	KX(USB, PTK_SYS, "bus/usb/devices/*/idProduct"),
+	KX(USB, PTK_SYS, "bus/usb/devices/*/bMaxPower"),
+	KX(USB, PTK_SYS, "bus/usb/devices/*/manufacturer"),
+	KX(USB, PTK_SYS, "bus/usb/devices/*/product"),
+	KX(FSYS, PTK_PROC, "self/mounts"),
+#undef KX
 	{ PTK_SNAP_NETDEV, PTK_SYS, "class/net/*/speed", 0,
 	  "ptk_net_speed_read (EINVAL when unknown)" },
 	{ PTK_SNAP_DISKSTATS, PTK_SYS, "block/*/queue/rotational", 0, "ptk_disk_rotational_read" },
@@ -160,6 +205,10 @@ void ptk_snap_free(struct ptk_snap *s)
 	free(s->speed);
 	free(s->procs);
 	free(s->online);
+	ptk_irqs_free(&s->intr);
+	ptk_irqs_free(&s->sirq);
+	ptk_softnet_free(&s->sn);
+	ptk_xkvs_free(&s->kx);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -184,6 +233,9 @@ void ptk_snap_copy(struct ptk_snap *dst, const struct ptk_snap *src)
 	int *rot = dst->rot;
 	long *speed = dst->speed;
 	bool *online = dst->online;
+	struct ptk_irqs intr = dst->intr, sirq = dst->sirq;
+	struct ptk_softnet sn = dst->sn;
+	struct ptk_xkvs kx = dst->kx;
 	struct ptk_task *procs = dst->procs;
 	int dcap = dst->dcap, ncap = dst->ncap, pcap = dst->pcap;
 
@@ -229,6 +281,14 @@ void ptk_snap_copy(struct ptk_snap *dst, const struct ptk_snap *src)
 		dst->online = xrealloc(dst->online, src->online_n * sizeof(*dst->online));
 		memcpy(dst->online, src->online, src->online_n * sizeof(*dst->online));
 	}
+	dst->intr = intr;
+	ptk_irqs_copy(&dst->intr, &src->intr);
+	dst->sirq = sirq;
+	ptk_irqs_copy(&dst->sirq, &src->sirq);
+	dst->sn = sn;
+	ptk_softnet_copy(&dst->sn, &src->sn);
+	dst->kx = kx;
+	ptk_xkvs_copy(&dst->kx, &src->kx);
 	dst->procs = procs;
 	dst->pcap = pcap;
 	dst->nproc = 0;
@@ -278,12 +338,16 @@ enum {
 	F_PSI_CPU,
 	F_PSI_MEM,
 	F_PSI_IO,
+	F_INTERRUPTS,
+	F_SOFTIRQS,
+	F_SOFTNET,
 	F_N
 };
 static const char *const live_files[F_N] = {
-	"/proc/stat",	      "/proc/loadavg",	       "/proc/meminfo",	    "/proc/vmstat",
-	"/proc/diskstats",    "/proc/net/dev",	       "/proc/net/snmp",    "/proc/net/netstat",
-	"/proc/pressure/cpu", "/proc/pressure/memory", "/proc/pressure/io",
+	"/proc/stat",	      "/proc/loadavg",		"/proc/meminfo",     "/proc/vmstat",
+	"/proc/diskstats",    "/proc/net/dev",		"/proc/net/snmp",    "/proc/net/netstat",
+	"/proc/pressure/cpu", "/proc/pressure/memory",	"/proc/pressure/io", "/proc/interrupts",
+	"/proc/softirqs",     "/proc/net/softnet_stat",
 };
 static __thread struct {
 	int fd; /* 0: not opened yet, -errno: absent */
@@ -413,12 +477,25 @@ static int parse_psi(const char *t, void *o)
 	return ptk_psi_parse(t, o);
 }
 
+static int parse_irqs(const char *t, void *o)
+{
+	return ptk_irqs_parse(t, o);
+}
+
 /* Record the outcome r of part p. */
 static void part_done(struct ptk_snap *s, enum ptk_snap_part p, int r)
 {
 	s->err[p] = r;
 	if (!r)
 		s->read |= PTK_SNAP_BIT(p);
+}
+
+/* An interrupt file that failed: nothing of it is known. */
+static void irqs_done(struct ptk_snap *s, enum ptk_snap_part p, struct ptk_irqs *q, int r)
+{
+	part_done(s, p, r);
+	if (r)
+		q->n = q->ncpu = 0;
 }
 
 static int read_live(const struct ptk_src *src, struct ptk_snap *s, unsigned mask)
@@ -479,6 +556,19 @@ static int read_live(const struct ptk_src *src, struct ptk_snap *s, unsigned mas
 		if (mask & PTK_SNAP_BIT(PTK_SNAP_PSI_CPU + k))
 			part_done(s, PTK_SNAP_PSI_CPU + k,
 				  live_parse(F_PSI_CPU + k, parse_psi, &s->psi[k]));
+	if (mask & PTK_SNAP_BIT(PTK_SNAP_INTERRUPTS))
+		irqs_done(s, PTK_SNAP_INTERRUPTS, &s->intr,
+			  live_parse(F_INTERRUPTS, parse_irqs, &s->intr));
+	if (mask & PTK_SNAP_BIT(PTK_SNAP_SOFTIRQS))
+		irqs_done(s, PTK_SNAP_SOFTIRQS, &s->sirq,
+			  live_parse(F_SOFTIRQS, parse_irqs, &s->sirq));
+	if (mask & PTK_SNAP_BIT(PTK_SNAP_SOFTNET)) {
+		ssize_t n = live_read(F_SOFTNET);
+		r = n < 0 ? (int)n : ptk_softnet_parse(live[F_SOFTNET].b.p, &s->st, &s->sn);
+		part_done(s, PTK_SNAP_SOFTNET, r);
+		if (r)
+			s->sn.ncpu = 0;
+	}
 	s->t_ms = ptk_snap_now_ms();
 	return 0;
 }
@@ -537,6 +627,16 @@ static int read_root(const struct ptk_src *src, struct ptk_snap *s, unsigned mas
 	for (int k = 0; k < PTK_PSI_NRES; k++)
 		if (mask & PTK_SNAP_BIT(PTK_SNAP_PSI_CPU + k))
 			part_done(s, PTK_SNAP_PSI_CPU + k, ptk_psi_read(src, k, &s->psi[k]));
+	if (mask & PTK_SNAP_BIT(PTK_SNAP_INTERRUPTS))
+		irqs_done(s, PTK_SNAP_INTERRUPTS, &s->intr,
+			  ptk_irqs_read(src, "interrupts", &s->intr));
+	if (mask & PTK_SNAP_BIT(PTK_SNAP_SOFTIRQS))
+		irqs_done(s, PTK_SNAP_SOFTIRQS, &s->sirq, ptk_irqs_read(src, "softirqs", &s->sirq));
+	if (mask & PTK_SNAP_BIT(PTK_SNAP_SOFTNET)) {
+		part_done(s, PTK_SNAP_SOFTNET, r = ptk_softnet_read(src, &s->st, &s->sn));
+		if (r)
+			s->sn.ncpu = 0;
+	}
 	s->t_ms = llround((s->st.btime + s->up.up_s) * 1000.0);
 	return 0;
 }
@@ -551,6 +651,24 @@ static int read_online(const struct ptk_src *src, struct ptk_snap *s)
 	r = ptk_cpu_online_read(src, s->online, n);
 	s->online_n = r > 0 ? r : 0;
 	return r < 0 ? r : 0;
+}
+
+/* The extended counters of the groups in mask (the same readers live and on a tree). */
+static void read_kx(const struct ptk_src *src, struct ptk_snap *s, unsigned mask)
+{
+	ptk_xkvs_clear(&s->kx);
+	for (int g = 0; g < PTK_KX_NGROUPS; g++) {
+		int n0 = s->kx.n, r;
+		size_t l0 = s->kx.len;
+		if (!(mask & PTK_SNAP_BIT(PTK_SNAP_KX + g)))
+			continue;
+		r = ptk_kx_read(src, g, s->st.ncpu + 64, &s->kx);
+		if (r) { /* nothing of a group that failed */
+			s->kx.n = n0;
+			s->kx.len = l0;
+		}
+		part_done(s, PTK_SNAP_KX + g, r);
+	}
 }
 
 int ptk_snap_read(const struct ptk_src *src, struct ptk_snap *s, unsigned mask)
@@ -573,6 +691,7 @@ int ptk_snap_read(const struct ptk_src *src, struct ptk_snap *s, unsigned mask)
 	}
 	if (mask & PTK_SNAP_BIT(PTK_SNAP_ONLINE))
 		part_done(s, PTK_SNAP_ONLINE, read_online(src, s));
+	read_kx(src, s, mask);
 	s->has_la = ptk_snap_has(s, PTK_SNAP_LOADAVG);
 	s->has_mi = ptk_snap_has(s, PTK_SNAP_MEMINFO);
 	s->has_vm = ptk_snap_has(s, PTK_SNAP_VMSTAT);
@@ -830,10 +949,123 @@ int ptk_snap_write_tree(const struct ptk_snap *s, const char *dir)
 		if ((r = ptk_strbuf_write(&b, dir, rel)))
 			goto out_free;
 	}
+	if (ptk_snap_has(s, PTK_SNAP_INTERRUPTS) && s->intr.n) {
+		ptk_irqs_text(&s->intr, &b);
+		if ((r = ptk_strbuf_write(&b, dir, "interrupts")))
+			goto out_free;
+	}
+	if (ptk_snap_has(s, PTK_SNAP_SOFTIRQS) && s->sirq.n) {
+		ptk_irqs_text(&s->sirq, &b);
+		if ((r = ptk_strbuf_write(&b, dir, "softirqs")))
+			goto out_free;
+	}
+	if (ptk_snap_has(s, PTK_SNAP_SOFTNET)) {
+		ptk_softnet_text(&s->sn, &b);
+		if ((r = ptk_strbuf_write(&b, dir, "net/softnet_stat")))
+			goto out_free;
+	}
 	for (int i = 0; i < s->nproc; i++)
 		if ((r = write_task(&b, dir, &s->procs[i])))
 			goto out_free;
 out_free:
 	free(b.p);
 	return r;
+}
+
+/* ---- the extended parts as one list (the archive's ext table) ---------------------------- */
+
+static void irqs_put(const struct ptk_irqs *q, const char *prefix, struct ptk_xkvs *x)
+{
+	for (int i = 0; i < q->n; i++) {
+		char name[4 * PTK_IRQ_NAME + 1];
+		ptk_xkey_escape(q->name[i], name, sizeof(name));
+		for (int c = 0; c < q->ncpu; c++)
+			if (q->col[c] == PTK_IRQ_LISTED)
+				ptk_xkvs_addf(x, (s64)ptk_irqs_get(q, i, c), "%s.%d.%s", prefix, c,
+					      name);
+	}
+}
+
+static const char *const sn_field[] = { "processed", "dropped",	   "squeezed",
+					"rps",	     "flow_limit", "backlog" };
+
+void ptk_snap_ext_put(const struct ptk_snap *s, struct ptk_xkvs *x)
+{
+	ptk_xkvs_clear(x);
+	for (int i = 0; i < s->kx.n; i++)
+		ptk_xkvs_add(x, ptk_xkvs_key(&s->kx, i), s->kx.kv[i].val);
+	if (ptk_snap_has(s, PTK_SNAP_INTERRUPTS))
+		irqs_put(&s->intr, "intr", x);
+	if (ptk_snap_has(s, PTK_SNAP_SOFTIRQS))
+		irqs_put(&s->sirq, "sirq", x);
+	if (ptk_snap_has(s, PTK_SNAP_SOFTNET))
+		for (int c = 0; c < s->sn.ncpu; c++) {
+			const u64 *v = &s->sn.c[c].processed;
+			if (!s->sn.has[c])
+				continue;
+			for (size_t k = 0; k < ARRAY_SIZE(sn_field); k++)
+				ptk_xkvs_addf(x, (s64)v[k], "softnet.%d.%s", c, sn_field[k]);
+		}
+}
+
+/* Key "PREFIX.CPU.NAME" into q (a new line for a new name, in the order of first sight). */
+static void irqs_get(struct ptk_irqs *q, const char *rest, s64 v)
+{
+	char *end, name[PTK_IRQ_NAME];
+	long c = strtol(rest, &end, 10);
+	int i;
+
+	if (end == rest || *end != '.' || c < 0 || c >= PTK_MAX_CPUS || v < 0)
+		return;
+	ptk_xkey_unescape(end + 1, strlen(end + 1), name, sizeof(name));
+	i = ptk_irqs_find(q, name, q->n - 1);
+	if (i < 0) {
+		i = q->n;
+		ptk_irqs_resize(q, i + 1, MAX(q->ncpu, (int)c + 1));
+		snprintf(q->name[i], sizeof(q->name[i]), "%s", name);
+	} else if (c >= q->ncpu) {
+		ptk_irqs_resize(q, q->n, (int)c + 1);
+	}
+	q->v[(size_t)i * q->cap_cpu + c] = (u64)v;
+	q->col[c] = PTK_IRQ_LISTED;
+}
+
+void ptk_snap_ext_get(struct ptk_snap *s, const struct ptk_xkvs *x)
+{
+	ptk_xkvs_clear(&s->kx);
+	s->intr.n = s->intr.ncpu = 0;
+	s->sirq.n = s->sirq.ncpu = 0;
+	s->sn.ncpu = 0;
+	if (s->sn.cap)
+		memset(s->sn.has, 0, s->sn.cap * sizeof(*s->sn.has));
+	for (int i = 0; i < x->n; i++) {
+		const char *k = ptk_xkvs_key(x, i);
+		s64 v = x->kv[i].val;
+		int g;
+
+		if (!strncmp(k, "intr.", 5)) {
+			irqs_get(&s->intr, k + 5, v);
+			s->read |= PTK_SNAP_BIT(PTK_SNAP_INTERRUPTS);
+		} else if (!strncmp(k, "sirq.", 5)) {
+			irqs_get(&s->sirq, k + 5, v);
+			s->read |= PTK_SNAP_BIT(PTK_SNAP_SOFTIRQS);
+		} else if (!strncmp(k, "softnet.", 8)) {
+			char *end;
+			long c = strtol(k + 8, &end, 10);
+			if (end == k + 8 || *end != '.' || c < 0 || c >= PTK_MAX_CPUS || v < 0)
+				continue;
+			for (size_t f = 0; f < ARRAY_SIZE(sn_field); f++) {
+				if (strcmp(end + 1, sn_field[f]))
+					continue;
+				ptk_softnet_reserve(&s->sn, (int)c + 1);
+				(&s->sn.c[c].processed)[f] = (u64)v;
+				s->sn.has[c] = true;
+				s->sn.ncpu = MAX(s->sn.ncpu, (int)c + 1);
+			}
+			s->read |= PTK_SNAP_BIT(PTK_SNAP_SOFTNET);
+		} else if ((g = ptk_kx_group_of(k)) >= 0) {
+			ptk_xkvs_add(&s->kx, k, v);
+			s->read |= PTK_SNAP_BIT(PTK_SNAP_KX + g);
+		}
+	}
 }

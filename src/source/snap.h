@@ -7,7 +7,8 @@
  *
  * Parts: /proc/stat (+ uptime), loadavg, meminfo, vmstat, diskstats (+ partition and
  * rotational flags from /sys), net/dev (+ link speeds from /sys), net/snmp + net/netstat,
- * pressure/{cpu,memory,io}, and the online CPU list. The caller asks for the parts it needs;
+ * pressure/{cpu,memory,io}, the online CPU list, interrupts, softirqs and softnet_stat, and
+ * the extended counters of sar's other reports (sockets, IPv6, NFS, serial lines...). The caller asks for the parts it needs;
  * `read` says which were read and err[] holds the -errno of each that failed (0 otherwise).
  * An unread part is unknown, never zero.
  */
@@ -32,9 +33,15 @@ enum ptk_snap_part {
 	PTK_SNAP_PSI_MEMORY,
 	PTK_SNAP_PSI_IO,
 	PTK_SNAP_ONLINE, /* /sys/devices/system/cpu/online */
-	PTK_SNAP_NPARTS
+	PTK_SNAP_INTERRUPTS, /* /proc/interrupts */
+	PTK_SNAP_SOFTIRQS, /* /proc/softirqs */
+	PTK_SNAP_SOFTNET, /* /proc/net/softnet_stat */
+	PTK_SNAP_KX, /* PTK_SNAP_KX + enum ptk_kx_group: the extended counters (kx) */
+	PTK_SNAP_NPARTS = PTK_SNAP_KX + PTK_KX_NGROUPS
 };
 #define PTK_SNAP_BIT(p) (1u << (p))
+/* every part of the extended counters */
+#define PTK_SNAP_KX_ALL (((1u << PTK_KX_NGROUPS) - 1) << PTK_SNAP_KX)
 #define PTK_SNAP_PSI                                                          \
 	(PTK_SNAP_BIT(PTK_SNAP_PSI_CPU) | PTK_SNAP_BIT(PTK_SNAP_PSI_MEMORY) | \
 	 PTK_SNAP_BIT(PTK_SNAP_PSI_IO))
@@ -62,7 +69,7 @@ struct ptk_snap_file {
 	unsigned flags;
 	const char *reader; /* the reader that parses it (documentation) */
 };
-#define PTK_SNAP_NFILES 18
+#define PTK_SNAP_NFILES 42
 extern const struct ptk_snap_file ptk_snap_files[PTK_SNAP_NFILES];
 
 /* One snapshot. Buffers are reused across reads and loads; free with ptk_snap_free(). */
@@ -87,6 +94,9 @@ struct ptk_snap {
 	struct ptk_psi psi[PTK_PSI_NRES];
 	bool *online; /* [online_n]: CPUs online per /sys (PTK_SNAP_ONLINE) */
 	int online_n; /* highest online CPU + 1 */
+	struct ptk_irqs intr, sirq; /* /proc/interrupts, /proc/softirqs */
+	struct ptk_softnet sn; /* /proc/net/softnet_stat */
+	struct ptk_xkvs kx; /* the extended counters: sar's other files (procfs/kx.c) */
 	int nproc, pcap; /* processes: the archive's top-N (not read by ptk_snap_read) */
 	struct ptk_task *procs;
 	int dcap, ncap; /* allocated slots of rot[] / speed[] */
@@ -153,6 +163,14 @@ int ptk_snap_read(const struct ptk_src *src, struct ptk_snap *s, unsigned mask);
 /* Wall clock in UTC ms. Test hook: PTK_FAKE_TIME=EPOCH_SECONDS moves the clock so that the
  * first call returns EPOCH_SECONDS and later calls advance with CLOCK_MONOTONIC. */
 s64 ptk_snap_now_ms(void);
+
+/*
+ * The parts of s that have no table of their own in the archive (interrupts, softirqs,
+ * softnet, the extended counters) as one list of named values, and back: the archive's ext
+ * table stores it. ptk_snap_ext_get sets the read bits of the parts it finds.
+ */
+void ptk_snap_ext_put(const struct ptk_snap *s, struct ptk_xkvs *x);
+void ptk_snap_ext_get(struct ptk_snap *s, const struct ptk_xkvs *x);
 
 /*
  * Write s as /proc text files (and sys/ files) into dir, in the layout `ptk capture` writes

@@ -206,8 +206,8 @@ E = {
     "kbavail (MemAvailable)": exact(M["MemAvailable"]),
     "used kB (MemTotal - MemAvailable)": exact(M["MemTotal"] - M["MemAvailable"]),
     "used % (MemTotal - MemAvailable)": exact(100.0 * (M["MemTotal"] - M["MemAvailable"]) / M["MemTotal"]),
-    "kbmemused (sysstat: total - free - buffers - cached - slab)":
-        exact(M["MemTotal"] - M["MemFree"] - M["Buffers"] - M["Cached"] - M.get("Slab", 0)),
+    "kbmemused (sysstat 12.7: MemTotal - MemAvailable)":
+        exact(M["MemTotal"] - M["MemAvailable"]),
     "kbbuffers": exact(M["Buffers"]),
     "kbcommit (Committed_AS)": exact(M["Committed_AS"]) if has_commit else UNKNOWN,
     "swap used kB": exact(M["SwapTotal"] - M["SwapFree"]),
@@ -400,7 +400,7 @@ SARJ = [  # (metric, section, select, key, text column, text label column, label
     ("cpu1 %idle", "cpu", ("cpu", "1"), "idle_pct", "%idle", 1, "1"),
     ("kbmemfree", "memory", None, "kbmemfree", "kbmemfree", None, None),
     ("kbavail (MemAvailable)", "memory", None, "kbavail", "kbavail", None, None),
-    ("kbmemused (sysstat: total - free - buffers - cached - slab)", "memory", None, "kbmemused", "kbmemused", None, None),
+    ("kbmemused (sysstat 12.7: MemTotal - MemAvailable)", "memory", None, "kbmemused", "kbmemused", None, None),
     ("kbbuffers", "memory", None, "kbbuffers", "kbbuffers", None, None),
     ("kbcommit (Committed_AS)", "memory", None, "kbcommit", "kbcommit", None, None),
     ("sda tps", "disk", ("device", "sda"), "tps", "tps", 1, "sda"),
@@ -419,7 +419,7 @@ SARJ = [  # (metric, section, select, key, text column, text label column, label
     ("tcp oseg/s", "tcp", None, "oseg_s", "oseg/s", None, None),
     ("tcp active/s", "tcp", None, "active_s", "active/s", None, None),
     ("tcp passive/s", "tcp", None, "passive_s", "passive/s", None, None),
-    ("tcp retrans/s", "etcp", None, "retrans_s", "retrans/s", None, None),
+    ("tcp retrans/s", "etcp", None, "retrans_s", "retrseg/s", None, None),
     ("runq-sz (loadavg nr_running less the reader, as sadc)", "queue", None, "runq_sz", "runq-sz", None, None),
     ("blocked (procs_blocked)", "queue", None, "procs_blocked", "blocked", None, None),
     ("ldavg-1", "queue", None, "load1", "ldavg-1", None, None),

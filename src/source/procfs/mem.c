@@ -42,6 +42,11 @@ const struct ptk_field_desc ptk_meminfo_fields[PTK_MI_NFIELDS] = {
 	MI(HUGEPAGES_TOTAL, "HugePages_Total", "hugepages_total", hugepages_total, "pages"),
 	MI(HUGEPAGES_FREE, "HugePages_Free", "hugepages_free", hugepages_free, "pages"),
 	MI(HUGEPAGESIZE, "Hugepagesize", "hugepagesize", hugepagesize, "kB"),
+	MI(KERNEL_STACK, "KernelStack", "kernel_stack", kernel_stack, "kB"),
+	MI(PAGE_TABLES, "PageTables", "page_tables", page_tables, "kB"),
+	MI(VMALLOC_USED, "VmallocUsed", "vmalloc_used", vmalloc_used, "kB"),
+	MI(HUGEPAGES_RSVD, "HugePages_Rsvd", "hugepages_rsvd", hugepages_rsvd, "pages"),
+	MI(HUGEPAGES_SURP, "HugePages_Surp", "hugepages_surp", hugepages_surp, "pages"),
 };
 #undef MI
 
@@ -127,6 +132,13 @@ const struct ptk_field_desc ptk_vmstat_fields[PTK_VM_NFIELDS] = {
 	VM(PGSTEAL_DIRECT, "pgsteal_direct", pgsteal_direct),
 	VM(ALLOCSTALL, "allocstall", allocstall),
 	VM(OOM_KILL, "oom_kill", oom_kill),
+	VM(PGSTEAL_KHUGEPAGED, "pgsteal_khugepaged", pgsteal_khugepaged),
+	VM(PGPROMOTE_SUCCESS, "pgpromote_success", pgpromote_success),
+	VM(PGDEMOTE_KSWAPD, "pgdemote_kswapd", pgdemote_kswapd),
+	VM(PGDEMOTE_DIRECT, "pgdemote_direct", pgdemote_direct),
+	VM(PGDEMOTE_KHUGEPAGED, "pgdemote_khugepaged", pgdemote_khugepaged),
+	VM(PGSTEAL_ANON, "pgsteal_anon", pgsteal_anon),
+	VM(PGSTEAL_FILE, "pgsteal_file", pgsteal_file),
 };
 #undef VM
 

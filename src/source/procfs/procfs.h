@@ -150,7 +150,9 @@ extern const struct ptk_field_desc ptk_stat_fields[PTK_ST_NFIELDS];
 
 /*
  * /proc/stat. Per-CPU times are keyed by the number in the "cpuN" label, not by line
- * order: cpu[N] is valid only when present[N]. ncpu = highest label + 1 (slots).
+ * order: cpu[N] is valid only when present[N]. ncpu = highest label + 1 (slots). A CPU the
+ * file does not list has zero times after a read (model/activity.h ptk_act_cpu_carry may
+ * then give it its last known ones).
  */
 struct ptk_stat {
 	struct ptk_cpu_times all; /* the aggregate "cpu" line */
@@ -179,6 +181,8 @@ int ptk_stat_parse(const char *text, struct ptk_stat *st);
 void ptk_stat_free(struct ptk_stat *st);
 /* Deep copy (dst buffers reused). */
 void ptk_stat_copy(struct ptk_stat *dst, const struct ptk_stat *src);
+/* Room for slots CPUs in cpu[]/present[] (new slots zero, not present); ncpu unchanged. */
+void ptk_stat_reserve(struct ptk_stat *st, int slots);
 /* Sum of all states but guest/guest_nice (already inside user/nice). */
 u64 ptk_cpu_total(const struct ptk_cpu_times *t);
 
@@ -248,6 +252,11 @@ enum ptk_mi_field {
 	PTK_MI_HUGEPAGES_TOTAL,
 	PTK_MI_HUGEPAGES_FREE,
 	PTK_MI_HUGEPAGESIZE,
+	PTK_MI_KERNEL_STACK,
+	PTK_MI_PAGE_TABLES,
+	PTK_MI_VMALLOC_USED,
+	PTK_MI_HUGEPAGES_RSVD,
+	PTK_MI_HUGEPAGES_SURP,
 	PTK_MI_NFIELDS
 };
 extern const struct ptk_field_desc ptk_meminfo_fields[PTK_MI_NFIELDS];
@@ -258,6 +267,7 @@ struct ptk_meminfo {
 	u64 swap_total, swap_free, dirty, writeback, anon_pages, mapped, shmem;
 	u64 kreclaimable, slab, sreclaimable, sunreclaim, commit_limit, committed_as;
 	u64 hugepages_total, hugepages_free, hugepagesize;
+	u64 kernel_stack, page_tables, vmalloc_used, hugepages_rsvd, hugepages_surp;
 	u64 present; /* bit (1 << enum ptk_mi_field) of each field the file had */
 	bool has_available; /* MemAvailable present (kernel >= 3.14) */
 };
@@ -300,6 +310,13 @@ enum ptk_vm_field {
 	PTK_VM_PGSTEAL_DIRECT,
 	PTK_VM_ALLOCSTALL,
 	PTK_VM_OOM_KILL,
+	PTK_VM_PGSTEAL_KHUGEPAGED,
+	PTK_VM_PGPROMOTE_SUCCESS,
+	PTK_VM_PGDEMOTE_KSWAPD,
+	PTK_VM_PGDEMOTE_DIRECT,
+	PTK_VM_PGDEMOTE_KHUGEPAGED,
+	PTK_VM_PGSTEAL_ANON,
+	PTK_VM_PGSTEAL_FILE,
 	PTK_VM_NFIELDS
 };
 /* key "allocstall" stands for the sum of the allocstall_<zone> lines */
@@ -314,6 +331,10 @@ struct ptk_vmstat {
 	u64 pgsteal_kswapd, pgsteal_direct;
 	u64 allocstall; /* sum of allocstall_* (direct reclaim entries) */
 	u64 oom_kill; /* OOM kills (kernel >= 4.13) */
+	u64 pgsteal_khugepaged; /* pages khugepaged reclaimed (kernel >= 6.3) */
+	u64 pgpromote_success; /* pages promoted to a faster memory tier (kernel >= 5.18) */
+	u64 pgdemote_kswapd, pgdemote_direct, pgdemote_khugepaged; /* demoted (>= 5.16) */
+	u64 pgsteal_anon, pgsteal_file; /* pages reclaimed, by kind (>= 5.18) */
 	u64 present; /* bit (1 << enum ptk_vm_field) of each counter the file had */
 	bool has_oom_kill;
 };
@@ -525,10 +546,157 @@ static inline bool ptk_psi_has(const struct ptk_psi *psi, enum ptk_psi_field f)
 int ptk_psi_read(const struct ptk_src *src, enum ptk_psi_res res, struct ptk_psi *psi);
 int ptk_psi_parse(const char *text, struct ptk_psi *psi);
 
+/* ---- /proc/interrupts, /proc/softirqs ------------------------------------------------- */
+
+/*
+ * One of the interrupt files: a line per interrupt (its name is what comes before the ':',
+ * "0", "LOC", "NET_RX"), a column per CPU. /proc/interrupts has a column for each online CPU
+ * only (kernel/irq/proc.c show_interrupts), /proc/softirqs one for each possible CPU.
+ * Counts are per CPU since boot (unsigned int in the kernel: they wrap at 2^32). Lines
+ * such as ERR and MIS have one count, CPU0's.
+ */
+#define PTK_IRQ_NAME 32
+#define PTK_IRQ_MAXCOLS 8192
+enum { PTK_IRQ_UNKNOWN = 0, PTK_IRQ_LISTED = 1, PTK_IRQ_CARRIED = 2 };
+struct ptk_irqs {
+	int n; /* lines, in file order */
+	int ncpu; /* CPU slots: the highest CPU of the header + 1 */
+	char (*name)[PTK_IRQ_NAME]; /* [n] */
+	u64 *v; /* v[i * cap_cpu + cpu]: the count of line i on cpu */
+	/* [ncpu] per CPU: PTK_IRQ_LISTED (a column of the file), PTK_IRQ_CARRIED (offline: the
+	 * counts of an earlier sample, model/activity.h ptk_act_cpu_carry), or unknown (0) */
+	unsigned char *col;
+	int cap_n, cap_cpu;
+};
+static inline u64 ptk_irqs_get(const struct ptk_irqs *q, int i, int cpu)
+{
+	return cpu < q->ncpu ? q->v[(size_t)i * q->cap_cpu + cpu] : 0;
+}
+/* Is cpu's column known (listed or carried)? */
+static inline bool ptk_irqs_known(const struct ptk_irqs *q, int cpu)
+{
+	return cpu >= 0 && cpu < q->ncpu && q->col[cpu] != PTK_IRQ_UNKNOWN;
+}
+/* Parse the text of either file. 0, or -EINVAL (no "CPUn" header). */
+int ptk_irqs_parse(const char *text, struct ptk_irqs *q);
+/* Read rel ("interrupts" or "softirqs") under the procfs root. 0 or -errno. */
+int ptk_irqs_read(const struct ptk_src *src, const char *rel, struct ptk_irqs *q);
+/* The line named name (hint: the index to try first), or -1. */
+int ptk_irqs_find(const struct ptk_irqs *q, const char *name, int hint);
+/* The sum of cpu's counts over every line. */
+u64 ptk_irqs_total(const struct ptk_irqs *q, int cpu);
+/* n lines of ncpu CPU slots (new lines and slots empty and 0). */
+void ptk_irqs_resize(struct ptk_irqs *q, int n, int ncpu);
+void ptk_irqs_copy(struct ptk_irqs *dst, const struct ptk_irqs *src);
+/* The file's text back (the listed columns), for snapshot trees. */
+void ptk_irqs_text(const struct ptk_irqs *q, struct ptk_strbuf *b);
+void ptk_irqs_free(struct ptk_irqs *q);
+
+/* ---- /proc/net/softnet_stat ---------------------------------------------------------- */
+
+/* A line per online CPU (net/core/net-procfs.c softnet_seq_show), hex counters since boot. */
+struct ptk_softnet_cpu {
+	u64 processed; /* packets taken off the backlog (field 1) */
+	u64 dropped; /* dropped: the backlog was full (field 2) */
+	u64 squeezed; /* net_rx_action ran out of budget or time with work left (field 3) */
+	u64 rps; /* woken up to process another CPU's packets (RPS, field 10) */
+	u64 flow_limit; /* dropped by the flow limit (field 11) */
+	u64 backlog; /* packets in the backlog now, a level (field 12, kernel >= 5.10) */
+};
+struct ptk_softnet {
+	int ncpu; /* slots: the highest CPU + 1 */
+	struct ptk_softnet_cpu *c; /* [ncpu], valid where has[] */
+	bool *has; /* the CPU has a line (or carried values: model/activity.h ptk_act_cpu_carry) */
+	int cap;
+};
+/* Parse it. The CPU of a line is its last field on kernels that print it (>= 5.10), else
+ * the next CPU that st (the same sample's /proc/stat) lists. 0 or -EINVAL. */
+int ptk_softnet_parse(const char *text, const struct ptk_stat *st, struct ptk_softnet *sn);
+int ptk_softnet_read(const struct ptk_src *src, const struct ptk_stat *st, struct ptk_softnet *sn);
+void ptk_softnet_reserve(struct ptk_softnet *sn, int ncpu);
+void ptk_softnet_copy(struct ptk_softnet *dst, const struct ptk_softnet *src);
+void ptk_softnet_free(struct ptk_softnet *sn);
+/* The file's text back (with the CPU field), for snapshot trees. */
+void ptk_softnet_text(const struct ptk_softnet *sn, struct ptk_strbuf *b);
+
+/* ---- the extended counters (kx.c): sar's other files, as named values -------------- */
+
+/* A list of named values; keys of any length, kept in one buffer. */
+struct ptk_xkvs {
+	int n, cap;
+	struct {
+		u32 off; /* of the key in txt */
+		s64 val;
+	} * kv;
+	char *txt;
+	size_t len, tcap;
+};
+static inline const char *ptk_xkvs_key(const struct ptk_xkvs *x, int i)
+{
+	return x->txt + x->kv[i].off;
+}
+void ptk_xkvs_clear(struct ptk_xkvs *x);
+void ptk_xkvs_add(struct ptk_xkvs *x, const char *key, s64 val);
+void ptk_xkvs_addf(struct ptk_xkvs *x, s64 val, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* The index of key (hint: the index to try first), or -1. */
+int ptk_xkvs_find(const struct ptk_xkvs *x, const char *key, int hint);
+bool ptk_xkvs_get(const struct ptk_xkvs *x, const char *key, s64 *val);
+bool ptk_xkvs_has_prefix(const struct ptk_xkvs *x, const char *prefix);
+void ptk_xkvs_copy(struct ptk_xkvs *dst, const struct ptk_xkvs *src);
+void ptk_xkvs_free(struct ptk_xkvs *x);
+/* Free text as one part of a key: bytes up to ' ', '.', '\\' and from 0x7f as \ooo. */
+void ptk_xkey_escape(const char *s, char *out, size_t size);
+/* The text of an escaped part (its first len bytes); also the \040 of /proc/mounts. */
+void ptk_xkey_unescape(const char *s, size_t len, char *out, size_t size);
+
+/* The groups of the extended counters (source/procfs/kx.c lists the keys of each). */
+enum ptk_kx_group {
+	PTK_KX_SNMP6, /* /proc/net/snmp6 */
+	PTK_KX_SOCKSTAT, /* /proc/net/sockstat */
+	PTK_KX_SOCKSTAT6, /* /proc/net/sockstat6 */
+	PTK_KX_KTABLES, /* /proc/sys/fs/{dentry-state,file-nr,inode-state}, sys/kernel/pty/nr */
+	PTK_KX_SERIAL, /* /proc/tty/driver/serial */
+	PTK_KX_NFS, /* /proc/net/rpc/nfs */
+	PTK_KX_NFSD, /* /proc/net/rpc/nfsd */
+	PTK_KX_FCHOST, /* /sys/class/fc_host/HOST/statistics */
+	PTK_KX_CPUINFO, /* /proc/cpuinfo cpu MHz */
+	PTK_KX_CPUFREQ, /* /sys/devices/system/cpu/cpuN/cpufreq/stats/time_in_state */
+	PTK_KX_USB, /* /sys/bus/usb/devices */
+	PTK_KX_FSYS, /* statvfs(2) of the mounted filesystems (live) */
+	PTK_KX_NGROUPS
+};
+extern const char *const ptk_kx_prefix[PTK_KX_NGROUPS];
+/* Append group g's values (ncpu: the CPUs to look for). 0 or -errno. */
+int ptk_kx_read(const struct ptk_src *src, enum ptk_kx_group g, int ncpu, struct ptk_xkvs *x);
+/* The group of a key, or -1. */
+int ptk_kx_group_of(const char *key);
+/* The parsers, on a file's text. 0 or -EINVAL. */
+int ptk_kx_snmp6_parse(const char *text, struct ptk_xkvs *x);
+int ptk_kx_sockstat_parse(const char *text, const char *prefix, struct ptk_xkvs *x);
+int ptk_kx_serial_parse(const char *text, struct ptk_xkvs *x);
+int ptk_kx_nfs_parse(const char *text, struct ptk_xkvs *x);
+int ptk_kx_nfsd_parse(const char *text, struct ptk_xkvs *x);
+int ptk_kx_cpuinfo_parse(const char *text, struct ptk_xkvs *x);
+int ptk_kx_tis_parse(const char *text, int cpu, struct ptk_xkvs *x);
+int ptk_kx_usb_read(const struct ptk_src *src, struct ptk_xkvs *x);
+int ptk_kx_fc_read(const struct ptk_src *src, struct ptk_xkvs *x);
+int ptk_kx_fsys_read(const struct ptk_src *src, struct ptk_xkvs *x);
+int ptk_kx_tis_read(const struct ptk_src *src, int ncpu, struct ptk_xkvs *x);
+int ptk_kx_ktables_read(const struct ptk_src *src, struct ptk_xkvs *x);
+
 /* ---- /sys ---------------------------------------------------------------------------- */
 
 /* /sys/devices/system/cpu/online into mask[nbits]. Returns highest online CPU + 1. */
 int ptk_cpu_online_read(const struct ptk_src *src, bool *mask, int nbits);
+/* CPU cpu's core (the first CPU of topology/thread_siblings_list, as sysstat's mpstat -T
+ * numbers logical cores) and socket (topology/physical_package_id); -1 each when unknown.
+ * 0 or the -errno of the first file that failed. */
+int ptk_cpu_topo_read(const struct ptk_src *src, int cpu, int *core, int *socket);
+/* The NUMA node of cpu (its devices/system/cpu/cpuN/nodeM link), or -errno (-ENOENT: none). */
+int ptk_cpu_node_read(const struct ptk_src *src, int cpu);
+/* The CPUs of devices/system/cpu: the highest cpuN directory + 1, or -errno. */
+int ptk_cpu_count_read(const struct ptk_src *src);
 /* /sys/class/net/IF/speed in Mb/s. -EINVAL/-ENOENT when unknown (virtual NICs, link down);
  * also negative values the kernel reports as -1. */
 int ptk_net_speed_read(const struct ptk_src *src, const char *ifname, long *mbps);

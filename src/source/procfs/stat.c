@@ -150,8 +150,11 @@ int ptk_stat_parse(const char *text, struct ptk_stat *st)
 	bool have_all = false;
 
 	st->ncpu = 0;
-	if (st->present)
+	/* a CPU the file does not list has no times (not those of an earlier read) */
+	if (st->cap) {
 		memset(st->present, 0, st->cap * sizeof(*st->present));
+		memset(st->cpu, 0, st->cap * sizeof(*st->cpu));
+	}
 	for (int i = 0; i < PTK_ST_NFIELDS; i++)
 		*(u64 *)((char *)st + ptk_stat_fields[i].off) = 0;
 	st->has = 0;
@@ -232,6 +235,11 @@ void ptk_stat_copy(struct ptk_stat *dst, const struct ptk_stat *src)
 		memcpy(dst->cpu, src->cpu, src->ncpu * sizeof(*cpu));
 		memcpy(dst->present, src->present, src->ncpu * sizeof(*present));
 	}
+}
+
+void ptk_stat_reserve(struct ptk_stat *st, int slots)
+{
+	stat_grow(st, slots);
 }
 
 u64 ptk_cpu_total(const struct ptk_cpu_times *t)
