@@ -42,7 +42,7 @@ const char *const ptk_snap_part_name[PTK_SNAP_NPARTS] = {
 };
 _Static_assert(ARRAY_SIZE(ptk_snap_part_name) == PTK_SNAP_NPARTS, "one name per part");
 
-const struct ptk_snap_file ptk_snap_files[PTK_SNAP_NFILES] = {
+const struct ptk_snap_file ptk_snap_files[] = {
 	/* uptime first: it dates the files read after it (replay interval lengths) */
 	{ PTK_SNAP_STAT, PTK_PROC, "uptime", PTK_SNAP_F_REQUIRED, "ptk_uptime_read" },
 	{ PTK_SNAP_STAT, PTK_PROC, "stat", PTK_SNAP_F_REQUIRED, "ptk_stat_read" },

@@ -69,7 +69,7 @@ struct ptk_snap_file {
 	unsigned flags;
 	const char *reader; /* the reader that parses it (documentation) */
 };
-#define PTK_SNAP_NFILES 42
+#define PTK_SNAP_NFILES 43
 extern const struct ptk_snap_file ptk_snap_files[PTK_SNAP_NFILES];
 
 /* One snapshot. Buffers are reused across reads and loads; free with ptk_snap_free(). */
