@@ -5,10 +5,10 @@
  *
  * Every column is a registry entry computed by the activities (queue, swap, memory, paging,
  * task, cpu); this file lays them out as vmstat does: integers rounded half up, memory in
- * the -S unit. The first line is "since boot" with procps 4.0.2's interval, the CPU time
- * since boot summed over the CPUs (ptk_act_vmstat_boot_s), so on N CPUs its rates are the
- * since-boot rates divided by N: procps's formula, kept so the numbers match. Later lines
- * are rates over the measured interval.
+ * the -S unit. The first line is "since boot": rates over the uptime (ptk_act_boot_s), as
+ * procps computes them from 4.0.3 on, truncated as procps truncates them; 4.0.2 divided by
+ * the CPU ticks of all CPUs, N times too small on N CPUs (a deliberate difference). Later
+ * lines are rates over the measured interval.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -72,7 +72,6 @@ struct vm_state {
 	bool active, one_header, timestamp, wide, no_first;
 	u64 unit; /* bytes per display unit */
 	int height;
-	long hz;
 	struct ptk_metric cols[V_N]; /* text: the shown columns, integers */
 	const struct vm_col *shown[V_N]; /* cols[i] shows shown[i] */
 	struct ptk_table tab;
@@ -148,10 +147,12 @@ static u64 conv_kb(const struct vm_state *v, u64 kb)
 }
 
 /* x (of entry m, column c, a rate over span seconds) as vmstat prints it: an integer rounded
- * half up, as procps rounds ((x + 0.5) truncated); kB in the -S unit, a rate in kB/s being
- * the interval's kB converted, truncated, then divided, as procps does it. */
+ * half up, as procps rounds ((x + 0.5) truncated), or truncated on the since-boot line
+ * (boot), as procps 4.0.3 truncates counter / uptime there; kB in the -S unit, a rate in
+ * kB/s being the interval's kB converted, truncated, then divided, as procps does it. The
+ * shares (PTK_PCT) round half up on every line. */
 static struct ptk_val vm_text(const struct vm_state *v, const struct vm_col *c,
-			      const struct ptk_metric *m, struct ptk_val x, double span)
+			      const struct ptk_metric *m, struct ptk_val x, double span, bool boot)
 {
 	double f = x.f;
 
@@ -161,6 +162,8 @@ static struct ptk_val vm_text(const struct vm_state *v, const struct vm_col *c,
 		return c->mem ? PTK_U(conv_kb(v, x.u)) : x;
 	if (c->mem && span > 0)
 		f = (double)conv_kb(v, (u64)llround(MAX(f, 0) * span)) / span;
+	if (boot && m->kind == PTK_RATE)
+		return PTK_U(f > 0 ? (u64)f : 0);
 	return PTK_U(f > 0 ? (u64)(f + 0.5) : 0);
 }
 
@@ -177,8 +180,8 @@ static int vm_sample_fn(struct ptk_ctx *ctx, void *arg, long i, double itv)
 	if (i == 0 && v->no_first)
 		return 0;
 
-	/* the since-boot line: counters from zero over procps 4.0.2's interval */
-	double span = i == 0 ? ptk_act_vmstat_boot_s(now, v->hz) : itv;
+	/* the since-boot line: counters from zero over the uptime */
+	double span = i == 0 ? ptk_act_boot_s(now) : itv;
 	for (int k = 0; k < VM_NACTS; k++) {
 		v->rows[k].n = 0;
 		ptk_activities[vm_acts[k]].rows(i == 0 ? NULL : old, now, span, NULL, &v->rows[k]);
@@ -221,7 +224,7 @@ static int vm_sample_fn(struct ptk_ctx *ctx, void *arg, long i, double itv)
 	struct ptk_val tv[V_N];
 	for (int c = 0; c < v->tab.ncols; c++)
 		tv[c] = vm_text(v, v->shown[c], &ptk_registry[col_mid(v, v->shown[c])],
-				val[v->shown[c] - vm_layout], span);
+				val[v->shown[c] - vm_layout], span, i == 0);
 	ptk_sink_table_begin(&ctx->sink, &v->tab, false, NULL);
 	ptk_sink_row(&ctx->sink, NULL, tv);
 	ptk_sink_table_end(&ctx->sink);
@@ -344,9 +347,6 @@ int cmd_vmstat(struct ptk_ctx *ctx, int argc, char **argv)
 	if (v->no_first && count > 0)
 		count++; /* as procps: -y still prints count lines, all intervals */
 
-	v->hz = sysconf(_SC_CLK_TCK);
-	if (v->hz <= 0)
-		v->hz = 100;
 	struct winsize ws;
 	int rows = 24;
 	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) != -1 && ws.ws_row > 0)

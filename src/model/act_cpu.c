@@ -73,11 +73,3 @@ ACT_ROWS_FN(ptk_act_cpu_rows)
 	}
 	return 0;
 }
-
-double ptk_act_vmstat_boot_s(const struct ptk_snap *s, long hz)
-{
-	static const struct ptk_cpu_times zero;
-	u64 d[PTK_CPU_NSTATES], total = ptk_cpu_ticks(&zero, &s->st.all, d);
-
-	return (double)MAX(total, 1) / (double)(hz > 0 ? hz : 100);
-}

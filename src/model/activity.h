@@ -85,13 +85,13 @@ struct ptk_activity {
 extern const struct ptk_activity ptk_activities[PTK_ACT_COUNT];
 
 /*
- * procps-ng 4.0.2 vmstat's interval for its since-boot line: the CPU time since boot summed
- * over every CPU (/proc/stat cpu line, guests inside user and nice, in seconds of hz ticks),
- * not the uptime, so rates over it are the since-boot rates divided by the number of CPUs.
- * vmstat's first line passes it as itv_s with prev NULL; nothing else should. At least one
- * tick, as procps.
+ * The interval of since-boot figures (prev == NULL): the snapshot's uptime in seconds
+ * (/proc/uptime, CLOCK_BOOTTIME), or 1 s when it reads 0, so a rate over it is counter /
+ * uptime. procps vmstat's first line uses it from 4.0.3 on (4.0.2 divided by the CPU ticks
+ * of every CPU, which made the rates N times too small on N CPUs); sysstat's first reports
+ * too.
  */
-double ptk_act_vmstat_boot_s(const struct ptk_snap *s, long hz);
+double ptk_act_boot_s(const struct ptk_snap *s);
 
 /*
  * One row of the disk activity (ptk_activities[PTK_ACT_DISK].mids): device cur over itv_s

@@ -15,42 +15,70 @@ for o in "" -w -a "-w -a" "-S M" -t "-w -t"; do
 done
 
 # since-boot line, live: vmstat, ptk, vmstat. Memory within 1% of the bracket of the two
-# vmstat runs (+-64 kB for small columns); the since-boot rates and percentages move by
-# less than one unit between runs taken a few ms apart (they average over the whole
-# uptime), so they must agree within 1 (integer rounding at a boundary).
+# vmstat runs (+-64 kB for small columns); the since-boot percentages move by less than one
+# unit between runs taken a few ms apart (they average over the whole uptime), so they must
+# agree within 1 (integer rounding at a boundary). si so bi bo in cs: procps 4.0.2 divides
+# them by the CPU ticks of every CPU (a fixed bug, procps 4.0.3): ptk's are counter / uptime
+# (truncated, as 4.0.3), compared with that computed from /proc before and after ptk.
+boot_rates() { # si so bi bo in cs since boot from /proc, counter / uptime truncated
+	awk -v pkb=$(($(getconf PAGESIZE) / 1024)) '
+		FILENAME ~ /uptime$/ && FNR == 1 { up = $1 }
+		FILENAME ~ /vmstat$/ { V[$1] = $2 }
+		FILENAME ~ /stat$/ && ($1 == "intr" || $1 == "ctxt") { V[$1] = $2 }
+		END { printf "%d %d %d %d %d %d\n", V["pswpin"] * pkb / up, V["pswpout"] * pkb / up,
+			V["pgpgin"] / up, V["pgpgout"] / up, V["intr"] / up, V["ctxt"] / up }' \
+		"$1/uptime" "$1/vmstat" "$1/stat"
+}
 a=$(vmstat | tail -1)
+r0=$(boot_rates /proc)
 b=$("$PTK" vmstat | tail -1)
+r1=$(boot_rates /proc)
 c=$(vmstat | tail -1)
 note "vmstat: $a"
 note "ptk   : $b"
-awk -v a="$a" -v b="$b" -v c="$c" 'BEGIN {
+note "/proc : si so bi bo in cs $r0 .. $r1"
+awk -v a="$a" -v b="$b" -v c="$c" -v r0="$r0" -v r1="$r1" 'BEGIN {
 	split("r b swpd free buff cache si so bi bo in cs us sy id wa st", N)
-	na = split(a, A); nb = split(b, B); split(c, C)
+	na = split(a, A); nb = split(b, B); split(c, C); split(r0, R0); split(r1, R1)
 	if (na != nb) { print "# column count " na " vs " nb; exit 1 }
 	bad = 0
 	for (i = 3; i <= nb; i++) {
-		lo = A[i] < C[i] ? A[i] : C[i]; hi = A[i] < C[i] ? C[i] : A[i]
-		tol = (i <= 6) ? 0.01 * hi : 1; if (i <= 6 && tol < 64) tol = 64
+		if (i >= 7 && i <= 12) { lo = R0[i - 6]; hi = R1[i - 6]; tol = 1 }
+		else { lo = A[i] < C[i] ? A[i] : C[i]; hi = A[i] < C[i] ? C[i] : A[i]
+			tol = (i <= 6) ? 0.01 * hi : 1; if (i <= 6 && tol < 64) tol = 64 }
 		if (B[i] < lo - tol || B[i] > hi + tol) { print "# " N[i] ": " B[i] " vs [" lo "," hi "]"; bad = 1 }
 	}
-	exit bad }' && ok "since-boot line matches vmstat (memory 1%, rates and % within 1)" ||
-	not_ok "since-boot line differs from vmstat"
+	exit bad }' && ok "since-boot line: memory and % as vmstat, si so bi bo in cs = counter / uptime" ||
+	not_ok "since-boot line differs"
 
-# since-boot line on a fixture, byte-exact except memory above 2^24 kB where procps 4.0.2
-# rounds through a float (unitConvert) and we do not: +-2 there.
+# since-boot line on a fixture, byte-exact with procps 4.0.2 in r b, memory (except above
+# 2^24 kB where 4.0.2 rounds through a float (unitConvert) and we do not: +-2 there) and the
+# CPU shares; si so bi bo in cs as counter / uptime of the fixture (4.0.2's are these
+# divided by the number of CPUs, 4.0.3's fix), also checked to be 4.0.2's times the CPUs
+# within the truncation.
 if is_root && unshare -m true 2>/dev/null; then
 	fx="$TMP/fx"
 	mkdir -p "$fx"
 	for f in stat meminfo vmstat uptime loadavg; do cp /proc/$f "$fx/"; done
+	ncpu=$(grep -c '^cpu[0-9]' "$fx/stat")
 	for o in "" -w -a "-S m" "-S k -w"; do
-		a=$(unshare -m sh -c "for f in stat meminfo vmstat; do mount --bind $fx/\$f /proc/\$f; done; vmstat $o" | tail -1)
+		a=$(unshare -m sh -c "for f in stat meminfo vmstat uptime; do mount --bind $fx/\$f /proc/\$f; done; vmstat $o" | tail -1)
 		b=$("$PTK" vmstat $o --procfs "$fx" | tail -1)
+		e=$(boot_rates "$fx")
 		note "fixture vmstat $o: $a"
-		note "fixture ptk    $o: $b"
-		awk -v a="$a" -v b="$b" 'BEGIN { na = split(a, A); nb = split(b, B); if (na != nb) exit 1
-			for (i = 1; i <= na; i++) { d = A[i] - B[i]; if (d < 0) d = -d
+		note "fixture ptk    $o: $b (si..cs from the files: $e)"
+		awk -v a="$a" -v b="$b" -v e="$e" -v n="$ncpu" -v o="$o" 'BEGIN {
+			na = split(a, A); nb = split(b, B); split(e, E); if (na != nb) exit 1
+			for (i = 1; i <= na; i++) {
+				if (i >= 7 && i <= 12) {
+					if (B[i] != E[i - 6]) exit 1
+					# 4.0.2: counter * HZ / ticks of all CPUs, a ticks-based uptime x N
+					if (o !~ /S/ && (B[i] < A[i] * n * 0.95 - n || B[i] > A[i] * n * 1.05 + n)) exit 1
+					continue }
+				d = A[i] - B[i]; if (d < 0) d = -d
 				if (d > ((i >= 3 && i <= 6) ? 2 : 0)) exit 1 }
-			exit 0 }' && ok "fixture since-boot line = vmstat $o" || not_ok "fixture vmstat $o differs"
+			exit 0 }' && ok "fixture since-boot line: vmstat${o:+ $o}'s columns, si..cs = counter / uptime (~ $ncpu x 4.0.2's)" ||
+			not_ok "fixture vmstat $o differs"
 	done
 else
 	skip "fixture comparison needs root and unshare -m"
@@ -117,7 +145,7 @@ expect() { # $1 = snapshot, $2 = previous snapshot or "" for since boot
 		printf "%d %d %d %d %d %d", R, B, M["SwapTotal:"] - M["SwapFree:"], M["MemFree:"], M["Buffers:"], M["Cached:"] + M["SReclaimable:"]
 		split("si so bi bo in cs", ev, " ")
 		for (k = 1; k <= 6; k++) {
-			if (boot == "x") v = int((E[1, ev[k]] * hz + int(div / 2)) / div)
+			if (boot == "x") v = int(E[1, ev[k]] / U[1])
 			else v = int((E[1, ev[k]] - E[0, ev[k]]) / (U[1] - U[0]) + 0.5)
 			printf " %d", v }
 		printf " %d %d %d %d %d\n", pc(use), pc(sys), pc(idl), pc(iow), pc(sto)
