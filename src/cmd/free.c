@@ -4,8 +4,12 @@
  *
  * procps 4.0.2 (libproc2 meminfo.c): used = MemTotal - MemAvailable, buff/cache = Buffers +
  * Cached + SReclaimable, -w splits it into buffers (Buffers) and cache (Cached +
- * SReclaimable). JSON values are bytes whatever the display unit.
+ * SReclaimable); -l adds Low (LowTotal/LowFree, else MemTotal/MemFree) and High (HighTotal/
+ * HighFree, else 0); -L prints procps 4.0.4's one line. JSON values are bytes whatever the
+ * display unit.
  */
+#include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,22 +37,26 @@ static const struct ptk_metric free_cols[F_N] = {
 };
 
 static const char usage[] =
-	"usage: ptk free [-b|-k|-m|-g|--tera|--peta|-h] [--si] [-w] [-t] [-v] [-s N] [-c N]\n"
+	"usage: ptk free [-b|-k|-m|-g|--tera|--peta|-h] [--si] [-l] [-L] [-w] [-t] [-v] [-s N]\n"
+	"                [-c N] [-V]\n"
 	"Memory and swap usage from /proc/meminfo, as procps-ng 4.0.2 free.\n"
 	" -b, --bytes      bytes            -k, --kibi  KiB (default)   -m, --mebi  MiB\n"
 	" -g, --gibi       GiB              --tebi, --pebi               TiB, PiB\n"
 	" --kilo, --mega, --giga, --tera, --peta   powers of 1000\n"
 	" -h, --human      human-readable (B, Ki, Mi, ...)   --si  powers of 1000\n"
 	" -w, --wide       buffers and cache in separate columns\n"
+	" -l, --lohi       add Low: and High: rows (low and high memory)\n"
+	" -L, --line       one line: SwapUse, CachUse, MemUse, MemFree\n"
 	" -t, --total      add a Total: row (RAM + swap)\n"
 	" -v, --committed  add a Comm: row (CommitLimit, Committed_AS, limit - committed)\n"
 	" -s, --seconds N  repeat every N seconds (fractions allowed)\n"
-	" -c, --count N    repeat N times, then exit\n"
+	" -c, --count N    repeat N times, then exit (every second without -s)\n"
+	" -V, --version    the version\n"
 	" --json           one JSON object per display, values in bytes\n";
 
 struct free_opts {
 	int exponent; /* 0 = kB as read, 1 = bytes, 2.. = base^(exponent-1) */
-	bool si, human, wide, total, committed;
+	bool si, human, wide, total, committed, lohi, line;
 	long reps; /* displays left; < 0 = until stopped */
 };
 
@@ -74,8 +82,8 @@ static const char *free_scale(u64 kb, const struct free_opts *o, char *buf, size
 	int max = o->si ? 4 : 5;
 
 	if (!o->human) {
-		if (o->exponent == 0)
-			snprintf(buf, size, "%" PRIu64, kb);
+		if (o->exponent == 0) /* kB, or kB of 1000 bytes with --si alone */
+			snprintf(buf, size, "%" PRIu64, o->si ? bytes / 1000 : kb);
 		else if (o->exponent == 1)
 			snprintf(buf, size, "%" PRIu64, bytes);
 		else
@@ -147,7 +155,8 @@ static int free_sample(struct ptk_ctx *ctx, void *arg, long i, double itv_s)
 	struct ptk_sink *s = &ctx->sink;
 	struct ptk_snap sn = { 0 };
 	struct ptk_rows mem = { 0 }, swap = { 0 };
-	int r = ptk_meminfo_read(&ctx->src, &sn.mi);
+	struct ptk_meminfo_lohi lh;
+	int r = ptk_meminfo_read_lohi(&ctx->src, &sn.mi, &lh);
 
 	if (r) {
 		ptk_err("cannot read %s/meminfo: %s", ctx->src.procfs, strerror(-r));
@@ -182,6 +191,12 @@ static int free_sample(struct ptk_ctx *ctx, void *arg, long i, double itv_s)
 	};
 	const u64 *mem_kb = o->wide ? mem_kb_w : mem_kb_n;
 	u64 swap_kb[] = { mi.swap_total, swap_used, mi.swap_free };
+	/* procps (library/meminfo.c): without the Low lines all memory is low, high is 0 */
+	u64 low_t = lh.has_low ? lh.low_total : mi.mem_total;
+	u64 low_f = lh.has_low ? lh.low_free : mi.mem_free;
+	u64 high_t = lh.has_high ? lh.high_total : 0, high_f = lh.has_high ? lh.high_free : 0;
+	u64 low_kb[] = { low_t, low_t > low_f ? low_t - low_f : 0, low_f };
+	u64 high_kb[] = { high_t, high_t > high_f ? high_t - high_f : 0, high_f };
 	u64 tot_kb[] = { mi.mem_total + mi.swap_total, used + swap_used,
 			 mi.mem_free + mi.swap_free };
 	/* procps prints CommitLimit - Committed_AS as an unsigned long: negative wraps. We
@@ -195,6 +210,10 @@ static int free_sample(struct ptk_ctx *ctx, void *arg, long i, double itv_s)
 		ptk_sink_meta_f64(s, "time", ptk_ctx_walltime(ctx));
 		ptk_sink_meta_json(s, "mem", json_obj(mem_idx, nmem, mem_kb));
 		ptk_sink_meta_json(s, "swap", json_obj(three, 3, swap_kb));
+		if (o->lohi) {
+			ptk_sink_meta_json(s, "low", json_obj(three, 3, low_kb));
+			ptk_sink_meta_json(s, "high", json_obj(three, 3, high_kb));
+		}
 		if (o->total)
 			ptk_sink_meta_json(s, "total", json_obj(three, 3, tot_kb));
 		if (o->committed)
@@ -203,17 +222,56 @@ static int free_sample(struct ptk_ctx *ctx, void *arg, long i, double itv_s)
 		ptk_sink_end(s);
 		return 0;
 	}
+	if (o->line) {
+		/* procps 4.0.4 -L: four labelled values on one line, each %11s and a space */
+		char b[4][32];
+
+		fprintf(s->out, "SwapUse %11s CachUse %11s  MemUse %11s MemFree %11s \n",
+			free_scale(swap_used, o, b[0], 32), free_scale(buff_cache, o, b[1], 32),
+			free_scale(used, o, b[2], 32), free_scale(mi.mem_free, o, b[3], 32));
+		fflush(s->out);
+		return 0;
+	}
 	if (i > 0)
 		fputc('\n', s->out); /* procps separates repeated displays by a blank line */
 	s->prefix_width = 8; /* "Mem:" padded to 9 columns incl. the separator */
 	text_header(s, mem_idx, nmem);
 	text_row(s, o, "Mem:", mem_idx, nmem, mem_kb);
+	if (o->lohi) {
+		text_row(s, o, "Low:", three, 3, low_kb);
+		text_row(s, o, "High:", three, 3, high_kb);
+	}
 	text_row(s, o, "Swap:", three, 3, swap_kb);
 	if (o->total)
 		text_row(s, o, "Total:", three, 3, tot_kb);
 	if (o->committed)
 		text_row(s, o, "Comm:", three, 3, comm_kb);
 	fflush(s->out);
+	return 0;
+}
+
+/*
+ * procps free's -s argument (strtod_nol_or_err in procps's strutils.c): blanks, a sign,
+ * digits, a '.' and digits, nothing else (no exponent, inf or hex). Returns 0, or -EINVAL.
+ */
+static int parse_seconds(const char *arg, double *v)
+{
+	const char *p = arg;
+	double num = 0, scale = 1;
+	bool neg = false;
+
+	while (isspace((unsigned char)*p))
+		p++;
+	if (*p == '-' || *p == '+')
+		neg = *p++ == '-';
+	for (; isdigit((unsigned char)*p); p++)
+		num = num * 10 + (*p - '0');
+	if (*p == '.')
+		for (p++; isdigit((unsigned char)*p); p++)
+			num += (*p - '0') * (scale /= 10);
+	if (*p || !*arg)
+		return -EINVAL;
+	*v = neg ? -num : num;
 	return 0;
 }
 
@@ -243,6 +301,9 @@ int cmd_free(struct ptk_ctx *ctx, int argc, char **argv)
 					      { "pebi", no_argument, NULL, O_PEBI },
 					      { "human", no_argument, NULL, 'h' },
 					      { "si", no_argument, NULL, O_SI },
+					      { "lohi", no_argument, NULL, 'l' },
+					      { "line", no_argument, NULL, 'L' },
+					      { "version", no_argument, NULL, 'V' },
 					      { "total", no_argument, NULL, 't' },
 					      { "committed", no_argument, NULL, 'v' },
 					      { "seconds", required_argument, NULL, 's' },
@@ -256,7 +317,7 @@ int cmd_free(struct ptk_ctx *ctx, int argc, char **argv)
 	int c, r;
 
 	opterr = 0; /* one error line, ours */
-	while ((c = getopt_long(argc, argv, "bkmghtvc:ws:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "bkmghlLtvc:ws:V", opts, NULL)) != -1) {
 		int e = -1;
 		bool si = false;
 
@@ -300,6 +361,15 @@ int cmd_free(struct ptk_ctx *ctx, int argc, char **argv)
 		case O_SI:
 			o.si = true;
 			break;
+		case 'l':
+			o.lohi = true;
+			break;
+		case 'L':
+			o.line = true;
+			break;
+		case 'V':
+			printf("ptk free %s (procps-ng free's layout)\n", PTK_VERSION);
+			return 0;
 		case 't':
 			o.total = true;
 			break;
@@ -310,17 +380,36 @@ int cmd_free(struct ptk_ctx *ctx, int argc, char **argv)
 			o.wide = true;
 			break;
 		case 's':
-			if (ptk_parse_double(optarg, &interval) || !(interval >= 1e-6) ||
-			    interval > 86400.0 * 365)
+			/* procps free's words */
+			if (!*optarg)
+				return ptk_usage_error(ctx, "seconds argument failed: ''");
+			if (parse_seconds(optarg, &interval))
+				return ptk_usage_error(ctx, "seconds argument failed: '%s': %s",
+						       optarg, strerror(EINVAL));
+			if (!(interval * 1e6 >= 1))
 				return ptk_usage_error(
-					ctx, "seconds argument '%s' is not a positive number",
+					ctx, "seconds argument `%s' is not positive number",
 					optarg);
+			if (interval > PTK_MAX_INTERVAL_S)
+				return ptk_usage_error(
+					ctx, "seconds argument `%s' is more than a year", optarg);
 			repeat = true;
 			break;
 		case 'c': {
-			u64 n;
-			if (ptk_parse_u64(optarg, &n) || n < 1 || n > (u64)1 << 40)
-				return ptk_usage_error(ctx, "invalid count '%s'", optarg);
+			/* procps free's words (strtol_or_err, then < 1 is ERANGE); above INT_MAX
+			 * procps wraps its int, ptk refuses */
+			char *end;
+			long n;
+
+			errno = 0;
+			n = *optarg ? strtol(optarg, &end, 10) : 0;
+			if (!*optarg || (!errno && (end == optarg || *end)))
+				return ptk_usage_error(ctx, "failed to parse count argument: '%s'",
+						       optarg);
+			if (errno || n < 1 || n > 0x7fffffffL)
+				return ptk_usage_error(ctx,
+						       "failed to parse count argument: '%s': %s",
+						       optarg, strerror(ERANGE));
 			o.reps = n;
 			repeat = counted = true;
 			break;
@@ -339,7 +428,7 @@ int cmd_free(struct ptk_ctx *ctx, int argc, char **argv)
 		if (e >= 0) {
 			if (unit_set)
 				return ptk_usage_error(ctx,
-						       "multiple unit options don't make sense");
+						       "Multiple unit options don't make sense.");
 			unit_set = true;
 			o.exponent = e;
 			o.si |= si;

@@ -70,10 +70,36 @@ static void test_vmstat_since_boot(void **state)
 	ptk_snap_free(&s);
 }
 
+/* free -l: the Low/High lines of a CONFIG_HIGHMEM kernel's meminfo (tests/fixtures/
+ * free_highmem), and their absence on x86_64 (free_basic: free falls back to MemTotal/MemFree) */
+static void test_meminfo_lohi(void **state)
+{
+	struct ptk_meminfo mi;
+	struct ptk_meminfo_lohi lh;
+	struct ptk_src src;
+
+	assert_int_equal(ptk_src_init(&src, PTK_FIXTURES "/free_highmem", NULL), 0);
+	assert_int_equal(ptk_meminfo_read_lohi(&src, &mi, &lh), 0);
+	assert_true(lh.has_low && lh.has_high);
+	assert_int_equal(lh.low_total, 870192);
+	assert_int_equal(lh.low_free, 492852);
+	assert_int_equal(lh.high_total, 2236360);
+	assert_int_equal(lh.high_free, 712020);
+	assert_int_equal(mi.mem_total, 3106552); /* the main fields read from the same text */
+	assert_int_equal(ptk_src_init(&src, PTK_FIXTURES "/free_basic", NULL), 0);
+	assert_int_equal(ptk_meminfo_read_lohi(&src, &mi, &lh), 0);
+	assert_false(lh.has_low || lh.has_high);
+	/* one line of a pair is not the pair; a value that is not a number is refused */
+	assert_int_equal(ptk_meminfo_lohi_parse("LowTotal: 5 kB\nHighFree: 1 kB\n", &lh), 0);
+	assert_false(lh.has_low || lh.has_high);
+	assert_int_equal(ptk_meminfo_lohi_parse("HighTotal: x kB\n", &lh), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_vmstat_since_boot),
+		cmocka_unit_test(test_meminfo_lohi),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

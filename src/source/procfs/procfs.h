@@ -259,6 +259,20 @@ int ptk_meminfo_parse(const char *text, struct ptk_meminfo *mi);
  * same values and the same presence. */
 void ptk_meminfo_text(const struct ptk_meminfo *mi, struct ptk_strbuf *b);
 
+/* The low and high memory lines of /proc/meminfo (CONFIG_HIGHMEM kernels, 32-bit: absent
+ * elsewhere), for free -l. kB; has_* says whether the file had the pair. */
+struct ptk_meminfo_lohi {
+	u64 low_total, low_free, high_total, high_free;
+	bool has_low, has_high;
+};
+/* Read /proc/meminfo once into mi (as ptk_meminfo_read) and lh (LowTotal, LowFree, HighTotal,
+ * HighFree). 0 or -errno. */
+int ptk_meminfo_read_lohi(const struct ptk_src *src, struct ptk_meminfo *mi,
+			  struct ptk_meminfo_lohi *lh);
+/* Parse the four lines from /proc/meminfo text (the others are skipped). 0, or -EINVAL for a
+ * value that is not a number. */
+int ptk_meminfo_lohi_parse(const char *text, struct ptk_meminfo_lohi *lh);
+
 /* ---- /proc/vmstat (event counters since boot) --------------------------------------- */
 
 enum ptk_vm_field {
