@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "model/activity.h"
+#include "model/procps.h"
 
 static void read_tree(const char *dir, struct ptk_snap *s)
 {
@@ -95,11 +96,103 @@ static void test_meminfo_lohi(void **state)
 	assert_int_equal(ptk_meminfo_lohi_parse("HighTotal: x kB\n", &lh), -EINVAL);
 }
 
+/* vmstat -s on tests/fixtures/vmstat_modes: the lines in procps's order, the memory ones from
+ * the activities, the counters as the files hold them */
+static void test_vmstats(void **state)
+{
+	struct ptk_vmstats_line l[PTK_VMSTATS_N];
+	struct ptk_snap s = { 0 };
+
+	read_tree(PTK_FIXTURES "/vmstat_modes", &s);
+	ptk_vmstats(&s, l);
+	assert_string_equal(l[0].label, "total memory");
+	assert_int_equal(l[0].v.u, 8000000);
+	assert_string_equal(l[1].label, "used memory"); /* MemTotal - MemAvailable */
+	assert_int_equal(l[1].v.u, 2000000);
+	assert_string_equal(l[6].label, "swap cache"); /* Cached 1000000 + SReclaimable 200000 */
+	assert_int_equal(l[6].v.u, 1200000);
+	assert_true(l[6].mem);
+	assert_int_equal(l[8].v.u, 100000); /* used swap: 2000000 - 1900000 */
+	assert_string_equal(l[10].label, "non-nice user cpu ticks");
+	assert_int_equal(l[10].v.u, 40000);
+	assert_false(l[10].mem);
+	assert_string_equal(l[20].label, "K paged in");
+	assert_int_equal(l[20].v.u, 3000000);
+	assert_int_equal(l[23].v.u, 250); /* pages swapped out */
+	assert_string_equal(l[25].label, "CPU context switches");
+	assert_int_equal(l[25].v.u, 2000000);
+	assert_int_equal(l[26].v.u, 1700000000); /* boot time */
+	assert_string_equal(l[27].label, "forks");
+	assert_int_equal(l[27].v.u, 12345);
+	/* without /proc/vmstat its four lines are unknown, never 0 */
+	s.has_vm = false;
+	s.read &= ~PTK_SNAP_BIT(PTK_SNAP_VMSTAT);
+	ptk_vmstats(&s, l);
+	assert_true(l[20].v.na && l[23].v.na);
+	assert_false(l[25].v.na);
+	ptk_snap_free(&s);
+}
+
+/* vmstat -D: whole disks summed (loop0, loop1, vda, zram0), vda1 and vda2 counted apart */
+static void test_disksum(void **state)
+{
+	struct ptk_snap s = { 0 };
+	struct ptk_disksum d;
+
+	read_tree(PTK_FIXTURES "/vmstat_modes", &s);
+	ptk_disksum(&s.ds, &d);
+	assert_int_equal(d.disks, 4);
+	assert_int_equal(d.partitions, 2);
+	assert_int_equal(d.f[PTK_DK_RD_IOS], 6210782 + 300298 + 1527037);
+	assert_int_equal(d.f[PTK_DK_IN_FLIGHT], 2 + 1500);
+	assert_int_equal(d.f[PTK_DK_IO_TICKS], 402148 + 12756 + 300380);
+	assert_int_equal(d.f[PTK_DK_TIME_IN_QUEUE], 5778876 + 351762 + 1190624);
+	ptk_snap_free(&s);
+}
+
+/* vmstat -m: /proc/slabinfo 2.1 parsed and sorted by name as strcmp orders it */
+static void test_slabinfo(void **state)
+{
+	static const char text[] =
+		"slabinfo - version: 2.1\n"
+		"# name            <active_objs> <num_objs> <objsize> <objperslab> "
+		"<pagesperslab> : tunables <limit> <batchcount> <sharedfactor> : slabdata "
+		"<active_slabs> <num_slabs> <sharedavail>\n"
+		"kmalloc-64          1200   1280     64   64    1 : tunables    0    0    0 : "
+		"slabdata     20     20      0\n"
+		"AF_VSOCK              36     36   1280   12    4 : tunables    0    0    0 : "
+		"slabdata      3      3      0\n"
+		"Acpi-State           102    102     80   51    1 : tunables    0    0    0 : "
+		"slabdata      2      2      0\n";
+	struct ptk_slabinfo si = { 0 };
+	struct ptk_src src;
+
+	assert_int_equal(ptk_slabinfo_parse(text, &si), 0);
+	assert_int_equal(si.n, 3);
+	ptk_slabinfo_sort(&si);
+	assert_string_equal(si.s[0].name, "AF_VSOCK"); /* 'F' < 'c' */
+	assert_string_equal(si.s[1].name, "Acpi-State");
+	assert_string_equal(si.s[2].name, "kmalloc-64");
+	assert_int_equal(si.s[0].active_objs, 36);
+	assert_int_equal(si.s[0].objsize, 1280);
+	assert_int_equal(si.s[0].objperslab, 12);
+	assert_int_equal(si.s[0].pagesperslab, 4);
+	assert_int_equal(ptk_slabinfo_parse("slabinfo - version: 1.1\n", &si), -EINVAL);
+	assert_int_equal(ptk_slabinfo_parse("slabinfo - version: 2.1\nbad 1 2\n", &si), -EINVAL);
+	assert_int_equal(ptk_src_init(&src, PTK_FIXTURES "/vmstat_modes", NULL), 0);
+	assert_int_equal(ptk_slabinfo_read(&src, &si), 0);
+	assert_true(si.n > 30);
+	assert_int_equal(ptk_src_init(&src, PTK_FIXTURES "/vmstat_boot", NULL), 0);
+	assert_int_equal(ptk_slabinfo_read(&src, &si), -ENOENT);
+	ptk_slabinfo_free(&si);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_vmstat_since_boot),
-		cmocka_unit_test(test_meminfo_lohi),
+		cmocka_unit_test(test_vmstat_since_boot), cmocka_unit_test(test_meminfo_lohi),
+		cmocka_unit_test(test_vmstats),		  cmocka_unit_test(test_disksum),
+		cmocka_unit_test(test_slabinfo),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -415,6 +415,24 @@ bool ptk_sysblock_is_device(const char *root, const char *dev);
 /* A sysfs entry name as the kernel names the device: '!' back to '/'. In place; returns s. */
 char *ptk_sysblock_name(char *s);
 
+/* ---- /proc/slabinfo (root only: 0400) ----------------------------------------------- */
+
+/* One cache of /proc/slabinfo version 2.x (mm/slab_common.c slab_show): objects in use, all
+ * objects, object size in bytes, objects per slab, pages per slab. */
+struct ptk_slab {
+	char name[64];
+	u64 active_objs, num_objs, objsize, objperslab, pagesperslab;
+};
+struct ptk_slabinfo {
+	int n, cap;
+	struct ptk_slab *s; /* in file order */
+};
+/* Read /proc/slabinfo (buffers reused). 0, -errno (-EACCES without root), or -EINVAL for a
+ * file that is not version 2.x or a line that does not parse. */
+int ptk_slabinfo_read(const struct ptk_src *src, struct ptk_slabinfo *si);
+int ptk_slabinfo_parse(const char *text, struct ptk_slabinfo *si);
+void ptk_slabinfo_free(struct ptk_slabinfo *si);
+
 /* ---- /proc/net/dev ------------------------------------------------------------------- */
 
 enum ptk_netdev_field {
