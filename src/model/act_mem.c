@@ -9,11 +9,11 @@
 #include "model/act.h"
 
 const enum ptk_mid ptk_act_mem_mids[] = {
-	PTK_M_MEM_TOTAL,      PTK_M_MEM_USED,	    PTK_M_MEM_FREE,	PTK_M_MEM_AVAIL,
-	PTK_M_MEM_SHARED,     PTK_M_MEM_BUFF_CACHE, PTK_M_MEM_CACHE,	PTK_M_MEM_KBMEMUSED,
-	PTK_M_MEM_USED_PCT,   PTK_M_MEM_BUFFERS,    PTK_M_MEM_CACHED,	PTK_M_MEM_COMMIT,
-	PTK_M_MEM_COMMIT_PCT, PTK_M_MEM_ACTIVE,	    PTK_M_MEM_INACTIVE, PTK_M_MEM_DIRTY,
-	PTK_M_NONE,
+	PTK_M_MEM_TOTAL,	PTK_M_MEM_USED,	      PTK_M_MEM_FREE,	  PTK_M_MEM_AVAIL,
+	PTK_M_MEM_SHARED,	PTK_M_MEM_BUFF_CACHE, PTK_M_MEM_CACHE,	  PTK_M_MEM_KBMEMUSED,
+	PTK_M_MEM_USED_PCT,	PTK_M_MEM_BUFFERS,    PTK_M_MEM_CACHED,	  PTK_M_MEM_COMMIT,
+	PTK_M_MEM_COMMIT_PCT,	PTK_M_MEM_ACTIVE,     PTK_M_MEM_INACTIVE, PTK_M_MEM_DIRTY,
+	PTK_M_MEM_USED_NOCACHE, PTK_M_NONE,
 };
 
 /* a - b, 0 when b is larger */
@@ -75,6 +75,12 @@ ACT_ROWS_FN(ptk_act_mem_rows)
 	SET(ids, r, MEM_ACTIVE, mi_val(m, PTK_MI_ACTIVE));
 	SET(ids, r, MEM_INACTIVE, mi_val(m, PTK_MI_INACTIVE));
 	SET(ids, r, MEM_DIRTY, mi_val(m, PTK_MI_DIRTY));
+	/* dstat's used (dstat_mem): Cached holds Shmem, which cannot be dropped; unknown without
+	 * the lines it needs */
+	if (ptk_meminfo_has(m, PTK_MI_SRECLAIMABLE) && ptk_meminfo_has(m, PTK_MI_SHMEM))
+		SET(ids, r, MEM_USED_NOCACHE,
+		    PTK_U(sub0(m->mem_total + m->shmem,
+			       m->mem_free + m->buffers + m->cached + m->sreclaimable)));
 	return 0;
 }
 

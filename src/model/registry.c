@@ -71,6 +71,10 @@ const struct ptk_metric ptk_registry[PTK_M_COUNT] = {
 	[PTK_M_CPU_GUEST_ALL] = PCT("gu", "guest_all_pct", NULL, "d(guest + guest_nice) / d(total)",
 				    "running virtual CPUs, niced or not (/proc/stat cpu fields 9, "
 				    "10; inside user and nice)"),
+	[PTK_M_CPU_USR_IRQ] =
+		PCT("usr", "user_nice_irq_pct", NULL, "d(user + nice + irq + softirq) / d(total)",
+		    "user mode (niced or not, guests inside) and interrupt servicing, as dstat's usr "
+		    "counts them (/proc/stat cpu fields 1, 2, 6, 7)"),
 
 	/* ---- load and run queue ---- */
 	[PTK_M_Q_RUNQ_SZ] = ENTRY(
@@ -158,6 +162,11 @@ const struct ptk_metric ptk_registry[PTK_M_COUNT] = {
 				  "reclaim candidates (/proc/meminfo Inactive)"),
 	[PTK_M_MEM_DIRTY] = KB("kbdirty", "kbdirty", "node_memory_Dirty_bytes", "Dirty",
 			       "waiting to be written back (/proc/meminfo Dirty)"),
+	[PTK_M_MEM_USED_NOCACHE] =
+		KB("used", "mem_used_nocache", NULL,
+		   "MemTotal - MemFree - Buffers - Cached - SReclaimable + Shmem",
+		   "neither free nor reclaimable cache, tmpfs counted as used (Shmem is inside "
+		   "Cached), as dstat and htop count used (/proc/meminfo)"),
 
 	/* ---- swap and paging ---- */
 	[PTK_M_SWP_TOTAL] = KB("total", "swap_total", "node_memory_SwapTotal_bytes", "SwapTotal",

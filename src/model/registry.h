@@ -39,6 +39,7 @@ enum ptk_mid {
 	PTK_M_CPU_IDLE,
 	PTK_M_CPU_USER_NICE, /* vmstat us: user + nice, guests excluded */
 	PTK_M_CPU_GUEST_ALL, /* vmstat gu: guest + guest_nice */
+	PTK_M_CPU_USR_IRQ, /* dstat usr: user + nice + irq + softirq */
 
 	/* ---- load and run queue: /proc/loadavg, /proc/stat procs_* (act_queue.c) ---- */
 	PTK_M_Q_RUNQ_SZ,
@@ -74,6 +75,7 @@ enum ptk_mid {
 	PTK_M_MEM_ACTIVE,
 	PTK_M_MEM_INACTIVE,
 	PTK_M_MEM_DIRTY,
+	PTK_M_MEM_USED_NOCACHE, /* dstat used: total - free - buffers - cache + shmem */
 
 	/* ---- swap and paging: /proc/meminfo Swap*, /proc/vmstat (act_mem.c) ---- */
 	PTK_M_SWP_TOTAL,
