@@ -14,6 +14,7 @@
 
 #include "model/activity.h"
 #include "model/procps.h"
+#include "model/tasktop.h"
 
 static void read_tree(const char *dir, struct ptk_snap *s)
 {
@@ -187,12 +188,63 @@ static void test_slabinfo(void **state)
 	ptk_slabinfo_free(&si);
 }
 
+/* dstat's composed columns, registry entries of the activities (tests/fixtures/vmstat_boot):
+ * usr = user + nice + irq + softirq = 40000 of 400000 ticks; used = MemTotal 8000000 -
+ * MemFree 5000000 - Buffers 100000 - Cached 1000000 - SReclaimable 200000 + Shmem 50000 */
+static void test_dstat_columns(void **state)
+{
+	struct ptk_snap s = { 0 };
+	struct ptk_rows rs = { 0 };
+	int i;
+
+	read_tree(PTK_FIXTURES "/vmstat_boot", &s);
+	assert_float_equal(val(&s, PTK_ACT_CPU, PTK_M_CPU_USR_IRQ, 1), 10.0, 1e-9);
+	ptk_activities[PTK_ACT_MEM].rows(NULL, &s, 1, NULL, &rs);
+	i = ptk_act_col(&ptk_activities[PTK_ACT_MEM], PTK_M_MEM_USED_NOCACHE);
+	assert_true(i >= 0 && !rs.r[0].v[i].na);
+	assert_int_equal(rs.r[0].v[i].u, 1750000);
+	ptk_rows_free(&rs);
+	/* without Shmem (kernels before 2.6.32) it is unknown, not a wrong number */
+	s.mi.present &= ~(1ull << PTK_MI_SHMEM);
+	ptk_activities[PTK_ACT_MEM].rows(NULL, &s, 1, NULL, &rs);
+	assert_true(rs.r[0].v[i].na);
+	ptk_rows_free(&rs);
+	ptk_snap_free(&s);
+}
+
+/* dstat --top-cpu, --top-io on tests/fixtures/pid_rates (2 s, USER_HZ 100, 8 CPUs): mt4 (pid
+ * 500, 800 ticks: 400% of one CPU) is 50% of all; no task moved rchar or wchar: no top I/O;
+ * the caller's own pid is never picked */
+static void test_task_tops(void **state)
+{
+	struct ptk_ptab a = { 0 }, b = { 0 };
+	struct ptk_task_top cpu, io;
+	struct ptk_src src;
+
+	assert_int_equal(ptk_src_init(&src, PTK_FIXTURES "/pid_rates", NULL), 0);
+	assert_int_equal(ptk_ptab_scan(&src, PTK_PT_IO, &a), 0);
+	assert_int_equal(ptk_src_next(&src), 0);
+	assert_int_equal(ptk_ptab_scan(&src, PTK_PT_IO, &b), 0);
+	ptk_task_tops(&a, &b, 2.0, 100, 1000.0, 8, 0, &cpu, &io);
+	assert_true(cpu.any);
+	assert_int_equal(cpu.pid, 500);
+	assert_string_equal(cpu.comm, "mt4");
+	assert_float_equal(cpu.cpu_all_pct, 50.0, 1e-9);
+	assert_false(io.any);
+	ptk_task_tops(&a, &b, 2.0, 100, 1000.0, 8, 500, &cpu, &io);
+	assert_int_equal(cpu.pid, 200); /* 180 ticks in 2 s: 90% of one CPU */
+	assert_float_equal(cpu.cpu_all_pct, 90.0 / 8, 1e-9);
+	ptk_ptab_free(&a);
+	ptk_ptab_free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_vmstat_since_boot), cmocka_unit_test(test_meminfo_lohi),
 		cmocka_unit_test(test_vmstats),		  cmocka_unit_test(test_disksum),
-		cmocka_unit_test(test_slabinfo),
+		cmocka_unit_test(test_slabinfo),	  cmocka_unit_test(test_dstat_columns),
+		cmocka_unit_test(test_task_tops),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
