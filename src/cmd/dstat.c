@@ -301,6 +301,7 @@ struct ds_state {
 	bool noheaders;
 	long lines;
 	FILE *csv;
+	u64 warned; /* meminfo fields above their total, warned about */
 };
 
 static const char usage[] =
@@ -751,6 +752,20 @@ static void ds_json(struct ptk_ctx *ctx, const struct ds_state *st, long i, doub
 
 /* ---- the loop -------------------------------------------------------------------------- */
 
+/* One warning per /proc/meminfo field above its total (its values are unknown), once. */
+static void mi_warn(const struct ptk_ctx *ctx, const struct ptk_snap *s, u64 *warned)
+{
+	u64 bad = s->has_mi ? ptk_meminfo_implausible(&s->mi) & ~*warned : 0;
+	char why[128];
+
+	for (int f = 0; f < PTK_MI_NFIELDS; f++)
+		if (bad & (1ull << f))
+			ptk_warn("%s/meminfo: %s: the values computed from it are unknown",
+				 ctx->src.procfs,
+				 ptk_meminfo_implausible_why(&s->mi, f, why, sizeof(why)));
+	*warned |= bad;
+}
+
 static int ds_sample(struct ptk_ctx *ctx, void *arg, long i, double itv)
 {
 	static const struct ptk_act_opts cpu_opts = { .per_cpu = true };
@@ -763,6 +778,7 @@ static int ds_sample(struct ptk_ctx *ctx, void *arg, long i, double itv)
 		ptk_err("cannot read %s/stat: %s", ctx->src.procfs, strerror(-r));
 		return PTK_EXIT_RUNTIME;
 	}
+	mi_warn(ctx, now, &st->warned);
 	double span = i == 0 ? ptk_act_boot_s(now) : itv;
 	for (int a = 0; a < PTK_ACT_COUNT; a++) {
 		if (!st->acts[a])

@@ -57,6 +57,7 @@ static const char usage[] =
 struct free_opts {
 	int exponent; /* 0 = kB as read, 1 = bytes, 2.. = base^(exponent-1) */
 	bool si, human, wide, total, committed, lohi, line;
+	u64 warned; /* meminfo fields warned about (ptk_meminfo_implausible) */
 	long reps; /* displays left; < 0 = until stopped */
 };
 
@@ -108,7 +109,7 @@ static const char *free_scale(u64 kb, const struct free_opts *o, char *buf, size
 /* Print one text row: label then cells from vals (bytes) rescaled per the options. The
  * columns, widths and titles come from free_cols through a string copy of the table. */
 static void text_row(struct ptk_sink *s, const struct free_opts *o, const char *label,
-		     const int *idx, int n, const u64 *kb)
+		     const int *idx, int n, const struct ptk_val *kb)
 {
 	struct ptk_metric cols[F_N];
 	struct ptk_val v[F_N];
@@ -118,7 +119,7 @@ static void text_row(struct ptk_sink *s, const struct free_opts *o, const char *
 	for (int i = 0; i < n; i++) {
 		cols[i] = free_cols[idx[i]];
 		cols[i].type = PTK_V_STR;
-		v[i] = PTK_S(free_scale(kb[i], o, cell[i], sizeof(cell[i])));
+		v[i] = kb[i].na ? PTK_NA : PTK_S(free_scale(kb[i].u, o, cell[i], sizeof(cell[i])));
 	}
 	ptk_sink_table_begin(s, &tab, false, NULL);
 	ptk_sink_row(s, label, v);
@@ -136,7 +137,7 @@ static void text_header(struct ptk_sink *s, const int *idx, int n)
 	ptk_sink_table_end(s);
 }
 
-static struct json_object *json_obj(const int *idx, int n, const u64 *kb)
+static struct json_object *json_obj(const int *idx, int n, const struct ptk_val *kb)
 {
 	struct ptk_metric cols[F_N];
 	struct ptk_val v[F_N];
@@ -144,14 +145,31 @@ static struct json_object *json_obj(const int *idx, int n, const u64 *kb)
 
 	for (int i = 0; i < n; i++) {
 		cols[i] = free_cols[idx[i]];
-		v[i] = PTK_U(kb[i] * 1024);
+		v[i] = kb[i].na ? PTK_NA : PTK_U(kb[i].u * 1024);
 	}
 	return ptk_json_row(&tab, v);
 }
 
+/* a + b, or - of the two; unknown when either is */
+static struct ptk_val kb_add(struct ptk_val a, struct ptk_val b)
+{
+	return a.na || b.na ? PTK_NA : PTK_U(a.u + b.u);
+}
+
+static struct ptk_val kb_sub0(struct ptk_val a, struct ptk_val b)
+{
+	return a.na || b.na ? PTK_NA : PTK_U(a.u > b.u ? a.u - b.u : 0);
+}
+
+/* the text of a kB value in the unit of the options, "-" when unknown */
+static const char *free_cell(struct ptk_val kb, const struct free_opts *o, char *buf, size_t size)
+{
+	return kb.na ? "-" : free_scale(kb.u, o, buf, size);
+}
+
 static int free_sample(struct ptk_ctx *ctx, void *arg, long i, double itv_s)
 {
-	const struct free_opts *o = arg;
+	struct free_opts *o = arg;
 	struct ptk_sink *s = &ctx->sink;
 	struct ptk_snap sn = { 0 };
 	struct ptk_rows mem = { 0 }, swap = { 0 };
@@ -163,16 +181,29 @@ static int free_sample(struct ptk_ctx *ctx, void *arg, long i, double itv_s)
 		return PTK_EXIT_RUNTIME;
 	}
 	/* meminfo alone (free runs on trees holding only that file): the memory and swap
-	 * activities compute the columns */
+	 * activities compute the columns; a field above its total makes its values unknown */
 	sn.has_mi = true;
 	sn.read = PTK_SNAP_BIT(PTK_SNAP_MEMINFO);
 	ptk_activities[PTK_ACT_MEM].rows(NULL, &sn, 0, NULL, &mem);
 	ptk_activities[PTK_ACT_SWAP].rows(NULL, &sn, 0, NULL, &swap);
-#define MEM(m) mem.r[0].v[ptk_act_col(&ptk_activities[PTK_ACT_MEM], PTK_M_##m)].u
-#define SWP(m) swap.r[0].v[ptk_act_col(&ptk_activities[PTK_ACT_SWAP], PTK_M_##m)].u
 	const struct ptk_meminfo mi = sn.mi;
-	u64 used = MEM(MEM_USED), swap_used = SWP(SWP_USED);
-	u64 cache = MEM(MEM_CACHE), buff_cache = MEM(MEM_BUFF_CACHE);
+	u64 bad = ptk_meminfo_implausible(&mi) & ~o->warned;
+	for (int f = 0; f < PTK_MI_NFIELDS; f++) {
+		char why[128];
+
+		if (bad & (1ull << f))
+			ptk_warn("%s/meminfo: %s: the values computed from it are unknown",
+				 ctx->src.procfs,
+				 ptk_meminfo_implausible_why(&mi, f, why, sizeof(why)));
+	}
+	o->warned |= bad;
+#define MEM(m) mem.r[0].v[ptk_act_col(&ptk_activities[PTK_ACT_MEM], PTK_M_##m)]
+#define SWP(m) swap.r[0].v[ptk_act_col(&ptk_activities[PTK_ACT_SWAP], PTK_M_##m)]
+	struct ptk_val total = MEM(MEM_TOTAL), used = MEM(MEM_USED), fr = MEM(MEM_FREE);
+	struct ptk_val shared = MEM(MEM_SHARED), buffers = MEM(MEM_BUFFERS);
+	struct ptk_val cache = MEM(MEM_CACHE), buff_cache = MEM(MEM_BUFF_CACHE);
+	struct ptk_val avail = MEM(MEM_AVAIL);
+	struct ptk_val swap_kb[] = { SWP(SWP_TOTAL), SWP(SWP_USED), SWP(SWP_FREE) };
 #undef MEM
 #undef SWP
 	ptk_rows_free(&mem);
@@ -184,26 +215,25 @@ static int free_sample(struct ptk_ctx *ctx, void *arg, long i, double itv_s)
 	static const int three[] = { F_TOTAL, F_USED, F_FREE };
 	const int *mem_idx = o->wide ? mem_w : mem_n;
 	int nmem = o->wide ? 7 : 6;
-	u64 mem_kb_w[] = { mi.mem_total, used,	mi.mem_free,	 mi.shmem,
-			   mi.buffers,	 cache, mi.mem_available };
-	u64 mem_kb_n[] = {
-		mi.mem_total, used, mi.mem_free, mi.shmem, buff_cache, mi.mem_available
-	};
-	const u64 *mem_kb = o->wide ? mem_kb_w : mem_kb_n;
-	u64 swap_kb[] = { mi.swap_total, swap_used, mi.swap_free };
+	struct ptk_val mem_kb_w[] = { total, used, fr, shared, buffers, cache, avail };
+	struct ptk_val mem_kb_n[] = { total, used, fr, shared, buff_cache, avail };
+	const struct ptk_val *mem_kb = o->wide ? mem_kb_w : mem_kb_n;
 	/* procps (library/meminfo.c): without the Low lines all memory is low, high is 0 */
-	u64 low_t = lh.has_low ? lh.low_total : mi.mem_total;
-	u64 low_f = lh.has_low ? lh.low_free : mi.mem_free;
-	u64 high_t = lh.has_high ? lh.high_total : 0, high_f = lh.has_high ? lh.high_free : 0;
-	u64 low_kb[] = { low_t, low_t > low_f ? low_t - low_f : 0, low_f };
-	u64 high_kb[] = { high_t, high_t > high_f ? high_t - high_f : 0, high_f };
-	u64 tot_kb[] = { mi.mem_total + mi.swap_total, used + swap_used,
-			 mi.mem_free + mi.swap_free };
+	struct ptk_val low_t = lh.has_low ? PTK_U(lh.low_total) : total;
+	struct ptk_val low_f = lh.has_low ? PTK_U(lh.low_free) : fr;
+	struct ptk_val high_t = PTK_U(lh.has_high ? lh.high_total : 0);
+	struct ptk_val high_f = PTK_U(lh.has_high ? lh.high_free : 0);
+	struct ptk_val low_kb[] = { low_t, kb_sub0(low_t, low_f), low_f };
+	struct ptk_val high_kb[] = { high_t, kb_sub0(high_t, high_f), high_f };
+	struct ptk_val tot_kb[] = { kb_add(total, swap_kb[0]), kb_add(used, swap_kb[1]),
+				    kb_add(fr, swap_kb[2]) };
 	/* procps prints CommitLimit - Committed_AS as an unsigned long: negative wraps. We
 	 * clamp at 0 instead of printing 18446744073709551xxx. */
-	u64 comm_kb[] = { mi.commit_limit, mi.committed_as,
-			  mi.commit_limit > mi.committed_as ? mi.commit_limit - mi.committed_as :
-							      0 };
+	struct ptk_val cl =
+		ptk_meminfo_has(&mi, PTK_MI_COMMIT_LIMIT) ? PTK_U(mi.commit_limit) : PTK_NA;
+	struct ptk_val ca =
+		ptk_meminfo_has(&mi, PTK_MI_COMMITTED_AS) ? PTK_U(mi.committed_as) : PTK_NA;
+	struct ptk_val comm_kb[] = { cl, ca, kb_sub0(cl, ca) };
 
 	if (ctx->json) {
 		ptk_sink_begin(s);
@@ -227,8 +257,8 @@ static int free_sample(struct ptk_ctx *ctx, void *arg, long i, double itv_s)
 		char b[4][32];
 
 		fprintf(s->out, "SwapUse %11s CachUse %11s  MemUse %11s MemFree %11s \n",
-			free_scale(swap_used, o, b[0], 32), free_scale(buff_cache, o, b[1], 32),
-			free_scale(used, o, b[2], 32), free_scale(mi.mem_free, o, b[3], 32));
+			free_cell(swap_kb[1], o, b[0], 32), free_cell(buff_cache, o, b[1], 32),
+			free_cell(used, o, b[2], 32), free_cell(fr, o, b[3], 32));
 		fflush(s->out);
 		return 0;
 	}

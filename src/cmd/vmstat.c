@@ -99,11 +99,26 @@ struct vm_state {
 	int cur;
 	struct ptk_rows rows[VM_NACTS];
 	long lines;
+	u64 warned; /* meminfo fields above their total, warned about */
 };
 
 static enum ptk_mid col_mid(const struct vm_state *v, const struct vm_col *c)
 {
 	return v->active && c->alt ? c->alt : c->m;
+}
+
+/* One warning per /proc/meminfo field above its total (its values are unknown), once. */
+static void mi_warn(const struct ptk_ctx *ctx, const struct ptk_snap *s, u64 *warned)
+{
+	u64 bad = s->has_mi ? ptk_meminfo_implausible(&s->mi) & ~*warned : 0;
+	char why[128];
+
+	for (int f = 0; f < PTK_MI_NFIELDS; f++)
+		if (bad & (1ull << f))
+			ptk_warn("%s/meminfo: %s: the values computed from it are unknown",
+				 ctx->src.procfs,
+				 ptk_meminfo_implausible_why(&s->mi, f, why, sizeof(why)));
+	*warned |= bad;
 }
 
 static const struct ptk_snap *sample_read(struct ptk_ctx *ctx, struct ptk_snap *s)
@@ -194,6 +209,7 @@ static int vm_sample_fn(struct ptk_ctx *ctx, void *arg, long i, double itv)
 
 	if (!sample_read(ctx, now))
 		return PTK_EXIT_RUNTIME;
+	mi_warn(ctx, now, &v->warned);
 	v->cur = !v->cur;
 	if (i == 0 && v->no_first)
 		return 0;
@@ -306,6 +322,7 @@ static int vm_stats(struct ptk_ctx *ctx, struct vm_state *v)
 	if (!s->has_vm)
 		ptk_warn("cannot read %s/vmstat: %s: its lines unknown", ctx->src.procfs,
 			 strerror(-s->err[PTK_SNAP_VMSTAT]));
+	mi_warn(ctx, s, &v->warned);
 	ptk_vmstats(s, l);
 	if (ctx->json) {
 		struct json_object *o = json_object_new_object();

@@ -29,6 +29,83 @@ static double pct(double part, double whole)
 
 #define SET(mids, r, m, val) ACT_SET(mids, r, PTK_M_##m, val)
 
+#define B(f) (1ull << PTK_MI_##f)
+/* The fields that cannot exceed their total (MemTotal, SwapTotal), and the values computed
+ * from each: one above its total (a damaged file, a tree put together by hand) makes those
+ * values unknown, not a wrong number (sub0's 0), and leaves the others. */
+static const struct {
+	enum ptk_mi_field f, total;
+} bounded[] = {
+	{ PTK_MI_MEM_FREE, PTK_MI_MEM_TOTAL },	   { PTK_MI_MEM_AVAILABLE, PTK_MI_MEM_TOTAL },
+	{ PTK_MI_BUFFERS, PTK_MI_MEM_TOTAL },	   { PTK_MI_CACHED, PTK_MI_MEM_TOTAL },
+	{ PTK_MI_SHMEM, PTK_MI_MEM_TOTAL },	   { PTK_MI_ACTIVE, PTK_MI_MEM_TOTAL },
+	{ PTK_MI_INACTIVE, PTK_MI_MEM_TOTAL },	   { PTK_MI_SLAB, PTK_MI_MEM_TOTAL },
+	{ PTK_MI_SRECLAIMABLE, PTK_MI_MEM_TOTAL }, { PTK_MI_DIRTY, PTK_MI_MEM_TOTAL },
+	{ PTK_MI_SWAP_FREE, PTK_MI_SWAP_TOTAL },   { PTK_MI_SWAP_CACHED, PTK_MI_SWAP_TOTAL },
+};
+static const struct {
+	enum ptk_mid m;
+	u64 deps;
+} mi_deps[] = {
+	{ PTK_M_MEM_USED, B(MEM_AVAILABLE) },
+	{ PTK_M_MEM_FREE, B(MEM_FREE) },
+	{ PTK_M_MEM_AVAIL, B(MEM_AVAILABLE) },
+	{ PTK_M_MEM_SHARED, B(SHMEM) },
+	{ PTK_M_MEM_CACHE, B(CACHED) | B(SRECLAIMABLE) },
+	{ PTK_M_MEM_BUFF_CACHE, B(BUFFERS) | B(CACHED) | B(SRECLAIMABLE) },
+	{ PTK_M_MEM_KBMEMUSED, B(MEM_FREE) | B(BUFFERS) | B(CACHED) | B(SLAB) },
+	{ PTK_M_MEM_USED_PCT, B(MEM_FREE) | B(BUFFERS) | B(CACHED) | B(SLAB) },
+	{ PTK_M_MEM_BUFFERS, B(BUFFERS) },
+	{ PTK_M_MEM_CACHED, B(CACHED) },
+	{ PTK_M_MEM_ACTIVE, B(ACTIVE) },
+	{ PTK_M_MEM_INACTIVE, B(INACTIVE) },
+	{ PTK_M_MEM_DIRTY, B(DIRTY) },
+	{ PTK_M_MEM_USED_NOCACHE,
+	  B(MEM_FREE) | B(BUFFERS) | B(CACHED) | B(SRECLAIMABLE) | B(SHMEM) },
+	{ PTK_M_SWP_FREE, B(SWAP_FREE) },
+	{ PTK_M_SWP_USED, B(SWAP_FREE) },
+	{ PTK_M_SWP_USED_PCT, B(SWAP_FREE) },
+	{ PTK_M_SWP_CAD, B(SWAP_CACHED) },
+	{ PTK_M_SWP_CAD_PCT, B(SWAP_CACHED) | B(SWAP_FREE) },
+};
+#undef B
+
+u64 ptk_meminfo_implausible(const struct ptk_meminfo *m)
+{
+	u64 bad = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(bounded); i++)
+		if (ptk_meminfo_has(m, bounded[i].f) &&
+		    ptk_meminfo_get(m, bounded[i].f) > ptk_meminfo_get(m, bounded[i].total))
+			bad |= 1ull << bounded[i].f;
+	return bad;
+}
+
+const char *ptk_meminfo_implausible_why(const struct ptk_meminfo *m, enum ptk_mi_field f, char *buf,
+					size_t size)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(bounded); i++)
+		if (bounded[i].f == f)
+			snprintf(buf, size, "%s %" PRIu64 " kB above %s %" PRIu64 " kB",
+				 ptk_meminfo_fields[f].key, ptk_meminfo_get(m, f),
+				 ptk_meminfo_fields[bounded[i].total].key,
+				 ptk_meminfo_get(m, bounded[i].total));
+	return buf;
+}
+
+/* the values of row r (of the activity of mids) computed from an implausible field: unknown */
+static void mi_unknown(const enum ptk_mid *mids, struct ptk_row *r, u64 bad)
+{
+	if (!bad)
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(mi_deps); i++) {
+		int k = ptk_act_idx(mids, mi_deps[i].m);
+
+		if ((mi_deps[i].deps & bad) && k < PTK_ROW_MAXCOLS - 1 && mids[k] == mi_deps[i].m)
+			r->v[k] = PTK_NA;
+	}
+}
+
 /* meminfo field f of m (kB), unknown when the file lacks it (older kernels) */
 static struct ptk_val mi_val(const struct ptk_meminfo *m, enum ptk_mi_field f)
 {
@@ -81,6 +158,7 @@ ACT_ROWS_FN(ptk_act_mem_rows)
 		SET(ids, r, MEM_USED_NOCACHE,
 		    PTK_U(sub0(m->mem_total + m->shmem,
 			       m->mem_free + m->buffers + m->cached + m->sreclaimable)));
+	mi_unknown(ids, r, ptk_meminfo_implausible(m));
 	return 0;
 }
 
@@ -125,6 +203,7 @@ ACT_ROWS_FN(ptk_act_swap_rows)
 		SET(ids, r, SWP_CAD, mi_val(m, PTK_MI_SWAP_CACHED));
 		if (ptk_meminfo_has(m, PTK_MI_SWAP_CACHED))
 			SET(ids, r, SWP_CAD_PCT, PTK_F(pct(m->swap_cached, used)));
+		mi_unknown(ids, r, ptk_meminfo_implausible(m));
 	}
 	if (vm_both(prev, cur)) {
 		struct ptk_val pin = vm_rate(a, b, PTK_VM_PSWPIN, itv_s);

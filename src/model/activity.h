@@ -114,6 +114,17 @@ bool ptk_disk_recreated(const struct ptk_disk *a, const struct ptk_disk *b);
  * when every member does. */
 void ptk_disk_sum(struct ptk_disk *sum, const struct ptk_disk *d, bool first);
 
+/*
+ * The /proc/meminfo fields of m above their total (MemFree, MemAvailable, Buffers, Cached,
+ * Shmem, Active, Inactive, Slab, SReclaimable, Dirty above MemTotal; SwapFree, SwapCached
+ * above SwapTotal), as bits (1 << enum ptk_mi_field). The memory and swap activities make
+ * the values computed from such a field unknown (na) and keep the others; commands warn
+ * with ptk_meminfo_implausible_why: "MemAvailable 9000000 kB above MemTotal 8000000 kB".
+ */
+u64 ptk_meminfo_implausible(const struct ptk_meminfo *m);
+const char *ptk_meminfo_implausible_why(const struct ptk_meminfo *m, enum ptk_mi_field f, char *buf,
+					size_t size);
+
 /* Index of metric m in activity a's rows, or -1. */
 int ptk_act_col(const struct ptk_activity *a, enum ptk_mid m);
 

@@ -133,6 +133,20 @@ if have free; then
 	done
 fi
 
+# Bad input: MemAvailable and SwapFree above their totals make used, available, swap used and
+# free unknown ("-", null), with a warning naming the file and the field; the rest is printed
+o=$("$PTK" free -w -t --procfs "$FIX/free_implausible" 2>"$TMP/e")
+rc=$?
+note "$(echo "$o" | sed -n 2,4p | tr -s ' ')"
+check_all "implausible fields: exit 0, used/available/swap used/free '-', the rest printed" \
+	'[ "$rc" = 0 ] && [ "$(echo "$o" | awk "\$1 == \"Mem:\" { print \$2, \$3, \$4, \$8 }")" = "3106552 - 1204872 -" ] && [ "$(echo "$o" | awk "\$1 == \"Swap:\" { print \$2, \$3, \$4 }")" = "1046524 - -" ]'
+check "implausible fields: one warning each, naming the file and the field" test \
+	"$(grep -c "free_implausible/meminfo: \(MemAvailable 9999999 kB above MemTotal\|SwapFree 2000000 kB above SwapTotal\)" "$TMP/e")" -eq 2
+"$PTK" free --json --procfs "$FIX/free_implausible" 2>/dev/null | python3 -c '
+import json, sys; o = json.load(sys.stdin)
+assert o["mem"]["used"] is None and o["mem"]["available"] is None and o["swap"]["free"] is None
+assert o["mem"]["free"] == 1204872 * 1024' && ok "implausible fields: null in JSON, the others as read" || not_ok "implausible JSON"
+
 # Errors: one line, exit 2.
 for bad in "-x" "-s" "-s 0" "-s abc" "-c 0" "-b -m" "extra" "-c ''" "-s ''"; do
 	eval "\"\$PTK\" free $bad" >"$TMP/o" 2>"$TMP/e"

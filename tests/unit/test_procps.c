@@ -238,13 +238,55 @@ static void test_task_tops(void **state)
 	ptk_ptab_free(&b);
 }
 
+/* Bad input (tests/fixtures/free_implausible): MemAvailable 9999999 kB above MemTotal 3106552
+ * kB and SwapFree 2000000 kB above SwapTotal 1046524 kB make the values computed from them
+ * unknown (not sub0's 0) and leave the others */
+static void test_meminfo_implausible(void **state)
+{
+	struct ptk_snap s = { 0 };
+	struct ptk_rows mem = { 0 }, swap = { 0 };
+	char why[128];
+	u64 bad;
+
+	struct ptk_src src;
+	assert_int_equal(ptk_src_init(&src, PTK_FIXTURES "/free_implausible", NULL), 0);
+	assert_int_equal(ptk_meminfo_read(&src, &s.mi), 0);
+	s.has_mi = true;
+	s.read = PTK_SNAP_BIT(PTK_SNAP_MEMINFO);
+	bad = ptk_meminfo_implausible(&s.mi);
+	assert_int_equal(bad, (1ull << PTK_MI_MEM_AVAILABLE) | (1ull << PTK_MI_SWAP_FREE));
+	assert_string_equal(ptk_meminfo_implausible_why(&s.mi, PTK_MI_MEM_AVAILABLE, why, 128),
+			    "MemAvailable 9999999 kB above MemTotal 3106552 kB");
+	ptk_activities[PTK_ACT_MEM].rows(NULL, &s, 1, NULL, &mem);
+	ptk_activities[PTK_ACT_SWAP].rows(NULL, &s, 1, NULL, &swap);
+#define MEMV(m) mem.r[0].v[ptk_act_col(&ptk_activities[PTK_ACT_MEM], PTK_M_##m)]
+#define SWPV(m) swap.r[0].v[ptk_act_col(&ptk_activities[PTK_ACT_SWAP], PTK_M_##m)]
+	assert_true(MEMV(MEM_USED).na && MEMV(MEM_AVAIL).na);
+	assert_int_equal(MEMV(MEM_FREE).u, 1204872);
+	assert_int_equal(MEMV(MEM_BUFF_CACHE).u, 81220 + 1005088 + 61784);
+	assert_true(SWPV(SWP_FREE).na && SWPV(SWP_USED).na && SWPV(SWP_USED_PCT).na);
+	assert_int_equal(SWPV(SWP_TOTAL).u, 1046524);
+#undef MEMV
+#undef SWPV
+	ptk_rows_free(&mem);
+	ptk_rows_free(&swap);
+	/* a plausible file: nothing */
+	read_tree(PTK_FIXTURES "/vmstat_boot", &s);
+	assert_int_equal(ptk_meminfo_implausible(&s.mi), 0);
+	ptk_snap_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_vmstat_since_boot), cmocka_unit_test(test_meminfo_lohi),
-		cmocka_unit_test(test_vmstats),		  cmocka_unit_test(test_disksum),
-		cmocka_unit_test(test_slabinfo),	  cmocka_unit_test(test_dstat_columns),
+		cmocka_unit_test(test_vmstat_since_boot),
+		cmocka_unit_test(test_meminfo_lohi),
+		cmocka_unit_test(test_vmstats),
+		cmocka_unit_test(test_disksum),
+		cmocka_unit_test(test_slabinfo),
+		cmocka_unit_test(test_dstat_columns),
 		cmocka_unit_test(test_task_tops),
+		cmocka_unit_test(test_meminfo_implausible),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
