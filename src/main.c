@@ -16,6 +16,8 @@ static const struct ptk_cmd commands[] = {
 	{ "uptime", cmd_uptime, "uptime, load averages, tasks in R and D state", "uptime" },
 	{ "free", cmd_free, "memory and swap usage", "free" },
 	{ "vmstat", cmd_vmstat, "processes, memory, swap, I/O, system and CPU summary", "vmstat" },
+	{ "dstat", cmd_dstat, "CPU, disk, network, paging, memory, processes side by side",
+	  "dstat" },
 	{ "mpstat", cmd_mpstat, "per-CPU utilization", "mpstat" },
 	{ "iostat", cmd_iostat, "per-device I/O: IOPS, throughput, await, aqu-sz, %util",
 	  "iostat" },

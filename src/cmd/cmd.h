@@ -17,6 +17,7 @@ int cmd_check(struct ptk_ctx *ctx, int argc, char **argv);
 int cmd_uptime(struct ptk_ctx *ctx, int argc, char **argv);
 int cmd_free(struct ptk_ctx *ctx, int argc, char **argv);
 int cmd_vmstat(struct ptk_ctx *ctx, int argc, char **argv);
+int cmd_dstat(struct ptk_ctx *ctx, int argc, char **argv);
 int cmd_mpstat(struct ptk_ctx *ctx, int argc, char **argv);
 int cmd_iostat(struct ptk_ctx *ctx, int argc, char **argv);
 int cmd_nicstat(struct ptk_ctx *ctx, int argc, char **argv);

@@ -399,11 +399,23 @@ static int read_proc(struct ptk_ctx *ctx, int pid, bool full, struct proc *pr)
 	return 0;
 }
 
+/* A PID operand as procps pmap takes it (pmap.c main): "/proc/" may lead; then digits read by
+ * strtoul base 0 (so 0x10 is 16 and 010 is 8, as procps), 1 to 0x7fffffff, nothing after. */
 static int parse_pid(const char *arg, int *pid)
 {
+	unsigned long v;
+	char *end;
+
 	if (!strncmp(arg, "/proc/", 6))
 		arg += 6;
-	return ptk_parse_int(arg, pid) || *pid < 1 ? -EINVAL : 0;
+	if (*arg < '0' || *arg > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoul(arg, &end, 0);
+	if (errno || *end || v < 1 || v > 0x7ffffffful)
+		return -EINVAL;
+	*pid = (int)v;
+	return 0;
 }
 
 int cmd_pmap(struct ptk_ctx *ctx, int argc, char **argv)
@@ -446,13 +458,17 @@ int cmd_pmap(struct ptk_ctx *ctx, int argc, char **argv)
 		return ptk_usage_error(ctx, "options -d, -x, -X are mutually exclusive");
 	if (o.X > 2)
 		return ptk_usage_error(ctx, "-X may be given at most twice (-XX)");
+	/* procps's words: "argument missing" without a PID, its usage line for a bad one */
 	if (optind >= argc)
-		return ptk_usage_error(ctx, "no PID given");
+		return ptk_usage_error(ctx,
+				       "argument missing: usage: ptk pmap [options] PID [PID ...]");
 	pids = xcalloc(argc - optind, sizeof(*pids));
 	for (int i = optind; i < argc; i++)
 		if (parse_pid(argv[i], &pids[i - optind])) {
 			free(pids);
-			return ptk_usage_error(ctx, "invalid PID '%s'", argv[i]);
+			return ptk_usage_error(
+				ctx, "invalid PID '%s': usage: ptk pmap [options] PID [PID ...]",
+				argv[i]);
 		}
 	if ((r = ptk_ctx_ready(ctx))) {
 		free(pids);

@@ -23,11 +23,11 @@
 #include <string.h>
 
 const enum ptk_mid ptk_act_cpu_mids[] = {
-	PTK_M_CPU_ID,	 PTK_M_CPU_USER, PTK_M_CPU_NICE_ALL,  PTK_M_CPU_SYSTEM,
-	PTK_M_CPU_USR,	 PTK_M_CPU_NICE, PTK_M_CPU_SYS,	      PTK_M_CPU_IOWAIT,
-	PTK_M_CPU_IRQ,	 PTK_M_CPU_SOFT, PTK_M_CPU_STEAL,     PTK_M_CPU_GUEST,
-	PTK_M_CPU_GNICE, PTK_M_CPU_IDLE, PTK_M_CPU_USER_NICE, PTK_M_CPU_GUEST_ALL,
-	PTK_M_NONE,
+	PTK_M_CPU_ID,	   PTK_M_CPU_USER, PTK_M_CPU_NICE_ALL,	PTK_M_CPU_SYSTEM,
+	PTK_M_CPU_USR,	   PTK_M_CPU_NICE, PTK_M_CPU_SYS,	PTK_M_CPU_IOWAIT,
+	PTK_M_CPU_IRQ,	   PTK_M_CPU_SOFT, PTK_M_CPU_STEAL,	PTK_M_CPU_GUEST,
+	PTK_M_CPU_GNICE,   PTK_M_CPU_IDLE, PTK_M_CPU_USER_NICE, PTK_M_CPU_GUEST_ALL,
+	PTK_M_CPU_USR_IRQ, PTK_M_NONE,
 };
 
 #define SET(r, m, val) ACT_SET(ptk_act_cpu_mids, r, PTK_M_##m, PTK_F(val))
@@ -52,6 +52,8 @@ static void cpu_row(struct ptk_rows *out, const char *key, const struct ptk_cpu_
 	SET(r, CPU_USER_NICE,
 	    SHARE(d[PTK_CPU_USER] + d[PTK_CPU_NICE] - d[PTK_CPU_GUEST] - d[PTK_CPU_GUEST_NICE]));
 	SET(r, CPU_GUEST_ALL, SHARE(d[PTK_CPU_GUEST] + d[PTK_CPU_GUEST_NICE]));
+	SET(r, CPU_USR_IRQ,
+	    SHARE(d[PTK_CPU_USER] + d[PTK_CPU_NICE] + d[PTK_CPU_IRQ] + d[PTK_CPU_SOFTIRQ]));
 #undef SHARE
 	SET(r, CPU_USR, MAX(p[PTK_CPU_USER] - p[PTK_CPU_GUEST], 0));
 	SET(r, CPU_NICE, MAX(p[PTK_CPU_NICE] - p[PTK_CPU_GUEST_NICE], 0));
@@ -148,6 +150,9 @@ static void sum_row(struct ptk_rows *out, const char *key, const struct ptk_cpu_
 		  T(c, USER) + T(c, NICE) - T(c, GUEST) - T(c, GUEST_NICE), itv));
 	SET(r, CPU_GUEST_ALL,
 	    share(T(p, GUEST) + T(p, GUEST_NICE), T(c, GUEST) + T(c, GUEST_NICE), itv));
+	SET(r, CPU_USR_IRQ,
+	    share(T(p, USER) + T(p, NICE) + T(p, IRQ) + T(p, SOFTIRQ),
+		  T(c, USER) + T(c, NICE) + T(c, IRQ) + T(c, SOFTIRQ), itv));
 }
 
 static void add_times(struct ptk_cpu_times *sum, const struct ptk_cpu_times *t)
@@ -215,11 +220,11 @@ static void sum_rows(const struct ptk_snap *prev, const struct ptk_snap *cur,
 }
 
 const enum ptk_mid ptk_act_node_mids[] = {
-	PTK_M_NODE_ID,	 PTK_M_CPU_USER, PTK_M_CPU_NICE_ALL,  PTK_M_CPU_SYSTEM,
-	PTK_M_CPU_USR,	 PTK_M_CPU_NICE, PTK_M_CPU_SYS,	      PTK_M_CPU_IOWAIT,
-	PTK_M_CPU_IRQ,	 PTK_M_CPU_SOFT, PTK_M_CPU_STEAL,     PTK_M_CPU_GUEST,
-	PTK_M_CPU_GNICE, PTK_M_CPU_IDLE, PTK_M_CPU_USER_NICE, PTK_M_CPU_GUEST_ALL,
-	PTK_M_NONE,
+	PTK_M_NODE_ID,	   PTK_M_CPU_USER, PTK_M_CPU_NICE_ALL,	PTK_M_CPU_SYSTEM,
+	PTK_M_CPU_USR,	   PTK_M_CPU_NICE, PTK_M_CPU_SYS,	PTK_M_CPU_IOWAIT,
+	PTK_M_CPU_IRQ,	   PTK_M_CPU_SOFT, PTK_M_CPU_STEAL,	PTK_M_CPU_GUEST,
+	PTK_M_CPU_GNICE,   PTK_M_CPU_IDLE, PTK_M_CPU_USER_NICE, PTK_M_CPU_GUEST_ALL,
+	PTK_M_CPU_USR_IRQ, PTK_M_NONE,
 };
 _Static_assert(ARRAY_SIZE(ptk_act_node_mids) == ARRAY_SIZE(ptk_act_cpu_mids),
 	       "a node row has a CPU row's columns");
@@ -299,7 +304,6 @@ ACT_ROWS_FN(ptk_act_cpu_rows)
 	}
 	return 0;
 }
-
 /* The columns of the CPUs that cur lacks: prev's counts of the same-named lines. */
 static void carry_irqs(const struct ptk_irqs *p, struct ptk_irqs *c)
 {
@@ -345,12 +349,4 @@ void ptk_act_cpu_carry(const struct ptk_snap *prev, struct ptk_snap *cur)
 	for (int i = 0; i < n; i++)
 		if (!cur->st.present[i])
 			cur->st.cpu[i] = prev->st.cpu[i];
-}
-
-double ptk_act_vmstat_boot_s(const struct ptk_snap *s, long hz)
-{
-	static const struct ptk_cpu_times zero;
-	u64 d[PTK_CPU_NSTATES], total = ptk_cpu_ticks(&zero, &s->st.all, d);
-
-	return (double)MAX(total, 1) / (double)(hz > 0 ? hz : 100);
 }

@@ -9,12 +9,12 @@
 #include "model/act.h"
 
 const enum ptk_mid ptk_act_mem_mids[] = {
-	PTK_M_MEM_TOTAL,      PTK_M_MEM_USED,	    PTK_M_MEM_FREE,	PTK_M_MEM_AVAIL,
-	PTK_M_MEM_SHARED,     PTK_M_MEM_BUFF_CACHE, PTK_M_MEM_CACHE,	PTK_M_MEM_KBMEMUSED,
-	PTK_M_MEM_USED_PCT,   PTK_M_MEM_BUFFERS,    PTK_M_MEM_CACHED,	PTK_M_MEM_COMMIT,
-	PTK_M_MEM_COMMIT_PCT, PTK_M_MEM_ACTIVE,	    PTK_M_MEM_INACTIVE, PTK_M_MEM_DIRTY,
-	PTK_M_MEM_KBSHMEM,    PTK_M_MEM_ANONPG,	    PTK_M_MEM_SLAB,	PTK_M_MEM_KSTACK,
-	PTK_M_MEM_PGTBL,      PTK_M_MEM_VMUSED,	    PTK_M_NONE,
+	PTK_M_MEM_TOTAL,      PTK_M_MEM_USED,	    PTK_M_MEM_FREE,	    PTK_M_MEM_AVAIL,
+	PTK_M_MEM_SHARED,     PTK_M_MEM_BUFF_CACHE, PTK_M_MEM_CACHE,	    PTK_M_MEM_KBMEMUSED,
+	PTK_M_MEM_USED_PCT,   PTK_M_MEM_BUFFERS,    PTK_M_MEM_CACHED,	    PTK_M_MEM_COMMIT,
+	PTK_M_MEM_COMMIT_PCT, PTK_M_MEM_ACTIVE,	    PTK_M_MEM_INACTIVE,	    PTK_M_MEM_DIRTY,
+	PTK_M_MEM_KBSHMEM,    PTK_M_MEM_ANONPG,	    PTK_M_MEM_SLAB,	    PTK_M_MEM_KSTACK,
+	PTK_M_MEM_PGTBL,      PTK_M_MEM_VMUSED,	    PTK_M_MEM_USED_NOCACHE, PTK_M_NONE,
 };
 
 /* a - b, 0 when b is larger */
@@ -29,6 +29,92 @@ static double pct(double part, double whole)
 }
 
 #define SET(mids, r, m, val) ACT_SET(mids, r, PTK_M_##m, val)
+
+#define B(f) (1ull << PTK_MI_##f)
+/* The fields that cannot exceed their total (MemTotal, SwapTotal), and the values computed
+ * from each: one above its total (a damaged file, a tree put together by hand) makes those
+ * values unknown, not a wrong number (sub0's 0), and leaves the others. */
+static const struct {
+	enum ptk_mi_field f, total;
+} bounded[] = {
+	{ PTK_MI_MEM_FREE, PTK_MI_MEM_TOTAL },	   { PTK_MI_MEM_AVAILABLE, PTK_MI_MEM_TOTAL },
+	{ PTK_MI_BUFFERS, PTK_MI_MEM_TOTAL },	   { PTK_MI_CACHED, PTK_MI_MEM_TOTAL },
+	{ PTK_MI_SHMEM, PTK_MI_MEM_TOTAL },	   { PTK_MI_ACTIVE, PTK_MI_MEM_TOTAL },
+	{ PTK_MI_INACTIVE, PTK_MI_MEM_TOTAL },	   { PTK_MI_SLAB, PTK_MI_MEM_TOTAL },
+	{ PTK_MI_SRECLAIMABLE, PTK_MI_MEM_TOTAL }, { PTK_MI_DIRTY, PTK_MI_MEM_TOTAL },
+	{ PTK_MI_SWAP_FREE, PTK_MI_SWAP_TOTAL },   { PTK_MI_SWAP_CACHED, PTK_MI_SWAP_TOTAL },
+};
+static const struct {
+	enum ptk_mid m;
+	u64 deps;
+	int avail; /* 1: only with the kernel's MemAvailable, 0: only without, -1: always */
+} mi_deps[] = {
+	{ PTK_M_MEM_USED, B(MEM_AVAILABLE), -1 },
+	{ PTK_M_MEM_FREE, B(MEM_FREE), -1 },
+	{ PTK_M_MEM_AVAIL, B(MEM_AVAILABLE), -1 },
+	{ PTK_M_MEM_SHARED, B(SHMEM), -1 },
+	{ PTK_M_MEM_CACHE, B(CACHED) | B(SRECLAIMABLE), -1 },
+	{ PTK_M_MEM_BUFF_CACHE, B(BUFFERS) | B(CACHED) | B(SRECLAIMABLE), -1 },
+	/* kbmemused: sysstat 12.7's MemTotal - MemAvailable, or 12.6's without it */
+	{ PTK_M_MEM_KBMEMUSED, B(MEM_AVAILABLE), 1 },
+	{ PTK_M_MEM_USED_PCT, B(MEM_AVAILABLE), 1 },
+	{ PTK_M_MEM_KBMEMUSED, B(MEM_FREE) | B(BUFFERS) | B(CACHED) | B(SLAB), 0 },
+	{ PTK_M_MEM_USED_PCT, B(MEM_FREE) | B(BUFFERS) | B(CACHED) | B(SLAB), 0 },
+	{ PTK_M_MEM_BUFFERS, B(BUFFERS), -1 },
+	{ PTK_M_MEM_CACHED, B(CACHED), -1 },
+	{ PTK_M_MEM_ACTIVE, B(ACTIVE), -1 },
+	{ PTK_M_MEM_INACTIVE, B(INACTIVE), -1 },
+	{ PTK_M_MEM_DIRTY, B(DIRTY), -1 },
+	{ PTK_M_MEM_KBSHMEM, B(SHMEM), -1 },
+	{ PTK_M_MEM_SLAB, B(SLAB), -1 },
+	{ PTK_M_MEM_USED_NOCACHE, B(MEM_FREE) | B(BUFFERS) | B(CACHED) | B(SRECLAIMABLE) | B(SHMEM),
+	  -1 },
+	{ PTK_M_SWP_FREE, B(SWAP_FREE), -1 },
+	{ PTK_M_SWP_USED, B(SWAP_FREE), -1 },
+	{ PTK_M_SWP_USED_PCT, B(SWAP_FREE), -1 },
+	{ PTK_M_SWP_CAD, B(SWAP_CACHED), -1 },
+	{ PTK_M_SWP_CAD_PCT, B(SWAP_CACHED) | B(SWAP_FREE), -1 },
+};
+#undef B
+
+u64 ptk_meminfo_implausible(const struct ptk_meminfo *m)
+{
+	u64 bad = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(bounded); i++)
+		if (ptk_meminfo_has(m, bounded[i].f) &&
+		    ptk_meminfo_get(m, bounded[i].f) > ptk_meminfo_get(m, bounded[i].total))
+			bad |= 1ull << bounded[i].f;
+	return bad;
+}
+
+const char *ptk_meminfo_implausible_why(const struct ptk_meminfo *m, enum ptk_mi_field f, char *buf,
+					size_t size)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(bounded); i++)
+		if (bounded[i].f == f)
+			snprintf(buf, size, "%s %" PRIu64 " kB above %s %" PRIu64 " kB",
+				 ptk_meminfo_fields[f].key, ptk_meminfo_get(m, f),
+				 ptk_meminfo_fields[bounded[i].total].key,
+				 ptk_meminfo_get(m, bounded[i].total));
+	return buf;
+}
+
+/* the values of row r (of the activity of mids) computed from an implausible field: unknown */
+static void mi_unknown(const enum ptk_mid *mids, struct ptk_row *r, const struct ptk_meminfo *m,
+		       u64 bad)
+{
+	if (!bad)
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(mi_deps); i++) {
+		int k = ptk_act_idx(mids, mi_deps[i].m);
+
+		if (mi_deps[i].avail >= 0 && mi_deps[i].avail != m->has_available)
+			continue;
+		if ((mi_deps[i].deps & bad) && k < PTK_ROW_MAXCOLS - 1 && mids[k] == mi_deps[i].m)
+			r->v[k] = PTK_NA;
+	}
+}
 
 /* meminfo field f of m (kB), unknown when the file lacks it (older kernels, a cut file, an
  * impossible archived value) */
@@ -119,6 +205,15 @@ ACT_ROWS_FN(ptk_act_mem_rows)
 	SET(ids, r, MEM_KSTACK, mi_val(m, PTK_MI_KERNEL_STACK));
 	SET(ids, r, MEM_PGTBL, mi_val(m, PTK_MI_PAGE_TABLES));
 	SET(ids, r, MEM_VMUSED, mi_val(m, PTK_MI_VMALLOC_USED));
+	/* dstat's used (dstat_mem): Cached holds Shmem, which cannot be dropped; unknown without
+	 * the lines it needs */
+	SET(ids, r, MEM_USED_NOCACHE,
+	    mi_if(m,
+		  MI(MEM_TOTAL) | MI(MEM_FREE) | MI(BUFFERS) | MI(CACHED) | MI(SRECLAIMABLE) |
+			  MI(SHMEM),
+		  PTK_U(sub0(m->mem_total + m->shmem,
+			     m->mem_free + m->buffers + m->cached + m->sreclaimable))));
+	mi_unknown(ids, r, m, ptk_meminfo_implausible(m));
 	return 0;
 }
 
@@ -164,6 +259,7 @@ ACT_ROWS_FN(ptk_act_swap_rows)
 		SET(ids, r, SWP_CAD, mi_val(m, PTK_MI_SWAP_CACHED));
 		SET(ids, r, SWP_CAD_PCT,
 		    mi_if(m, both | MI(SWAP_CACHED), PTK_F(pct(m->swap_cached, used))));
+		mi_unknown(ids, r, m, ptk_meminfo_implausible(m));
 	}
 	if (vm_both(prev, cur)) {
 		struct ptk_val pin = vm_rate(a, b, PTK_VM_PSWPIN, itv_s);

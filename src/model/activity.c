@@ -43,6 +43,11 @@ int ptk_act_col(const struct ptk_activity *a, enum ptk_mid m)
 	return -1;
 }
 
+double ptk_act_boot_s(const struct ptk_snap *s)
+{
+	return s->up.up_s > 0 ? s->up.up_s : 1.0;
+}
+
 int ptk_act_idx(const enum ptk_mid *mids, enum ptk_mid m)
 {
 	for (int i = 0; mids[i] != PTK_M_NONE; i++)

@@ -137,13 +137,13 @@ bool ptk_act_cpu_shown(const struct ptk_snap *prev, const struct ptk_snap *cur, 
 u64 ptk_act_cpu_ticks(const struct ptk_snap *prev, const struct ptk_snap *cur, int i);
 
 /*
- * procps-ng 4.0.2 vmstat's interval for its since-boot line: the CPU time since boot summed
- * over every CPU (/proc/stat cpu line, guests inside user and nice, in seconds of hz ticks),
- * not the uptime, so rates over it are the since-boot rates divided by the number of CPUs.
- * vmstat's first line passes it as itv_s with prev NULL; nothing else should. At least one
- * tick, as procps.
+ * The interval of since-boot figures (prev == NULL): the snapshot's uptime in seconds
+ * (/proc/uptime, CLOCK_BOOTTIME), or 1 s when it reads 0, so a rate over it is counter /
+ * uptime. procps vmstat's first line uses it from 4.0.3 on (4.0.2 divided by the CPU ticks
+ * of every CPU, which made the rates N times too small on N CPUs); sysstat's first reports
+ * too.
  */
-double ptk_act_vmstat_boot_s(const struct ptk_snap *s, long hz);
+double ptk_act_boot_s(const struct ptk_snap *s);
 
 /*
  * One row of the disk activity (ptk_activities[PTK_ACT_DISK].mids): device cur over itv_s
@@ -165,6 +165,17 @@ bool ptk_disk_recreated(const struct ptk_disk *a, const struct ptk_disk *b);
 /* Add d's counters into sum, a group of devices (first: sum = d). The group holds a field
  * when every member does. */
 void ptk_disk_sum(struct ptk_disk *sum, const struct ptk_disk *d, bool first);
+
+/*
+ * The /proc/meminfo fields of m above their total (MemFree, MemAvailable, Buffers, Cached,
+ * Shmem, Active, Inactive, Slab, SReclaimable, Dirty above MemTotal; SwapFree, SwapCached
+ * above SwapTotal), as bits (1 << enum ptk_mi_field). The memory and swap activities make
+ * the values computed from such a field unknown (na) and keep the others; commands warn
+ * with ptk_meminfo_implausible_why: "MemAvailable 9000000 kB above MemTotal 8000000 kB".
+ */
+u64 ptk_meminfo_implausible(const struct ptk_meminfo *m);
+const char *ptk_meminfo_implausible_why(const struct ptk_meminfo *m, enum ptk_mi_field f, char *buf,
+					size_t size);
 
 /* Index of metric m in activity a's rows, or -1. */
 int ptk_act_col(const struct ptk_activity *a, enum ptk_mid m);

@@ -84,6 +84,10 @@ const struct ptk_metric ptk_registry[PTK_M_COUNT] = {
 	[PTK_M_CPU_NODE] = ENTRY("NODE", "node_id", "", PTK_GAUGE, PTK_V_S64, 4, 0, NULL,
 				 "cpuN/nodeM", "NUMA node of the CPU (/sys/devices/system/cpu/cpuN/"
 				 "nodeM)"),
+	[PTK_M_CPU_USR_IRQ] =
+		PCT("usr", "user_nice_irq_pct", NULL, "d(user + nice + irq + softirq) / d(total)",
+		    "user mode (niced or not, guests inside) and interrupt servicing, as dstat's usr "
+		    "counts them (/proc/stat cpu fields 1, 2, 6, 7)"),
 
 	/* ---- load and run queue ---- */
 	[PTK_M_Q_RUNQ_SZ] = ENTRY(
@@ -576,6 +580,11 @@ const struct ptk_metric ptk_registry[PTK_M_COUNT] = {
 			       "page tables (/proc/meminfo PageTables)"),
 	[PTK_M_MEM_VMUSED] = KB("kbvmused", "kbvmused", NULL, "VmallocUsed",
 				"vmalloc area in use (/proc/meminfo VmallocUsed)"),
+	[PTK_M_MEM_USED_NOCACHE] =
+		KB("used", "mem_used_nocache", NULL,
+		   "MemTotal - MemFree - Buffers - Cached - SReclaimable + Shmem",
+		   "neither free nor reclaimable cache, tmpfs counted as used (Shmem is inside "
+		   "Cached), as dstat and htop count used (/proc/meminfo)"),
 
 	/* ---- swap and paging ---- */
 	[PTK_M_SWP_TOTAL] = KB("total", "swap_total", "node_memory_SwapTotal_bytes", "SwapTotal",

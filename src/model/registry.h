@@ -43,6 +43,7 @@ enum ptk_mid {
 	PTK_M_CPU_CORE, /* mpstat -T: logical core, socket, node of a CPU */
 	PTK_M_CPU_SOCKET,
 	PTK_M_CPU_NODE,
+	PTK_M_CPU_USR_IRQ, /* dstat usr: user + nice + irq + softirq */
 
 	/* ---- load and run queue: /proc/loadavg, /proc/stat procs_* (act_queue.c) ---- */
 	PTK_M_Q_RUNQ_SZ,
@@ -285,6 +286,7 @@ enum ptk_mid {
 	PTK_M_MEM_KSTACK,
 	PTK_M_MEM_PGTBL,
 	PTK_M_MEM_VMUSED,
+	PTK_M_MEM_USED_NOCACHE, /* dstat used: total - free - buffers - cache + shmem */
 
 	/* ---- swap and paging: /proc/meminfo Swap*, /proc/vmstat (act_mem.c) ---- */
 	PTK_M_SWP_TOTAL,

@@ -12,7 +12,41 @@ else
 fi
 up() { echo "$1" | sed 's/^ *[0-9:]* up \(.*\),  *[0-9]* users\?,.*/\1/'; }
 check "up time text equals procps uptime's ($(up "$(echo "$p" | head -1)"))" test "$(up "$a")" = "$(up "$(echo "$p" | head -1)")" -o "$(up "$b")" = "$(up "$(echo "$p" | head -1)")"
-check "second line names R and D tasks" grep -q "running (R), .* in D state (.* blocked on I/O)" <<<"$p"
+check "one line by default, as procps (scripts read one)" test "$(echo "$p" | wc -l)" -eq 1
+pt=$("$PTK" uptime -t)
+check "-t: a second line names R and D tasks" grep -q "running (R), .* in D state (.* blocked on I/O)" <<<"$(echo "$pt" | sed -n 2p)"
+check "-t: two lines, the first with the load averages" test "$(la "$(echo "$pt" | head -1)")" = "$(la "$p")" -a "$(echo "$pt" | wc -l)" -eq 2
+
+# -p on fixtures of chosen uptimes, through a bind mount for procps: byte-identical, the
+# unit boundaries included (procps prints "up " at 60 s and "60 minutes" at 3600 s)
+if is_root && have uptime && unshare -m true 2>/dev/null; then
+	mkdir -p "$TMP/p"
+	cp /proc/loadavg "$TMP/p/"
+	nd=0
+	for u in 0.5 59 60 60.5 3599 3600 3600.5 3661 86400 86400.3 90061 604800 694861 \
+		31536000 31622400 32000000 315360000 315360001 400000000 1000000000; do
+		echo "$u 0.00" >"$TMP/p/uptime"
+		a=$(unshare -m sh -c "mount --bind '$TMP/p/uptime' /proc/uptime && uptime -p")
+		b=$("$PTK" uptime -p --procfs "$TMP/p")
+		[ "$a" = "$b" ] || { nd=$((nd + 1)); note "uptime -p at $u s: procps '$a', ptk '$b'"; }
+	done
+	check "-p: 20 uptimes byte-identical to procps uptime -p" test "$nd" -eq 0
+else
+	skip "uptime -p fixtures need root, procps uptime and unshare -m"
+fi
+a=$(uptime -p); b=$("$PTK" uptime -p); c=$(uptime -p)
+check "-p live: '$b' as procps" test "$b" = "$a" -o "$b" = "$c"
+# -s: whole seconds of now less whole seconds of the uptime, as procps; the two runs can fall
+# on either side of a second
+a=$(date -d "$(uptime -s)" +%s); b=$(date -d "$("$PTK" uptime -s)" +%s)
+note "uptime -s: procps $(uptime -s), ptk $("$PTK" uptime -s)"
+check "-s within 1 s of procps uptime -s" near "$a" "$b" 1
+"$PTK" uptime -V | grep -q "^ptk uptime " && ok "-V prints the version" || not_ok "-V"
+for bad in "-p -s" "-x" "extra"; do
+	"$PTK" uptime $bad >"$TMP/o" 2>"$TMP/e"
+	rc=$?
+	check "uptime $bad: exit 2, one line: $(cat "$TMP/e")" test $rc -eq 2 -a "$(wc -l <"$TMP/e")" -eq 1 -a ! -s "$TMP/o"
+done
 
 "$PTK" uptime --json > "$TMP/u.json"
 read -r l1 l5 l15 rest < /proc/loadavg
@@ -22,7 +56,7 @@ mkdir -p "$TMP/f"
 echo "90061.50 1000.00" > "$TMP/f/uptime"
 echo "12.50 6.25 3.00 9/400 1234" > "$TMP/f/loadavg"
 printf 'cpu  1 0 1 1 0 0 0 0 0 0\ncpu0 1 0 1 1 0 0 0 0 0 0\nprocs_running 9\nprocs_blocked 7\nbtime 1700000000\n' > "$TMP/f/stat"
-out=$("$PTK" uptime --procfs "$TMP/f")
+out=$("$PTK" uptime -t --procfs "$TMP/f")
 note "$out"
 check "fixture: 1 day, 1:01 up, load 12.50 6.25 3.00" grep -q "up 1 day,  1:01,  load average: 12.50, 6.25, 3.00" <<<"$out"
 # R: loadavg's 9 without the reader, as sar's runq-sz

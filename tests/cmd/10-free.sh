@@ -61,9 +61,10 @@ fi
 # Byte-for-byte layout on fixtures: procps free reads the fixture through a bind mount.
 if is_root && have free && unshare -m true 2>/dev/null; then
 	nd=0
-	for d in free_basic free_8tib; do
+	for d in free_basic free_8tib free_highmem; do
 		for o in "" -b -k -m -g --tera --peta --tebi -h "-h --si" -w -t -v "--si -k" \
-			"-w -h -t" --kilo "--mega -w" --giga; do
+			"-w -h -t" --kilo "--mega -w" --giga --si "--si -w" -l "-l -h" "-l -w -t -v" \
+			"-l --si -m"; do
 			a=$(unshare -m sh -c "mount --bind '$FIX/$d/meminfo' /proc/meminfo && free $o")
 			b=$("$PTK" free $o --procfs "$FIX/$d")
 			if [ "$a" != "$b" ]; then
@@ -73,7 +74,7 @@ if is_root && have free && unshare -m true 2>/dev/null; then
 			fi
 		done
 	done
-	[ $nd -eq 0 ] && ok "fixtures free_basic, free_8tib: 36 option sets byte-identical to procps free" ||
+	[ $nd -eq 0 ] && ok "fixtures free_basic, free_8tib, free_highmem: 72 option sets byte-identical to procps free (-l and --si included)" ||
 		not_ok "$nd fixture outputs differ from procps free"
 	note "8 TiB, procps: $(unshare -m sh -c "mount --bind '$FIX/free_8tib/meminfo' /proc/meminfo && free -b" | row Mem:)"
 else
@@ -101,9 +102,54 @@ fi
 jf=$("$PTK" free --json --procfs "$FIX/free_noavail" | python3 -c 'import json,sys; print(json.load(sys.stdin)["mem_available_estimated"])')
 [ "$jf" = True ] && ok "JSON flags the estimate" || not_ok "mem_available_estimated: $jf"
 
+# -L (procps 4.0.4; Debian 12's 4.0.2 has no -L): one line of the values free prints
+l=$("$PTK" free -L --procfs "$FIX/free_highmem")
+f=$("$PTK" free --procfs "$FIX/free_highmem")
+note "free -L: $l"
+exp=$(echo "$f" | awk '$1 == "Mem:" { u = $3; fr = $4; bc = $6 } $1 == "Swap:" { su = $3 }
+	END { printf "SwapUse %11s CachUse %11s  MemUse %11s MemFree %11s \n", su, bc, u, fr }')
+check "-L: SwapUse, CachUse, MemUse, MemFree of the Swap: and Mem: rows, on one line" test "$l" = "$exp"
+n=$("$PTK" free -L -c 3 -s 0.1 | wc -l)
+check "-L -c 3 -s 0.1: three lines, no blank lines" test "$n" -eq 3
+l=$("$PTK" free -L -h --procfs "$FIX/free_highmem")
+check "-L -h: human units ($l)" grep -Eq '^SwapUse +0B CachUse +1\.1Gi  MemUse +882Mi MemFree +1\.1Gi $' <<<"$l"
+
+# -c and -s edge cases: procps free's messages (its "free: " prefix is ours "ptk free: ", it
+# exits 1 where ptk exits 2 for a usage error)
+if have free; then
+	nd=0
+	for bad in "-c 0" "-c -1" "-c abc" "-c 99999999999999999999" "-c 5x" "-c 1e3" "-c 0x10" \
+		"-s 0" "-s -1" "-s -0" "-s abc" "-s 1e-7" "-s inf" "-s 0x1" "-s 1x" "-b -m"; do
+		a=$(free $bad -s 0.01 -c 1 2>&1 >/dev/null | head -1 | sed 's/^free: //')
+		b=$("$PTK" free $bad -s 0.01 -c 1 2>&1 >/dev/null | sed "s/^ptk free: //; s/ (try 'ptk free --help')\$//")
+		[ "$a" = "$b" ] || { nd=$((nd + 1)); note "free $bad: procps '$a', ptk '$b'"; }
+	done
+	check "16 bad -c/-s arguments: procps free's words" test "$nd" -eq 0
+	for ok_arg in "-c +1" "-c ' 1'" "-s 0.000001 -c 1" "-s ' 1' -c 1" "-s .5 -c 1"; do
+		eval "\"\$PTK\" free $ok_arg" >/dev/null 2>&1
+		rc=$?
+		eval "free $ok_arg" >/dev/null 2>&1
+		check "free $ok_arg accepted, as procps (rc $rc, procps $?)" test $rc -eq 0
+	done
+fi
+
+# Bad input: MemAvailable and SwapFree above their totals make used, available, swap used and
+# free unknown ("-", null), with a warning naming the file and the field; the rest is printed
+o=$("$PTK" free -w -t --procfs "$FIX/free_implausible" 2>"$TMP/e")
+rc=$?
+note "$(echo "$o" | sed -n 2,4p | tr -s ' ')"
+check_all "implausible fields: exit 0, used/available/swap used/free '-', the rest printed" \
+	'[ "$rc" = 0 ] && [ "$(echo "$o" | awk "\$1 == \"Mem:\" { print \$2, \$3, \$4, \$8 }")" = "3106552 - 1204872 -" ] && [ "$(echo "$o" | awk "\$1 == \"Swap:\" { print \$2, \$3, \$4 }")" = "1046524 - -" ]'
+check "implausible fields: one warning each, naming the file and the field" test \
+	"$(grep -c "free_implausible/meminfo: \(MemAvailable 9999999 kB above MemTotal\|SwapFree 2000000 kB above SwapTotal\)" "$TMP/e")" -eq 2
+"$PTK" free --json --procfs "$FIX/free_implausible" 2>/dev/null | python3 -c '
+import json, sys; o = json.load(sys.stdin)
+assert o["mem"]["used"] is None and o["mem"]["available"] is None and o["swap"]["free"] is None
+assert o["mem"]["free"] == 1204872 * 1024' && ok "implausible fields: null in JSON, the others as read" || not_ok "implausible JSON"
+
 # Errors: one line, exit 2.
-for bad in "-x" "-s" "-s 0" "-s abc" "-c 0" "-b -m" "extra"; do
-	"$PTK" free $bad >"$TMP/o" 2>"$TMP/e"
+for bad in "-x" "-s" "-s 0" "-s abc" "-c 0" "-b -m" "extra" "-c ''" "-s ''"; do
+	eval "\"\$PTK\" free $bad" >"$TMP/o" 2>"$TMP/e"
 	rc=$?
 	n=$(wc -l <"$TMP/e")
 	[ $rc -eq 2 ] && [ "$n" -eq 1 ] && [ ! -s "$TMP/o" ] && ok "free $bad: exit 2, one line" ||

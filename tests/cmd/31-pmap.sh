@@ -69,6 +69,22 @@ check "-x with -X exits 2 (rc=$rc)" [ "$rc" = 2 -a "$(wc -l <"$TMP/err")" = 1 ]
 "$PTK" pmap 12ab >/dev/null 2>"$TMP/err"
 rc=$?
 check "invalid PID exits 2 (rc=$rc)" [ "$rc" = 2 ]
+check "invalid PID: named, with pmap's usage line" grep -q "invalid PID '12ab': usage: ptk pmap \[options\] PID \[PID ...\]" "$TMP/err"
+# no PID: procps's words ("pmap: argument missing" when options are given)
+for o in "" -x; do
+	"$PTK" pmap $o >/dev/null 2>"$TMP/err"
+	rc=$?
+	check "pmap $o without a PID: 'argument missing', one line, exit 2 (rc=$rc)" \
+		[ "$rc" = 2 -a "$(wc -l <"$TMP/err")" = 1 -a -n "$(grep "ptk pmap: argument missing" "$TMP/err")" ]
+done
+if have pmap; then
+	check "procps pmap -x without a PID says 'argument missing' too" grep -q "argument missing" <<<"$(pmap -x 2>&1)"
+fi
+# PIDs as procps reads them: strtoul base 0 (0x prefix), /proc/PID
+o1=$("$PTK" pmap $$ | head -1)
+o2=$("$PTK" pmap "$(printf '0x%x' $$)" | head -1)
+o3=$("$PTK" pmap /proc/$$ | head -1)
+check "PID $$ as 0x$(printf %x $$) and /proc/$$: the same process" [ "$o1" = "$o2" -a "$o1" = "$o3" -a -n "$o1" ]
 
 # a PID that does not exist (pid_max itself is never used): one line, exit 1, and the
 # other PIDs are still shown

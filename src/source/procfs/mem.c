@@ -116,6 +116,54 @@ int ptk_meminfo_read(const struct ptk_src *src, struct ptk_meminfo *mi)
 	return ptk_meminfo_parse(buf, mi);
 }
 
+int ptk_meminfo_lohi_parse(const char *text, struct ptk_meminfo_lohi *lh)
+{
+	static const struct {
+		const char *key;
+		size_t off;
+	} keys[] = {
+		{ "LowTotal:", offsetof(struct ptk_meminfo_lohi, low_total) },
+		{ "LowFree:", offsetof(struct ptk_meminfo_lohi, low_free) },
+		{ "HighTotal:", offsetof(struct ptk_meminfo_lohi, high_total) },
+		{ "HighFree:", offsetof(struct ptk_meminfo_lohi, high_free) },
+	};
+	unsigned seen = 0;
+
+	memset(lh, 0, sizeof(*lh));
+	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		for (size_t k = 0; k < ARRAY_SIZE(keys); k++) {
+			size_t kl = strlen(keys[k].key);
+			const char *end;
+			u64 v;
+
+			if (strncmp(p, keys[k].key, kl))
+				continue;
+			v = ptk_strtou64(p + kl, &end);
+			if (end == p + kl || v > (~0ull >> 10))
+				return -EINVAL;
+			*(u64 *)((char *)lh + keys[k].off) = v;
+			seen |= 1u << k;
+		}
+	}
+	lh->has_low = (seen & 3) == 3;
+	lh->has_high = (seen & 12) == 12;
+	return 0;
+}
+
+int ptk_meminfo_read_lohi(const struct ptk_src *src, struct ptk_meminfo *mi,
+			  struct ptk_meminfo_lohi *lh)
+{
+	char buf[8192];
+	ssize_t n = ptk_src_read(src, PTK_PROC, "meminfo", buf, sizeof(buf));
+	int r;
+
+	if (n < 0)
+		return n;
+	if ((r = ptk_meminfo_parse(buf, mi)))
+		return r;
+	return ptk_meminfo_lohi_parse(buf, lh);
+}
+
 #define VM(e, k, f) \
 	[PTK_VM_##e] = { .key = k, .name = k, .off = offsetof(struct ptk_vmstat, f), .unit = "" }
 const struct ptk_field_desc ptk_vmstat_fields[PTK_VM_NFIELDS] = {

@@ -294,6 +294,20 @@ void ptk_meminfo_estimate(struct ptk_meminfo *mi);
  * same values and the same presence. */
 void ptk_meminfo_text(const struct ptk_meminfo *mi, struct ptk_strbuf *b);
 
+/* The low and high memory lines of /proc/meminfo (CONFIG_HIGHMEM kernels, 32-bit: absent
+ * elsewhere), for free -l. kB; has_* says whether the file had the pair. */
+struct ptk_meminfo_lohi {
+	u64 low_total, low_free, high_total, high_free;
+	bool has_low, has_high;
+};
+/* Read /proc/meminfo once into mi (as ptk_meminfo_read) and lh (LowTotal, LowFree, HighTotal,
+ * HighFree). 0 or -errno. */
+int ptk_meminfo_read_lohi(const struct ptk_src *src, struct ptk_meminfo *mi,
+			  struct ptk_meminfo_lohi *lh);
+/* Parse the four lines from /proc/meminfo text (the others are skipped). 0, or -EINVAL for a
+ * value that is not a number. */
+int ptk_meminfo_lohi_parse(const char *text, struct ptk_meminfo_lohi *lh);
+
 /* ---- /proc/vmstat (event counters since boot) --------------------------------------- */
 
 enum ptk_vm_field {
@@ -446,6 +460,24 @@ int ptk_sysblock_parent(const char *root, const char *part, char *buf, size_t si
 bool ptk_sysblock_is_device(const char *root, const char *dev);
 /* A sysfs entry name as the kernel names the device: '!' back to '/'. In place; returns s. */
 char *ptk_sysblock_name(char *s);
+
+/* ---- /proc/slabinfo (root only: 0400) ----------------------------------------------- */
+
+/* One cache of /proc/slabinfo version 2.x (mm/slab_common.c slab_show): objects in use, all
+ * objects, object size in bytes, objects per slab, pages per slab. */
+struct ptk_slab {
+	char name[64];
+	u64 active_objs, num_objs, objsize, objperslab, pagesperslab;
+};
+struct ptk_slabinfo {
+	int n, cap;
+	struct ptk_slab *s; /* in file order */
+};
+/* Read /proc/slabinfo (buffers reused). 0, -errno (-EACCES without root), or -EINVAL for a
+ * file that is not version 2.x or a line that does not parse. */
+int ptk_slabinfo_read(const struct ptk_src *src, struct ptk_slabinfo *si);
+int ptk_slabinfo_parse(const char *text, struct ptk_slabinfo *si);
+void ptk_slabinfo_free(struct ptk_slabinfo *si);
 
 /* ---- /proc/net/dev ------------------------------------------------------------------- */
 
