@@ -663,7 +663,7 @@ int cmd_mpstat(struct ptk_ctx *ctx, int argc, char **argv)
 	m.sock = xcalloc(MP_MAX_CPUS, sizeof(int));
 	/* the first sample: which CPUs and nodes there are */
 	if ((rc = ptk_snap_read(&ctx->src, &m.prev, parts(&m)))) {
-		ptk_err("cannot read %s/stat: %s", ctx->src.procfs, strerror(-rc));
+		ptk_err("cannot read %s/%s: %s", ctx->src.procfs, m.prev.err_file, strerror(-rc));
 		rc = PTK_EXIT_RUNTIME;
 		goto out_free;
 	}
