@@ -775,7 +775,7 @@ static int ds_sample(struct ptk_ctx *ctx, void *arg, long i, double itv)
 	int r = ptk_snap_read(&ctx->src, now, st->parts);
 
 	if (r) {
-		ptk_err("cannot read %s/stat: %s", ctx->src.procfs, strerror(-r));
+		ptk_err("cannot read %s/%s: %s", ctx->src.procfs, now->err_file, strerror(-r));
 		return PTK_EXIT_RUNTIME;
 	}
 	mi_warn(ctx, now, &st->warned);
@@ -1008,7 +1008,7 @@ int cmd_dstat(struct ptk_ctx *ctx, int argc, char **argv)
 	}
 	/* the entities come from the first snapshot, read again by the first sample */
 	if ((r = ptk_snap_read(&ctx->src, &st->s[0], st->parts))) {
-		ptk_err("cannot read %s/stat: %s", ctx->src.procfs, strerror(-r));
+		ptk_err("cannot read %s/%s: %s", ctx->src.procfs, st->s[0].err_file, strerror(-r));
 		r = PTK_EXIT_RUNTIME;
 		goto out;
 	}
