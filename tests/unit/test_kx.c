@@ -254,6 +254,26 @@ static void test_ext_roundtrip(void **state)
 	assert_non_null(arc);
 	assert_int_equal(ptk_arc_write(arc, &s, 0, NULL, 0), 0);
 	assert_int_equal(ptk_arc_load(arc, s.id, false, &back), 0);
+	assert_string_equal(ptk_arc_impossible(arc), "");
+	/* a count no kernel writes (2^63 and more: negative in the vector) makes its part
+	 * unknown in that sample, named; the other parts stay */
+	struct ptk_snap bad = { 0 };
+	u64 intr0 = s.intr.v[0], sn0 = s.sn.c[0].processed;
+	s.intr.v[0] = 1ull << 63;
+	s.sn.c[0].processed = ~0ull;
+	assert_int_equal(ptk_arc_write(arc, &s, 0, NULL, 0), 0);
+	assert_int_equal(ptk_arc_load(arc, s.id, false, &bad), 0);
+	const char *why = ptk_arc_impossible(arc);
+	if (!strstr(why, "ext intr.0.") || !strstr(why, "-9223372036854775808 (negative)") ||
+	    !strstr(why, "ext softnet.0.processed -1 (negative)"))
+		fail_msg("not named: '%s'", why);
+	assert_false(ptk_snap_has(&bad, PTK_SNAP_INTERRUPTS));
+	assert_false(ptk_snap_has(&bad, PTK_SNAP_SOFTNET));
+	assert_true(ptk_snap_has(&bad, PTK_SNAP_SOFTIRQS));
+	assert_true(ptk_snap_has(&bad, PTK_SNAP_KX + PTK_KX_USB));
+	s.intr.v[0] = intr0;
+	s.sn.c[0].processed = sn0;
+	ptk_snap_free(&bad);
 	ptk_arc_close(arc);
 	for (int g = 0; g < PTK_KX_NGROUPS; g++)
 		if (g != PTK_KX_FSYS && g != PTK_KX_CPUFREQ)
