@@ -201,6 +201,18 @@ check_all "meminfo cut after MemFree: free shows total, and shared, buff/cache u
 run ct "$PTK" --procfs "$TMP/cut" top -b -n 1
 check_all "... top's summary: buff/cache and swap unknown, forks/s unknown ($(grep -m1 '^MiB Mem' "$TMP/ct.out"))" \
 	'[ "$rc" = 0 ] && grep -q "^MiB Mem : .* - buff/cache" "$TMP/ct.out" && grep -q "^MiB Swap: *- total" "$TMP/ct.out" && grep -q " - forks/s" "$TMP/ct.out"'
+# a CPU online but cut out of /proc/stat: mpstat shows it unknown, not as an offline CPU
+# (no row), and the all row too, whose sum lacks it
+if grep -q '^cpu1 ' "$TMP/cut/1/stat" && grep -q 1 "$TMP/cut/1/sys/devices/system/cpu/online"; then
+	cp -r "$TMP/cut" "$TMP/cutcpu"
+	sed -i '/^cpu1 /d' "$TMP"/cutcpu/[01]/stat
+	run cc "$PTK" --procfs "$TMP/cutcpu" mpstat -P ALL 1 1
+	rows=$(awk '$2 == "all" || $2 == "0" || $2 == "1" { print $2 ($3 == "-") ($NF == "-") }' "$TMP/cc.out" | sort -u | tr '\n' ' ')
+	check_all "stat without cpu1, online: mpstat -P ALL's cpu 1 and all unknown, cpu 0 known ($rows; exit $rc)" \
+		'[ "$rc" = 0 ] && [ "$rows" = "000 111 all11 " ]'
+else
+	skip "a cut cpu1 line needs a capture with two CPUs online"
+fi
 : >"$TMP/cut/0/uptime"
 : >"$TMP/cut/1/uptime"
 for cmd in "mpstat 1 1" "iostat 1 1" "sar -u 1 1" "top -b -n 1" "uptime"; do
