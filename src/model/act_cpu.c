@@ -90,23 +90,25 @@ static u64 cpu_interval(const struct ptk_cpu_times *c, struct ptk_cpu_times *p)
 		PTK_CPU_USER,	PTK_CPU_NICE, PTK_CPU_SYSTEM,  PTK_CPU_IDLE,
 		PTK_CPU_IOWAIT, PTK_CPU_IRQ,  PTK_CPU_SOFTIRQ, PTK_CPU_STEAL
 	};
-	s64 t = 0, du, dn;
+	/* unsigned: counters no kernel writes (an archive's, past 2^62) wrap, never overflow */
+	u64 t = 0;
+	s64 du, dn;
 
 	if (T(c, IOWAIT) < T(p, IOWAIT))
 		T(p, IOWAIT) = T(c, IDLE) > T(p, IDLE) ? T(c, IOWAIT) : 0;
 	if (T(c, IDLE) < T(p, IDLE))
 		T(p, IDLE) = 0;
 	for (size_t i = 0; i < ARRAY_SIZE(fields); i++)
-		t += MAX(moved(p->t[fields[i]], c->t[fields[i]]), 0);
+		t += (u64)MAX(moved(p->t[fields[i]], c->t[fields[i]]), 0);
 	/* user (nice) moved on but less than its guest part: guest counted a little ahead of
 	 * user; what user less guest went back is counted (sysstat's ishift) */
 	du = moved(T(p, USER) - T(p, GUEST), T(c, USER) - T(c, GUEST));
 	dn = moved(T(p, NICE) - T(p, GUEST_NICE), T(c, NICE) - T(c, GUEST_NICE));
 	if (T(c, USER) >= T(p, USER) && du < 0)
-		t -= du;
+		t += 0 - (u64)du;
 	if (T(c, NICE) >= T(p, NICE) && dn < 0)
-		t -= dn;
-	return t > 0 ? (u64)t : 0;
+		t += 0 - (u64)dn;
+	return t;
 }
 
 /* The share of itv ticks that a counter moved from a to b; 0 when it went back. The
