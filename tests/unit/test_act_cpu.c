@@ -6,6 +6,7 @@
  * iowait restarting, not from a backwards step clamped to 0 (which gave 0.00 %idle and
  * inflated %usr and %sys). Every expected value is computed by hand from the fixture files.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -174,6 +175,25 @@ static void test_hotplug_no_baseline(void **state)
 	PCT(f, "all", CPU_USR, 30.0);
 }
 
+/* Counters no kernel writes (an edited archive's: user 2^62 with a guest part past it) sum
+ * without overflow (UBSan stopped fuzz_archive here) into finite shares. */
+static void test_huge_counters(void **state)
+{
+	struct fx *f = *state;
+	struct ptk_cpu_times *c = &f->s[1].st.cpu[0];
+
+	c->t[PTK_CPU_USER] = 1ull << 62;
+	c->t[PTK_CPU_GUEST] = (1ull << 63) + (1ull << 61);
+	interval(f, 1);
+	for (int k = 0; k < f->rs.n; k++)
+		for (int i = 0; ptk_activities[PTK_ACT_CPU].mids[i] != PTK_M_NONE; i++) {
+			const struct ptk_val *v = &f->rs.r[k].v[i];
+			if (!v->na &&
+			    ptk_registry[ptk_activities[PTK_ACT_CPU].mids[i]].type == PTK_V_F64)
+				assert_true(isfinite(v->f));
+		}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -181,6 +201,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_offline_no_row, setup_offline, teardown),
 		cmocka_unit_test_setup_teardown(test_hotplug, setup_hotplug, teardown),
 		cmocka_unit_test_setup_teardown(test_hotplug_no_baseline, setup_hotplug, teardown),
+		cmocka_unit_test_setup_teardown(test_huge_counters, setup_allsum, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
