@@ -143,8 +143,9 @@ check "pgfree -5 in sample $k1: pgfree/s unknown in the 2 intervals around it ($
 	test "$(unknown pgfree/s)" -eq 2
 check "ctxt beyond 2^63 in sample $k2: cswch/s unknown in the 2 intervals around it ($(unknown cswch/s))" \
 	test "$(unknown cswch/s)" -eq 2
-check "cached above MemTotal in sample $k3: kbcached and kbmemused unknown there ($(unknown kbcached), $(unknown kbmemused))" \
-	test "$(unknown kbcached)" -eq 1 -a "$(unknown kbmemused)" -eq 1
+# kbmemused is sysstat 12.7's MemTotal - MemAvailable: Cached does not enter it
+check "cached above MemTotal in sample $k3: kbcached unknown there, kbmemused known ($(unknown kbcached), $(unknown kbmemused))" \
+	test "$(unknown kbcached)" -eq 1 -a "$(unknown kbmemused)" -eq 0
 check "pgfault jumped by 2^60 in sample $k4: fault/s unknown in the 2 intervals around it ($(unknown fault/s))" \
 	test "$(unknown fault/s)" -eq 2
 big=$(awk '{ for (i = 2; i <= NF; i++) if ($i ~ /^[0-9.e+]+$/ && $i + 0 > 1e15) print $i }' "$TMP/bad.out" | head -3)
