@@ -422,6 +422,8 @@ static void prog_stats(struct ptk_bpf_run *r, u64 *ns, u64 *cnt)
 	} else if (r->obj) {
 		ptk_bpf_obj_runtime(r->obj, ns, cnt);
 	}
+	for (size_t i = 0; i < r->nxprogs; i++)
+		ptk_bpf_prog_runtime(r->xprogs[i], ns, cnt);
 }
 
 /*
@@ -826,6 +828,11 @@ int ptk_bpf_run(struct ptk_bpf_run *r)
 	}
 	if (!err)
 		err = events_start(r);
+	if (err && r->load_err[0]) {
+		ptk_err("%s", r->load_err);
+		rc = PTK_EXIT_RUNTIME;
+		goto out_destroy;
+	}
 	if (err) {
 		ptk_err("cannot load or attach the BPF programs: %s%s", strerror(-err),
 			err == -EPERM ? " (needs root or CAP_BPF+CAP_PERFMON)" :
