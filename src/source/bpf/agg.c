@@ -1740,6 +1740,12 @@ static void decode_keys(const struct ptk_agg *a, const struct entry *e, struct p
 	}
 }
 
+/* How frames read: "func+0x1a" (a user one "func+0x1a [module]"), or the name alone. */
+static unsigned frame_flags(const struct ptk_agg *a, pid_t pid)
+{
+	return a->frames_plain ? 0 : PTK_FRAME_OFFSET | (pid ? PTK_FRAME_MODULE : 0);
+}
+
 /* One stack key of a row: its stack map id, its addresses, and where it goes. */
 struct kstack {
 	s64 id;
@@ -1781,7 +1787,7 @@ static void decode_stacks(struct ptk_agg *a, int fd, const __u8 *keys, size_t st
 		}
 	if (!a->sym)
 		a->sym = ptk_sym_new(NULL, 0); /* at the first stack: kallsyms read then */
-	ptk_sym_stacks(a->sym, st, m, 0);
+	ptk_sym_stacks(a->sym, st, m, PTK_SYM_SKIP_TRACER);
 	for (size_t j = 0; j < m; j++) {
 		int nf = st[j].nf > 0 ? st[j].nf : 1;
 		char **fr = xcalloc(nf, sizeof(*fr)), buf[512];
@@ -1795,9 +1801,7 @@ static void decode_stacks(struct ptk_agg *a, int fd, const __u8 *keys, size_t st
 			const struct ptk_frame *f = &st[j].f[i];
 
 			if (f->func)
-				ptk_frame_fmt(f,
-					      PTK_FRAME_OFFSET | (ks[j].pid ? PTK_FRAME_MODULE : 0),
-					      buf, sizeof(buf));
+				ptk_frame_fmt(f, frame_flags(a, ks[j].pid), buf, sizeof(buf));
 			else
 				snprintf(buf, sizeof(buf), "0x%" PRIx64, f->addr);
 			fr[i] = xstrdup(buf);

@@ -130,6 +130,7 @@ struct ptk_agg {
 	struct ptk_agg_spec specs[PTK_AGG_MAX_SPECS];
 	const char *result_unit; /* histograms: the unit shown (NULL: the value's name) */
 	bool cli; /* the specs are ptk agg's request's (ptk_agg_parse made them) */
+	bool frames_plain; /* stack frames by function name only (no +offset, no [module]) */
 
 	/* ---- resolved (ptk_agg_parse, ptk_agg_prepare) ---- */
 	int nprobes; /* programs: one per spec, one per USDT argument layout */

@@ -205,6 +205,45 @@ int ptk_probe_parse(const char *spec, bool with_field, struct ptk_probe *p, char
 	return fail(err, errsz, -EINVAL, "invalid probe '%s'", spec);
 }
 
+int ptk_probe_from_bcc(const char *in, char *out, size_t size, char *err, size_t errsz)
+{
+	const char *c1 = strchr(in, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+	size_t lk = c1 ? (size_t)(c1 - in) : 0;
+	int n;
+
+	if (!*in)
+		return fail(err, errsz, -EINVAL, "no probe");
+	/* ours already: "uprobe:...", "fentry:..." (a known kind of more than one letter) */
+	for (size_t i = 0; c1 && lk > 1 && i < ARRAY_SIZE(kind_names); i++)
+		if (strlen(kind_names[i].name) == lk && !strncmp(in, kind_names[i].name, lk)) {
+			n = snprintf(out, size, "%s", in);
+			goto out;
+		}
+	if (!c1) /* FUNC */
+		n = snprintf(out, size, "kprobe:%s", in);
+	else if (lk == 1 && (in[0] == 'p' || in[0] == 'r'))
+		/* p:FUNC, r:FUNC, p:LIB:FUNC, r:LIB:FUNC */
+		n = c2 ? snprintf(out, size, "%s:%s", in[0] == 'p' ? "uprobe" : "uretprobe",
+				  c1 + 1) :
+			 snprintf(out, size, "%s:%s", in[0] == 'p' ? "kprobe" : "kretprobe",
+				  c1 + 1);
+	else if (lk == 1 && in[0] == 't')
+		n = snprintf(out, size, "tracepoint:%s", c1 + 1);
+	else if (lk == 1 && in[0] == 'u')
+		n = snprintf(out, size, "usdt:%s", c1 + 1);
+	else if (!c2) /* LIB:FUNC, :FUNC */
+		n = snprintf(out, size, "uprobe:%s", in);
+	else
+		return fail(err, errsz, -EINVAL,
+			    "invalid probe '%s' (FUNC, LIB:FUNC, :FUNC, p:/r:[LIB:]FUNC, "
+			    "t:CAT:EVENT, u:LIB:PROBE)",
+			    in);
+out:
+	if (n < 0 || (size_t)n >= size)
+		return fail(err, errsz, -EINVAL, "probe too long: '%.40s...'", in);
+	return 0;
+}
+
 /* ---- resolution ---- */
 
 static struct ptk_probe_target *add_target(struct ptk_probe *p, size_t *cap)

@@ -124,6 +124,15 @@ int ptk_probe_parse(const char *spec, bool with_field, struct ptk_probe *p, char
  */
 int ptk_probe_resolve(struct ptk_probe *p, int pid, char *err, size_t errsz);
 
+/*
+ * A probe in the notation of bcc and libbpf-tools (funccount, stackcount, funclatency, trace)
+ * into ours: FUNC and p:FUNC a kernel function (kprobe:, so fentry where it loads), r:FUNC
+ * its return; LIB:FUNC, p:LIB:FUNC a user function (uprobe:), r:LIB:FUNC its return, :FUNC
+ * a function of -p's binary; t:CAT:EVENT a tracepoint; u:LIB:PROBE a USDT probe; a probe
+ * already in ours ("uprobe:...") as it is. 0 or -EINVAL.
+ */
+int ptk_probe_from_bcc(const char *in, char *out, size_t size, char *err, size_t errsz);
+
 /* Free what resolve allocated (the targets, layouts). */
 void ptk_probe_free(struct ptk_probe *p);
 
