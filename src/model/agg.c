@@ -535,5 +535,6 @@ void ptk_agg_rows_free(struct ptk_agg_row *rows, size_t n)
 			for (int i = 0; i < rows[j].nframes[k]; i++)
 				free(rows[j].frames[k][i]);
 			free(rows[j].frames[k]);
+			free(rows[j].addrs[k]);
 		}
 }

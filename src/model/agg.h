@@ -140,6 +140,7 @@ struct ptk_agg_row {
 	char *str[PTK_AGG_MAX_KEYS]; /* the strings of v[] (string keys, folded stacks), owned */
 	char **frames[PTK_AGG_MAX_KEYS]; /* stack keys: the frames, leaf first, owned */
 	int nframes[PTK_AGG_MAX_KEYS];
+	u64 *addrs[PTK_AGG_MAX_KEYS]; /* stack keys: each frame's address (0: none), owned */
 	u64 count; /* every mode but the histograms */
 	s64 sum; /* the value's sum (wraps at 64 bits, as the kernel adds) */
 	s64 min, max; /* the value's least and greatest (signed or not as it is) */

@@ -416,6 +416,8 @@ static __always_inline bool filters_pass(void *ctx, const int kind,
 }
 
 /* The value of an aggregation: val, times val2 when set. */
+/* The value of an aggregation: val, times val2 when set. 0, 1 when out of the range asked
+ * for (the event is skipped), or -1. */
 static __always_inline int agg_value(void *ctx, const int kind, const volatile struct agg_cfg *c,
 				     const struct agg_stash *st, __s64 *v)
 {
@@ -423,11 +425,13 @@ static __always_inline int agg_value(void *ctx, const int kind, const volatile s
 
 	if (read_value(ctx, kind, &c->val, st, v))
 		return -1;
-	if (c->val2.src == AGG_SRC_NONE)
-		return 0;
-	if (read_value(ctx, kind, &c->val2, st, &w))
-		return -1;
-	*v *= w;
+	if (c->val2.src != AGG_SRC_NONE) {
+		if (read_value(ctx, kind, &c->val2, st, &w))
+			return -1;
+		*v *= w;
+	}
+	if (c->has_range && ((__u64)*v < c->vmin || (__u64)*v > c->vmax))
+		return 1;
 	return 0;
 }
 
@@ -609,8 +613,11 @@ static __always_inline int on_event(void *ctx, const int kind, const int idx)
 	struct agg_key k = {};
 	__u32 zero = 0, one = 1;
 	__s64 v = 0;
+	int rc;
 
 	if (c->task_filter && !agg_current_selected())
+		return 0;
+	if (c->sample > 1 && c->role != AGG_ROLE_RETURN && bpf_ktime_get_ns() % c->sample)
 		return 0;
 	if (c->role == AGG_ROLE_ENTRY) {
 		if (!filters_pass(ctx, kind, c, NULL, true))
@@ -679,8 +686,10 @@ static __always_inline int on_event(void *ctx, const int kind, const int idx)
 			bpf_map_delete_elem(&objects, &obj);
 			return 0;
 		}
-		if (agg_value(ctx, kind, c, st, &o.size)) {
-			drop(AGG_DROP_VALUE);
+		rc = agg_value(ctx, kind, c, st, &o.size);
+		if (rc) {
+			if (rc < 0)
+				drop(AGG_DROP_VALUE);
 			return 0;
 		}
 		o.ts = bpf_ktime_get_ns();
@@ -689,8 +698,9 @@ static __always_inline int on_event(void *ctx, const int kind, const int idx)
 			drop(AGG_DROP_OBJECTS);
 		return 0;
 	}
-	if (c->val.src != AGG_SRC_NONE && agg_value(ctx, kind, c, st, &v)) {
-		drop(AGG_DROP_VALUE);
+	if (c->val.src != AGG_SRC_NONE && (rc = agg_value(ctx, kind, c, st, &v))) {
+		if (rc < 0)
+			drop(AGG_DROP_VALUE);
 		return 0;
 	}
 	if (c->mode == AGG_COUNT)

@@ -1199,6 +1199,7 @@ static int configure_prog(struct ptk_agg *a, int j, const struct ptk_bpf_filter 
 
 	c->mode = sp->mode;
 	c->role = sp->role;
+	c->sample = sp->sample;
 	/* the task filters where the task is the one meant: the return of a pair (its entry too
 	 * when it is the same thread) */
 	c->task_filter = sp->role != AGG_ROLE_ENTRY || (!sp->match && !a->probe[j].field[0]);
@@ -1224,6 +1225,9 @@ static int configure_prog(struct ptk_agg *a, int j, const struct ptk_bpf_filter 
 		return rc;
 	c->val.pow2 = sp->value_pow2;
 	c->val.scale = sp->value_scale;
+	c->has_range = sp->has_range;
+	c->vmin = sp->vmin;
+	c->vmax = sp->vmax;
 	if (sp->mode == AGG_LHIST) {
 		c->lin_min = a->lin_min;
 		c->lin_step = a->lin_step;
@@ -1363,6 +1367,35 @@ static int split_layouts(struct ptk_agg *a)
 	return 0;
 }
 
+/* The optional specs that did not resolve (and the other half of their pairs) left out. */
+static int drop_missing(struct ptk_agg *a)
+{
+	int n = 0;
+
+	for (int i = 0; i < a->nspecs; i++) {
+		int other = a->specs[i].role == AGG_ROLE_ENTRY	? i + 1 :
+			    a->specs[i].role == AGG_ROLE_RETURN ? i - 1 :
+								  i;
+		bool gone = !a->probe[i].ntargets || !a->probe[other].ntargets;
+
+		if (gone) {
+			ptk_probe_free(&a->probe[i]);
+			continue;
+		}
+		if (n != i) {
+			a->specs[n] = a->specs[i];
+			a->probe[n] = a->probe[i];
+		}
+		a->prog_spec[n] = n;
+		a->prog_layout[n] = 0;
+		n++;
+	}
+	a->nspecs = a->nprobes = n;
+	if (!n)
+		return USAGE(a, "none of the probes is here: %s", a->err);
+	return 0;
+}
+
 int ptk_agg_prepare(struct ptk_agg *a, const struct ptk_bpf_filter *flt, struct ptk_bpf_run *r)
 {
 	int rc;
@@ -1374,12 +1407,19 @@ int ptk_agg_prepare(struct ptk_agg *a, const struct ptk_bpf_filter *flt, struct 
 
 		if (p->have_fmt || p->ntargets)
 			continue;
-		if ((rc = ptk_probe_resolve(p, flt->tgid, a->err, sizeof(a->err))))
+		rc = ptk_probe_resolve(p, flt->tgid, a->err, sizeof(a->err));
+		if (rc == -EINVAL && a->specs[i].optional) {
+			p->ntargets = 0;
+			continue;
+		}
+		if (rc)
 			return rc;
 		/* a pattern's targets have no record in common */
 		if (p->kind == PTK_PROBE_TP && p->wildcard)
 			p->have_fmt = false;
 	}
+	if ((rc = drop_missing(a)))
+		return rc;
 	if ((rc = split_layouts(a)) || (rc = ptk_agg_configure(a, flt)))
 		return rc;
 	for (int i = 0; i < a->nprobes; i++)
@@ -1417,6 +1457,19 @@ static bool uses_mode(const struct ptk_agg *a, enum agg_mode m)
 	for (int i = 0; i < a->nspecs; i++)
 		if (a->specs[i].mode == m)
 			return true;
+	return false;
+}
+
+/* Are objects tracked from the kernel's own probes (its allocator's tracepoints)? */
+static bool tracks_kernel(const struct ptk_agg *a)
+{
+	for (int j = 0; j < a->nprobes; j++) {
+		enum ptk_probe_kind k = a->probe[j].kind;
+
+		if (a->specs[a->prog_spec[j]].mode == AGG_TRACK_ADD && k != PTK_PROBE_UPROBE &&
+		    k != PTK_PROBE_URETPROBE && k != PTK_PROBE_USDT)
+			return true;
+	}
 	return false;
 }
 
@@ -1501,7 +1554,8 @@ int ptk_agg_load_lskel(struct ptk_bpf_run *r)
 	struct agg_tp_l_bpf *l = NULL;
 	int err, progs[AGG_NPROGS];
 
-	if (a->nprobes > AGG_NPROGS)
+	/* the live objects' map is sized and flagged by the libbpf path only */
+	if (a->nprobes > AGG_NPROGS || uses_mode(a, AGG_TRACK_ADD))
 		return -ENOTSUP;
 	for (int j = 0; j < a->nprobes; j++)
 		if (a->probe[j].kind != PTK_PROBE_TP || a->probe[j].ntargets != 1)
@@ -1555,6 +1609,12 @@ int ptk_agg_open(struct ptk_bpf_run *r)
 #define LIBBPF_MAPSZ(sk, m, n) bpf_map__set_max_entries((sk)->maps.m, n)
 	AGG_MAPS(s, LIBBPF_MAPSZ);
 #undef LIBBPF_MAPSZ
+	/* objects allocated in the kernel as they come are allocations a kernel tracer sees:
+	 * preallocated then, smaller */
+	if (tracks_kernel(a)) {
+		bpf_map__set_map_flags(s->maps.objects, 0);
+		bpf_map__set_max_entries(s->maps.objects, AGG_OBJ_ENTRIES / 2);
+	}
 	for (size_t i = 0; i < ARRAY_SIZE(progs); i++)
 		bpf_program__set_autoload(progs[i], false);
 	/* each kind's template is loaded once, with the first program of its kind's data and
@@ -1797,9 +1857,11 @@ static void decode_stacks(struct ptk_agg *a, int fd, const __u8 *keys, size_t st
 				 ks[j].id < 0 ? strerror((int)-ks[j].id) : "expired");
 			fr[0] = xstrdup(buf);
 		}
+		ks[j].w->addrs[ks[j].key] = xcalloc(nf, sizeof(u64));
 		for (int i = 0; ks[j].depth > 0 && i < st[j].nf; i++) {
 			const struct ptk_frame *f = &st[j].f[i];
 
+			ks[j].w->addrs[ks[j].key][i] = f->addr;
 			if (f->func)
 				ptk_frame_fmt(f, frame_flags(a, ks[j].pid), buf, sizeof(buf));
 			else

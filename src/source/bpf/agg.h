@@ -66,6 +66,10 @@ struct ptk_agg_spec {
 	const char *filter; /* this probe's own conditions (with the request's), or NULL */
 	const char *match; /* a pair: the value matched (NULL: the thread) */
 	bool frame; /* a pair of user probes: also matched on the stack frame (recursion) */
+	bool optional; /* a probe the kernel or file may lack: left out then (with its pair) */
+	u32 sample; /* > 1: one event in sample */
+	bool has_range; /* only values in [vmin, vmax] */
+	u64 vmin, vmax;
 };
 
 /* A key part as the program reads it and as the rows show it. */

@@ -133,6 +133,9 @@ struct agg_cfg {
 	struct agg_field ev[AGG_MAX_EVF];
 	__u32 ev_size; /* bytes of the event's data used */
 	struct agg_field track; /* AGG_TRACK_*: the object's key (an address) */
+	__u32 sample; /* > 1: one event in sample (by the clock; a pair: at its entry) */
+	__u32 has_range; /* only values (val, times val2) in [vmin, vmax] */
+	__u64 vmin, vmax;
 };
 
 struct agg_key {

@@ -146,6 +146,9 @@ struct ptk_bpf_ops {
 	 * observer) at the end.
 	 */
 	int (*report)(struct ptk_bpf_run *r, long i, double itv_s, bool last);
+	/* Optional: everything is attached and the banner printed (start a command traced from
+	 * its first instruction). 0, or an exit code that ends the run. */
+	int (*started)(struct ptk_bpf_run *r);
 	/* Optional: free the tool's own state (links it made itself...), before the runner
 	 * destroys the light skeleton (its links closed first) or the libbpf skeleton. */
 	void (*destroy)(struct ptk_bpf_run *r);
