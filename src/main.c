@@ -67,6 +67,8 @@ static const struct ptk_cmd commands[] = {
 	{ "memleak", cmd_memleak,
 	  "outstanding allocations by stack, of a process or the kernel (eBPF)",
 	  "memleak (libbpf-tools)" },
+	{ "ltrace", cmd_ltrace, "a program's library calls through uprobes, nothing stopped (eBPF)",
+	  "ltrace" },
 	{ "strace", cmd_strace,
 	  "trace syscalls and signals (ptrace; seccomp-bpf filtered, bounded pause)", "strace" },
 	{ "flamegraph", cmd_flamegraph,

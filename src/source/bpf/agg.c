@@ -868,7 +868,9 @@ static int stash_value(struct ptk_agg *a, int j, struct agg_field *v,
 			return USAGE(a, "the entry probes keep their values apart");
 		slot = ec->nstash;
 		/* the entry keeps the start (a register, an argument); the rest at the return */
-		if (st.src == AGG_SRC_NUM) {
+		if (st.src == AGG_SRC_NUM || st.src == AGG_SRC_PTRSTR || st.src == AGG_SRC_ARRAY) {
+			st.src = AGG_SRC_NUM;
+			st.len = 8;
 			st.nderef = 0;
 			st.deref = 0;
 			st.size = 8;
@@ -1099,12 +1101,18 @@ static int add_events(struct ptk_agg *a, int j)
 	for (int i = 0; i < n && !rc; i++) {
 		struct agg_field f, fe[PTK_AGG_MAX_PROGS];
 		struct ptk_agg_evval *ev = &a->evv[s][i];
+		const char *name = items[i];
+		bool at_entry, after = name[0] == '+';
 		enum ptk_vtype type;
-		bool at_entry;
 		u32 len;
 
-		if ((rc = resolve(a, j, items[i], false, &f, fe, &type, &at_entry)))
+		/* "+V": a value the entry names, read at the return (an output string) */
+		if ((rc = resolve(a, j, name + after, false, &f, fe, &type, &at_entry)))
 			break;
+		if (after && !at_entry) {
+			rc = USAGE(a, "'%s': the return has it itself", name);
+			break;
+		}
 		if (f.src == AGG_SRC_KSTACK || f.src == AGG_SRC_USTACK) {
 			rc = USAGE(a, "'%s': stacks are keys, not event values", items[i]);
 			break;
@@ -1133,7 +1141,26 @@ static int add_events(struct ptk_agg *a, int j)
 		ev->len = len;
 		if (f.src == AGG_SRC_LAT)
 			f.imm = a->lat_unit_ns;
-		if (at_entry) {
+		if (at_entry && after) {
+			struct agg_field v = fe[0];
+			int e0, e1, slot;
+
+			spec_progs(a, s - 1, &e0, &e1);
+			if (fe[e0].base == AGG_BASE_CTX) {
+				rc = USAGE(a, "'%s': a record's value is read where it is", name);
+				break;
+			}
+			/* the entry keeps where the value starts, the return reads from there */
+			v = fe[e0];
+			v.src = AGG_SRC_NUM;
+			if ((rc = stash_value(a, j, &v, fe)))
+				break;
+			slot = v.idx;
+			f = fe[e0];
+			f.base = AGG_BASE_STASH;
+			f.idx = slot;
+			f.at_entry = 0;
+		} else if (at_entry) {
 			int e0, e1;
 
 			spec_progs(a, s - 1, &e0, &e1);
@@ -1405,8 +1432,14 @@ int ptk_agg_prepare(struct ptk_agg *a, const struct ptk_bpf_filter *flt, struct 
 	for (int i = 0; i < a->nprobes; i++) {
 		struct ptk_probe *p = &a->probe[i];
 
-		if (p->have_fmt || p->ntargets)
+		if (p->have_fmt || p->ntargets) {
+			/* targets a tool set itself: a user probe is the process's still */
+			if (!p->pid &&
+			    (ptk_probe_has_regs(p->kind) && p->kind != PTK_PROBE_KPROBE &&
+			     p->kind != PTK_PROBE_KRETPROBE))
+				p->pid = flt->tgid;
 			continue;
+		}
 		rc = ptk_probe_resolve(p, flt->tgid, a->err, sizeof(a->err));
 		if (rc == -EINVAL && a->specs[i].optional) {
 			p->ntargets = 0;

@@ -27,10 +27,10 @@
 #define AGG_MAX_FILTERS 4 /* conditions of a filter, all to hold */
 #define AGG_MAX_DEREF 4 /* pointers followed by one value */
 #define AGG_NSTASH 2 /* values the entry probe keeps for the return (besides time, key) */
-#define AGG_MAX_EVF 8 /* values of one event */
+#define AGG_MAX_EVF 16 /* values of one event */
 #define AGG_EV_STR 64 /* bytes of a string in an event */
-#define AGG_EV_DATA 256 /* bytes of an event's values */
-#define AGG_START_ENTRIES 8192 /* entries in flight between a pair of probes */
+#define AGG_EV_DATA 512 /* bytes of an event's values */
+#define AGG_START_ENTRIES 4096 /* entries in flight between a pair of probes */
 #define AGG_OBJ_ENTRIES (1 << 18) /* live objects (AGG_TRACK_ADD), allocated as needed */
 
 /* What a value is. */

@@ -539,32 +539,39 @@ static int search_file(const char *name, char *out, size_t size)
 	return -ENOENT;
 }
 
-/* p->path made the file to probe. */
-static int resolve_path(struct ptk_probe *p, int pid, char *err, size_t errsz)
+int ptk_probe_file(const char *name, int pid, char *out, size_t size, char *err, size_t errsz)
 {
-	char out[PATH_MAX];
 	int rc = -ENOENT;
 
-	if (!p->path[0]) {
+	if (!name[0]) {
 		if (!pid)
-			return fail(err, errsz, -EINVAL, "%s: no file: name one, or give -p PID",
-				    p->spec);
-		snprintf(out, sizeof(out), "/proc/%d/exe", pid);
+			return fail(err, errsz, -EINVAL, "no file: name one, or give -p PID");
+		snprintf(out, size, "/proc/%d/exe", pid);
 		rc = 0;
-	} else if (strchr(p->path, '/')) {
-		snprintf(out, sizeof(out), "%s", p->path);
+	} else if (strchr(name, '/')) {
+		snprintf(out, size, "%s", name);
 		rc = access(out, R_OK) ? -errno : 0;
 	} else {
 		if (pid)
-			rc = mapped_file(pid, p->path, out, sizeof(out));
+			rc = mapped_file(pid, name, out, size);
 		if (rc)
-			rc = search_file(p->path, out, sizeof(out));
+			rc = search_file(name, out, size);
 	}
 	if (rc)
-		return fail(err, errsz, -EINVAL, "%s: cannot find '%s'%s", p->spec, p->path,
+		return fail(err, errsz, -EINVAL, "cannot find '%s'%s", name,
 			    pid ? " (in the process's maps, $PATH or the library directories)" :
 				  " (in $PATH or the library directories; -p PID looks in a "
 				  "process's maps)");
+	return 0;
+}
+
+/* p->path made the file to probe. */
+static int resolve_path(struct ptk_probe *p, int pid, char *err, size_t errsz)
+{
+	char out[PATH_MAX], e2[256];
+
+	if (ptk_probe_file(p->path, pid, out, sizeof(out), e2, sizeof(e2)))
+		return fail(err, errsz, -EINVAL, "%s: %s", p->spec, e2);
 	snprintf(p->path, sizeof(p->path), "%s", out);
 	return 0;
 }

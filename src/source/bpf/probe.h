@@ -133,6 +133,13 @@ int ptk_probe_resolve(struct ptk_probe *p, int pid, char *err, size_t errsz);
  */
 int ptk_probe_from_bcc(const char *in, char *out, size_t size, char *err, size_t errsz);
 
+/*
+ * The file a probe's PATH names (as resolve finds it): a path, a program in $PATH, a library
+ * by name (among pid's mappings first when pid > 0), "" the binary of pid. 0, or -EINVAL
+ * with the reason in err.
+ */
+int ptk_probe_file(const char *name, int pid, char *out, size_t size, char *err, size_t errsz);
+
 /* Free what resolve allocated (the targets, layouts). */
 void ptk_probe_free(struct ptk_probe *p);
 

@@ -843,10 +843,10 @@ int ptk_bpf_run(struct ptk_bpf_run *r)
 	fflush(stdout); /* a table's header first */
 	if (r->banner[0])
 		fprintf(stderr, "%s\n", r->banner);
-	if (r->ops->started && (rc = r->ops->started(r)))
-		goto out_destroy;
 	r->start_ns = ptk_now_ns();
 	stats_on(r, r->start_ns);
+	if (r->ops->started && (rc = r->ops->started(r)))
+		goto out_destroy;
 	u64 step = (u64)(r->interval_s * 1e9), next = r->start_ns + step, prev = r->start_ns;
 	u64 end = r->duration_s > 0 ? r->start_ns + (u64)(r->duration_s * 1e9) : 0;
 	for (;;) {
