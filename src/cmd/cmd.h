@@ -47,6 +47,7 @@ int cmd_trace(struct ptk_ctx *ctx, int argc, char **argv);
 int cmd_memleak(struct ptk_ctx *ctx, int argc, char **argv);
 int cmd_ltrace(struct ptk_ctx *ctx, int argc, char **argv);
 int cmd_ftrace(struct ptk_ctx *ctx, int argc, char **argv);
+int cmd_blktrace(struct ptk_ctx *ctx, int argc, char **argv);
 int cmd_strace(struct ptk_ctx *ctx, int argc, char **argv);
 int cmd_stat(struct ptk_ctx *ctx, int argc, char **argv);
 int cmd_profile(struct ptk_ctx *ctx, int argc, char **argv);
