@@ -52,3 +52,14 @@ print(sum(1 for p in progs if p['id'] in ids))")
 	done
 	return 1
 }
+# child_of PID: the pid of PID's first child, waiting up to 5 s for it (an anchor started as
+# `timeout -k 5 60 tool ... &` is $!'s child: its fds and programs are the child's).
+child_of() {
+	local c
+	for _ in $(seq 100); do
+		c=$(pgrep -P "$1" | head -1)
+		[ -n "$c" ] && { echo "$c"; return 0; }
+		sleep 0.05
+	done
+	echo "$1"
+}
