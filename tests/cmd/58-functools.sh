@@ -53,27 +53,15 @@ PIDS=()
 cleanup() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done; rm -rf "$TMP"; }
 trap cleanup EXIT
 jq_py() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
-ran() { # one of the programs process $1 holds has run, within 20 s
-	for _ in $(seq 200); do
-		local ids
-		ids=$(bpf_prog_ids_of "$1" | tr '\n' ' ')
-		[ -n "$ids" ] && bpftool -j prog show 2>/dev/null | python3 -c "
-import json, sys
-ids = set(int(x) for x in '$ids'.split())
-sys.exit(0 if any(p['id'] in ids and p.get('run_cnt', 0) > 0 for p in json.load(sys.stdin)) else 1)" &&
-			return 0
-		sleep 0.1
-	done
-	return 1
-}
 N=400
 
 # ---- funclatency: ptk and libbpf-tools on the same user function, the same window ----
 if have funclatency; then
 	"$PTK" funclatency -u -d 6 "$F:slow" > "$TMP/pl.txt" 2>"$TMP/pl.err" & A=$!
-	funclatency -u -d 6 "$F:slow" > "$TMP/bl.txt" 2>"$TMP/bl.err" & B=$!
+	timeout -k 5 60 funclatency -u -d 6 "$F:slow" > "$TMP/bl.txt" 2>"$TMP/bl.err" & B=$!
 	PIDS+=($A $B)
-	sleep 2.5
+	bpf_attached $A || note "ptk funclatency not seen attached"
+	bpf_attached "$(child_of $B)" || note "funclatency not seen attached"
 	"$F" $N
 	wait $A $B
 	python3 - "$TMP/pl.txt" "$TMP/bl.txt" $N > "$TMP/cmp.txt" <<'EOF'
@@ -125,14 +113,14 @@ if have bpftrace; then
 	"$PTK" stackcount "$F:leaf" > "$TMP/sc.txt" 2>"$TMP/sc.err" & A2=$!
 	"$PTK" trace "r:$F:slow (retval == 3) \"slow %d\", retval" "p:$F:leaf (arg1 > 390) \"leaf %ld\", arg1" \
 		> "$TMP/tr.txt" 2>"$TMP/tr.err" & A3=$!
-	bpftrace -e "uprobe:$F:slow,uprobe:$F:mid,uprobe:$F:leaf /comm == \"f\"/ { @[probe] = count(); }
+	timeout -k 5 120 bpftrace -e "uprobe:$F:slow,uprobe:$F:mid,uprobe:$F:leaf /comm == \"f\"/ { @[probe] = count(); }
 		uprobe:$F:leaf /comm == \"f\"/ { @s[ustack] = count(); }
 		uretprobe:$F:slow /comm == \"f\" && retval == 3/ { printf(\"slow %d\\n\", retval); }" \
 		> "$TMP/bt.txt" 2>"$TMP/bt.err" & BT=$!
 	PIDS+=($A1 $A2 $A3 $BT)
 	"$F" spin & SP=$!; PIDS+=($SP)
-	for p in $A1 $A3; do ran $p || note "ptk $p not seen running"; done
-	ran $BT || note "bpftrace not seen running: $(head -c 200 "$TMP/bt.err")"
+	for p in $A1 $A2 $A3; do bpf_attached $p || note "ptk $p not seen running"; done
+	bpf_attached "$(child_of $BT)" || note "bpftrace not seen running: $(head -c 200 "$TMP/bt.err")"
 	kill $SP; wait $SP 2>/dev/null
 	# the workload lingers until every tool has printed: bpftrace symbolizes its stacks at
 	# exit, after detaching (slow on a busy machine), from the process's maps

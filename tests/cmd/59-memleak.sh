@@ -35,24 +35,6 @@ cc -O1 -g -fno-omit-frame-pointer -o "$TMP/m" "$TMP/m.c" || { not_ok "build the 
 PIDS=()
 cleanup() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done; rm -rf "$TMP"; }
 trap cleanup EXIT
-links_stable() { # pid: true once it holds BPF links or perf events (bpftrace attaches a uprobe
-	# through a perf event, ptk through a link) and no new one came for 0.6 s (30 s)
-	local last="" cur n=0
-	for _ in $(seq 300); do
-		cur=$(($(cat /proc/"$1"/fdinfo/* 2>/dev/null | grep -c '^link_id:') +
-			$(ls -l /proc/"$1"/fd 2>/dev/null | grep -c 'perf_event')))
-		if [ "${cur:-0}" -gt 0 ] && [ "$cur" = "$last" ]; then
-			n=$((n + 1))
-			[ $n -ge 6 ] && return 0
-		else
-			n=0
-		fi
-		last=$cur
-		kill -0 "$1" 2>/dev/null || return 1
-		sleep 0.1
-	done
-	return 1
-}
 "$TMP/m" "$TMP/go" & M=$!; PIDS+=($M)
 sleep 0.2
 LIBC=$(awk '$6 ~ /\/libc\.so/ { print $6; exit }' /proc/$M/maps)
@@ -66,8 +48,8 @@ uprobe:$LIBC:free /pid == $M/ { delete(@live[arg0]); }
 END { clear(@sz); }" > "$TMP/bt.txt" 2> "$TMP/bt.err" & BT=$!; PIDS+=($BT)
 	BTC=$(child_of $BT)
 fi
-links_stable $A || note "ptk memleak not seen attached: $(head -c 200 "$TMP/p.err")"
-[ -n "${BT:-}" ] && { links_stable $BTC || note "bpftrace not seen attached: $(head -c 200 "$TMP/bt.err")"; }
+bpf_attached $A || note "ptk memleak not seen attached: $(head -c 200 "$TMP/p.err")"
+[ -n "${BT:-}" ] && { bpf_attached $BTC || note "bpftrace not seen attached: $(head -c 200 "$TMP/bt.err")"; }
 touch "$TMP/go"
 sleep 3.5 # the allocations, then at least two reports
 kill -INT $A ${BT:-}
