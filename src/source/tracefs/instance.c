@@ -27,6 +27,7 @@ struct ptk_ftrace {
 	char dir[PATH_MAX + 80];
 	struct tracefs_instance *inst;
 	struct tep_handle *tep;
+	struct tep_plugin_list *plugins; /* unloaded before tep is freed */
 	bool all; /* every event enabled: every format loaded */
 	int nsys;
 	char *sys[MAX_SYSTEMS + 2]; /* the systems of the events enabled, NULL-terminated */
@@ -333,7 +334,7 @@ int ptk_ftrace_start(struct ptk_ftrace *f, char *err, size_t errsz)
 	}
 	if (!f->tep)
 		return fail(err, errsz, -EIO, "cannot read the event formats");
-	tep_load_plugins(f->tep);
+	f->plugins = tep_load_plugins(f->tep);
 	tracefs_load_cmdlines(f->root, f->tep);
 	if ((rc = put_at(f, "tracing_on", "1", false)))
 		return fail(err, errsz, rc, "cannot start tracing: %s", strerror(-rc));
@@ -396,6 +397,8 @@ void ptk_ftrace_close(struct ptk_ftrace *f)
 	tracefs_instance_free(f->inst);
 	/* the instance goes with its events, filters and buffers */
 	rmdir(f->dir);
+	if (f->plugins)
+		tep_unload_plugins(f->plugins, f->tep);
 	if (f->tep)
 		tep_free(f->tep);
 	for (int i = 0; i < f->nsys; i++)
