@@ -227,8 +227,8 @@ for sig in INT TERM KILL; do
 	one_run "ftrace -e sched, SIG$sig" $sig ftrace -e sched:sched_switch -e sched:sched_wakeup
 	one_run "blktrace, SIG$sig" $sig blktrace
 done
-one_run "memleak -c, the command exits" exit memleak -c "$W 1500" 1
-one_run "ltrace CMD, the command exits" exit ltrace -o "$TMP/lt.txt" "$W" 1500
-one_run "ftrace -F -- CMD, the command exits" exit ftrace -e sched:sched_switch -F -- "$W" 1500
+one_run "memleak -c, the command exits" exit memleak -c "$W 3000" 1
+one_run "ltrace CMD, the command exits" exit ltrace -o "$TMP/lt.txt" "$W" 3000
+one_run "ftrace -F -- CMD, the command exits" exit ftrace -e sched:sched_switch -F -- "$W" 3000
 check "the traced target lived through it all" kill -0 $TG
 echo "1..$T_N"
