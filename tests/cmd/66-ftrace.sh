@@ -22,8 +22,8 @@ if have trace-cmd && mkdir "$TR/instances/$INST" 2>/dev/null; then
 	echo "$FLT" > "$TR/instances/$INST/events/sched/sched_process_exec/filter" &&
 		echo 1 > "$TR/instances/$INST/events/sched/sched_process_exec/enable" && have_anchor=yes
 fi
-for _ in $(seq 100); do # both ptk instances set up
-	[ "$(ls $TR/instances | grep -c -e "^ptk-$A-" -e "^ptk-$AJ-")" = 2 ] && grep -q . "$TMP/p.err" && break
+for _ in $(seq 300); do # both ptk instances set up: each says so once its events are on
+	grep -q '^Tracing in' "$TMP/p.err" && grep -q '^Tracing in' "$TMP/pj.err" && break
 	sleep 0.1
 done
 sleep 0.5
