@@ -11,9 +11,9 @@ DESTDIR ?=
 CC ?= cc
 BUILD ?= build
 
-PKGS := json-c ncursesw libnl-genl-3.0 libbpf libelf libdw zlib sqlite3 libmicrohttpd
+PKGS := json-c ncursesw libnl-genl-3.0 libbpf libelf libdw zlib sqlite3 libmicrohttpd libtracefs libtraceevent
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljson-c -lncursesw -ltinfo -lnl-genl-3 -lnl-3 -lbpf -lelf -ldw -lz -lsqlite3 -lmicrohttpd)
+PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljson-c -lncursesw -ltinfo -lnl-genl-3 -lnl-3 -lbpf -lelf -ldw -lz -lsqlite3 -lmicrohttpd -ltracefs -ltraceevent)
 
 WARN := -Wall -Wextra -Wshadow -Wformat=2 -Wno-unused-parameter -Wmissing-prototypes \
 	-Wstrict-prototypes -Wvla -Wno-missing-field-initializers
@@ -75,7 +75,7 @@ LSKELS := $(BUILD)/bpf/taskiter.lskel.h $(BUILD)/bpf/runqlat_btf.lskel.h \
 	$(BUILD)/bpf/offcputime_raw.lskel.h $(BUILD)/bpf/biolatency_btf.lskel.h \
 	$(BUILD)/bpf/biolatency_raw.lskel.h $(BUILD)/bpf/biosnoop_btf.lskel.h \
 	$(BUILD)/bpf/biosnoop_raw.lskel.h $(BUILD)/bpf/shortlived_btf.lskel.h \
-	$(BUILD)/bpf/shortlived_raw.lskel.h $(BUILD)/bpf/agg_l.lskel.h \
+	$(BUILD)/bpf/shortlived_raw.lskel.h $(BUILD)/bpf/agg_tp_l.lskel.h \
 	$(BUILD)/bpf/systrace_l.lskel.h
 $(BUILD)/bpf/%_l.lskel.h: $(BUILD)/bpf/%.bpf.o
 	$(BPFTOOL) gen skeleton -L $< name $(subst -,_,$*)_l_bpf > $@.tmp && mv $@.tmp $@
@@ -83,6 +83,11 @@ $(BUILD)/bpf/%.lskel.h: $(BUILD)/bpf/%.bpf.o
 	$(BPFTOOL) gen skeleton -L $< name $(subst -,_,$*)_bpf > $@.tmp && mv $@.tmp $@
 $(BUILD)/bpf/%_btf.bpf.o: src/source/bpf/%.bpf.c $(wildcard src/source/bpf/*.h) | $(VMLINUX)
 	$(CLANG) $(BPF_CFLAGS) -DPTK_ONLY_TP_BTF -c $< -o $@
+	$(LLVM_STRIP) -g $@
+# agg's light skeleton holds its two tracepoint programs only (PTK_AGG_TP_ONLY): the
+# kernel-side loader loads every program it holds, and the others need a target first
+$(BUILD)/bpf/agg_tp.bpf.o: src/source/bpf/agg.bpf.c $(wildcard src/source/bpf/*.h) | $(VMLINUX)
+	$(CLANG) $(BPF_CFLAGS) -DPTK_AGG_TP_ONLY -c $< -o $@
 	$(LLVM_STRIP) -g $@
 $(BUILD)/bpf/%_raw.bpf.o: src/source/bpf/%.bpf.c $(wildcard src/source/bpf/*.h) | $(VMLINUX)
 	$(CLANG) $(BPF_CFLAGS) -DPTK_ONLY_RAW_TP -c $< -o $@

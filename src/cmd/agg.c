@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ptk agg: count, sum or histogram any tracepoint keyed by any of its fields, or the latency
- * between two tracepoints matched by a field: the command line of the aggregation engine
- * (source/bpf/agg.h), which aggregates in the kernel by ONE precompiled program.
+ * ptk agg: count, sum, min/max/avg or histogram any probe (tracepoint, kernel function, user
+ * function, USDT probe) keyed by any of its values, or the latency from a function's entry to
+ * its return or between two probes: the command line of the aggregation engine
+ * (source/bpf/agg.h), which aggregates in the kernel by precompiled programs.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd/cmd.h"
 #include "output/pprof.h"
@@ -14,26 +16,41 @@
 #include "source/tracefs/tracefs.h"
 
 static const char usage[] =
-	"usage: ptk agg CAT:EVENT [--by KEY[,KEY...]] [--count | --sum FIELD | --hist FIELD\n"
-	"               [--linear MIN,MAX,STEP]] [--filter 'FIELD OP VALUE'] [-T] [-P|-L]\n"
-	"               [-p PID] [-t TID] [-c COMM] [--cgroup PATH] [-o FILE.pb.gz] [--json]\n"
-	"               [interval [count]]\n"
-	"       ptk agg --from CAT:EVENT:FIELD --to CAT:EVENT:FIELD [--hist] [--by KEY,...] [-m]\n"
-	"               [--filter ...] [interval [count]]\n"
-	"Aggregate any tracepoint in the kernel: event counts (default), the sum of a field, or a\n"
-	"histogram of a field, per key; or the latency from --from to --to, matched where the\n"
-	"two FIELD values are equal. Without an interval it reports once at Ctrl-C.\n"
-	"  --by KEY,...       key columns (up to 4, 64 bytes): fields of the event (numeric,\n"
-	"                     char[N], __data_loc strings, ARRAY[i] for an element), or comm, pid,\n"
-	"                     tid, cgroup, kstack of the current task (write @comm, @pid ... when\n"
-	"                     the event has a field of that name)\n"
-	"  --count            events per key (default); --sum FIELD adds SUM and AVG of a field\n"
-	"  --hist FIELD       log2 histogram of FIELD per key; --linear MIN,MAX,STEP: linear\n"
-	"  --filter EXPR      only events where FIELD OP VALUE (OP: == != < <= > >=; strings: ==\n"
-	"                     and !=); with --from/--to the field is looked up in --to first\n"
-	"  --from/--to        latency histogram (usecs, -m msecs) between two tracepoints\n"
+	"usage: ptk agg PROBE [--by KEY[,KEY...]] [--count | --sum V | --min V | --max V |\n"
+	"               --avg V | --stats V | --hist V [--linear MIN,MAX,STEP]]\n"
+	"               [--filter 'V OP VALUE [&& ...]'] [-T] [-P|-L] [-p PID] [-t TID] [-c COMM]\n"
+	"               [--cgroup PATH] [-o FILE.pb.gz] [--json] [interval [count]]\n"
+	"       ptk agg --latency PROBE [--by KEY,...] [--hist | --stats lat ...] [-m]\n"
+	"       ptk agg --from PROBE --to PROBE [--match V[,V]] [--hist] [--by KEY,...] [-m]\n"
+	"Aggregate any probe's events in the kernel: counts (default), the sum, least, greatest\n"
+	"or mean of a value, or its histogram, per key; or the latency from a function's entry\n"
+	"to its return (--latency), or from --from to --to matched per thread (or where the\n"
+	"--match values, or a tracepoint's CAT:EVENT:FIELD, are equal). Without an interval it\n"
+	"reports once at Ctrl-C.\n"
+	"PROBE: CAT:EVENT (tracepoint; patterns: sched:sched_*), fentry:FUNC, fexit:FUNC,\n"
+	"  kprobe:FUNC[+OFF] (fentry where the kernel has trampolines), kretprobe:FUNC,\n"
+	"  uprobe:PATH:FUNC[+OFF], uretprobe:PATH:FUNC (PATH a file, a program, or a library by\n"
+	"  name: c, libc; with -p among the process's), usdt:PATH:[PROVIDER:]NAME; FUNC and NAME\n"
+	"  may be patterns (vfs_*): each match is probed\n"
+	"  --by KEY,...       key columns (up to 4, 64 bytes): the probe's values (a tracepoint's\n"
+	"                     fields, ARRAY[i]; a kernel function's arguments by name, NAME->member;\n"
+	"                     arg0..arg5 of a user function; a USDT probe's arguments; retval at\n"
+	"                     a return; casts (u32)V, str(V) for a string, *V for the u64 at V),\n"
+	"                     or comm, pid, tid, cgroup, uid, cpu, probe, syscall (its name),\n"
+	"                     kstack, ustack (write @comm ... when the probe has a value of that\n"
+	"                     name)\n"
+	"  --count            events per key (default); --sum V adds SUM and AVG of a value;\n"
+	"                     --min V, --max V, --avg V; --stats V: COUNT SUM AVG MIN MAX\n"
+	"  --hist V           log2 histogram of V per key; --linear MIN,MAX,STEP: linear\n"
+	"  --filter EXPR      only events where every V OP VALUE holds (OP: == != < <= > >=;\n"
+	"                     strings: == and !=; a syscall by name); in a pair a value is read\n"
+	"                     at the return when it has it, else at the entry\n"
+	"  --latency PROBE    histogram of the time (usecs, -m msecs; lat as a value) from the\n"
+	"                     function's entry to its return, per thread and stack frame\n"
+	"  --from/--to PROBE  the same between two probes\n"
 	"  -T                 timestamp each report; -P / -L add pid / tid to the key\n"
-	"  -p PID, -t TID, -c COMM, --cgroup PATH   only events from this current task\n"
+	"  -p PID, -t TID, -c COMM, --cgroup PATH   only events from this task (-p: the user\n"
+	"                     probes are placed in this process only)\n"
 	"  -o FILE.pb.gz      with a kstack key and --count or --sum: also write each report's\n"
 	"                     rows as a pprof profile (the stack's frames as locations, the\n"
 	"                     other keys as labels, the counts and sums as values)\n"
@@ -43,20 +60,27 @@ enum {
 	OPT_BY = 0x2000,
 	OPT_COUNT,
 	OPT_SUM,
+	OPT_MIN,
+	OPT_MAX,
+	OPT_AVG,
+	OPT_STATS,
 	OPT_HIST,
 	OPT_LINEAR,
 	OPT_FILTER,
 	OPT_FROM,
 	OPT_TO,
-	OPT_OUTPUT,
+	OPT_LATENCY,
+	OPT_MATCH,
 };
 
 /* The options as given, checked together once all are read. */
 struct priv {
 	struct ptk_agg agg; /* first: the runner's r->priv is the engine's */
 	const char *linear;
-	bool want_hist, want_sum, want_count;
-	char val[64]; /* --sum / --hist FIELD */
+	bool want_hist, want_count;
+	int want_value; /* the option of a value (OPT_SUM ... OPT_STATS), 0 none */
+	int nvalue; /* how many of them */
+	char val[64]; /* its value */
 	const char *outpath; /* -o FILE.pb.gz */
 };
 
@@ -145,60 +169,92 @@ static void join_hist_arg(int argc, char **argv, char **out, int *outc)
 	*outc = n;
 }
 
-/* --sum FIELD, --hist [FIELD] */
+/* --sum/--min/--max/--avg/--stats V, --hist [V] */
 static int agg_opt(struct ptk_bpf_run *r, int c, const char *arg)
 {
 	struct priv *p = r->priv;
 
-	if (c == OPT_SUM)
-		p->want_sum = true;
-	else
+	if (c == OPT_HIST) {
 		p->want_hist = true;
+	} else {
+		p->want_value = c;
+		p->nvalue++;
+	}
 	if (arg && snprintf(p->val, sizeof(p->val), "%s", arg) >= (int)sizeof(p->val))
 		return ptk_usage_error(r->ctx, "field name too long");
 	return 0;
 }
 
-/* The combinations, and the tracepoint operand (or --from/--to). */
+static enum ptk_agg_mode value_mode(int opt)
+{
+	switch (opt) {
+	case OPT_SUM:
+		return PTK_AGG_SUM;
+	case OPT_MIN:
+		return PTK_AGG_MIN;
+	case OPT_MAX:
+		return PTK_AGG_MAX;
+	case OPT_AVG:
+		return PTK_AGG_AVG;
+	case OPT_STATS:
+		return PTK_AGG_STATS;
+	}
+	return PTK_AGG_COUNT;
+}
+
+/* The combinations, and the probe operand (or --from/--to, --latency). */
 static int agg_parsed(struct ptk_bpf_run *r, int argc, char **argv)
 {
 	struct priv *p = r->priv;
 	struct ptk_agg *a = &p->agg;
 	struct ptk_ctx *ctx = r->ctx;
+	bool pair = a->from || a->to || a->latency;
 	int rc;
 
-	if (p->want_sum + p->want_hist + p->want_count > 1)
-		return ptk_usage_error(ctx, "--count, --sum and --hist are exclusive");
-	if (a->from || a->to) {
-		if (!a->from || !a->to)
+	if (p->want_hist + p->want_count + (p->nvalue > 0) > 1 || p->nvalue > 1)
+		return ptk_usage_error(
+			ctx, "--count, --sum, --min, --max, --avg, --stats and --hist are "
+			     "exclusive");
+	if (pair) {
+		if (a->latency && (a->from || a->to))
+			return ptk_usage_error(ctx, "--latency or --from/--to");
+		if (!a->latency && (!a->from || !a->to))
 			return ptk_usage_error(ctx, "--from and --to go together");
-		if (p->want_sum || p->want_count || p->linear || p->val[0])
+		if (p->want_count || p->linear)
+			return ptk_usage_error(ctx, "a latency is a histogram or a value's stats");
+		a->mode = p->nvalue ? value_mode(p->want_value) : PTK_AGG_LATENCY;
+		if (p->want_hist && p->val[0] && strcmp(p->val, "lat")) {
+			a->mode = PTK_AGG_HIST;
+			a->value = p->val;
+		} else if (p->nvalue) {
+			a->value = p->val;
+		}
+	} else {
+		if (a->match)
+			return ptk_usage_error(ctx, "--match goes with --from/--to");
+		if (optind >= argc)
 			return ptk_usage_error(ctx,
-					       "--from/--to give a latency histogram: only --hist");
-		a->mode = PTK_AGG_LATENCY;
-		return (rc = ptk_agg_parse(a)) ? agg_error(ctx, a, rc) : 0;
+					       "missing the probe (CATEGORY:EVENT, uprobe:...)");
+		a->event = argv[optind++];
+		if (p->want_hist && !p->val[0])
+			return ptk_usage_error(ctx, "--hist needs a FIELD (except with a latency)");
+		a->mode = p->nvalue    ? value_mode(p->want_value) :
+			  p->want_hist ? PTK_AGG_HIST :
+					 PTK_AGG_COUNT;
+		a->value = p->val;
+		if (p->linear) {
+			if (!p->want_hist)
+				return ptk_usage_error(ctx, "--linear goes with --hist FIELD");
+			if ((rc = ptk_agg_linear_parse(p->linear, &a->lin_min, &a->lin_step,
+						       &a->lin_nslots, a->err, sizeof(a->err))))
+				return agg_error(ctx, a, rc);
+			a->mode = PTK_AGG_LHIST;
+		}
 	}
-	if (optind >= argc)
-		return ptk_usage_error(ctx, "missing the tracepoint (CATEGORY:EVENT)");
-	a->event = argv[optind++];
-	if ((rc = ptk_agg_parse(a)))
-		return agg_error(ctx, a, rc);
-	if (p->want_hist && !p->val[0])
-		return ptk_usage_error(ctx, "--hist needs a FIELD (except with --from/--to)");
-	a->mode = p->want_sum ? PTK_AGG_SUM : p->want_hist ? PTK_AGG_HIST : PTK_AGG_COUNT;
-	a->value = p->val;
-	if (p->linear) {
-		if (!p->want_hist)
-			return ptk_usage_error(ctx, "--linear goes with --hist FIELD");
-		if ((rc = ptk_agg_linear_parse(p->linear, &a->lin_min, &a->lin_step, &a->lin_nslots,
-					       a->err, sizeof(a->err))))
-			return agg_error(ctx, a, rc);
-		a->mode = PTK_AGG_LHIST;
-	}
-	return 0;
+	return (rc = ptk_agg_parse(a)) ? agg_error(ctx, a, rc) : 0;
 }
 
-/* The fields, from the tracepoints' formats (tracefs), and the tables. */
+/* The probes and names, resolved (tracefs, BTF, ELF files), and the tables. */
 static int agg_prepare(struct ptk_bpf_run *r)
 {
 	struct priv *p = r->priv;
@@ -237,11 +293,17 @@ static const struct ptk_bpf_opt agg_opts[] = {
 	PTK_BPF_STR(OPT_BY, "by", struct priv, agg.by),
 	PTK_BPF_FLAG(OPT_COUNT, "count", struct priv, want_count),
 	PTK_BPF_CALL(OPT_SUM, "sum", required_argument),
+	PTK_BPF_CALL(OPT_MIN, "min", required_argument),
+	PTK_BPF_CALL(OPT_MAX, "max", required_argument),
+	PTK_BPF_CALL(OPT_AVG, "avg", required_argument),
+	PTK_BPF_CALL(OPT_STATS, "stats", required_argument),
 	PTK_BPF_CALL(OPT_HIST, "hist", optional_argument),
 	PTK_BPF_STR(OPT_LINEAR, "linear", struct priv, linear),
 	PTK_BPF_STR(OPT_FILTER, "filter", struct priv, agg.filter),
 	PTK_BPF_STR(OPT_FROM, "from", struct priv, agg.from),
 	PTK_BPF_STR(OPT_TO, "to", struct priv, agg.to),
+	PTK_BPF_STR(OPT_LATENCY, "latency", struct priv, agg.latency),
+	PTK_BPF_STR(OPT_MATCH, "match", struct priv, agg.match),
 	PTK_BPF_STR('o', "output", struct priv, outpath),
 	{ 0 },
 };

@@ -27,8 +27,11 @@ static int fail(char *err, size_t errsz, const char *fmt, ...)
 const char *ptk_agg_mode_name(enum ptk_agg_mode mode)
 {
 	static const char *const names[] = {
-		[PTK_AGG_COUNT] = "count",  [PTK_AGG_SUM] = "sum",	   [PTK_AGG_HIST] = "hist",
-		[PTK_AGG_LHIST] = "linear", [PTK_AGG_LATENCY] = "latency",
+		[PTK_AGG_COUNT] = "count",     [PTK_AGG_SUM] = "sum",
+		[PTK_AGG_HIST] = "hist",       [PTK_AGG_LHIST] = "linear",
+		[PTK_AGG_LATENCY] = "latency", [PTK_AGG_MIN] = "min",
+		[PTK_AGG_MAX] = "max",	       [PTK_AGG_AVG] = "avg",
+		[PTK_AGG_STATS] = "stats",
 	};
 
 	return (unsigned)mode < ARRAY_SIZE(names) ? names[mode] : "";
@@ -68,6 +71,45 @@ int ptk_agg_filter_parse(const char *expr, struct ptk_agg_filter *f, char *err, 
 	snprintf(f->value, sizeof(f->value), "%.*s", (int)lv, v);
 	f->op = opv[op];
 	return 0;
+}
+
+int ptk_agg_filters_parse(const char *expr, struct ptk_agg_filter *f, int max, char *err,
+			  size_t errsz)
+{
+	const char *p = expr;
+	int n = 0;
+
+	for (;;) {
+		const char *q = p, *cut = NULL;
+		char quote = 0, cond[PTK_AGG_NAME_MAX + PTK_AGG_VALUE_MAX + 8];
+		int rc;
+
+		/* the next "&&" outside quotes */
+		for (; *q && !cut; q++) {
+			if (quote) {
+				quote = *q == quote ? 0 : quote;
+				continue;
+			}
+			if (*q == '\'' || *q == '"')
+				quote = *q;
+			else if (q[0] == '&' && q[1] == '&')
+				cut = q;
+		}
+		if (!cut)
+			cut = p + strlen(p);
+		if (n == max)
+			return fail(err, errsz, "--filter '%s': more than %d conditions", expr,
+				    max);
+		if ((size_t)(cut - p) >= sizeof(cond))
+			return fail(err, errsz, "invalid --filter '%s'", expr);
+		snprintf(cond, sizeof(cond), "%.*s", (int)(cut - p), p);
+		if ((rc = ptk_agg_filter_parse(cond, &f[n], err, errsz)))
+			return rc;
+		n++;
+		if (!*cut)
+			return n;
+		p = cut + 2;
+	}
 }
 
 int ptk_agg_filter_str(const struct ptk_agg_filter *f, char *out, size_t size, char *err,
@@ -170,14 +212,21 @@ void ptk_agg_result_init(struct ptk_agg_result *res)
 					  "a field of the event",
 		};
 	}
-	if (res->mode == PTK_AGG_COUNT || res->mode == PTK_AGG_SUM)
-		res->cols[n++] = (struct ptk_metric){ .name = "COUNT",
-						      .key = "count",
-						      .unit = "",
-						      .type = PTK_V_U64,
-						      .width = 8,
-						      .help = "events in the interval" };
-	if (res->mode == PTK_AGG_SUM) {
+	for (int i = 0; i < (int)ARRAY_SIZE(res->vcol); i++)
+		res->vcol[i] = -1;
+	if (ptk_agg_is_hist(res->mode)) {
+		res->ncols = n;
+		return;
+	}
+	res->vcol[PTK_AGG_C_COUNT] = n;
+	res->cols[n++] = (struct ptk_metric){ .name = "COUNT",
+					      .key = "count",
+					      .unit = "",
+					      .type = PTK_V_U64,
+					      .width = 8,
+					      .help = "events in the interval" };
+	if (res->mode == PTK_AGG_SUM || res->mode == PTK_AGG_STATS) {
+		res->vcol[PTK_AGG_C_SUM] = n;
 		res->cols[n++] = (struct ptk_metric){
 			.name = "SUM",
 			.key = "sum",
@@ -186,6 +235,9 @@ void ptk_agg_result_init(struct ptk_agg_result *res)
 			.width = 12,
 			.help = "sum of the field's values in the interval (wraps at 64 bits)"
 		};
+	}
+	if (res->mode == PTK_AGG_SUM || res->mode == PTK_AGG_AVG || res->mode == PTK_AGG_STATS) {
+		res->vcol[PTK_AGG_C_AVG] = n;
 		res->cols[n++] = (struct ptk_metric){ .name = "AVG",
 						      .key = "avg",
 						      .unit = "",
@@ -193,6 +245,28 @@ void ptk_agg_result_init(struct ptk_agg_result *res)
 						      .width = 10,
 						      .prec = 1,
 						      .help = "SUM / COUNT" };
+	}
+	if (res->mode == PTK_AGG_MIN || res->mode == PTK_AGG_STATS) {
+		res->vcol[PTK_AGG_C_MIN] = n;
+		res->cols[n++] = (struct ptk_metric){
+			.name = "MIN",
+			.key = "min",
+			.unit = "",
+			.type = res->sum_signed ? PTK_V_S64 : PTK_V_U64,
+			.width = 10,
+			.help = "the least value in the interval",
+		};
+	}
+	if (res->mode == PTK_AGG_MAX || res->mode == PTK_AGG_STATS) {
+		res->vcol[PTK_AGG_C_MAX] = n;
+		res->cols[n++] = (struct ptk_metric){
+			.name = "MAX",
+			.key = "max",
+			.unit = "",
+			.type = res->sum_signed ? PTK_V_S64 : PTK_V_U64,
+			.width = 10,
+			.help = "the greatest value in the interval",
+		};
 	}
 	res->ncols = n;
 }
@@ -210,27 +284,54 @@ void ptk_agg_row_set_stack(struct ptk_agg_row *w, int key, char **frames, int n)
 	free(root);
 }
 
-/* The weight rows are ordered by, and the values of COUNT, SUM and AVG. */
+/* A signed value as an unsigned one of the same order (its sign bit flipped). */
+static u64 ordered(s64 v, bool sg)
+{
+	return (u64)v ^ (sg ? 1ull << 63 : 0);
+}
+
+/* The weight rows are ordered by, and the values of their aggregate columns. */
 static u64 weight(const struct ptk_agg_result *res, struct ptk_agg_row *w)
 {
-	int nk = res->nkeys;
+	const int *c = res->vcol;
+	bool sg = res->sum_signed;
 	u64 t = w->below + w->above;
+	double avg = w->count ? (sg ? (double)w->sum : (double)(u64)w->sum) / w->count : 0;
+	u64 bits;
 
 	if (ptk_agg_is_hist(res->mode)) {
 		for (int i = 0; i < PTK_HIST_SLOTS; i++)
 			t += w->slot[i];
 		return t;
 	}
-	w->v[nk] = PTK_U(w->count);
-	if (res->mode == PTK_AGG_COUNT)
+	w->v[c[PTK_AGG_C_COUNT]] = PTK_U(w->count);
+	if (c[PTK_AGG_C_SUM] >= 0)
+		w->v[c[PTK_AGG_C_SUM]] = sg ? PTK_I(w->sum) : PTK_U((u64)w->sum);
+	if (c[PTK_AGG_C_AVG] >= 0)
+		w->v[c[PTK_AGG_C_AVG]] = w->count ? PTK_F(avg) : PTK_NA;
+	if (c[PTK_AGG_C_MIN] >= 0)
+		w->v[c[PTK_AGG_C_MIN]] = !w->count ? PTK_NA :
+					 sg	   ? PTK_I(w->min) :
+						     PTK_U((u64)w->min);
+	if (c[PTK_AGG_C_MAX] >= 0)
+		w->v[c[PTK_AGG_C_MAX]] = !w->count ? PTK_NA :
+					 sg	   ? PTK_I(w->max) :
+						     PTK_U((u64)w->max);
+	switch (res->mode) {
+	case PTK_AGG_SUM:
+	case PTK_AGG_STATS:
+		return ordered(w->sum, sg);
+	case PTK_AGG_MIN:
+		return w->count ? ordered(w->min, sg) : 0;
+	case PTK_AGG_MAX:
+		return w->count ? ordered(w->max, sg) : 0;
+	case PTK_AGG_AVG:
+		/* a double's bits in the order of its value */
+		memcpy(&bits, &avg, sizeof(bits));
+		return w->count ? (bits >> 63 ? ~bits : bits | 1ull << 63) : 0;
+	default:
 		return w->count;
-	w->v[nk + 1] = res->sum_signed ? PTK_I(w->sum) : PTK_U((u64)w->sum);
-	w->v[nk + 2] =
-		w->count ?
-			PTK_F((res->sum_signed ? (double)w->sum : (double)(u64)w->sum) / w->count) :
-			PTK_NA;
-	/* signed sums: flipping the sign bit keeps their order as unsigned */
-	return (u64)w->sum ^ (res->sum_signed ? 1ull << 63 : 0);
+	}
 }
 
 struct ranked {
@@ -295,9 +396,9 @@ static void print_counts(struct ptk_sink *s, struct ptk_agg_result *res,
 			 const struct ptk_agg_row *rows, size_t n)
 {
 	struct ptk_table all = { "rows", res->cols, res->ncols };
-	struct ptk_metric tcols[PTK_AGG_MAX_KEYS + 3];
+	struct ptk_metric tcols[PTK_AGG_MAX_KEYS + 5];
 	struct ptk_table text = { "rows", tcols, 0 };
-	int shown[PTK_AGG_MAX_KEYS + 3];
+	int shown[PTK_AGG_MAX_KEYS + 5];
 	bool stacks = false;
 
 	fit_widths(res, rows, n);
@@ -319,7 +420,7 @@ static void print_counts(struct ptk_sink *s, struct ptk_agg_result *res,
 	}
 	ptk_sink_table_begin(s, &text, !stacks, NULL);
 	for (size_t j = 0; j < n; j++) {
-		struct ptk_val tv[PTK_AGG_MAX_KEYS + 3];
+		struct ptk_val tv[PTK_AGG_MAX_KEYS + 5];
 
 		for (int i = 0; i < text.ncols; i++)
 			tv[i] = rows[j].v[shown[i]];
@@ -434,5 +535,6 @@ void ptk_agg_rows_free(struct ptk_agg_row *rows, size_t n)
 			for (int i = 0; i < rows[j].nframes[k]; i++)
 				free(rows[j].frames[k][i]);
 			free(rows[j].frames[k]);
+			free(rows[j].addrs[k]);
 		}
 }

@@ -30,9 +30,14 @@ enum ptk_agg_mode {
 	PTK_AGG_HIST, /* log2 histogram of a value */
 	PTK_AGG_LHIST, /* linear histogram of a value */
 	PTK_AGG_LATENCY, /* log2 histogram of the time from one probe to another */
+	PTK_AGG_MIN, /* events and the least value */
+	PTK_AGG_MAX, /* events and the greatest value */
+	PTK_AGG_AVG, /* events and the mean value */
+	PTK_AGG_STATS, /* events, the sum, mean, least and greatest value */
 };
 
-/* The mode's name in the JSON ("count", "sum", "hist", "linear", "latency"). */
+/* The mode's name in the JSON ("count", "sum", "hist", "linear", "latency", "min", "max",
+ * "avg", "stats"). */
 const char *ptk_agg_mode_name(enum ptk_agg_mode mode);
 
 /* Is the mode a histogram per row (HIST, LHIST, LATENCY)? */
@@ -58,6 +63,14 @@ struct ptk_agg_filter {
  * reason (naming --filter) in err.
  */
 int ptk_agg_filter_parse(const char *expr, struct ptk_agg_filter *f, char *err, size_t errsz);
+
+/*
+ * Parse conditions that must all hold, "COND [&& COND ...]" (each as ptk_agg_filter_parse,
+ * a quoted value may hold "&&"), into f[0..max). Returns their number, or -EINVAL with the
+ * reason in err (also for more than max).
+ */
+int ptk_agg_filters_parse(const char *expr, struct ptk_agg_filter *f, int max, char *err,
+			  size_t errsz);
 
 /* The filter's value as a string: without its quotes ('...' or "..."), and only for == and
  * !=. 0, or -EINVAL with the reason in err. */
@@ -104,19 +117,33 @@ struct ptk_agg_result {
 	s64 lin_min, lin_step; /* PTK_AGG_LHIST: bucket i = [min + i*step, min + (i+1)*step) */
 	u32 lin_nslots;
 	const char *unit; /* histograms: the unit of their values ("usecs", a field's name) */
-	/* the table (ptk_agg_result_init): the keys, then COUNT (and SUM, AVG) */
-	struct ptk_metric cols[PTK_AGG_MAX_KEYS + 3];
+	/* the table (ptk_agg_result_init): the keys, then COUNT and the mode's (SUM, AVG, MIN,
+	 * MAX) */
+	struct ptk_metric cols[PTK_AGG_MAX_KEYS + 5];
 	int ncols;
+	int vcol[5]; /* PTK_AGG_C_*: the column of each aggregate, -1 without it */
 };
+
+/* The aggregates of a row's table (ptk_agg_result.vcol) */
+enum { PTK_AGG_C_COUNT, PTK_AGG_C_SUM, PTK_AGG_C_AVG, PTK_AGG_C_MIN, PTK_AGG_C_MAX };
+
+/* Does the mode keep a value's count, sum, min and max (SUM, MIN, MAX, AVG, STATS)? */
+static inline bool ptk_agg_has_value(enum ptk_agg_mode mode)
+{
+	return mode == PTK_AGG_SUM || mode == PTK_AGG_MIN || mode == PTK_AGG_MAX ||
+	       mode == PTK_AGG_AVG || mode == PTK_AGG_STATS;
+}
 
 /* One row: its key values, its aggregate, its rank. */
 struct ptk_agg_row {
-	struct ptk_val v[PTK_AGG_MAX_KEYS + 3]; /* the keys, then COUNT, SUM, AVG */
+	struct ptk_val v[PTK_AGG_MAX_KEYS + 5]; /* the keys, then the aggregates' columns */
 	char *str[PTK_AGG_MAX_KEYS]; /* the strings of v[] (string keys, folded stacks), owned */
 	char **frames[PTK_AGG_MAX_KEYS]; /* stack keys: the frames, leaf first, owned */
 	int nframes[PTK_AGG_MAX_KEYS];
-	u64 count; /* PTK_AGG_COUNT, PTK_AGG_SUM */
-	s64 sum; /* PTK_AGG_SUM (wraps at 64 bits, as the kernel adds) */
+	u64 *addrs[PTK_AGG_MAX_KEYS]; /* stack keys: each frame's address (0: none), owned */
+	u64 count; /* every mode but the histograms */
+	s64 sum; /* the value's sum (wraps at 64 bits, as the kernel adds) */
+	s64 min, max; /* the value's least and greatest (signed or not as it is) */
 	u64 slot[PTK_HIST_SLOTS]; /* histograms */
 	u64 below, above; /* values under the first bucket (negative, or < lin_min) / at or
 			   * past the last bucket of a linear histogram */
@@ -124,16 +151,16 @@ struct ptk_agg_row {
 	unsigned char tie[64]; /* orders rows of equal weight (the probe's raw key) */
 };
 
-/* The columns of res (keys, COUNT, SUM, AVG as the mode has them) into res->cols. */
+/* The columns of res (keys, COUNT, SUM, AVG, MIN, MAX as the mode has them) into res->cols. */
 void ptk_agg_result_init(struct ptk_agg_result *res);
 
 /* A stack key's value: frames[0..n) (leaf first, moved into the row) and their folded
  * string (root first, ';' separated) as the column's value. */
 void ptk_agg_row_set_stack(struct ptk_agg_row *w, int key, char **frames, int n);
 
-/* Order rows heaviest first: by count (COUNT), sum (SUM, signed or not) or the values in the
- * histogram (below and above included); equal ones by tie. Fills each row's COUNT, SUM and
- * AVG values. */
+/* Order rows heaviest first: by count (COUNT), sum (SUM, STATS; signed or not), the least,
+ * greatest or mean value (MIN, MAX, AVG) or the values in the histogram (below and above
+ * included); equal ones by tie. Fills each row's aggregate columns. */
 void ptk_agg_rows_sort(const struct ptk_agg_result *res, struct ptk_agg_row *rows, size_t n);
 
 struct ptk_sink;

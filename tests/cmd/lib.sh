@@ -52,3 +52,34 @@ print(sum(1 for p in progs if p['id'] in ids))")
 	done
 	return 1
 }
+# child_of PID: the pid of PID's first child, waiting up to 5 s for it (an anchor started as
+# `timeout -k 5 60 tool ... &` is $!'s child: its fds and programs are the child's).
+child_of() {
+	local c
+	for _ in $(seq 100); do
+		c=$(pgrep -P "$1" | head -1)
+		[ -n "$c" ] && { echo "$c"; return 0; }
+		sleep 0.05
+	done
+	echo "$1"
+}
+# bpf_attached PID: true once PID holds BPF links or perf events (bpftrace attaches a uprobe
+# through a perf event, ptk through a link) and no new one came for 0.6 s; false when PID
+# ends or after 30 s. Needs no kernel.bpf_stats_enabled.
+bpf_attached() {
+	local last="" cur n=0
+	for _ in $(seq 300); do
+		cur=$(($(cat /proc/"$1"/fdinfo/* 2>/dev/null | grep -c '^link_id:') +
+			$(ls -l /proc/"$1"/fd 2>/dev/null | grep -c 'perf_event')))
+		if [ "$cur" -gt 0 ] && [ "$cur" = "$last" ]; then
+			n=$((n + 1))
+			[ $n -ge 6 ] && return 0
+		else
+			n=0
+		fi
+		last=$cur
+		kill -0 "$1" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}

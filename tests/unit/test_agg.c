@@ -233,10 +233,9 @@ static void test_probe_parse(void **state)
 			 0);
 	assert_string_equal(p.name, "sched_wakeup");
 	assert_string_equal(p.field, "pid");
-	assert_int_equal(ptk_agg_probe_parse("sched:sched_switch", true, &p, err, sizeof(err)),
-			 -EINVAL);
-	assert_string_equal(err,
-			    "invalid tracepoint 'sched:sched_switch' (want CATEGORY:EVENT:FIELD)");
+	/* a pair's tracepoint may name the field it matches on, or not (the thread) */
+	assert_int_equal(ptk_agg_probe_parse("sched:sched_switch", true, &p, err, sizeof(err)), 0);
+	assert_string_equal(p.field, "");
 	assert_int_equal(ptk_agg_probe_parse("a:b:c", false, &p, err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "invalid tracepoint 'a:b:c' (want CATEGORY:EVENT)");
 	assert_int_equal(ptk_agg_probe_parse("sched_switch", false, &p, err, sizeof(err)), -EINVAL);
@@ -380,11 +379,13 @@ static void test_configure_count(void **state)
 	assert_true(a->has_stack);
 	assert_int_equal(a->stacks_max, 4096);
 	/* the filter, a string of the record */
-	assert_true(a->cfg[0].has_filter);
-	assert_true(a->cfg[0].filter_str);
-	assert_int_equal(a->cfg[0].filter_op, AGG_OP_EQ);
-	assert_int_equal(a->cfg[0].filter.off, 40);
-	assert_string_equal(a->cfg[0].filter_s, "swapper/0");
+	assert_int_equal(a->cfg[0].nfilters, 1);
+	assert_true(a->cfg[0].filter[0].is_str);
+	assert_int_equal(a->cfg[0].filter[0].op, AGG_OP_EQ);
+	assert_int_equal(a->cfg[0].filter[0].f.off, 40);
+	assert_string_equal(a->cfg[0].filter[0].s, "swapper/0");
+	assert_int_equal(a->cfg[0].role, AGG_ROLE_ONE);
+	assert_true(a->cfg[0].task_filter);
 	/* the rows: three keys and COUNT */
 	assert_int_equal(a->res.ncols, 4);
 	assert_string_equal(a->res.cols[0].name, "prev_comm");
@@ -413,18 +414,28 @@ static void test_configure_count(void **state)
 	a->by = NULL;
 	a->filter = "kstack == 3";
 	assert_int_equal(ptk_agg_configure(a, &flt), -EINVAL);
-	assert_string_equal(a->err, "--filter: kstack cannot be compared");
+	assert_string_equal(a->err, "--filter: stacks cannot be compared");
 	a->filter = "prev_comm == 'a0123456789012345678901234567890123'";
 	assert_int_equal(ptk_agg_configure(a, &flt), -EINVAL);
 	assert_string_equal(
 		a->err, "--filter: 'a0123456789012345678901234567890123' longer than the field");
 	a->filter = "prev_pid >= 100";
 	assert_int_equal(ptk_agg_configure(a, &flt), 0);
-	assert_false(a->cfg[0].filter_str);
-	assert_int_equal(a->cfg[0].filter_op, AGG_OP_GE);
-	assert_int_equal(a->cfg[0].filter_v, 100);
-	assert_true(a->cfg[0].filter.is_signed);
+	assert_false(a->cfg[0].filter[0].is_str);
+	assert_int_equal(a->cfg[0].filter[0].op, AGG_OP_GE);
+	assert_int_equal(a->cfg[0].filter[0].v, 100);
+	assert_true(a->cfg[0].filter[0].f.is_signed);
 	assert_int_equal(a->res.ncols, 1); /* no key: COUNT alone */
+	/* conditions that must all hold, each read where it is */
+	a->filter = "prev_pid >= 100 && next_comm != 'a && b' && prev_state == 1";
+	assert_int_equal(ptk_agg_configure(a, &flt), 0);
+	assert_int_equal(a->cfg[0].nfilters, 3);
+	assert_string_equal(a->cfg[0].filter[1].s, "a && b");
+	assert_int_equal(a->cfg[0].filter[1].op, AGG_OP_NE);
+	assert_int_equal(a->cfg[0].filter[2].f.off, 32);
+	a->filter = "a == 1 && b == 2 && c == 3 && d == 4 && e == 5";
+	assert_int_equal(ptk_agg_configure(a, &flt), -EINVAL);
+	assert_true(strstr(a->err, "more than 4 conditions") != NULL);
 	free(a);
 }
 
@@ -438,7 +449,8 @@ static void test_configure_values(void **state)
 	assert_int_equal(ptk_agg_parse(a), 0);
 	probe(&a->probe[0], a->event, false, fmt_rq_complete);
 	assert_int_equal(ptk_agg_configure(a, &flt), 0);
-	assert_int_equal(a->cfg[0].mode, AGG_SUM);
+	assert_int_equal(a->cfg[0].mode, AGG_COUNT);
+	assert_int_equal(a->cfg[0].val.src, AGG_SRC_NUM);
 	assert_int_equal(a->cfg[0].val.off, 24);
 	assert_int_equal(a->cfg[0].val.size, 4);
 	assert_false(a->res.sum_signed);
@@ -454,9 +466,25 @@ static void test_configure_values(void **state)
 	assert_int_equal(ptk_agg_configure(a, &flt), -EINVAL);
 	assert_string_equal(a->err,
 			    "block:block_rq_complete field 'rwbs' (char[10]) is not a number");
+	/* the task's numbers are values too; its comm is not */
 	a->value = "pid";
+	assert_int_equal(ptk_agg_configure(a, &flt), 0);
+	assert_int_equal(a->cfg[0].val.src, AGG_SRC_PID);
+	a->value = "comm";
 	assert_int_equal(ptk_agg_configure(a, &flt), -EINVAL);
-	assert_string_equal(a->err, "'pid' is not a numeric field of block:block_rq_complete");
+	assert_true(!strncmp(a->err, "unknown numeric field 'comm'", 28));
+	/* min, max, avg and stats keep the count, sum, least and greatest value */
+	a->value = "nr_sector";
+	a->mode = PTK_AGG_STATS;
+	assert_int_equal(ptk_agg_configure(a, &flt), 0);
+	assert_int_equal(a->res.ncols, 6);
+	assert_string_equal(a->res.cols[4].name, "MIN");
+	assert_string_equal(a->res.cols[5].name, "MAX");
+	a->mode = PTK_AGG_MIN;
+	assert_int_equal(ptk_agg_configure(a, &flt), 0);
+	assert_int_equal(a->res.ncols, 3);
+	assert_string_equal(a->res.cols[2].name, "MIN");
+	a->mode = PTK_AGG_SUM;
 	/* __data_loc strings take 32 bytes of the key: two and a char[10] are too many */
 	a->value = "nr_sector";
 	a->by = "cmd,cmd,rwbs";
@@ -497,14 +525,19 @@ static void test_configure_latency(void **state)
 	a->filter = "target_cpu == 1"; /* only the --from event has it */
 	assert_int_equal(ptk_agg_configure(a, &flt), 0);
 	assert_string_equal(a->desc, "sched:sched_wakeup:pid -> sched:sched_switch:next_pid");
-	assert_int_equal(a->cfg[0].mode, AGG_LAT_START);
-	assert_int_equal(a->cfg[0].val.off, 24);
-	assert_int_equal(a->cfg[1].mode, AGG_LAT_END);
-	assert_int_equal(a->cfg[1].val.off, 56);
-	assert_int_equal(a->cfg[1].lat_div, 1000000);
-	assert_true(a->cfg[0].has_filter);
-	assert_false(a->cfg[1].has_filter);
-	assert_int_equal(a->cfg[0].filter.off, 32);
+	assert_int_equal(a->cfg[0].role, AGG_ROLE_ENTRY);
+	assert_int_equal(a->cfg[0].mode, AGG_NONE);
+	assert_int_equal(a->cfg[0].match.off, 24);
+	assert_false(a->cfg[0].task_filter); /* the waker is not the task meant */
+	assert_int_equal(a->cfg[1].role, AGG_ROLE_RETURN);
+	assert_int_equal(a->cfg[1].mode, AGG_HIST);
+	assert_int_equal(a->cfg[1].match.off, 56);
+	assert_int_equal(a->cfg[1].val.src, AGG_SRC_LAT);
+	assert_int_equal(a->cfg[1].val.imm, 1000000);
+	assert_int_equal(a->cfg[0].nfilters, 1);
+	assert_int_equal(a->cfg[1].nfilters, 0);
+	assert_int_equal(a->cfg[0].filter[0].f.off, 32);
+	assert_true(a->cfg[0].filter[0].f.at_entry);
 	/* the keys (and -L's tid) are the --to event's */
 	assert_int_equal(a->cfg[0].nkeys, 0);
 	assert_int_equal(a->cfg[1].nkeys, 2);
@@ -513,8 +546,17 @@ static void test_configure_latency(void **state)
 	assert_string_equal(a->res.unit, "msecs");
 	a->filter = "next_pid == 7"; /* --to's own */
 	assert_int_equal(ptk_agg_configure(a, &flt), 0);
-	assert_false(a->cfg[0].has_filter);
-	assert_true(a->cfg[1].has_filter);
+	assert_int_equal(a->cfg[0].nfilters, 0);
+	assert_int_equal(a->cfg[1].nfilters, 1);
+	/* a key only the --from event has is read there, kept for --to */
+	a->by = "target_cpu";
+	assert_int_equal(ptk_agg_configure(a, &flt), 0);
+	assert_int_equal(a->cfg[0].nkeys, 1);
+	assert_true(a->cfg[0].key[0].at_entry);
+	assert_int_equal(a->cfg[0].key[0].off, 32);
+	assert_true(a->cfg[1].key[0].at_entry);
+	assert_int_equal(a->cfg[1].key[1].src, AGG_SRC_TID);
+	a->by = "next_comm";
 	a->filter = NULL;
 	/* the match fields are numbers of the records */
 	snprintf(a->probe[1].field, sizeof(a->probe[1].field), "next_comm");

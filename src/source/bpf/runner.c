@@ -422,6 +422,8 @@ static void prog_stats(struct ptk_bpf_run *r, u64 *ns, u64 *cnt)
 	} else if (r->obj) {
 		ptk_bpf_obj_runtime(r->obj, ns, cnt);
 	}
+	for (size_t i = 0; i < r->nxprogs; i++)
+		ptk_bpf_prog_runtime(r->xprogs[i], ns, cnt);
 }
 
 /*
@@ -826,6 +828,11 @@ int ptk_bpf_run(struct ptk_bpf_run *r)
 	}
 	if (!err)
 		err = events_start(r);
+	if (err && r->load_err[0]) {
+		ptk_err("%s", r->load_err);
+		rc = PTK_EXIT_RUNTIME;
+		goto out_destroy;
+	}
 	if (err) {
 		ptk_err("cannot load or attach the BPF programs: %s%s", strerror(-err),
 			err == -EPERM ? " (needs root or CAP_BPF+CAP_PERFMON)" :
@@ -838,6 +845,8 @@ int ptk_bpf_run(struct ptk_bpf_run *r)
 		fprintf(stderr, "%s\n", r->banner);
 	r->start_ns = ptk_now_ns();
 	stats_on(r, r->start_ns);
+	if (r->ops->started && (rc = r->ops->started(r)))
+		goto out_destroy;
 	u64 step = (u64)(r->interval_s * 1e9), next = r->start_ns + step, prev = r->start_ns;
 	u64 end = r->duration_s > 0 ? r->start_ns + (u64)(r->duration_s * 1e9) : 0;
 	for (;;) {

@@ -146,6 +146,9 @@ struct ptk_bpf_ops {
 	 * observer) at the end.
 	 */
 	int (*report)(struct ptk_bpf_run *r, long i, double itv_s, bool last);
+	/* Optional: everything is attached and the banner printed (start a command traced from
+	 * its first instruction). 0, or an exit code that ends the run. */
+	int (*started)(struct ptk_bpf_run *r);
 	/* Optional: free the tool's own state (links it made itself...), before the runner
 	 * destroys the light skeleton (its links closed first) or the libbpf skeleton. */
 	void (*destroy)(struct ptk_bpf_run *r);
@@ -176,6 +179,12 @@ struct ptk_bpf_run {
 	const struct bpf_map_desc *lskel_maps;
 	size_t lskel_nmaps;
 	const char *hook; /* the hooks chosen ("tp_btf", "fexit"...), for the JSON, or NULL */
+	/* programs the tool loaded itself (copies of its skeleton's), counted in the observer
+	 * cost with the skeleton's; the tool closes them */
+	const int *xprogs;
+	size_t nxprogs;
+	/* the tool's one-line reason when its load or attach failed ("" : the runner's) */
+	char load_err[512];
 	/* event tools: the ring buffer of events_fd (map "events", made by the runner), the
 	 * events shown, and the table they are printed as; any tool: the per-CPU lost counters
 	 * of map "lost" (lost_fd, -1 without one), its slots lost_keys (bit k: slot k; 0: slot 0),
