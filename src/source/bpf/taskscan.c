@@ -301,35 +301,40 @@ static void set_io(struct ptk_task *t, const struct taskiter_io *io)
 	t->cancelled_write_bytes = io->cancelled_write_bytes;
 }
 
-int ptk_taskscan_scan(struct ptk_taskscan *ts, unsigned flags, struct ptk_ptab *pt)
+/* Start a table of up to n rows. */
+static void rows_begin(struct ptk_ptab *pt, long n)
 {
-	long n = read_all(ts);
-
 	pt->n = pt->vanished = pt->denied = 0;
 	pt->scanned_ns = ptk_now_ns();
-	if (n < 0)
-		return n;
 	if (pt->cap < n) {
 		pt->cap = n;
 		pt->t = xrealloc(pt->t, pt->cap * sizeof(*pt->t));
 	}
-	if (flags & PTK_PT_THREADS) {
-		for (long i = 0; i < n; i++) {
-			struct ptk_task *t = &pt->t[pt->n++];
-			fill(ts, &ts->rec[i], t);
-			cputime_adjust(ts, ts->rec[i].utime_ns, ts->rec[i].stime_ns,
-				       ts->rec[i].runtime_ns, t);
-			t->minflt = ts->rec[i].min_flt;
-			t->majflt = ts->rec[i].maj_flt;
-			t->gtime = ticks(ts, ts->rec[i].gtime_ns);
-			t->io_ok = ts->rec[i].has_io;
-			set_io(t, &ts->rec[i].io);
-		}
-		/* iterated in pid order already, as the /proc scan sorts */
-		add_init(ts, flags, pt);
-		return 0;
+}
+
+/* Thread rows from the n records of one iteration (in tid order, as the /proc scan sorts). */
+static void thread_rows(struct ptk_taskscan *ts, long n, unsigned flags, struct ptk_ptab *pt)
+{
+	rows_begin(pt, n);
+	for (long i = 0; i < n; i++) {
+		struct ptk_task *t = &pt->t[pt->n++];
+		fill(ts, &ts->rec[i], t);
+		cputime_adjust(ts, ts->rec[i].utime_ns, ts->rec[i].stime_ns, ts->rec[i].runtime_ns,
+			       t);
+		t->minflt = ts->rec[i].min_flt;
+		t->majflt = ts->rec[i].maj_flt;
+		t->gtime = ticks(ts, ts->rec[i].gtime_ns);
+		t->io_ok = ts->rec[i].has_io;
+		set_io(t, &ts->rec[i].io);
 	}
-	/* process rows: a thread group's live threads summed, plus its exited threads */
+	add_init(ts, flags | PTK_PT_THREADS, pt);
+}
+
+/* Process rows: a thread group's live threads summed, plus its exited threads. Sorts the
+ * records by (tgid, tid). */
+static void process_rows(struct ptk_taskscan *ts, long n, unsigned flags, struct ptk_ptab *pt)
+{
+	rows_begin(pt, n);
 	qsort(ts->rec, n, sizeof(*ts->rec), cmp_rec);
 	for (long i = 0; i < n;) {
 		long j = i;
@@ -363,7 +368,36 @@ int ptk_taskscan_scan(struct ptk_taskscan *ts, unsigned flags, struct ptk_ptab *
 		}
 		i = j;
 	}
-	add_init(ts, flags, pt);
+	add_init(ts, flags & ~PTK_PT_THREADS, pt);
+}
+
+int ptk_taskscan_scan(struct ptk_taskscan *ts, unsigned flags, struct ptk_ptab *pt)
+{
+	long n = read_all(ts);
+
+	if (n < 0) {
+		rows_begin(pt, 0);
+		return n;
+	}
+	if (flags & PTK_PT_THREADS)
+		thread_rows(ts, n, flags, pt);
+	else
+		process_rows(ts, n, flags, pt);
+	return 0;
+}
+
+int ptk_taskscan_scan_both(struct ptk_taskscan *ts, unsigned flags, struct ptk_ptab *procs,
+			   struct ptk_ptab *threads)
+{
+	long n = read_all(ts);
+
+	if (n < 0) {
+		rows_begin(procs, 0);
+		rows_begin(threads, 0);
+		return n;
+	}
+	thread_rows(ts, n, flags, threads); /* before process_rows reorders the records */
+	process_rows(ts, n, flags, procs);
 	return 0;
 }
 
