@@ -46,7 +46,7 @@ int ptk_taskscan_or_proc(struct ptk_taskscan *ts, const struct ptk_src *src, uns
 			 const int *pids, int npids, struct ptk_ptab *pt);
 /*
  * The iterator when it pays off: a live source (not a replayed snapshot), as root, with at
- * least min_tasks tasks (loadavg's nr_threads; loading costs ~5 ms, the /proc scan ~20 µs a
+ * least min_tasks tasks (loadavg's nr_threads; loading costs ~2 ms, the /proc scan ~20 µs a
  * task). PTK_TASK_SOURCE=proc|bpf in the environment forces the choice (tests, benchmarks).
  * NULL: scan /proc (also when loading fails: an old kernel, no BPF).
  */
