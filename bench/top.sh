@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# ptk top against procps top and ps on a machine with 3,000+ extra processes (sleepers forked
-# by python; all killed on exit). Reports the CPU time (user+sys, wait4 rusage) of:
+# ptk top against procps top and ps on a machine with 3,000+ extra processes (bench/lib.sh
+# bench_sleepers; all killed on exit). Reports the CPU time (user+sys, wait4 rusage) of:
 #  - one snapshot: `ptk top -b -n 1` vs `top -b -n 1` (both prime and sleep 0.15 s first)
 #    and vs `ps -eo pid,comm,%cpu,rss`, averaged over 5 runs;
 #  - `ptk pidstat 1 1` vs sysstat `pidstat 1 1`;
@@ -8,47 +8,14 @@
 # usage: bench/top.sh [NPROC]     (PTK=path to ptk, default build/ptk)
 set -u
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 PTK=${PTK:-$PWD/build/ptk}
 N=${1:-3000}
 C=bench/cpucost.py
 [ -x "$PTK" ] || { echo "build first: make" >&2; exit 1; }
 command -v top >/dev/null || { echo "procps top not installed" >&2; exit 1; }
 
-SP=$(mktemp)
-cat > "$SP" <<'PY'
-import os, signal, sys
-kids = []
-for i in range(int(sys.argv[1])):
-    pid = os.fork()
-    if pid == 0:
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        while True:
-            signal.pause()
-    kids.append(pid)
-def bye(*a):
-    for k in kids:
-        try:
-            os.kill(k, signal.SIGKILL)
-        except OSError:
-            pass
-    for k in kids:
-        try:
-            os.waitpid(k, 0)
-        except OSError:
-            pass
-    sys.exit(0)
-signal.signal(signal.SIGTERM, bye)
-print("ready", flush=True)
-while True:
-    signal.pause()
-PY
-FIFO=$(mktemp -u)
-mkfifo "$FIFO"
-python3 "$SP" "$N" > "$FIFO" &
-SPAWNER=$!
-cleanup() { kill -TERM $SPAWNER 2>/dev/null; wait $SPAWNER 2>/dev/null; rm -f "$SP" "$FIFO"; }
-trap cleanup EXIT INT TERM
-read -r _ < "$FIFO"
+bench_sleepers "$N" || exit 1
 echo "== $(ls /proc | grep -c '^[0-9]') processes on $(nproc) CPUs"
 
 echo "== one snapshot, CPU time averaged over 5 runs"

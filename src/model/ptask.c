@@ -13,12 +13,25 @@
 int ptk_task_rates(const struct ptk_ptab *prev, const struct ptk_ptab *cur, double itv_s, long hz,
 		   double prev_up_s, int ncpu, struct ptk_task_rate *out)
 {
-	int valid = 0;
+	int valid = 0, j = 0;
+	bool merge = true;
 	double cap = ncpu > 0 ? ncpu * 100.0 : 1e18;
 
 	for (int i = 0; i < cur->n; i++) {
 		const struct ptk_task *c = &cur->t[i];
-		const struct ptk_task *p = prev ? ptk_ptab_find(prev, c->pid, c->starttime) : NULL;
+		const struct ptk_task *p = NULL;
+		if (i && c->pid < cur->t[i - 1].pid)
+			merge = false; /* not in pid order: a binary search each from here */
+		if (prev && merge) {
+			/* both sorted by pid: one merge walk, not a binary search per task */
+			while (j < prev->n && prev->t[j].pid < c->pid)
+				j++;
+			if (j < prev->n && prev->t[j].pid == c->pid &&
+			    prev->t[j].starttime == c->starttime)
+				p = &prev->t[j];
+		} else if (prev) {
+			p = ptk_ptab_find(prev, c->pid, c->starttime);
+		}
 		struct ptk_task_rate *r = &out[i];
 		static const struct ptk_task zero;
 

@@ -18,6 +18,7 @@
 #include "model/runq.h"
 #include "model/delta.h"
 #include "model/ptask.h"
+#include "source/bpf/taskscan.h"
 
 #define TOP_N PTK_USE_TOP_N
 
@@ -977,7 +978,25 @@ static void watch_end(struct ptk_use *s)
 	}
 }
 
-int ptk_use_window(struct ptk_use *s)
+/*
+ * The process table at the end of the window: processes with their I/O, and threads with the
+ * wchan of those in D state. With the task iterator, one iteration serves both (the same
+ * instant); else two /proc scans.
+ */
+static void scan_end(struct ptk_use *s, struct ptk_taskscan *ts)
+{
+	if (ts) {
+		s->err_pb = s->err_threads =
+			ptk_taskscan_scan_both(ts, PTK_PT_IO, &s->pb, &s->threads);
+		if (!s->err_threads)
+			ptk_ptab_wchan_d(s->src, &s->threads);
+		return;
+	}
+	s->err_pb = ptk_ptab_scan(s->src, PTK_PT_IO, &s->pb);
+	s->err_threads = ptk_ptab_scan(s->src, PTK_PT_THREADS | PTK_PT_WCHAN, &s->threads);
+}
+
+static int window(struct ptk_use *s, struct ptk_taskscan *ts)
 {
 	struct ptk_src *src = s->src;
 	int r;
@@ -995,7 +1014,7 @@ int ptk_use_window(struct ptk_use *s)
 		return PTK_EXIT_RUNTIME;
 	}
 	s->err_cg = ptk_cg_read(src, &s->cga, -1);
-	s->err_pa = ptk_ptab_scan(src, PTK_PT_IO, &s->pa);
+	s->err_pa = ptk_taskscan_or_proc(ts, src, PTK_PT_IO, NULL, 0, &s->pa);
 	/* the first scan sees processes (their main thread's state): cheap, and a storm of
 	 * D-state tasks shows in it as well as in the thread scan at the end */
 	if (!s->err_pa)
@@ -1017,8 +1036,7 @@ int ptk_use_window(struct ptk_use *s)
 	tick(s, &s->b.st);
 	if (!s->err_cg)
 		s->err_cg = ptk_cg_read(src, &s->cgb, -1);
-	s->err_pb = ptk_ptab_scan(src, PTK_PT_IO, &s->pb);
-	s->err_threads = ptk_ptab_scan(src, PTK_PT_THREADS | PTK_PT_WCHAN, &s->threads);
+	scan_end(s, ts);
 	if (!s->err_threads)
 		s->dthreads_b = count_d(&s->threads);
 	s->err_km = ptk_kmsg_read(src, &s->km);
@@ -1035,6 +1053,17 @@ int ptk_use_window(struct ptk_use *s)
 		for (int i = 0; i < s->b.st.ncpu; i++)
 			s->ncpu_online += s->b.st.present[i];
 	return 0;
+}
+
+int ptk_use_window(struct ptk_use *s)
+{
+	/* the task iterator as root on a live system: loading it costs less than reading
+	 * stat and io of every process twice and stat of every thread once, even at 100 */
+	struct ptk_taskscan *ts = ptk_taskscan_auto(s->src, 0);
+	int r = window(s, ts);
+
+	ptk_taskscan_close(ts);
+	return r;
 }
 
 /* Per-process rates over the window, from the shared per-task model (model/ptask.h). */

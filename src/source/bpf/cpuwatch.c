@@ -74,8 +74,9 @@ void ptk_bpf_obj_runtime(struct bpf_object *obj, u64 *ns, u64 *cnt)
 
 /* shortlived counts processes started after this (CLOCK_MONOTONIC, as task->start_time) */
 #define SL_SETUP(s) ((s)->rodata->attach_ns = ptk_now_ns())
-/* runqlat system-wide: its read-only defaults (no filter, one histogram, usecs) */
-#define RQ_SETUP(s) ((void)(s))
+/* runqlat system-wide: its read-only defaults (no filter, one histogram, usecs), and room for
+ * that one histogram only: the kernel preallocates every entry of a hash map at load */
+#define RQ_SETUP(s) ((s)->maps.hists.max_entries = 1)
 
 /*
  * load_lskel_FL: the light skeletons of one hook flavour FL (btf, raw), whose programs are
@@ -145,6 +146,7 @@ static int load_libbpf(struct ptk_cpuwatch *w)
 	ptk_bpf_pick_tp(w->sl->progs.tp_btf_fork, w->sl->progs.raw_fork, "sched_process_fork");
 	ptk_bpf_pick_tp(w->sl->progs.tp_btf_exec, w->sl->progs.raw_exec, "sched_process_exec");
 	SL_SETUP(w->sl);
+	bpf_map__set_max_entries(w->rq->maps.hists, 1);
 	ptk_bpf_probes_done();
 	if ((err = runqlat_bpf__load(w->rq)) || (err = shortlived_bpf__load(w->sl)) ||
 	    (err = runqlat_bpf__attach(w->rq)) || (err = shortlived_bpf__attach(w->sl)))

@@ -15,6 +15,8 @@
 /* light skeleton: loaded by a kernel-side loader program, without libbpf's BTF parse */
 #include "taskiter.lskel.h"
 
+struct group_sum;
+
 struct ptk_taskscan {
 	struct taskiter_bpf *skel;
 	struct ptk_src proc; /* the live /proc, for init (see add_init) */
@@ -24,6 +26,9 @@ struct ptk_taskscan {
 	bool init_opened[3];
 	struct taskiter_rec *rec;
 	size_t cap; /* records */
+	struct group_sum *sum; /* process rows: each group's sums, by leader */
+	long *lead; /* process rows: the leaders' records */
+	size_t scap;
 	long hz, pagesz;
 };
 
@@ -65,6 +70,8 @@ void ptk_taskscan_close(struct ptk_taskscan *ts)
 		if (ts->init_opened[i] && ts->init_fd[i] >= 0)
 			close(ts->init_fd[i]);
 	free(ts->rec);
+	free(ts->sum);
+	free(ts->lead);
 	free(ts);
 }
 
@@ -301,69 +308,165 @@ static void set_io(struct ptk_task *t, const struct taskiter_io *io)
 	t->cancelled_write_bytes = io->cancelled_write_bytes;
 }
 
-int ptk_taskscan_scan(struct ptk_taskscan *ts, unsigned flags, struct ptk_ptab *pt)
+/* Start a table of up to n rows. */
+static void rows_begin(struct ptk_ptab *pt, long n)
 {
-	long n = read_all(ts);
-
 	pt->n = pt->vanished = pt->denied = 0;
 	pt->scanned_ns = ptk_now_ns();
-	if (n < 0)
-		return n;
 	if (pt->cap < n) {
 		pt->cap = n;
 		pt->t = xrealloc(pt->t, pt->cap * sizeof(*pt->t));
 	}
-	if (flags & PTK_PT_THREADS) {
-		for (long i = 0; i < n; i++) {
-			struct ptk_task *t = &pt->t[pt->n++];
-			fill(ts, &ts->rec[i], t);
-			cputime_adjust(ts, ts->rec[i].utime_ns, ts->rec[i].stime_ns,
-				       ts->rec[i].runtime_ns, t);
-			t->minflt = ts->rec[i].min_flt;
-			t->majflt = ts->rec[i].maj_flt;
-			t->gtime = ticks(ts, ts->rec[i].gtime_ns);
-			t->io_ok = ts->rec[i].has_io;
-			set_io(t, &ts->rec[i].io);
-		}
-		/* iterated in pid order already, as the /proc scan sorts */
-		add_init(ts, flags, pt);
-		return 0;
+}
+
+/* Thread rows from the n records of one iteration (in tid order, as the /proc scan sorts). */
+static void thread_rows(struct ptk_taskscan *ts, long n, unsigned flags, struct ptk_ptab *pt)
+{
+	rows_begin(pt, n);
+	for (long i = 0; i < n; i++) {
+		struct ptk_task *t = &pt->t[pt->n++];
+		fill(ts, &ts->rec[i], t);
+		cputime_adjust(ts, ts->rec[i].utime_ns, ts->rec[i].stime_ns, ts->rec[i].runtime_ns,
+			       t);
+		t->minflt = ts->rec[i].min_flt;
+		t->majflt = ts->rec[i].maj_flt;
+		t->gtime = ticks(ts, ts->rec[i].gtime_ns);
+		t->io_ok = ts->rec[i].has_io;
+		set_io(t, &ts->rec[i].io);
 	}
-	/* process rows: a thread group's live threads summed, plus its exited threads */
-	qsort(ts->rec, n, sizeof(*ts->rec), cmp_rec);
-	for (long i = 0; i < n;) {
-		long j = i;
-		u64 ut = 0, st = 0, rt = 0, mi = 0, ma = 0, gt = 0;
-		struct taskiter_io io = { 0 };
-		const struct taskiter_rec *lead = NULL;
-		for (; j < n && ts->rec[j].tgid == ts->rec[i].tgid; j++) {
-			ut += ts->rec[j].utime_ns;
-			st += ts->rec[j].stime_ns;
-			rt += ts->rec[j].runtime_ns;
-			mi += ts->rec[j].min_flt;
-			ma += ts->rec[j].maj_flt;
-			gt += ts->rec[j].gtime_ns;
-			add_io(&io, &ts->rec[j].io);
-			if (ts->rec[j].pid == ts->rec[j].tgid)
-				lead = &ts->rec[j];
-		}
-		if (lead) {
-			struct ptk_task *t = &pt->t[pt->n++];
-			fill(ts, lead, t);
-			/* thread_group_cputime_adjusted: the group's sums, then the same scaling */
-			cputime_adjust(ts, ut + lead->sig_utime_ns, st + lead->sig_stime_ns,
-				       rt + lead->sig_runtime_ns, t);
-			t->minflt = mi + lead->sig_min_flt;
-			t->majflt = ma + lead->sig_maj_flt;
-			t->gtime = ticks(ts, gt + lead->sig_gtime_ns);
-			/* /proc/PID/io of a process: signal->ioac plus every live thread's */
-			t->io_ok = lead->has_io;
-			add_io(&io, &lead->sig_io);
-			set_io(t, &io);
-		}
-		i = j;
+	add_init(ts, flags | PTK_PT_THREADS, pt);
+}
+
+/* A thread group's counters, summed over its live threads. */
+struct group_sum {
+	u64 ut, st, rt, mi, ma, gt; /* ns, ns, ns, faults, faults, ns */
+	struct taskiter_io io;
+};
+
+static void sum_add(struct group_sum *g, const struct taskiter_rec *r)
+{
+	g->ut += r->utime_ns;
+	g->st += r->stime_ns;
+	g->rt += r->runtime_ns;
+	g->mi += r->min_flt;
+	g->ma += r->maj_flt;
+	g->gt += r->gtime_ns;
+	add_io(&g->io, &r->io);
+}
+
+/* The group leaders (tid == tgid) in record order into ts->lead, their own counters into
+ * ts->sum. Returns their count, or -1 when they are not in ascending order. */
+static long leaders(struct ptk_taskscan *ts, long n)
+{
+	long nl = 0;
+
+	for (long i = 0; i < n; i++) {
+		const struct taskiter_rec *r = &ts->rec[i];
+		if (r->pid != r->tgid)
+			continue;
+		if (nl && ts->rec[ts->lead[nl - 1]].tgid >= r->tgid)
+			return -1;
+		ts->lead[nl] = i;
+		memset(&ts->sum[nl], 0, sizeof(ts->sum[nl]));
+		sum_add(&ts->sum[nl], r);
+		nl++;
 	}
-	add_init(ts, flags, pt);
+	return nl;
+}
+
+/* The index in ts->lead of the leader of tgid, or -1 (the leader is gone). */
+static long leader_of(const struct ptk_taskscan *ts, long nl, int tgid)
+{
+	long lo = 0, hi = nl - 1;
+
+	while (lo <= hi) {
+		long mid = lo + (hi - lo) / 2;
+		int g = ts->rec[ts->lead[mid]].tgid;
+		if (g == tgid)
+			return mid;
+		if (g < tgid)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return -1;
+}
+
+/*
+ * Process rows: a thread group's live threads summed, plus its exited threads, in pid order.
+ * The iterator goes in tid order, so the leaders come in pid order: the other threads are
+ * added to theirs by a binary search, without sorting the records (which, in (tgid, tid)
+ * order, they are not as soon as one process has threads). A group whose leader is gone
+ * has no row, as in /proc.
+ */
+static void process_rows(struct ptk_taskscan *ts, long n, unsigned flags, struct ptk_ptab *pt)
+{
+	long nl;
+
+	rows_begin(pt, n);
+	if (ts->scap < (size_t)n) {
+		ts->scap = n;
+		ts->sum = xrealloc(ts->sum, ts->scap * sizeof(*ts->sum));
+		ts->lead = xrealloc(ts->lead, ts->scap * sizeof(*ts->lead));
+	}
+	nl = leaders(ts, n);
+	if (nl < 0) {
+		/* not in tid order (another kernel's iterator): sort them */
+		qsort(ts->rec, n, sizeof(*ts->rec), cmp_rec);
+		nl = leaders(ts, n);
+	}
+	for (long i = 0; i < n; i++) {
+		const struct taskiter_rec *r = &ts->rec[i];
+		long g = r->pid == r->tgid ? -1 : leader_of(ts, nl, r->tgid);
+		if (g >= 0)
+			sum_add(&ts->sum[g], r);
+	}
+	for (long k = 0; k < nl; k++) {
+		const struct taskiter_rec *lead = &ts->rec[ts->lead[k]];
+		struct group_sum *g = &ts->sum[k];
+		struct ptk_task *t = &pt->t[pt->n++];
+		fill(ts, lead, t);
+		/* thread_group_cputime_adjusted: the group's sums, then the same scaling */
+		cputime_adjust(ts, g->ut + lead->sig_utime_ns, g->st + lead->sig_stime_ns,
+			       g->rt + lead->sig_runtime_ns, t);
+		t->minflt = g->mi + lead->sig_min_flt;
+		t->majflt = g->ma + lead->sig_maj_flt;
+		t->gtime = ticks(ts, g->gt + lead->sig_gtime_ns);
+		/* /proc/PID/io of a process: signal->ioac plus every live thread's */
+		t->io_ok = lead->has_io;
+		add_io(&g->io, &lead->sig_io);
+		set_io(t, &g->io);
+	}
+	add_init(ts, flags & ~PTK_PT_THREADS, pt);
+}
+
+int ptk_taskscan_scan(struct ptk_taskscan *ts, unsigned flags, struct ptk_ptab *pt)
+{
+	long n = read_all(ts);
+
+	if (n < 0) {
+		rows_begin(pt, 0);
+		return n;
+	}
+	if (flags & PTK_PT_THREADS)
+		thread_rows(ts, n, flags, pt);
+	else
+		process_rows(ts, n, flags, pt);
+	return 0;
+}
+
+int ptk_taskscan_scan_both(struct ptk_taskscan *ts, unsigned flags, struct ptk_ptab *procs,
+			   struct ptk_ptab *threads)
+{
+	long n = read_all(ts);
+
+	if (n < 0) {
+		rows_begin(procs, 0);
+		rows_begin(threads, 0);
+		return n;
+	}
+	thread_rows(ts, n, flags, threads); /* before process_rows reorders the records */
+	process_rows(ts, n, flags, procs);
 	return 0;
 }
 

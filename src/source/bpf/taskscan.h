@@ -26,6 +26,13 @@ int ptk_taskscan_open(struct ptk_taskscan **ts);
  * Returns 0 or -errno.
  */
 int ptk_taskscan_scan(struct ptk_taskscan *ts, unsigned flags, struct ptk_ptab *pt);
+/*
+ * One iteration as both tables: process rows in procs and thread rows in threads (flags as
+ * ptk_taskscan_scan's, without PTK_PT_THREADS), the same instant for both. Returns 0 or
+ * -errno.
+ */
+int ptk_taskscan_scan_both(struct ptk_taskscan *ts, unsigned flags, struct ptk_ptab *procs,
+			   struct ptk_ptab *threads);
 /* The flags the iterator can serve (others need the /proc scan). */
 #define PTK_TASKSCAN_FLAGS                                                                \
 	(PTK_PT_THREADS | PTK_PT_STATM | PTK_PT_OWNER | PTK_PT_SKIPIDLE | PTK_PT_STATUS | \
@@ -39,7 +46,7 @@ int ptk_taskscan_or_proc(struct ptk_taskscan *ts, const struct ptk_src *src, uns
 			 const int *pids, int npids, struct ptk_ptab *pt);
 /*
  * The iterator when it pays off: a live source (not a replayed snapshot), as root, with at
- * least min_tasks tasks (loadavg's nr_threads; loading costs ~5 ms, the /proc scan ~20 µs a
+ * least min_tasks tasks (loadavg's nr_threads; loading costs ~2 ms, the /proc scan ~20 µs a
  * task). PTK_TASK_SOURCE=proc|bpf in the environment forces the choice (tests, benchmarks).
  * NULL: scan /proc (also when loading fails: an old kernel, no BPF).
  */

@@ -796,6 +796,21 @@ out:
 	return r;
 }
 
+void ptk_ptab_wchan_d(const struct ptk_src *src, struct ptk_ptab *pt)
+{
+	char rel[64], path[PATH_MAX], buf[64];
+
+	for (int i = 0; i < pt->n; i++) {
+		struct ptk_task *t = &pt->t[i];
+		if (t->state != 'D')
+			continue;
+		snprintf(rel, sizeof(rel), "%d/task/%d/wchan", t->tgid, t->pid);
+		if (ptk_src_path(src, PTK_PROC, rel, path, sizeof(path)) == 0 &&
+		    ptk_read_file(path, buf, sizeof(buf)) > 0 && strcmp(buf, "0"))
+			snprintf(t->wchan, sizeof(t->wchan), "%s", buf);
+	}
+}
+
 int ptk_ptab_scan(const struct ptk_src *src, unsigned flags, struct ptk_ptab *pt)
 {
 	return scan(src, flags, NULL, 0, pt);

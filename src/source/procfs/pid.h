@@ -152,6 +152,10 @@ int ptk_task_parse_io(const char *buf, struct ptk_task *t);
  * N/<pid>/ directories). Returns 0 or -errno when the root cannot be listed. */
 int ptk_ptab_scan(const struct ptk_src *src, unsigned flags, struct ptk_ptab *pt);
 
+/* Read the wchan of the thread rows of pt in D state (<procfs>/TGID/task/TID/wchan), as
+ * PTK_PT_WCHAN does during a scan: for a table from another source (the task iterator). */
+void ptk_ptab_wchan_d(const struct ptk_src *src, struct ptk_ptab *pt);
+
 /* Scan only the given processes (tgids; with PTK_PT_THREADS all their threads). A pid
  * that does not exist is skipped. Returns 0 or -errno. */
 int ptk_ptab_scan_pids(const struct ptk_src *src, unsigned flags, const int *pids, int npids,
