@@ -457,6 +457,9 @@ int cmd_cgtop(struct ptk_ctx *ctx, int argc, char **argv)
 	t.root_depth += t.rootlen > 1;
 	if ((rc = ptk_ctx_ready(ctx)))
 		return rc;
+	/* read only what is shown (the text columns hold every sort key); JSON shows all */
+	if (!ctx->json)
+		t.snap[0].want = t.snap[1].want = ptk_cg_want(text_cols, ARRAY_SIZE(text_cols));
 	if (ptk_cg_layout(&ctx->src) == PTK_CG_NONE) {
 		ptk_err("no cgroup hierarchy under %s/fs/cgroup", ctx->src.sysfs);
 		return PTK_EXIT_RUNTIME;

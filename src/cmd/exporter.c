@@ -213,7 +213,7 @@ static struct ptk_prom_body *collect(struct exporter *ex)
 			  ptk_prom_node_parts(node) |
 				  (ex->on[CL_CGROUPS] ? PTK_SNAP_BIT(PTK_SNAP_DISKSTATS) : 0)) == 0;
 	if (ex->on[CL_CGROUPS]) {
-		ex->cg.extra = true;
+		ex->cg.want = PTK_CGW_ALL; /* every container_* family */
 		ok[CL_CGROUPS] = ptk_cg_read(src, &ex->cg, -1) == 0 && ex->cg.layout != PTK_CG_NONE;
 	}
 	if (ex->on[CL_RUNQLAT] && ex->watch)

@@ -238,6 +238,122 @@ double ptk_cg_row_value(const struct ptk_cg_row *r, enum ptk_mid id)
 	}
 }
 
+#define W(v) PTK_CGW(PTK_CGV_##v)
+
+u64 ptk_cg_want(const enum ptk_mid *ids, int n)
+{
+	u64 w = 0;
+
+	for (int i = 0; i < n; i++) {
+		switch (ids[i]) {
+		case PTK_M_CG_TASKS:
+			w |= W(PIDS_CURRENT);
+			break;
+		case PTK_M_CG_TASKS_MAX:
+			w |= W(PIDS_MAX);
+			break;
+		case PTK_M_CG_CPU_PCT:
+			w |= W(CPU_USAGE_NS);
+			break;
+		case PTK_M_CG_USER_PCT:
+			w |= W(CPU_USER_NS);
+			break;
+		case PTK_M_CG_SYS_PCT:
+			w |= W(CPU_SYSTEM_NS);
+			break;
+		case PTK_M_CG_QUOTA:
+		case PTK_M_CG_PERIOD_US:
+			w |= W(CPU_QUOTA_US) | W(CPU_PERIOD_US);
+			break;
+		case PTK_M_CG_QUOTA_PCT:
+			w |= W(CPU_USAGE_NS) | W(CPU_QUOTA_US) | W(CPU_PERIOD_US);
+			break;
+		case PTK_M_CG_PERIODS:
+			w |= W(CPU_PERIODS);
+			break;
+		case PTK_M_CG_THROTTLED:
+			w |= W(CPU_THROTTLED);
+			break;
+		case PTK_M_CG_THR_PCT:
+			w |= W(CPU_PERIODS) | W(CPU_THROTTLED);
+			break;
+		case PTK_M_CG_THR_S:
+			w |= W(CPU_THROTTLED_NS);
+			break;
+		case PTK_M_CG_MEM:
+			w |= W(MEM_CURRENT);
+			break;
+		case PTK_M_CG_WSET:
+			w |= W(MEM_CURRENT) | W(MEM_INACTIVE_FILE);
+			break;
+		case PTK_M_CG_RSS:
+			w |= W(MEM_ANON);
+			break;
+		case PTK_M_CG_CACHE:
+			w |= W(MEM_FILE);
+			break;
+		case PTK_M_CG_SWAP:
+			w |= W(MEM_SWAP);
+			break;
+		case PTK_M_CG_PEAK:
+			w |= W(MEM_PEAK);
+			break;
+		case PTK_M_CG_MEM_MAX:
+			w |= W(MEM_MAX);
+			break;
+		case PTK_M_CG_MEM_HIGH:
+			w |= W(MEM_HIGH);
+			break;
+		case PTK_M_CG_MEM_LOW:
+			w |= W(MEM_LOW);
+			break;
+		case PTK_M_CG_LIMIT_PCT:
+			w |= W(MEM_CURRENT) | W(MEM_INACTIVE_FILE) | W(MEM_MAX) | W(MEM_HIGH);
+			break;
+		case PTK_M_CG_EV_HIGH:
+			w |= W(MEM_EV_HIGH);
+			break;
+		case PTK_M_CG_EV_MAX:
+		case PTK_M_CG_FAILCNT:
+			w |= W(MEM_EV_MAX);
+			break;
+		case PTK_M_CG_EV_OOM:
+			w |= W(MEM_EV_OOM);
+			break;
+		case PTK_M_CG_EV_OOM_KILL:
+			w |= W(MEM_EV_OOM_KILL);
+			break;
+		case PTK_M_CG_MAJFLT:
+			w |= W(MEM_PGMAJFAULT);
+			break;
+		case PTK_M_CG_RBPS:
+		case PTK_M_CG_WBPS:
+			w |= PTK_CGW_IO_BYTES;
+			break;
+		case PTK_M_CG_RIOPS:
+		case PTK_M_CG_WIOPS:
+			w |= PTK_CGW_IO_IOS;
+			break;
+		case PTK_M_CG_PSI_CPU_SOME:
+		case PTK_M_CG_PSI_CPU_FULL:
+			w |= PTK_CGW_PSI(PTK_PSI_CPU);
+			break;
+		case PTK_M_CG_PSI_MEM_SOME:
+		case PTK_M_CG_PSI_MEM_FULL:
+			w |= PTK_CGW_PSI(PTK_PSI_MEMORY);
+			break;
+		case PTK_M_CG_PSI_IO_SOME:
+		case PTK_M_CG_PSI_IO_FULL:
+			w |= PTK_CGW_PSI(PTK_PSI_IO);
+			break;
+		default:
+			break;
+		}
+	}
+	return w;
+}
+#undef W
+
 /* ---- order -------------------------------------------------------------------------------- */
 
 static double key_of(const struct ptk_cg_row *r, enum ptk_cg_sort k)

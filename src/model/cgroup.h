@@ -60,6 +60,10 @@ int ptk_cg_rows(const struct ptk_cgsnap *a, const struct ptk_cgsnap *b, struct p
  * limit of "max". NAN for an id the row does not hold. */
 double ptk_cg_row_value(const struct ptk_cg_row *r, enum ptk_mid id);
 
+/* What a snapshot must read (ptk_cgsnap.want, PTK_CGW_* bits) for the registry metrics
+ * ids[n] (PTK_M_CG_* ones; others need nothing) of ptk_cg_row_value. */
+u64 ptk_cg_want(const enum ptk_mid *ids, int n);
+
 /* What cgtop sorts by. */
 enum ptk_cg_sort {
 	PTK_CGS_PATH,

@@ -1013,6 +1013,8 @@ static int window(struct ptk_use *s, struct ptk_taskscan *ts)
 		ptk_err("cannot read %s/%s: %s", src->procfs, s->a.err_file, strerror(-r));
 		return PTK_EXIT_RUNTIME;
 	}
+	/* only the files of the values the cgroup rules and rows use */
+	s->cga.want = s->cgb.want = ptk_cg_want(cg_ins, ARRAY_SIZE(cg_ins));
 	s->err_cg = ptk_cg_read(src, &s->cga, -1);
 	s->err_pa = ptk_taskscan_or_proc(ts, src, PTK_PT_IO, NULL, 0, &s->pa);
 	/* the first scan sees processes (their main thread's state): cheap, and a storm of

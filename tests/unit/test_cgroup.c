@@ -41,7 +41,7 @@ static void load(struct pair *p, const char *fixture)
 	snprintf(dir, sizeof(dir), "%s/%s", PTK_FIXTURES, fixture);
 	assert_int_equal(ptk_src_init(&p->src, dir, NULL), 0);
 	assert_true(p->src.replay);
-	p->a.extra = p->b.extra = true; /* every file, as the exporter reads them */
+	p->a.want = p->b.want = PTK_CGW_ALL; /* every file, as the exporter reads them */
 	assert_int_equal(ptk_cg_read(&p->src, &p->a, -1), 0);
 	assert_int_equal(ptk_src_next(&p->src), 0);
 	assert_int_equal(ptk_cg_read(&p->src, &p->b, -1), 0);
@@ -313,6 +313,72 @@ static void test_copy_and_missing(void **state)
 	ptk_cg_free(&c);
 }
 
+static void put(const char *root, const char *rel, const char *text)
+{
+	char path[1024];
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	char *slash = strrchr(path, '/');
+	*slash = '\0';
+	assert_int_equal(ptk_mkdir_p(path, 0755), 0);
+	*slash = '/';
+	assert_int_equal(ptk_write_file(path, text, strlen(text)), 0);
+}
+
+/* What a snapshot reads: only the wanted values, and in the v2 tree of a hybrid layout only
+ * what the v1 hierarchies did not give that cgroup. */
+static void test_want(void **state)
+{
+	char root[] = "/tmp/ptk-test-cgwant-XXXXXX", cmd[600];
+	struct ptk_src src;
+	struct ptk_cgsnap s = { 0 };
+
+	assert_non_null(mkdtemp(root));
+	put(root, "fs/cgroup/cpuacct/cgroup.procs", "");
+	put(root, "fs/cgroup/cpuacct/cpuacct.usage", "1000\n");
+	put(root, "fs/cgroup/cpuacct/both/cgroup.procs", "");
+	put(root, "fs/cgroup/cpuacct/both/cpuacct.usage", "7000000\n");
+	put(root, "fs/cgroup/memory/cgroup.procs", "");
+	put(root, "fs/cgroup/memory/memory.usage_in_bytes", "4096\n");
+	put(root, "fs/cgroup/memory/memory.failcnt", "3\n");
+	put(root, "fs/cgroup/unified/cgroup.controllers", "");
+	put(root, "fs/cgroup/unified/cgroup.procs", "");
+	put(root, "fs/cgroup/unified/cpu.stat", "usage_usec 1\nuser_usec 1\n");
+	put(root, "fs/cgroup/unified/both/cpu.stat", "usage_usec 99\nuser_usec 50\n");
+	put(root, "fs/cgroup/unified/v2only/cpu.stat", "usage_usec 5\nuser_usec 2\n");
+	assert_int_equal(ptk_src_init(&src, NULL, root), 0);
+	s.want = PTK_CGW(PTK_CGV_CPU_USAGE_NS) | PTK_CGW(PTK_CGV_MEM_CURRENT);
+	assert_int_equal(ptk_cg_read(&src, &s, -1), 0);
+	assert_int_equal(s.layout, PTK_CG_HYBRID);
+	const struct ptk_cgroup *both = ptk_cg_find(&s, "/both"), *v2 = ptk_cg_find(&s, "/v2only");
+	const struct ptk_cgroup *top = ptk_cg_find(&s, "/");
+	assert_non_null(both);
+	assert_non_null(v2);
+	assert_non_null(top);
+	/* v1 gave /both its usage: its v2 cpu.stat is not read (no user time either) */
+	assert_true(ptk_cg_has(both, PTK_CGV_CPU_USAGE_NS));
+	assert_int_equal(both->v[PTK_CGV_CPU_USAGE_NS], 7000000);
+	assert_false(ptk_cg_has(both, PTK_CGV_CPU_USER_NS));
+	/* a cgroup only the v2 tree has gets its usage from there */
+	assert_int_equal(v2->v[PTK_CGV_CPU_USAGE_NS], 5000);
+	assert_int_equal(top->v[PTK_CGV_MEM_CURRENT], 4096);
+	/* memory.failcnt is not wanted */
+	assert_false(ptk_cg_has(top, PTK_CGV_MEM_EV_MAX));
+	/* everything: user time from the v2 tree for both, the failure count */
+	s.want = PTK_CGW_ALL;
+	assert_int_equal(ptk_cg_read(&src, &s, -1), 0);
+	both = ptk_cg_find(&s, "/both");
+	top = ptk_cg_find(&s, "/");
+	assert_int_equal(both->v[PTK_CGV_CPU_USAGE_NS], 7000000);
+	assert_int_equal(both->v[PTK_CGV_CPU_USER_NS], 50000);
+	assert_int_equal(top->v[PTK_CGV_MEM_EV_MAX], 3);
+	assert_int_equal(top->parent, -1);
+	assert_int_equal(both->parent, top - s.cg);
+	ptk_cg_free(&s);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -323,6 +389,7 @@ int main(void)
 		cmocka_unit_test(test_order),
 		cmocka_unit_test(test_first),
 		cmocka_unit_test(test_copy_and_missing),
+		cmocka_unit_test(test_want),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,7 +12,9 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -200,6 +202,24 @@ static void parse_keyed(struct ptk_cgroup *c, const char *t, const struct keymap
 	}
 }
 
+/* "MAJ:MIN" at p: 0 with *end after it, or -EINVAL. */
+static int parse_devno(const char *p, unsigned *maj, unsigned *min, const char **end)
+{
+	const char *q;
+	u64 a = ptk_strtou64(p, &q), b;
+
+	if (q == p || *q != ':')
+		return -EINVAL;
+	p = q + 1;
+	b = ptk_strtou64(p, &q);
+	if (q == p || a > UINT32_MAX || b > UINT32_MAX)
+		return -EINVAL;
+	*maj = a;
+	*min = b;
+	*end = q;
+	return 0;
+}
+
 static struct ptk_cg_io *io_dev(struct ptk_cgroup *c, unsigned major, unsigned minor)
 {
 	for (int i = 0; i < c->nio; i++)
@@ -221,10 +241,10 @@ static void parse_io_stat(struct ptk_cgroup *c, const char *t)
 
 	while (*p) {
 		unsigned maj, min;
-		int off = 0;
-		if (sscanf(p, "%u:%u%n", &maj, &min, &off) == 2) {
+		const char *q;
+		if (!parse_devno(p, &maj, &min, &q)) {
 			struct ptk_cg_io *d = io_dev(c, maj, min);
-			const char *q = p + off, *eol = strchr(q, '\n');
+			const char *eol = strchr(q, '\n');
 			if (!eol)
 				eol = q + strlen(q);
 			while (q < eol) {
@@ -266,11 +286,12 @@ static void parse_blkio(struct ptk_cgroup *c, const char *t, bool bytes)
 
 	while (*p) {
 		unsigned maj, min;
-		char op[16];
-		unsigned long long x;
-		if (sscanf(p, "%u:%u %15s %llu", &maj, &min, op, &x) == 4) {
-			bool rd = !strcmp(op, "Read"), wr = !strcmp(op, "Write");
-			if (rd || wr) {
+		const char *q, *end = NULL;
+		if (!parse_devno(p, &maj, &min, &q) && *q == ' ') {
+			bool rd = !strncmp(q + 1, "Read ", 5), wr = !strncmp(q + 1, "Write ", 6);
+			const char *num = q + (rd ? 6 : 7);
+			u64 x = rd || wr ? ptk_strtou64(num, &end) : 0;
+			if ((rd || wr) && end != num) {
 				struct ptk_cg_io *d = io_dev(c, maj, min);
 				u64 *dst = bytes ? (rd ? &d->rbytes : &d->wbytes) :
 						   (rd ? &d->rios : &d->wios);
@@ -296,8 +317,15 @@ struct walk {
 	char *buf;
 	size_t bufsz;
 	long hz;
+	u64 want; /* PTK_CGW_* */
+	struct {
+		const struct cg_file *f;
+		u64 gives; /* PTK_CGW_* */
+	} plan[40]; /* the files of this hierarchy that give a wanted value */
+	int nplan;
+	int ndone; /* s->cg[0..ndone): the earlier hierarchies' cgroups, merged, by path */
+	bool nlink_ok; /* a cgroup filesystem: a directory's link count is 2 + its subdirs */
 	/* capture */
-	bool extra; /* read the extra files too */
 	const char *dst; /* non-NULL: copy files to dst/sys/<h->rel>/<path>/ */
 	int *nfiles;
 	int err;
@@ -396,10 +424,8 @@ static const struct cg_file {
 	int v; /* enum ptk_cg_val, or enum ptk_psi_res for FK_PSI */
 	const struct keymap *map;
 	int nmap;
-	bool extra; /* only with ptk_cgsnap.extra (what the exporter serves besides) */
 } cg_files[] = {
 #define KEYED(m) FK_KEYED, 0, m, ARRAY_SIZE(m)
-#define EXTRA .extra = true
 	/* v2 (kernel/cgroup/rstat.c cgroup_base_stat_cputime_show, kernel/sched/core.c
 	 * cpu_extra_stat_show, mm/memcontrol.c, block/blk-cgroup.c, kernel/cgroup/pids.c,
 	 * kernel/sched/psi.c) */
@@ -409,39 +435,85 @@ static const struct cg_file {
 	{ PTK_CGC_MEMORY, true, "memory", "memory.max", FK_LIMIT, PTK_CGV_MEM_MAX },
 	{ PTK_CGC_MEMORY, true, "memory", "memory.high", FK_LIMIT, PTK_CGV_MEM_HIGH },
 	{ PTK_CGC_MEMORY, true, "memory", "memory.low", FK_LIMIT, PTK_CGV_MEM_LOW },
-	{ PTK_CGC_MEMORY, true, "memory", "memory.peak", FK_VALUE, PTK_CGV_MEM_PEAK, EXTRA },
+	{ PTK_CGC_MEMORY, true, "memory", "memory.peak", FK_VALUE, PTK_CGV_MEM_PEAK },
 	{ PTK_CGC_MEMORY, true, "memory", "memory.events", KEYED(v2_mem_events) },
 	{ PTK_CGC_MEMORY, true, "memory", "memory.stat", KEYED(v2_mem_stat) },
 	{ PTK_CGC_MEMORY, true, "memory", "memory.swap.current", FK_VALUE, PTK_CGV_MEM_SWAP },
 	{ PTK_CGC_IO, true, "io", "io.stat", FK_IO_STAT },
 	{ PTK_CGC_PIDS, true, "pids", "pids.current", FK_VALUE, PTK_CGV_PIDS_CURRENT },
-	{ PTK_CGC_PIDS, true, "pids", "pids.max", FK_LIMIT, PTK_CGV_PIDS_MAX, EXTRA },
+	{ PTK_CGC_PIDS, true, "pids", "pids.max", FK_LIMIT, PTK_CGV_PIDS_MAX },
 	{ PTK_CGC_V2, true, "", "cpu.pressure", FK_PSI, PTK_PSI_CPU },
 	{ PTK_CGC_V2, true, "", "memory.pressure", FK_PSI, PTK_PSI_MEMORY },
 	{ PTK_CGC_V2, true, "", "io.pressure", FK_PSI, PTK_PSI_IO },
 	/* v1 (kernel/sched/cpuacct.c, kernel/sched/core.c cpu_cfs_stat_show, mm/memcontrol-v1.c,
 	 * block/blk-throttle.c, kernel/cgroup/pids.c) */
 	{ PTK_CGC_CPUACCT, false, "", "cpuacct.usage", FK_VALUE, PTK_CGV_CPU_USAGE_NS },
-	{ PTK_CGC_CPUACCT, false, "", "cpuacct.stat", FK_CPUACCT_STAT, EXTRA },
+	{ PTK_CGC_CPUACCT, false, "", "cpuacct.stat", FK_CPUACCT_STAT },
 	{ PTK_CGC_CPU, false, "", "cpu.stat", KEYED(v1_cpu_stat) },
 	{ PTK_CGC_CPU, false, "", "cpu.cfs_quota_us", FK_LIMIT, PTK_CGV_CPU_QUOTA_US },
 	{ PTK_CGC_CPU, false, "", "cpu.cfs_period_us", FK_VALUE, PTK_CGV_CPU_PERIOD_US },
 	{ PTK_CGC_MEMORY, false, "", "memory.usage_in_bytes", FK_VALUE, PTK_CGV_MEM_CURRENT },
 	{ PTK_CGC_MEMORY, false, "", "memory.limit_in_bytes", FK_LIMIT, PTK_CGV_MEM_MAX },
-	{ PTK_CGC_MEMORY, false, "", "memory.soft_limit_in_bytes", FK_LIMIT, PTK_CGV_MEM_LOW,
-	  EXTRA },
-	{ PTK_CGC_MEMORY, false, "", "memory.max_usage_in_bytes", FK_VALUE, PTK_CGV_MEM_PEAK,
-	  EXTRA },
+	{ PTK_CGC_MEMORY, false, "", "memory.soft_limit_in_bytes", FK_LIMIT, PTK_CGV_MEM_LOW },
+	{ PTK_CGC_MEMORY, false, "", "memory.max_usage_in_bytes", FK_VALUE, PTK_CGV_MEM_PEAK },
 	{ PTK_CGC_MEMORY, false, "", "memory.failcnt", FK_VALUE, PTK_CGV_MEM_EV_MAX },
 	{ PTK_CGC_MEMORY, false, "", "memory.oom_control", KEYED(v1_oom_control) },
 	{ PTK_CGC_MEMORY, false, "", "memory.stat", KEYED(v1_mem_stat) },
 	{ PTK_CGC_IO, false, "", "blkio.throttle.io_service_bytes_recursive", FK_BLKIO_BYTES },
-	{ PTK_CGC_IO, false, "", "blkio.throttle.io_serviced_recursive", FK_BLKIO_IOS, EXTRA },
+	{ PTK_CGC_IO, false, "", "blkio.throttle.io_serviced_recursive", FK_BLKIO_IOS },
 	{ PTK_CGC_PIDS, false, "", "pids.current", FK_VALUE, PTK_CGV_PIDS_CURRENT },
-	{ PTK_CGC_PIDS, false, "", "pids.max", FK_LIMIT, PTK_CGV_PIDS_MAX, EXTRA },
+	{ PTK_CGC_PIDS, false, "", "pids.max", FK_LIMIT, PTK_CGV_PIDS_MAX },
 #undef KEYED
-#undef EXTRA
 };
+
+/* What a file gives: PTK_CGW_* bits. */
+static u64 file_gives(const struct cg_file *f)
+{
+	u64 g = 0;
+
+	switch (f->kind) {
+	case FK_KEYED:
+		for (int k = 0; k < f->nmap; k++)
+			g |= PTK_CGW(f->map[k].v);
+		return g;
+	case FK_VALUE:
+	case FK_LIMIT:
+		return PTK_CGW(f->v);
+	case FK_CPU_MAX:
+		return PTK_CGW(PTK_CGV_CPU_QUOTA_US) | PTK_CGW(PTK_CGV_CPU_PERIOD_US);
+	case FK_CPUACCT_STAT:
+		return PTK_CGW(PTK_CGV_CPU_USER_NS) | PTK_CGW(PTK_CGV_CPU_SYSTEM_NS);
+	case FK_IO_STAT:
+		return PTK_CGW_IO_BYTES | PTK_CGW_IO_IOS;
+	case FK_BLKIO_BYTES:
+		return PTK_CGW_IO_BYTES;
+	case FK_BLKIO_IOS:
+		return PTK_CGW_IO_IOS;
+	case FK_PSI:
+		return PTK_CGW_PSI(f->v);
+	case FK_PROCS:
+		break;
+	}
+	return 0;
+}
+
+/* What an earlier hierarchy already gave for c: PTK_CGW_* bits. */
+static u64 given(const struct ptk_cgroup *c)
+{
+	u64 g = c->has;
+
+	if (c->has_io)
+		g |= PTK_CGW_IO_BYTES | PTK_CGW_IO_IOS;
+	for (int k = 0; k < PTK_PSI_NRES; k++)
+		if (c->has_psi[k])
+			g |= PTK_CGW_PSI(k);
+	return g;
+}
+
+static int cmp_path(const void *key, const void *y)
+{
+	return strcmp(key, ((const struct ptk_cgroup *)y)->path);
+}
 
 /* Does the v2 cgroup.controllers text ctl list word? */
 static bool has_word(const char *ctl, const char *word)
@@ -561,6 +633,7 @@ static void visit(struct walk *w, int dfd, const char *path, int depth, const ch
 {
 	bool v2 = w->h->ctrl & PTK_CGC_V2;
 	struct ptk_cgroup *c = NULL;
+	u64 want = w->want;
 
 	if (w->dst) {
 		copy_one(w, dfd, path, "cgroup.procs");
@@ -570,23 +643,24 @@ static void visit(struct walk *w, int dfd, const char *path, int depth, const ch
 		if (w->s->n >= PTK_CG_MAX_GROUPS)
 			return;
 		c = cg_add(w->s);
-		snprintf(c->path, sizeof(c->path), "%s", path);
+		memcpy(c->path, path, strlen(path) + 1); /* below 256: walk_dir's bound */
 		c->ctrl = w->h->ctrl;
 		c->depth = depth;
 		c->parent = w->hidx; /* the hierarchy, until the merge sets the parent */
+		const struct ptk_cgroup *e =
+			w->ndone ? bsearch(path, w->s->cg, w->ndone, sizeof(*c), cmp_path) : NULL;
+		if (e)
+			want &= ~given(e);
 	}
-	for (size_t k = 0; k < ARRAY_SIZE(cg_files); k++) {
-		const struct cg_file *f = &cg_files[k];
-		if (f->v2 != v2 || !(w->h->ctrl & f->ctrl))
-			continue;
+	for (int k = 0; k < w->nplan; k++) {
+		const struct cg_file *f = w->plan[k].f;
 		if (v2 && f->v2ctl[0] && !has_word(ctl, f->v2ctl))
 			continue; /* the controller is not enabled for this cgroup */
-		if (f->extra && !w->extra && !w->dst)
+		if (c && !(w->plan[k].gives & want))
 			continue;
 		/* the period matters only under a quota */
 		if (c && f->kind == FK_VALUE && f->v == PTK_CGV_CPU_PERIOD_US &&
-		    ptk_cg_has(c, PTK_CGV_CPU_QUOTA_US) &&
-		    c->v[PTK_CGV_CPU_QUOTA_US] == PTK_CG_MAX && !w->extra)
+		    ptk_cg_has(c, PTK_CGV_CPU_QUOTA_US) && c->v[PTK_CGV_CPU_QUOTA_US] == PTK_CG_MAX)
 			continue;
 		if (w->dst) {
 			copy_one(w, dfd, path, f->name);
@@ -606,32 +680,55 @@ struct linux_dirent64 {
 	char d_name[];
 };
 
-/* A cgroup directory and its subdirectories, depth first. The directory fd is read with
- * getdents64 itself (no DIR stream: that costs a dup, an fcntl and an fstat per cgroup). */
+/* Does the v2 controllers text ctl name one that the reader reads files of? */
+static bool any_ctl(const char *ctl)
+{
+	return has_word(ctl, "cpu") || has_word(ctl, "memory") || has_word(ctl, "io") ||
+	       has_word(ctl, "pids");
+}
+
+/*
+ * A cgroup directory and its subdirectories, depth first. The directory fd is read with
+ * getdents64 itself (no DIR stream: that costs a dup, an fcntl and an fstat per cgroup). On
+ * a cgroup filesystem a directory's link count is 2 + its subdirectories (fs/kernfs/inode.c
+ * kernfs_refresh_inode): a leaf is not listed at all, and the listing of another stops at
+ * its last subdirectory. Listing costs more than reading a file: a cgroup has 20 to 90.
+ */
 static void walk_dir(struct walk *w, int dfd, char *path, size_t plen, int depth, const char *ctl)
 {
 	char kidctl[512] = "";
 	char dents[8192];
-	long n;
+	long n, kids = -1, found = 0;
 
 	visit(w, dfd, plen ? path : "/", depth, ctl);
 	if (w->max_depth >= 0 && depth >= w->max_depth)
 		return;
+	if (w->nlink_ok) {
+		struct stat st;
+		if (!fstat(dfd, &st) && st.st_nlink >= 2)
+			kids = st.st_nlink - 2;
+		if (!kids)
+			return;
+	}
 	if (w->h->ctrl & PTK_CGC_V2) {
-		/* what this cgroup enables for its children */
-		if (read_at(w, dfd, "cgroup.subtree_control") >= 0)
+		/* what this cgroup enables for its children (a subset of its own) */
+		if ((w->dst || any_ctl(ctl)) && read_at(w, dfd, "cgroup.subtree_control") >= 0)
 			snprintf(kidctl, sizeof(kidctl), "%s", w->buf);
 		if (w->dst)
 			copy_one(w, dfd, plen ? path : "/", "cgroup.subtree_control");
 	}
-	while ((n = syscall(SYS_getdents64, dfd, dents, sizeof(dents))) > 0) {
-		for (long off = 0; off < n;) {
+	while (found != kids && (n = syscall(SYS_getdents64, dfd, dents, sizeof(dents))) > 0) {
+		for (long off = 0; off < n && found != kids;) {
 			struct linux_dirent64 *de = (struct linux_dirent64 *)(dents + off);
 			size_t l = strlen(de->d_name);
 			int sub;
 			off += de->d_reclen;
-			if (de->d_name[0] == '.' ||
-			    (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN))
+			if (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN)
+				continue;
+			if (de->d_type == DT_DIR && strcmp(de->d_name, ".") &&
+			    strcmp(de->d_name, ".."))
+				found++;
+			if (de->d_name[0] == '.')
 				continue;
 			if (plen + 1 + l >= 256)
 				continue; /* deeper than a path we keep */
@@ -660,6 +757,19 @@ static int walk_hier(struct walk *w)
 	if (fd < 0)
 		return -errno;
 	char ctl[512] = "";
+	struct statfs sf;
+	w->nplan = 0;
+	for (size_t k = 0; k < ARRAY_SIZE(cg_files) && w->nplan < (int)ARRAY_SIZE(w->plan); k++) {
+		const struct cg_file *f = &cg_files[k];
+		u64 g = file_gives(f);
+		if (f->v2 != !!(w->h->ctrl & PTK_CGC_V2) || !(w->h->ctrl & f->ctrl) ||
+		    (!w->dst && !(g & w->want)))
+			continue;
+		w->plan[w->nplan].f = f;
+		w->plan[w->nplan++].gives = w->dst ? PTK_CGW_ALL : g;
+	}
+	w->nlink_ok = !fstatfs(fd, &sf) &&
+		      (sf.f_type == CGROUP_SUPER_MAGIC || sf.f_type == CGROUP2_SUPER_MAGIC);
 	if (w->h->ctrl & PTK_CGC_V2 && read_at(w, fd, "cgroup.controllers") >= 0)
 		snprintf(ctl, sizeof(ctl), "%s", w->buf);
 	walk_dir(w, fd, path, 0, 0, ctl);
@@ -678,13 +788,8 @@ static int cmp_rec(const void *x, const void *y)
 	return r ? r : a->parent - b->parent;
 }
 
-static int cmp_path(const void *key, const void *y)
-{
-	return strcmp(key, ((const struct ptk_cgroup *)y)->path);
-}
-
 /* Fold each run of records of one path into its first. */
-static void merge(struct ptk_cgsnap *s)
+static void merge(struct ptk_cgsnap *s, bool parents)
 {
 	int out = 0;
 
@@ -729,6 +834,8 @@ static void merge(struct ptk_cgsnap *s)
 		s->cg[i].io = NULL;
 	}
 	s->n = out;
+	if (!parents)
+		return;
 	/* parents: the longest proper prefix at a '/' */
 	for (int i = 0; i < s->n; i++) {
 		struct ptk_cgroup *c = &s->cg[i];
@@ -765,7 +872,7 @@ static double now_boottime(void)
 int ptk_cg_read(const struct ptk_src *src, struct ptk_cgsnap *s, int max_depth)
 {
 	struct hier h[16];
-	struct walk w = { .src = src, .s = s, .max_depth = max_depth, .extra = s->extra };
+	struct walk w = { .src = src, .s = s, .max_depth = max_depth, .want = s->want };
 	bool live = ptk_src_is_live(src) && !src->sysfs_given;
 	double t0 = 0;
 	int nh, err;
@@ -793,16 +900,23 @@ int ptk_cg_read(const struct ptk_src *src, struct ptk_cgsnap *s, int max_depth)
 	w.hz = sysconf(_SC_CLK_TCK);
 	w.bufsz = 16384;
 	w.buf = xmalloc(w.bufsz);
+	if (!w.want)
+		w.want = PTK_CGW_ALL;
 	for (int i = 0; i < nh; i++) {
 		w.h = &h[i];
 		w.hidx = i;
+		if (h[i].ctrl & PTK_CGC_V2 && i && s->n) {
+			/* the v1 cgroups by path, so the v2 tree reads only what they lack */
+			merge(s, false);
+			w.ndone = s->n;
+		}
 		if (walk_hier(&w) == 0)
 			s->nhier++;
 	}
 	free(w.buf);
 	if (live)
 		s->up_s = (t0 + now_boottime()) / 2; /* the middle of the walk */
-	merge(s);
+	merge(s, true);
 	return 0;
 }
 

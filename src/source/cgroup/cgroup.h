@@ -113,10 +113,21 @@ struct ptk_cgsnap {
 	int n, cap;
 	int err; /* 0, or -errno of fs/cgroup itself */
 	int nhier; /* hierarchies read */
-	bool extra; /* set by the caller: read also memory.peak (v1 max_usage_in_bytes), v1
-		     * soft_limit_in_bytes, cpuacct.stat, blkio io_serviced and pids.max, which
-		     * the exporter serves and cgtop and check do not need */
+	/* set by the caller: what to read (PTK_CGW_* bits); 0 = everything */
+	u64 want;
 };
+
+/*
+ * What a snapshot reads (ptk_cgsnap.want): the values 1 << enum ptk_cg_val and the bits
+ * below. A file is read when it gives a wanted value, and in a later hierarchy only when it
+ * gives one the earlier ones did not for that cgroup (the hybrid v2 tree's cpu.stat beside
+ * v1 cpuacct.usage). The CFS period is read only under a quota.
+ */
+#define PTK_CGW(v) (1ull << (v))
+#define PTK_CGW_PSI(res) (1ull << (48 + (res))) /* {cpu,memory,io}.pressure */
+#define PTK_CGW_IO_BYTES (1ull << 56)
+#define PTK_CGW_IO_IOS (1ull << 57)
+#define PTK_CGW_ALL (~0ull)
 
 /* The most cgroups a snapshot holds (the rest are left out, in path order). */
 #define PTK_CG_MAX_GROUPS 20000
