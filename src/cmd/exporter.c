@@ -194,7 +194,8 @@ static void *checker_main(void *arg)
 	return NULL;
 }
 
-/* One collection: one snapshot, the BPF counts and the background results, in both formats. */
+/* One collection: one snapshot, the BPF counts and the background results, in both formats
+ * (rendered in one pass). */
 static struct ptk_prom_body *collect(struct exporter *ex)
 {
 	const struct ptk_src *src = &ex->ctx->src;
@@ -225,8 +226,10 @@ static struct ptk_prom_body *collect(struct exporter *ex)
 	ok[CL_THREADS] = ex->on[CL_THREADS] && ex->tg_ok;
 	ok[CL_PROCESSES] = ex->on[CL_PROCESSES] && ex->procs_ok;
 	ok[CL_CHECK] = ex->on[CL_CHECK] && ex->nverdicts >= 0;
-	for (int f = 0; f < 2; f++) {
-		struct ptk_prom *p = &b->out[f];
+	/* one pass renders both formats: the OpenMetrics exposition is the text one's twin */
+	b->out[PTK_PROM_TEXT].twin = &b->out[PTK_PROM_OPENMETRICS];
+	{
+		struct ptk_prom *p = &b->out[PTK_PROM_TEXT];
 		if (snap_ok)
 			ptk_prom_node(p, &ex->snap, node, ex->hz, ok);
 		if (w_ok)
@@ -255,6 +258,7 @@ static struct ptk_prom_body *collect(struct exporter *ex)
 							     .t0_ns = t0 });
 		ptk_prom_end(p);
 	}
+	b->out[PTK_PROM_TEXT].twin = NULL;
 	pthread_mutex_unlock(&ex->data);
 	return b;
 }

@@ -164,7 +164,7 @@ static void header(struct ptk_prom *p, const struct ptk_metric *m, const char *t
 	}
 }
 
-void ptk_prom_family(struct ptk_prom *p, const struct ptk_metric *m)
+static void family(struct ptk_prom *p, const struct ptk_metric *m)
 {
 	const char *type;
 
@@ -175,6 +175,13 @@ void ptk_prom_family(struct ptk_prom *p, const struct ptk_metric *m)
 	else
 		type = p->fmt == PTK_PROM_OPENMETRICS ? "unknown" : "untyped";
 	header(p, m, type);
+}
+
+void ptk_prom_family(struct ptk_prom *p, const struct ptk_metric *m)
+{
+	family(p, m);
+	if (p->twin)
+		family(p->twin, m);
 }
 
 void ptk_prom_fmt_double(double x, char *buf, size_t size)
@@ -250,17 +257,27 @@ void ptk_prom_sample(struct ptk_prom *p, const struct ptk_metric *m, const char 
 	default:
 		return; /* strings are labels, not values */
 	}
+	size_t start = p->len;
 	put_series(p, name_of(m), NULL, labels, NULL, NULL);
-	buf_appendf(p, " %s\n", num);
+	buf_append(p, " ", 1);
+	buf_append_str(p, num);
+	buf_append(p, "\n", 1);
+	/* the sample line is the same in both formats */
+	if (p->twin)
+		buf_append(p->twin, p->buf + start, p->len - start);
 	if (is_counter(m)) {
 		char fam[256];
 		snprintf(fam, sizeof(fam), "%.*s", (int)(strlen(name_of(m)) - 6), name_of(m));
 		put_created(p, fam, labels);
+		if (p->twin) {
+			p->twin->created = p->created;
+			put_created(p->twin, fam, labels);
+		}
 	}
 }
 
-void ptk_prom_histogram(struct ptk_prom *p, const struct ptk_metric *m, const char *const *labels,
-			const double *le, const u64 *cum, int n, double sum, u64 count)
+static void histogram(struct ptk_prom *p, const struct ptk_metric *m, const char *const *labels,
+		      const double *le, const u64 *cum, int n, double sum, u64 count)
 {
 	char num[64], bound[64];
 	double created = p->created;
@@ -282,8 +299,20 @@ void ptk_prom_histogram(struct ptk_prom *p, const struct ptk_metric *m, const ch
 	put_created(p, name_of(m), labels);
 }
 
+void ptk_prom_histogram(struct ptk_prom *p, const struct ptk_metric *m, const char *const *labels,
+			const double *le, const u64 *cum, int n, double sum, u64 count)
+{
+	histogram(p, m, labels, le, cum, n, sum, count);
+	if (p->twin) {
+		p->twin->created = p->created;
+		histogram(p->twin, m, labels, le, cum, n, sum, count);
+	}
+}
+
 void ptk_prom_end(struct ptk_prom *p)
 {
 	if (p->fmt == PTK_PROM_OPENMETRICS)
 		buf_append_str(p, "# EOF\n");
+	if (p->twin)
+		ptk_prom_end(p->twin);
 }

@@ -49,6 +49,10 @@ struct ptk_prom {
 	 * rendered next, printed as <name>_created samples; < 0 = none. Set it before
 	 * ptk_prom_sample()/ptk_prom_histogram(); ptk_prom_family() resets it to -1. */
 	double created;
+	/* Optional: another exposition (the OpenMetrics one of a text one) that every call on
+	 * this one renders too, each sample's number and series formatted once and appended
+	 * to both; its created is taken from this one's. ptk_prom_end ends both. */
+	struct ptk_prom *twin;
 };
 
 void ptk_prom_init(struct ptk_prom *p, enum ptk_prom_fmt fmt);
