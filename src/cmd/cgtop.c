@@ -460,6 +460,9 @@ int cmd_cgtop(struct ptk_ctx *ctx, int argc, char **argv)
 	/* read only what is shown (the text columns hold every sort key); JSON shows all */
 	if (!ctx->json)
 		t.snap[0].want = t.snap[1].want = ptk_cg_want(text_cols, ARRAY_SIZE(text_cols));
+	/* a loop re-reads the same files: keep them open (not for one snapshot) */
+	if (iterations != 1)
+		t.snap[0].keep = t.snap[1].keep = ptk_cg_keep_new();
 	if (ptk_cg_layout(&ctx->src) == PTK_CG_NONE) {
 		ptk_err("no cgroup hierarchy under %s/fs/cgroup", ctx->src.sysfs);
 		return PTK_EXIT_RUNTIME;
@@ -478,6 +481,7 @@ int cmd_cgtop(struct ptk_ctx *ctx, int argc, char **argv)
 		if (rc == -EINTR)
 			rc = 0;
 	}
+	ptk_cg_keep_free(t.snap[0].keep);
 	ptk_cg_free(&t.snap[0]);
 	ptk_cg_free(&t.snap[1]);
 	free(t.rows);

@@ -215,6 +215,8 @@ static struct ptk_prom_body *collect(struct exporter *ex)
 				  (ex->on[CL_CGROUPS] ? PTK_SNAP_BIT(PTK_SNAP_DISKSTATS) : 0)) == 0;
 	if (ex->on[CL_CGROUPS]) {
 		ex->cg.want = PTK_CGW_ALL; /* every container_* family */
+		if (!ex->cg.keep)
+			ex->cg.keep = ptk_cg_keep_new(); /* the cgroup files stay open */
 		ok[CL_CGROUPS] = ptk_cg_read(src, &ex->cg, -1) == 0 && ex->cg.layout != PTK_CG_NONE;
 	}
 	if (ex->on[CL_RUNQLAT] && ex->watch)
@@ -540,6 +542,7 @@ int cmd_exporter(struct ptk_ctx *ctx, int argc, char **argv)
 	}
 	ptk_snap_free(&ex->snap);
 	ptk_snap_free(&ex->scan_snap);
+	ptk_cg_keep_free(ex->cg.keep);
 	ptk_cg_free(&ex->cg);
 	ptk_tgroups_free(&ex->tg);
 	free(ex->procs);

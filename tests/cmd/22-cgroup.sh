@@ -189,6 +189,27 @@ assert objs[0]['cgroups'][0]['cgroup_cpu_pct'] is None" "$TMP/cgtop.json"
 	else
 		skip "prometheus not installed"
 	fi
+	# one pass renders both formats: the OpenMetrics scrape has the text one's samples
+	curl -s -H 'Accept: application/openmetrics-text; version=1.0.0' "http://127.0.0.1:$EPORT/metrics" > "$TMP/m.om"
+	check "exporter: the OpenMetrics scrape ends in # EOF" bash -c "tail -n 1 '$TMP/m.om' | grep -qx '# EOF'"
+	check "exporter: the OpenMetrics scrape has the cgroup's quota sample as the text one" grep -q '^container_spec_cpu_quota{id="/ptk-cgtest-cmp"} 30000$' "$TMP/m.om"
+	# the exporter holds the cgroup files open between scrapes: a removed cgroup is let go,
+	# one made again under the same path is read anew
+	KEEP=/sys/fs/cgroup/memory/ptk-cgtest-keep
+	mkdir "$KEEP" && CGS+=("$KEEP")
+	echo $((64 << 20)) > "$KEEP/memory.limit_in_bytes"
+	curl -s "http://127.0.0.1:$EPORT/metrics" > "$TMP/k1.txt"
+	check "exporter: a new cgroup's limit (64 MiB)" grep -q "^container_spec_memory_limit_bytes{id=\"/ptk-cgtest-keep\"} $((64 << 20))\$" "$TMP/k1.txt"
+	check "exporter: holds files of the cgroup open" bash -c "ls -l /proc/$EXPP/fd | grep -q ptk-cgtest-keep/"
+	check "rmdir of a cgroup whose files the exporter holds succeeds" rmdir "$KEEP"
+	curl -s "http://127.0.0.1:$EPORT/metrics" > "$TMP/k2.txt"
+	check "exporter: the removed cgroup is gone from the scrape" bash -c "! grep -q 'id=\"/ptk-cgtest-keep\"' '$TMP/k2.txt'"
+	check "exporter: and its files are closed" bash -c "! ls -l /proc/$EXPP/fd | grep -q ptk-cgtest-keep/"
+	mkdir "$KEEP"
+	echo $((32 << 20)) > "$KEEP/memory.limit_in_bytes"
+	curl -s "http://127.0.0.1:$EPORT/metrics" > "$TMP/k3.txt"
+	check "exporter: the cgroup made again under the same path has its new limit (32 MiB)" grep -q "^container_spec_memory_limit_bytes{id=\"/ptk-cgtest-keep\"} $((32 << 20))\$" "$TMP/k3.txt"
+	rmdir "$KEEP"
 	kill -TERM $EXPP 2>/dev/null
 	xargs -r kill -9 < /sys/fs/cgroup/cpu/ptk-cgtest-cmp/cgroup.procs 2>/dev/null
 else

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/magic.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
@@ -308,6 +309,191 @@ static void parse_blkio(struct ptk_cgroup *c, const char *t, bool bytes)
 
 /* ---- reading one cgroup ------------------------------------------------------------------- */
 
+/* ---- fds held across reads (struct ptk_cg_keep) ------------------------------------------ */
+
+#define KEEP_NFILES 40 /* >= ARRAY_SIZE(cg_files) */
+#define FD_ABSENT -2 /* the file is not there (ENOENT) while the controllers stay the same */
+
+/* One cgroup directory of one hierarchy: its fd and its files' fds, -1 when not held. */
+struct kent {
+	char path[256];
+	int hier; /* index in ptk_cg_keep.hier */
+	u64 ino; /* the directory's inode when first seen: another one is another cgroup */
+	unsigned ctlsum; /* v2: a hash of its controllers when files were found absent */
+	unsigned gen; /* the read that last saw it */
+	int dirfd;
+	int fd[KEEP_NFILES]; /* by cg_files index */
+};
+
+struct ptk_cg_keep {
+	struct kent *e;
+	int n, cap;
+	int *slot; /* hash of (hier, path): entry index + 1, 0 empty */
+	unsigned nslot; /* a power of 2, at least 2n */
+	char hier[16][64]; /* hierarchies by their rel */
+	int nhier;
+	unsigned gen;
+	int held, max_held;
+};
+
+struct ptk_cg_keep *ptk_cg_keep_new(void)
+{
+	struct ptk_cg_keep *k = xcalloc(1, sizeof(*k));
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
+		if (rl.rlim_cur < rl.rlim_max) {
+			rl.rlim_cur = rl.rlim_max;
+			setrlimit(RLIMIT_NOFILE, &rl);
+			getrlimit(RLIMIT_NOFILE, &rl);
+		}
+		/* three quarters of the limit, the rest for everything else the process opens
+		 * (the process table's kept fds, connections) */
+		if (rl.rlim_cur > 1024)
+			k->max_held = (int)MIN(rl.rlim_cur / 4 * 3 - 256, 1u << 22);
+	}
+	return k;
+}
+
+static void kent_close(struct ptk_cg_keep *k, struct kent *e)
+{
+	if (e->dirfd >= 0) {
+		close(e->dirfd);
+		k->held--;
+	}
+	e->dirfd = -1;
+	for (int i = 0; i < KEEP_NFILES; i++) {
+		if (e->fd[i] >= 0) {
+			close(e->fd[i]);
+			k->held--;
+		}
+		e->fd[i] = -1;
+	}
+}
+
+void ptk_cg_keep_free(struct ptk_cg_keep *k)
+{
+	if (!k)
+		return;
+	for (int i = 0; i < k->n; i++)
+		kent_close(k, &k->e[i]);
+	free(k->e);
+	free(k->slot);
+	free(k);
+}
+
+int ptk_cg_keep_count(const struct ptk_cg_keep *k)
+{
+	return k ? k->held : 0;
+}
+
+static unsigned kent_hash(int hier, const char *path)
+{
+	unsigned h = 2166136261u ^ (unsigned)hier;
+
+	for (const char *p = path; *p; p++)
+		h = (h ^ (unsigned char)*p) * 16777619u;
+	return h;
+}
+
+static void keep_rehash(struct ptk_cg_keep *k)
+{
+	unsigned want = 64;
+
+	while (want < 2u * (unsigned)k->n + 2)
+		want *= 2;
+	if (want != k->nslot) {
+		free(k->slot);
+		k->slot = xmalloc(want * sizeof(*k->slot));
+		k->nslot = want;
+	}
+	memset(k->slot, 0, k->nslot * sizeof(*k->slot));
+	for (int i = 0; i < k->n; i++) {
+		unsigned h = kent_hash(k->e[i].hier, k->e[i].path) & (k->nslot - 1);
+		while (k->slot[h])
+			h = (h + 1) & (k->nslot - 1);
+		k->slot[h] = i + 1;
+	}
+}
+
+/* The entry of (hier, path) for this read, new or reset when its inode changed (the
+ * cgroup was removed and made again). Returns its index. */
+static int kent_get(struct ptk_cg_keep *k, int hier, const char *path, u64 ino)
+{
+	unsigned h = kent_hash(hier, path) & (k->nslot - 1);
+	struct kent *e;
+
+	for (; k->slot[h]; h = (h + 1) & (k->nslot - 1)) {
+		e = &k->e[k->slot[h] - 1];
+		if (e->hier != hier || strcmp(e->path, path))
+			continue;
+		if (e->ino != ino) {
+			kent_close(k, e);
+			e->ino = ino;
+			e->ctlsum = 0;
+		}
+		e->gen = k->gen;
+		return k->slot[h] - 1;
+	}
+	if (k->n == k->cap) {
+		k->cap = k->cap ? 2 * k->cap : 256;
+		k->e = xrealloc(k->e, k->cap * sizeof(*k->e));
+	}
+	e = &k->e[k->n];
+	memset(e, 0, sizeof(*e));
+	snprintf(e->path, sizeof(e->path), "%s", path);
+	e->hier = hier;
+	e->ino = ino;
+	e->gen = k->gen;
+	e->dirfd = -1;
+	for (int i = 0; i < KEEP_NFILES; i++)
+		e->fd[i] = -1;
+	k->slot[h] = ++k->n;
+	if (2u * (unsigned)k->n + 2 > k->nslot)
+		keep_rehash(k);
+	return k->n - 1;
+}
+
+/* The start of a read: a new generation, the hash ready. */
+static void keep_begin(struct ptk_cg_keep *k)
+{
+	k->gen++;
+	if (!k->nslot)
+		keep_rehash(k);
+}
+
+/* The end of a read: close what it did not see (removed cgroups). */
+static void keep_end(struct ptk_cg_keep *k)
+{
+	int out = 0;
+
+	for (int i = 0; i < k->n; i++) {
+		if (k->e[i].gen != k->gen) {
+			kent_close(k, &k->e[i]);
+			continue;
+		}
+		if (out != i)
+			k->e[out] = k->e[i];
+		out++;
+	}
+	if (out != k->n) {
+		k->n = out;
+		keep_rehash(k);
+	}
+}
+
+/* The index of hierarchy rel in k (added when new). */
+static int keep_hier(struct ptk_cg_keep *k, const char *rel)
+{
+	for (int i = 0; i < k->nhier; i++)
+		if (!strcmp(k->hier[i], rel))
+			return i;
+	if (k->nhier == (int)ARRAY_SIZE(k->hier) || strlen(rel) >= sizeof(k->hier[0]))
+		return -1;
+	memcpy(k->hier[k->nhier], rel, strlen(rel) + 1);
+	return k->nhier++;
+}
+
 struct walk {
 	const struct ptk_src *src;
 	struct ptk_cgsnap *s;
@@ -320,9 +506,12 @@ struct walk {
 	u64 want; /* PTK_CGW_* */
 	struct {
 		const struct cg_file *f;
+		int idx; /* in cg_files */
 		u64 gives; /* PTK_CGW_* */
-	} plan[40]; /* the files of this hierarchy that give a wanted value */
+	} plan[KEEP_NFILES]; /* the files of this hierarchy that give a wanted value */
 	int nplan;
+	struct ptk_cg_keep *keep; /* NULL: open and close every file */
+	int khier; /* this hierarchy in keep */
 	int ndone; /* s->cg[0..ndone): the earlier hierarchies' cgroups, merged, by path */
 	bool nlink_ok; /* a cgroup filesystem: a directory's link count is 2 + its subdirs */
 	/* capture */
@@ -331,16 +520,14 @@ struct walk {
 	int err;
 };
 
-/* Read name in the directory dfd into w->buf. Bytes, or -errno. */
-static ssize_t read_at(struct walk *w, int dfd, const char *name)
+/* Read the open file fd from its start into w->buf (pread: a held cgroup file gives its
+ * current text again, kernfs seq files regenerate at offset 0). Bytes, or -errno. */
+static ssize_t read_fd(struct walk *w, int fd)
 {
-	int fd = openat(dfd, name, O_RDONLY | O_CLOEXEC);
 	ssize_t n, off = 0;
 
-	if (fd < 0)
-		return -errno;
 	for (;;) {
-		n = read(fd, w->buf + off, w->bufsz - 1 - off);
+		n = pread(fd, w->buf + off, w->bufsz - 1 - off, off);
 		if (n < 0) {
 			n = -errno;
 			break;
@@ -352,11 +539,23 @@ static ssize_t read_at(struct walk *w, int dfd, const char *name)
 		w->bufsz *= 2;
 		w->buf = xrealloc(w->buf, w->bufsz);
 	}
-	close(fd);
 	if (n < 0)
 		return n;
 	w->buf[off] = '\0';
 	return off;
+}
+
+/* Read name in the directory dfd into w->buf. Bytes, or -errno. */
+static ssize_t read_at(struct walk *w, int dfd, const char *name)
+{
+	int fd = openat(dfd, name, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read_fd(w, fd);
+	close(fd);
+	return n;
 }
 
 static const struct keymap v2_cpu_stat[] = {
@@ -465,6 +664,7 @@ static const struct cg_file {
 	{ PTK_CGC_PIDS, false, "", "pids.max", FK_LIMIT, PTK_CGV_PIDS_MAX },
 #undef KEYED
 };
+_Static_assert(ARRAY_SIZE(cg_files) <= KEEP_NFILES, "KEEP_NFILES");
 
 /* What a file gives: PTK_CGW_* bits. */
 static u64 file_gives(const struct cg_file *f)
@@ -627,9 +827,50 @@ static void copy_one(struct walk *w, int dfd, const char *path, const char *name
 		(*w->nfiles)++;
 }
 
-/* The files of one cgroup directory. ctl: its v2 controllers (its parent's
- * cgroup.subtree_control, the root's cgroup.controllers). */
-static void visit(struct walk *w, int dfd, const char *path, int depth, const char *ctl)
+/* Read file idx of cg_files (name) of the cgroup directory dfd into w->buf: from its held
+ * fd in entry ke of w->keep, else opened (and held when the budget allows). Bytes or -errno.
+ * ke < 0: open, read, close. */
+static ssize_t read_kept(struct walk *w, int ke, int idx, int dfd, const char *name)
+{
+	struct ptk_cg_keep *k = w->keep;
+	struct kent *e;
+	ssize_t n;
+	int fd;
+
+	if (ke < 0)
+		return read_at(w, dfd, name);
+	e = &k->e[ke];
+	if (e->fd[idx] == FD_ABSENT)
+		return -ENOENT;
+	if (e->fd[idx] >= 0) {
+		n = read_fd(w, e->fd[idx]);
+		if (n >= 0)
+			return n;
+		/* -ENODEV: removed under us; open it again */
+		close(e->fd[idx]);
+		e->fd[idx] = -1;
+		k->held--;
+	}
+	fd = openat(dfd, name, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		n = -errno;
+		if (n == -ENOENT)
+			e->fd[idx] = FD_ABSENT;
+		return n;
+	}
+	n = read_fd(w, fd);
+	if (n >= 0 && k->held < k->max_held) {
+		e->fd[idx] = fd;
+		k->held++;
+	} else {
+		close(fd);
+	}
+	return n;
+}
+
+/* The files of one cgroup directory (entry ke of w->keep, or -1). ctl: its v2 controllers
+ * (its parent's cgroup.subtree_control, the root's cgroup.controllers). */
+static void visit(struct walk *w, int dfd, const char *path, int depth, const char *ctl, int ke)
 {
 	bool v2 = w->h->ctrl & PTK_CGC_V2;
 	struct ptk_cgroup *c = NULL;
@@ -652,6 +893,16 @@ static void visit(struct walk *w, int dfd, const char *path, int depth, const ch
 		if (e)
 			want &= ~given(e);
 	}
+	if (ke >= 0 && v2) {
+		/* a file found absent may come with a controller enabled since */
+		struct kent *k = &w->keep->e[ke];
+		unsigned sum = kent_hash(0, ctl);
+		if (k->ctlsum != sum)
+			for (int i = 0; i < KEEP_NFILES; i++)
+				if (k->fd[i] == FD_ABSENT)
+					k->fd[i] = -1;
+		k->ctlsum = sum;
+	}
 	for (int k = 0; k < w->nplan; k++) {
 		const struct cg_file *f = w->plan[k].f;
 		if (v2 && f->v2ctl[0] && !has_word(ctl, f->v2ctl))
@@ -666,7 +917,7 @@ static void visit(struct walk *w, int dfd, const char *path, int depth, const ch
 			copy_one(w, dfd, path, f->name);
 			continue;
 		}
-		if (read_at(w, dfd, f->name) < 0)
+		if (read_kept(w, ke, w->plan[k].idx, dfd, f->name) < 0)
 			continue;
 		parse_file(w, c, f, w->buf);
 	}
@@ -694,13 +945,14 @@ static bool any_ctl(const char *ctl)
  * kernfs_refresh_inode): a leaf is not listed at all, and the listing of another stops at
  * its last subdirectory. Listing costs more than reading a file: a cgroup has 20 to 90.
  */
-static void walk_dir(struct walk *w, int dfd, char *path, size_t plen, int depth, const char *ctl)
+static void walk_dir(struct walk *w, int dfd, char *path, size_t plen, int depth, const char *ctl,
+		     int ke)
 {
 	char kidctl[512] = "";
 	char dents[8192];
 	long n, kids = -1, found = 0;
 
-	visit(w, dfd, plen ? path : "/", depth, ctl);
+	visit(w, dfd, plen ? path : "/", depth, ctl, ke);
 	if (w->max_depth >= 0 && depth >= w->max_depth)
 		return;
 	if (w->nlink_ok) {
@@ -717,6 +969,8 @@ static void walk_dir(struct walk *w, int dfd, char *path, size_t plen, int depth
 		if (w->dst)
 			copy_one(w, dfd, plen ? path : "/", "cgroup.subtree_control");
 	}
+	if (ke >= 0 && lseek(dfd, 0, SEEK_SET) < 0)
+		return; /* a held directory fd: list it from the start */
 	while (found != kids && (n = syscall(SYS_getdents64, dfd, dents, sizeof(dents))) > 0) {
 		for (long off = 0; off < n && found != kids;) {
 			struct linux_dirent64 *de = (struct linux_dirent64 *)(dents + off);
@@ -732,15 +986,23 @@ static void walk_dir(struct walk *w, int dfd, char *path, size_t plen, int depth
 				continue;
 			if (plen + 1 + l >= 256)
 				continue; /* deeper than a path we keep */
-			sub = openat(dfd, de->d_name,
-				     O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
-			if (sub < 0)
-				continue;
 			path[plen] = '/';
 			memcpy(path + plen + 1, de->d_name, l + 1);
-			walk_dir(w, sub, path, plen + 1 + l, depth + 1, kidctl);
+			int ce = w->keep ? kent_get(w->keep, w->khier, path, de->d_ino) : -1;
+			bool held = ce >= 0 && w->keep->e[ce].dirfd >= 0;
+			sub = held ? w->keep->e[ce].dirfd :
+				     openat(dfd, de->d_name,
+					    O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+			if (sub >= 0 && !held && ce >= 0 && w->keep->held < w->keep->max_held) {
+				w->keep->e[ce].dirfd = sub;
+				w->keep->held++;
+				held = true;
+			}
+			if (sub >= 0)
+				walk_dir(w, sub, path, plen + 1 + l, depth + 1, kidctl, ce);
 			path[plen] = '\0';
-			close(sub);
+			if (sub >= 0 && !held)
+				close(sub);
 		}
 	}
 }
@@ -766,13 +1028,14 @@ static int walk_hier(struct walk *w)
 		    (!w->dst && !(g & w->want)))
 			continue;
 		w->plan[w->nplan].f = f;
+		w->plan[w->nplan].idx = (int)k;
 		w->plan[w->nplan++].gives = w->dst ? PTK_CGW_ALL : g;
 	}
 	w->nlink_ok = !fstatfs(fd, &sf) &&
 		      (sf.f_type == CGROUP_SUPER_MAGIC || sf.f_type == CGROUP2_SUPER_MAGIC);
 	if (w->h->ctrl & PTK_CGC_V2 && read_at(w, fd, "cgroup.controllers") >= 0)
 		snprintf(ctl, sizeof(ctl), "%s", w->buf);
-	walk_dir(w, fd, path, 0, 0, ctl);
+	walk_dir(w, fd, path, 0, 0, ctl, w->keep ? kent_get(w->keep, w->khier, "/", 0) : -1);
 	close(fd);
 	return 0;
 }
@@ -902,9 +1165,14 @@ int ptk_cg_read(const struct ptk_src *src, struct ptk_cgsnap *s, int max_depth)
 	w.buf = xmalloc(w.bufsz);
 	if (!w.want)
 		w.want = PTK_CGW_ALL;
+	struct ptk_cg_keep *keep = live ? s->keep : NULL;
+	if (keep)
+		keep_begin(keep);
 	for (int i = 0; i < nh; i++) {
 		w.h = &h[i];
 		w.hidx = i;
+		w.khier = keep ? keep_hier(keep, h[i].rel) : -1;
+		w.keep = w.khier >= 0 ? keep : NULL;
 		if (h[i].ctrl & PTK_CGC_V2 && i && s->n) {
 			/* the v1 cgroups by path, so the v2 tree reads only what they lack */
 			merge(s, false);
@@ -914,6 +1182,8 @@ int ptk_cg_read(const struct ptk_src *src, struct ptk_cgsnap *s, int max_depth)
 			s->nhier++;
 	}
 	free(w.buf);
+	if (keep)
+		keep_end(keep);
 	if (live)
 		s->up_s = (t0 + now_boottime()) / 2; /* the middle of the walk */
 	merge(s, true);

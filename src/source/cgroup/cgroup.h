@@ -115,7 +115,22 @@ struct ptk_cgsnap {
 	int nhier; /* hierarchies read */
 	/* set by the caller: what to read (PTK_CGW_* bits); 0 = everything */
 	u64 want;
+	/* set by the caller (one for the snapshots of a loop): hold the directories and files
+	 * open between reads and re-read them with pread at offset 0, about half the cost of
+	 * open+read+close on kernfs. A cgroup removed and made again (another inode) is opened
+	 * anew, a removed one's fds are closed at the next read. Ignored in replay. NULL:
+	 * open and close every file. */
+	struct ptk_cg_keep *keep;
 };
+
+struct ptk_cg_keep;
+/* A new fd cache for ptk_cgsnap.keep. Raises RLIMIT_NOFILE's soft limit to the hard limit
+ * and holds at most three quarters of it; past that, files are opened and closed. */
+struct ptk_cg_keep *ptk_cg_keep_new(void);
+/* Close every held fd and free the cache (NULL is fine). */
+void ptk_cg_keep_free(struct ptk_cg_keep *k);
+/* The fds held now. */
+int ptk_cg_keep_count(const struct ptk_cg_keep *k);
 
 /*
  * What a snapshot reads (ptk_cgsnap.want): the values 1 << enum ptk_cg_val and the bits
