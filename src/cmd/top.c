@@ -27,38 +27,45 @@
 #include "output/archive.h"
 #include "output/tui.h"
 #include "source/bpf/taskscan.h"
+#include "source/cgroup/cgroup.h"
 #include "source/procfs/pid.h"
 #include "source/procfs/procfs.h"
 
 #define PRIME_S 0.15 /* procps top LIB_USLEEP */
 
 static const struct ptk_metric *const top_cols[TC_N] = {
-	[TC_PID] = PTK_M(PROC_PID),	  [TC_USER] = PTK_M(PROC_EUSER),
-	[TC_PR] = PTK_M(PROC_PRIORITY),	  [TC_NI] = PTK_M(PROC_NICE),
-	[TC_VIRT] = PTK_M(PROC_VIRT_KB),  [TC_RES] = PTK_M(PROC_RES_KB),
-	[TC_SHR] = PTK_M(PROC_SHR_KB),	  [TC_S] = PTK_M(PROC_STATE),
-	[TC_CPU] = PTK_M(TOP_CPU_PCT),	  [TC_MEM] = PTK_M(TOP_MEM_PCT),
-	[TC_TIME] = PTK_M(PROC_CPU_TIME), [TC_RKB] = PTK_M(PROC_RKB_S),
-	[TC_WKB] = PTK_M(PROC_WKB_S),	  [TC_MAJFLT] = PTK_M(TOP_MAJFLT_S),
-	[TC_CSW] = PTK_M(PROC_CSW_S),	  [TC_FDS] = PTK_M(PROC_FDS),
-	[TC_CGROUP] = PTK_M(PROC_CGROUP), [TC_COMMAND] = PTK_M(PROC_COMMAND),
+	[TC_PID] = PTK_M(PROC_PID),	    [TC_USER] = PTK_M(PROC_EUSER),
+	[TC_PR] = PTK_M(PROC_PRIORITY),	    [TC_NI] = PTK_M(PROC_NICE),
+	[TC_VIRT] = PTK_M(PROC_VIRT_KB),    [TC_RES] = PTK_M(PROC_RES_KB),
+	[TC_SHR] = PTK_M(PROC_SHR_KB),	    [TC_S] = PTK_M(PROC_STATE),
+	[TC_CPU] = PTK_M(TOP_CPU_PCT),	    [TC_MEM] = PTK_M(TOP_MEM_PCT),
+	[TC_TIME] = PTK_M(PROC_CPU_TIME),   [TC_RKB] = PTK_M(PROC_RKB_S),
+	[TC_WKB] = PTK_M(PROC_WKB_S),	    [TC_MAJFLT] = PTK_M(TOP_MAJFLT_S),
+	[TC_CSW] = PTK_M(PROC_CSW_S),	    [TC_FDS] = PTK_M(PROC_FDS),
+	[TC_CGROUP] = PTK_M(PROC_CGROUP),   [TC_CONTAINER] = PTK_M(PROC_CONTAINER),
+	[TC_COMMAND] = PTK_M(PROC_COMMAND),
 };
 /* procps top's layout: text widths (negative: left-aligned); the viewer's columns too */
 static const int top_width[TC_N] = {
-	[TC_PID] = 5,  [TC_USER] = -8,	  [TC_PR] = 3,	     [TC_NI] = 3,     [TC_VIRT] = 7,
-	[TC_RES] = 6,  [TC_SHR] = 6,	  [TC_S] = 1,	     [TC_CPU] = 5,    [TC_MEM] = 5,
-	[TC_TIME] = 9, [TC_RKB] = 8,	  [TC_WKB] = 8,	     [TC_MAJFLT] = 8, [TC_CSW] = 8,
-	[TC_FDS] = 5,  [TC_CGROUP] = -24, [TC_COMMAND] = -7,
+	[TC_PID] = 5,  [TC_USER] = -8,	  [TC_PR] = 3,		[TC_NI] = 3,	   [TC_VIRT] = 7,
+	[TC_RES] = 6,  [TC_SHR] = 6,	  [TC_S] = 1,		[TC_CPU] = 5,	   [TC_MEM] = 5,
+	[TC_TIME] = 9, [TC_RKB] = 8,	  [TC_WKB] = 8,		[TC_MAJFLT] = 8,   [TC_CSW] = 8,
+	[TC_FDS] = 5,  [TC_CGROUP] = -24, [TC_CONTAINER] = -20, [TC_COMMAND] = -7,
 };
 static const struct ptk_table top_tab = { .name = "processes", .ncols = TC_N, .refs = top_cols };
 
 static const char usage[] =
 	"usage: ptk top [-b] [-n N] [-d S] [-p PID,...] [-u USER] [-H] [-c] [-o FIELD] [-w COLS]\n"
-	"               [--group-by pid|tgid|comm|user|cgroup|container] [--json]\n"
+	"               [--group-by pid|tgid|comm|user|cgroup|container] [--cgroup PATH]\n"
+	"               [--json]\n"
 	"Processes by CPU. -b prints procps top's batch layout; without it an interactive\n"
-	"viewer runs (keys: P M T N sort, < > column, t tree, H threads, \\ filter, / search,\n"
-	"k kill, r renice, f columns, q quit). -o sorts by a field (PID USER PR NI VIRT RES SHR\n"
-	"S %CPU %MEM TIME+ COMMAND, '+' descending or '-' ascending prefix).\n"
+	"viewer runs (keys: P M T N sort, < > column, t tree, H threads, \\ filter, g cgroup,\n"
+	"/ search, k kill, r renice, f columns, q quit). -o sorts by a field (PID USER PR NI\n"
+	"VIRT RES SHR S %CPU %MEM TIME+ CGROUP CONTAINER COMMAND, '+' descending or '-'\n"
+	"ascending prefix).\n"
+	"--cgroup PATH shows only the tasks in cgroup PATH or below (the v2 path of\n"
+	"/proc/PID/cgroup, else its first v1 one; key g in the viewer); the viewer's f adds the\n"
+	"CGROUP and CONTAINER (runtime:id, pod:uid or systemd unit) columns.\n"
 	"Time travel: --at TIME [--db PATH] [--utc] shows the processes and meters recorded by\n"
 	"'ptk record' nearest TIME ('YYYY-MM-DD HH:MM[:SS]', ISO 8601, HH:MM, -30m); in the\n"
 	"viewer '[' and ']' step to the previous and next recorded sample.\n";
@@ -147,7 +154,8 @@ static unsigned scan_flags(const struct ptk_top_view *v, bool prime)
 		fl |= PTK_PT_STATUS;
 	if (v->show[TC_FDS])
 		fl |= PTK_PT_FDS;
-	if (v->show[TC_CGROUP])
+	if (v->show[TC_CGROUP] || v->show[TC_CONTAINER] || v->cgroup[0] || v->sort == TC_CGROUP ||
+	    v->sort == TC_CONTAINER)
 		fl |= PTK_PT_CGROUP;
 	return fl;
 }
@@ -309,7 +317,8 @@ static void arrange(void *arg, const struct ptk_top_view *v)
 				   .asc = v->asc,
 				   .tree = v->tree,
 				   .threads = v->threads,
-				   .filter = v->filter };
+				   .filter = v->filter,
+				   .cgroup = v->cgroup };
 
 	ptk_top_arrange(&tp->f, &o);
 }
@@ -589,7 +598,19 @@ static void print_groups(struct top *tp, enum ptk_group_by by)
 					       .refs = gcols };
 	struct ptk_ptab *cur = &tp->tab[tp->cur];
 	struct ptk_group *g;
-	int ng = ptk_group_rates(tp->rates, cur->n, by, &g);
+	const char *cg = tp->view->cgroup;
+	struct ptk_task_rate *rt = xmalloc((size_t)MAX(cur->n, 1) * sizeof(*rt));
+	int n = 0;
+
+	/* the tasks the list would show: -u's and --cgroup's */
+	for (int i = 0; i < cur->n; i++) {
+		const struct ptk_task *t = &cur->t[i];
+		if (user_match(tp, t) && (!cg[0] || (t->cgroup[0] && ptk_cg_under(t->cgroup, cg))))
+			rt[n++] = tp->rates[i];
+	}
+	int ng = ptk_group_rates(rt, n, by, &g);
+
+	free(rt);
 	struct ptk_sink *s = &tp->ctx->sink;
 
 	ptk_group_sort_cpu(g, ng);
@@ -640,7 +661,7 @@ static int parse_sort(const char *s, struct ptk_top_view *v)
 	return -EINVAL;
 }
 
-enum { OPT_GROUP_BY = 0x2000, OPT_AT, OPT_DB, OPT_UTC };
+enum { OPT_GROUP_BY = 0x2000, OPT_AT, OPT_DB, OPT_UTC, OPT_CGROUP };
 
 int cmd_top(struct ptk_ctx *ctx, int argc, char **argv)
 {
@@ -657,6 +678,7 @@ int cmd_top(struct ptk_ctx *ctx, int argc, char **argv)
 		{ "at", required_argument, NULL, OPT_AT },
 		{ "db", required_argument, NULL, OPT_DB },
 		{ "utc", no_argument, NULL, OPT_UTC },
+		{ "cgroup", required_argument, NULL, OPT_CGROUP },
 		PTK_COMMON_OPTS,
 		{ 0 },
 	};
@@ -730,6 +752,12 @@ int cmd_top(struct ptk_ctx *ctx, int argc, char **argv)
 		case OPT_UTC:
 			tp.utc = true;
 			break;
+		case OPT_CGROUP:
+			if (optarg[0] != '/' || strlen(optarg) >= sizeof(view.cgroup))
+				return ptk_usage_error(ctx, "invalid --cgroup '%s' (a path from /)",
+						       optarg);
+			snprintf(view.cgroup, sizeof(view.cgroup), "%s", optarg);
+			break;
 		}
 	}
 	if (c == PTK_GETOPT_EXIT) {
@@ -746,6 +774,9 @@ int cmd_top(struct ptk_ctx *ctx, int argc, char **argv)
 		iters = 1;
 	view.oneshot = batch && iters == 1;
 	if (tp.at) {
+		if (view.cgroup[0])
+			return ptk_usage_error(ctx, "--at: the archive keeps no cgroup paths (no "
+						    "--cgroup)");
 		if (ctx->procfs)
 			return ptk_usage_error(ctx, "--at replays the archive: no --procfs");
 		if ((r = at_tree(&tp, 0)))

@@ -1405,6 +1405,11 @@ const struct ptk_metric ptk_registry[PTK_M_COUNT] = {
 				 "processor the task last ran on (/proc/PID/stat field 39)"),
 	[PTK_M_PROC_CGROUP] = PM("CGROUP", "cgroup", "", PTK_GAUGE, PTK_V_STR, -24, 0,
 				 "cgroup v2 path (/proc/PID/cgroup)"),
+	[PTK_M_PROC_CONTAINER] = PM("CONTAINER", "container", "", PTK_GAUGE, PTK_V_STR, -20, 0,
+				    "who owns the task's cgroup, from its path "
+				    "(source/cgroup/ident.c ptk_cg_container): the container runtime "
+				    "and short id (docker:3f2a1b9c8d7e), the pod (pod:UID), else the "
+				    "innermost systemd unit"),
 	[PTK_M_PROC_FDS] = PM("FDS", "fds", "", PTK_GAUGE, PTK_V_S64, 5, 0,
 			      "open file descriptors (/proc/PID/fd entries)"),
 	/* CPU: sysstat pidstat's (2 decimals) and procps top's (1 decimal) */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "model/delta.h"
+#include "source/cgroup/cgroup.h"
 
 void ptk_task_states_add(struct ptk_task_states *s, char state)
 {
@@ -73,6 +74,10 @@ void ptk_top_row_set(struct ptk_top_row *row, const struct ptk_task *t,
 	v[TC_CSW] = ok && r->csw_ok ? PTK_F(r->cswch_s + r->nvcswch_s) : PTK_NA;
 	v[TC_FDS] = t->nfds >= 0 ? PTK_I(t->nfds) : PTK_NA;
 	v[TC_CGROUP] = t->cgroup[0] ? PTK_S(t->cgroup) : PTK_NA;
+	row->owner[0] = '\0';
+	if (t->cgroup[0])
+		ptk_cg_container(t->cgroup, row->owner, sizeof(row->owner));
+	v[TC_CONTAINER] = row->owner[0] ? PTK_S(row->owner) : PTK_NA;
 	v[TC_COMMAND] = PTK_S(row->cmd);
 }
 
@@ -185,9 +190,14 @@ void ptk_top_arrange(struct ptk_top_frame *f, const struct ptk_top_order *o)
 	struct sort_ctx s = { f->rows, o->cols, o->sort, o->asc };
 	int n = 0;
 
-	for (int i = 0; i < f->nrows; i++)
-		if (!o->filter || !o->filter[0] || strstr(f->rows[i].cmd, o->filter))
-			f->order[n++] = i;
+	for (int i = 0; i < f->nrows; i++) {
+		const struct ptk_val *cg = &f->rows[i].v[TC_CGROUP];
+		if (o->filter && o->filter[0] && !strstr(f->rows[i].cmd, o->filter))
+			continue;
+		if (o->cgroup && o->cgroup[0] && (cg->na || !ptk_cg_under(cg->s, o->cgroup)))
+			continue;
+		f->order[n++] = i;
+	}
 	if (n)
 		qsort_r(f->order, n, sizeof(int), cmp_rows, &s);
 	f->norder = n;

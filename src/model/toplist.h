@@ -31,6 +31,7 @@ enum ptk_top_col {
 	TC_CSW,
 	TC_FDS,
 	TC_CGROUP,
+	TC_CONTAINER, /* ptk_cg_container of the cgroup */
 	TC_COMMAND,
 	TC_N
 };
@@ -41,6 +42,7 @@ struct ptk_top_row {
 	int depth; /* tree view: nesting level */
 	char tree[48]; /* tree view: the branch drawn before the command */
 	char cmd[256]; /* COMMAND text (comm, or the command line with 'c') */
+	char owner[80]; /* CONTAINER text */
 };
 
 /* Tasks by state letter of /proc/PID/stat (fs/proc/array.c task_state_array), as top's
@@ -108,13 +110,15 @@ struct ptk_top_order {
 	bool tree; /* children below their parent */
 	bool threads; /* rows are threads: a thread's parent is its process */
 	const char *filter; /* substring of COMMAND; NULL or "" = all */
+	const char *cgroup; /* tasks in this cgroup or below (ptk_cg_under); NULL or "" = all */
 };
 
 /*
  * Fill f->order[0..f->norder) with the rows shown: those whose command contains the
- * filter, sorted by the sort column (unknown values lowest, ties by pid ascending); with
- * tree, each row's children (threads under their process) follow it depth first, in sort
- * order, with row->depth and the branch drawing row->tree ("|- ", "`- ").
+ * filter and whose cgroup is under o->cgroup (then a row without a cgroup is left out),
+ * sorted by the sort column (unknown values lowest, ties by pid ascending); with tree,
+ * each row's children (threads under their process) follow it depth first, in sort order,
+ * with row->depth and the branch drawing row->tree ("|- ", "`- ").
  */
 void ptk_top_arrange(struct ptk_top_frame *f, const struct ptk_top_order *o);
 

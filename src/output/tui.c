@@ -249,21 +249,22 @@ static void draw(struct tui *t)
 			LINES - 1, 0, "%-*.*s", COLS - 1, COLS - 1, ({
 				static char s[512];
 				if (f->at_label[0])
-					snprintf(
-						s, sizeof(s),
-						"%s | [ ] step | %d/%d rows%s%s%s | q quit F6 sort "
-						"t tree \\ filter / find f cols",
-						f->at_label, f->norder, f->nrows,
-						t->v->filter[0] ? " filter:" : "", t->v->filter,
-						t->v->tree ? " tree" : "");
+					snprintf(s, sizeof(s),
+						 "%s | [ ] step | %d/%d rows%s%s%s%s%s | q quit F6 "
+						 "sort t tree \\ filter g cgroup / find f cols",
+						 f->at_label, f->norder, f->nrows,
+						 t->v->filter[0] ? " filter:" : "", t->v->filter,
+						 t->v->cgroup[0] ? " cgroup:" : "", t->v->cgroup,
+						 t->v->tree ? " tree" : "");
 				else
 					snprintf(
 						s, sizeof(s),
-						"ptk cost %.2f%% CPU | %d/%d rows%s%s%s | q quit F6 "
-						"sort t tree H thr \\ filter / find k kill r nice f "
-						"cols",
+						"ptk cost %.2f%% CPU | %d/%d rows%s%s%s%s%s | q quit "
+						"F6 sort t tree H thr \\ filter g cgroup / find k "
+						"kill r nice f cols",
 						f->observer_pct, f->norder, f->nrows,
 						t->v->filter[0] ? " filter:" : "", t->v->filter,
+						t->v->cgroup[0] ? " cgroup:" : "", t->v->cgroup,
 						t->v->tree ? " tree" : "");
 				s;
 			}));
@@ -404,13 +405,15 @@ static void choose_sort(struct tui *t)
 	int k = menu(t, "Sort by:", names, TC_N, t->v->sort);
 	if (k >= 0) {
 		t->v->sort = k;
-		t->v->asc = k == TC_PID || k == TC_USER || k == TC_COMMAND || k == TC_CGROUP;
+		t->v->asc = k == TC_PID || k == TC_USER || k == TC_COMMAND || k == TC_CGROUP ||
+			    k == TC_CONTAINER;
 	}
 }
 
 static void choose_cols(struct tui *t)
 {
-	static const int extra[] = { TC_RKB, TC_WKB, TC_MAJFLT, TC_CSW, TC_FDS, TC_CGROUP };
+	static const int extra[] = { TC_RKB, TC_WKB,	TC_MAJFLT,   TC_CSW,
+				     TC_FDS, TC_CGROUP, TC_CONTAINER };
 	char names[ARRAY_SIZE(extra)][48];
 	const char *items[ARRAY_SIZE(extra)];
 	int cur = 0;
@@ -522,6 +525,24 @@ static int key(struct tui *t, int ch)
 			v->filter[0] = '\0';
 		t->sel = 0;
 		break;
+	case 'g': {
+		/* the tasks of one cgroup and below: reading cgroups may start now */
+		char cg[sizeof(v->cgroup)];
+		if (t->ops->frame->at_label[0]) {
+			snprintf(t->msg, sizeof(t->msg), "the archive keeps no cgroup paths");
+			break;
+		}
+		snprintf(cg, sizeof(cg), "%s", v->cgroup);
+		if (!prompt(t, "Cgroup (a path from /, empty: all): ", cg, sizeof(cg)))
+			cg[0] = '\0';
+		if (cg[0] && cg[0] != '/') {
+			snprintf(t->msg, sizeof(t->msg), "not a cgroup path: %.60s", cg);
+			break;
+		}
+		snprintf(v->cgroup, sizeof(v->cgroup), "%s", cg);
+		t->sel = 0;
+		return 2;
+	}
 	case '/':
 	case KEY_F(3):
 		search[0] = '\0';

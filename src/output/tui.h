@@ -22,6 +22,7 @@ struct ptk_top_view {
 	bool cmdline; /* COMMAND shows the command line */
 	bool show[TC_N]; /* visible columns */
 	char filter[128]; /* substring of COMMAND ("" = all) */
+	char cgroup[192]; /* only tasks in this cgroup or below ("" = all) */
 	bool oneshot; /* a single frame will be shown (batch -n 1) */
 	int step; /* time travel (top --at): samples moved with '[' and ']' */
 };

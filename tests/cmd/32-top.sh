@@ -229,3 +229,61 @@ PY
 else
 	skip "task iterator comparison needs root and kernel BTF"
 fi
+
+# --- --cgroup PATH: the tasks of one cgroup and below; the CGROUP and CONTAINER columns ------
+# (procps top has a CGROUPS field, filtered with its 'o' other-filter; no option does it)
+if [ -f /sys/fs/cgroup/unified/cgroup.controllers ]; then V2=/sys/fs/cgroup/unified
+elif [ -f /sys/fs/cgroup/cgroup.controllers ]; then V2=/sys/fs/cgroup
+else V2=; fi
+if is_root && [ -n "$V2" ] && mkdir "$V2/ptk-test-top" "$V2/ptk-test-top/docker-$(printf 'ab%.0s' $(seq 32)).scope" 2>/dev/null; then
+	CGIN="$V2/ptk-test-top/docker-$(printf 'ab%.0s' $(seq 32)).scope"
+	trap 'kill $BUSY $IN $OUT 2>/dev/null; wait 2>/dev/null; rmdir "$CGIN" "$V2/ptk-test-top" 2>/dev/null; rm -rf "$TMP"' EXIT
+	(echo $BASHPID > "$CGIN/cgroup.procs"; exec sleep 300) &
+	IN=$!
+	sleep 300 &
+	OUT=$!
+	sleep 0.3
+	"$PTK" top -b -n 1 --cgroup /ptk-test-top > "$TMP/cg.txt"
+	check "--cgroup /ptk-test-top: the task inside is listed" grep -q "^ *$IN " "$TMP/cg.txt"
+	check "--cgroup /ptk-test-top: the task outside is not" bash -c "! grep -q '^ *$OUT ' '$TMP/cg.txt'"
+	check "--cgroup /ptk-test-top: nothing else" test "$(sed -n '/^ *PID /,$p' "$TMP/cg.txt" | tail -n +2 | wc -l)" = 1
+	"$PTK" top -b -n 1 --cgroup /ptk-test-to > "$TMP/cg2.txt"
+	check "--cgroup /ptk-test-to: a prefix of a name is not its parent" bash -c "! grep -q '^ *$IN ' '$TMP/cg2.txt'"
+	"$PTK" top -b -n 1 --cgroup /ptk-test-top/ --json > "$TMP/cg.json"
+	check "--cgroup --json: the task's cgroup path and its container (runtime:12 hex digits)" python3 -c "
+import json,sys; d=json.load(open(sys.argv[1])); r=d['processes']
+assert [x['pid'] for x in r] == [$IN], r
+assert r[0]['cgroup'] == '/ptk-test-top/docker-' + 'ab' * 32 + '.scope', r[0]
+assert r[0]['container'] == 'docker:' + 'ab' * 6, r[0]" "$TMP/cg.json"
+	"$PTK" top -b -n 1 -o CONTAINER --json > "$TMP/all.json"
+	ps -e -o pid=,cgroup= > "$TMP/ps.txt"
+	check "-o CONTAINER: every task's cgroup is procps ps's 0:: path, the containers sorted (Z to A, unknown last)" python3 -c "
+import json,sys; d=json.load(open(sys.argv[1])); r=d['processes']
+ps = {}
+for l in open(sys.argv[2]):
+    pid, _, cg = l.strip().partition(' ')
+    # ps leaves out the hierarchies where the task is at the root ('-' when all are)
+    v2 = [x[3:] for x in cg.strip().split(',') if x.startswith('0::')]
+    ps[int(pid)] = v2[0] if v2 else '/'
+both = [x for x in r if x['pid'] in ps]
+bad = [(x['pid'], x['cgroup'], ps[x['pid']]) for x in both if x['cgroup'] != ps[x['pid']]]
+assert len(both) > 20 and len(bad) <= 2, (len(both), bad[:5])
+k = [x['container'] for x in r]
+known = [c for c in k if c is not None]
+assert known == sorted(known, reverse=True) and k == known + [None] * (len(k) - len(known)), k[:8]
+own = {x['pid']: x['container'] for x in r}
+assert own[$IN] == 'docker:' + 'ab' * 6, own[$IN]
+assert own[$OUT] != own[$IN], own[$OUT]
+if ps.get(1, '').endswith('/init.scope'): assert own[1] == 'init.scope', own[1]
+" "$TMP/all.json" "$TMP/ps.txt"
+	"$PTK" top -b -n 1 --group-by cgroup --cgroup /ptk-test-top --json > "$TMP/grp.json"
+	check "--group-by cgroup --cgroup: one group, the cgroup's one task" python3 -c "
+import json,sys; d=json.load(open(sys.argv[1])); g=d['groups']
+assert [(x['group'], x['tasks']) for x in g] == [('/ptk-test-top/docker-' + 'ab' * 32 + '.scope', 1)], g" "$TMP/grp.json"
+else
+	skip "--cgroup: needs root and a cgroup v2 tree (/sys/fs/cgroup/unified or /sys/fs/cgroup)"
+fi
+"$PTK" top -b -n 1 --cgroup relative > /dev/null 2> "$TMP/cgerr.txt"
+check "--cgroup relative: a usage error (exit 2) naming it" test $? -eq 2 -a -n "$(grep "invalid --cgroup 'relative'" "$TMP/cgerr.txt")"
+"$PTK" top -b -n 1 --at -5m --cgroup / > /dev/null 2> "$TMP/cgerr.txt"
+check "--at --cgroup: a usage error (the archive keeps no cgroup paths)" test $? -eq 2 -a -n "$(grep "no cgroup paths" "$TMP/cgerr.txt")"

@@ -54,6 +54,38 @@ grep -q -- '[|`]- ' "$TMP/t" && ok "'t' tree view draws branches" ||
 	{ not_ok "'t' no tree"; sed 's/^/# /' "$TMP/t" | head; }
 tmux send-keys -t $S t
 
+# 'g' PATH Enter: only the tasks of that cgroup and below; Escape at the prompt: all again
+if [ -f /sys/fs/cgroup/unified/cgroup.controllers ]; then V2=/sys/fs/cgroup/unified
+elif [ -f /sys/fs/cgroup/cgroup.controllers ]; then V2=/sys/fs/cgroup
+else V2=; fi
+if is_root && [ -n "$V2" ] && mkdir "$V2/ptk-test-tui$$" 2>/dev/null; then
+	CG="$V2/ptk-test-tui$$"
+	(echo $BASHPID > "$CG/cgroup.procs"; exec sleep 300) &
+	GIN=$!
+	trap 'tmux kill-server 2>/dev/null; kill $FZ $GIN 2>/dev/null; wait $FZ $GIN 2>/dev/null; rmdir "$CG" 2>/dev/null; rm -rf "$TMP"' EXIT
+	sleep 0.2
+	tmux send-keys -t $S g
+	sleep 0.3
+	tmux send-keys -t $S "/ptk-test-tui$$" Enter
+	sleep 1.5
+	cap > "$TMP/g"
+	rows < "$TMP/g" | grep -v '^ *$' > "$TMP/gr"
+	note "cgroup /ptk-test-tui$$: $(wc -l < "$TMP/gr") rows: $(head -3 "$TMP/gr" | tr -s ' ')"
+	[ "$(wc -l < "$TMP/gr")" -eq 1 ] && grep -q "^ *$GIN .* sleep" "$TMP/gr" &&
+		grep -q "1/[0-9]* rows cgroup:/ptk-test-tui$$" "$TMP/g" &&
+		ok "'g' cgroup: only its task remains, the status line names the cgroup" ||
+		{ not_ok "'g' cgroup"; sed 's/^/# /' "$TMP/g"; }
+	tmux send-keys -t $S g
+	sleep 0.3
+	tmux send-keys -t $S Escape
+	sleep 2.5
+	n=$(cap | rows | grep -cv '^ *$')
+	[ "$n" -gt 5 ] && ! cap | grep -q 'cgroup:/' && ok "'g' Escape: every task again ($n rows)" ||
+		not_ok "'g' Escape: $n rows"
+else
+	skip "'g' cgroup: needs root and a cgroup v2 tree"
+fi
+
 tmux send-keys -t $S '\'
 sleep 0.3
 tmux send-keys -t $S ptkfiltzz Enter

@@ -238,6 +238,41 @@ static void test_identify(void **state)
 	assert_string_equal(ptk_cg_ident_short(&id, buf, sizeof(buf)), "docker 3f2a1b9c8d7e");
 }
 
+/* ptk_cg_container: a task's CONTAINER cell; ptk_cg_under: top's --cgroup filter */
+static void test_container_and_under(void **state)
+{
+	static const struct {
+		const char *path, *want;
+	} cases[] = {
+		{ "/system.slice/docker-" DOCKER ".scope", "docker:3f2a1b9c8d7e" },
+		{ "/docker/" DOCKER, "docker:3f2a1b9c8d7e" },
+		{ "/kubepods/besteffort/pod0f3a6c1e-52b4-4d7e-9a21-7c5e3b8d1f46/" CTR,
+		  "cri:9e8d7c6b5a4f" },
+		{ "/kubepods/besteffort/pod0f3a6c1e-52b4-4d7e-9a21-7c5e3b8d1f46", "pod:0f3a6c1e" },
+		{ "/lxc/web1", "lxc:web1" },
+		{ "/system.slice/nginx.service", "nginx.service" },
+		{ "/", "" },
+		{ "/docker/abc", "" },
+	};
+	char buf[80];
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++)
+		assert_string_equal(ptk_cg_container(cases[i].path, buf, sizeof(buf)),
+				    cases[i].want);
+	/* a short buffer is cut, still terminated */
+	assert_string_equal(ptk_cg_container("/docker/" DOCKER, buf, 8), "docker:");
+
+	assert_true(ptk_cg_under("/a", "/a"));
+	assert_true(ptk_cg_under("/a/b", "/a"));
+	assert_true(ptk_cg_under("/a/b", "/a/"));
+	assert_true(ptk_cg_under("/a/b", "/a//"));
+	assert_false(ptk_cg_under("/ab", "/a"));
+	assert_false(ptk_cg_under("/a", "/a/b"));
+	assert_true(ptk_cg_under("/", "/"));
+	assert_true(ptk_cg_under("/x/y", "/"));
+	assert_true(ptk_cg_under("/x/y", "//"));
+}
+
 static void test_order(void **state)
 {
 	struct pair p;
@@ -386,6 +421,7 @@ int main(void)
 		cmocka_unit_test(test_v1_and_hybrid),
 		cmocka_unit_test(test_procs),
 		cmocka_unit_test(test_identify),
+		cmocka_unit_test(test_container_and_under),
 		cmocka_unit_test(test_order),
 		cmocka_unit_test(test_first),
 		cmocka_unit_test(test_copy_and_missing),

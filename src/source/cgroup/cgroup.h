@@ -200,4 +200,15 @@ void ptk_cg_identify(const char *path, struct ptk_cg_ident *id);
  * name for a cgroup, for tables and evidence. Returns buf. */
 const char *ptk_cg_ident_short(const struct ptk_cg_ident *id, char *buf, size_t size);
 
+/*
+ * The owner of cgroup path in one short word, for a task's CONTAINER column (top, pidstat,
+ * cswtop): "RUNTIME:ID" (12 hex digits of an OCI id), "pod:UID" (its first 8 characters)
+ * for a pod's own cgroup, else the innermost systemd unit, else "". Returns buf.
+ */
+const char *ptk_cg_container(const char *path, char *buf, size_t size);
+
+/* Is the cgroup path under (or at) the cgroup prefix? "/a" holds "/a" and "/a/b", not
+ * "/ab"; "/" holds every path. A trailing '/' of prefix is ignored. */
+bool ptk_cg_under(const char *path, const char *prefix);
+
 #endif

@@ -156,3 +156,30 @@ const char *ptk_cg_ident_short(const struct ptk_cg_ident *id, char *buf, size_t 
 		buf[0] = '\0';
 	return buf;
 }
+
+const char *ptk_cg_container(const char *path, char *buf, size_t size)
+{
+	struct ptk_cg_ident id;
+
+	ptk_cg_identify(path, &id);
+	if (id.runtime[0])
+		snprintf(buf, size, "%s:%.12s", id.runtime, id.id);
+	else if (id.pod_uid[0])
+		snprintf(buf, size, "pod:%.8s", id.pod_uid);
+	else if (id.unit[0])
+		snprintf(buf, size, "%s", id.unit);
+	else if (size)
+		buf[0] = '\0';
+	return buf;
+}
+
+bool ptk_cg_under(const char *path, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	while (n > 1 && prefix[n - 1] == '/')
+		n--;
+	if (n == 1 && prefix[0] == '/')
+		return path[0] == '/';
+	return !strncmp(path, prefix, n) && (path[n] == '\0' || path[n] == '/');
+}
