@@ -23,6 +23,7 @@
 #include "model/cswgroup.h"
 #include "model/ewma.h"
 #include "model/jstack.h"
+#include "source/cgroup/cgroup.h"
 #include "source/jvm.h"
 #include "source/procfs/pid.h"
 
@@ -59,12 +60,13 @@ struct cswtop {
 	struct ptk_ptab pt[2];
 	int cur;
 	struct ptk_csw_groups gs;
+	const char *cgroup; /* --cgroup: only the threads of this cgroup and below */
 };
 
 static const char usage[] =
-	"usage: ptk cswtop [-p PID[,PID...]] [-g prefix|regex|comm|process|cgroup] [-n N]\n"
-	"                  [-r REGEX] [--top K] [--jstack | --jstack-file FILE] [--json]\n"
-	"                  [interval [count]]\n"
+	"usage: ptk cswtop [-p PID[,PID...]] [-g prefix|regex|comm|process|cgroup|container]\n"
+	"                  [-n N] [-r REGEX] [--top K] [--jstack | --jstack-file FILE]\n"
+	"                  [--cgroup PATH] [--json] [interval [count]]\n"
 	"Context switches per second of thread groups (thread pools), from the voluntary and\n"
 	"involuntary counters of /proc/PID/task/TID/status, with a Coda Hale meter per group:\n"
 	"mean rate and 1-, 5-, 15-minute moving averages (5 s ticks). Each interval lists the\n"
@@ -74,12 +76,15 @@ static const char usage[] =
 	"               index, cut to N characters (\"alpha-12\" -> \"alpha\",\n"
 	"               \"pool-1-thread-3\" -> \"pool-1-thread\"); regex = the first capture\n"
 	"               group of -r (whole match without one); comm = the thread name;\n"
-	"               process = comm[tgid]; cgroup = the cgroup path\n"
+	"               process = comm[tgid]; cgroup = the cgroup path (v2, else the first\n"
+	"               v1 one of /proc/PID/task/TID/cgroup); container = its owner\n"
+	"               (runtime:id, pod:uid or the systemd unit)\n"
 	"  -n N         characters kept by -g prefix (default 32; 0 = all; 10 = the seed\n"
 	"               script's grouping)\n"
 	"  -r REGEX     POSIX extended regex for -g regex (implies it); unmatched threads\n"
 	"               form the group \"(unmatched)\"\n"
 	"  --top K      groups shown per interval (default 10; 0 = all)\n"
+	"  --cgroup PATH  only the threads in cgroup PATH or below (the total too)\n"
 	"  --jstack     name the threads of the JVM -p PID from `jstack PID` (full Java names;\n"
 	"               the kernel keeps 15 characters); rerun when unnamed threads appear\n"
 	"  --jstack-file FILE  the same from a saved dump\n"
@@ -237,6 +242,8 @@ static int sample(struct ptk_ctx *ctx, void *arg, long i, double itv)
 		const struct ptk_task *t = &pt->t[k];
 		if (!t->status_ok)
 			continue;
+		if (c->cgroup && !(t->cgroup[0] && ptk_cg_under(t->cgroup, c->cgroup)))
+			continue;
 		const struct ptk_task *leader =
 			c->key.by == PTK_CSW_PROCESS ? ptk_ptab_find_pid(pt, t->tgid) : NULL;
 		ptk_csw_key(&c->key, t, thread_name(c, t), leader, key, sizeof(key));
@@ -261,6 +268,8 @@ static int sample(struct ptk_ctx *ctx, void *arg, long i, double itv)
 	ptk_sink_meta_u64(s, "ngroups", gs->n);
 	if (c->jd.n)
 		ptk_sink_meta_u64(s, "jstack_named", c->jmapped);
+	if (c->cgroup)
+		ptk_sink_meta_str(s, "cgroup", c->cgroup);
 	fill_row(v, &gs->total, gs->tvol, gs->tinv, gs->tthreads, gs->tcounted > 0, itv, total_rate,
 		 gs->now_ns, "(all)");
 	if (ctx->json) {
@@ -296,7 +305,7 @@ static void cswtop_free(struct cswtop *c)
 		regfree(&c->re);
 }
 
-enum { OPT_TOP = 1, OPT_JSTACK, OPT_JFILE };
+enum { OPT_TOP = 1, OPT_JSTACK, OPT_JFILE, OPT_CGROUP };
 
 int cmd_cswtop(struct ptk_ctx *ctx, int argc, char **argv)
 {
@@ -304,6 +313,7 @@ int cmd_cswtop(struct ptk_ctx *ctx, int argc, char **argv)
 		{ "top", required_argument, NULL, OPT_TOP },
 		{ "jstack", no_argument, NULL, OPT_JSTACK },
 		{ "jstack-file", required_argument, NULL, OPT_JFILE },
+		{ "cgroup", required_argument, NULL, OPT_CGROUP },
 		PTK_COMMON_OPTS,
 		{ 0 },
 	};
@@ -335,7 +345,7 @@ int cmd_cswtop(struct ptk_ctx *ctx, int argc, char **argv)
 			if (m < 0) {
 				r = ptk_usage_error(ctx,
 						    "invalid -g '%s' (prefix, regex, comm, "
-						    "process or cgroup)",
+						    "process, cgroup or container)",
 						    optarg);
 				goto out_free_groups;
 			}
@@ -365,6 +375,15 @@ int cmd_cswtop(struct ptk_ctx *ctx, int argc, char **argv)
 			break;
 		case OPT_JFILE:
 			c.jfile = optarg;
+			break;
+		case OPT_CGROUP:
+			if (optarg[0] != '/' ||
+			    strlen(optarg) >= sizeof(((struct ptk_task *)NULL)->cgroup)) {
+				r = ptk_usage_error(ctx, "invalid --cgroup '%s' (a path from /)",
+						    optarg);
+				goto out_free_groups;
+			}
+			c.cgroup = optarg;
 			break;
 		}
 	}
@@ -413,7 +432,9 @@ int cmd_cswtop(struct ptk_ctx *ctx, int argc, char **argv)
 					 "--procfs)");
 		goto out_free_groups;
 	}
-	c.flags = PTK_PT_THREADS | PTK_PT_STATUS | (c.key.by == PTK_CSW_CGROUP ? PTK_PT_CGROUP : 0);
+	c.flags = PTK_PT_THREADS | PTK_PT_STATUS;
+	if (c.key.by == PTK_CSW_CGROUP || c.key.by == PTK_CSW_CONTAINER || c.cgroup)
+		c.flags |= PTK_PT_CGROUP;
 	if (c.jfile) {
 		size_t len;
 		char *text = ptk_slurp(c.jfile, &len);

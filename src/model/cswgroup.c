@@ -7,10 +7,12 @@
 
 #include "model/delta.h"
 #include "model/jstack.h"
+#include "source/cgroup/cgroup.h"
 
 const char *const ptk_csw_by_name[PTK_CSW_NBY] = {
-	[PTK_CSW_PREFIX] = "prefix",   [PTK_CSW_REGEX] = "regex",   [PTK_CSW_COMM] = "comm",
-	[PTK_CSW_PROCESS] = "process", [PTK_CSW_CGROUP] = "cgroup",
+	[PTK_CSW_PREFIX] = "prefix", [PTK_CSW_REGEX] = "regex",
+	[PTK_CSW_COMM] = "comm",     [PTK_CSW_PROCESS] = "process",
+	[PTK_CSW_CGROUP] = "cgroup", [PTK_CSW_CONTAINER] = "container",
 };
 
 void ptk_csw_key(const struct ptk_csw_keying *k, const struct ptk_task *t, const char *name,
@@ -41,6 +43,10 @@ void ptk_csw_key(const struct ptk_csw_keying *k, const struct ptk_task *t, const
 		break;
 	case PTK_CSW_CGROUP:
 		snprintf(key, size, "%s", t->cgroup[0] ? t->cgroup : "-");
+		break;
+	case PTK_CSW_CONTAINER:
+		if (!t->cgroup[0] || !ptk_cg_container(t->cgroup, key, size)[0])
+			snprintf(key, size, "-");
 		break;
 	}
 }

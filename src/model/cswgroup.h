@@ -14,10 +14,18 @@
 #include "model/ewma.h"
 #include "source/procfs/pid.h"
 
-enum ptk_csw_by { PTK_CSW_PREFIX, PTK_CSW_REGEX, PTK_CSW_COMM, PTK_CSW_PROCESS, PTK_CSW_CGROUP };
-#define PTK_CSW_NBY (PTK_CSW_CGROUP + 1)
+enum ptk_csw_by {
+	PTK_CSW_PREFIX,
+	PTK_CSW_REGEX,
+	PTK_CSW_COMM,
+	PTK_CSW_PROCESS,
+	PTK_CSW_CGROUP,
+	PTK_CSW_CONTAINER
+};
+#define PTK_CSW_NBY (PTK_CSW_CONTAINER + 1)
 extern const char
-	*const ptk_csw_by_name[PTK_CSW_NBY]; /* "prefix", "regex", "comm", "process", "cgroup" */
+	*const ptk_csw_by_name[PTK_CSW_NBY]; /* "prefix", "regex", "comm", "process", "cgroup",
+					       * "container" */
 
 /* How threads are keyed. */
 struct ptk_csw_keying {
@@ -31,7 +39,9 @@ struct ptk_csw_keying {
  * The group key of thread t named name (its comm, or the full Java name from a dump) into
  * key: the pool name without its trailing index cut to nchars (model/jstack.h
  * ptk_pool_name), the regex capture, the name, "comm[tgid]" of its process (leader: the
- * process's row, NULL to use t's comm) or the cgroup path ("-" without one).
+ * process's row, NULL to use t's comm), the cgroup path or its owner
+ * (source/cgroup/cgroup.h ptk_cg_container: "docker:3f2a1b9c8d7e", a pod, a systemd unit)
+ * ("-" without one).
  */
 void ptk_csw_key(const struct ptk_csw_keying *k, const struct ptk_task *t, const char *name,
 		 const struct ptk_task *leader, char *key, size_t size);

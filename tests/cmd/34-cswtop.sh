@@ -265,3 +265,53 @@ else
 	kill $JP 2>/dev/null
 	wait $JP 2>/dev/null || true
 fi
+
+# ---- --cgroup PATH and -g container: a cswload in a docker-named cgroup is the one group,
+# with every thread of it and its rate from /proc; threads outside are not counted
+"$PTK" cswtop --cgroup relative 1 1 >/dev/null 2>"$TMP/e"
+check "--cgroup relative: exit 2" [ $? -eq 2 ]
+"$PTK" cswtop -g bogus 1 1 >/dev/null 2>"$TMP/e"
+check "-g bogus: the error lists container" grep -q "cgroup or container" "$TMP/e"
+if [ -f /sys/fs/cgroup/unified/cgroup.controllers ]; then V2=/sys/fs/cgroup/unified
+elif [ -f /sys/fs/cgroup/cgroup.controllers ]; then V2=/sys/fs/cgroup
+else V2=; fi
+ID=$(printf 'cd%.0s' $(seq 32))
+if [ ! -x "$TMP/cswload" ] || [ "$(id -u)" -ne 0 ] || [ -z "$V2" ] ||
+	! mkdir -p "$V2/ptk-test-csw$$/docker-$ID.scope" 2>/dev/null; then
+	skip "--cgroup: needs root, a cgroup v2 tree and tests/progs/cswload built"
+else
+	CG="$V2/ptk-test-csw$$/docker-$ID.scope"
+	trap 'kill $CP 2>/dev/null; wait $CP 2>/dev/null; rmdir "$CG" "$V2/ptk-test-csw$$" 2>/dev/null; rm -rf "$TMP"' EXIT
+	(echo $BASHPID > "$CG/cgroup.procs"; exec "$TMP/cswload" 2 1 1 60 > "$TMP/ready2") &
+	CP=$!
+	if ! wait_ready "$TMP/ready2"; then
+		not_ok "cswload in the cgroup did not start"
+	else
+		sleep 0.3
+		nthr=$(ls /proc/$CP/task | wc -l)
+		t0=$(date +%s.%N)
+		snap $CP >"$TMP/ca"
+		"$PTK" cswtop --cgroup "/ptk-test-csw$$" -g container --top 0 1 2 --json >"$TMP/cg"
+		snap $CP >"$TMP/cb"
+		t1=$(date +%s.%N)
+		note "ptk: $(sed -n 2p "$TMP/cg" | jq -c '{cgroup, total: .total | {csw_s, threads}, groups: [.groups[] | {group, csw_s, threads}]}')"
+		r=$(jq -r '[.groups[] | "\(.group):\(.threads)"] | join(",")' "$TMP/cg" | sort -u | tr '\n' ' ')
+		[ "$r" = "docker:cdcdcdcdcdcd:$nthr " ] &&
+			ok "--cgroup -g container: one group, docker:<12 hex>, all $nthr threads" ||
+			not_ok "--cgroup -g container: groups '$r' (want docker:cdcdcdcdcdcd:$nthr)"
+		r=$(jq -r '.total.threads' "$TMP/cg" | sort -u | tr '\n' ' ')
+		[ "$r" = "$nthr " ] && ok "--cgroup: the total counts only the cgroup's threads ($nthr)" ||
+			not_ok "--cgroup: total threads '$r', want $nthr"
+		# switches, not rates: ptk's 2 intervals lie inside the window of the two snaps
+		# (with its scans of every thread of the machine), and the load's rate moves on a
+		# busy machine: never more than the cgroup's threads made, and a good part of it
+		d=$(direct "$TMP/ca" "$TMP/cb" "$t0" "$t1" "." 0 | awk -v a="$t0" -v b="$t1" '{ printf "%.0f", $1 * (b - a) }')
+		p=$(jq -s '[.[] | .interval_s as $i | .groups[] | .csw_s * $i] | add | round' "$TMP/cg")
+		note "the cgroup's switches: ptk $p in its 2 intervals, /proc $d over the window around them"
+		awk -v p="$p" -v d="$d" 'BEGIN { exit !(p > 0 && p <= d * 1.01 + 5 && p >= d * 0.3) }' &&
+			ok "--cgroup: the group's switches are the cgroup's threads' (ptk $p, /proc $d around it)" ||
+			not_ok "--cgroup: switches ptk $p vs /proc $d"
+		"$PTK" cswtop --cgroup "/ptk-test-cs" 1 1 --json >"$TMP/cg2"
+		check "--cgroup /ptk-test-cs: a name's prefix holds no thread" [ "$(jq -r '.total.threads' "$TMP/cg2")" = 0 ]
+	fi
+fi
