@@ -36,6 +36,7 @@
 #include "model/ptask.h"
 #include "output/sysstat.h"
 #include "source/bpf/taskscan.h"
+#include "source/cgroup/cgroup.h"
 #include "source/procfs/procfs.h"
 
 /* the value columns: registry entries, how sysstat prints them, the unit --human shows */
@@ -164,7 +165,8 @@ static const char usage[] =
 	"usage: ptk pidstat [-d] [-H] [-h] [-I] [-l] [-R] [-r] [-s] [-t] [-U [USER]] [-u] [-V]\n"
 	"                   [-v] [-w] [-C REGEX] [-G REGEX] [-p PID[,PID...]|SELF|ALL]\n"
 	"                   [-T TASK|CHILD|ALL] [--dec=0|1|2] [--human] [-o JSON]\n"
-	"                   [--group-by KEY] [--json] [interval [count]] [-e PROGRAM ARGS...]\n"
+	"                   [--group-by KEY] [--cgroup PATH] [--json] [interval [count]]\n"
+	"                   [-e PROGRAM ARGS...]\n"
 	"Per-task statistics, as sysstat pidstat: -u CPU (the default), -r page faults and\n"
 	"memory, -s stack, -d block I/O, -w context switches, -v threads and open files, -R\n"
 	"real-time priority and policy; -t threads too; -T CHILD the task's and its waited-for\n"
@@ -175,7 +177,10 @@ static const char usage[] =
 	"task on one line, -H prints times as seconds since the epoch, --human sizes with units,\n"
 	"--dec decimal places. -o JSON writes sysstat's JSON, --json ptk's NDJSON. -e runs\n"
 	"PROGRAM and reports it until it exits. --group-by pid|tgid|comm|user|cgroup|container\n"
-	"sums -u -r -d -w per group. Without an interval (or with 0): since boot.\n";
+	"sums -u -r -d -w per group. --cgroup PATH keeps the tasks in cgroup PATH or below (the\n"
+	"v2 path of /proc/PID/cgroup, else its first v1 one); --json then gives each task's\n"
+	"cgroup and container (runtime:id, pod:uid or systemd unit). Without an interval (or\n"
+	"with 0): since boot.\n";
 
 /* the environment pidstat reads (printed by -V) */
 static const char *const ps_env[] = { "S_COLORS", "S_COLORS_SGR", "S_REPEAT_HEADER",
@@ -203,6 +208,7 @@ struct ps {
 	enum ps_mode mode;
 	bool threads, irix, oneline, cmdline, username, epoch, sjson, group;
 	const char *user; /* -U USER */
+	const char *cgroup; /* --cgroup PATH: only the tasks of that cgroup and below */
 	regex_t creg, greg;
 	bool has_c, has_g;
 	enum ptk_group_by by;
@@ -328,6 +334,8 @@ static bool selected(const struct rctx *rc, const struct ptk_task *p, const stru
 	if (s->has_c && !cmd_match(&s->creg, task_cmd(s, c, thread)))
 		return false;
 	if (s->has_g && (thread ? !leader_shown : !cmd_match(&s->greg, task_cmd(s, c, false))))
+		return false;
+	if (s->cgroup && !(c->cgroup[0] && ptk_cg_under(c->cgroup, s->cgroup)))
 		return false;
 	if (s->user && c->status_ok) {
 		const char *name = ptk_user_name_or_null(c->uid);
@@ -481,8 +489,8 @@ static void ndjson_row(struct rctx *rc, struct json_object *arr, const struct pt
 		       const struct ptk_task *c, bool thr, const char *cmd)
 {
 	const struct ps *s = rc->s;
-	const struct ptk_metric *cols[PTK_PS_NCOLS + 6];
-	struct ptk_val vv[PTK_PS_NCOLS + 6];
+	const struct ptk_metric *cols[PTK_PS_NCOLS + 8];
+	struct ptk_val vv[PTK_PS_NCOLS + 8];
 	int n = 0;
 
 	cols[n] = PTK_M(PROC_UID);
@@ -503,6 +511,15 @@ static void ndjson_row(struct rctx *rc, struct json_object *arr, const struct pt
 			cols[n] = ps_m[rp->cols[i]];
 			vv[n++] = v[rp->cols[i]];
 		}
+	}
+	char owner[80] = "";
+	if (s->flags & PTK_PT_CGROUP) {
+		cols[n] = PTK_M(PROC_CGROUP);
+		vv[n++] = c->cgroup[0] ? PTK_S(c->cgroup) : PTK_NA;
+		cols[n] = PTK_M(PROC_CONTAINER);
+		if (c->cgroup[0])
+			ptk_cg_container(c->cgroup, owner, sizeof(owner));
+		vv[n++] = owner[0] ? PTK_S(owner) : PTK_NA;
 	}
 	cols[n] = PTK_M(PROC_COMMAND);
 	vv[n++] = PTK_S(cmd);
@@ -726,8 +743,10 @@ static void group_report(struct rctx *rc)
 	ptk_task_rates(prev, cur, itv, s->hz, -1, s->ncpu, *rp);
 	for (int i = 0; i < cur->n; i++) {
 		const char *cmd = task_cmd(s, (*rp)[i].cur, thr);
+		const struct ptk_task *t = (*rp)[i].cur;
 		if ((s->has_c && !cmd_match(&s->creg, cmd)) ||
-		    (s->has_g && !cmd_match(&s->greg, cmd)))
+		    (s->has_g && !cmd_match(&s->greg, cmd)) ||
+		    (s->cgroup && !(t->cgroup[0] && ptk_cg_under(t->cgroup, s->cgroup))))
 			(*rp)[i].valid = false;
 	}
 	for (size_t r = 0; r < ARRAY_SIZE(g_reports); r++)
@@ -951,13 +970,14 @@ static int start_program(struct ps *s, char **argv)
 	return 0;
 }
 
-enum { OPT_GROUP_BY = 0x2000, OPT_DEC, OPT_HUMAN };
+enum { OPT_GROUP_BY = 0x2000, OPT_DEC, OPT_HUMAN, OPT_CGROUP };
 
 int cmd_pidstat(struct ptk_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = { { "group-by", required_argument, NULL, OPT_GROUP_BY },
 					      { "dec", required_argument, NULL, OPT_DEC },
 					      { "human", no_argument, NULL, OPT_HUMAN },
+					      { "cgroup", required_argument, NULL, OPT_CGROUP },
 					      PTK_COMMON_OPTS,
 					      { 0 } };
 	struct ps s = { .hz = sysconf(_SC_CLK_TCK), .rows = 23 };
@@ -1102,6 +1122,15 @@ int cmd_pidstat(struct ptk_ctx *ctx, int argc, char **argv)
 			}
 			s.group = true;
 			break;
+		case OPT_CGROUP:
+			if (optarg[0] != '/' ||
+			    strlen(optarg) >= sizeof(((struct ptk_task *)NULL)->cgroup)) {
+				rc = ptk_usage_error(ctx, "--cgroup: invalid '%s' (a path from /)",
+						     optarg);
+				goto out;
+			}
+			s.cgroup = optarg;
+			break;
 		}
 		if (prog)
 			break;
@@ -1188,7 +1217,7 @@ int cmd_pidstat(struct ptk_ctx *ctx, int argc, char **argv)
 		s.flags |= PTK_PT_STACK;
 	if (s.acts & PTK_ACT_KTAB)
 		s.flags |= PTK_PT_FDS;
-	if (s.group && (s.by == PTK_BY_CGROUP || s.by == PTK_BY_CONTAINER))
+	if ((s.group && (s.by == PTK_BY_CGROUP || s.by == PTK_BY_CONTAINER)) || s.cgroup)
 		s.flags |= PTK_PT_CGROUP;
 	if ((rc = ptk_ctx_ready(ctx)))
 		goto out;

@@ -323,3 +323,49 @@ PY
 else
 	skip "task iterator comparison needs root, kernel BTF and python3"
 fi
+
+# ---- --cgroup PATH: a busy loop in a docker-named cgroup is the only task shown, with its
+# cgroup and container in --json and its %CPU beside sysstat pidstat -p PID's
+"$PTK" pidstat --cgroup relative 1 1 >/dev/null 2>"$TMP/e"
+check "--cgroup relative: exit 2" [ $? -eq 2 ]
+if [ -f /sys/fs/cgroup/unified/cgroup.controllers ]; then V2=/sys/fs/cgroup/unified
+elif [ -f /sys/fs/cgroup/cgroup.controllers ]; then V2=/sys/fs/cgroup
+else V2=; fi
+ID=$(printf 'ef%.0s' $(seq 32))
+if ! is_root || [ -z "$V2" ] || ! mkdir -p "$V2/ptk-test-ps$$/docker-$ID.scope" 2>/dev/null; then
+	skip "--cgroup: needs root and a cgroup v2 tree"
+else
+	CG="$V2/ptk-test-ps$$/docker-$ID.scope"
+	(echo $BASHPID > "$CG/cgroup.procs"; exec "$TMP/ptkspin_g") &
+	CB=$!
+	trap 'kill $CB 2>/dev/null; cleanup; rmdir "$CG" "$V2/ptk-test-ps$$" 2>/dev/null' EXIT
+	sleep 0.3
+	have pidstat && LC_ALL=C pidstat -u -p $CB 1 2 >"$TMP/cgsys.txt" 2>&1 &
+	SP=$!
+	"$PTK" pidstat --cgroup "/ptk-test-ps$$" 1 2 --json >"$TMP/cg.json"
+	wait $SP
+	"$PTK" pidstat --cgroup "/ptk-test-ps$$" -p ALL -r 1 1 --json >"$TMP/cgall.json"
+	python3 - "$TMP/cg.json" "$TMP/cgall.json" $CB "/ptk-test-ps$$/docker-$ID.scope" >"$TMP/cg.txt" <<'PY'
+import json, sys
+rep = [json.loads(l) for l in open(sys.argv[1])]
+allr = [json.loads(l) for l in open(sys.argv[2])]
+pid, path = int(sys.argv[3]), sys.argv[4]
+rows = [t for r in rep + allr for t in r["tasks"]]
+ok = all([t["pid"] for t in r["tasks"]] == [pid] for r in rep + allr) and \
+    all(t["cgroup"] == path and t["container"] == "docker:" + "ef" * 6 for t in rows)
+cpu = [t["cpu_pct"] for r in rep if r["type"] == "average" for t in r["tasks"]]
+print(int(ok), cpu[0] if cpu else "-", len(rep), json.dumps(rows[0]) if rows else "-")
+PY
+	read -r cgok cgcpu nrep first < "$TMP/cg.txt"
+	note "--cgroup: $nrep reports, Average %CPU $cgcpu; $first"
+	check "--cgroup: each report (-u active, -p ALL -r) shows only the cgroup's task, with its cgroup and container" \
+		test "$cgok" = 1
+	if [ -s "$TMP/cgsys.txt" ]; then
+		c1=$(awk -v p="$CB" '$1 == "Average:" && $3 == p { print $(NF - 2) }' "$TMP/cgsys.txt")
+		note "Average %CPU of the loop in the cgroup: sysstat -p $CB ${c1:-?}, ptk --cgroup $cgcpu"
+		t "--cgroup: Average %CPU within 10 points of sysstat pidstat -p PID" \
+			'[ -n "$c1" ] && [ "$cgcpu" != - ] && near "$c1" "$cgcpu" 10'
+	else
+		skip "sysstat pidstat not installed"
+	fi
+fi
