@@ -514,6 +514,8 @@ struct walk {
 	int khier; /* this hierarchy in keep */
 	int ndone; /* s->cg[0..ndone): the earlier hierarchies' cgroups, merged, by path */
 	bool nlink_ok; /* a cgroup filesystem: a directory's link count is 2 + its subdirs */
+	const char *leaf; /* non-NULL: read_at reads LEAF/NAME under the fd it is given (a leaf
+			   * cgroup read without opening its directory) */
 	/* capture */
 	const char *dst; /* non-NULL: copy files to dst/sys/<h->rel>/<path>/ */
 	int *nfiles;
@@ -548,8 +550,12 @@ static ssize_t read_fd(struct walk *w, int fd)
 /* Read name in the directory dfd into w->buf. Bytes, or -errno. */
 static ssize_t read_at(struct walk *w, int dfd, const char *name)
 {
-	int fd = openat(dfd, name, O_RDONLY | O_CLOEXEC);
+	char rel[512];
 	ssize_t n;
+
+	if (w->leaf && (size_t)snprintf(rel, sizeof(rel), "%s/%s", w->leaf, name) < sizeof(rel))
+		name = rel;
+	int fd = openat(dfd, name, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
 		return -errno;
@@ -939,6 +945,24 @@ static bool any_ctl(const char *ctl)
 }
 
 /*
+ * Is the subdirectory de of dfd, at depth, a cgroup the walk reads without going into it (a
+ * leaf, or at the depth limit)? Only for a one-off read of a cgroup filesystem: a kept
+ * walk holds each directory open, a capture copies from it, and elsewhere the link count
+ * says nothing.
+ */
+static bool leaf_at(const struct walk *w, int dfd, const struct linux_dirent64 *de, int depth)
+{
+	struct stat st;
+
+	if (w->keep || w->dst || !w->nlink_ok || de->d_type != DT_DIR)
+		return false;
+	if (w->max_depth >= 0 && depth >= w->max_depth)
+		return true;
+	return !fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) && S_ISDIR(st.st_mode) &&
+	       st.st_nlink == 2;
+}
+
+/*
  * A cgroup directory and its subdirectories, depth first. The directory fd is read with
  * getdents64 itself (no DIR stream: that costs a dup, an fcntl and an fstat per cgroup). On
  * a cgroup filesystem a directory's link count is 2 + its subdirectories (fs/kernfs/inode.c
@@ -988,6 +1012,14 @@ static void walk_dir(struct walk *w, int dfd, char *path, size_t plen, int depth
 				continue; /* deeper than a path we keep */
 			path[plen] = '/';
 			memcpy(path + plen + 1, de->d_name, l + 1);
+			if (leaf_at(w, dfd, de, depth + 1)) {
+				/* its files as NAME/FILE: no open, fstat and close of the directory */
+				w->leaf = de->d_name;
+				visit(w, dfd, path, depth + 1, kidctl, -1);
+				w->leaf = NULL;
+				path[plen] = '\0';
+				continue;
+			}
 			int ce = w->keep ? kent_get(w->keep, w->khier, path, de->d_ino) : -1;
 			bool held = ce >= 0 && w->keep->e[ce].dirfd >= 0;
 			sub = held ? w->keep->e[ce].dirfd :
