@@ -17,15 +17,16 @@
 #define HZ 100
 
 static const struct ptk_metric *const cols[TC_N] = {
-	[TC_PID] = PTK_M(PROC_PID),	  [TC_USER] = PTK_M(PROC_EUSER),
-	[TC_PR] = PTK_M(PROC_PRIORITY),	  [TC_NI] = PTK_M(PROC_NICE),
-	[TC_VIRT] = PTK_M(PROC_VIRT_KB),  [TC_RES] = PTK_M(PROC_RES_KB),
-	[TC_SHR] = PTK_M(PROC_SHR_KB),	  [TC_S] = PTK_M(PROC_STATE),
-	[TC_CPU] = PTK_M(TOP_CPU_PCT),	  [TC_MEM] = PTK_M(TOP_MEM_PCT),
-	[TC_TIME] = PTK_M(PROC_CPU_TIME), [TC_RKB] = PTK_M(PROC_RKB_S),
-	[TC_WKB] = PTK_M(PROC_WKB_S),	  [TC_MAJFLT] = PTK_M(TOP_MAJFLT_S),
-	[TC_CSW] = PTK_M(PROC_CSW_S),	  [TC_FDS] = PTK_M(PROC_FDS),
-	[TC_CGROUP] = PTK_M(PROC_CGROUP), [TC_COMMAND] = PTK_M(PROC_COMMAND),
+	[TC_PID] = PTK_M(PROC_PID),	    [TC_USER] = PTK_M(PROC_EUSER),
+	[TC_PR] = PTK_M(PROC_PRIORITY),	    [TC_NI] = PTK_M(PROC_NICE),
+	[TC_VIRT] = PTK_M(PROC_VIRT_KB),    [TC_RES] = PTK_M(PROC_RES_KB),
+	[TC_SHR] = PTK_M(PROC_SHR_KB),	    [TC_S] = PTK_M(PROC_STATE),
+	[TC_CPU] = PTK_M(TOP_CPU_PCT),	    [TC_MEM] = PTK_M(TOP_MEM_PCT),
+	[TC_TIME] = PTK_M(PROC_CPU_TIME),   [TC_RKB] = PTK_M(PROC_RKB_S),
+	[TC_WKB] = PTK_M(PROC_WKB_S),	    [TC_MAJFLT] = PTK_M(TOP_MAJFLT_S),
+	[TC_CSW] = PTK_M(PROC_CSW_S),	    [TC_FDS] = PTK_M(PROC_FDS),
+	[TC_CGROUP] = PTK_M(PROC_CGROUP),   [TC_CONTAINER] = PTK_M(PROC_CONTAINER),
+	[TC_COMMAND] = PTK_M(PROC_COMMAND),
 };
 
 /* The frame of the fixture's second scan against its first. */
@@ -122,6 +123,24 @@ static void test_rows(void **state)
 	ptk_top_arrange(&f, &o);
 	assert_int_equal(f.rows[f.order[0]].pid, 200);
 	assert_true(f.rows[f.order[f.norder - 1]].v[TC_RKB].na);
+	/* --cgroup /a: 210 at /a and 200 below it; 300 at /ab is not, nor rows without one */
+	for (int i = 0; i < f.nrows; i++) {
+		struct ptk_top_row *w = &f.rows[i];
+		w->v[TC_CGROUP] = w->pid == 200 ? PTK_S("/a/b.scope") :
+				  w->pid == 210 ? PTK_S("/a") :
+				  w->pid == 300 ? PTK_S("/ab") :
+						  PTK_NA;
+	}
+	o.cgroup = "/a";
+	o.sort = TC_PID;
+	o.asc = true;
+	ptk_top_arrange(&f, &o);
+	assert_int_equal(f.norder, 2);
+	assert_int_equal(f.rows[f.order[0]].pid, 200);
+	assert_int_equal(f.rows[f.order[1]].pid, 210);
+	o.cgroup = "/";
+	ptk_top_arrange(&f, &o);
+	assert_int_equal(f.norder, 3);
 	frame_free(&a, &b, &f, r);
 }
 
