@@ -8,7 +8,7 @@
 run() {
 	local name=$1
 	shift
-	timeout 60 "$@" >"$TMP/$name.out" 2>"$TMP/$name.err"
+	timeout -k 5 60 "$@" >"$TMP/$name.out" 2>"$TMP/$name.err"
 	rc=$?
 }
 lines() { wc -l <"$1"; }
@@ -46,7 +46,7 @@ for c in "false:1" "sh -c 'exit 3':3" "true:0"; do
 	eval "timeout 60 \"\$PTK\" stat -- $cmd" >/dev/null 2>&1
 	rc=$?
 	if have perf; then
-		eval "timeout 60 perf stat -- $cmd" >/dev/null 2>&1
+		eval "timeout -k 5 60 perf stat -- $cmd" >/dev/null 2>&1
 		prc=$?
 	else
 		prc=$want

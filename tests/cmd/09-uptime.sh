@@ -2,7 +2,7 @@
 # ptk uptime next to procps uptime, and on a fixture.
 . "$(dirname "$0")/lib.sh"
 
-a=$(uptime); p=$("$PTK" uptime); b=$(uptime)
+a=$(timeout -k 5 30 uptime); p=$("$PTK" uptime); b=$(timeout -k 5 30 uptime)
 note "uptime: $a"; note "ptk:    $(echo "$p" | head -1)"
 la() { echo "$1" | sed 's/.*load average: //'; }
 if [ "$(la "$a")" = "$(la "$(echo "$p" | head -1)")" ] || [ "$(la "$b")" = "$(la "$(echo "$p" | head -1)")" ]; then

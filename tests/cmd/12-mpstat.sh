@@ -12,10 +12,10 @@ if ! have mpstat; then
 elif ! have stress-ng; then
 	skip "stress-ng not installed (needed to load one CPU)"
 else
-	stress-ng --cpu 1 --timeout 8 >/dev/null 2>&1 &
+	timeout -k 5 60 stress-ng --cpu 1 --timeout 8 >/dev/null 2>&1 &
 	spid=$!
 	sleep 1
-	LC_ALL=C mpstat -P ALL 1 3 >"$TMP/sys.txt" 2>&1 &
+	LC_ALL=C timeout -k 5 60 mpstat -P ALL 1 3 >"$TMP/sys.txt" 2>&1 &
 	mpid=$!
 	LC_ALL=C "$PTK" mpstat -P ALL 1 3 >"$TMP/ptk.txt" 2>"$TMP/ptk.err" &
 	ppid=$!

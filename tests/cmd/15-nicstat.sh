@@ -109,7 +109,7 @@ else
 	sleep 0.5
 	"$PTK" nicstat -i lo 1 4 >"$TMP/ptk.out" 2>&1 &
 	p1=$!
-	LC_ALL=C sar -n DEV 1 3 >"$TMP/sar.out" 2>&1 &
+	LC_ALL=C timeout -k 5 60 sar -n DEV 1 3 >"$TMP/sar.out" 2>&1 &
 	p2=$!
 	wait $p1
 	rc1=$?

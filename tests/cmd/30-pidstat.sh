@@ -45,9 +45,9 @@ sleep 0.5
 if ! have pidstat; then
 	skip "sysstat pidstat not installed"
 else
-	LC_ALL=C pidstat -u 1 3 >"$TMP/sys.txt" 2>&1 &
+	LC_ALL=C timeout -k 5 60 pidstat -u 1 3 >"$TMP/sys.txt" 2>&1 &
 	s1=$!
-	LC_ALL=C pidstat -u -I -p "$BUSY" 1 3 >"$TMP/sysI.txt" 2>&1 &
+	LC_ALL=C timeout -k 5 60 pidstat -u -I -p "$BUSY" 1 3 >"$TMP/sysI.txt" 2>&1 &
 	s2=$!
 	LC_ALL=C "$PTK" pidstat -u 1 3 >"$TMP/ptk.txt" 2>"$TMP/ptk.err" &
 	p1=$!
@@ -83,7 +83,7 @@ else
 	# activity: no header on Average)
 	for opts in "-r" "-d" "-w" "-r -d -w" "-t" "-h -u -r -d -w" "-u -t -r"; do
 		# shellcheck disable=SC2086
-		LC_ALL=C pidstat $opts -p "$BUSY" 1 1 >"$TMP/s.txt" 2>&1
+		LC_ALL=C timeout -k 5 60 pidstat $opts -p "$BUSY" 1 1 >"$TMP/s.txt" 2>&1
 		# shellcheck disable=SC2086
 		LC_ALL=C "$PTK" pidstat $opts -p "$BUSY" 1 1 >"$TMP/p.txt" 2>&1
 		hs=$(grep -E ' (UID|USER) ' "$TMP/s.txt" | cut -c12-) hp=$(grep -E ' (UID|USER) ' "$TMP/p.txt" | cut -c12-)

@@ -34,7 +34,7 @@ last_cpu() { awk -v p="$1" '$1 == p { v = $9 } END { print v }'; }
 if have top; then
 	"$PTK" top -b -n 2 -d 1 -p $BUSY > "$TMP/ptk.txt" &
 	a=$!
-	top -b -n 2 -d 1 -p $BUSY > "$TMP/top.txt"
+	timeout -k 5 60 top -b -n 2 -d 1 -p $BUSY > "$TMP/top.txt"
 	wait $a
 	rc=$?
 	p=$(last_cpu $BUSY < "$TMP/ptk.txt")
@@ -59,7 +59,7 @@ if have top; then
 	# ptk adds ", N forks/s" at the end of the Tasks line (documented): cut it for the compare.
 	skel() { sed -n '1,7p' | sed -e 's/, *[0-9.]* forks\/s$//' -e 's/[0-9][0-9.:]*/N/g' -e 's/ *N/ N/g' -e 's/N *\(min\|day\|days\),/T,/' -e 's/up .*,  *N user/up T, N user/'; }
 	"$PTK" top -b -n 1 > "$TMP/p1.txt"
-	top -b -n 1 > "$TMP/t1.txt"
+	timeout -k 5 60 top -b -n 1 > "$TMP/t1.txt"
 	diff <(skel < "$TMP/p1.txt" | tr -s ' ') <(skel < "$TMP/t1.txt" | tr -s ' ') > "$TMP/d" &&
 		ok "summary lines: same labels and order as procps top" ||
 		{ not_ok "summary lines differ"; sed 's/^/# /' "$TMP/d"; }
@@ -72,7 +72,7 @@ if have top; then
 		not_ok "header: '$(sed -n 7p "$TMP/p1.txt")' vs '$(sed -n 7p "$TMP/t1.txt")'"
 	# the same static columns for pid 1 (PID USER PR NI S COMMAND)
 	a=$("$PTK" top -b -n 1 -p 1 | awk '$1 == 1 { print $1, $2, $3, $4, $12 }')
-	b=$(top -b -n 1 -p 1 | awk '$1 == 1 { print $1, $2, $3, $4, $12 }')
+	b=$(timeout -k 5 60 top -b -n 1 -p 1 | awk '$1 == 1 { print $1, $2, $3, $4, $12 }')
 	note "pid 1: ptk '$a' top '$b'"
 	[ -n "$a" ] && [ "$a" = "$b" ] && ok "pid 1: PID USER PR NI COMMAND as top" || not_ok "pid 1 row differs"
 	lines=$(sed 1,7d "$TMP/p1.txt" | awk 'length($0) > 79' | wc -l)

@@ -10,7 +10,7 @@ cc -O1 -pthread -o "$TMP/spin" "$(dirname "$0")/../progs/spin.c" || { not_ok "bu
 taskset -c 0 "$TMP/spin" 4 12 & SPIN=$!
 trap 'kill $SPIN 2>/dev/null; rm -rf "$TMP"' EXIT
 sleep 0.5
-have runqlat && { timeout 10 runqlat 3 1 > "$TMP/anchor.txt" 2>&1 & ANCHOR=$!; }
+have runqlat && { timeout -k 5 30 runqlat 3 1 > "$TMP/anchor.txt" 2>&1 & ANCHOR=$!; }
 "$PTK" runqlat --json 3 1 > "$TMP/rq.json" 2>"$TMP/rq.err"; rc=$?
 "$PTK" runqlat -p $SPIN --json 2 1 > "$TMP/rqp.json" 2>/dev/null
 [ -n "${ANCHOR:-}" ] && wait $ANCHOR
@@ -79,7 +79,7 @@ check "-p of a thread id ($TID of $THR) is a usage error (2) naming the process:
 # often (a context-switch storm) they are held 1 s in 10, and a 3 s run reports an estimate,
 # flagged as sampled, scaled from its first window
 if have stress-ng; then
-	stress-ng --switch 1 --timeout 5 >/dev/null 2>&1 & SW=$!
+	timeout -k 5 60 stress-ng --switch 1 --timeout 5 >/dev/null 2>&1 & SW=$!
 	sleep 0.5
 	timeout -s INT 3 "$PTK" runqlat --json > "$TMP/long.json" 2>/dev/null
 	kill $SW 2>/dev/null; wait $SW 2>/dev/null
@@ -96,7 +96,7 @@ check "1 s run: measured whole, not sampled" py "$TMP/l.json" "d['observer']['bp
 # for good when the clear deleted "the first key" until none was left)
 if have strace; then
 	# (LeakSanitizer cannot run under ptrace: the test build would fail at exit)
-	ASAN_OPTIONS=detect_leaks=0 timeout -s KILL 60 strace -f -o /dev/null "$PTK" runqlat 1 1 > "$TMP/st.txt" 2>&1
+	ASAN_OPTIONS=detect_leaks=0 timeout -s KILL 120 strace -f -o /dev/null "$PTK" runqlat 1 1 > "$TMP/st.txt" 2>&1
 	rc=$?
 	check "runqlat 1 1 under strace -f ends (rc $rc, 0) and prints its histogram" \
 		test $rc -eq 0 -a "$(grep -c -- '->' "$TMP/st.txt")" -gt 0

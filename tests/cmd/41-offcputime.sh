@@ -23,7 +23,7 @@ D=3
 "$PTK" offcputime -p $NAP $D > "$TMP/p.txt" 2> "$TMP/txt.err" & E=$!
 ANCHOR=
 if have offcputime; then
-	timeout 20 offcputime -p $NAP $D > "$TMP/anchor.txt" 2> "$TMP/anchor.err" & ANCHOR=$!
+	timeout -k 5 60 offcputime -p $NAP $D > "$TMP/anchor.txt" 2> "$TMP/anchor.err" & ANCHOR=$!
 fi
 wait $A; ra=$?
 wait $B; rb=$?

@@ -21,7 +21,7 @@ ours() { bpftool prog show 2>/dev/null | grep -c -E 'name (tp_btf_block_rq|raw_b
 start() { local n0; n0=$(ours); "$@" & BG="$BG $!"; LAST=$!
 	for _ in $(seq 100); do [ "$(ours)" -ge $((n0 + 4)) ] && return 0; sleep 0.1; done; return 1; }
 stop_all() { for p in $BG; do kill -INT "$p" 2>/dev/null; done; for p in $BG; do wait "$p"; done; BG=""; }
-fio_run() { fio --name=t --filename="$LOOP" --direct=1 --ioengine=psync --size=128M \
+fio_run() { timeout -k 5 300 fio --name=t --filename="$LOOP" --direct=1 --ioengine=psync --size=128M \
 	--randseed=42 "$@" --output-format=json > "$TMP/fio.json" 2>"$TMP/fio.err"; }
 fio_ios() { python3 -c "import json; j=json.load(open('$TMP/fio.json'))['jobs'][0]; print(j['read']['total_ios']+j['write']['total_ios'])"; }
 # total of a libbpf-tools histogram section (text) for one disk, or the only one
@@ -32,7 +32,7 @@ echo none > /sys/block/$D/queue/scheduler 2>/dev/null
 start "$PTK" biolatency -d $D --json > "$TMP/bl.json" 2>"$TMP/bl.err" ||
 	{ not_ok "ptk biolatency attaches: $(cat "$TMP/bl.err")"; exit 0; }
 start "$PTK" biolatency -D > "$TMP/blD.txt" 2>/dev/null
-have biolatency && { biolatency -d $D > "$TMP/lt.txt" 2>&1 & BG="$BG $!"; sleep 1; }
+have biolatency && { timeout -k 5 300 biolatency -d $D > "$TMP/lt.txt" 2>&1 & BG="$BG $!"; sleep 1; }
 fio_run --rw=randread --bs=4k --number_ios=2000
 IOS=$(fio_ios)
 stop_all

@@ -25,10 +25,10 @@ stop_all() { for p in $BG; do kill -INT "$p" 2>/dev/null; done; for p in $BG; do
 start "$PTK" biosnoop -d $D --json > "$TMP/bs.json" 2>"$TMP/bs.err" ||
 	{ not_ok "ptk biosnoop attaches: $(cat "$TMP/bs.err")"; exit 0; }
 start "$PTK" biosnoop -Q > "$TMP/bsQ.txt" 2>/dev/null
-if have biosnoop; then biosnoop -d $D > "$TMP/lt.txt" 2>&1 & BG="$BG $!"; fi
-if have biolatency; then biolatency -d $D > "$TMP/ltl.txt" 2>&1 & BG="$BG $!"; fi
+if have biosnoop; then timeout -k 5 300 biosnoop -d $D > "$TMP/lt.txt" 2>&1 & BG="$BG $!"; fi
+if have biolatency; then timeout -k 5 300 biolatency -d $D > "$TMP/ltl.txt" 2>&1 & BG="$BG $!"; fi
 sleep 1
-fio --name=t --filename="$LOOP" --direct=1 --ioengine=psync --size=128M --randseed=7 \
+timeout -k 5 300 fio --name=t --filename="$LOOP" --direct=1 --ioengine=psync --size=128M --randseed=7 \
 	--rw=randrw --rwmixread=50 --bs=4k --number_ios=3000 --output-format=json \
 	> "$TMP/fio.json" 2>"$TMP/fio.err"
 stop_all
@@ -71,7 +71,7 @@ fi
 # print the same requests, with the op decoded the same way (flags mapped in the kernel)
 for l in :tp_btf raw:raw_tp 0:tp_btf; do
 	PTK_BPF_LSKEL=${l%%:*} start "$PTK" biosnoop -d $D --json > "$TMP/l.json" 2>"$TMP/l.err"
-	fio --name=t --filename="$LOOP" --direct=1 --ioengine=psync --size=128M --randseed=9 \
+	timeout -k 5 300 fio --name=t --filename="$LOOP" --direct=1 --ioengine=psync --size=128M --randseed=9 \
 		--rw=randrw --rwmixread=50 --bs=8k --number_ios=400 --output-format=json \
 		> "$TMP/fio.json" 2>"$TMP/fio.err"
 	stop_all

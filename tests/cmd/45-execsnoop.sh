@@ -18,7 +18,7 @@ before=$(ours) mnt_before=$(tracefs_mounted)
 "$PTK" execsnoop -x -P $$ > "$TMP/es.txt" 2> "$TMP/est.err" & ET=$!
 ANCHOR=
 if have execsnoop; then
-	stdbuf -oL execsnoop -x > "$TMP/anchor.txt" 2> "$TMP/anchor.err" & ANCHOR=$!
+	timeout -k 5 300 stdbuf -oL execsnoop -x > "$TMP/anchor.txt" 2> "$TMP/anchor.err" & ANCHOR=$!
 fi
 trap 'kill $ES $ET $ANCHOR 2>/dev/null; rm -rf "$TMP"' EXIT
 wait_for "$TMP/es.err" Tracing && wait_for "$TMP/est.err" Tracing || { not_ok "ptk execsnoop did not attach: $(cat "$TMP/es.err")"; exit 0; }

@@ -25,7 +25,7 @@ note "openthr pid $pid, opening thread tid $tid"
 "$PTK" opensnoop -x -n openthr > "$TMP/x.txt" 2> "$TMP/x.err" & OX=$!
 ANCHOR=
 if have opensnoop; then
-	stdbuf -oL opensnoop -p "$pid" > "$TMP/anchor.txt" 2> "$TMP/anchor.err" & ANCHOR=$!
+	timeout -k 5 300 stdbuf -oL opensnoop -p "$pid" > "$TMP/anchor.txt" 2> "$TMP/anchor.err" & ANCHOR=$!
 fi
 trap 'kill $OP $OX $ANCHOR $THR 2>/dev/null; rm -rf "$TMP"' EXIT
 wait_for "$TMP/p.err" Tracing && wait_for "$TMP/x.err" Tracing || { not_ok "ptk opensnoop did not attach: $(cat "$TMP/p.err")"; exit 0; }

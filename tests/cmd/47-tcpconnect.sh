@@ -23,10 +23,10 @@ before=$(ours) mnt_before=$(tracefs_mounted)
 "$PTK" tcpconnect -4 > "$TMP/c4.txt" 2> "$TMP/c4.err" & T4=$!
 "$PTK" tcpaccept -6 -t > "$TMP/a6.txt" 2> "$TMP/a6.err" & A6=$!
 ANC= ANA=
-have tcpconnect && { stdbuf -oL tcpconnect > "$TMP/anc.txt" 2> "$TMP/anc.err" & ANC=$!; }
+have tcpconnect && { timeout -k 5 300 stdbuf -oL tcpconnect > "$TMP/anc.txt" 2> "$TMP/anc.err" & ANC=$!; }
 if have bpftrace; then
 	bt=$(command -v tcpaccept.bt || echo /usr/share/bpftrace/tools/tcpaccept.bt)
-	[ -r "$bt" ] && { stdbuf -oL bpftrace "$bt" > "$TMP/ana.txt" 2> "$TMP/ana.err" & ANA=$!; }
+	[ -r "$bt" ] && { timeout -k 5 300 stdbuf -oL bpftrace "$bt" > "$TMP/ana.txt" 2> "$TMP/ana.err" & ANA=$!; }
 fi
 trap 'kill $TC $TA $T4 $A6 $ANC $ANA 2>/dev/null; rm -rf "$TMP"' EXIT
 for f in c a c4 a6; do

@@ -118,7 +118,7 @@ if have bpftrace; then
 	"$PTK" agg syscalls:sys_enter_getppid --by comm,pid > "$TMP/cnt.txt" 2>"$TMP/cnt.err" & A1=$!
 	"$PTK" agg syscalls:sys_enter_write --hist count --filter comm==aggwork --json \
 		> "$TMP/hist.json" 2>"$TMP/hist.err" & A2=$!
-	bpftrace -e 'tracepoint:syscalls:sys_enter_getppid { @c[comm] = count(); }
+	timeout -k 5 300 bpftrace -e 'tracepoint:syscalls:sys_enter_getppid { @c[comm] = count(); }
 		tracepoint:syscalls:sys_enter_write /comm == "aggwork"/ { @h = hist(args->count); }' \
 		> "$TMP/bt.txt" 2>"$TMP/bt.err" & BT=$!
 	PIDS+=($A1 $A2 $BT)
@@ -188,7 +188,7 @@ lat() { # $1 = output file: p99 bound of the sleeper's wakeup->switch latency, i
 }
 lat "$TMP/lat0.json"; rc0=$?
 if have stress-ng; then
-	stress-ng --cpu 4 --taskset 0 --timeout 60 >/dev/null 2>&1 & HOG=$!; PIDS+=($HOG)
+	timeout -k 5 90 stress-ng --cpu 4 --taskset 0 --timeout 60 >/dev/null 2>&1 & HOG=$!; PIDS+=($HOG)
 	sleep 1
 	lat "$TMP/lat1.json"; rc1=$?
 	kill $HOG; wait $HOG 2>/dev/null

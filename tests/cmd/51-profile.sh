@@ -33,8 +33,8 @@ check "observer line on stderr: ptk's CPU, samples, lost" test -n "$ob"
 
 # side by side: perf record -g + perf report on the same program
 if have perf; then
-	perf record -q -F 499 -g -o "$TMP/perf.data" -- "$TMP/burn" 3 > /dev/null 2>&1
-	perf report -i "$TMP/perf.data" --stdio --no-children --sort sym -q 2> /dev/null |
+	timeout -k 5 120 perf record -q -F 499 -g -o "$TMP/perf.data" -- "$TMP/burn" 3 > /dev/null 2>&1
+	timeout -k 5 120 perf report -i "$TMP/perf.data" --stdio --no-children --sort sym -q 2> /dev/null |
 		awk '/\] burn_a$/ { a = $1 } /\] burn_b$/ { b = $1 } END { sub("%", "", a); sub("%", "", b); if (a + b) printf "%.1f\n", 100 * a / (a + b) }' > "$TMP/perf.share"
 	ps=$(cat "$TMP/perf.share")
 	note "burn_a share: ptk $sh%, perf record/report ${ps:-?}%"

@@ -11,7 +11,7 @@ DB=$TMP/s.db
 # load for part of the window so the numbers are not all idle
 ( exec -a ptkburn71 bash -c 'end=$((SECONDS+12)); while [ $SECONDS -lt $end ]; do :; done' ) &
 "$PTK" record -i 1 -c 31 --db "$DB" 2>/dev/null & REC=$!
-sar -u 1 30 > "$TMP/sar.txt" & SAR=$!
+timeout -k 5 120 sar -u 1 30 > "$TMP/sar.txt" & SAR=$!
 wait $REC; rc=$?
 wait $SAR
 check "record 31 samples at 1 s: exit 0" test $rc -eq 0
@@ -37,11 +37,11 @@ done
 v127() { sed -e 's/ kbdirty$/ kbdirty kbshmem/' -e 's/ %vmeff$/ pgprom\/s pgdem\/s/' \
 	-e 's/ retrans\/s / retrseg\/s /'; }
 for o in "-u ALL" "-P ALL" "-r" "-b" "-d" "-n DEV" "-n TCP" "-n ETCP" "-q" "-w" "-W" "-B"; do
-	want=$(sar $o 1 1 2>/dev/null | sed -n 3p | cut -c12- | tr -s ' ' | v127)
+	want=$(timeout -k 5 60 sar $o 1 1 2>/dev/null | sed -n 3p | cut -c12- | tr -s ' ' | v127)
 	got=$("$PTK" sar $o --db "$DB" 2>/dev/null | sed -n 3p | cut -c12- | tr -s ' ')
 	[ "$want" = "$got" ] && ok "sar $o header: $got" || { not_ok "sar $o header"; note "want '$want'"; note "got  '$got'"; }
 done
-want=$(sar -q ALL 1 1 | grep -m1 '%scpu-10' | cut -c12- | tr -s ' ')
+want=$(timeout -k 5 60 sar -q ALL 1 1 | grep -m1 '%scpu-10' | cut -c12- | tr -s ' ')
 got=$("$PTK" sar --psi --db "$DB" | grep -m1 '%scpu-10' | cut -c12- | tr -s ' ')
 check "--psi CPU header as sar -q CPU: $got" test "$want" = "$got"
 "$PTK" sar -q --db "$DB" > "$TMP/q.txt"
