@@ -17,6 +17,8 @@ for x in d['resources']:
         [print('#   offender', o) for o in x['offenders'][:4]]
 print('# observer', json.dumps(d['observer']['cpu_pct_of_one_cpu']))" "$1" "$2"; }
 
+# names of this run (a cgroup, a network namespace): another copy of the suite may run meanwhile
+NS=ptkcheck$$
 PIDS=()
 cleanup() {
 	for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
@@ -25,7 +27,7 @@ cleanup() {
 	[ -n "${MNT:-}" ] && { umount "$MNT" 2>/dev/null || umount -l "$MNT" 2>/dev/null; }
 	[ -n "${LOOP:-}" ] && losetup -d "$LOOP" 2>/dev/null
 	[ -n "${CG:-}" ] && rmdir "$CG" 2>/dev/null
-	ip netns del ptkcheck 2>/dev/null
+	ip netns del "$NS" 2>/dev/null
 	rm -rf "$TMP"
 }
 trap cleanup EXIT
@@ -80,10 +82,10 @@ if py "$TMP/short.json" "[s for s in d['observer']['sources'] if s['source'].sta
 			# time slice, ms); on an idle machine the p99 is a handful of waits that
 			# differ between two windows that are not exactly the same
 			if have stress-ng; then
-				stress-ng --cpu 3 --taskset 0 --timeout 4 >/dev/null 2>&1 & HOG=$!; PIDS+=($HOG)
+				timeout -k 5 60 stress-ng --cpu 3 --taskset 0 --timeout 4 >/dev/null 2>&1 & HOG=$!; PIDS+=($HOG)
 				sleep 0.5
 			fi
-			timeout 10 runqlat 2 1 > "$TMP/a$e.txt" 2>&1 & A=$!; PIDS+=($A)
+			timeout -k 5 30 runqlat 2 1 > "$TMP/a$e.txt" 2>&1 & A=$!; PIDS+=($A)
 			sleep 0.3 # its libbpf load parses the kernel BTF: start the windows together
 		fi
 		( sleep 0.7; for i in $(seq 30); do /bin/true; done ) & SL=$!; PIDS+=($SL)
@@ -119,7 +121,7 @@ fi
 
 # --- CPU saturation ------------------------------------------------------------------------
 if have stress-ng; then
-	stress-ng --cpu 4 --timeout 15 >/dev/null 2>&1 & PIDS+=($!)
+	timeout -k 5 60 stress-ng --cpu 4 --timeout 15 >/dev/null 2>&1 & PIDS+=($!)
 	sleep 1.5
 	"$PTK" check -d 4 --json > "$TMP/cpu.json"
 	kill "${PIDS[-1]}" 2>/dev/null; wait "${PIDS[-1]}" 2>/dev/null
@@ -135,7 +137,7 @@ if have stress-ng; then
 	fi
 
 	# one thread pinned to CPU 1: a single-thread bottleneck
-	taskset -c 1 stress-ng --cpu 1 --timeout 15 >/dev/null 2>&1 & PIDS+=($!)
+	timeout -k 5 60 taskset -c 1 stress-ng --cpu 1 --timeout 15 >/dev/null 2>&1 & PIDS+=($!)
 	sleep 1.5
 	"$PTK" check -d 4 --json > "$TMP/one.json"
 	kill "${PIDS[-1]}" 2>/dev/null; wait "${PIDS[-1]}" 2>/dev/null
@@ -158,11 +160,11 @@ if ! is_root; then
 	skip "memory cgroup scenario needs root"
 elif [ -d /sys/fs/cgroup/memory ] || [ -f /sys/fs/cgroup/cgroup.controllers ] || [ -f /sys/fs/cgroup/unified/cgroup.controllers ]; then
 	if [ -d /sys/fs/cgroup/memory ]; then
-		CG=/sys/fs/cgroup/memory/ptk-check-test; mkdir -p "$CG"
+		CG=/sys/fs/cgroup/memory/ptk-check-test-$$; mkdir -p "$CG"
 		echo $((64 << 20)) > "$CG/memory.limit_in_bytes"
 	else
 		base=/sys/fs/cgroup; [ -f $base/cgroup.controllers ] || base=/sys/fs/cgroup/unified
-		CG=$base/ptk-check-test; mkdir -p "$CG"
+		CG=$base/ptk-check-test-$$; mkdir -p "$CG"
 		echo $((64 << 20)) > "$CG/memory.max" 2>/dev/null
 	fi
 	( echo $BASHPID > "$CG/cgroup.procs"; exec python3 -c "
@@ -177,7 +179,7 @@ while time.time()-t < 4:
 	wait "${PIDS[-1]}" 2>/dev/null
 	show "$TMP/mem.json" memory,kernel
 	check "memory: an OOM kill in a memory cgroup is a note on the host row that points to the cgroup (host memory is fine)" py "$TMP/mem.json" "row('memory')['verdict']=='ok' and row('memory')['errors']['oom_kills']>=1 and any('memory cgroup' in e and 'cgroup rows' in e for e in row('memory')['evidence'])"
-	check "memory: the cgroup has its own critical row with the kill" py "$TMP/mem.json" "[x for x in r if x['resource']=='cgroup' and x['device']=='/ptk-check-test'][0]['verdict']=='critical'"
+	check "memory: the cgroup has its own critical row with the kill" py "$TMP/mem.json" "[x for x in r if x['resource']=='cgroup' and x['device']=='/ptk-check-test-$$'][0]['verdict']=='critical'"
 	check "kernel: the OOM kill shows from the kernel log in the window" py "$TMP/mem.json" "row('kernel')['errors']['oom_kills_logged']>=1 and row('kernel')['verdict']=='critical'"
 	rmdir "$CG" 2>/dev/null; CG=
 else
@@ -190,7 +192,7 @@ if is_root && have losetup && have fio; then
 	LOOP=$(losetup -f --show "$TMP/disk.img")
 	dev=$(basename "$LOOP")
 	echo 1 > /sys/block/$dev/queue/rotational 2>/dev/null
-	fio --name=sat --filename="$LOOP" --rw=randwrite --bs=4k --direct=1 --ioengine=libaio \
+	timeout -k 5 60 fio --name=sat --filename="$LOOP" --rw=randwrite --bs=4k --direct=1 --ioengine=libaio \
 		--iodepth=32 --time_based --runtime=10 --numjobs=2 >/dev/null 2>&1 & PIDS+=($!)
 	sleep 1.5
 	"$PTK" check -d 3 --json > "$TMP/disk.json"
@@ -203,7 +205,7 @@ if is_root && have losetup && have fio; then
 	check "disk $dev: next is ptk iostat on that device" py "$TMP/disk.json" "'ptk iostat -x 1 5 $dev' in row('disk','$dev')['next']"
 	# the same load judged as a parallel (non-rotational) device: %util alone is not saturation
 	echo 0 > /sys/block/$dev/queue/rotational
-	fio --name=par --filename="$LOOP" --rw=randread --bs=4k --direct=1 --ioengine=libaio \
+	timeout -k 5 60 fio --name=par --filename="$LOOP" --rw=randread --bs=4k --direct=1 --ioengine=libaio \
 		--iodepth=1 --time_based --runtime=6 >/dev/null 2>&1 & PIDS+=($!)
 	sleep 1
 	"$PTK" check -d 3 --json > "$TMP/par.json"
@@ -240,10 +242,10 @@ else
 fi
 
 # --- TCP retransmits: 5% random drops on loopback in a private network namespace ----------------
-if is_root && have ip && have iptables && ip netns add ptkcheck 2>/dev/null; then
-	ip netns exec ptkcheck ip link set lo up
-	if ip netns exec ptkcheck iptables -A INPUT -p tcp -m statistic --mode random --probability 0.05 -j DROP 2>/dev/null; then
-		ip netns exec ptkcheck python3 -c "
+if is_root && have ip && have iptables && ip netns add "$NS" 2>/dev/null; then
+	ip netns exec "$NS" ip link set lo up
+	if ip netns exec "$NS" iptables -A INPUT -p tcp -m statistic --mode random --probability 0.05 -j DROP 2>/dev/null; then
+		ip netns exec "$NS" python3 -c "
 import socket, threading, time
 s = socket.socket(); s.bind(('127.0.0.1', 0)); s.listen()
 def srv():
@@ -258,7 +260,7 @@ while time.time() - t < 4:
 c.close()
 " & PIDS+=($!)
 		sleep 0.5
-		ip netns exec ptkcheck "$PTK" check -d 2.5 --json > "$TMP/tcp.json"
+		ip netns exec "$NS" "$PTK" check -d 2.5 --json > "$TMP/tcp.json"
 		wait "${PIDS[-1]}" 2>/dev/null
 		show "$TMP/tcp.json" network
 		check "TCP: 5% dropped segments show as retransmits >= 1% and a non-ok tcp row" py "$TMP/tcp.json" "row('network','tcp')['saturation']['retrans_pct']>=1 and row('network','tcp')['verdict']!='ok'"
@@ -266,7 +268,7 @@ c.close()
 	else
 		skip "iptables statistic match unavailable in this kernel"
 	fi
-	ip netns del ptkcheck
+	ip netns del "$NS"
 else
 	skip "TCP scenario needs root, iproute2 and iptables"
 fi
