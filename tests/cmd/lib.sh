@@ -27,6 +27,16 @@ near_rel() { awk -v a="$1" -v b="$2" -v f="$3" -v m="${4:-0}" 'BEGIN { d = a - b
 	x = (a < 0 ? -a : a); y = (b < 0 ? -b : b); if (y > x) x = y; exit !(d <= f * x || d <= m) }'; }
 
 is_root() { [ "$(id -u)" -eq 0 ]; }
+# exclusive NAME: hold the lock NAME until the script exits, so that two copies of the suite
+# running at once (two checkouts, a user's and a packager's) take turns with a machine-wide
+# kernel setting (the page cache, kernel.task_delayacct) instead of changing it under each
+# other. Waits up to 10 minutes, then goes on (and says so).
+exclusive() {
+	local d=/run/lock
+	[ -w "$d" ] || d=/tmp
+	exec {_PTK_LOCK_FD}>"$d/ptk-test-$1.lock" || return 0
+	flock -w 600 "$_PTK_LOCK_FD" || note "lock $d/ptk-test-$1.lock still held after 10 minutes: going on"
+}
 have() { command -v "$1" >/dev/null 2>&1; }
 
 # BPF programs held by process PID (ids, one per line): the prog_id of its program and
