@@ -220,3 +220,21 @@ for cmd in "mpstat 1 1" "iostat 1 1" "sar -u 1 1" "top -b -n 1" "uptime"; do
 	check_all "uptime empty: $cmd exit 1 naming it ($(head -c 90 "$TMP/cu.err"))" \
 		'[ "$rc" = 1 ] && grep -q "cannot read $TMP/cut/uptime: " "$TMP/cu.err"'
 done
+
+# an output path that is a device or a FIFO is written in place: `-o /dev/null` as root
+# replaced /dev/null with a regular file (the temporary renamed over it), and every later
+# `> /dev/null` on the machine filled that file (tmux's daemon() failed on it)
+if is_root; then
+	mknod -m 666 "$TMP/null" c 1 3
+	mkfifo "$TMP/fifo"
+	timeout 60 cat "$TMP/fifo" > "$TMP/fifo.out" &
+	run fn "$PTK" flamegraph -o "$TMP/null" "$FIX/flame_perf/perf.script"
+	rcn=$rc
+	run ff "$PTK" flamegraph -o "$TMP/fifo" "$FIX/flame_perf/perf.script"
+	[ -p "$TMP/fifo" ] || echo > "$TMP/fifo" # replaced: the reader is not waiting for it
+	wait
+	check_all "flamegraph -o a device node and -o a FIFO: exit 0 ($rcn, $rc), the node still a character device, the SVG through the FIFO, nothing beside them ($(ls -A "$TMP" | grep -c '\.ptk-') temporaries)" \
+		'[ "$rcn" = 0 ] && [ "$rc" = 0 ] && [ -c "$TMP/null" ] && [ -p "$TMP/fifo" ] && tail -1 "$TMP/fifo.out" | grep -q "</svg>" && ! ls -A "$TMP" | grep -q "\.ptk-"'
+else
+	skip "device node output needs root (mknod)"
+fi
