@@ -66,6 +66,15 @@ stable() { sort "$1" >"$1.s"; sort "$2" >"$2.s"; comm -12 "$1.s" "$2.s" | awk '{
 bpf_prog_ids_of() {
 	cat /proc/"$1"/fdinfo/* 2>/dev/null | awk '/^prog_id:/ { print $2 }' | sort -un
 }
+# How many BPF links process PID holds (its attached programs).
+bpf_links_of() { cat /proc/"$1"/fdinfo/* 2>/dev/null | grep -c '^link_id:'; }
+# wait_file FILE REGEX [SECONDS]: until FILE has a line matching REGEX (default up to 30 s: a
+# tool that says it is attached can be slow to get there on a busy machine)
+wait_file() {
+	local i
+	for i in $(seq $((${3:-30} * 10))); do grep -q -- "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done
+	return 1
+}
 # True when none of the given program ids is loaded any more (the kernel frees programs
 # shortly after the last fd closes: wait up to 5 s).
 bpf_progs_gone() {
