@@ -77,7 +77,7 @@ fi
 sh -c 'sleep 0.1 & exec sleep 20' &
 parent=$!
 zombie=
-for _ in $(seq 50); do
+for _ in $(seq 200); do # up to 20 s: a busy machine is slow to start the two sleeps
 	zombie=$(pgrep -P $parent sleep)
 	[ -n "$zombie" ] && [ "$(awk '{ print $3 }' /proc/$zombie/stat 2>/dev/null)" = Z ] && break
 	sleep 0.1
@@ -115,7 +115,7 @@ for i in range(0, len(b), 4096): b[i] = 1
 open('$TMP/big.ready', 'w').close()
 time.sleep(60)" &
 	big=$!
-	for _ in $(seq 100); do [ -e "$TMP/big.ready" ] && break; sleep 0.1; done
+	for _ in $(seq 600); do [ -e "$TMP/big.ready" ] && break; sleep 0.1; done
 	mkdir -p "$TMP/cores"
 	"$PTK" gcore -o "$TMP/cores/core" $big >/dev/null 2>&1 &
 	g=$!
