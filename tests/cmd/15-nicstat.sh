@@ -153,7 +153,10 @@ N=40
 a0=$(active)
 "$PTK" nicstat -t --json 2 2 >"$TMP/tcp.json" 2>&1 &
 p=$!
-sleep 0.5
+# the connections go in the interval: after the since-boot report (printed at once), which a
+# busy machine is slow to get to
+wait_file "$TMP/tcp.json" since_boot
+sleep 0.2
 python3 "$TMP/conn.py" $N
 wait $p
 rc=$?

@@ -151,7 +151,7 @@ check "-C 0: header 'CPU(s) 0', one CPU's task-clock ($ms msec) = the elapsed ti
 
 # 9. SIGINT: the counts so far, exit 0
 "$PTK" stat -a -e task-clock 2> "$TMP/int.txt" & S=$!
-sleep 0.5; kill -INT $S; wait $S; rc=$?
+wait_caught INT $S; sleep 0.5; kill -INT $S; wait $S; rc=$?
 check "SIGINT: exit $rc (0) with the counts printed" bash -c "[ $rc -eq 0 ] && grep -q 'seconds time elapsed' '$TMP/int.txt'"
 
 # 10. usage errors: one line, exit 2

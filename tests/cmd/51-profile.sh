@@ -102,7 +102,7 @@ check "lost samples counted ($lo > 0) and reported on stderr" bash -c "[ '${lo:-
 # 7. SIGINT stops sampling and still writes the output; a target that exits ends it
 "$TMP/burn" 30 > /dev/null & BP=$!
 "$PTK" profile -p $BP -g -F 499 > "$TMP/int.folded" 2> "$TMP/int.err" & P=$!
-sleep 1.5; kill -INT $P; wait $P; rc=$?
+wait_caught INT $P; sleep 1.5; kill -INT $P; wait $P; rc=$?
 kill $BP; wait $BP 2>/dev/null
 check "SIGINT: exit $rc (0) and the folded stacks written" bash -c "[ $rc -eq 0 ] && grep -qE ';main;burn_a [0-9]+$' '$TMP/int.folded'"
 "$TMP/burn" 1 > /dev/null & BP=$!

@@ -57,7 +57,7 @@ check "--help lists --expose-cmdline" [ $? -eq 0 ]
 "$PTK" exporter --collectors stat --listen 127.0.0.1:0 2>"$TMP/lo.err" &
 p=$!
 PIDS+=("$p")
-sleep 0.5
+wait_file "$TMP/lo.err" "listening on" # set up, its SIGTERM handler with it
 "$PTK" exporter --help | grep -q "default 127.0.0.1:9469"
 check "default --listen is 127.0.0.1:9469 (loopback)" [ $? -eq 0 ]
 kill -TERM $p

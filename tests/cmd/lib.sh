@@ -66,6 +66,19 @@ stable() { sort "$1" >"$1.s"; sort "$2" >"$2.s"; comm -12 "$1.s" "$2.s" | awk '{
 bpf_prog_ids_of() {
 	cat /proc/"$1"/fdinfo/* 2>/dev/null | awk '/^prog_id:/ { print $2 }' | sort -un
 }
+# wait_caught SIG PID: until process PID catches signal SIG (up to 30 s). A signal sent before
+# the handler is there is lost (a background job starts with SIGINT ignored) or kills it
+# (SIGTERM's default): on a busy machine a sanitizer build takes a while to get there.
+wait_caught() {
+	local n i mask
+	n=$(kill -l "$1")
+	for i in $(seq 300); do
+		mask=$(awk '$1 == "SigCgt:" { print $2 }' /proc/"$2"/status 2>/dev/null)
+		[ -n "$mask" ] && (((16#$mask >> (n - 1)) & 1)) && return 0
+		sleep 0.1
+	done
+	return 1
+}
 # How many BPF links process PID holds (its attached programs).
 bpf_links_of() { cat /proc/"$1"/fdinfo/* 2>/dev/null | grep -c '^link_id:'; }
 # wait_file FILE REGEX [SECONDS]: until FILE has a line matching REGEX (default up to 30 s: a
