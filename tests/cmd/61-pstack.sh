@@ -13,7 +13,7 @@ cc -O1 -g -fno-omit-frame-pointer -pthread -o "$TMP/pstack_threads" "$SRC" ||
 	{ not_ok "build pstack_threads.c"; exit 0; }
 "$TMP/pstack_threads" > "$TMP/pt.out" & P=$!
 trap 'kill $P 2>/dev/null; rm -rf "$TMP"' EXIT
-for _ in $(seq 100); do grep -q '^tid 7' "$TMP/pt.out" && break; sleep 0.05; done
+for _ in $(seq 600); do grep -q '^tid 7' "$TMP/pt.out" && break; sleep 0.05; done # up to 30 s: a busy machine
 grep -q '^ready' "$TMP/pt.out" || { not_ok "pstack_threads did not start"; exit 0; }
 tid() { awk -v n="$1" '$1 == "tid" && $2 == n { print $3 }' "$TMP/pt.out"; }
 

@@ -12,7 +12,7 @@ cc -O0 -g -pthread -o "$TMP/gcore_target" "$(dirname "$0")/../progs/gcore_target
 	{ not_ok "build gcore_target.c"; exit 0; }
 "$TMP/gcore_target" > "$TMP/gt.out" & P=$!
 trap 'kill $P 2>/dev/null; rm -rf "$TMP"' EXIT
-for _ in $(seq 100); do grep -q '^ready' "$TMP/gt.out" && break; sleep 0.05; done
+for _ in $(seq 600); do grep -q '^ready' "$TMP/gt.out" && break; sleep 0.05; done # up to 30 s: a busy machine
 grep -q '^ready' "$TMP/gt.out" || { not_ok "gcore_target did not start"; exit 0; }
 EXE="$TMP/gcore_target" CORE="$TMP/core.$P"
 c0=$(awk '/^voluntary_ctxt_switches/ { print $2 }' /proc/$P/status)
