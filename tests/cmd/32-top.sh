@@ -202,7 +202,8 @@ only_b, only_p = (st & set(b)) - set(p), (st & set(p)) - set(b)
 # kernel workqueue workers: /proc adds the workqueue to the 15-character comm
 bad = [k for k in common if not p[k]["command"].startswith(b[k]["command"]) or b[k]["virt_kb"] != p[k]["virt_kb"]
        or b[k]["user"] != p[k]["user"] or b[k]["nice"] != p[k]["nice"]]
-print(len(common), len(only_b), len(only_p), len(bad), len(st - set(b) - set(p)), len(set(b) | set(p)), sorted(bad)[:5])
+print(len(common), len(only_b), len(only_p), len(bad), len(st - set(b) - set(p)), len(set(b) | set(p)),
+      [(k, *((b[k][f], p[k][f]) for f in ("command", "virt_kb", "user", "nice"))) for k in sorted(bad)[:3]])
 PY
 	read -r ncommon onlyb onlyp nbad neither nall rest < "$TMP/cmp.txt"
 	note "bpf vs proc: $(wc -l < "$TMP/stable") processes unchanged across both scans; $ncommon of them in both, $onlyb only in bpf, $onlyp only in proc, $neither in neither, $nbad differing: $rest; $nall processes in either scan"

@@ -39,11 +39,13 @@ exclusive() {
 }
 have() { command -v "$1" >/dev/null 2>&1; }
 
-# proc_snap FILE: one line per process, "pid starttime uid vsize_kb rss_pages nice comm", from
-# /proc/PID/stat and status. Two scans of a live machine differ by the processes born, gone,
-# grown or renamed between them; taken before and after both, the processes whose line is the
-# same in the two snapshots did not change while the scans ran (stable PRE POST prints their
-# pids), and the scans must agree on those exactly.
+# proc_snap FILE: one line per process, "pid starttime uid vsize_kb rss_pages nice cpu_ticks
+# switches comm", from /proc/PID/stat, status and its threads' status (switches: the sum of
+# their voluntary and involuntary context switches). Two scans of a live machine differ by the
+# processes born, gone, grown or renamed between them; taken before and after both, a process
+# whose line is the same in the two snapshots did not run at all while the scans ran (no CPU
+# tick, no switch of any thread), so it changed nothing (stable PRE POST prints their pids),
+# and the scans must agree on those exactly.
 proc_snap() {
 	python3 -c '
 import os
@@ -53,10 +55,13 @@ for p in os.listdir("/proc"):
     try:
         s = open("/proc/%s/stat" % p).read()
         uid = [l.split()[1] for l in open("/proc/%s/status" % p) if l.startswith("Uid:")][0]
-    except (OSError, IndexError):
+        sw = sum(int(l.split()[1]) for t in os.listdir("/proc/%s/task" % p)
+                 for l in open("/proc/%s/task/%s/status" % (p, t)) if "ctxt_switches:" in l)
+    except (OSError, IndexError, ValueError):
         continue
     f = s.rsplit(")", 1)[1].split()
-    print(p, f[19], uid, int(f[20]) // 1024, f[21], f[16], s[s.index("(") + 1:s.rindex(")")].replace(" ", "_"))
+    print(p, f[19], uid, int(f[20]) // 1024, f[21], f[16], int(f[11]) + int(f[12]), sw,
+          s[s.index("(") + 1:s.rindex(")")].replace(" ", "_"))
 ' >"$1"
 }
 stable() { sort "$1" >"$1.s"; sort "$2" >"$2.s"; comm -12 "$1.s" "$2.s" | awk '{ print $1 }'; }
