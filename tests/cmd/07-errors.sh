@@ -227,7 +227,7 @@ done
 if is_root; then
 	mknod -m 666 "$TMP/null" c 1 3
 	mkfifo "$TMP/fifo"
-	timeout 60 cat "$TMP/fifo" > "$TMP/fifo.out" &
+	timeout -k 5 60 cat "$TMP/fifo" > "$TMP/fifo.out" &
 	run fn "$PTK" flamegraph -o "$TMP/null" "$FIX/flame_perf/perf.script"
 	rcn=$rc
 	run ff "$PTK" flamegraph -o "$TMP/fifo" "$FIX/flame_perf/perf.script"

@@ -101,7 +101,7 @@ if have pidstat; then
 	same() { # DESC OPTS...: ptk's output equals sysstat's but for the time that starts lines
 		local d=$1; shift
 		# shellcheck disable=SC2068
-		LC_ALL=C pidstat $@ >"$TMP/s.out" 2>&1
+		LC_ALL=C timeout -k 5 60 pidstat $@ >"$TMP/s.out" 2>&1
 		# shellcheck disable=SC2068
 		LC_ALL=C "$PTK" pidstat $@ >"$TMP/p.out" 2>&1
 		sed -E 's/^[0-9]{2}:[0-9]{2}:[0-9]{2}/T/' "$TMP/s.out" >"$TMP/s.cmp"
@@ -129,7 +129,7 @@ if have pidstat; then
 	same "-h -p of one task over 3 intervals: one header, as sysstat's" -h -u -p "$IDLE" 1 3
 	same "-r -p of one task over 3 intervals: one header, Average without one" -r -p "$IDLE" 1 3
 	same "-T ALL -p of one task: a header every interval, as sysstat's" -T ALL -p "$IDLE" 1 2
-	S_COLORS=always LC_ALL=C pidstat -u -r -w -v -t -p "$IDLE" >"$TMP/s.out"
+	S_COLORS=always LC_ALL=C timeout -k 5 60 pidstat -u -r -w -v -t -p "$IDLE" >"$TMP/s.out"
 	S_COLORS=always LC_ALL=C "$PTK" pidstat -u -r -w -v -t -p "$IDLE" >"$TMP/p.out"
 	if cmp -s <(tail -n +3 "$TMP/s.out" | cut -c9-) <(tail -n +3 "$TMP/p.out" | cut -c9-); then
 		ok "S_COLORS=always: the same escape sequences as sysstat's (ids, zeros, values, names)"
@@ -137,17 +137,17 @@ if have pidstat; then
 		not_ok "S_COLORS=always: the same escape sequences as sysstat's (ids, zeros, values, names)"
 		diff <(cat -v "$TMP/s.out") <(cat -v "$TMP/p.out") | head -8 | sed 's/^/# /'
 	fi
-	S_COLORS=always S_COLORS_SGR="I=37;1:Z=36;22:N=36;1" LC_ALL=C pidstat -u -p "$IDLE" >"$TMP/s.out"
+	S_COLORS=always S_COLORS_SGR="I=37;1:Z=36;22:N=36;1" LC_ALL=C timeout -k 5 60 pidstat -u -p "$IDLE" >"$TMP/s.out"
 	S_COLORS=always S_COLORS_SGR="I=37;1:Z=36;22:N=36;1" LC_ALL=C "$PTK" pidstat -u -p "$IDLE" >"$TMP/p.out"
 	t "S_COLORS_SGR: the colours it names, as sysstat's" \
 		'grep -q "$(printf "\033\\[37;1m")" "$TMP/p.out" &&
 		 cmp -s <(tail -n +3 "$TMP/s.out" | cut -c9-) <(tail -n +3 "$TMP/p.out" | cut -c9-)'
 	S_COLORS=never LC_ALL=C "$PTK" pidstat -u -p "$IDLE" >"$TMP/p.out"
 	check "S_COLORS=never: no escape sequence" bash -c "! grep -q \$'\\033' '$TMP/p.out'"
-	b1=$(S_TIME_FORMAT=ISO pidstat -p "$IDLE" | head -1) b2=$(S_TIME_FORMAT=ISO "$PTK" pidstat -p "$IDLE" | head -1)
+	b1=$(S_TIME_FORMAT=ISO timeout -k 5 60 pidstat -p "$IDLE" | head -1) b2=$(S_TIME_FORMAT=ISO "$PTK" pidstat -p "$IDLE" | head -1)
 	note "S_TIME_FORMAT=ISO banner: $b2"
 	check "S_TIME_FORMAT=ISO: the banner's date as sysstat's (%Y-%m-%d)" [ "$b1" = "$b2" ]
-	e1=$(LC_ALL=C pidstat -H -p "$IDLE" | awk 'NR == 4 { print $1 }')
+	e1=$(LC_ALL=C timeout -k 5 60 pidstat -H -p "$IDLE" | awk 'NR == 4 { print $1 }')
 	e2=$(LC_ALL=C "$PTK" pidstat -H -p "$IDLE" | awk 'NR == 4 { print $1 }')
 	note "-H: sysstat $e1 ptk $e2"
 	t "-H: seconds since the epoch, within 2 s of sysstat's" \
@@ -157,7 +157,7 @@ if have pidstat; then
 		check "ptk shows it as FIFO 10" grep -q '  10   FIFO  sleep$' "$TMP/p.out"
 	fi
 	# -T CHILD over the same 3 s: the children's CPU time of the parent
-	LC_ALL=C pidstat -T CHILD -u -p "$PARENT" 1 3 >"$TMP/s.out" 2>&1 &
+	LC_ALL=C timeout -k 5 60 pidstat -T CHILD -u -p "$PARENT" 1 3 >"$TMP/s.out" 2>&1 &
 	s1=$!
 	LC_ALL=C "$PTK" pidstat -T CHILD -u -p "$PARENT" 1 3 >"$TMP/p.out" 2>&1
 	wait $s1
@@ -175,7 +175,7 @@ if have pidstat; then
 	users=$(awk 'NR > 3 && $3 ~ /^[0-9]+$/ { print $2 }' "$TMP/p.out" | sort -u | tr '\n' ' ')
 	check "-U root: only root's tasks ($users)" [ "$users" = "root " ]
 	# -e runs the program and reports it until it exits
-	LC_ALL=C pidstat 1 -e sleep 2.5 >"$TMP/s.out" 2>&1
+	LC_ALL=C timeout -k 5 60 pidstat 1 -e sleep 2.5 >"$TMP/s.out" 2>&1
 	LC_ALL=C "$PTK" pidstat 1 -e sleep 2.5 >"$TMP/p.out" 2>&1
 	rc=$?
 	n1=$(grep -c ' sleep$' "$TMP/s.out") n2=$(grep -c ' sleep$' "$TMP/p.out")

@@ -105,7 +105,7 @@ fi
 CHROME=$(command -v chromium || command -v chromium-browser || true)
 chrome() {
 	local d; d=$(mktemp -d)
-	timeout 120 "$CHROME" --headless --no-sandbox --disable-gpu --disable-background-networking \
+	timeout -k 5 120 "$CHROME" --headless --no-sandbox --disable-gpu --disable-background-networking \
 		--disable-component-update --disable-sync --no-first-run --user-data-dir="$d" "$@" 2>/dev/null
 	rm -rf "$d"
 }

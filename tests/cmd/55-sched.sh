@@ -19,7 +19,7 @@ cc -O1 -pthread -o "$TMP/cswload" "$REPO/tests/progs/cswload.c" || { skip "no C 
 EVS="-e sched:sched_switch -e sched:sched_wakeup -e sched:sched_wakeup_new -e sched:sched_migrate_task"
 PERF=""
 # shellcheck disable=SC2086
-if have perf; then perf record -q $EVS -a -o "$TMP/ps.data" -- sleep 3.2 > /dev/null 2> "$TMP/perf.err" & PERF=$!; fi
+if have perf; then timeout -k 5 60 perf record -q $EVS -a -o "$TMP/ps.data" -- sleep 3.2 > /dev/null 2> "$TMP/perf.err" & PERF=$!; fi
 sleep 0.4
 "$PTK" sched timehist -d 2.6 -o "$TMP/trace.json" > "$TMP/ptk.th" 2> "$TMP/th.err" &
 TH=$!
@@ -49,7 +49,7 @@ check "gamma-1 (10 ms sleeps for 1 s) switched in at most ~100 times, and not ra
 if [ -z "$PERF" ] || ! [ -s "$TMP/ps.data" ]; then
 	skip "perf not installed or perf record failed: $(head -1 "$TMP/perf.err" 2> /dev/null)"
 else
-	perf sched latency -i "$TMP/ps.data" 2> /dev/null |
+	timeout -k 5 120 perf sched latency -i "$TMP/ps.data" 2> /dev/null |
 		awk -F'|' '$1 ~ /(alpha|beta|gamma)-[0-9]:/ { split($1, a, ":"); gsub(/ /, "", a[1]); gsub(/ /, "", $3);
 			sub(/.*avg: */, "", $4); sub(/ ms.*/, "", $4); sub(/.*max: */, "", $5); sub(/ ms.*/, "", $5);
 			print a[1], $3, $4, $5 }' | sort > "$TMP/perf.rows"
@@ -61,7 +61,7 @@ else
 	n=$(join "$TMP/lat.sorted" "$TMP/perf.rows" | wc -l)
 	check "perf sched latency = ptk for the $n load threads (switches +-1, avg and max delay +-1% +-5/10 us: each tool's events carry their own timestamps)${bad:+ (differ: $bad)}" [ "$n" = 4 -a -z "$bad" ]
 
-	perf sched timehist -i "$TMP/ps.data" > "$TMP/perf.th" 2> /dev/null
+	timeout -k 5 120 perf sched timehist -i "$TMP/ps.data" > "$TMP/perf.th" 2> /dev/null
 	sums() { awk '$3 ~ /^(alpha|beta|gamma)-[0-9]\[/ { split($3, a, "["); k = a[1]; n[k]++; w[k] += $(NF-2); d[k] += $(NF-1); r[k] += $NF }
 		END { for (k in n) printf "%s %d %.3f %.3f %.3f\n", k, n[k], w[k], d[k], r[k] }' "$1" | sort; }
 	sums "$TMP/ptk.th" > "$TMP/th.ptk"
@@ -185,10 +185,10 @@ document.getElementById("result").textContent = out.join("\\n");
 open(sys.argv[2], "w").write(page)
 PY
 	d=$(mktemp -d)
-	timeout 120 "$CHROME" --headless --no-sandbox --disable-gpu --disable-background-networking \
+	timeout -k 5 120 "$CHROME" --headless --no-sandbox --disable-gpu --disable-background-networking \
 		--disable-component-update --disable-sync --no-first-run --user-data-dir="$d" \
 		--dump-dom "file://$TMP/page.html" > "$TMP/dom.html" 2> /dev/null
-	timeout 120 "$CHROME" --headless --no-sandbox --disable-gpu --disable-background-networking \
+	timeout -k 5 120 "$CHROME" --headless --no-sandbox --disable-gpu --disable-background-networking \
 		--disable-component-update --disable-sync --no-first-run --user-data-dir="$d" \
 		--screenshot="$TMP/trace.png" --window-size=1200,300 "file://$TMP/page.html" > /dev/null 2>&1
 	rm -rf "$d"

@@ -117,7 +117,7 @@ grep -q '= -1 ENOENT (No such file or directory) (INJECTED)$' pi.txt &&
 "$PTK" strace -e trace=getpid -e inject=getpid:retval=42 -o pj.txt sh -c 'exit 0' 2>/dev/null
 grep -q '^getpid() *= 42 (INJECTED)$' pj.txt && ok "-e inject=getpid:retval=42" || not_ok "-e inject= retval"
 if have strace; then
-	strace -e trace=openat -e inject=$inj -o si.txt cat /etc/hostname > /dev/null
+	timeout -k 5 60 strace -e trace=openat -e inject=$inj -o si.txt cat /etc/hostname > /dev/null
 	check "-e inject=$inj: the same trace as strace's" diff pi.txt si.txt
 fi
 
@@ -126,7 +126,7 @@ cc -O1 -o writeloop "$PROGS/writeloop.c" && "$PTK" strace -k -e trace=write -o p
 frames() { awk '/^write\(3,/ { n = 2; next } /^ > / && n > 0 { sub(/\+.*/, ""); sub(/.*\(/, ""); print; n-- }' "$1"; }
 check_all "-k: each write's stack starts in write and main ($(frames pk.txt | tr '\n' ' '))" \
 	'[ "$(frames pk.txt | grep -c "write$")" = 2 ] && [ "$(frames pk.txt | grep -c "^main$")" = 2 ]'
-if have strace && strace -k -e trace=write -o sk.txt ./writeloop 2 /dev/null 2>/dev/null; then
+if have strace && timeout -k 5 60 strace -k -e trace=write -o sk.txt ./writeloop 2 /dev/null 2>/dev/null; then
 	check "-k: the innermost two frames named as strace -k's" diff <(frames pk.txt) <(frames sk.txt)
 fi
 
