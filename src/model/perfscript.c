@@ -725,7 +725,11 @@ static bool header_line(struct ptk_perfscript *ps, const char *line, const char 
 	if (cl == 1 && !padded && t[pidx].s - comm_end >= 2)
 		cl = 2;
 	sl = memchr(t[pidx].s, '/', t[pidx].n);
-	if (sl) {
+	/* Perl takes a tid of "0" (the idle task's "0/0") for none: "swapper-?/0" */
+	if (sl && t[pidx].s + t[pidx].n - sl - 1 == 1 && sl[1] == '0') {
+		snprintf(tidbuf, sizeof(tidbuf), "%.*s", (int)(sl - t[pidx].s), t[pidx].s);
+		strcpy(pidbuf, "?");
+	} else if (sl) {
 		snprintf(pidbuf, sizeof(pidbuf), "%.*s", (int)(sl - t[pidx].s), t[pidx].s);
 		snprintf(tidbuf, sizeof(tidbuf), "%.*s", (int)(t[pidx].s + t[pidx].n - sl - 1),
 			 sl + 1);
