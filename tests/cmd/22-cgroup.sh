@@ -57,17 +57,31 @@ into() {
 # host_busy FILE: the host's busy % in the check JSON
 host_busy() { python3 -c "import json,sys; d=json.load(open(sys.argv[1]))
 print([x for x in d['resources'] if x['resource']=='cpu'][0]['utilization']['busy_pct'])" "$1"; }
-# the host CPU row stays ok, unless others keep the machine busy (said so)
+# psi_mark NAME: the host's and cgroup NAME's (v2 tree) PSI cpu "some" stall totals (us) and
+# the time (ns), before a check whose host CPU row host_cpu_ok judges
+psi_total() { awk '/^some/ { for (i = 1; i <= NF; i++) if ($i ~ /^total=/) { sub(/total=/, "", $i); print $i } }' "$1" 2>/dev/null; }
+psi_mark() {
+	PSI0="$(psi_total /proc/pressure/cpu) $(psi_total /sys/fs/cgroup/unified/$CGT-$1/cpu.pressure) $(date +%s%N)"
+	PSICG=$1
+}
+# the host CPU row stays ok, unless others keep the machine busy (said so): its CPUs busy, a
+# run queue, or other tasks than the cgroup's waiting for a CPU. A stall some task of the host
+# had is one some task of the cgroup or some other task had, so the host's PSI cpu some less
+# the cgroup's (over the same window, from psi_mark to here) is the least the others waited.
 host_cpu_ok() {
-	local f=$1 what=$2 busy
+	local f=$1 what=$2 busy h0 c0 t0 h1 c1 t1 others
 	busy=$(host_busy "$f")
+	read -r h0 c0 t0 <<<"$PSI0"
+	h1=$(psi_total /proc/pressure/cpu) c1=$(psi_total /sys/fs/cgroup/unified/$CGT-$PSICG/cpu.pressure) t1=$(date +%s%N)
+	others=$(awk -v h0="$h0" -v h1="$h1" -v c0="${c0:-0}" -v c1="${c1:-0}" -v t0="$t0" -v t1="$t1" \
+		'BEGIN { if (h0 == "" || h1 == "") print "?"; else printf "%.1f", 100 * ((h1 - h0) - (c1 - c0)) / ((t1 - t0) / 1000) }')
 	if py "$f" "row('cpu')['verdict']=='ok'"; then
 		ok "$what: the host's CPU row stays ok (busy $busy%)"
-	elif awk -v b="$busy" 'BEGIN { exit !(b >= 60) }' || py "$f" "(row('cpu')['saturation'].get('runq_per_cpu') or 0) > 1"; then
-		skip "$what: host CPU row not ok, but the machine is busy with other work (busy $busy%)"
-		[ "$what" = cpu ] && check "$what: the host's CPU row does not blame the cgroup's throttling for its PSI" py "$f" "not any('PSI cpu' in e and 'throttled' not in e for e in row('cpu')['evidence']) or row('cpu')['utilization']['busy_pct'] >= 70"
+	elif awk -v b="$busy" -v o="$others" 'BEGIN { exit !(b >= 60 || (o != "?" && o >= 10)) }' || py "$f" "(row('cpu')['saturation'].get('runq_per_cpu') or 0) > 1"; then
+		skip "$what: host CPU row not ok, but the machine is busy with other work (busy $busy%; other tasks than the cgroup's waited for a CPU at least $others% of the window, PSI cpu some)"
+		[ "$what" = cpu ] && check "$what: the host's CPU row does not blame the cgroup's throttling for its PSI or runqlat" py "$f" "not any(('PSI cpu' in e or 'runqlat' in e) and 'throttled' not in e for e in row('cpu')['evidence']) or row('cpu')['utilization']['busy_pct'] >= 70"
 	else
-		not_ok "$what: the host's CPU row stays ok (busy $busy%)"
+		not_ok "$what: the host's CPU row stays ok (busy $busy%; other tasks than the cgroup's waited for a CPU at least $others% of the window)"
 		show "$f"
 	fi
 }
@@ -90,6 +104,7 @@ BURNER=${PIDS[-1]}
 sleep 1
 "$PTK" capture "$TMP/cap" 3 2 2>/dev/null &
 CAP=$!
+psi_mark cpu
 "$PTK" check -d 5 --json > "$TMP/cpu.json"
 wait $CAP
 check "cpu: check names the throttled cgroup" py "$TMP/cpu.json" "cg('/$CGT-cpu')['verdict'] in ('warning','critical')"
@@ -216,6 +231,7 @@ while time.time() - t < 25:
     with open('/var/tmp/$CGT-mem', 'rb') as f:
         while f.read(1 << 20): pass"
 sleep 1
+psi_mark mem
 "$PTK" check -d 5 --json > "$TMP/mem.json"
 check "memory: check names the cgroup held at its memory limit" py "$TMP/mem.json" "cg('/$CGT-mem')['verdict'] in ('warning','critical')"
 check "memory: the reason is its limit, with the limit hits in the window" py "$TMP/mem.json" "any('hit its memory limit' in e and '48' in e for e in cg('/$CGT-mem')['evidence']) and cg('/$CGT-mem')['errors']['memory_max_events'] > 0"
@@ -227,6 +243,7 @@ kill -9 "${PIDS[-1]}" 2>/dev/null
 # --- a cgroup whose task is OOM-killed --------------------------------------------------------
 mkcg oom memory pids
 echo $((64 << 20)) > /sys/fs/cgroup/memory/$CGT-oom/memory.limit_in_bytes
+psi_mark oom
 "$PTK" check -d 5 --json > "$TMP/oom.json" &
 CHK=$!
 sleep 1.5
@@ -253,6 +270,7 @@ if have fio; then
 	timeout -k 5 120 fio --name=prep --filename=/var/tmp/$CGT-io --size=128M --rw=write --bs=1M --output=/dev/null >/dev/null 2>&1
 	into io timeout -k 5 60 fio --name=ptk-cgtest --filename=/var/tmp/$CGT-io --size=128M --rw=randread --direct=1 --bs=16k --ioengine=psync --iodepth=1 --time_based --runtime=25 --output=/dev/null
 	sleep 1.5
+	psi_mark io
 	"$PTK" check -d 5 --json > "$TMP/io.json"
 	if [ -f /sys/fs/cgroup/unified/cgroup.controllers ]; then
 		check "io: check names the I/O-heavy cgroup" py "$TMP/io.json" "cg('/$CGT-io')['verdict'] in ('warning','critical')"
