@@ -87,7 +87,11 @@ if [ "${oom1:-0}" -gt "${oom0:-0}" ]; then
 else
 	check "idle: no kernel errors during the window" py "$TMP/idle.json" "all((v or 0)==0 for k, v in row('kernel')['errors'].items() if 'since_boot' not in k)"
 fi
-check "idle: duration is the window" py "$TMP/idle.json" "abs(d['duration_s']-3)<0.5"
+# the window is the 3 s asked for, longer when a busy machine kept check from its second
+# read, and never longer than the run around it
+dur=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['duration_s'])" "$TMP/idle.json" 2>/dev/null)
+check "idle: duration is the window (${dur:-?} s: 3 s or more, at most the $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }') s around it)" \
+	py "$TMP/idle.json" "2.95 <= d['duration_s'] <= $t1 - $t0"
 "$PTK" check -d 1 > "$TMP/idle.txt"
 check "text output has the USE table" grep -q "^RESOURCE  *VERDICT  *UTILIZATION  *SATURATION  *ERRORS" "$TMP/idle.txt"
 if grep -q "BPF unavailable" "$TMP/idle.txt"; then
