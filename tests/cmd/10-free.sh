@@ -120,7 +120,7 @@ if have free; then
 	nd=0
 	for bad in "-c 0" "-c -1" "-c abc" "-c 99999999999999999999" "-c 5x" "-c 1e3" "-c 0x10" \
 		"-s 0" "-s -1" "-s -0" "-s abc" "-s 1e-7" "-s inf" "-s 0x1" "-s 1x" "-b -m"; do
-		a=$(free $bad -s 0.01 -c 1 2>&1 >/dev/null | head -1 | sed 's/^free: //')
+		a=$(timeout -k 5 60 free $bad -s 0.01 -c 1 2>&1 >/dev/null | head -1 | sed 's/^free: //')
 		b=$("$PTK" free $bad -s 0.01 -c 1 2>&1 >/dev/null | sed "s/^ptk free: //; s/ (try 'ptk free --help')\$//")
 		[ "$a" = "$b" ] || { nd=$((nd + 1)); note "free $bad: procps '$a', ptk '$b'"; }
 	done
@@ -128,7 +128,7 @@ if have free; then
 	for ok_arg in "-c +1" "-c ' 1'" "-s 0.000001 -c 1" "-s ' 1' -c 1" "-s .5 -c 1"; do
 		eval "\"\$PTK\" free $ok_arg" >/dev/null 2>&1
 		rc=$?
-		eval "free $ok_arg" >/dev/null 2>&1
+		eval "timeout -k 5 60 free $ok_arg" >/dev/null 2>&1
 		check "free $ok_arg accepted, as procps (rc $rc, procps $?)" test $rc -eq 0
 	done
 fi

@@ -92,7 +92,7 @@ fi
 # pages per slab (procps prints objects per slab). Those are checked against the files.
 mfx="$FIX/vmstat_modes"
 if is_root && unshare -m true 2>/dev/null; then
-	pv() { unshare -m sh -c "for f in stat meminfo vmstat diskstats slabinfo uptime; do mount --bind $mfx/\$f /proc/\$f; done; vmstat $*" 2>&1; }
+	pv() { unshare -m sh -c "for f in stat meminfo vmstat diskstats slabinfo uptime; do mount --bind $mfx/\$f /proc/\$f; done; timeout -k 5 60 vmstat $*" 2>&1; }
 	nd=0
 	for o in -s "-s -S m" "-s -S k" "-s -S M" -f "-f -s" "-p vda1" "-p /dev/vda" "-p loop1 1 2"; do
 		a=$(pv "$o")
@@ -143,12 +143,12 @@ fi
 # live, the lines that do not move between two runs
 if have vmstat; then
 	check "vmstat -d: the header lines and the device names as procps" test \
-		"$(vmstat -d | awk 'NR <= 2 { print; next } { print $1 }')" = "$("$PTK" vmstat -d | awk 'NR <= 2 { print; next } { print $1 }')"
-	check "vmstat -D: disks and partitions as procps" test "$(vmstat -D | head -2)" = "$("$PTK" vmstat -D | head -2)"
-	a=$(vmstat -f | awk '{ print $1 }'); b=$("$PTK" vmstat -f | awk '{ print $1 }'); c=$(vmstat -f | awk '{ print $1 }')
+		"$(timeout -k 5 60 vmstat -d | awk 'NR <= 2 { print; next } { print $1 }')" = "$("$PTK" vmstat -d | awk 'NR <= 2 { print; next } { print $1 }')"
+	check "vmstat -D: disks and partitions as procps" test "$(timeout -k 5 60 vmstat -D | head -2)" = "$("$PTK" vmstat -D | head -2)"
+	a=$(timeout -k 5 60 vmstat -f | awk '{ print $1 }'); b=$("$PTK" vmstat -f | awk '{ print $1 }'); c=$(timeout -k 5 60 vmstat -f | awk '{ print $1 }')
 	check "vmstat -f: forks between two procps runs ($a <= $b <= $c)" test "$a" -le "$b" -a "$b" -le "$c"
 	if is_root; then
-		check "vmstat -m: the caches as procps, in its order" test "$(vmstat -m | awk '{ print $1 }')" = "$("$PTK" vmstat -m | awk '{ print $1 }')"
+		check "vmstat -m: the caches as procps, in its order" test "$(timeout -k 5 60 vmstat -m | awk '{ print $1 }')" = "$("$PTK" vmstat -m | awk '{ print $1 }')"
 	fi
 fi
 "$PTK" vmstat -p nosuchdev >"$TMP/o" 2>"$TMP/e"

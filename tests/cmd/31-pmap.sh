@@ -78,7 +78,7 @@ for o in "" -x; do
 		[ "$rc" = 2 -a "$(wc -l <"$TMP/err")" = 1 -a -n "$(grep "ptk pmap: argument missing" "$TMP/err")" ]
 done
 if have pmap; then
-	check "procps pmap -x without a PID says 'argument missing' too" grep -q "argument missing" <<<"$(pmap -x 2>&1)"
+	check "procps pmap -x without a PID says 'argument missing' too" grep -q "argument missing" <<<"$(timeout -k 5 60 pmap -x 2>&1)"
 fi
 # PIDs as procps reads them: strtoul base 0 (0x prefix), /proc/PID
 o1=$("$PTK" pmap $$ | head -1)

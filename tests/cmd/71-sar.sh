@@ -338,18 +338,18 @@ PY
 # virtual): not compared
 IO_HDR="tps rtps wtps dtps bread/s bwrtn/s bdscd/s"
 if have python3; then
-	sar -A 0 > "$TMP/sa0.txt" 2>&1 & SP=$!
+	timeout -k 5 60 sar -A 0 > "$TMP/sa0.txt" 2>&1 & SP=$!
 	"$PTK" sar -A 0 > "$TMP/pa0.txt" 2>&1
 	wait $SP
 	check "sar -A 0 (since boot): every report, item and value as Debian's sar (2 %)" \
 		sarcmp "$TMP/sa0.txt" "$TMP/pa0.txt" '*' 0.02 0.05 "$IO_HDR"
-	sar -A 2 2 > "$TMP/sa2.txt" 2>&1 & SP=$!
+	timeout -k 5 60 sar -A 2 2 > "$TMP/sa2.txt" 2>&1 & SP=$!
 	"$PTK" sar -A 2 2 > "$TMP/pa2.txt" 2>&1
 	wait $SP
 	check "sar -A 2 2: every report and item as Debian's sar, the Average values near (30 % or 10)" \
 		sarcmp "$TMP/sa2.txt" "$TMP/pa2.txt" 'Average:' 0.3 10 "$IO_HDR"
 	for o in "-n SOFT" "-I SUM" "-q ALL" "-m CPU" "-v" "-H" "-y" "-F" "-n SOCK,SOCK6" "-n IP,EIP,ICMP,EICMP,UDP" "-n IP6,EIP6,ICMP6,EICMP6,UDP6" "-n NFS,NFSD"; do
-		sar $o 1 1 > "$TMP/so.txt" 2>&1 & SP=$!
+		timeout -k 5 60 sar $o 1 1 > "$TMP/so.txt" 2>&1 & SP=$!
 		"$PTK" sar $o 1 1 > "$TMP/po.txt" 2>&1
 		wait $SP
 		check "sar $o 1 1: the reports and items of Debian's sar" \
@@ -357,7 +357,7 @@ if have python3; then
 	done
 	# the options that shape a report, side by side
 	for o in "-z -n DEV,EDEV" "-p -d" "-p -n DEV" "-p -I SUM" "-F MOUNT" "--iface=lo -n DEV" "--dev=$(awk '$3 !~ /^loop/ { print $3; exit }' /proc/diskstats) -d" "-I" "--int=LOC,RES -I SUM" "--int=LOC -I ALL"; do
-		sar $o 1 1 > "$TMP/so.txt" 2>&1 & SP=$!
+		timeout -k 5 60 sar $o 1 1 > "$TMP/so.txt" 2>&1 & SP=$!
 		"$PTK" sar $o 1 1 > "$TMP/po.txt" 2>&1
 		wait $SP
 		# (devices other tests create and remove meanwhile left out)
