@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # Run every test: cmocka unit binaries (TAP output) and command tests (tests/cmd/*.sh, TAP).
-# Prints each result and closes with "N passed, N failed, N skipped".
-# Env: PTK=path to the ptk binary, BUILD=build dir holding tests/test_*.
+# Prints each failure and skip (with its reason) and closes with "N passed, N failed, N skipped".
+# Env: PTK=path to the ptk binary, BUILD=build dir holding tests/test_*, ONLY=a part of the
+# command tests' names, VERBOSE=1 to print every result.
 set -u
 cd "$(dirname "$0")/.."
 : "${PTK:=$PWD/build/ptk}" "${BUILD:=build}"
 export PTK
-pass=0 fail=0 skip=0 retried=0
-failed_names=()
+pass=0 fail=0 skip=0
+failed_names=() retried_names=()
 log=$(mktemp)
+# the tests must hold on a busy machine: say how busy this one was
+echo "# $(nproc) CPUs; load average $(cut -d' ' -f1-3 /proc/loadavg) at the start"
 
 tally() { # $1 = suite name; reads TAP from $log
 	while IFS= read -r line; do
@@ -24,7 +27,7 @@ tally() { # $1 = suite name; reads TAP from $log
 for t in "$BUILD"/tests/test_*; do
 	[ -x "$t" ] || continue
 	name=$(basename "$t")
-	CMOCKA_MESSAGE_OUTPUT=TAP timeout 120 "$t" > "$log" 2>&1
+	CMOCKA_MESSAGE_OUTPUT=TAP timeout 120 "$t" > "$log" 2>&1 < /dev/null
 	rc=$?
 	if ! grep -q '^\(not \)\?ok' "$log"; then
 		echo "not ok 1 - $name produced no results (exit $rc)" > "$log"
@@ -39,32 +42,38 @@ for t in tests/cmd/[0-9]*.sh; do
 	[ -f "$t" ] || continue
 	name=$(basename "$t" .sh)
 	if [ -n "${ONLY:-}" ] && [[ "$name" != *"$ONLY"* ]]; then continue; fi
-	# Live tests compare with the classic tools on a shared machine: a script with failures is
-	# run once more, and the second run counts. The first run's failures are printed, never
-	# hidden; a test that fails twice fails.
+	# A script runs once and its result counts. One that says why it depends on timing it
+	# cannot control (a "# timing-sensitive: REASON" line) is run once more when it fails,
+	# and the second run counts; the first run's failures are printed, and the retries
+	# counted at the end, never hidden. stdin is /dev/null: a tool under timeout(1) runs in
+	# a process group of its own, and one that touched a terminal would stop (SIGTTIN).
+	reason=$(sed -n 's/^# timing-sensitive: //p' "$t" | head -1)
 	for attempt in 1 2; do
-		timeout 900 bash "$t" > "$log" 2>&1
+		timeout 900 bash "$t" > "$log" 2>&1 < /dev/null
 		rc=$?
 		if ! grep -q '^\(not \)\?ok' "$log"; then
 			echo "not ok 1 - $name produced no results (exit $rc)" >> "$log"
 		elif [ $rc -ne 0 ] && ! grep -q '^not ok' "$log"; then
 			echo "not ok 1 - $name exited $rc" >> "$log"
 		fi
-		if ! grep '^not ok' "$log" | grep -qv '# SKIP'; then
-			[ $attempt -eq 2 ] && retried=$((retried + 1))
-			break
-		fi
-		[ $attempt -eq 1 ] && { echo "RETRY $name: failed on the first run:"; grep '^not ok' "$log" | grep -v '# SKIP' | sed 's/^/  /'; }
+		grep '^not ok' "$log" | grep -qv '# SKIP' || break
+		[ -n "$reason" ] && [ $attempt -eq 1 ] || break
+		echo "RETRY $name (timing-sensitive: $reason): failed on the first run:"
+		grep '^not ok' "$log" | grep -v '# SKIP' | sed 's/^/  /'
+		retried_names+=("$name")
 	done
 	tally "$name"
 	grep -B2 -A12 '^not ok' "$log" | head -40
 done
 rm -f "$log"
 echo
+echo "# load average $(cut -d' ' -f1-3 /proc/loadavg) at the end"
 if [ ${#failed_names[@]} -gt 0 ]; then
 	echo "failed:"
 	printf '  %s\n' "${failed_names[@]}"
 fi
-[ "$retried" -gt 0 ] && echo "($retried test script(s) passed only on a second run: see RETRY lines)"
+if [ ${#retried_names[@]} -gt 0 ]; then
+	echo "retried (timing-sensitive, failed once; the second run counted): ${#retried_names[@]}: ${retried_names[*]}"
+fi
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

@@ -496,11 +496,20 @@ int ptk_outfile_open(struct ptk_outfile *o, const char *path, unsigned mode)
 {
 	char dir[4096];
 	const char *slash = strrchr(path, '/');
+	struct stat st;
 
 	if (strlen(path) + 24 >= sizeof(o->path))
 		return -ENAMETOOLONG;
 	snprintf(o->path, sizeof(o->path), "%s", path);
 	o->tmp[0] = '\0';
+	o->direct = false;
+	if (!stat(path, &st) && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+		o->fd = open(path, O_WRONLY | O_CLOEXEC);
+		if (o->fd < 0)
+			return -errno;
+		o->direct = true;
+		return 0;
+	}
 	if (!slash)
 		snprintf(dir, sizeof(dir), ".");
 	else if (slash == path)
@@ -526,6 +535,8 @@ int ptk_outfile_open(struct ptk_outfile *o, const char *path, unsigned mode)
 
 int ptk_outfile_commit(struct ptk_outfile *o)
 {
+	if (o->direct)
+		return 0;
 	if (!o->tmp[0]) {
 		/* link the unnamed file under a temporary name, then rename it over the
 		 * target (linkat cannot replace) */

@@ -109,10 +109,13 @@ int ptk_strbuf_write(struct ptk_strbuf *b, const char *dir, const char *rel);
  * an unnamed O_TMPFILE in the target's directory until ptk_outfile_commit gives it its name
  * (replacing a file there), so a SIGKILL or a failure leaves nothing under the final name,
  * and with O_TMPFILE nothing at all. Where the filesystem has no O_TMPFILE, a hidden
- * ".NAME.ptk-XXXXXX" beside it, removed on failure.
+ * ".NAME.ptk-XXXXXX" beside it, removed on failure. A path that is there and not a regular
+ * file (/dev/null, a FIFO, a terminal) is written in place: renaming over it would replace
+ * the device node with a regular file.
  */
 struct ptk_outfile {
 	int fd; /* write here */
+	bool direct; /* path itself is written (not a regular file): nothing to name */
 	char path[4096];
 	char tmp[4096]; /* the named temporary, "" with O_TMPFILE */
 };

@@ -643,10 +643,10 @@ static bool perl_event(const struct tok *t, int n, const char **ev, size_t *evn,
  * A sample header. The comm may hold spaces and digits ("Plex DLNA Serve 26638 [001]",
  * "[ET_NET 0] 1234 [000]"), so the pid is the token just before the first cpu ("[001]") or
  * time ("856620.530720:") token; without either, the first pid-like token after the comm
- * that blanks follow (the stackcollapse-perf.pl rule). Returns false when the line is no
- * header.
+ * that blanks follow (the stackcollapse-perf.pl rule). padded: perf indented the header
+ * (Perl reads no such header). Returns false when the line is no header.
  */
-static bool header_line(struct ptk_perfscript *ps, const char *line, const char *end)
+static bool header_line(struct ptk_perfscript *ps, const char *line, const char *end, bool padded)
 {
 	struct ptk_ps_state *st = ps->st;
 	struct tok t[MAX_TOKS];
@@ -719,8 +719,17 @@ static bool header_line(struct ptk_perfscript *ps, const char *line, const char 
 	while (comm_end > line && isspace((unsigned char)comm_end[-1]))
 		comm_end--;
 	cl = comm_end - line;
+	/* Perl's comm is at least two characters: a one-character comm followed by more than
+	 * one blank ("w  9503/9503  [000]", perf script -F comm,pid,tid) keeps its first blank,
+	 * "w_" in the stack (with one blank Perl mixes the header up and ptk reads "w") */
+	if (cl == 1 && !padded && t[pidx].s - comm_end >= 2)
+		cl = 2;
 	sl = memchr(t[pidx].s, '/', t[pidx].n);
-	if (sl) {
+	/* Perl takes a tid of "0" (the idle task's "0/0") for none: "swapper-?/0" */
+	if (sl && t[pidx].s + t[pidx].n - sl - 1 == 1 && sl[1] == '0') {
+		snprintf(tidbuf, sizeof(tidbuf), "%.*s", (int)(sl - t[pidx].s), t[pidx].s);
+		strcpy(pidbuf, "?");
+	} else if (sl) {
 		snprintf(pidbuf, sizeof(pidbuf), "%.*s", (int)(sl - t[pidx].s), t[pidx].s);
 		snprintf(tidbuf, sizeof(tidbuf), "%.*s", (int)(t[pidx].s + t[pidx].n - sl - 1),
 			 sl + 1);
@@ -787,14 +796,14 @@ void ptk_perfscript_linen(struct ptk_perfscript *ps, const char *line, size_t n)
 		 * frame is on the header line: then no callchain follows it) */
 		if (ps->st->chain && frame_line(ps, p, end - p))
 			return;
-		if (padded_header(p, end) && header_line(ps, p, end))
+		if (padded_header(p, end) && header_line(ps, p, end, true))
 			return;
 		if (ps->st->in_sample && !ps->st->chain && frame_line(ps, p, end - p))
 			return;
 		ps->lines_skipped++;
 		return;
 	}
-	if (header_line(ps, line, end))
+	if (header_line(ps, line, end, false))
 		return;
 	/* a frame at column 0 (hand-made or converted stacks) */
 	if (!ps->st->in_sample || !frame_line(ps, line, n))

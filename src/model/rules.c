@@ -116,14 +116,24 @@ const struct ptk_rule ptk_rules[] = {
 	  .group = PTK_RG_CPU,
 	  .metric = A(RUNQLAT_P99),
 	  .crit = { .test = GE(65535),
+		    .guard = { ON(CG_THROTTLED_N, LE, 0), ON(BUSY, GE, 70) },
 		    .evidence = "runqlat p99 <= {v} us: runnable tasks waited "
 				"tens of ms for a CPU" },
 	  .warn = { .test = GE(16383),
+		    .guard = { ON(CG_THROTTLED_N, LE, 0), ON(BUSY, GE, 70) },
 		    .evidence = "runqlat p99 <= {v} us: runnable tasks waited "
 				"ms for a CPU" },
+	  .note = { .test = GE(16383),
+		    .evidence = "runqlat p99 <= {v} us with the CPUs {a}% busy: the tasks of "
+				"{b} cgroup(s) throttled at their CPU quota wait for their next "
+				"period, not for a CPU (see the cgroup rows)" },
+	  ARGS(A(BUSY), A(CG_THROTTLED_N)),
 	  .reason = "with BPF (root, kernel BTF): the p99 log2 bucket of the run-queue latency "
 		    "from sched_wakeup to sched_switch, warning at the 8-16 ms bucket, critical "
-		    "at 32-64 ms. Without BPF check falls back to /proc quietly." },
+		    "at 32-64 ms. Without BPF check falls back to /proc quietly. A task "
+		    "throttled at its cgroup's CPU quota stays runnable until the next period "
+		    "(up to the period less the quota, 80 ms at 0.2 CPU), so with CPUs under 70% "
+		    "busy and a cgroup throttled at its quota it is only a note, as PSI." },
 	{ .name = "cpu.shortlived",
 	  .group = PTK_RG_CPU,
 	  .metric = A(SHORTLIVED),

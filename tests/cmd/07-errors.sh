@@ -8,7 +8,7 @@
 run() {
 	local name=$1
 	shift
-	timeout 60 "$@" >"$TMP/$name.out" 2>"$TMP/$name.err"
+	timeout -k 5 60 "$@" >"$TMP/$name.out" 2>"$TMP/$name.err"
 	rc=$?
 }
 lines() { wc -l <"$1"; }
@@ -46,7 +46,7 @@ for c in "false:1" "sh -c 'exit 3':3" "true:0"; do
 	eval "timeout 60 \"\$PTK\" stat -- $cmd" >/dev/null 2>&1
 	rc=$?
 	if have perf; then
-		eval "timeout 60 perf stat -- $cmd" >/dev/null 2>&1
+		eval "timeout -k 5 60 perf stat -- $cmd" >/dev/null 2>&1
 		prc=$?
 	else
 		prc=$want
@@ -77,7 +77,7 @@ fi
 sh -c 'sleep 0.1 & exec sleep 20' &
 parent=$!
 zombie=
-for _ in $(seq 50); do
+for _ in $(seq 200); do # up to 20 s: a busy machine is slow to start the two sleeps
 	zombie=$(pgrep -P $parent sleep)
 	[ -n "$zombie" ] && [ "$(awk '{ print $3 }' /proc/$zombie/stat 2>/dev/null)" = Z ] && break
 	sleep 0.1
@@ -115,7 +115,7 @@ for i in range(0, len(b), 4096): b[i] = 1
 open('$TMP/big.ready', 'w').close()
 time.sleep(60)" &
 	big=$!
-	for _ in $(seq 100); do [ -e "$TMP/big.ready" ] && break; sleep 0.1; done
+	for _ in $(seq 600); do [ -e "$TMP/big.ready" ] && break; sleep 0.1; done
 	mkdir -p "$TMP/cores"
 	"$PTK" gcore -o "$TMP/cores/core" $big >/dev/null 2>&1 &
 	g=$!
@@ -220,3 +220,21 @@ for cmd in "mpstat 1 1" "iostat 1 1" "sar -u 1 1" "top -b -n 1" "uptime"; do
 	check_all "uptime empty: $cmd exit 1 naming it ($(head -c 90 "$TMP/cu.err"))" \
 		'[ "$rc" = 1 ] && grep -q "cannot read $TMP/cut/uptime: " "$TMP/cu.err"'
 done
+
+# an output path that is a device or a FIFO is written in place: `-o /dev/null` as root
+# replaced /dev/null with a regular file (the temporary renamed over it), and every later
+# `> /dev/null` on the machine filled that file (tmux's daemon() failed on it)
+if is_root; then
+	mknod -m 666 "$TMP/null" c 1 3
+	mkfifo "$TMP/fifo"
+	timeout -k 5 60 cat "$TMP/fifo" > "$TMP/fifo.out" &
+	run fn "$PTK" flamegraph -o "$TMP/null" "$FIX/flame_perf/perf.script"
+	rcn=$rc
+	run ff "$PTK" flamegraph -o "$TMP/fifo" "$FIX/flame_perf/perf.script"
+	[ -p "$TMP/fifo" ] || echo > "$TMP/fifo" # replaced: the reader is not waiting for it
+	wait
+	check_all "flamegraph -o a device node and -o a FIFO: exit 0 ($rcn, $rc), the node still a character device, the SVG through the FIFO, nothing beside them ($(ls -A "$TMP" | grep -c '\.ptk-') temporaries)" \
+		'[ "$rcn" = 0 ] && [ "$rc" = 0 ] && [ -c "$TMP/null" ] && [ -p "$TMP/fifo" ] && tail -1 "$TMP/fifo.out" | grep -q "</svg>" && ! ls -A "$TMP" | grep -q "\.ptk-"'
+else
+	skip "device node output needs root (mknod)"
+fi

@@ -14,13 +14,13 @@ row() { awk -v r="$1" '$1 == r { $1 = ""; print }'; }
 # with 400 MiB used is more than 1%.
 live_cmp() {
 	local opts=$1 a b c
-	a=$(free $opts | row Mem:)
+	a=$(timeout -k 5 30 free $opts | row Mem:)
 	b=$("$PTK" free $opts | row Mem:)
-	c=$(free $opts | row Mem:)
+	c=$(timeout -k 5 30 free $opts | row Mem:)
 	note "free $opts : $a"
 	note "ptk  $opts : $b"
 	local names
-	names=$(free $opts | head -1)
+	names=$(timeout -k 5 30 free $opts | head -1)
 	awk -v a="$a" -v b="$b" -v c="$c" -v names="$names" -v o="$opts" 'BEGIN {
 		na = split(a, A); nb = split(b, B); split(c, C); split(names, N)
 		u = 1024; if (o ~ /-b/) u = 1024 * 1024; else if (o ~ /-m/) u = 1
@@ -44,16 +44,16 @@ else
 	for o in -b -k -m -w "-w -b"; do live_cmp "$o"; done
 
 	# -h: same header and the same human format (a number and a B/Ki/Mi/Gi/Ti suffix)
-	h1=$(free -h | head -1)
+	h1=$(timeout -k 5 30 free -h | head -1)
 	h2=$("$PTK" free -h | head -1)
 	[ "$h1" = "$h2" ] && ok "free -h header identical" || not_ok "free -h header: '$h2' vs '$h1'"
 	m=$("$PTK" free -h | row Mem:)
-	note "free -h : $(free -h | row Mem:)"
+	note "free -h : $(timeout -k 5 30 free -h | row Mem:)"
 	note "ptk -h  : $m"
 	echo "$m" | awk '{ if (NF != 6) exit 1; for (i = 1; i <= NF; i++)
 		if ($i !~ /^[0-9]+(\.[0-9])?(B|Ki|Mi|Gi|Ti|Pi)$/) exit 1 }' &&
 		ok "free -h: six human-format columns" || not_ok "free -h columns: $m"
-	h1=$(free -w | head -1)
+	h1=$(timeout -k 5 30 free -w | head -1)
 	h2=$("$PTK" free -w | head -1)
 	[ "$h1" = "$h2" ] && ok "free -w header identical" || not_ok "free -w header: '$h2' vs '$h1'"
 fi
@@ -65,7 +65,7 @@ if is_root && have free && unshare -m true 2>/dev/null; then
 		for o in "" -b -k -m -g --tera --peta --tebi -h "-h --si" -w -t -v "--si -k" \
 			"-w -h -t" --kilo "--mega -w" --giga --si "--si -w" -l "-l -h" "-l -w -t -v" \
 			"-l --si -m"; do
-			a=$(unshare -m sh -c "mount --bind '$FIX/$d/meminfo' /proc/meminfo && free $o")
+			a=$(unshare -m sh -c "mount --bind '$FIX/$d/meminfo' /proc/meminfo && timeout -k 5 30 free $o")
 			b=$("$PTK" free $o --procfs "$FIX/$d")
 			if [ "$a" != "$b" ]; then
 				nd=$((nd + 1))
@@ -76,7 +76,7 @@ if is_root && have free && unshare -m true 2>/dev/null; then
 	done
 	[ $nd -eq 0 ] && ok "fixtures free_basic, free_8tib, free_highmem: 72 option sets byte-identical to procps free (-l and --si included)" ||
 		not_ok "$nd fixture outputs differ from procps free"
-	note "8 TiB, procps: $(unshare -m sh -c "mount --bind '$FIX/free_8tib/meminfo' /proc/meminfo && free -b" | row Mem:)"
+	note "8 TiB, procps: $(unshare -m sh -c "mount --bind '$FIX/free_8tib/meminfo' /proc/meminfo && timeout -k 5 30 free -b" | row Mem:)"
 else
 	skip "byte comparison needs root, procps free and unshare -m (mount namespace)"
 fi
@@ -95,7 +95,7 @@ av=$("$PTK" free --procfs "$FIX/free_noavail" | row Mem: | awk '{ print $6 }')
 mf=$(awk '/^MemFree:/ { print $2 }' "$FIX/free_noavail/meminfo")
 note "no MemAvailable: ptk available $av kB, MemFree $mf kB"
 if is_root && have free && unshare -m true 2>/dev/null; then
-	note "procps free on it: $(unshare -m sh -c "mount --bind '$FIX/free_noavail/meminfo' /proc/meminfo && free" | row Mem:)"
+	note "procps free on it: $(unshare -m sh -c "mount --bind '$FIX/free_noavail/meminfo' /proc/meminfo && timeout -k 5 30 free" | row Mem:)"
 fi
 [ -n "$av" ] && [ "$av" -gt 0 ] && [ "$av" -ge "$mf" ] && ok "no MemAvailable: available estimated (> 0, >= MemFree)" ||
 	not_ok "no MemAvailable: available '$av'"
@@ -120,7 +120,7 @@ if have free; then
 	nd=0
 	for bad in "-c 0" "-c -1" "-c abc" "-c 99999999999999999999" "-c 5x" "-c 1e3" "-c 0x10" \
 		"-s 0" "-s -1" "-s -0" "-s abc" "-s 1e-7" "-s inf" "-s 0x1" "-s 1x" "-b -m"; do
-		a=$(free $bad -s 0.01 -c 1 2>&1 >/dev/null | head -1 | sed 's/^free: //')
+		a=$(timeout -k 5 60 free $bad -s 0.01 -c 1 2>&1 >/dev/null | head -1 | sed 's/^free: //')
 		b=$("$PTK" free $bad -s 0.01 -c 1 2>&1 >/dev/null | sed "s/^ptk free: //; s/ (try 'ptk free --help')\$//")
 		[ "$a" = "$b" ] || { nd=$((nd + 1)); note "free $bad: procps '$a', ptk '$b'"; }
 	done
@@ -128,7 +128,7 @@ if have free; then
 	for ok_arg in "-c +1" "-c ' 1'" "-s 0.000001 -c 1" "-s ' 1' -c 1" "-s .5 -c 1"; do
 		eval "\"\$PTK\" free $ok_arg" >/dev/null 2>&1
 		rc=$?
-		eval "free $ok_arg" >/dev/null 2>&1
+		eval "timeout -k 5 60 free $ok_arg" >/dev/null 2>&1
 		check "free $ok_arg accepted, as procps (rc $rc, procps $?)" test $rc -eq 0
 	done
 fi

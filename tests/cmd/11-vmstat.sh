@@ -8,7 +8,7 @@ have vmstat || { skip "procps vmstat not installed"; exit 0; }
 
 # headers: both lines identical for every layout
 for o in "" -w -a "-w -a" "-S M" -t "-w -t"; do
-	a=$(vmstat $o | head -2)
+	a=$(timeout -k 5 30 vmstat $o | head -2)
 	b=$("$PTK" vmstat $o | head -2)
 	[ "$a" = "$b" ] && ok "headers identical: vmstat $o" ||
 		{ not_ok "headers differ: vmstat $o"; diff <(echo "$a") <(echo "$b") | sed 's/^/# /'; }
@@ -29,11 +29,11 @@ boot_rates() { # si so bi bo in cs since boot from /proc, counter / uptime trunc
 			V["pgpgin"] / up, V["pgpgout"] / up, V["intr"] / up, V["ctxt"] / up }' \
 		"$1/uptime" "$1/vmstat" "$1/stat"
 }
-a=$(vmstat | tail -1)
+a=$(timeout -k 5 30 vmstat | tail -1)
 r0=$(boot_rates /proc)
 b=$("$PTK" vmstat | tail -1)
 r1=$(boot_rates /proc)
-c=$(vmstat | tail -1)
+c=$(timeout -k 5 30 vmstat | tail -1)
 note "vmstat: $a"
 note "ptk   : $b"
 note "/proc : si so bi bo in cs $r0 .. $r1"
@@ -62,7 +62,7 @@ if is_root && unshare -m true 2>/dev/null; then
 	for f in stat meminfo vmstat uptime loadavg; do cp /proc/$f "$fx/"; done
 	ncpu=$(grep -c '^cpu[0-9]' "$fx/stat")
 	for o in "" -w -a "-S m" "-S k -w"; do
-		a=$(unshare -m sh -c "for f in stat meminfo vmstat uptime; do mount --bind $fx/\$f /proc/\$f; done; vmstat $o" | tail -1)
+		a=$(unshare -m sh -c "for f in stat meminfo vmstat uptime; do mount --bind $fx/\$f /proc/\$f; done; timeout -k 5 30 vmstat $o" | tail -1)
 		b=$("$PTK" vmstat $o --procfs "$fx" | tail -1)
 		e=$(boot_rates "$fx")
 		note "fixture vmstat $o: $a"
@@ -92,7 +92,7 @@ fi
 # pages per slab (procps prints objects per slab). Those are checked against the files.
 mfx="$FIX/vmstat_modes"
 if is_root && unshare -m true 2>/dev/null; then
-	pv() { unshare -m sh -c "for f in stat meminfo vmstat diskstats slabinfo uptime; do mount --bind $mfx/\$f /proc/\$f; done; vmstat $*" 2>&1; }
+	pv() { unshare -m sh -c "for f in stat meminfo vmstat diskstats slabinfo uptime; do mount --bind $mfx/\$f /proc/\$f; done; timeout -k 5 60 vmstat $*" 2>&1; }
 	nd=0
 	for o in -s "-s -S m" "-s -S k" "-s -S M" -f "-f -s" "-p vda1" "-p /dev/vda" "-p loop1 1 2"; do
 		a=$(pv "$o")
@@ -143,12 +143,12 @@ fi
 # live, the lines that do not move between two runs
 if have vmstat; then
 	check "vmstat -d: the header lines and the device names as procps" test \
-		"$(vmstat -d | awk 'NR <= 2 { print; next } { print $1 }')" = "$("$PTK" vmstat -d | awk 'NR <= 2 { print; next } { print $1 }')"
-	check "vmstat -D: disks and partitions as procps" test "$(vmstat -D | head -2)" = "$("$PTK" vmstat -D | head -2)"
-	a=$(vmstat -f | awk '{ print $1 }'); b=$("$PTK" vmstat -f | awk '{ print $1 }'); c=$(vmstat -f | awk '{ print $1 }')
+		"$(timeout -k 5 60 vmstat -d | awk 'NR <= 2 { print; next } { print $1 }')" = "$("$PTK" vmstat -d | awk 'NR <= 2 { print; next } { print $1 }')"
+	check "vmstat -D: disks and partitions as procps" test "$(timeout -k 5 60 vmstat -D | head -2)" = "$("$PTK" vmstat -D | head -2)"
+	a=$(timeout -k 5 60 vmstat -f | awk '{ print $1 }'); b=$("$PTK" vmstat -f | awk '{ print $1 }'); c=$(timeout -k 5 60 vmstat -f | awk '{ print $1 }')
 	check "vmstat -f: forks between two procps runs ($a <= $b <= $c)" test "$a" -le "$b" -a "$b" -le "$c"
 	if is_root; then
-		check "vmstat -m: the caches as procps, in its order" test "$(vmstat -m | awk '{ print $1 }')" = "$("$PTK" vmstat -m | awk '{ print $1 }')"
+		check "vmstat -m: the caches as procps, in its order" test "$(timeout -k 5 60 vmstat -m | awk '{ print $1 }')" = "$("$PTK" vmstat -m | awk '{ print $1 }')"
 	fi
 fi
 "$PTK" vmstat -p nosuchdev >"$TMP/o" 2>"$TMP/e"
@@ -171,10 +171,10 @@ n=$("$PTK" vmstat 1 3 | tail -n +3 | wc -l)
 
 # Under load: ptk and vmstat run concurrently over the same 3 s.
 if have stress-ng; then
-	stress-ng --cpu 2 --timeout 6 >/dev/null 2>&1 &
+	timeout -k 5 60 stress-ng --cpu 2 --timeout 6 >/dev/null 2>&1 &
 	sp=$!
 	sleep 1
-	vmstat 1 3 >"$TMP/v" &
+	timeout -k 5 60 vmstat 1 3 >"$TMP/v" &
 	vp=$!
 	"$PTK" vmstat 1 3 >"$TMP/p"
 	wait $vp

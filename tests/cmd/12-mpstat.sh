@@ -12,10 +12,10 @@ if ! have mpstat; then
 elif ! have stress-ng; then
 	skip "stress-ng not installed (needed to load one CPU)"
 else
-	stress-ng --cpu 1 --timeout 8 >/dev/null 2>&1 &
+	timeout -k 5 60 stress-ng --cpu 1 --timeout 8 >/dev/null 2>&1 &
 	spid=$!
 	sleep 1
-	LC_ALL=C mpstat -P ALL 1 3 >"$TMP/sys.txt" 2>&1 &
+	LC_ALL=C timeout -k 5 60 mpstat -P ALL 1 3 >"$TMP/sys.txt" 2>&1 &
 	mpid=$!
 	LC_ALL=C "$PTK" mpstat -P ALL 1 3 >"$TMP/ptk.txt" 2>"$TMP/ptk.err" &
 	ppid=$!
@@ -53,7 +53,7 @@ else
 
 	# -A: every report (CPU, NODE, intr/s, each interrupt, each softirq) in sysstat's order
 	# and headers, with the same interrupt columns (the same /proc/interrupts lines)
-	LC_ALL=C mpstat -A 1 2 >"$TMP/sysA.txt" 2>&1 &
+	LC_ALL=C timeout -k 5 60 mpstat -A 1 2 >"$TMP/sysA.txt" 2>&1 &
 	mpid=$!
 	LC_ALL=C "$PTK" mpstat -A 1 2 >"$TMP/ptkA.txt" 2>"$TMP/ptkA.err"
 	prc=$?
@@ -81,7 +81,7 @@ else
 	# (-U and -H are 12.7's: Debian 12 has sysstat 12.6.1)
 	for args in "-T -P ALL 1 1" "-I SUM -P ALL --dec=1 1 1" "-n 1 1" "-I SCPU 1 1"; do
 		# shellcheck disable=SC2086
-		LC_ALL=C mpstat $args >"$TMP/s1" 2>&1 &
+		LC_ALL=C timeout -k 5 60 mpstat $args >"$TMP/s1" 2>&1 &
 		mpid=$!
 		# shellcheck disable=SC2086
 		LC_ALL=C "$PTK" mpstat $args >"$TMP/p1" 2>&1

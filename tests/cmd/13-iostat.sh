@@ -24,24 +24,24 @@ elif ! truncate -s 256M "$TMP/disk.img" || ! LOOP=$(losetup -f --show "$TMP/disk
 else
 	dev=${LOOP#/dev/}
 	# A steady, rate-limited mixed load: 400 reads/s + 400 writes/s of 4 kB, queue depth 4.
-	fio --name=ptk13 --filename="$LOOP" --rw=randrw --rwmixread=50 --bs=4k --direct=1 \
+	timeout -k 5 60 fio --name=ptk13 --filename="$LOOP" --rw=randrw --rwmixread=50 --bs=4k --direct=1 \
 		--ioengine=libaio --iodepth=4 --rate_iops=400,400 --time_based --runtime=14 \
 		--size=200M >"$TMP/fio.txt" 2>&1 &
 	FIOPID=$!
 	sleep 1
 	# one pair at a time, each pair side by side over the same 1 s windows
-	LC_ALL=C iostat -x 1 3 >"$TMP/sys.txt" 2>&1 &
+	LC_ALL=C timeout -k 5 60 iostat -x 1 3 >"$TMP/sys.txt" 2>&1 &
 	spid=$!
 	LC_ALL=C "$PTK" iostat -x 1 3 >"$TMP/ptk.txt" 2>"$TMP/ptk.err" &
 	ppid=$!
 	wait $spid
 	wait $ppid
 	prc=$?
-	LC_ALL=C iostat -d "$dev" 1 3 >"$TMP/sysd.txt" 2>&1 &
+	LC_ALL=C timeout -k 5 60 iostat -d "$dev" 1 3 >"$TMP/sysd.txt" 2>&1 &
 	spid=$!
 	LC_ALL=C "$PTK" iostat -d "$dev" 1 3 >"$TMP/ptkd.txt" 2>&1
 	wait $spid
-	LC_ALL=C iostat -dxs "$dev" 1 3 >"$TMP/sysxs.txt" 2>&1 &
+	LC_ALL=C timeout -k 5 60 iostat -dxs "$dev" 1 3 >"$TMP/sysxs.txt" 2>&1 &
 	spid=$!
 	LC_ALL=C "$PTK" iostat -dxs "$dev" 1 3 >"$TMP/ptkxs.txt" 2>&1
 	wait $spid
@@ -90,7 +90,7 @@ else
 	t "-d and -dxs headers identical to sysstat's" \
 		'cmp -s "$TMP/sysd.h" "$TMP/ptkd.h" && cmp -s "$TMP/sysxs.h" "$TMP/ptkxs.h"'
 	# -p ALL lists the same devices as sysstat (partitions included)
-	l1=$(iostat -d -p ALL | awk 'NR > 3 && NF { print $1 }' | sort | tr '\n' ' ')
+	l1=$(timeout -k 5 30 iostat -d -p ALL | awk 'NR > 3 && NF { print $1 }' | sort | tr '\n' ' ')
 	l2=$("$PTK" iostat -d -p ALL | awk 'NR > 3 && NF { print $1 }' | sort | tr '\n' ' ')
 	note "-p ALL devices: sysstat [$l1] ptk [$l2]"
 	t "-p ALL lists the same devices as sysstat" '[ -n "$l1" ] && [ "$l1" = "$l2" ]'
@@ -105,8 +105,8 @@ fi
 if ! have iostat; then
 	skip "sysstat iostat not installed (option layouts)"
 else
-	d1=$(LC_ALL=C iostat -d | awk 'NR > 3 && NF { print $1; exit }')
-	d2=$(LC_ALL=C iostat -d ALL | awk 'NR > 3 && NF && $1 != "'"$d1"'" { print $1; exit }')
+	d1=$(LC_ALL=C timeout -k 5 60 iostat -d | awk 'NR > 3 && NF { print $1; exit }')
+	d2=$(LC_ALL=C timeout -k 5 60 iostat -d ALL | awk 'NR > 3 && NF && $1 != "'"$d1"'" { print $1; exit }')
 	shape() { # lines as "name nfields", numbers left out; the banner and headers as they are
 		awk 'NR == 1 || /^(Device|avg-cpu| +(tps|r\/s|w\/s|d\/s|f\/s))/ { print; next }
 			NF { printf "%s %d\n", ($1 ~ /^[0-9.,%kMGTB-]+$/ ? "#" : $1), NF; next } { print "" }' "$1"
@@ -117,7 +117,7 @@ else
 		"--dec=0" "--dec=1 -x" "-N" "-dN -p ALL" "ALL" "-x ALL" "-s ALL" "-p $d1" "-x -p $d1" \
 		"$d1 $d2" "-x $d2 $d1" "-g grp $d1 $d2" "-dH -g grp $d1 $d2" "-g a $d1 -g b $d2" \
 		"-d -g total ALL" "-d -g total -p ALL" "-dx -g total -p ALL"; do
-		LC_ALL=C iostat $o >"$TMP/s.txt" 2>&1
+		LC_ALL=C timeout -k 5 60 iostat $o >"$TMP/s.txt" 2>&1
 		LC_ALL=C "$PTK" iostat $o >"$TMP/p.txt" 2>&1
 		n=$((n + 1))
 		# -g with ALL: sysstat lists in directory order, ptk by name (ptk-iostat(1))
@@ -139,9 +139,9 @@ else
 	t "each option set prints sysstat's banner, headers, devices and line shapes" '[ -z "$bad" ]'
 	# since-boot totals (kB_read kB_wrtn kB_dscd) of every device that did not move meanwhile
 	tot() { awk 'NR > 3 && NF == 8 { print $1, $6, $7, $8 }' "$1" | sort; }
-	LC_ALL=C iostat -d -p ALL >"$TMP/t1.txt"
+	LC_ALL=C timeout -k 5 60 iostat -d -p ALL >"$TMP/t1.txt"
 	LC_ALL=C "$PTK" iostat -d -p ALL >"$TMP/tp.txt"
-	LC_ALL=C iostat -d -p ALL >"$TMP/t2.txt"
+	LC_ALL=C timeout -k 5 60 iostat -d -p ALL >"$TMP/t2.txt"
 	join <(tot "$TMP/t1.txt") <(tot "$TMP/t2.txt") | awk '$2 == $5 && $3 == $6 && $4 == $7 { print $1, $2, $3, $4 }' >"$TMP/still"
 	join "$TMP/still" <(tot "$TMP/tp.txt") | awk '$2 != $5 || $3 != $6 || $4 != $7' >"$TMP/tdiff"
 	note "-p ALL: $(wc -l <"$TMP/still") devices still; totals differing: $(tr '\n' ';' <"$TMP/tdiff")"
@@ -155,7 +155,7 @@ s = d["statistics"][0]
 print(sorted(d), sorted(s), sorted(s.get("avg-cpu", {})), sorted(s["disk"][0]) if s.get("disk") else [])' "$1" 2>&1; }
 	jbad=""
 	for o in "-x" "-d" "-xs" "-dm" "-c" "-t -x"; do
-		LC_ALL=C iostat -o JSON $o >"$TMP/s.json" 2>&1
+		LC_ALL=C timeout -k 5 60 iostat -o JSON $o >"$TMP/s.json" 2>&1
 		LC_ALL=C "$PTK" iostat -o JSON $o >"$TMP/p.json" 2>&1
 		[ "$(keys "$TMP/s.json")" = "$(keys "$TMP/p.json")" ] || jbad="$jbad [$o]"
 	done

@@ -54,7 +54,7 @@ done
 # Overload 2 CPUs with 4 hogs: the cpu "some" stall% of the intervals rises above 0, and the
 # run's overall stall% agrees with the file totals read around it.
 if have stress-ng; then
-	stress-ng --cpu 4 --timeout 5 >/dev/null 2>&1 &
+	timeout -k 5 60 stress-ng --cpu 4 --timeout 5 >/dev/null 2>&1 &
 	sp=$!
 	sleep 1
 	t0=$(awk '$1 == "some" { sub("total=", "", $5); print $5 }' /proc/pressure/cpu)

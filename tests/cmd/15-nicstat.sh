@@ -109,7 +109,7 @@ else
 	sleep 0.5
 	"$PTK" nicstat -i lo 1 4 >"$TMP/ptk.out" 2>&1 &
 	p1=$!
-	LC_ALL=C sar -n DEV 1 3 >"$TMP/sar.out" 2>&1 &
+	LC_ALL=C timeout -k 5 60 sar -n DEV 1 3 >"$TMP/sar.out" 2>&1 &
 	p2=$!
 	wait $p1
 	rc1=$?
@@ -153,7 +153,10 @@ N=40
 a0=$(active)
 "$PTK" nicstat -t --json 2 2 >"$TMP/tcp.json" 2>&1 &
 p=$!
-sleep 0.5
+# the connections go in the interval: after the since-boot report (printed at once), which a
+# busy machine is slow to get to
+wait_file "$TMP/tcp.json" since_boot
+sleep 0.2
 python3 "$TMP/conn.py" $N
 wait $p
 rc=$?

@@ -28,11 +28,11 @@ EOF
 nd=0
 for o in "" "-c -d -n -g -y -m -r -s -p" "-f" "-C 0,total -D vda,total -N lo,total" "-C all" \
 	"--top-cpu --top-io" "-a" "-v" "-p --top-io -c -f"; do
-	a=$(dstat $o 1 1 2>/dev/null | sed '$d')
+	a=$(timeout -k 5 60 dstat $o 1 1 2>/dev/null | sed '$d')
 	b=$("$PTK" dstat $o 1 1 | sed '$d')
 	# -f lists devices: one that appeared between the two runs (a test's loop device) is
 	# not a difference; the pair is run again once
-	[ "$a" = "$b" ] || { a=$(dstat $o 1 1 2>/dev/null | sed '$d'); b=$("$PTK" dstat $o 1 1 | sed '$d'); }
+	[ "$a" = "$b" ] || { a=$(timeout -k 5 60 dstat $o 1 1 2>/dev/null | sed '$d'); b=$("$PTK" dstat $o 1 1 | sed '$d'); }
 	[ "$a" = "$b" ] || { nd=$((nd + 1)); note "dstat $o: headers differ"; diff <(echo "$a") <(echo "$b") | sed 's/^/#   /' | head -6; }
 done
 check "headers identical to dstat's for 9 option sets (every plugin, -C -D -N lists, -f)" test "$nd" -eq 0
@@ -48,7 +48,7 @@ if is_root && unshare -m true 2>/dev/null; then
 	cp /proc/net/dev "$fx/net/dev"
 	pr=$(awk '$1 == "procs_running" { print $2 }' "$fx/stat")
 	awk -v r="$pr" '{ split($4, a, "/"); print $1, $2, $3, r "/" a[2], $5 }' /proc/loadavg >"$fx/loadavg"
-	dv() { unshare -m sh -c "for f in stat meminfo vmstat diskstats uptime swaps loadavg; do mount --bind $fx/\$f /proc/\$f; done; mount --bind $fx/net/dev /proc/net/dev; dstat $* 1 1" 2>/dev/null | tail -1; }
+	dv() { unshare -m sh -c "for f in stat meminfo vmstat diskstats uptime swaps loadavg; do mount --bind $fx/\$f /proc/\$f; done; mount --bind $fx/net/dev /proc/net/dev; timeout -k 5 60 dstat $* 1 1" 2>/dev/null | tail -1; }
 	nd=0
 	for o in "-c -d -g -y -m -r -s -p" "-c -C 0,1,total -y" "-f -d -r" "-d -D vda,total -r"; do
 		a=$(dv "$o")
@@ -176,11 +176,11 @@ check "replayed capture: 3 lines = dstat's formulas over the snapshot files, pri
 
 # ---- live, side by side under a known load -----------------------------------------------
 if have stress-ng && is_root; then
-	stress-ng --cpu 2 --timeout 9 >/dev/null 2>&1 &
+	timeout -k 5 60 stress-ng --cpu 2 --timeout 9 >/dev/null 2>&1 &
 	sp=$!
 	sleep 0.5
 	o="-c -y -p -d -D vda -n -N lo"
-	dstat $o 1 7 >"$TMP/dl" 2>/dev/null &
+	timeout -k 5 60 dstat $o 1 7 >"$TMP/dl" 2>/dev/null &
 	dp=$!
 	"$PTK" dstat $o 1 7 >"$TMP/pl" &
 	pp=$!
@@ -252,7 +252,7 @@ fi
 
 # ---- --output CSV ----------------------------------------------------------------------
 rm -f "$TMP/d.csv" "$TMP/p.csv"
-dstat -c -d -m -C 0,total --top-cpu --output "$TMP/d.csv" 1 1 >/dev/null 2>&1 # dstat writes its header, then fails (types.ListType)
+timeout -k 5 60 dstat -c -d -m -C 0,total --top-cpu --output "$TMP/d.csv" 1 1 >/dev/null 2>&1 # dstat writes its header, then fails (types.ListType)
 "$PTK" dstat -c -d -m -C 0,total --top-cpu --output "$TMP/p.csv" --json 1 3 >"$TMP/p.json"
 check "CSV: the title and nickname lines as dstat writes them" test "$(sed -n 5,6p "$TMP/d.csv")" = "$(sed -n 5,6p "$TMP/p.csv")"
 check "CSV: dstat's 4 preamble lines (Host, Cmdline ...)" test "$(sed -n 3p "$TMP/p.csv" | cut -d, -f1)" = '"Host:"' -a "$(sed -n 4p "$TMP/p.csv" | cut -d, -f1)" = '"Cmdline:"'

@@ -78,7 +78,7 @@ for o in "" -x; do
 		[ "$rc" = 2 -a "$(wc -l <"$TMP/err")" = 1 -a -n "$(grep "ptk pmap: argument missing" "$TMP/err")" ]
 done
 if have pmap; then
-	check "procps pmap -x without a PID says 'argument missing' too" grep -q "argument missing" <<<"$(pmap -x 2>&1)"
+	check "procps pmap -x without a PID says 'argument missing' too" grep -q "argument missing" <<<"$(timeout -k 5 60 pmap -x 2>&1)"
 fi
 # PIDs as procps reads them: strtoul base 0 (0x prefix), /proc/PID
 o1=$("$PTK" pmap $$ | head -1)
@@ -147,7 +147,7 @@ fi
 note "helper pid $HP"
 
 # -x: total line and each row (address, kbytes, mode, mapping)
-pmap -x $HP >"$TMP/px"
+timeout -k 5 60 pmap -x $HP >"$TMP/px"
 "$PTK" pmap -x $HP >"$TMP/tx"
 pt=$(awk '/^total kB/ { print $3, $4, $5 }' "$TMP/px")
 tt=$(awk '/^total kB/ { print $3, $4, $5 }' "$TMP/tx")
@@ -167,7 +167,7 @@ check "ptk -x total line = sums of its rows ($sums)" [ "$sums" = "$tt" ]
 
 # default and -d: no resident counts, byte for byte
 for f in "" -d -q -p; do
-	pmap $f $HP >"$TMP/pd"
+	timeout -k 5 60 pmap $f $HP >"$TMP/pd"
 	"$PTK" pmap $f $HP >"$TMP/td"
 	note "pmap $f: $(tail -1 "$TMP/pd") | ptk: $(tail -1 "$TMP/td")"
 	check "pmap ${f:-(default)} output identical" cmp -s "$TMP/pd" "$TMP/td"
@@ -185,7 +185,7 @@ mask() { # file -> rows with those columns blanked, the long-path row ($LA) remo
 }
 LA=$(awk '/LLLLLLLLLL/ { print $1 }' "$TMP/tx" | sed 's/^0*//')
 for f in -X -XX; do
-	pmap $f $HP >"$TMP/pX"
+	timeout -k 5 60 pmap $f $HP >"$TMP/pX"
 	"$PTK" pmap $f $HP >"$TMP/tX"
 	mask "$TMP/pX" >"$TMP/pXm"
 	mask "$TMP/tX" >"$TMP/tXm"

@@ -34,7 +34,7 @@ last_cpu() { awk -v p="$1" '$1 == p { v = $9 } END { print v }'; }
 if have top; then
 	"$PTK" top -b -n 2 -d 1 -p $BUSY > "$TMP/ptk.txt" &
 	a=$!
-	top -b -n 2 -d 1 -p $BUSY > "$TMP/top.txt"
+	timeout -k 5 60 top -b -n 2 -d 1 -p $BUSY > "$TMP/top.txt"
 	wait $a
 	rc=$?
 	p=$(last_cpu $BUSY < "$TMP/ptk.txt")
@@ -59,7 +59,7 @@ if have top; then
 	# ptk adds ", N forks/s" at the end of the Tasks line (documented): cut it for the compare.
 	skel() { sed -n '1,7p' | sed -e 's/, *[0-9.]* forks\/s$//' -e 's/[0-9][0-9.:]*/N/g' -e 's/ *N/ N/g' -e 's/N *\(min\|day\|days\),/T,/' -e 's/up .*,  *N user/up T, N user/'; }
 	"$PTK" top -b -n 1 > "$TMP/p1.txt"
-	top -b -n 1 > "$TMP/t1.txt"
+	timeout -k 5 60 top -b -n 1 > "$TMP/t1.txt"
 	diff <(skel < "$TMP/p1.txt" | tr -s ' ') <(skel < "$TMP/t1.txt" | tr -s ' ') > "$TMP/d" &&
 		ok "summary lines: same labels and order as procps top" ||
 		{ not_ok "summary lines differ"; sed 's/^/# /' "$TMP/d"; }
@@ -72,7 +72,7 @@ if have top; then
 		not_ok "header: '$(sed -n 7p "$TMP/p1.txt")' vs '$(sed -n 7p "$TMP/t1.txt")'"
 	# the same static columns for pid 1 (PID USER PR NI S COMMAND)
 	a=$("$PTK" top -b -n 1 -p 1 | awk '$1 == 1 { print $1, $2, $3, $4, $12 }')
-	b=$(top -b -n 1 -p 1 | awk '$1 == 1 { print $1, $2, $3, $4, $12 }')
+	b=$(timeout -k 5 60 top -b -n 1 -p 1 | awk '$1 == 1 { print $1, $2, $3, $4, $12 }')
 	note "pid 1: ptk '$a' top '$b'"
 	[ -n "$a" ] && [ "$a" = "$b" ] && ok "pid 1: PID USER PR NI COMMAND as top" || not_ok "pid 1 row differs"
 	lines=$(sed 1,7d "$TMP/p1.txt" | awk 'length($0) > 79' | wc -l)
@@ -180,27 +180,35 @@ note "group ptkbusy4: $g"
 	ok "--group-by comm sums the program's %CPU ($g)" || not_ok "--group-by comm: '$g'"
 
 # The BPF task iterator (used as root above 1000 tasks) and the /proc scan list the same tasks
-# with the same values: compare them on this machine, forced both ways.
+# with the same values: compare them on this machine, forced both ways. Processes come, go and
+# grow between the two scans (the more, the busier the machine): the comparison is made on
+# the processes /proc shows unchanged from before the first scan to after the second
+# (proc_snap), which both scans must list with the same values.
 if is_root && [ -r /sys/kernel/btf/vmlinux ]; then
+	proc_snap "$TMP/pre"
 	PTK_TASK_SOURCE=bpf "$PTK" top -b -n 1 --json > "$TMP/bpf.json" 2>/dev/null
 	PTK_TASK_SOURCE=proc "$PTK" top -b -n 1 --json > "$TMP/proc.json" 2>/dev/null
-	python3 - "$TMP/bpf.json" "$TMP/proc.json" > "$TMP/cmp.txt" <<'PY'
+	proc_snap "$TMP/post"
+	stable "$TMP/pre" "$TMP/post" > "$TMP/stable"
+	python3 - "$TMP/bpf.json" "$TMP/proc.json" "$TMP/stable" > "$TMP/cmp.txt" <<'PY'
 import json, sys
 def rows(p):
     d = json.load(open(p))
     return {r["pid"]: r for r in d["processes"]}
 b, p = rows(sys.argv[1]), rows(sys.argv[2])
-common = set(b) & set(p)
-only_b, only_p = set(b) - set(p), set(p) - set(b)
+st = {int(x) for x in open(sys.argv[3]).read().split()}
+common = set(b) & set(p) & st
+only_b, only_p = (st & set(b)) - set(p), (st & set(p)) - set(b)
 # kernel workqueue workers: /proc adds the workqueue to the 15-character comm
 bad = [k for k in common if not p[k]["command"].startswith(b[k]["command"]) or b[k]["virt_kb"] != p[k]["virt_kb"]
        or b[k]["user"] != p[k]["user"] or b[k]["nice"] != p[k]["nice"]]
-print(len(common), len(only_b), len(only_p), len(bad), sorted(bad)[:5])
+print(len(common), len(only_b), len(only_p), len(bad), len(st - set(b) - set(p)), len(set(b) | set(p)),
+      [(k, *((b[k][f], p[k][f]) for f in ("command", "virt_kb", "user", "nice"))) for k in sorted(bad)[:3]])
 PY
-	read -r ncommon onlyb onlyp nbad rest < "$TMP/cmp.txt"
-	note "bpf vs proc: $ncommon tasks in both, $onlyb only in bpf, $onlyp only in proc, $nbad differing: $rest"
-	check "task iterator and /proc list the same tasks (up to 3 born or gone in between)" test "$ncommon" -gt 20 -a "$onlyb" -le 3 -a "$onlyp" -le 3
-	check "task iterator and /proc agree on command, VIRT, user and nice" test "$nbad" -le 2
+	read -r ncommon onlyb onlyp nbad neither nall rest < "$TMP/cmp.txt"
+	note "bpf vs proc: $(wc -l < "$TMP/stable") processes unchanged across both scans; $ncommon of them in both, $onlyb only in bpf, $onlyp only in proc, $neither in neither, $nbad differing: $rest; $nall processes in either scan"
+	check "task iterator and /proc list the same tasks (all $ncommon unchanged across both scans, none in one only)" test "$ncommon" -gt 20 -a "$onlyb" -eq 0 -a "$onlyp" -eq 0 -a "$neither" -eq 0
+	check "task iterator and /proc agree on command, VIRT, user and nice (of the $ncommon unchanged processes)" test "$nbad" -eq 0
 	# Later frames from the same iterator: a sleeping process and a busy one keep correct
 	# rows in every frame: the sleeper's VIRT/RES/state equal /proc's, the busy one's TIME+
 	# never goes back and grows over the run.

@@ -50,6 +50,9 @@ fi
 wb() { awk '$1 == "write_bytes:" { print $2 }' /proc/$DD/io; }
 
 if [ -w "$DA" ]; then
+	# kernel.task_delayacct is the machine's: another copy of the suite toggling it at the
+	# same time would turn it on under our "off" checks (and off under its), so take turns
+	exclusive task-delayacct
 	ORIG=$(cat "$DA")
 	echo 0 >"$DA"
 	"$PTK" iotop -b -o -n 2 -d 1 >"$TMP/off.txt" 2>"$TMP/off.err"

@@ -164,7 +164,7 @@ else
 		not_ok "cswload did not start"
 	else
 		sleep 0.3
-		have pidstat && LC_ALL=C pidstat -w -t -p $LP 1 3 >"$TMP/pidstat" &
+		have pidstat && LC_ALL=C timeout -k 5 60 pidstat -w -t -p $LP 1 3 >"$TMP/pidstat" &
 		PSP=$!
 		t0=$(date +%s.%N)
 		snap $LP >"$TMP/a"
@@ -228,7 +228,7 @@ else
 		not_ok "CswLoad did not start"
 	else
 		"$PTK" cswtop -p $JP --jstack 1 1 >/dev/null # attach once: Attach Listener exists
-		jstack $JP | sed -n 's/^"\(order-processor-[a-z]*\)-[0-9]*".* nid=0x\([0-9a-f]*\) .*/\2 \1/p' |
+		timeout -k 5 120 jstack $JP | sed -n 's/^"\(order-processor-[a-z]*\)-[0-9]*".* nid=0x\([0-9a-f]*\) .*/\2 \1/p' |
 			while read -r h n; do echo "$((16#$h))	$n"; done >"$TMP/jmap"
 		note "jstack: $(tr '\n\t' ', ' <"$TMP/jmap")"
 		jsnap() { snap $JP | awk -F'\t' 'NR == FNR { n[$1] = $2; next } ($1 in n) { $2 = n[$1] } 1' OFS='\t' "$TMP/jmap" -; }

@@ -13,7 +13,7 @@ cc -O1 -g -fno-omit-frame-pointer -o "$TMP/offcpu_nap" "$(dirname "$0")/../progs
 	{ not_ok "build offcpu_nap.c"; exit 0; }
 "$TMP/offcpu_nap" > "$TMP/nap.out" & NAP=$!
 trap 'kill $NAP 2>/dev/null; rm -rf "$TMP"' EXIT
-for _ in $(seq 50); do grep -q ready "$TMP/nap.out" && break; sleep 0.1; done
+for _ in $(seq 300); do grep -q ready "$TMP/nap.out" && break; sleep 0.1; done # up to 30 s: a busy machine
 D=3
 
 # all side by side over the same 3 s: -p folded, unfiltered folded, -p JSON, -p text, anchor
@@ -23,7 +23,7 @@ D=3
 "$PTK" offcputime -p $NAP $D > "$TMP/p.txt" 2> "$TMP/txt.err" & E=$!
 ANCHOR=
 if have offcputime; then
-	timeout 20 offcputime -p $NAP $D > "$TMP/anchor.txt" 2> "$TMP/anchor.err" & ANCHOR=$!
+	timeout -k 5 60 offcputime -p $NAP $D > "$TMP/anchor.txt" 2> "$TMP/anchor.err" & ANCHOR=$!
 fi
 wait $A; ra=$?
 wait $B; rb=$?

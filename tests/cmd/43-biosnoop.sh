@@ -17,18 +17,26 @@ LOOP=$(losetup -f --show "$TMP/img") || { skip "no free loop device"; exit 0; }
 D=$(basename "$LOOP")
 echo mq-deadline > /sys/block/$D/queue/scheduler 2>/dev/null
 note "loop device $LOOP ($(cat /sys/block/$D/queue/scheduler))"
-ours() { bpftool prog show 2>/dev/null | grep -c -E 'name (tp_btf_block_rq|tp_btf_block_io|raw_block_rq_)'; }
-start() { local n0; n0=$(ours); "$@" & BG="$BG $!"; LAST=$!
-	for _ in $(seq 100); do [ "$(ours)" -ge $((n0 + 4)) ] && return 0; sleep 0.1; done; return 1; }
+# start a tracer in the background; wait until it has attached its programs (its own BPF links:
+# another copy of the suite may trace the block layer meanwhile), up to 30 s
+start() { "$@" & BG="$BG $!"; LAST=$!
+	for _ in $(seq 300); do [ "$(bpf_links_of $LAST)" -ge 4 ] && return 0; kill -0 $LAST 2>/dev/null || return 1
+		sleep 0.1; done; return 1; }
 stop_all() { for p in $BG; do kill -INT "$p" 2>/dev/null; done; for p in $BG; do wait "$p"; done; BG=""; }
 
 start "$PTK" biosnoop -d $D --json > "$TMP/bs.json" 2>"$TMP/bs.err" ||
 	{ not_ok "ptk biosnoop attaches: $(cat "$TMP/bs.err")"; exit 0; }
 start "$PTK" biosnoop -Q > "$TMP/bsQ.txt" 2>/dev/null
-if have biosnoop; then biosnoop -d $D > "$TMP/lt.txt" 2>&1 & BG="$BG $!"; fi
-if have biolatency; then biolatency -d $D > "$TMP/ltl.txt" 2>&1 & BG="$BG $!"; fi
-sleep 1
-fio --name=t --filename="$LOOP" --direct=1 --ioengine=psync --size=128M --randseed=7 \
+LT= LTL=
+if have biosnoop; then timeout -k 5 300 biosnoop -d $D > "$TMP/lt.txt" 2>&1 & LT=$!; BG="$BG $LT"; fi
+if have biolatency; then timeout -k 5 300 biolatency -d $D > "$TMP/ltl.txt" 2>&1 & LTL=$!; BG="$BG $LTL"; fi
+# until each anchor says it is attached (its header, "Tracing ..."), or has given up (30 s)
+for _ in $(seq 300); do
+	{ [ -z "$LT" ] || grep -q "^TIME" "$TMP/lt.txt" || ! kill -0 $LT 2>/dev/null; } &&
+		{ [ -z "$LTL" ] || grep -q Tracing "$TMP/ltl.txt" || ! kill -0 $LTL 2>/dev/null; } && break
+	sleep 0.1
+done
+timeout -k 5 300 fio --name=t --filename="$LOOP" --direct=1 --ioengine=psync --size=128M --randseed=7 \
 	--rw=randrw --rwmixread=50 --bs=4k --number_ios=3000 --output-format=json \
 	> "$TMP/fio.json" 2>"$TMP/fio.err"
 stop_all
@@ -71,7 +79,7 @@ fi
 # print the same requests, with the op decoded the same way (flags mapped in the kernel)
 for l in :tp_btf raw:raw_tp 0:tp_btf; do
 	PTK_BPF_LSKEL=${l%%:*} start "$PTK" biosnoop -d $D --json > "$TMP/l.json" 2>"$TMP/l.err"
-	fio --name=t --filename="$LOOP" --direct=1 --ioengine=psync --size=128M --randseed=9 \
+	timeout -k 5 300 fio --name=t --filename="$LOOP" --direct=1 --ioengine=psync --size=128M --randseed=9 \
 		--rw=randrw --rwmixread=50 --bs=8k --number_ios=400 --output-format=json \
 		> "$TMP/fio.json" 2>"$TMP/fio.err"
 	stop_all
@@ -87,13 +95,11 @@ print(s['hook'], s['loader'], sum(e['rwbs'][0]=='R' for e in io), sum(e['rwbs'][
 done
 
 for sig in INT TERM; do
-	before=$(ours)
 	start "$PTK" biosnoop > "$TMP/sig.txt" 2>"$TMP/sig.err"
-	during=$(ours)
+	ids=$(bpf_prog_ids_of $LAST | tr '\n' ' ')
 	kill -$sig $LAST; wait $LAST; rc=$?; BG=""
-	# the kernel frees detached programs asynchronously (RCU): let it settle
-	for _ in $(seq 30); do after=$(ours); [ "$after" -eq "$before" ] && break; sleep 0.1; done
-	check "SIG$sig: exit $rc (0); block programs $before before, $during while running, $after after" test $rc -eq 0 -a "$during" -gt "$before" -a "$after" -eq "$before"
+	check "SIG$sig: exit $rc (0) after holding its block programs [$ids]" test $rc -eq 0 -a -n "$ids"
+	check "SIG$sig: every program it held is gone" bpf_progs_gone $ids
 	check "SIG$sig: lost events reported" grep -q "events lost" "$TMP/sig.err"
 done
 "$PTK" biosnoop 0.5 > /dev/null 2>&1; check "duration 0.5: stops by itself, exit 0" test $? -eq 0

@@ -7,23 +7,29 @@ is_root || { skip "execsnoop needs root (BPF)"; exit 0; }
 have cc || { skip "no C compiler for tests/progs/execat.c"; exit 0; }
 have jq || { skip "jq missing"; exit 0; }
 cc -O1 -o "$TMP/execat" "$(dirname "$0")/../progs/execat.c" || { not_ok "build execat.c"; exit 0; }
-ours() { bpftool prog show 2>/dev/null | grep -c -E 'name (tp_sys_enter_ex|tp_sys_exit_exe)'; }
-tracefs_mounted() { grep -c ' tracefs ' /proc/mounts; }
+# the programs of the ptk processes started here (their fds): another copy of the suite may
+# trace execs meanwhile
+IDS=
+held() { IDS="$IDS $(bpf_prog_ids_of "$1" | tr '\n' ' ')"; }
+# the tracefs mounts of this namespace, by mount point, less /sys/kernel/debug/tracing: debugfs
+# mounts tracefs there for whoever first looks into it (another tracer on the machine)
+tracefs_mounted() { awk '{ for (i = 7; $i != "-"; i++); } $(i + 1) == "tracefs" && $5 != "/sys/kernel/debug/tracing" { print $5 }' /proc/self/mountinfo | sort | tr '\n' ' '; }
 # wait_for FILE PATTERN: up to 20 s for the tool to say it is attached
 wait_for() { for _ in $(seq 200); do grep -q "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done; return 1; }
 
 M=ptkk$$
-before=$(ours) mnt_before=$(tracefs_mounted)
+mnt_before=$(tracefs_mounted)
 "$PTK" execsnoop -x --json > "$TMP/es.json" 2> "$TMP/es.err" & ES=$!
 "$PTK" execsnoop -x -P $$ > "$TMP/es.txt" 2> "$TMP/est.err" & ET=$!
 ANCHOR=
 if have execsnoop; then
-	stdbuf -oL execsnoop -x > "$TMP/anchor.txt" 2> "$TMP/anchor.err" & ANCHOR=$!
+	timeout -k 5 300 stdbuf -oL execsnoop -x > "$TMP/anchor.txt" 2> "$TMP/anchor.err" & ANCHOR=$!
 fi
 trap 'kill $ES $ET $ANCHOR 2>/dev/null; rm -rf "$TMP"' EXIT
 wait_for "$TMP/es.err" Tracing && wait_for "$TMP/est.err" Tracing || { not_ok "ptk execsnoop did not attach: $(cat "$TMP/es.err")"; exit 0; }
 [ -n "$ANCHOR" ] && { wait_for "$TMP/anchor.txt" PCOMM || note "libbpf-tools execsnoop did not start: $(head -3 "$TMP/anchor.err")"; }
-check "programs attached while running" test "$(ours)" -gt "$before"
+held $ES; held $ET
+check "programs attached while running ($(bpf_links_of $ES) and $(bpf_links_of $ET) links)" test "$(bpf_links_of $ES)" -gt 0 -a "$(bpf_links_of $ET)" -gt 0
 
 for i in $(seq 500); do /bin/true "$M-loop"; done
 "$TMP/execat" dirat "$M-dirat"
@@ -75,7 +81,7 @@ check "-P PPID: the 500 children of this shell, and nothing else" test "$t" -eq 
 
 # --max-args: the truncation marker
 "$PTK" execsnoop --max-args 2 --json > "$TMP/ma.json" 2> "$TMP/ma.err" & MA=$!
-wait_for "$TMP/ma.err" Tracing
+wait_for "$TMP/ma.err" Tracing; held $MA
 /bin/true a b c "$M-max"
 sleep 0.5; kill -INT $MA; wait $MA
 check "--max-args 2: '/bin/true a ...'" test "$(jq -r "select(.args? and .comm == \"true\" and .pid) | .args" "$TMP/ma.json" | grep -c '^/bin/true a \.\.\.$')" -ge 1
@@ -84,7 +90,7 @@ check "--max-args run: loaded as a light skeleton (kernel-side loader)" test "$(
 
 # the libbpf loader (kernels before 5.17) sees the same exec
 PTK_BPF_LSKEL=0 "$PTK" execsnoop --json > "$TMP/lb.json" 2> "$TMP/lb.err" & LB=$!
-wait_for "$TMP/lb.err" Tracing
+wait_for "$TMP/lb.err" Tracing; held $LB
 /bin/true "$M-libbpf"
 sleep 0.5; kill -INT $LB; wait $LB
 check "PTK_BPF_LSKEL=0: the libbpf loader, and the exec is seen" test "$(jq -r 'select(.loader?) | .loader' "$TMP/lb.json"),$(jq -r 'select(.args?) | .args' "$TMP/lb.json" | grep -c "^/bin/true $M-libbpf$")" = "libbpf,1"
@@ -92,7 +98,7 @@ check "PTK_BPF_LSKEL=0: the libbpf loader, and the exec is seen" test "$(jq -r '
 # rare runs are measured whole, whenever they come: 50 execs 2 s into a 3 s run are in the
 # observer's count of program runs (each exec runs the enter and exit programs once)
 "$PTK" execsnoop -n true --json > "$TMP/ob.json" 2> "$TMP/ob.err" & OB=$!
-wait_for "$TMP/ob.err" Tracing
+wait_for "$TMP/ob.err" Tracing; held $OB
 sleep 2
 for _ in $(seq 50); do /bin/true "$M-late"; done
 sleep 1; kill -INT $OB; wait $OB
@@ -101,7 +107,7 @@ note "3 s run, 50 execs at 2 s: observer sampled/runs: $res; exec lines: $(grep 
 check "50 execs late in a 3 s run: counted exactly, not sampled, >= 100 program runs" \
 	test "${res%% *}" = false -a "${res##* }" -ge 100
 
-check "nothing left attached after exit ($(ours) programs, $before before)" test "$(ours)" -eq "$before"
-check "tracefs mount state restored" test "$(tracefs_mounted)" -eq "$mnt_before"
+check "nothing left attached after exit (programs$IDS)" bpf_progs_gone $IDS
+check "tracefs mount state restored ($(tracefs_mounted)as before: $mnt_before)" test "$(tracefs_mounted)" = "$mnt_before"
 "$PTK" execsnoop --max-args 0 > /dev/null 2>&1
 check "--max-args 0 is a usage error (exit 2)" test $? -eq 2

@@ -7,13 +7,18 @@ is_root || { skip "opensnoop needs root (BPF)"; exit 0; }
 have cc || { skip "no C compiler for tests/progs/openthr.c"; exit 0; }
 have jq || { skip "jq missing"; exit 0; }
 cc -O1 -pthread -o "$TMP/openthr" "$(dirname "$0")/../progs/openthr.c" || { not_ok "build openthr.c"; exit 0; }
-ours() { bpftool prog show 2>/dev/null | grep -c -E 'name (tp_sys_enter_op|tp_sys_exit_ope)'; }
-tracefs_mounted() { grep -c ' tracefs ' /proc/mounts; }
+# the programs of the ptk processes started here (their fds): another copy of the suite may
+# trace opens meanwhile
+IDS=
+held() { IDS="$IDS $(bpf_prog_ids_of "$1" | tr '\n' ' ')"; }
+# the tracefs mounts of this namespace, by mount point, less /sys/kernel/debug/tracing: debugfs
+# mounts tracefs there for whoever first looks into it (another tracer on the machine)
+tracefs_mounted() { awk '{ for (i = 7; $i != "-"; i++); } $(i + 1) == "tracefs" && $5 != "/sys/kernel/debug/tracing" { print $5 }' /proc/self/mountinfo | sort | tr '\n' ' '; }
 wait_for() { for _ in $(seq 200); do grep -q "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done; return 1; }
 
 D=$TMP/d
 mkdir -p "$D"
-before=$(ours) mnt_before=$(tracefs_mounted)
+mnt_before=$(tracefs_mounted)
 # the test program waits on a fifo so the tracers can attach to its pid first
 mkfifo "$TMP/go"
 "$TMP/openthr" "$D" 5 < "$TMP/go" > "$TMP/thr.out" & THR=$!
@@ -25,12 +30,13 @@ note "openthr pid $pid, opening thread tid $tid"
 "$PTK" opensnoop -x -n openthr > "$TMP/x.txt" 2> "$TMP/x.err" & OX=$!
 ANCHOR=
 if have opensnoop; then
-	stdbuf -oL opensnoop -p "$pid" > "$TMP/anchor.txt" 2> "$TMP/anchor.err" & ANCHOR=$!
+	timeout -k 5 300 stdbuf -oL opensnoop -p "$pid" > "$TMP/anchor.txt" 2> "$TMP/anchor.err" & ANCHOR=$!
 fi
 trap 'kill $OP $OX $ANCHOR $THR 2>/dev/null; rm -rf "$TMP"' EXIT
 wait_for "$TMP/p.err" Tracing && wait_for "$TMP/x.err" Tracing || { not_ok "ptk opensnoop did not attach: $(cat "$TMP/p.err")"; exit 0; }
 [ -n "$ANCHOR" ] && { wait_for "$TMP/anchor.txt" PID || note "libbpf-tools opensnoop did not start: $(head -3 "$TMP/anchor.err")"; }
-check "programs attached while running" test "$(ours)" -gt "$before"
+held $OP; held $OX
+check "programs attached while running ($(bpf_links_of $OP) and $(bpf_links_of $OX) links)" test "$(bpf_links_of $OP)" -gt 0 -a "$(bpf_links_of $OX)" -gt 0
 echo go >&7
 exec 7>&-
 wait $THR
@@ -88,7 +94,7 @@ check "-F run: loaded as a light skeleton (kernel-side loader)" test "$(jq -r 's
   wait_for "$TMP/lb.err" Tracing; cat rel-libbpf 2>/dev/null; wait "$(cat "$TMP/lb.pid")" )
 check "PTK_BPF_LSKEL=0: the libbpf loader, and the open is seen" test "$(jq -r 'select(.loader?) | .loader' "$TMP/lb.json"),$(jq -r 'select(.path?) | .path' "$TMP/lb.json" | grep -c "^$D/rel-libbpf$")" = "libbpf,1"
 
-check "nothing left attached after exit ($(ours) programs, $before before)" test "$(ours)" -eq "$before"
-check "tracefs mount state restored" test "$(tracefs_mounted)" -eq "$mnt_before"
+check "nothing left attached after exit (programs$IDS)" bpf_progs_gone $IDS
+check "tracefs mount state restored ($(tracefs_mounted)as before: $mnt_before)" test "$(tracefs_mounted)" = "$mnt_before"
 "$PTK" opensnoop -p abc > /dev/null 2>&1
 check "-p abc is a usage error (exit 2)" test $? -eq 2

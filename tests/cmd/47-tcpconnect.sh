@@ -8,33 +8,43 @@ is_root || { skip "tcpconnect/tcpaccept need root (BPF)"; exit 0; }
 have cc || { skip "no C compiler for tests/progs/tcppair.c"; exit 0; }
 have jq || { skip "jq missing"; exit 0; }
 cc -O1 -o "$TMP/tcppair" "$(dirname "$0")/../progs/tcppair.c" || { not_ok "build tcppair.c"; exit 0; }
-ours() {
-	bpftool prog show 2>/dev/null |
-		grep -c -E 'name (fexit_v[46]_conne|kp_v[46]_connect|krp_v[46]_connec|tp_sys_e[a-z]*_conn|fexit_accept|krp_accept|tp_sys_exit_acc)'
-}
-tracefs_mounted() { grep -c ' tracefs ' /proc/mounts; }
+# the programs of the ptk processes started here (their fds): another copy of the suite may
+# trace connects meanwhile
+IDS=
+held() { IDS="$IDS $(bpf_prog_ids_of "$1" | tr '\n' ' ')"; }
+# the tracefs mounts of this namespace, by mount point, less /sys/kernel/debug/tracing: debugfs
+# mounts tracefs there for whoever first looks into it (another tracer on the machine)
+tracefs_mounted() { awk '{ for (i = 7; $i != "-"; i++); } $(i + 1) == "tracefs" && $5 != "/sys/kernel/debug/tracing" { print $5 }' /proc/self/mountinfo | sort | tr '\n' ' '; }
 wait_for() { for _ in $(seq 200); do grep -q "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done; return 1; }
 
 addrs="127.0.0.1"
 ip -6 addr show dev lo 2>/dev/null | grep -q 'inet6 ::1' && addrs="$addrs ::1"
-before=$(ours) mnt_before=$(tracefs_mounted)
+mnt_before=$(tracefs_mounted)
 "$PTK" tcpconnect -s --json > "$TMP/c.json" 2> "$TMP/c.err" & TC=$!
 "$PTK" tcpaccept --json > "$TMP/a.json" 2> "$TMP/a.err" & TA=$!
 "$PTK" tcpconnect -4 > "$TMP/c4.txt" 2> "$TMP/c4.err" & T4=$!
 "$PTK" tcpaccept -6 -t > "$TMP/a6.txt" 2> "$TMP/a6.err" & A6=$!
 ANC= ANA=
-have tcpconnect && { stdbuf -oL tcpconnect > "$TMP/anc.txt" 2> "$TMP/anc.err" & ANC=$!; }
+have tcpconnect && { timeout -k 5 300 stdbuf -oL tcpconnect > "$TMP/anc.txt" 2> "$TMP/anc.err" & ANC=$!; }
 if have bpftrace; then
 	bt=$(command -v tcpaccept.bt || echo /usr/share/bpftrace/tools/tcpaccept.bt)
-	[ -r "$bt" ] && { stdbuf -oL bpftrace "$bt" > "$TMP/ana.txt" 2> "$TMP/ana.err" & ANA=$!; }
+	[ -r "$bt" ] && { timeout -k 5 300 stdbuf -oL bpftrace "$bt" > "$TMP/ana.txt" 2> "$TMP/ana.err" & ANA=$!; }
 fi
 trap 'kill $TC $TA $T4 $A6 $ANC $ANA 2>/dev/null; rm -rf "$TMP"' EXIT
 for f in c a c4 a6; do
 	wait_for "$TMP/$f.err" Tracing || { not_ok "ptk did not attach: $(cat "$TMP/$f.err")"; exit 0; }
 done
 note "hooks: $(grep -h Tracing "$TMP/c.err" "$TMP/a.err" | tr '\n' ' ')"
-sleep 1 # the anchors start slower; they may also fail to attach here (see below)
-check "programs attached while running" test "$(ours)" -gt "$before"
+# the anchors start slower (their header once attached); they may also fail to attach here
+# (see below): up to 30 s
+for _ in $(seq 300); do
+	{ [ -z "$ANC" ] || grep -q PID "$TMP/anc.txt" || ! kill -0 $ANC 2>/dev/null; } &&
+		{ [ -z "$ANA" ] || grep -q PID "$TMP/ana.txt" || ! kill -0 $ANA 2>/dev/null; } && break
+	sleep 0.1
+done
+for p in $TC $TA $T4 $A6; do held $p; done
+check "programs attached while running (links: $(for p in $TC $TA $T4 $A6; do printf '%s ' "$(bpf_links_of $p)"; done))" \
+	test "$(bpf_links_of $TC)" -gt 0 -a "$(bpf_links_of $TA)" -gt 0 -a "$(bpf_links_of $T4)" -gt 0 -a "$(bpf_links_of $A6)" -gt 0
 for a in $addrs; do "$TMP/tcppair" "$a" > "$TMP/pair-$a.txt" || not_ok "tcppair $a failed"; done
 sleep 1
 kill -INT $TC $T4; kill -TERM $TA $A6
@@ -78,7 +88,7 @@ check "lost events reported (JSON observer)" test "$(jq -r 'select(.observer?) |
 
 # -P: a port that is not the listener's filters everything out
 "$PTK" tcpconnect -P 1 --json > "$TMP/p.json" 2> "$TMP/p.err" & TP=$!
-wait_for "$TMP/p.err" Tracing
+wait_for "$TMP/p.err" Tracing; held $TP
 "$TMP/tcppair" 127.0.0.1 > /dev/null
 sleep 0.5; kill -INT $TP; wait $TP
 check "tcpconnect -P 1: the connect to another port is not shown" test "$(jq -r 'select(.dport?) | .dport' "$TMP/p.json" | wc -l)" -eq 0
@@ -87,7 +97,7 @@ check "tcpconnect -P 1: the connect to another port is not shown" test "$(jq -r 
 # sees tcp_v4_connect return 0). With the syscalls hook the socket is reset by the time
 # connect returns, so its source shows as unknown (null / -), never as 0.0.0.0
 "$PTK" tcpconnect --json > "$TMP/rf.json" 2> "$TMP/rf.err" & TR=$!
-wait_for "$TMP/rf.err" Tracing
+wait_for "$TMP/rf.err" Tracing; held $TR
 RP=$(python3 -c "
 import os, socket
 for a, fam in (('127.0.0.1', socket.AF_INET), ('::1', socket.AF_INET6)):
@@ -108,8 +118,8 @@ else
 fi
 check "a refused blocking connect is shown: IPv4 and IPv6, pid $RP, port 1 ($res)" test "$res" = "$want"
 
-check "nothing left attached after exit ($(ours) programs, $before before)" test "$(ours)" -eq "$before"
-check "tracefs mount state restored" test "$(tracefs_mounted)" -eq "$mnt_before"
+check "nothing left attached after exit (programs$IDS)" bpf_progs_gone $IDS
+check "tracefs mount state restored ($(tracefs_mounted)as before: $mnt_before)" test "$(tracefs_mounted)" = "$mnt_before"
 "$PTK" tcpconnect -4 -6 > /dev/null 2>&1
 check "-4 -6 together is a usage error (exit 2)" test $? -eq 2
 "$PTK" tcpaccept -P 70000 > /dev/null 2>&1

@@ -97,7 +97,7 @@ if have bpftrace; then
 	"$PTK" agg "uretprobe:$W:rec" -c w --by retval --json > "$TMP/r.json" 2>"$TMP/r.err" & A4=$!
 	"$PTK" agg "usdt:$W:ptkw:tick" -c w --by 'str(arg1)' --sum arg2 --json > "$TMP/u.json" \
 		2>"$TMP/u.err" & A5=$!
-	bpftrace -e "uprobe:$W:work /comm == \"w\"/ { @s[str(arg1)] = count(); @h = hist(arg2);
+	timeout -k 5 120 bpftrace -e "uprobe:$W:work /comm == \"w\"/ { @s[str(arg1)] = count(); @h = hist(arg2);
 		@c = count(); @sum = sum(arg0); @mn = min(arg0); @mx = max(arg0); }
 		uretprobe:$W:rec /comm == \"w\"/ { @r[retval] = count(); }
 		usdt:$W:ptkw:tick /comm == \"w\"/ { @u[str(arg1)] = sum(arg2); }" > "$TMP/bt.txt" \
@@ -192,7 +192,7 @@ EOF
 	PIDS+=($A)
 	BT=
 	if have bpftrace; then
-		bpftrace -e "usdt:$PY:python:gc__start /comm == \"python3.11\"/ { @g[arg0] = count(); }" \
+		timeout -k 5 120 bpftrace -e "usdt:$PY:python:gc__start /comm == \"python3.11\"/ { @g[arg0] = count(); }" \
 			> "$TMP/pybt.txt" 2>&1 & BT=$!
 		PIDS+=($BT)
 	fi

@@ -74,14 +74,14 @@ if ! have perf; then
 	skip "perf not installed (linux-perf)"
 elif ! cc -O1 -g -fno-omit-frame-pointer -o "$TMP/burn" "$TMP/burn.c"; then
 	skip "no C compiler to build the profiled program"
-elif ! perf record -q -F 999 -g -o "$TMP/perf.data" -- "$TMP/burn" > /dev/null 2> "$TMP/rec.err"; then
+elif ! timeout -k 5 120 perf record -q -F 999 -g -o "$TMP/perf.data" -- "$TMP/burn" > /dev/null 2> "$TMP/rec.err"; then
 	skip "perf record failed: $(head -1 "$TMP/rec.err")"
 else
-	perf script -i "$TMP/perf.data" 2>/dev/null > "$TMP/real.script"
+	timeout -k 5 120 perf script -i "$TMP/perf.data" 2>/dev/null > "$TMP/real.script"
 	"$PTK" flamegraph --no-period -v -o "$TMP/real.svg" < "$TMP/real.script" 2> "$TMP/real.err"
 	sed "s/^/# /" "$TMP/real.err"
 	ours=$(sed -n 's/.*<title>all (\([0-9,]*\) samples.*/\1/p' "$TMP/real.svg" | tr -d ,)
-	theirs=$(perf report -i "$TMP/perf.data" --stdio -n --sort comm -g none 2>/dev/null |
+	theirs=$(timeout -k 5 120 perf report -i "$TMP/perf.data" --stdio -n --sort comm -g none 2>/dev/null |
 		awk '!/^#/ && NF >= 4 { s += $3 } END { print s + 0 }')
 	note "samples: ptk flamegraph $ours, perf report $theirs"
 	if [ -n "$ours" ] && [ "$ours" = "$theirs" ] && [ "$ours" -gt 0 ]; then
@@ -105,7 +105,7 @@ fi
 CHROME=$(command -v chromium || command -v chromium-browser || true)
 chrome() {
 	local d; d=$(mktemp -d)
-	timeout 120 "$CHROME" --headless --no-sandbox --disable-gpu --disable-background-networking \
+	timeout -k 5 120 "$CHROME" --headless --no-sandbox --disable-gpu --disable-background-networking \
 		--disable-component-update --disable-sync --no-first-run --user-data-dir="$d" "$@" 2>/dev/null
 	rm -rf "$d"
 }

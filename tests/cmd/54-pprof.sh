@@ -78,8 +78,8 @@ check "pprof's total is the folded sum ($want, pprof $got)" [ "$got" = "$want" ]
 
 # 2. perf script text -> pprof: pprof rebuilds ptk's collapse
 if have perf && cc -O1 -g -fno-omit-frame-pointer -o "$TMP/deep" "$REPO/tests/progs/flamedeep.c" &&
-	perf record -q -F 499 -g -o "$TMP/perf.data" -- "$TMP/deep" 1 > /dev/null 2>&1 &&
-	perf script -i "$TMP/perf.data" > "$TMP/perf.script" 2> /dev/null; then
+	timeout -k 5 120 perf record -q -F 499 -g -o "$TMP/perf.data" -- "$TMP/deep" 1 > /dev/null 2>&1 &&
+	timeout -k 5 120 perf script -i "$TMP/perf.data" > "$TMP/perf.script" 2> /dev/null; then
 	"$PTK" flamegraph --folded "$TMP/perf.script" > "$TMP/p.folded" 2> /dev/null
 	"$PTK" flamegraph "$TMP/perf.script" -o "$TMP/p.pb.gz" 2> /dev/null
 	fold_of "$TMP/p.pb.gz" "" > "$TMP/p.back"

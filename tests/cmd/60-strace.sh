@@ -36,7 +36,7 @@ grep -q 'ioctl([0-9]*, TCSETS, {' p.txt && ok "TCSETS on a pty named as TCSETS o
 
 # 2. side by side with strace
 if have strace; then
-	strace -o s.txt ./sysprobe exp2.txt
+	timeout -k 5 120 strace -o s.txt ./sysprobe exp2.txt
 	# strace 6 cannot tell TCSETS from the sequencer's SNDCTL_TMR_START: ptk looks at the fd
 	segment s.txt | sed 's/SNDCTL_TMR_START or TCSETS/TCSETS/' | norm > s.norm
 	segment p.txt | norm > p.norm
@@ -52,7 +52,7 @@ if have strace; then
 
 	# 3. -c: calls and errors per syscall
 	"$PTK" strace -c -o pc.txt ./sysprobe e.txt 2>/dev/null
-	strace -c -o sc.txt ./sysprobe e.txt
+	timeout -k 5 120 strace -c -o sc.txt ./sysprobe e.txt
 	cnt() { awk '/^-/ {n++; next} n == 1 { if (NF == 6) print $6, $4, $5; else print $5, $4, 0 }' "$1" | sort; }
 	if diff <(cnt pc.txt) <(cnt sc.txt) > dc.txt && [ -s pc.txt ]; then
 		ok "-c calls and errors equal strace -c's ($(cnt pc.txt | wc -l) syscalls)"
@@ -66,7 +66,7 @@ if have strace; then
 	# filtered call of an untraced child would fail), as strace --seccomp-bpf; both then
 	# prefix lines with the pid
 	"$PTK" strace -f -e trace=openat,close -o pf.txt ./sysprobe e.txt 2>pf.err
-	strace -f --seccomp-bpf -e trace=openat,close -o sf.txt ./sysprobe e.txt
+	timeout -k 5 120 strace -f --seccomp-bpf -e trace=openat,close -o sf.txt ./sysprobe e.txt
 	sed -i -E 's/^[0-9]+ +//' sf.txt pf.txt
 	# (the pid prefix moved strace's return column: compare with spaces collapsed)
 	if diff <(grep -v '^---\|rt_sigreturn' pf.txt | norm | sed -E 's/ +=/ =/') \
@@ -117,7 +117,7 @@ grep -q '= -1 ENOENT (No such file or directory) (INJECTED)$' pi.txt &&
 "$PTK" strace -e trace=getpid -e inject=getpid:retval=42 -o pj.txt sh -c 'exit 0' 2>/dev/null
 grep -q '^getpid() *= 42 (INJECTED)$' pj.txt && ok "-e inject=getpid:retval=42" || not_ok "-e inject= retval"
 if have strace; then
-	strace -e trace=openat -e inject=$inj -o si.txt cat /etc/hostname > /dev/null
+	timeout -k 5 60 strace -e trace=openat -e inject=$inj -o si.txt cat /etc/hostname > /dev/null
 	check "-e inject=$inj: the same trace as strace's" diff pi.txt si.txt
 fi
 
@@ -126,7 +126,7 @@ cc -O1 -o writeloop "$PROGS/writeloop.c" && "$PTK" strace -k -e trace=write -o p
 frames() { awk '/^write\(3,/ { n = 2; next } /^ > / && n > 0 { sub(/\+.*/, ""); sub(/.*\(/, ""); print; n-- }' "$1"; }
 check_all "-k: each write's stack starts in write and main ($(frames pk.txt | tr '\n' ' '))" \
 	'[ "$(frames pk.txt | grep -c "write$")" = 2 ] && [ "$(frames pk.txt | grep -c "^main$")" = 2 ]'
-if have strace && strace -k -e trace=write -o sk.txt ./writeloop 2 /dev/null 2>/dev/null; then
+if have strace && timeout -k 5 60 strace -k -e trace=write -o sk.txt ./writeloop 2 /dev/null 2>/dev/null; then
 	check "-k: the innermost two frames named as strace -k's" diff <(frames pk.txt) <(frames sk.txt)
 fi
 

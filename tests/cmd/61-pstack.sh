@@ -13,7 +13,7 @@ cc -O1 -g -fno-omit-frame-pointer -pthread -o "$TMP/pstack_threads" "$SRC" ||
 	{ not_ok "build pstack_threads.c"; exit 0; }
 "$TMP/pstack_threads" > "$TMP/pt.out" & P=$!
 trap 'kill $P 2>/dev/null; rm -rf "$TMP"' EXIT
-for _ in $(seq 100); do grep -q '^tid 7' "$TMP/pt.out" && break; sleep 0.05; done
+for _ in $(seq 600); do grep -q '^tid 7' "$TMP/pt.out" && break; sleep 0.05; done # up to 30 s: a busy machine
 grep -q '^ready' "$TMP/pt.out" || { not_ok "pstack_threads did not start"; exit 0; }
 tid() { awk -v n="$1" '$1 == "tid" && $2 == n { print $3 }' "$TMP/pt.out"; }
 
@@ -61,7 +61,7 @@ check "every stack unwinds to its outermost frame" test "$ends" = "outermost"
 # eu-stack -p: the same functions per thread, frame by frame (symbol versions cut)
 jq -r '.threads[] | .tid as $t | .frames[] | "\($t) \(.func // "??")"' "$J" > "$TMP/ptk.f"
 if have eu-stack; then
-	eu-stack -p $P > "$TMP/eu.txt" 2> "$TMP/eu.err"
+	timeout -k 5 120 eu-stack -p $P > "$TMP/eu.txt" 2> "$TMP/eu.err"
 	awk '/^TID/ { t = $2; sub(":", "", t); next } /^#/ { f = $3; sub(/@.*/, "", f); print t, f }' \
 		"$TMP/eu.txt" > "$TMP/eu.f"
 	neu=$(wc -l < "$TMP/eu.f") nptk=$(wc -l < "$TMP/ptk.f")
@@ -75,7 +75,7 @@ fi
 # gdb: the program's own functions per thread (gdb names libc internals its own way)
 if have gdb; then
 	own='^(main|thr|blocked_in_[a-z]+|worker_idle|in_sigusr1_handler|waiting_for_signal)$'
-	timeout 120 gdb -batch -nx -p $P -ex 'thread apply all bt' > "$TMP/gdb.txt" 2>&1
+	timeout -k 5 120 gdb -batch -nx -p $P -ex 'thread apply all bt' > "$TMP/gdb.txt" 2>&1
 	awk '/^Thread [0-9]+ .*LWP/ { t = $0; sub(/.*LWP /, "", t); sub(/\).*/, "", t); next }
 		/^#[0-9]/ { f = ($3 == "in") ? $4 : $2; print t, f }' "$TMP/gdb.txt" |
 		awk -v re="$own" '$2 ~ re' | sort -s -k1,1n > "$TMP/gdb.f"

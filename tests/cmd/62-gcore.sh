@@ -12,7 +12,7 @@ cc -O0 -g -pthread -o "$TMP/gcore_target" "$(dirname "$0")/../progs/gcore_target
 	{ not_ok "build gcore_target.c"; exit 0; }
 "$TMP/gcore_target" > "$TMP/gt.out" & P=$!
 trap 'kill $P 2>/dev/null; rm -rf "$TMP"' EXIT
-for _ in $(seq 100); do grep -q '^ready' "$TMP/gt.out" && break; sleep 0.05; done
+for _ in $(seq 600); do grep -q '^ready' "$TMP/gt.out" && break; sleep 0.05; done # up to 30 s: a busy machine
 grep -q '^ready' "$TMP/gt.out" || { not_ok "gcore_target did not start"; exit 0; }
 EXE="$TMP/gcore_target" CORE="$TMP/core.$P"
 c0=$(awk '/^voluntary_ctxt_switches/ { print $2 }' /proc/$P/status)
@@ -37,8 +37,8 @@ check "NT_FPREGSET and NT_X86_XSTATE per thread" test "$(nt NT_FPREGSET)" = 3 -a
 # gdb on the core against gdb on the live process
 if have gdb; then
 	q=(-ex 'print answer' -ex 'print marker' -ex 'print heap_marker' -ex 'info threads' -ex 'thread apply all bt')
-	timeout 120 gdb -batch -nx "${q[@]}" "$EXE" "$CORE" > "$TMP/gdbcore.txt" 2>&1
-	timeout 120 gdb -batch -nx "${q[@]}" -p $P > "$TMP/gdblive.txt" 2>&1
+	timeout -k 5 120 gdb -batch -nx "${q[@]}" "$EXE" "$CORE" > "$TMP/gdbcore.txt" 2>&1
+	timeout -k 5 120 gdb -batch -nx "${q[@]}" -p $P > "$TMP/gdblive.txt" 2>&1
 	vals() { grep -E '^\$[0-9]+ = ' "$1" | sed 's/^\$[0-9]* = //; s/0x[0-9a-f]* //'; }
 	note "core: $(vals "$TMP/gdbcore.txt" | paste -sd'|')  live: $(vals "$TMP/gdblive.txt" | paste -sd'|')"
 	check "gdb on the core: answer = 42, marker = \"ptk-gcore\", heap string" \
@@ -58,7 +58,7 @@ if have gdb; then
 		test -s "$TMP/bt.core" -a "$(cat "$TMP/bt.core")" = "$(cat "$TMP/bt.live")"
 	# NT_FILE: the same file mappings as gdb's own gcore writes
 	if have gcore && have eu-readelf; then
-		timeout 120 gcore -o "$TMP/gdbcore" $P > /dev/null 2>&1
+		timeout -k 5 120 gcore -o "$TMP/gdbcore" $P > /dev/null 2>&1
 		files() { eu-readelf -n "$1" | awk '/ FILE$/ { f = 1; next } f && /^ +[0-9a-f]+-[0-9a-f]+ / { print $1, $2, $4; next } f && !/files:/ { f = 0 }'; }
 		files "$CORE" > "$TMP/f.ptk"; files "$TMP/gdbcore.$P" > "$TMP/f.gdb"
 		note "NT_FILE entries: ptk $(wc -l < "$TMP/f.ptk"), gdb gcore $(wc -l < "$TMP/f.gdb")"
@@ -73,7 +73,7 @@ fi
 
 # eu-stack loads the core
 if have eu-stack; then
-	eu-stack --core "$CORE" --executable "$EXE" > "$TMP/eu.txt" 2> "$TMP/eu.err"; rc=$?
+	timeout -k 5 120 eu-stack --core "$CORE" --executable "$EXE" > "$TMP/eu.txt" 2> "$TMP/eu.err"; rc=$?
 	note "eu-stack --core: exit $rc, $(grep -c '^TID' "$TMP/eu.txt") threads, $(grep -o 'gcore_[a-z_]*' "$TMP/eu.txt" | sort | paste -sd' ')"
 	check "eu-stack --core CORE --executable PROGRAM loads it: 3 threads, the 3 functions" \
 		test $rc -eq 0 -a "$(grep -c '^TID' "$TMP/eu.txt")" = 3 -a "$(grep -c 'gcore_[a-z]' "$TMP/eu.txt")" = 3

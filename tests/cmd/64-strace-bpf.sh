@@ -114,7 +114,7 @@ sh -c 'sleep 1; exec ./writeloop 5000 t' & T=$!
 "$PTK" syscount -p $T -d 3 -T 100 > ps.txt 2>ps.err & P1=$!
 ref=false
 if [ -x /usr/sbin/syscount ]; then
-	/usr/sbin/syscount -p $T -d 3 -T 100 > ls.txt 2>&1 & P2=$!
+	timeout -k 5 60 /usr/sbin/syscount -p $T -d 3 -T 100 > ls.txt 2>&1 & P2=$!
 	ref=true
 fi
 wait $T; wait $P1

@@ -11,7 +11,7 @@ DB=$TMP/s.db
 # load for part of the window so the numbers are not all idle
 ( exec -a ptkburn71 bash -c 'end=$((SECONDS+12)); while [ $SECONDS -lt $end ]; do :; done' ) &
 "$PTK" record -i 1 -c 31 --db "$DB" 2>/dev/null & REC=$!
-sar -u 1 30 > "$TMP/sar.txt" & SAR=$!
+timeout -k 5 120 sar -u 1 30 > "$TMP/sar.txt" & SAR=$!
 wait $REC; rc=$?
 wait $SAR
 check "record 31 samples at 1 s: exit 0" test $rc -eq 0
@@ -37,11 +37,11 @@ done
 v127() { sed -e 's/ kbdirty$/ kbdirty kbshmem/' -e 's/ %vmeff$/ pgprom\/s pgdem\/s/' \
 	-e 's/ retrans\/s / retrseg\/s /'; }
 for o in "-u ALL" "-P ALL" "-r" "-b" "-d" "-n DEV" "-n TCP" "-n ETCP" "-q" "-w" "-W" "-B"; do
-	want=$(sar $o 1 1 2>/dev/null | sed -n 3p | cut -c12- | tr -s ' ' | v127)
+	want=$(timeout -k 5 60 sar $o 1 1 2>/dev/null | sed -n 3p | cut -c12- | tr -s ' ' | v127)
 	got=$("$PTK" sar $o --db "$DB" 2>/dev/null | sed -n 3p | cut -c12- | tr -s ' ')
 	[ "$want" = "$got" ] && ok "sar $o header: $got" || { not_ok "sar $o header"; note "want '$want'"; note "got  '$got'"; }
 done
-want=$(sar -q ALL 1 1 | grep -m1 '%scpu-10' | cut -c12- | tr -s ' ')
+want=$(timeout -k 5 60 sar -q ALL 1 1 | grep -m1 '%scpu-10' | cut -c12- | tr -s ' ')
 got=$("$PTK" sar --psi --db "$DB" | grep -m1 '%scpu-10' | cut -c12- | tr -s ' ')
 check "--psi CPU header as sar -q CPU: $got" test "$want" = "$got"
 "$PTK" sar -q --db "$DB" > "$TMP/q.txt"
@@ -338,18 +338,18 @@ PY
 # virtual): not compared
 IO_HDR="tps rtps wtps dtps bread/s bwrtn/s bdscd/s"
 if have python3; then
-	sar -A 0 > "$TMP/sa0.txt" 2>&1 & SP=$!
+	timeout -k 5 60 sar -A 0 > "$TMP/sa0.txt" 2>&1 & SP=$!
 	"$PTK" sar -A 0 > "$TMP/pa0.txt" 2>&1
 	wait $SP
 	check "sar -A 0 (since boot): every report, item and value as Debian's sar (2 %)" \
 		sarcmp "$TMP/sa0.txt" "$TMP/pa0.txt" '*' 0.02 0.05 "$IO_HDR"
-	sar -A 2 2 > "$TMP/sa2.txt" 2>&1 & SP=$!
+	timeout -k 5 60 sar -A 2 2 > "$TMP/sa2.txt" 2>&1 & SP=$!
 	"$PTK" sar -A 2 2 > "$TMP/pa2.txt" 2>&1
 	wait $SP
 	check "sar -A 2 2: every report and item as Debian's sar, the Average values near (30 % or 10)" \
 		sarcmp "$TMP/sa2.txt" "$TMP/pa2.txt" 'Average:' 0.3 10 "$IO_HDR"
 	for o in "-n SOFT" "-I SUM" "-q ALL" "-m CPU" "-v" "-H" "-y" "-F" "-n SOCK,SOCK6" "-n IP,EIP,ICMP,EICMP,UDP" "-n IP6,EIP6,ICMP6,EICMP6,UDP6" "-n NFS,NFSD"; do
-		sar $o 1 1 > "$TMP/so.txt" 2>&1 & SP=$!
+		timeout -k 5 60 sar $o 1 1 > "$TMP/so.txt" 2>&1 & SP=$!
 		"$PTK" sar $o 1 1 > "$TMP/po.txt" 2>&1
 		wait $SP
 		check "sar $o 1 1: the reports and items of Debian's sar" \
@@ -357,7 +357,7 @@ if have python3; then
 	done
 	# the options that shape a report, side by side
 	for o in "-z -n DEV,EDEV" "-p -d" "-p -n DEV" "-p -I SUM" "-F MOUNT" "--iface=lo -n DEV" "--dev=$(awk '$3 !~ /^loop/ { print $3; exit }' /proc/diskstats) -d" "-I" "--int=LOC,RES -I SUM" "--int=LOC -I ALL"; do
-		sar $o 1 1 > "$TMP/so.txt" 2>&1 & SP=$!
+		timeout -k 5 60 sar $o 1 1 > "$TMP/so.txt" 2>&1 & SP=$!
 		"$PTK" sar $o 1 1 > "$TMP/po.txt" 2>&1
 		wait $SP
 		# (devices other tests create and remove meanwhile left out)

@@ -65,13 +65,14 @@ check "no temporary snapshot tree is left behind" test -z "$(ls -d /tmp/ptk-at.*
 # a baseline, the last sample); the rows are that sample's
 if have tmux; then
 	S=ptkat$$
-	tm() { command tmux -L "$S" "$@"; }
+	# a private tmux server on a socket of this run's own, no config
+	tm() { command tmux -S "$TMP/tmux.sock" -f /dev/null "$@"; }
 	trap 'tm kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
 	t1f=$(sqlite3 "$DB" 'select t_ms/1000.0 from sample order by id limit 1 offset 1')
 	tm new-session -d -s $S -x 120 -y 30 "TZ=America/New_York TERM=xterm-256color $PTK top --at @$t1f --db $DB"
 	shown_now() { tm capture-pane -p -t $S | tail -1 | sed -n 's/^recorded \([0-9-]* [0-9:]*\) .*/\1/p'; }
-	shown() { # the time in the status line, once it shows one (up to 3 s)
-		for _ in $(seq 30); do
+	shown() { # the time in the status line, once it shows one (up to 20 s: a busy machine)
+		for _ in $(seq 200); do
 			t=$(shown_now)
 			[ -n "$t" ] && { echo "$t"; return; }
 			sleep 0.1
@@ -80,13 +81,13 @@ if have tmux; then
 	# the archive's times, as the viewer shows them (recorded in New York)
 	mapfile -t want < <(sqlite3 "$DB" 'select t_ms/1000 from sample order by id' | while read -r t; do TZ=America/New_York date -d "@$t" '+%Y-%m-%d %H:%M:%S'; done)
 	seen=("$(shown)")
-	# after each key: wait for the time it should show (up to 3 s), so a slow redraw is
+	# after each key: wait for the time it should show (up to 10 s), so a slow redraw is
 	# waited for and a wrong one is caught
 	exp=("${want[1]}" "${want[1]}" "${want[2]}" "${want[3]}" "${want[4]}" "${want[5]}" "${want[5]}" "${want[5]}" "${want[4]}")
 	i=1
 	for k in '[' ']' ']' ']' ']' ']' ']' '['; do
 		tm send-keys -t $S "$k"
-		for _ in $(seq 30); do
+		for _ in $(seq 100); do
 			t=$(shown_now)
 			[ "$t" = "${exp[$i]}" ] && break
 			sleep 0.1
@@ -95,9 +96,14 @@ if have tmux; then
 		seen+=("$(shown_now)")
 		i=$((i + 1))
 	done
-	tm capture-pane -p -t $S > "$TMP/at.txt"
+	# the screen of the last step, once it shows the burner's sample whole (its rows drawn)
+	for _ in $(seq 100); do
+		tm capture-pane -p -t $S > "$TMP/at.txt"
+		grep -q "ptkburn72\|^ *$BURN " "$TMP/at.txt" && break
+		sleep 0.1
+	done
 	tm send-keys -t $S q
-	sleep 0.3
+	for _ in $(seq 100); do [ -z "$(tm list-sessions 2>/dev/null)" ] && break; sleep 0.1; done
 	note "archive: ${want[*]}"
 	note "viewer:  ${seen[*]}"
 	# start at sample 1; '[' stays (sample 0 has no baseline); ']' x6 walks 2..5 then stays

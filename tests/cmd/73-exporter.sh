@@ -57,7 +57,7 @@ check "--help lists --expose-cmdline" [ $? -eq 0 ]
 "$PTK" exporter --collectors stat --listen 127.0.0.1:0 2>"$TMP/lo.err" &
 p=$!
 PIDS+=("$p")
-sleep 0.5
+wait_file "$TMP/lo.err" "listening on" # set up, its SIGTERM handler with it
 "$PTK" exporter --help | grep -q "default 127.0.0.1:9469"
 check "default --listen is 127.0.0.1:9469 (loopback)" [ $? -eq 0 ]
 kill -TERM $p
@@ -139,7 +139,7 @@ fi
 # ---- same names, types and values as node_exporter --------------------------------------------
 if have prometheus-node-exporter; then
 	NPORT=$(free_port)
-	prometheus-node-exporter --web.listen-address="127.0.0.1:$NPORT" >"$TMP/ne.log" 2>&1 &
+	timeout -k 5 300 prometheus-node-exporter --web.listen-address="127.0.0.1:$NPORT" >"$TMP/ne.log" 2>&1 &
 	NE=$!
 	PIDS+=("$NE")
 	for _ in $(seq 50); do curl -s -o "$TMP/ne.txt" "http://127.0.0.1:$NPORT/metrics" && break; sleep 0.1; done
@@ -148,7 +148,7 @@ if have prometheus-node-exporter; then
 	grep '^# TYPE node_' "$TMP/ne.txt" | sort >"$TMP/ne.types"
 	grep '^# TYPE node_' "$TMP/m2.txt" | sort >"$TMP/ptk.types"
 	missing=$(comm -23 "$TMP/ptk.types" "$TMP/ne.types" | grep -v node_pressure_cpu_stalled)
-	note "node_* families: ptk $(wc -l <"$TMP/ptk.types"), node_exporter $(wc -l <"$TMP/ne.types"); ptk's not in node_exporter $(prometheus-node-exporter --version 2>&1 | head -1 | awk '{print $3}') (name or type): ${missing:-none} (node_pressure_cpu_stalled_seconds_total is node_exporter >= 1.7's)"
+	note "node_* families: ptk $(wc -l <"$TMP/ptk.types"), node_exporter $(wc -l <"$TMP/ne.types"); ptk's not in node_exporter $(timeout -k 5 60 prometheus-node-exporter --version 2>&1 | head -1 | awk '{print $3}') (name or type): ${missing:-none} (node_pressure_cpu_stalled_seconds_total is node_exporter >= 1.7's)"
 	check "every node_* family has node_exporter's name and type" [ -z "$missing" ]
 	for s in node_memory_MemTotal_bytes node_boot_time_seconds node_memory_SwapTotal_bytes \
 		"node_disk_reads_completed_total{device=\"$dev\"}" 'node_cpu_seconds_total{cpu="0",mode="idle"}' \
@@ -164,14 +164,14 @@ else
 fi
 
 # ---- promtool ---------------------------------------------------------------------------------
-promtool check metrics <"$TMP/m1.txt" >"$TMP/promtool.out" 2>&1
+timeout -k 5 60 promtool check metrics <"$TMP/m1.txt" >"$TMP/promtool.out" 2>&1
 rc=$?
 other=$(grep -v "^node_\(memory\|netstat\)_[A-Za-z_]* metric names should be written in 'snake_case' not 'camelCase'$" "$TMP/promtool.out")
 note "promtool check metrics: rc $rc, $(grep -c camelCase "$TMP/promtool.out") camelCase lints on node_memory_* and node_netstat_* (node_exporter's own names; node_exporter's output gets the same)"
 check "promtool check metrics: no finding but node_exporter's camelCase node_memory_*, node_netstat_* names" [ -z "$other" ]
 [ -n "$other" ] && note "$other"
 scrape -o "$TMP/m3.txt" # without meminfo the output must pass outright
-curl -s "http://127.0.0.1:$PORT/metrics" | grep -v '^node_\(memory\|netstat\)_\|^# [A-Z]* node_\(memory\|netstat\)_' | promtool check metrics
+curl -s "http://127.0.0.1:$PORT/metrics" | grep -v '^node_\(memory\|netstat\)_\|^# [A-Z]* node_\(memory\|netstat\)_' | timeout -k 5 60 promtool check metrics
 check "promtool check metrics passes (rc 0) without the node_memory_*, node_netstat_* names" [ $? -eq 0 ]
 
 # ---- TCP counters and available memory (issue 11: check, nicstat and the exporter agree) ----
@@ -236,7 +236,7 @@ fi
 
 # ---- check verdicts against ptk check, under a known CPU saturation ------------------------------
 if have stress-ng; then
-	stress-ng --cpu "$(nproc)" --timeout 9 >/dev/null 2>&1 &
+	timeout -k 5 60 stress-ng --cpu "$(nproc)" --timeout 9 >/dev/null 2>&1 &
 	ST=$!
 	PIDS+=("$ST")
 	sleep 0.5
@@ -394,7 +394,7 @@ scrape_configs:
     static_configs:
       - targets: ['127.0.0.1:$PORT']
 EOF
-	prometheus --config.file="$TMP/prometheus.yml" --storage.tsdb.path="$TMP/tsdb" \
+	timeout -k 5 300 prometheus --config.file="$TMP/prometheus.yml" --storage.tsdb.path="$TMP/tsdb" \
 		--web.listen-address="127.0.0.1:$PPORT" >"$TMP/prom.log" 2>&1 &
 	PROM=$!
 	PIDS+=("$PROM")

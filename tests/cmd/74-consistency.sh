@@ -36,7 +36,7 @@ fi
 run() {
 	local name=$1
 	shift
-	timeout 30 "$@" >"$O/$name" 2>"$O/$name.err"
+	timeout -k 5 30 "$@" >"$O/$name" 2>"$O/$name.err"
 	echo $? >"$O/$name.rc"
 }
 P=(--procfs "$F")

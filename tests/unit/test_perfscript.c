@@ -123,6 +123,45 @@ static void test_pid_tid_names(void **state)
 	assert_string_equal(got, "[ET_NET_0]-1234;f 1\n");
 	free(got);
 	ptk_folded_free(f);
+
+	/* a one-character comm as perf script -F comm,pid,tid prints it (two blanks before the
+	 * pid) keeps its first blank, as stackcollapse-perf.pl; with one blank it is read whole,
+	 * and a header perf indented (no -g) is not Perl's */
+	f = ptk_folded_new();
+	ptk_perfscript_init(&ps, f, &o);
+	ptk_perfscript_line(&ps, "w  9503/9503  [000] 13490.393031: cpu-clock:pppH: \n");
+	ptk_perfscript_line(&ps, "\t55 f (/x)\n");
+	ptk_perfscript_line(&ps, "\n");
+	ptk_perfscript_line(&ps, "a 7/7 [000] 1.0: 3 cpu-clock:pppH:\n");
+	ptk_perfscript_line(&ps, "\t55 g (/x)\n");
+	ptk_perfscript_line(&ps, "\n");
+	ptk_perfscript_line(&ps, "               b  8 [000] 2.0: 4 cpu-clock:pppH:  55 h (/x)\n");
+	ptk_perfscript_finish(&ps);
+	ptk_perfscript_release(&ps);
+	got = folded_text(f);
+	assert_string_equal(got, "a-7;g 3\nb-?;h 4\nw_-9503;f 1\n");
+	free(got);
+	ptk_folded_free(f);
+
+	/* a tid of 0 (the idle task, "0/0") is none to Perl: the pid goes in its place */
+	o = (struct ptk_perfscript_opts){ .tid = true };
+	f = ptk_folded_new();
+	ptk_perfscript_init(&ps, f, &o);
+	ptk_perfscript_line(&ps, "swapper     0/0     [000] 13490.393031: cpu-clock:pppH: \n");
+	ptk_perfscript_line(&ps, "\t55 pv_native_safe_halt (/x)\n");
+	ptk_perfscript_line(&ps, "\n");
+	ptk_perfscript_line(&ps, "x  123/0  [001] 1.0: cpu-clock:pppH: \n");
+	ptk_perfscript_line(&ps, "\t55 f (/x)\n");
+	ptk_perfscript_line(&ps, "\n");
+	ptk_perfscript_line(&ps, "kworker/0:1  0/77  [001] 1.0: cpu-clock:pppH: \n");
+	ptk_perfscript_line(&ps, "\t55 f (/x)\n");
+	ptk_perfscript_finish(&ps);
+	ptk_perfscript_release(&ps);
+	got = folded_text(f);
+	assert_string_equal(
+		got, "kworker/0:1-0/77;f 1\nswapper-?/0;pv_native_safe_halt 1\nx_-?/123;f 1\n");
+	free(got);
+	ptk_folded_free(f);
 }
 
 /* The tidy rules one by one. */

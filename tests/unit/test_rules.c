@@ -110,6 +110,25 @@ static void test_cpu_runq_psi_steal(void **state)
 	assert_int_equal(eval("cpu.runqlat"), PTK_RULE_WARN);
 	V(RUNQLAT_P99) = 65535;
 	assert_int_equal(eval("cpu.runqlat"), PTK_RULE_CRIT);
+	/* a cgroup throttled at its quota on CPUs under 70% busy: its tasks' wait for the
+	 * next period (22-cgroup: p99 <= 131071 us, 20% busy) is a note */
+	V(CG_THROTTLED_N) = 1;
+	V(BUSY) = 20.4;
+	V(RUNQLAT_P99) = 131071;
+	assert_int_equal(eval("cpu.runqlat"), PTK_RULE_NOTE);
+	assert_string_equal(
+		evidence_of("cpu.runqlat", NULL, NULL),
+		"runqlat p99 <= 131071 us with the CPUs 20% busy: the tasks of 1 cgroup(s) "
+		"throttled at their CPU quota wait for their next period, not for a CPU "
+		"(see the cgroup rows)");
+	V(RUNQLAT_P99) = 16382;
+	assert_int_equal(eval("cpu.runqlat"), PTK_RULE_QUIET);
+	V(RUNQLAT_P99) = 65535;
+	V(BUSY) = 70;
+	assert_int_equal(eval("cpu.runqlat"), PTK_RULE_CRIT);
+	V(CG_THROTTLED_N) = 0;
+	V(BUSY) = 20.4;
+	assert_int_equal(eval("cpu.runqlat"), PTK_RULE_CRIT);
 }
 
 static void test_cpu_single_and_notes(void **state)
