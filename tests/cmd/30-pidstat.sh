@@ -347,7 +347,7 @@ else
 	CB=$!
 	trap 'kill $CB 2>/dev/null; cleanup; rmdir "$CG" "$V2/ptk-test-ps$$" 2>/dev/null' EXIT
 	sleep 0.3
-	have pidstat && LC_ALL=C pidstat -u -p $CB 1 2 >"$TMP/cgsys.txt" 2>&1 &
+	have pidstat && LC_ALL=C timeout -k 5 30 pidstat -u -p $CB 1 2 >"$TMP/cgsys.txt" 2>&1 &
 	SP=$!
 	"$PTK" pidstat --cgroup "/ptk-test-ps$$" 1 2 --json >"$TMP/cg.json"
 	wait $SP

@@ -264,7 +264,7 @@ assert [x['pid'] for x in r] == [$IN], r
 assert r[0]['cgroup'] == '/ptk-test-top/docker-' + 'ab' * 32 + '.scope', r[0]
 assert r[0]['container'] == 'docker:' + 'ab' * 6, r[0]" "$TMP/cg.json"
 	"$PTK" top -b -n 1 -o CONTAINER --json > "$TMP/all.json"
-	ps -e -o pid=,cgroup= > "$TMP/ps.txt"
+	timeout -k 5 30 ps -e -o pid=,cgroup= > "$TMP/ps.txt"
 	check "-o CONTAINER: every task's cgroup is procps ps's 0:: path, the containers sorted (Z to A, unknown last)" python3 -c "
 import json,sys; d=json.load(open(sys.argv[1])); r=d['processes']
 ps = {}
