@@ -195,9 +195,14 @@ void ptk_sjson_str(struct ptk_sjson *j, const char *k, const char *s)
 		fputs("null", j->f);
 }
 
+static const char *sjson_key(const struct ptk_metric *m)
+{
+	return m->sjson ? m->sjson : m->name[0] == '%' ? m->name + 1 : m->name;
+}
+
 void ptk_sjson_val(struct ptk_sjson *j, const struct ptk_metric *m, const struct ptk_val *v)
 {
-	key(j, m->sjson ? m->sjson : m->name);
+	key(j, sjson_key(m));
 	if (v->na)
 		fputs("null", j->f);
 	else if (m->type == PTK_V_STR)
@@ -210,6 +215,43 @@ void ptk_sjson_val(struct ptk_sjson *j, const struct ptk_metric *m, const struct
 		fputs("null", j->f);
 	else
 		fprintf(j->f, "%.*f", m->prec > 0 && j->dec >= 0 ? j->dec : m->prec, v->f);
+}
+
+void ptk_sjson_id(struct ptk_sjson *j, const struct ptk_metric *m, const struct ptk_val *v)
+{
+	char b[32];
+
+	if (v->na || m->type == PTK_V_STR) {
+		ptk_sjson_val(j, m, v);
+		return;
+	}
+	if (m->type == PTK_V_U64)
+		snprintf(b, sizeof(b), "%" PRIu64, v->u);
+	else if (m->type == PTK_V_S64)
+		snprintf(b, sizeof(b), "%" PRId64, v->i);
+	else
+		snprintf(b, sizeof(b), "%.*f", m->prec, v->f);
+	ptk_sjson_str(j, sjson_key(m), b);
+}
+
+void ptk_sjson_list_begin(struct ptk_sjson *j, const char *k)
+{
+	key(j, k);
+	fputs("[\n", j->f);
+	j->row_nkv = j->nkv;
+	j->nitem = 0;
+}
+
+void ptk_sjson_item_begin(struct ptk_sjson *j)
+{
+	fputs(j->nitem++ ? ",\n\t\t\t\t\t\t\t{" : "\t\t\t\t\t\t\t{", j->f);
+	j->nkv = 0;
+}
+
+void ptk_sjson_list_end(struct ptk_sjson *j)
+{
+	fputs("\n\t\t\t\t\t\t] ", j->f);
+	j->nkv = j->row_nkv;
 }
 
 void ptk_sjson_row_end(struct ptk_sjson *j)
