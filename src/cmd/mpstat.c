@@ -50,6 +50,9 @@ static const char usage[] =
 	"An offline CPU has no row; a CPU that came back online counts from its last known\n"
 	"times (its idle and iowait restart from zero), as sysstat 12.7.\n";
 
+/* what -V lists when set, as sysstat 12.7 (mpstat reads these) */
+static const char *const mp_env[] = { "S_COLORS", "S_COLORS_SGR", "S_TIME_FORMAT" };
+
 enum { A_CPU = 1, A_NODE = 2, A_SUM = 4, A_ICPU = 8, A_SCPU = 16 };
 
 struct mp {
@@ -686,7 +689,7 @@ int cmd_mpstat(struct ptk_ctx *ctx, int argc, char **argv)
 			m.epoch = true;
 			break;
 		case 'V':
-			printf("ptk mpstat (ptk %s), as sysstat mpstat 12.7\n", PTK_VERSION);
+			ptk_sysstat_version(stdout, mp_env, ARRAY_SIZE(mp_env));
 			return 0;
 		case OPT_DEC:
 			if (strlen(optarg) != 1 || optarg[0] < '0' || optarg[0] > '2')
