@@ -158,18 +158,36 @@ void ptk_sjson_stat(struct ptk_sjson *j, const char *timestamp)
 		fputs("\n\t\t\t\t},\n", j->f);
 	}
 	j->nstat++;
-	fputs("\t\t\t\t{\n\t\t\t\t\t\"timestamp\": ", j->f);
-	jstr(j->f, timestamp);
+	j->npair = 0;
+	fputs("\t\t\t\t{\n", j->f);
+	if (timestamp) {
+		fputs("\t\t\t\t\t\"timestamp\": ", j->f);
+		jstr(j->f, timestamp);
+		j->npair++;
+	}
+}
+
+/* The next pair of the statistics element: after the timestamp or the section before */
+static void stat_key(struct ptk_sjson *j, const char *name)
+{
+	close_section(j);
+	fputs(j->npair++ ? ",\n\t\t\t\t\t" : "\t\t\t\t\t", j->f);
+	jstr(j->f, name);
 }
 
 void ptk_sjson_section(struct ptk_sjson *j, const char *name)
 {
-	close_section(j);
-	fputs(",\n\t\t\t\t\t", j->f); /* after the timestamp or the section before */
-	jstr(j->f, name);
+	stat_key(j, name);
 	fputs(": [\n", j->f);
 	j->in_sec = true;
 	j->nrow = 0;
+}
+
+void ptk_sjson_object(struct ptk_sjson *j, const char *name)
+{
+	stat_key(j, name);
+	fputs(":  {", j->f);
+	j->nkv = 0;
 }
 
 void ptk_sjson_row_begin(struct ptk_sjson *j)

@@ -67,6 +67,7 @@ struct ptk_sjson {
 	FILE *f;
 	int dec; /* as ptk_sfmt.dec */
 	int nstat; /* statistics opened */
+	int npair; /* pairs of the open statistics element (timestamp, sections) */
 	bool in_sec; /* a section is open */
 	int nrow; /* rows of the open section */
 	int nkv; /* pairs of the open row */
@@ -76,10 +77,14 @@ struct ptk_sjson {
 /* The host object up to "statistics": [ */
 void ptk_sjson_begin(struct ptk_sjson *j, FILE *f, const struct ptk_host *h, int ncpu,
 		     const char *date);
-/* A new element of "statistics" (closing the one before). */
+/* A new element of "statistics" (closing the one before); timestamp NULL: none (iostat
+ * without -t). */
 void ptk_sjson_stat(struct ptk_sjson *j, const char *timestamp);
 /* A new "name": [ array in the current statistics element. */
 void ptk_sjson_section(struct ptk_sjson *j, const char *name);
+/* A new "name":  { object in it (iostat's avg-cpu, with sysstat's two spaces): its pairs,
+ * then ptk_sjson_row_end(). */
+void ptk_sjson_object(struct ptk_sjson *j, const char *name);
 void ptk_sjson_row_begin(struct ptk_sjson *j);
 void ptk_sjson_str(struct ptk_sjson *j, const char *key, const char *s);
 /* key: the metric's sysstat key (its title without a leading '%' unless it names one); its
