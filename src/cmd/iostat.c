@@ -182,6 +182,7 @@ struct io {
 	bool groups; /* -g given */
 	bool devmap; /* -N */
 	bool sjson; /* -o JSON */
+	struct ptk_sjson js;
 	const char *persist; /* -j TYPE (lower-case), or NULL */
 	const char *alt; /* -f/+f DIR */
 	bool alt_plus; /* +f */
@@ -907,41 +908,24 @@ static void text_report(struct ptk_ctx *ctx, struct io *io, const struct ptk_row
 	printf("\n\n");
 }
 
-/* ---- -o JSON, sysstat's layout --------------------------------------------------------- */
+/* ---- -o JSON, sysstat's layout (output/sysstat.h) ------------------------------------- */
 
-static void json_str(const char *s)
+/* A value as sysstat's JSON has it under key: "%.2f", an integer, or null. */
+static void sjson_num(struct io *io, const char *key, struct ptk_metric m, const struct ptk_val *v)
 {
-	struct json_object *o = json_object_new_string(s);
-
-	fputs(json_object_to_json_string_ext(o, JSON_C_TO_STRING_NOSLASHESCAPE), stdout);
-	json_object_put(o);
-}
-
-/* a number as sysstat's JSON has it: "%.2f", an integer, or null */
-static void json_num(const struct ptk_metric *m, const struct ptk_val *v)
-{
-	if (v->na)
-		fputs("null", stdout);
-	else if (m->type == PTK_V_U64)
-		printf("%llu", (unsigned long long)v->u);
-	else
-		printf("%.2f", v->f);
-}
-
-static void json_key(const char *title)
-{
-	putchar('"');
-	fputs(title[0] == '%' ? title + 1 : title, stdout);
-	fputs("\": ", stdout);
+	m.sjson = key;
+	if (m.type == PTK_V_F64)
+		m.prec = 2;
+	ptk_sjson_val(&io->js, &m, v);
 }
 
 static void sjson_dev(struct io *io, const struct iodev *d)
 {
-	fputs("\t\t\t\t\t\t{\"disk_device\": ", stdout);
-	json_str(d->shown);
 	/* -x: sysstat's JSON order, not its text order */
 	bool reorder = io->ext && !io->short_out;
 
+	ptk_sjson_row_begin(&io->js);
+	ptk_sjson_str(&io->js, "disk_device", d->shown);
 	for (int k = 0; k < io->ncols; k++) {
 		int i = 0;
 		struct ptk_metric m;
@@ -951,11 +935,10 @@ static void sjson_dev(struct io *io, const struct iodev *d)
 		else
 			i = k;
 		struct ptk_val x = in_unit(io, &io->cols[i], val(d, io->cols[i].m), &m, false);
-		fputs(", ", stdout);
-		json_key(io->titles[i]);
-		json_num(&m, &x);
+		const char *t = io->titles[i];
+		sjson_num(io, t[0] == '%' ? t + 1 : t, m, &x);
 	}
-	putchar('}');
+	ptk_sjson_row_end(&io->js);
 }
 
 static void sjson_report(struct ptk_ctx *ctx, struct io *io, const struct ptk_row *cpu,
@@ -963,38 +946,23 @@ static void sjson_report(struct ptk_ctx *ctx, struct io *io, const struct ptk_ro
 {
 	const struct ptk_activity *act = &ptk_activities[PTK_ACT_CPU];
 	char ts[64];
-	int rows = 0;
 
-	if (io->reports)
-		fputs(",\n", stdout);
-	fputs("\t\t\t\t{\n", stdout);
-	if (io->stamp) {
+	if (io->stamp)
 		stamp(ctx, io, ts, sizeof(ts));
-		fputs("\t\t\t\t\t\"timestamp\": ", stdout);
-		json_str(ts);
-		fputs(",\n", stdout);
-	}
+	ptk_sjson_stat(&io->js, io->stamp ? ts : NULL);
 	if (io->cpu) {
-		fputs("\t\t\t\t\t\"avg-cpu\":  {", stdout);
-		for (int i = 0; i < C_N; i++) {
-			const struct ptk_val *v = &cpu->v[ptk_act_col(act, cpu_cols[i].m)];
-			printf("%s\"%s\": ", i ? ", " : "", cpu_cols[i].json);
-			json_num(&ptk_registry[cpu_cols[i].m], v);
-		}
-		fputs(io->disk ? "},\n" : "}\n", stdout);
+		ptk_sjson_object(&io->js, "avg-cpu");
+		for (int i = 0; i < C_N; i++)
+			sjson_num(io, cpu_cols[i].json, ptk_registry[cpu_cols[i].m],
+				  &cpu->v[ptk_act_col(act, cpu_cols[i].m)]);
+		ptk_sjson_row_end(&io->js);
 	}
 	if (io->disk) {
-		fputs("\t\t\t\t\t\"disk\": [\n", stdout);
-		for (int k = 0; k < n; k++) {
-			if (!io->d[order[k]].show)
-				continue;
-			if (rows++)
-				fputs(",\n", stdout);
-			sjson_dev(io, &io->d[order[k]]);
-		}
-		fputs("\n\t\t\t\t\t]\n", stdout);
+		ptk_sjson_section(&io->js, "disk");
+		for (int k = 0; k < n; k++)
+			if (io->d[order[k]].show)
+				sjson_dev(io, &io->d[order[k]]);
 	}
-	fputs("\t\t\t\t}", stdout);
 	fflush(stdout);
 }
 
@@ -1005,23 +973,8 @@ static void sjson_begin(struct ptk_ctx *ctx, struct io *io, int ncpu)
 
 	ptk_ctx_host(ctx, &h);
 	ptk_sysstat_date(&io->env, (time_t)ptk_ctx_walltime(ctx), date, sizeof(date));
-	fputs("{\"sysstat\": {\n\t\"hosts\": [\n\t\t{\n\t\t\t\"nodename\": ", stdout);
-	json_str(h.host);
-	fputs(",\n\t\t\t\"sysname\": ", stdout);
-	json_str(h.sys);
-	fputs(",\n\t\t\t\"release\": ", stdout);
-	json_str(h.rel);
-	fputs(",\n\t\t\t\"machine\": ", stdout);
-	json_str(h.mach);
-	printf(",\n\t\t\t\"number-of-cpus\": %d,\n\t\t\t\"date\": ", ncpu);
-	json_str(date);
-	fputs(",\n\t\t\t\"statistics\": [\n", stdout);
-}
-
-static void sjson_end(struct io *io)
-{
-	fputs(io->reports ? "\n\t\t\t]\n\t\t}\n\t]\n}}\n" : "\t\t\t]\n\t\t}\n\t]\n}}\n", stdout);
-	fflush(stdout);
+	io->js.dec = -1;
+	ptk_sjson_begin(&io->js, stdout, &h, ncpu, date);
 }
 
 /* ---- --json: ptk's NDJSON ---------------------------------------------------------------- */
@@ -1545,7 +1498,7 @@ int cmd_iostat(struct ptk_ctx *ctx, int argc, char **argv)
 	if (r > 0)
 		rc = r;
 	if (io.sjson && !ctx->json)
-		sjson_end(&io);
+		ptk_sjson_end(&io.js);
 out:
 	for (int i = 0; i < io.nargs; i++)
 		if (io.args[i].tp == T_GROUP)

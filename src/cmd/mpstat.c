@@ -8,6 +8,10 @@
  * a CPU offline now has no row, nor one that came online without a baseline; a CPU back
  * online is counted from its last known times, idle and iowait restarting from zero. The
  * CPUs counted are those of the first sample (-H: every CPU seen since).
+ *
+ * -o JSON writes the same rows in sysstat's layout (output/sysstat.h): a "statistics"
+ * element per report (none for the Average) with cpu-load, node-load, sum-interrupts,
+ * individual-interrupts and soft-interrupts.
  */
 #include <errno.h>
 #include <json-c/json.h>
@@ -21,6 +25,7 @@
 
 #include "cmd/cmd.h"
 #include "model/activity.h"
+#include "output/sysstat.h"
 
 #define MP_MAX_CPUS 8192
 
@@ -45,6 +50,9 @@ static const char usage[] =
 	"An offline CPU has no row; a CPU that came back online counts from its last known\n"
 	"times (its idle and iowait restart from zero), as sysstat 12.7.\n";
 
+/* what -V lists when set, as sysstat 12.7 (mpstat reads these) */
+static const char *const mp_env[] = { "S_COLORS", "S_COLORS_SGR", "S_TIME_FORMAT" };
+
 enum { A_CPU = 1, A_NODE = 2, A_SUM = 4, A_ICPU = 8, A_SCPU = 16 };
 
 struct mp {
@@ -64,6 +72,7 @@ struct mp {
 	struct ptk_rows rows;
 	char prev_t[32], cur_t[32];
 	long reports;
+	struct ptk_sjson js; /* -o JSON */
 };
 
 /* ---- output --------------------------------------------------------------------------- */
@@ -140,6 +149,50 @@ static void hdr(struct mp *m, const struct tab *tb, const char *t)
 	ptk_sink_table_begin(s, &tb->t, true, t);
 }
 
+/* A report's table begins: -o JSON's section js (sysstat's name), else the header (dis) or
+ * none, or ptk's JSON array. */
+static void tab_begin(struct mp *m, const struct tab *tb, const char *js, bool dis, const char *pt)
+{
+	if (m->sjson)
+		ptk_sjson_section(&m->js, js);
+	else if (dis && !m->ctx->json)
+		hdr(m, tb, pt);
+	else
+		ptk_sink_table_begin(&m->ctx->sink, &tb->t, false, NULL);
+}
+
+/* A row of table t: its first nid columns name the item (strings in -o JSON). */
+static void tab_row(struct mp *m, const struct ptk_table *t, int nid, const char *ct,
+		    const struct ptk_val *v)
+{
+	if (!m->sjson) {
+		ptk_sink_row(&m->ctx->sink, ct, v);
+		return;
+	}
+	ptk_sjson_row_begin(&m->js);
+	for (int i = 0; i < t->ncols; i++)
+		(i < nid ? ptk_sjson_id : ptk_sjson_val)(&m->js, ptk_col(t, i), &v[i]);
+	ptk_sjson_row_end(&m->js);
+}
+
+static void tab_end(struct mp *m, const char *key, struct json_object *jo)
+{
+	if (m->sjson)
+		return;
+	if (jo)
+		json_object_object_add(jo, key, json_object_get(m->ctx->sink.arr));
+	ptk_sink_table_end(&m->ctx->sink);
+}
+
+/* The column of metric id, with its key in sysstat's -o JSON. */
+static struct ptk_metric colj(const struct mp *m, enum ptk_mid id, int w, const char *key)
+{
+	struct ptk_metric c = col(m, id, w);
+
+	c.sjson = key;
+	return c;
+}
+
 /* The cpu activity's value of metric id in row r (na when r is NULL). */
 static struct ptk_val rv(enum ptk_act_id a, const struct ptk_row *r, enum ptk_mid id)
 {
@@ -158,22 +211,17 @@ static void rep_cpu(struct mp *m, const struct ptk_snap *o, const struct ptk_sna
 	char label[16];
 
 	tab_init(&tb, "cpus");
-	tab_add(&tb, col(m, PTK_M_CPU_ID, 4));
+	tab_add(&tb, colj(m, PTK_M_CPU_ID, 4, "cpu"));
 	if (m->topo) {
-		tab_add(&tb, col(m, PTK_M_CPU_CORE, 4));
-		tab_add(&tb, col(m, PTK_M_CPU_SOCKET, 4));
-		tab_add(&tb, col(m, PTK_M_CPU_NODE, 4));
+		tab_add(&tb, colj(m, PTK_M_CPU_CORE, 4, "core"));
+		tab_add(&tb, colj(m, PTK_M_CPU_SOCKET, 4, "socket"));
+		tab_add(&tb, colj(m, PTK_M_CPU_NODE, 4, "node"));
 	}
 	for (int i = 0; i < NPCT; i++)
 		tab_add(&tb, col(m, cpu_cols[i], 7));
 	m->rows.n = 0;
 	ptk_activities[PTK_ACT_CPU].rows(o, n, 0, ao, &m->rows);
-	if (jo)
-		ptk_sink_table_begin(&m->ctx->sink, &tb.t, false, NULL);
-	else if (dis)
-		hdr(m, &tb, pt);
-	else
-		ptk_sink_table_begin(&m->ctx->sink, &tb.t, false, NULL);
+	tab_begin(m, &tb, "cpu-load", dis, pt);
 	bool cut = false;
 	for (int c = 0; c < m->ncpu; c++)
 		cut |= cpu_unlisted(n, c);
@@ -204,14 +252,12 @@ static void rep_cpu(struct mp *m, const struct ptk_snap *o, const struct ptk_sna
 		if (m->topo && c < 0) /* blank cells under CORE SOCK NODE */
 			for (int i = 1; i <= 3; i++)
 				tb.c[i].type = PTK_V_STR;
-		ptk_sink_row(&m->ctx->sink, ct, v);
+		tab_row(m, &tb.t, m->topo ? 4 : 1, ct, v);
 		if (m->topo && c < 0)
 			for (int i = 1; i <= 3; i++)
 				tb.c[i].type = PTK_V_S64;
 	}
-	if (jo)
-		json_object_object_add(jo, "cpus", json_object_get(m->ctx->sink.arr));
-	ptk_sink_table_end(&m->ctx->sink);
+	tab_end(m, "cpus", jo);
 }
 
 /* CPU utilization per NUMA node. */
@@ -224,16 +270,12 @@ static void rep_node(struct mp *m, const struct ptk_snap *o, const struct ptk_sn
 	char label[16];
 
 	tab_init(&tb, "nodes");
-	tab_add(&tb, col(m, PTK_M_NODE_ID, 4));
+	tab_add(&tb, colj(m, PTK_M_NODE_ID, 4, "node"));
 	for (int i = 0; i < NPCT; i++)
 		tab_add(&tb, col(m, cpu_cols[i], 7));
 	m->rows.n = 0;
 	ptk_activities[PTK_ACT_NODE].rows(o, n, 0, ao, &m->rows);
-	if (dis && !jo) {
-		hdr(m, &tb, pt);
-	} else {
-		ptk_sink_table_begin(&m->ctx->sink, &tb.t, false, NULL);
-	}
+	tab_begin(m, &tb, "node-load", dis, pt);
 	for (int nd = -1; nd < m->nnode; nd++) {
 		const struct ptk_row *r;
 
@@ -245,11 +287,9 @@ static void rep_node(struct mp *m, const struct ptk_snap *o, const struct ptk_sn
 		v[0] = PTK_S(label);
 		for (int i = 0; i < NPCT; i++)
 			v[1 + i] = rv(PTK_ACT_NODE, r, cpu_cols[i]);
-		ptk_sink_row(&m->ctx->sink, ct, v);
+		tab_row(m, &tb.t, 1, ct, v);
 	}
-	if (jo)
-		json_object_object_add(jo, "nodes", json_object_get(m->ctx->sink.arr));
-	ptk_sink_table_end(&m->ctx->sink);
+	tab_end(m, "nodes", jo);
 }
 
 /* Interrupts per second per CPU. */
@@ -262,14 +302,11 @@ static void rep_sum(struct mp *m, const struct ptk_snap *o, const struct ptk_sna
 	char label[16];
 
 	tab_init(&tb, "sum_interrupts");
-	tab_add(&tb, col(m, PTK_M_IRQ_CPU, 4));
-	tab_add(&tb, col(m, PTK_M_IRQ_CPU_S, 9));
+	tab_add(&tb, colj(m, PTK_M_IRQ_CPU, 4, "cpu"));
+	tab_add(&tb, colj(m, PTK_M_IRQ_CPU_S, 9, "intr"));
 	m->rows.n = 0;
 	ptk_activities[PTK_ACT_IRQ_SUM].rows(o, n, itv, ao, &m->rows);
-	if (dis && !jo)
-		hdr(m, &tb, pt);
-	else
-		ptk_sink_table_begin(&m->ctx->sink, &tb.t, false, NULL);
+	tab_begin(m, &tb, "sum-interrupts", dis, pt);
 	for (int c = -1; c < m->ncpu; c++) {
 		const struct ptk_row *r;
 
@@ -280,11 +317,9 @@ static void rep_sum(struct mp *m, const struct ptk_snap *o, const struct ptk_sna
 			continue;
 		v[0] = PTK_S(label);
 		v[1] = rv(PTK_ACT_IRQ_SUM, r, PTK_M_IRQ_CPU_S);
-		ptk_sink_row(&m->ctx->sink, ct, v);
+		tab_row(m, &tb.t, 1, ct, v);
 	}
-	if (jo)
-		json_object_object_add(jo, "sum_interrupts", json_object_get(m->ctx->sink.arr));
-	ptk_sink_table_end(&m->ctx->sink);
+	tab_end(m, "sum_interrupts", jo);
 }
 
 /* Did the interrupt lines change between two samples (names, count)? */
@@ -314,19 +349,23 @@ static void rep_irq(struct mp *m, enum ptk_act_id act, const struct ptk_snap *o,
 	struct json_object *arr = jo ? json_object_new_array() : NULL;
 	char label[16], key[64];
 
-	cols[0] = col(m, PTK_M_IRQ_CPU, 4);
+	cols[0] = colj(m, PTK_M_IRQ_CPU, 4, "cpu");
 	for (int i = 0; i < q->n; i++) {
 		int w = (int)strlen(q->name[i]) + 2;
 		snprintf(titles[i], sizeof(titles[i]), "%s/s", q->name[i]);
-		cols[1 + i] = col(m, rate, w < 10 ? 10 : w);
+		cols[1 + i] = colj(m, rate, w < 10 ? 10 : w, "value");
 		cols[1 + i].name = titles[i];
 	}
 	m->rows.n = 0;
 	ptk_activities[act].rows(o, n, itv, ao, &m->rows);
 	/* the header again when the lines changed (an interrupt registered or freed) */
-	if (!jo && (dis || (!avg && o && irqs_changed(q, qo))))
+	if (m->sjson)
+		ptk_sjson_section(&m->js,
+				  act == PTK_ACT_IRQ ? "individual-interrupts" : "soft-interrupts");
+	else if (!jo && (dis || (!avg && o && irqs_changed(q, qo))))
 		hdr(m, &(struct tab){ .t = t }, pt);
-	ptk_sink_table_begin(&m->ctx->sink, &t, false, NULL);
+	if (!m->sjson)
+		ptk_sink_table_begin(&m->ctx->sink, &t, false, NULL);
 	for (int c = 0; c < m->ncpu; c++) {
 		struct json_object *jr = NULL, *ja = NULL;
 
@@ -336,6 +375,12 @@ static void rep_irq(struct mp *m, enum ptk_act_id act, const struct ptk_snap *o,
 			continue;
 		snprintf(label, sizeof(label), "%d", c);
 		v[0] = PTK_S(label);
+		if (m->sjson) {
+			/* {"cpu": "0", "intr": [{"name": "HI", "value": 0.00}, ...] } */
+			ptk_sjson_row_begin(&m->js);
+			ptk_sjson_id(&m->js, &cols[0], &v[0]);
+			ptk_sjson_list_begin(&m->js, "intr");
+		}
 		if (arr) {
 			jr = json_object_new_object();
 			ja = json_object_new_array();
@@ -344,6 +389,12 @@ static void rep_irq(struct mp *m, enum ptk_act_id act, const struct ptk_snap *o,
 		for (int i = 0; i < q->n; i++) {
 			snprintf(key, sizeof(key), "%d/%s", c, q->name[i]);
 			v[1 + i] = rv(act, ptk_rows_find(&m->rows, key), rate);
+			if (m->sjson) {
+				ptk_sjson_item_begin(&m->js);
+				ptk_sjson_str(&m->js, "name", q->name[i]);
+				ptk_sjson_val(&m->js, &cols[1 + i], &v[1 + i]);
+				ptk_sjson_row_end(&m->js);
+			}
 			if (ja) {
 				struct json_object *e = json_object_new_object();
 				json_object_object_add(e, "name",
@@ -353,7 +404,10 @@ static void rep_irq(struct mp *m, enum ptk_act_id act, const struct ptk_snap *o,
 				json_object_array_add(ja, e);
 			}
 		}
-		if (jr) {
+		if (m->sjson) {
+			ptk_sjson_list_end(&m->js);
+			ptk_sjson_row_end(&m->js);
+		} else if (jr) {
 			json_object_object_add(jr, "interrupts", ja);
 			json_object_array_add(arr, jr);
 		} else {
@@ -362,7 +416,7 @@ static void rep_irq(struct mp *m, enum ptk_act_id act, const struct ptk_snap *o,
 	}
 	if (jo)
 		json_object_object_add(jo, t.name, arr);
-	else
+	else if (!m->sjson)
 		ptk_sink_table_end(&m->ctx->sink);
 	free(titles);
 	free(v);
@@ -394,6 +448,8 @@ static void report(struct mp *m, const struct ptk_snap *o, const struct ptk_snap
 		ptk_sink_meta_u64(&ctx->sink, "ncpu", m->ncpu);
 		jo = json_object_new_object();
 	}
+	if (m->sjson)
+		ptk_sjson_stat(&m->js, ct); /* the time the report ends */
 	if (m->acts & A_CPU)
 		rep_cpu(m, o, n, &ao, dis, pt, ct, jo);
 	if ((m->acts & A_NODE) && m->nnode)
@@ -633,7 +689,7 @@ int cmd_mpstat(struct ptk_ctx *ctx, int argc, char **argv)
 			m.epoch = true;
 			break;
 		case 'V':
-			printf("ptk mpstat (ptk %s), as sysstat mpstat 12.7\n", PTK_VERSION);
+			ptk_sysstat_version(stdout, mp_env, ARRAY_SIZE(mp_env));
 			return 0;
 		case OPT_DEC:
 			if (strlen(optarg) != 1 || optarg[0] < '0' || optarg[0] > '2')
@@ -645,8 +701,11 @@ int cmd_mpstat(struct ptk_ctx *ctx, int argc, char **argv)
 	}
 	if (c == PTK_GETOPT_EXIT)
 		return rc;
+	if (m.sjson && ctx->json)
+		return ptk_usage_error(ctx, "-o JSON (sysstat's layout) and --json (ptk's) do not "
+					    "go together");
 	if (m.sjson)
-		return ptk_usage_error(ctx, "-o JSON is not supported yet: use --json");
+		m.dec = -1; /* sysstat's JSON has two decimals whatever --dec says */
 	/* "0" alone: the report since boot, as sysstat */
 	if (argc - optind == 1 && !strcmp(argv[optind], "0")) {
 		optind++;
@@ -720,7 +779,17 @@ int cmd_mpstat(struct ptk_ctx *ctx, int argc, char **argv)
 	m.lines = m.rows_hdr;
 	if (m.topo)
 		read_topo(&m);
-	if (!ctx->json) {
+	if (m.sjson) {
+		/* sysstat's JSON has no Average (nor a header) */
+		struct ptk_sysenv env;
+		struct ptk_host h;
+		char date[64];
+		ptk_sysenv_read(&env);
+		ptk_ctx_host(ctx, &h);
+		ptk_sysstat_date(&env, (time_t)ptk_ctx_walltime(ctx), date, sizeof(date));
+		m.js.dec = -1;
+		ptk_sjson_begin(&m.js, stdout, &h, m.ncpu, date);
+	} else if (!ctx->json) {
 		ptk_ctx_banner(ctx, m.ncpu);
 		ctx->sink.prefix_width = 11;
 	}
@@ -734,13 +803,16 @@ int cmd_mpstat(struct ptk_ctx *ctx, int argc, char **argv)
 		goto out_free;
 	/* stopped before the count (Ctrl-C, or a replay's samples ran out): sysstat ends the
 	 * "^C" line the terminal echoed */
-	if ((rc == -EINTR || (count < 0 || m.reports < count)) && m.reports > 0 && !ctx->json)
+	if ((rc == -EINTR || (count < 0 || m.reports < count)) && m.reports > 0 && !ctx->json &&
+	    !m.sjson)
 		fputc('\n', ctx->sink.out);
 	rc = 0;
-	if (m.reports > 0)
+	if (m.reports > 0 && !m.sjson)
 		report(&m, &m.first, &m.prev, "average", m.dis_always, true,
 		       "Average:", "Average:");
 out_free:
+	if (m.js.f)
+		ptk_sjson_end(&m.js);
 	ptk_snap_free(&m.first);
 	ptk_snap_free(&m.prev);
 	ptk_snap_free(&m.cur);

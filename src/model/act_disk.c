@@ -284,8 +284,15 @@ void ptk_disk_sum(struct ptk_disk *sum, const struct ptk_disk *d, bool first)
 		sum->nfields = d->nfields;
 }
 
-/* A row per whole disk (and partition, o->partitions) that has completed a request since
- * boot (every device too, o->unused), in /proc/diskstats order. */
+/* Has d been used, as sadc counts it (its read_diskstats_disk): a read, a write or a
+ * discard since boot. A flush alone does not count (sadc does not read the flush fields). */
+static bool disk_used(const struct ptk_disk *d)
+{
+	return d->f[PTK_DK_RD_IOS] || d->f[PTK_DK_WR_IOS] || d->f[PTK_DK_DC_IOS];
+}
+
+/* A row per whole disk (and partition, o->partitions) that has been used since boot (a read,
+ * write or discard, as sadc: every device too with o->unused), in /proc/diskstats order. */
 ACT_ROWS_FN(ptk_act_disk_rows)
 {
 	if (!ptk_snap_has(cur, PTK_SNAP_DISKSTATS) ||
@@ -296,7 +303,7 @@ ACT_ROWS_FN(ptk_act_disk_rows)
 
 		if (b->is_partition && !(o && o->partitions))
 			continue;
-		if (!ios_sum(b) && !(o && o->unused))
+		if (!disk_used(b) && !(o && o->unused))
 			continue;
 		ptk_act_disk_row(ptk_rows_add(out, b->name), disk_base(prev, b), b, itv_s, 1,
 				 o && o->absent_zero);

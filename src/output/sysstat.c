@@ -158,18 +158,36 @@ void ptk_sjson_stat(struct ptk_sjson *j, const char *timestamp)
 		fputs("\n\t\t\t\t},\n", j->f);
 	}
 	j->nstat++;
-	fputs("\t\t\t\t{\n\t\t\t\t\t\"timestamp\": ", j->f);
-	jstr(j->f, timestamp);
+	j->npair = 0;
+	fputs("\t\t\t\t{\n", j->f);
+	if (timestamp) {
+		fputs("\t\t\t\t\t\"timestamp\": ", j->f);
+		jstr(j->f, timestamp);
+		j->npair++;
+	}
+}
+
+/* The next pair of the statistics element: after the timestamp or the section before */
+static void stat_key(struct ptk_sjson *j, const char *name)
+{
+	close_section(j);
+	fputs(j->npair++ ? ",\n\t\t\t\t\t" : "\t\t\t\t\t", j->f);
+	jstr(j->f, name);
 }
 
 void ptk_sjson_section(struct ptk_sjson *j, const char *name)
 {
-	close_section(j);
-	fputs(",\n\t\t\t\t\t", j->f); /* after the timestamp or the section before */
-	jstr(j->f, name);
+	stat_key(j, name);
 	fputs(": [\n", j->f);
 	j->in_sec = true;
 	j->nrow = 0;
+}
+
+void ptk_sjson_object(struct ptk_sjson *j, const char *name)
+{
+	stat_key(j, name);
+	fputs(":  {", j->f);
+	j->nkv = 0;
 }
 
 void ptk_sjson_row_begin(struct ptk_sjson *j)
@@ -195,9 +213,14 @@ void ptk_sjson_str(struct ptk_sjson *j, const char *k, const char *s)
 		fputs("null", j->f);
 }
 
+static const char *sjson_key(const struct ptk_metric *m)
+{
+	return m->sjson ? m->sjson : m->name[0] == '%' ? m->name + 1 : m->name;
+}
+
 void ptk_sjson_val(struct ptk_sjson *j, const struct ptk_metric *m, const struct ptk_val *v)
 {
-	key(j, m->sjson ? m->sjson : m->name);
+	key(j, sjson_key(m));
 	if (v->na)
 		fputs("null", j->f);
 	else if (m->type == PTK_V_STR)
@@ -210,6 +233,43 @@ void ptk_sjson_val(struct ptk_sjson *j, const struct ptk_metric *m, const struct
 		fputs("null", j->f);
 	else
 		fprintf(j->f, "%.*f", m->prec > 0 && j->dec >= 0 ? j->dec : m->prec, v->f);
+}
+
+void ptk_sjson_id(struct ptk_sjson *j, const struct ptk_metric *m, const struct ptk_val *v)
+{
+	char b[32];
+
+	if (v->na || m->type == PTK_V_STR) {
+		ptk_sjson_val(j, m, v);
+		return;
+	}
+	if (m->type == PTK_V_U64)
+		snprintf(b, sizeof(b), "%" PRIu64, v->u);
+	else if (m->type == PTK_V_S64)
+		snprintf(b, sizeof(b), "%" PRId64, v->i);
+	else
+		snprintf(b, sizeof(b), "%.*f", m->prec, v->f);
+	ptk_sjson_str(j, sjson_key(m), b);
+}
+
+void ptk_sjson_list_begin(struct ptk_sjson *j, const char *k)
+{
+	key(j, k);
+	fputs("[\n", j->f);
+	j->row_nkv = j->nkv;
+	j->nitem = 0;
+}
+
+void ptk_sjson_item_begin(struct ptk_sjson *j)
+{
+	fputs(j->nitem++ ? ",\n\t\t\t\t\t\t\t{" : "\t\t\t\t\t\t\t{", j->f);
+	j->nkv = 0;
+}
+
+void ptk_sjson_list_end(struct ptk_sjson *j)
+{
+	fputs("\n\t\t\t\t\t\t] ", j->f);
+	j->nkv = j->row_nkv;
 }
 
 void ptk_sjson_row_end(struct ptk_sjson *j)

@@ -67,21 +67,43 @@ struct ptk_sjson {
 	FILE *f;
 	int dec; /* as ptk_sfmt.dec */
 	int nstat; /* statistics opened */
+	int npair; /* pairs of the open statistics element (timestamp, sections) */
 	bool in_sec; /* a section is open */
 	int nrow; /* rows of the open section */
 	int nkv; /* pairs of the open row */
+	int nitem; /* items of the open list in a row */
+	int row_nkv; /* the row's pairs while a list in it is open */
 };
 /* The host object up to "statistics": [ */
 void ptk_sjson_begin(struct ptk_sjson *j, FILE *f, const struct ptk_host *h, int ncpu,
 		     const char *date);
-/* A new element of "statistics" (closing the one before). */
+/* A new element of "statistics" (closing the one before); timestamp NULL: none (iostat
+ * without -t). */
 void ptk_sjson_stat(struct ptk_sjson *j, const char *timestamp);
 /* A new "name": [ array in the current statistics element. */
 void ptk_sjson_section(struct ptk_sjson *j, const char *name);
+/* A new "name":  { object in it (iostat's avg-cpu, with sysstat's two spaces): its pairs,
+ * then ptk_sjson_row_end(). */
+void ptk_sjson_object(struct ptk_sjson *j, const char *name);
 void ptk_sjson_row_begin(struct ptk_sjson *j);
 void ptk_sjson_str(struct ptk_sjson *j, const char *key, const char *s);
-/* key: the metric's sysstat key (its title unless it names one); its precision or --dec. */
+/* key: the metric's sysstat key (its title without a leading '%' unless it names one); its
+ * precision or --dec. */
 void ptk_sjson_val(struct ptk_sjson *j, const struct ptk_metric *m, const struct ptk_val *v);
+/* The same for an identifier (a CPU or node number): its value as a string, "0", as sysstat
+ * writes them; null when unknown. */
+void ptk_sjson_id(struct ptk_sjson *j, const struct ptk_metric *m, const struct ptk_val *v);
+/*
+ * A list of objects in the open row ("intr": [ ... ] of mpstat's interrupts per CPU):
+ *   {"cpu": "0", "intr": [
+ *   	{"name": "HI", "value": 0.00},
+ *   	...
+ *   ] }
+ * Each item is ptk_sjson_item_begin(), its pairs, ptk_sjson_row_end().
+ */
+void ptk_sjson_list_begin(struct ptk_sjson *j, const char *key);
+void ptk_sjson_item_begin(struct ptk_sjson *j);
+void ptk_sjson_list_end(struct ptk_sjson *j);
 void ptk_sjson_row_end(struct ptk_sjson *j);
 /* Close everything opened. */
 void ptk_sjson_end(struct ptk_sjson *j);

@@ -172,3 +172,76 @@ print(len(objs), objs[0]["type"], objs[-1]["type"], len(objs[0]["cpus"]),
 else
 	skip "python3 not installed (JSON check)"
 fi
+
+# ---- -o JSON: sysstat's layout ------------------------------------------------------------
+# the shape of a sysstat JSON document: the host's keys, then per statistics element its
+# sections, each row's keys and value types (an "intr" list's items too) and the row labels
+cat >"$TMP/shape.py" <<'PY'
+import json, sys
+def t(v):
+    return "list" if isinstance(v, list) else "null" if v is None else type(v).__name__
+doc = json.load(open(sys.argv[1]))
+h = doc["sysstat"]["hosts"][0]
+print("host", [k for k in h], "statistics", len(h["statistics"]))
+for s in h["statistics"]:
+    for sec, rows in s.items():
+        if sec == "timestamp":
+            print("timestamp", t(rows))
+            continue
+        print(sec, [r.get("cpu", r.get("node")) for r in rows])
+        for r in rows:
+            print(" ", [(k, t(v)) for k, v in r.items()])
+            for it in r.get("intr", []) if isinstance(r.get("intr"), list) else []:
+                print("   ", [(k, t(v)) for k, v in it.items()])
+PY
+if ! have mpstat; then
+	skip "sysstat mpstat not installed (live -o JSON against it)"
+elif ! have python3; then
+	skip "python3 not installed (JSON checks)"
+else
+	LC_ALL=C timeout -k 5 30 mpstat -o JSON -P ALL 1 1 >"$TMP/sj.json" 2>&1 &
+	mpid=$!
+	LC_ALL=C timeout -k 5 30 "$PTK" mpstat -o JSON -P ALL 1 1 >"$TMP/pj.json" 2>"$TMP/pj.err"
+	prc=$?
+	wait $mpid
+	src=$?
+	python3 "$TMP/shape.py" "$TMP/sj.json" >"$TMP/sj.shape" 2>&1
+	python3 "$TMP/shape.py" "$TMP/pj.json" >"$TMP/pj.shape" 2>&1
+	note "sysstat: $(head -2 "$TMP/sj.shape" | tr '\n' ' ')"
+	note "ptk:     $(head -2 "$TMP/pj.shape" | tr '\n' ' ')"
+	if [ "$src" -ne 0 ]; then
+		not_ok "sysstat's mpstat -o JSON -P ALL 1 1 failed (exit $src)"
+	elif [ "$prc" -eq 0 ] && cmp -s "$TMP/sj.shape" "$TMP/pj.shape"; then
+		ok "-o JSON -P ALL 1 1: valid JSON with sysstat's keys, sections, rows and types"
+	else
+		diff "$TMP/sj.shape" "$TMP/pj.shape" | head -6 | sed 's/^/# /'
+		not_ok "-o JSON -P ALL 1 1: valid JSON with sysstat's keys, sections, rows and types"
+	fi
+	sums=$(python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))["sysstat"]["hosts"][0]["statistics"][0]
+print(all(abs(sum(r[k] for k in r if k not in ("cpu", "guest", "gnice")) - 100) < 0.1
+          for r in s["cpu-load"]))' "$TMP/pj.json" 2>&1)
+	check "-o JSON: every cpu-load row sums to 100 ($sums)" [ "$sums" = "True" ]
+fi
+if have python3; then
+	# the offline fixture: the text's rows (no cpu2), values with two decimals
+	"$PTK" mpstat -o JSON -P ALL -T --procfs "$FX" 1 1 >"$TMP/fo.json" 2>&1
+	out=$(python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))["sysstat"]["hosts"][0]["statistics"]
+c = {r["cpu"]: r for r in s[0]["cpu-load"]}
+print(len(s), sorted(c), c["3"]["usr"], repr(c["3"]["core"]), repr(c["all"]["core"]),
+      c["all"]["idle"])' \
+		"$TMP/fo.json" 2>&1)
+	note "offline fixture -o JSON -T: statistics, cpus, cpu3 usr and core, all core and idle: $out"
+	# the fixture has no topology in sysfs: cpu3's core is unknown (null); all's is blank
+	check "-o JSON -T on the offline fixture: one element (no Average), no cpu2, cpu3 90% usr" \
+		[ "$out" = "1 ['0', '1', '3', 'all'] 90.0 None '' 45.0" ]
+	grep -q '"usr": 90.00,' "$TMP/fo.json"
+	check "-o JSON writes two decimals (\"usr\": 90.00)" [ $? -eq 0 ]
+	"$PTK" mpstat -o JSON --json >"$TMP/o" 2>"$TMP/e"
+	rc=$?
+	note "-o JSON --json: exit $rc, $(cat "$TMP/e")"
+	check "-o JSON with --json is a usage error (exit 2)" [ "$rc" -eq 2 ]
+fi

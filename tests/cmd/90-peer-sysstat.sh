@@ -2,10 +2,9 @@
 # sysstat's own test cases (the peers' sysstat/: its fake machines, expected outputs and
 # cases.json) replayed through ptk by tests/peers/sysstat.py, its TAP passed through. A case
 # that differs is "not ok" unless tests/peers/sysstat-known.txt gives the reason.
-# SYSSTAT_TOOLS: the tools whose cases run (space-separated); the others are still being
-# brought in line and join the list as they pass.
+# SYSSTAT_TOOLS: the tools whose cases run (space-separated; all four by default).
 . "$(dirname "$0")/lib.sh"
-SYSSTAT_TOOLS=${SYSSTAT_TOOLS:-"pidstat iostat"}
+SYSSTAT_TOOLS=${SYSSTAT_TOOLS:-"pidstat iostat mpstat sar"}
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
 if [ -n "${PTK_PEERS:-}" ]; then
 	PEERS=$PTK_PEERS

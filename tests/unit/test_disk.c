@@ -553,6 +553,36 @@ static void test_disk_row_baseline(void **state)
 	ptk_rows_free(&rs);
 }
 
+/* The disk activity's rows: a device that has only flushed since boot has none (sadc's
+ * unused device, as sysstat's sar -d: root3's sdc of sysstat's 01760), nor one without any
+ * request; o->unused keeps both. */
+static void test_disk_rows_unused(void **state)
+{
+	static const u64 used[17] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 24, 1 };
+	static const u64 flushed[17] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 32, 2145 };
+	struct ptk_disk d[3] = { mkdisk(17, used), mkdisk(17, flushed), mkdisk(17, flushed) };
+	struct ptk_snap s = { 0 };
+	struct ptk_act_opts all = { .unused = true };
+	struct ptk_rows rs = { 0 };
+
+	d[2].f[PTK_DK_FL_IOS] = 0;
+	snprintf(d[0].name, sizeof(d[0].name), "sdd");
+	snprintf(d[1].name, sizeof(d[1].name), "sdc");
+	snprintf(d[2].name, sizeof(d[2].name), "sde");
+	s.read = PTK_SNAP_BIT(PTK_SNAP_DISKSTATS);
+	s.ds.n = 3;
+	s.ds.d = d;
+	assert_int_equal(ptk_activities[PTK_ACT_DISK].rows(NULL, &s, 1.0, NULL, &rs), 0);
+	assert_int_equal(rs.n, 1); /* sdd: 3 discards */
+	assert_non_null(ptk_rows_find(&rs, "sdd"));
+	assert_null(ptk_rows_find(&rs, "sdc"));
+	rs.n = 0;
+	assert_int_equal(ptk_activities[PTK_ACT_DISK].rows(NULL, &s, 1.0, &all, &rs), 0);
+	assert_int_equal(rs.n, 3);
+	assert_non_null(ptk_rows_find(&rs, "sdc"));
+	ptk_rows_free(&rs);
+}
+
 /* tests/fixtures/iostat_sysfs, three samples 2 s apart, each device's sysfs stat file:
  * sdb is recreated in sample 1 (its requests and sectors went back): it counts from zero;
  * sdc appears in sample 1: its I/O since it appeared; sda's wr_ios goes back alone in sample 2:
@@ -652,6 +682,7 @@ int main(void)
 		cmocka_unit_test(test_disk_row),
 		cmocka_unit_test(test_disk_row_baseline),
 		cmocka_unit_test(test_disk_row_tree),
+		cmocka_unit_test(test_disk_rows_unused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

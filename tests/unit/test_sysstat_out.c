@@ -179,13 +179,66 @@ static void test_json(void **state)
 	json_object_put(o);
 }
 
+/* mpstat's and iostat's pieces: an identifier as a string, a key without the title's '%',
+ * a list inside a row ("intr": [...] }), an element without a timestamp and an object
+ * member ("avg-cpu":  {...}) */
+static void test_json_parts(void **state)
+{
+	struct ptk_sjson j = { .dec = -1 };
+	struct ptk_host h = { .sys = "Linux", .rel = "1", .host = "h", .mach = "x86_64" };
+	struct ptk_metric cpu = ptk_registry[PTK_M_IRQ_CPU], rate = ptk_registry[PTK_M_IRQ_S];
+	FILE *f = mem();
+
+	cpu.sjson = "cpu";
+	rate.sjson = "value";
+	ptk_sjson_begin(&j, f, &h, 2, "06/01/20");
+	ptk_sjson_stat(&j, "12:53:21");
+	ptk_sjson_section(&j, "cpu-load");
+	ptk_sjson_row_begin(&j);
+	ptk_sjson_id(&j, PTK_M(CPU_CORE), &PTK_I(3));
+	ptk_sjson_id(&j, PTK_M(CPU_SOCKET), &PTK_NA);
+	ptk_sjson_val(&j, PTK_M(CPU_USR), &PTK_F(1.5));
+	ptk_sjson_row_end(&j);
+	ptk_sjson_section(&j, "soft-interrupts");
+	ptk_sjson_row_begin(&j);
+	ptk_sjson_id(&j, &cpu, &PTK_S("0"));
+	ptk_sjson_list_begin(&j, "intr");
+	for (int i = 0; i < 2; i++) {
+		ptk_sjson_item_begin(&j);
+		ptk_sjson_str(&j, "name", i ? "TIMER" : "HI");
+		ptk_sjson_val(&j, &rate, &PTK_F(i * 13.085));
+		ptk_sjson_row_end(&j);
+	}
+	ptk_sjson_list_end(&j);
+	ptk_sjson_str(&j, "after", "x"); /* the row's pairs go on after its list */
+	ptk_sjson_row_end(&j);
+	ptk_sjson_stat(&j, NULL);
+	ptk_sjson_object(&j, "avg-cpu");
+	ptk_sjson_val(&j, PTK_M(CPU_IDLE), &PTK_F(99));
+	ptk_sjson_row_end(&j);
+	ptk_sjson_end(&j);
+	fclose(f);
+	/* the registry's CORE and SOCK name no sysstat key: their titles (mpstat names them) */
+	assert_non_null(strstr(buf, "\t\t\t\t\t\t{\"CORE\": \"3\", \"SOCK\": null, "
+				    "\"usr\": 1.50}\n\t\t\t\t\t],\n"));
+	assert_non_null(strstr(buf,
+			       "\t\t\t\t\t\t{\"cpu\": \"0\", \"intr\": [\n"
+			       "\t\t\t\t\t\t\t{\"name\": \"HI\", \"value\": 0.00},\n"
+			       "\t\t\t\t\t\t\t{\"name\": \"TIMER\", \"value\": 13.09}\n"
+			       "\t\t\t\t\t\t] , \"after\": \"x\"}\n\t\t\t\t\t]\n\t\t\t\t},\n"));
+	assert_non_null(strstr(buf, "\t\t\t\t},\n\t\t\t\t{\n\t\t\t\t\t\"avg-cpu\":  "
+				    "{\"idle\": 99.00}\n\t\t\t\t}\n\t\t\t]\n"));
+	struct json_object *o = json_tokener_parse(buf);
+	assert_non_null(o);
+	json_object_put(o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_cells),
-		cmocka_unit_test(test_colours),
-		cmocka_unit_test(test_env_time),
-		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_cells),	   cmocka_unit_test(test_colours),
+		cmocka_unit_test(test_env_time),   cmocka_unit_test(test_json),
+		cmocka_unit_test(test_json_parts),
 	};
 	int r = cmocka_run_group_tests(tests, NULL, NULL);
 	free(buf);

@@ -427,7 +427,8 @@ static int list_dir(const struct ptk_src *src, const char *rel, bool (*ok)(const
 		snprintf((*names)[n++], sizeof(**names), "%s", e->d_name);
 	}
 	closedir(d);
-	qsort(*names, n, sizeof(**names), (int (*)(const void *, const void *))strcmp);
+	if (n > 1) /* none: *names is NULL, which qsort may not be given */
+		qsort(*names, n, sizeof(**names), (int (*)(const void *, const void *))strcmp);
 	return n;
 }
 
