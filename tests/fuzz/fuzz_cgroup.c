@@ -3,13 +3,15 @@
  * The cgroup files as they arrive: the input is the text of every file of one cgroup "/a",
  * split at \x01 bytes, written into a fresh tree under a scratch sysfs root and read through
  * ptk_cg_read as a live read reads /sys/fs/cgroup. The first byte picks the layout (bit 0:
- * v2 at fs/cgroup, else hybrid: v1 controllers and v2 at fs/cgroup/unified) and bit 1 the
- * extra files. Invariants: the read succeeds with the layout made; cgroups are sorted by
- * path, each path "/"-rooted and terminated, its depth its component count, its parent the
- * cgroup of its dirname and before it; "/a" is there; no device twice in its I/O list;
- * pressure averages finite and in 0..100; the identity of each path terminated. What follows
- * the last file's chunk is a cgroup path given to ptk_cg_identify (container ids, pod UIDs,
- * units: every field terminated, the short name too).
+ * v2 at fs/cgroup, else hybrid: v1 controllers and v2 at fs/cgroup/unified), what is wanted
+ * (bit 1: everything, else a view's few values as cgtop's) and a second read through the
+ * cache of held files (bit 2: ptk_cgsnap.keep, pread at offset 0). Invariants: the read
+ * succeeds with the layout made; cgroups are sorted by path, each path "/"-rooted and
+ * terminated, its depth its component count, its parent the cgroup of its dirname and before
+ * it; "/a" is there; no device twice in its I/O list; pressure averages finite and in 0..100;
+ * the identity of each path terminated. What follows the last file's chunk is a cgroup path
+ * given to ptk_cg_identify (container ids, pod UIDs, units: every field terminated, the short
+ * name too).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -160,6 +162,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char v2dir[PATH_MAX], d[PATH_MAX], p[PATH_MAX + 64];
 	struct ptk_cgsnap s = { 0 };
+	struct ptk_cg_keep *keep;
 	struct ptk_src src;
 	bool pure_v2, found = false;
 	size_t at = 1;
@@ -167,7 +170,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!size)
 		return 0;
 	pure_v2 = data[0] & 1;
-	s.extra = data[0] & 2;
+	s.want = data[0] & 2 ? PTK_CGW_ALL :
+			       PTK_CGW(PTK_CGV_CPU_USAGE_NS) | PTK_CGW(PTK_CGV_MEM_CURRENT) |
+				       PTK_CGW(PTK_CGV_CPU_QUOTA_US) | PTK_CGW_PSI(PTK_PSI_CPU) |
+				       PTK_CGW_IO_BYTES;
+	if (data[0] & 4)
+		s.keep = ptk_cg_keep_new();
 	snprintf(root, sizeof(root), "/dev/shm/fuzz_cgroup.%d", (int)getpid());
 	nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 	mkdir(root, 0755);
@@ -197,6 +205,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	FUZZ_CHECK(ptk_src_init(&src, "/proc", root) == 0);
 	FUZZ_CHECK(ptk_cg_read(&src, &s, -1) == 0);
+	if (s.keep) /* the held files read again */
+		FUZZ_CHECK(ptk_cg_read(&src, &s, -1) == 0);
 	FUZZ_CHECK(s.layout == (pure_v2 ? PTK_CG_V2 : PTK_CG_HYBRID));
 	FUZZ_CHECK(s.n >= 1 && s.n <= PTK_CG_MAX_GROUPS);
 	for (int i = 0; i < s.n; i++) {
@@ -205,7 +215,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	FUZZ_CHECK(found);
 	FUZZ_CHECK(ptk_cg_find(&s, "/a") != NULL);
+	keep = s.keep;
 	ptk_cg_free(&s);
+	ptk_cg_keep_free(keep);
 	if (at < size) {
 		char *path = fuzz_text(data + at, size - at);
 
