@@ -82,21 +82,8 @@ static int prepare(struct ptk_bpf_run *r)
 	struct priv *p = r->priv;
 	int rc;
 
-	if ((rc = ptk_ctx_ready(r->ctx)))
+	if ((rc = ptk_agg_cmd_prepare(&p->agg, r)))
 		return rc;
-	rc = ptk_agg_prepare(&p->agg, &r->filter, r);
-	if (rc == -EINVAL)
-		rc = ptk_usage_error(r->ctx, "%s", p->agg.err);
-	else if (rc) {
-		ptk_err("%s", p->agg.err);
-		rc = PTK_EXIT_RUNTIME;
-	} else if (r->ctx->stop) {
-		rc = PTK_BPF_DONE;
-	}
-	if (rc) {
-		ptk_tracefs_release();
-		return rc;
-	}
 	snprintf(r->banner, sizeof(r->banner),
 		 "Tracing %zu functions for \"%.150s\"... Hit "
 		 "Ctrl-C to end.",

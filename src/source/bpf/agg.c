@@ -1423,6 +1423,26 @@ static int drop_missing(struct ptk_agg *a)
 	return 0;
 }
 
+int ptk_agg_cmd_prepare(struct ptk_agg *a, struct ptk_bpf_run *r)
+{
+	int rc;
+
+	if ((rc = ptk_ctx_ready(r->ctx)))
+		return rc;
+	rc = ptk_agg_prepare(a, &r->filter, r);
+	if (rc == -EINVAL)
+		rc = ptk_usage_error(r->ctx, "%s", a->err);
+	else if (rc) {
+		ptk_err("%s", a->err);
+		rc = PTK_EXIT_RUNTIME;
+	} else if (r->ctx->stop) {
+		rc = PTK_BPF_DONE;
+	}
+	if (rc)
+		ptk_tracefs_release();
+	return rc;
+}
+
 int ptk_agg_prepare(struct ptk_agg *a, const struct ptk_bpf_filter *flt, struct ptk_bpf_run *r)
 {
 	int rc;

@@ -181,6 +181,15 @@ int ptk_agg_parse(struct ptk_agg *a);
  */
 int ptk_agg_prepare(struct ptk_agg *a, const struct ptk_bpf_filter *flt, struct ptk_bpf_run *r);
 
+/*
+ * The ops' prepare() of a command made of agg (funccount, funclatency, stackcount, trace,
+ * memleak, ltrace, blktrace): ptk_ctx_ready(), then ptk_agg_prepare() with the run's filter.
+ * Returns 0; or, with a's error printed and tracefs released, the exit code: 2 for a request
+ * that cannot be (-EINVAL), 1 for what the kernel lacks or another failure; or PTK_BPF_DONE
+ * when a signal came meanwhile.
+ */
+int ptk_agg_cmd_prepare(struct ptk_agg *a, struct ptk_bpf_run *r);
+
 /* The same on the probes already resolved (a->probe[i].have_fmt: a tracepoint's record): the
  * names resolved, the programs' configurations and the rows' shape built. */
 int ptk_agg_configure(struct ptk_agg *a, const struct ptk_bpf_filter *flt);
