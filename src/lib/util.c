@@ -425,6 +425,16 @@ static void vmsg(const char *kind, const char *fmt, va_list ap)
 	fputc('\n', stderr);
 }
 
+int ptk_fail(char *err, size_t errsz, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errsz, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
 void ptk_err(const char *fmt, ...)
 {
 	va_list ap;

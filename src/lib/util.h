@@ -94,6 +94,11 @@ int ptk_sleep_until(u64 deadline_ns, volatile int *stop);
  * (mask has nbits bits). Returns the highest CPU number + 1 seen, or -EINVAL. */
 int ptk_parse_cpulist(const char *s, bool *mask, int nbits);
 
+/* Format an error message into err[errsz] and return rc: a reader's or a loader's failure
+ * that its caller prints (the -errno or usage code it returns is rc). */
+int ptk_fail(char *err, size_t errsz, int rc, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
 /* A growing text buffer: ptk_strbuf_addf appends (aborts on ENOMEM like xrealloc). */
 struct ptk_strbuf {
 	char *p;

@@ -12,17 +12,8 @@
 #include "model/folded.h"
 #include "output/sink.h"
 
-static int fail(char *err, size_t errsz, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errsz, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errsz, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
+/* err[errsz] formatted, -EINVAL: what a request that cannot be returns */
+#define fail(err, errsz, ...) ptk_fail(err, errsz, -EINVAL, __VA_ARGS__)
 
 const char *ptk_agg_mode_name(enum ptk_agg_mode mode)
 {

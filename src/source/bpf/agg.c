@@ -37,17 +37,7 @@ static_assert(AGG_EVENT_HDR == offsetof(struct agg_event, data), "agg event head
 #define COOKIE_PROG(c) ((int)((c) >> 20))
 #define COOKIE_TARGET(c) ((size_t)((c) & ((1u << 20) - 1)))
 
-static int fail(char *err, size_t errsz, int rc, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static int fail(char *err, size_t errsz, int rc, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errsz, fmt, ap);
-	va_end(ap);
-	return rc;
-}
+#define fail ptk_fail /* err[errsz], returning rc */
 
 #define USAGE(a, ...) fail((a)->err, sizeof((a)->err), -EINVAL, __VA_ARGS__)
 

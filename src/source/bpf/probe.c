@@ -20,17 +20,7 @@
 #include "source/bpf/runner.h"
 #include "source/perf/perf.h"
 
-static int fail(char *err, size_t errsz, int rc, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static int fail(char *err, size_t errsz, int rc, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errsz, fmt, ap);
-	va_end(ap);
-	return rc;
-}
+#define fail ptk_fail /* err[errsz], returning rc */
 
 /* ---- kinds ---- */
 

@@ -33,17 +33,7 @@ struct ptk_ftrace {
 	char *sys[MAX_SYSTEMS + 2]; /* the systems of the events enabled, NULL-terminated */
 };
 
-static int fail(char *err, size_t errsz, int rc, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static int fail(char *err, size_t errsz, int rc, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errsz, fmt, ap);
-	va_end(ap);
-	return rc;
-}
+#define fail ptk_fail /* err[errsz], returning rc */
 
 /* Field 22 of /proc/PID/stat, the start time in clock ticks since boot; 0 when gone. */
 static unsigned long long start_time(int pid)
