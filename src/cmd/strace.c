@@ -57,6 +57,7 @@ static const char usage[] =
 	"  -P PATH     only calls that name PATH or a descriptor of it (--trace-path)\n"
 	"  -e signal=SET    signals shown as --- SIG... --- lines (default all)\n"
 	"  -c / -C     summary table (only / as well as the trace); -S time|calls|errors|name|nothing\n"
+	"  -w          the summary's time is each call's wall time, entry to exit (else system time)\n"
 	"  -T          time spent in each call <s>;  -t -tt -ttt  wall clock;  -r  relative\n"
 	"  -y          descriptors with their paths;  -s N  string size (32);  -v  whole structs\n"
 	"  -a COL      return values at column COL (40);  -x / -xx  non-ASCII / all strings in hex\n"
@@ -116,6 +117,7 @@ struct st {
 	int cmode; /* 0 trace, 1 -c (summary only), 2 -C (both) */
 	enum ptk_sysc_sort sortby;
 	bool show_time; /* -T */
+	bool wall_summary; /* -w: -c counts each call's wall time, entry to exit */
 	int tstamp; /* -t count */
 	bool relative; /* -r */
 	bool multi; /* more than one tracee seen: prefix lines with the pid */
@@ -402,6 +404,8 @@ static void on_exit_(struct ptk_tracer *tr, struct ptk_tcb *t, s64 rval, bool is
 		kill(t->pid, u->inj->sig); /* delivered as the call returns */
 	if (u->skip)
 		return;
+	if (s->wall_summary) /* -w: the call's latency, not the system time it used */
+		stime_us = ((s->exit_ns ? s->exit_ns : ptk_now_ns()) - t->entry_ns) / 1000;
 	ptk_sysc_count(&s->stats, t->nr, is_error, stime_us);
 	s->nsys_shown++;
 	if (!printing(s))
@@ -761,9 +765,12 @@ static void bpf_watch(int sig)
 static pid_t bpf_launch(char **argv, int *sync_fd)
 {
 	int p[2];
+	char c, path[PATH_MAX];
 	pid_t pid;
-	char c;
+	int rc;
 
+	if ((rc = ptk_child_find(argv[0], path, sizeof(path))))
+		return rc;
 	if (pipe2(p, O_CLOEXEC))
 		return -errno;
 	pid = fork();
@@ -779,7 +786,7 @@ static pid_t bpf_launch(char **argv, int *sync_fd)
 			_exit(127); /* ptk gave up before attaching */
 		close(p[0]);
 		ptk_child_prepare();
-		execvp(argv[0], argv);
+		execv(path, argv);
 		fprintf(stderr, "%s: cannot run %s: %s\n", ptk_progname, argv[0], strerror(errno));
 		_exit(127);
 	}
@@ -1419,7 +1426,8 @@ qualifier : {
 			s->dec.fdpath = true;
 			break;
 		case 'w':
-			break; /* wall-clock summary: accepted, system time is used */
+			s->wall_summary = true; /* -c: wall time from entry to exit */
+			break;
 		case 's':
 		case OPT_STRING_LIMIT:
 			if (ptk_parse_int(optarg, &s->dec.strsize) || s->dec.strsize < 0) {
@@ -1501,7 +1509,7 @@ qualifier : {
 	ptk_tracer_init(&s->tr, &ops, s);
 	s->tr.follow = follow > 0;
 	s->tr.rusage = s->cmode != 0;
-	s->tr.timing = s->show_time;
+	s->tr.timing = s->show_time || s->wall_summary;
 	s->tr.stop = &ctx->stop;
 
 	stop_flag = &ctx->stop;

@@ -10,6 +10,8 @@
 #ifndef PTK_LIB_CHILD_H
 #define PTK_LIB_CHILD_H
 
+#include <stddef.h>
+
 /* Record the dispositions and the mask ptk was started with. Called first thing in main(). */
 void ptk_child_save_start(void);
 
@@ -27,5 +29,15 @@ int ptk_child_restore_mntns(void);
  * -errno of the first call that failed.
  */
 int ptk_child_prepare(void);
+
+/*
+ * The file a command name runs, found before the fork as strace finds it: a name with a '/'
+ * as it is, else the first executable regular file of that name in $PATH (the C library's
+ * default path when PATH is unset). The traced program's own syscalls then begin with one
+ * execve of that file, not with execvp's failed tries along $PATH or ptk's error message.
+ * Writes path[size]; returns 0, -ENOENT (not found), -EACCES (found, not executable) or
+ * -ENAMETOOLONG.
+ */
+int ptk_child_find(const char *name, char *path, size_t size);
 
 #endif

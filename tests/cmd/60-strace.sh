@@ -162,4 +162,35 @@ for sig in INT TERM KILL; do
 	check "SIG$sig to ptk: the target keeps running" runs $T
 	kill -9 $T; wait $T 2>/dev/null
 done
+# the command is found before the fork, as strace finds it: its trace begins with one execve
+# (not execvp's failed tries along $PATH), and a command that is not there is refused before
+# anything runs
+PATH="/nonexistent-a:/nonexistent-b:$PATH" "$PTK" strace -c -o cw.txt true 2>/dev/null
+pe=$(awk '$NF == "execve" { print $4 }' cw.txt)
+if have strace; then
+	PATH="/nonexistent-a:/nonexistent-b:$PATH" timeout -k 5 60 strace -c -o cws.txt true 2>/dev/null
+	se=$(awk '$NF == "execve" { print $4 }' cws.txt)
+else
+	se=1
+fi
+check "strace -c CMD with PATH entries before it: execve called once, as strace ($pe vs ${se:-none})" \
+	test "${pe:-x}" = 1 -a "${se:-y}" = 1
+"$PTK" strace true 2>tr.txt >/dev/null
+check "strace CMD: the trace starts at the one execve of the file found" \
+	grep -q '^execve("/usr/bin/true", \["true"\]' <(head -1 tr.txt)
+"$PTK" strace /nonexistent/cmd > nx.out 2> nx.err
+rc=$?
+check_all "strace of a command that is not there: exit 1, one line, nothing traced ($(head -1 nx.err))" \
+	'[ $rc = 1 ] && [ "$(wc -l < nx.err)" = 1 ] && grep -q "No such file" nx.err'
+# -w: the summary's time is each call's wall time (a 0.2 s sleep is 0.2 s), as strace -c -w
+"$PTK" strace -c -w -o w.txt sleep 0.2 2>/dev/null
+pw=$(awk '$NF == "clock_nanosleep" { print $2 }' w.txt)
+if have strace; then
+	timeout -k 5 60 strace -c -w -o ws.txt sleep 0.2 2>/dev/null
+	sw=$(awk '$NF == "clock_nanosleep" { print $2 }' ws.txt)
+else
+	sw=0.2
+fi
+check "strace -c -w: clock_nanosleep's seconds are the sleep's 0.2 s, as strace's ($pw vs ${sw:-none})" \
+	python3 -c "import sys; p, s = float(sys.argv[1]), float(sys.argv[2]); sys.exit(not (0.19 <= p < 1.5 and 0.19 <= s < 1.5))" "${pw:-0}" "${sw:-0}"
 echo "1..$T_N"

@@ -137,7 +137,12 @@ int ptk_tracer_launch(struct ptk_tracer *tr, char **argv, const struct sock_fpro
 	pid_t pid;
 	char c = 0;
 	struct ptk_tcb *t;
+	char path[PATH_MAX];
+	int rc;
 
+	/* found before the fork: the trace begins with the one execve that runs it */
+	if ((rc = ptk_child_find(argv[0], path, sizeof(path))))
+		return rc;
 	if (pipe2(sync, O_CLOEXEC))
 		return -errno;
 	pid = fork();
@@ -167,7 +172,7 @@ int ptk_tracer_launch(struct ptk_tracer *tr, char **argv, const struct sock_fpro
 				_exit(127);
 			}
 		}
-		execvp(argv[0], argv);
+		execv(path, argv);
 		fprintf(stderr, "%s: cannot run %s: %s\n", ptk_progname, argv[0], strerror(errno));
 		_exit(127);
 	}
