@@ -2,6 +2,7 @@
 # ptk flamegraph: folded and perf script input, XML validity and escaping, collapse without
 # lost samples (fixtures and a real perf record, against perf report's count), differential
 # colours, and the SVG in headless Chromium (screenshot not blank; search and zoom run).
+# timing-sensitive: the Chromium checks send zoom, unzoom and Ctrl-F as input events, and the page does not say when it has handled one (a search once ran on the zoomed view)
 . "$(dirname "$0")/lib.sh"
 
 FP=$FIX/flame_perf

@@ -126,7 +126,7 @@ first=$(q "select min(sample_id) from prof")
 ft=$(q "select t_ms from sample where id=$first")
 # the first interval against the last (the one --at found above): on a busy machine the
 # intervals are not a second apart, so "the second after the first" may hold none
-"$PTK" flamegraph --db "$DB" --diff "@$((ft / 1000))" "@$((lastt / 1000))..now" -o "$TMP/diff.svg" 2> "$TMP/diff.err"
+"$PTK" flamegraph --db "$DB" --diff "@$((ft / 1000))" "@$((lastt / 1000))" -o "$TMP/diff.svg" 2> "$TMP/diff.err"
 check "--diff T FROM..TO: a differential SVG (red/blue frames) ($(head -c 200 "$TMP/diff.err"))" bash -c "grep -q 'differential' '$TMP/diff.svg' && grep -q 'fill=\"rgb(' '$TMP/diff.svg'"
 "$PTK" flamegraph --db "$DB" --from "@1" --to "@2" --folded > /dev/null 2> "$TMP/empty.err"
 rc=$?
