@@ -94,9 +94,11 @@ if have stress-ng; then
 	# each latency counted took two program runs (the wakeup, the switch), so the true count is
 	# at least twice the latencies; the estimate scales the first 0.1 s window of the storm,
 	# which a busy machine makes unsteady (0.7x to 1.8x the latencies seen): it must be of that
-	# order, within a factor of 4 of two runs per latency
-	check "3 s run under a switch storm: observer flagged sampled, window shorter than the run, estimated runs 0.5x-8x the latencies counted" \
-		py "$TMP/long.json" "d['observer']['bpf_stats_sampled'] is True and d['observer']['bpf_stats_window_s'] < d['observer']['elapsed_s'] and 0.5 * h['total'] <= d['observer']['bpf_run_count'] <= 8 * h['total'] and h['total'] > 0"
+	# order; a switch that no wakeup preceded (a preemption) runs the switch program without
+	# a latency, so a storm of them takes more runs per latency (15x seen in CI): within 0.5x
+	# to 32x, the order of magnitude the estimate must get right
+	check "3 s run under a switch storm: observer flagged sampled, window shorter than the run, estimated runs 0.5x-32x the latencies counted" \
+		py "$TMP/long.json" "d['observer']['bpf_stats_sampled'] is True and d['observer']['bpf_stats_window_s'] < d['observer']['elapsed_s'] and 0.5 * h['total'] <= d['observer']['bpf_run_count'] <= 32 * h['total'] and h['total'] > 0"
 else
 	skip "stress-ng not installed: no switch storm"
 fi

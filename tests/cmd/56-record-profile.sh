@@ -124,9 +124,14 @@ at=$("$PTK" flamegraph --db "$DB" --at "@$((lastt / 1000))" --utc --folded 2> /d
 check "--at the last interval's time: that interval alone ($lastn samples, got $at)" [ "$at" = "$lastn" ]
 first=$(q "select min(sample_id) from prof")
 ft=$(q "select t_ms from sample where id=$first")
-# the first interval against the last (the one --at found above): on a busy machine the
-# intervals are not a second apart, so "the second after the first" may hold none
-"$PTK" flamegraph --db "$DB" --diff "@$((ft / 1000))" "@$((lastt / 1000))" -o "$TMP/diff.svg" 2> "$TMP/diff.err"
+# the second interval against the last (the one --at found above), each at its own time:
+# the first has no interval before it to start from, and on a busy machine the intervals are
+# not a second apart, so "the second after the first" may hold none
+sect=$(q "select t_ms from sample where id=(select distinct sample_id from prof order by sample_id limit 1 offset 1)")
+# (at their exact times: a time picks the archive's nearest sample, and a whole second
+# before an interval can be nearer the sample before it, which holds no profile)
+"$PTK" flamegraph --db "$DB" --diff "@$(awk -v t="$sect" 'BEGIN { printf "%.3f", t / 1000 }')" \
+	"@$(awk -v t="$lastt" 'BEGIN { printf "%.3f", t / 1000 }')" -o "$TMP/diff.svg" 2> "$TMP/diff.err"
 check "--diff T FROM..TO: a differential SVG (red/blue frames) ($(head -c 200 "$TMP/diff.err"))" bash -c "grep -q 'differential' '$TMP/diff.svg' && grep -q 'fill=\"rgb(' '$TMP/diff.svg'"
 "$PTK" flamegraph --db "$DB" --from "@1" --to "@2" --folded > /dev/null 2> "$TMP/empty.err"
 rc=$?
