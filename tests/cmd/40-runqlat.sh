@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # ptk runqlat: 4 CPU-bound threads pinned to one CPU give a run-queue latency p99 >= 1 ms;
 # side by side with libbpf-tools runqlat; -p filtering; clean exit leaves nothing attached.
+# timing-sensitive: run-queue latencies and the programs' run counts depend on what else the scheduler runs in the same seconds
 . "$(dirname "$0")/lib.sh"
 is_root || { skip "runqlat needs root (BPF)"; exit 0; }
 [ -r /sys/kernel/btf/vmlinux ] || { skip "no kernel BTF"; exit 0; }

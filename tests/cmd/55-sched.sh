@@ -6,6 +6,7 @@
 # (-o) is checked against the Trace Event Format's rules by Python and in headless
 # Chromium by a test page that parses it as Perfetto's JSON importer expects (JSON.parse,
 # phases, fields, slices nesting on each thread, names) and draws the CPU tracks.
+# timing-sensitive: perf and ptk record the same load, each stamping its own events, and the load's switches depend on the scheduler
 . "$(dirname "$0")/lib.sh"
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
 

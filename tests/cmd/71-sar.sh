@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # ptk sar: 30 s recorded at 1 s against sysstat sar run live over the same window; headers
 # of every report against sar's; live mode; JSON/CSV; damaged archives; time zones.
+# timing-sensitive: live side by side with Debian's sar: the two read the machine at different moments
 . "$(dirname "$0")/lib.sh"
 
 if ! have sar; then skip "sysstat sar not installed"; exit 0; fi

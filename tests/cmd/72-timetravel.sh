@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Time travel: `ptk top -b --at` and `ptk check --at` replay recorded samples through the
 # ordinary snapshot path; a CPU burner recorded in the window is found with its CPU share.
+# timing-sensitive: the recorder's samples are as far apart as the scheduler lets them be (check's and sar's windows over them once differed by 0.19 points)
 . "$(dirname "$0")/lib.sh"
 
 if ! have sqlite3; then skip "sqlite3 CLI not installed"; exit 0; fi
