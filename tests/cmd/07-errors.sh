@@ -124,9 +124,18 @@ time.sleep(60)" &
 	mkdir -p "$TMP/cores"
 	"$PTK" gcore -o "$TMP/cores/core" $big >/dev/null 2>&1 &
 	g=$!
-	sleep 0.3
+	# the kill lands mid-dump: while gcore holds the target stopped (a fixed sleep let a
+	# fast dump finish first)
+	for _ in $(seq 2000); do
+		case $(awk '{ print $3 }' /proc/$big/stat 2>/dev/null) in t | T) break ;; esac
+		kill -0 $g 2>/dev/null || break
+		sleep 0.005
+	done
 	kill -9 $g 2>/dev/null
 	wait $g 2>/dev/null
+	for _ in $(seq 100); do
+		case $(awk '{ print $3 }' /proc/$big/stat 2>/dev/null) in t | T) sleep 0.05 ;; *) break ;; esac
+	done
 	left=$(ls -A "$TMP/cores" | wc -l)
 	state=$(awk '{ print $3 }' /proc/$big/stat)
 	check_all "gcore killed with SIGKILL mid-dump: nothing in the output directory ($left files), target running ($state)" \
