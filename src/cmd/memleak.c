@@ -305,6 +305,7 @@ static int report(struct ptk_bpf_run *r, long i, double itv, bool last)
 		struct ptk_sink *s = &r->ctx->sink;
 
 		ptk_sink_begin(s);
+		ptk_sink_meta_f64(s, "time", ptk_ctx_walltime(r->ctx));
 		ptk_sink_meta_f64(s, "interval_s", itv);
 		ptk_sink_meta_u64(s, "stacks", n);
 		ptk_bpf_meta_loader(r);

@@ -148,6 +148,7 @@ static void print_json(struct ptk_ctx *ctx, const struct pmap_opts *o, const str
 	char addr[20], mode[8], nbuf[64];
 
 	ptk_sink_begin(&ctx->sink);
+	ptk_sink_meta_f64(&ctx->sink, "time", ptk_ctx_walltime(ctx));
 	ptk_sink_meta_json(&ctx->sink, "pid", ptk_json_val(PTK_M(PROC_PID), &PTK_I(pr->pid)));
 	ptk_sink_meta_str(&ctx->sink, "cmdline", pr->cmdline);
 	ptk_sink_table_begin(&ctx->sink, &map_tab, false, NULL);

@@ -203,6 +203,7 @@ static int report(struct ptk_ctx *ctx, const struct opts *o, const struct ptk_st
 	}
 	if (ctx->json) {
 		ptk_sink_begin(&ctx->sink);
+		ptk_sink_meta_f64(&ctx->sink, "time", ptk_ctx_walltime(ctx));
 		ptk_sink_meta_json(&ctx->sink, "process", ptk_json_row(&proc_tab, pv));
 		ptk_sink_meta_json(&ctx->sink, o->group ? "groups" : "threads", arr);
 		ptk_sink_end(&ctx->sink);

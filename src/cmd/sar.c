@@ -868,6 +868,7 @@ static void interval_out(struct inter *it, const struct ptk_snap *p, const struc
 	fmt_t(o, p ? p->t_ms : c->t_ms, t0, sizeof(t0));
 	if (o->ctx->json) {
 		ptk_sink_begin(sk);
+		ptk_sink_meta_f64(sk, "time", c->t_ms / 1000.0);
 		ptk_sink_meta_str(sk, "timestamp", t);
 		ptk_sink_meta_f64(sk, "interval_s", round(itv * 1000) / 1000);
 	}

@@ -226,6 +226,7 @@ static void print_interval(struct run *r, u64 now)
 	r->t_prev = now;
 	if (r->ctx->json) {
 		ptk_sink_begin(&r->ctx->sink);
+		ptk_sink_meta_f64(&r->ctx->sink, "time", ptk_ctx_walltime(r->ctx));
 		ptk_sink_meta_f64(&r->ctx->sink, "interval", t / 1e9);
 		json_rows(r, rows);
 		ptk_sink_end(&r->ctx->sink);

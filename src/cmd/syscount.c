@@ -83,6 +83,7 @@ static int sc_report(struct ptk_bpf_run *r, long i, double itv_s, bool last)
 		n = p->top;
 	if (r->ctx->json) {
 		ptk_sink_begin(&r->ctx->sink);
+		ptk_sink_meta_f64(&r->ctx->sink, "time", ptk_ctx_walltime(r->ctx));
 		ptk_sink_table_begin(&r->ctx->sink, &tab, false, NULL);
 	} else {
 		printf("[%s]\n", ptk_bpf_clock(ts, sizeof(ts)));

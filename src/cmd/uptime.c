@@ -148,6 +148,7 @@ int cmd_uptime(struct ptk_ctx *ctx, int argc, char **argv)
 		}
 		if (ctx->json) {
 			ptk_sink_begin(&ctx->sink);
+			ptk_sink_meta_f64(&ctx->sink, "time", ptk_ctx_walltime(ctx));
 			ptk_sink_meta_str(&ctx->sink, pretty ? "pretty" : "since", buf);
 			ptk_sink_meta_f64(&ctx->sink, "uptime_s", v[U_UP].f);
 			ptk_sink_end(&ctx->sink);
@@ -176,6 +177,7 @@ int cmd_uptime(struct ptk_ctx *ctx, int argc, char **argv)
 	ptk_snap_free(&sn);
 	if (ctx->json) {
 		ptk_sink_begin(&ctx->sink);
+		ptk_sink_meta_f64(&ctx->sink, "time", ptk_ctx_walltime(ctx));
 		ptk_sink_meta_json(&ctx->sink, "uptime", ptk_json_row(&uptime_tab, v));
 		ptk_sink_end(&ctx->sink);
 		return 0;

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 void ptk_sink_init(struct ptk_sink *s, enum ptk_fmt fmt, FILE *out)
 {
@@ -150,6 +151,14 @@ void ptk_sink_row(struct ptk_sink *s, const char *prefix, const struct ptk_val *
 	fputc('\n', s->out);
 }
 
+static bool table_has_key(const struct ptk_table *tab, const char *key)
+{
+	for (int i = 0; i < tab->ncols; i++)
+		if (ptk_col(tab, i)->key && !strcmp(ptk_col(tab, i)->key, key))
+			return true;
+	return false;
+}
+
 void ptk_sink_event(struct ptk_sink *s, const struct ptk_table *tab, const struct ptk_val *vals)
 {
 	if (s->fmt != PTK_FMT_JSON) {
@@ -160,6 +169,11 @@ void ptk_sink_event(struct ptk_sink *s, const struct ptk_table *tab, const struc
 		return;
 	}
 	ptk_sink_begin(s);
+	if (!table_has_key(tab, "time")) { /* a tool's own TIME column wins */
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ptk_sink_meta_f64(s, "time", ts.tv_sec + ts.tv_nsec / 1e9);
+	}
 	for (int i = 0; i < tab->ncols; i++)
 		ptk_sink_meta_json(s, ptk_col(tab, i)->key,
 				   ptk_json_val(ptk_col(tab, i), &vals[i]));

@@ -1981,6 +1981,7 @@ int ptk_agg_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 	if (rc)
 		return rc;
 	ptk_sink_begin(sink);
+	ptk_sink_meta_f64(sink, "time", ptk_ctx_walltime(r->ctx));
 	ptk_sink_meta_f64(sink, "interval_s", itv);
 	ptk_sink_meta_str(sink, "event", a->desc);
 	ptk_sink_meta_str(sink, "mode", ptk_agg_mode_name(a->mode));

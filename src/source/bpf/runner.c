@@ -692,6 +692,7 @@ void ptk_bpf_meta_loader(struct ptk_bpf_run *r)
 void ptk_bpf_report_begin(struct ptk_bpf_run *r, const char *span_key, double span_s)
 {
 	ptk_sink_begin(&r->ctx->sink);
+	ptk_sink_meta_f64(&r->ctx->sink, "time", ptk_ctx_walltime(r->ctx));
 	ptk_sink_meta_f64(&r->ctx->sink, span_key, span_s);
 	ptk_bpf_meta_loader(r);
 }
