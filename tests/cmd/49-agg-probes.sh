@@ -103,6 +103,11 @@ if have bpftrace; then
 		usdt:$W:ptkw:tick /comm == \"w\"/ { @u[str(arg1)] = sum(arg2); }" > "$TMP/bt.txt" \
 		2>"$TMP/bt.err" & BT=$!
 	PIDS+=($A1 $A2 $A3 $A4 $A5 $BT)
+	# each tracer holds all its probes before the workload runs (a busy machine delayed
+	# bpftrace's usdt and ptk's fifth agg past the first run's start: half the ticks lost)
+	for p in $A1 $A2 $A3 $A4 $A5 "$(child_of $BT)"; do
+		bpf_attached "$p" || note "tracer $p not seen attached"
+	done
 	"$W" spin & SP=$!; PIDS+=($SP)
 	ran "agg_k" || note "ptk not seen running: $(head -c 200 "$TMP/s.err")"
 	ran "work" || note "bpftrace not seen running: $(head -c 200 "$TMP/bt.err")"
@@ -223,8 +228,17 @@ check_all "a pattern attaches every function and counts each by name" \
 
 # ---- keys: a user stack symbolized, a syscall by name ----
 "$PTK" agg "uprobe:$W:work" --by ustack --json > "$TMP/us.json" 2>"$TMP/us.err" & A=$!
-PIDS+=($A); sleep 0.8
-"$W" 50 0 1500 & WP=$!; sleep 0.8; kill -INT $A; wait $A; wait $WP
+PIDS+=($A); bpf_attached $A || note "ptk agg not seen attached: $(head -c 200 "$TMP/us.err")"
+# stopped once the workload sleeps after its 50 calls (sleeping 0.3 s in a row), while it
+# lives on for the stacks to be symbolized (a fixed 0.8 s came before the calls under load)
+"$W" 50 0 3000 & WP=$!
+sl=0
+for _ in $(seq 200); do
+	case $(awk '{ print $3 }' /proc/$WP/stat 2>/dev/null) in S) sl=$((sl + 1)) ;; *) sl=0 ;; esac
+	[ $sl -ge 3 ] && break
+	sleep 0.1
+done
+kill -INT $A; wait $A; wait $WP
 st=$(jq_py "$TMP/us.json" "d['rows'][0]['ustack'] if d['rows'] else ''" 2>/dev/null)
 note "--by ustack: $st"
 check "ustack: frame pointers walked and symbolized (main -> work)" \

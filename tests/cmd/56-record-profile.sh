@@ -39,7 +39,7 @@ s.serve_forever()
 PY
 python3 "$TMP/srv.py" "$TMP/got" &
 SRV=$!
-for _ in $(seq 50); do [ -s "$TMP/got/port" ] && break; sleep 0.1; done
+for _ in $(seq 300); do [ -s "$TMP/got/port" ] && break; sleep 0.1; done # up to 30 s: python starts slowly on a busy machine
 PORT=$(cat "$TMP/got/port" 2> /dev/null)
 [ -n "$PORT" ] || { not_ok "the test HTTP server did not start"; kill $SRV; exit 0; }
 
