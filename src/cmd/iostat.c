@@ -16,7 +16,8 @@
  * prints 0.00 in the text and -o JSON layouts, as sysstat prints it, and null in --json. A
  * value that cannot be known (a counter that went back on its own, the uptime going back) is
  * "-" / null, with a warning naming the file and the field; so is every value of a report
- * whose uptime went back (a boot in between).
+ * whose uptime went back (a boot in between). avg-cpu over an interval in which the cpu
+ * line's total went back is sysstat's 0.00 (cpu_went_back).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -1036,6 +1037,30 @@ static void ptk_json_report(struct ptk_ctx *ctx, struct io *io, const struct ptk
 
 /* ---- the loop ----------------------------------------------------------------------------- */
 
+/*
+ * sysstat's avg-cpu when the aggregate cpu line's total went back (CPUs coming back online
+ * restart their idle ticks): its interval is the wrapped unsigned difference, so every
+ * share is 0.00 (a state that went back counts 0, the others divide by about 2^64). The
+ * text and -o JSON layouts show that, with a warning; --json keeps the cpu activity's row.
+ */
+static void cpu_went_back(struct ptk_ctx *ctx, struct io *io, struct ptk_row *cpu)
+{
+	const struct ptk_activity *act = &ptk_activities[PTK_ACT_CPU];
+	u64 a = ptk_cpu_total(&io->prev.st.all), b = ptk_cpu_total(&io->cur.st.all);
+
+	if (b >= a || !ptk_snap_has(&io->prev, PTK_SNAP_STAT) ||
+	    !ptk_snap_has(&io->cur, PTK_SNAP_STAT))
+		return;
+	char path[PATH_MAX];
+	if (ptk_src_path(&ctx->src, PTK_PROC, "stat", path, sizeof(path)))
+		snprintf(path, sizeof(path), "stat");
+	ptk_warn("%s: the cpu line's total went back from %llu to %llu ticks: avg-cpu is "
+		 "0.00, as sysstat's unsigned interval makes it",
+		 path, (unsigned long long)a, (unsigned long long)b);
+	for (int i = 0; i < C_N; i++)
+		cpu->v[ptk_act_col(act, cpu_cols[i].m)] = PTK_F(0.0);
+}
+
 static void report(struct ptk_ctx *ctx, struct io *io, bool since_boot, double itv)
 {
 	const struct ptk_activity *act = &ptk_activities[PTK_ACT_CPU];
@@ -1049,6 +1074,8 @@ static void report(struct ptk_ctx *ctx, struct io *io, bool since_boot, double i
 		cpu = io->rows.r[0];
 	else
 		cpu = *ptk_rows_add(&io->rows, "all"); /* every value na */
+	if (io->cpu && !since_boot && !ctx->json)
+		cpu_went_back(ctx, io, &cpu);
 	if (io->disk)
 		compute(ctx, io, since_boot, itv, !ctx->json);
 	n = print_order(io, order);

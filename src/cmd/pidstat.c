@@ -7,15 +7,16 @@
  *
  * Data: the process table (source/procfs/pid.h) scanned once per interval (twice with -t:
  * processes, then threads); each row's values come from the model (model/ptask.h,
- * ptk_ps_vals: sysstat's arithmetic), tasks keyed by (pid, starttime) so a reused PID is
- * never taken for the old process. The command picks the rows sysstat would show (active
+ * ptk_ps_vals: sysstat's arithmetic, its unsigned wrap-around included, tasks keyed by pid
+ * as sysstat keys them; ptk's --json and --group-by key them by (pid, starttime) and show
+ * an implausible value as unknown). The command picks the rows sysstat would show (active
  * tasks without -p, -C/-G/-U filters, a thread under its process) and lays them out as
  * sysstat does (output/sysstat.h: cells, colours, -o JSON).
  *
- * Where ptk differs on purpose (ptk-pidstat(1) DIFFERENCES): an unreadable or implausible
- * value is "-" (null in JSON) with a warning naming the file and the field, where sysstat
- * prints -1.00, 0.00 or a wrapped unsigned difference; a -p process that does not exist
- * is an error; -V prints ptk's version.
+ * Where ptk differs on purpose (ptk-pidstat(1) DIFFERENCES): an unreadable value is "-"
+ * (null in JSON), where sysstat prints -1.00 or 0.00; an implausible one (a counter that
+ * went back) is sysstat's wrapped number with a warning naming the file and the field; a
+ * -p process that does not exist is an error; -V prints ptk's version.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -207,6 +208,7 @@ struct ps {
 	unsigned acts, scope;
 	enum ps_mode mode;
 	bool threads, irix, oneline, cmdline, username, epoch, sjson, group;
+	bool wrap; /* sysstat's text and -o JSON: its unsigned arithmetic, a task is its pid */
 	const char *user; /* -U USER */
 	const char *cgroup; /* --cgroup PATH: only the tasks of that cgroup and below */
 	regex_t creg, greg;
@@ -320,7 +322,10 @@ static const struct ptk_task *prev_of(const struct rctx *rc, const struct ptk_ta
 {
 	const struct ptk_ptab *pt = rc->a < 0 ? NULL : thr ? &rc->s->t[rc->a] : &rc->s->p[rc->a];
 
-	return pt ? ptk_ptab_find(pt, c->pid, c->starttime) : NULL;
+	if (!pt)
+		return NULL;
+	return rc->s->wrap ? ptk_ptab_find_pid(pt, c->pid) :
+			     ptk_ptab_find(pt, c->pid, c->starttime);
 }
 
 /* sysstat's get_pid_to_display(): whether the row of c (prev p) is shown */
@@ -376,11 +381,12 @@ static void warn_bad(struct rctx *rc, const struct ptk_task *c, bool thr, unsign
 		if (ptk_src_path(&rc->ctx->src, PTK_PROC, rel, path, sizeof(path)))
 			snprintf(path, sizeof(path), "%s", rel);
 		if (f == PTK_PF_CPU_SHARE || f == PTK_PF_MEM_SHARE)
-			ptk_warn("%s: %s: %s above its total: unknown", path, field,
-				 f == PTK_PF_CPU_SHARE ? "%CPU" : "%MEM");
+			ptk_warn("%s: %s: %s above its total: %s", path, field,
+				 f == PTK_PF_CPU_SHARE ? "%CPU" : "%MEM",
+				 s->wrap ? "shown as sysstat does" : "unknown");
 		else
-			ptk_warn("%s: %s went backwards: the values from it are unknown", path,
-				 field);
+			ptk_warn("%s: %s went backwards: the values from it are %s", path, field,
+				 s->wrap ? "sysstat's wrapped unsigned differences" : "unknown");
 	}
 }
 
@@ -451,6 +457,22 @@ static void text_cmd(const struct rctx *rc, const char *cmd, bool thr, bool lead
 	}
 }
 
+/* The metric that prints column col: with sysstat's arithmetic an interval's iodelay and
+ * CHILD fault counts are exact unsigned integers (ptk_ps_vals gives them as U64). */
+static const struct ptk_metric *col_m(const struct rctx *rc, int col)
+{
+	static struct ptk_metric u[PTK_PS_NCOLS];
+
+	if (!rc->in.wrap || rc->in.avg ||
+	    (col != PTK_PS_IODELAY && col != PTK_PS_CMINFLT && col != PTK_PS_CMAJFLT))
+		return ps_m[col];
+	if (!u[col].name) {
+		u[col] = *ps_m[col];
+		u[col].type = PTK_V_U64;
+	}
+	return &u[col];
+}
+
 static void json_row(struct rctx *rc, const int *cols, int n, const struct ptk_val *v,
 		     const struct ptk_task *c, bool thr, const char *cmd, const char *leader)
 {
@@ -477,7 +499,7 @@ static void json_row(struct rctx *rc, const int *cols, int n, const struct ptk_v
 		ptk_sjson_str(j, "PID", b);
 	}
 	for (int i = 0; i < n; i++)
-		ptk_sjson_val(j, ps_m[cols[i]], &v[cols[i]]);
+		ptk_sjson_val(j, col_m(rc, cols[i]), &v[cols[i]]);
 	if (s->threads)
 		ptk_sjson_str(j, "leader", thr ? leader : "");
 	ptk_sjson_str(j, "cmd", cmd);
@@ -561,8 +583,8 @@ static void emit(struct rctx *rc, const int *cols, int n, const struct ptk_task 
 		fprintf(rc->ctx->sink.out, "%-11s", rc->prefix);
 		text_ids(rc, c, thr, leader_shown);
 		for (int k = 0; k < n; k++)
-			ptk_scell(&s->fmt, ps_kind(cols[k]), ps_m[cols[k]], 0, ps_human(cols[k]),
-				  &v[cols[k]]);
+			ptk_scell(&s->fmt, ps_kind(cols[k]), col_m(rc, cols[k]), 0,
+				  ps_human(cols[k]), &v[cols[k]]);
 		text_cmd(rc, cmd, thr, leader_shown, leader);
 	}
 }
@@ -647,6 +669,7 @@ static void report(struct ptk_ctx *ctx, struct ps *s, int a, int b, const char *
 	rc.in.ncpu = s->ncpu;
 	rc.in.avg = !strcmp(kind, "average");
 	rc.in.irix_off = s->irix;
+	rc.in.wrap = s->wrap;
 	rc.in.itv_cs = s->up[b] >= 0 && up_a >= 0 ? llround((s->up[b] - up_a) * 100) : 0;
 	rc.in.dtot = s->irix ? ptk_delta(a >= 0 ? s->jiffies[a] : 0, s->jiffies[b]) : 0;
 	s->nwarned = 0;
@@ -655,8 +678,9 @@ static void report(struct ptk_ctx *ctx, struct ps *s, int a, int b, const char *
 		if (ptk_src_path(&ctx->src, PTK_PROC, "uptime", path, sizeof(path)))
 			snprintf(path, sizeof(path), "uptime");
 		ptk_warn("%s: the uptime went back from %.2f to %.2f s (another boot?): the "
-			 "rates of this report are unknown",
-			 path, up_a, s->up[b]);
+			 "rates of this report are %s",
+			 path, up_a, s->up[b],
+			 s->wrap ? "over sysstat's wrapped interval (near 0)" : "unknown");
 	}
 	if (s->threads) {
 		const struct ptk_ptab *tt = &s->t[b];
@@ -853,8 +877,8 @@ static int ps_sample(struct ptk_ctx *ctx, void *arg, long i, double itv)
 	}
 	if ((r = scan(ctx, s, 2)))
 		return r;
-	ptk_ps_baseline_keep(&s->p[0], &s->p[2]);
-	ptk_ps_baseline_keep(&s->t[0], &s->t[2]);
+	ptk_ps_baseline_keep(&s->p[0], &s->p[2], s->wrap);
+	ptk_ps_baseline_keep(&s->t[0], &s->t[2], s->wrap);
 	ptk_task_means_add(&s->accp, &s->p[2]);
 	if (s->threads)
 		ptk_task_means_add(&s->acct, &s->t[2]);
@@ -1172,6 +1196,10 @@ int cmd_pidstat(struct ptk_ctx *ctx, int argc, char **argv)
 				     ctx->json ? "--json (ptk's)" : "--group-by");
 		goto out;
 	}
+	/* sysstat's own layouts compute as sysstat does; --json and --group-by keep ptk's
+	 * unknown values and (pid, start time) keys */
+	s.wrap = !ctx->json && !s.group;
+	s.accp.by_pid = s.acct.by_pid = s.wrap;
 	if (!s.acts)
 		s.acts = PTK_ACT_CPU;
 	if (!s.scope)

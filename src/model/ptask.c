@@ -297,7 +297,8 @@ void ptk_task_means_add(struct ptk_task_means *m, const struct ptk_ptab *pt)
 			j++;
 		na[i].pid = t->pid;
 		na[i].start = t->starttime;
-		if (j < m->n && m->a[j].pid == t->pid && m->a[j].start == t->starttime)
+		if (j < m->n && m->a[j].pid == t->pid &&
+		    (m->by_pid || m->a[j].start == t->starttime))
 			na[i] = m->a[j];
 		na[i].vsz_kb += (double)(t->vsize >> 10);
 		na[i].rss_kb += (double)(t->rss_pages * pagesz / 1024);
@@ -323,7 +324,7 @@ const struct ptk_task_mean *ptk_task_means_find(const struct ptk_task_means *m,
 	while (lo <= hi) {
 		int mid = (lo + hi) / 2;
 		if (m->a[mid].pid == t->pid)
-			return m->a[mid].start == t->starttime ? &m->a[mid] : NULL;
+			return m->by_pid || m->a[mid].start == t->starttime ? &m->a[mid] : NULL;
 		if (m->a[mid].pid < t->pid)
 			lo = mid + 1;
 		else
@@ -418,12 +419,14 @@ const char *ptk_sched_policy_name(unsigned policy)
 }
 
 /* c - p, or false (and bit f in *bad) when the counter went backwards. */
-static bool delta_ok(u64 p, u64 c, int f, unsigned *bad)
+/* whether c - p is a value: it is when c >= p, and with in->wrap (sysstat's unsigned
+ * arithmetic) always; a field that went back sets its bit in *bad either way */
+static bool delta_ok(const struct ptk_ps_itv *in, u64 p, u64 c, int f, unsigned *bad)
 {
 	if (c >= p)
 		return true;
 	*bad |= 1u << f;
-	return false;
+	return in->wrap;
 }
 
 /* sysstat's SP_VALUE: the share of n - m in p, in % */
@@ -438,6 +441,13 @@ static u64 wait_ticks(const struct ptk_task *t, long hz)
 	return t->run_delay_ns * (u64)hz / 1000000000;
 }
 
+/* a count of the interval, per sample on an Average line; with wrap, on an interval
+ * line, the exact unsigned number (U64) that sysstat prints */
+static struct ptk_val count_val(const struct ptk_ps_itv *in, u64 d, double n)
+{
+	return in->wrap && !in->avg ? PTK_U(d) : PTK_F((double)d / n);
+}
+
 static u64 user_ticks(const struct ptk_task *t)
 {
 	return t->utime > t->gtime ? t->utime - t->gtime : 0;
@@ -448,8 +458,13 @@ unsigned ptk_ps_vals(const struct ptk_ps_itv *in, const struct ptk_task *p,
 {
 	static const struct ptk_task zero;
 	const struct ptk_task *z = p ? p : &zero;
-	const bool itv = in->itv_cs > 0, avg = in->avg && m && m->n > 0;
-	const u64 itv_cs = itv ? (u64)in->itv_cs : 1, itv_t = MAX(itv_cs * in->hz / 100, 1);
+	const bool itv = in->itv_cs > 0 || in->wrap, avg = in->avg && m && m->n > 0;
+	/* wrap: sysstat's get_interval(), the unsigned difference (at least 1), and its
+	 * itv * HZ / 100 in unsigned arithmetic too */
+	const u64 itv_cs = in->wrap ? MAX((u64)in->itv_cs, 1) :
+			   itv	    ? (u64)in->itv_cs :
+				      1,
+		  itv_t = MAX(itv_cs * (u64)in->hz / 100, 1);
 	const double n = avg ? (double)m->n : 1;
 	unsigned bad = 0;
 	bool ut, st, gt;
@@ -458,9 +473,9 @@ unsigned ptk_ps_vals(const struct ptk_ps_itv *in, const struct ptk_task *p,
 		v[i] = PTK_NA;
 
 	/* CPU: ticks over the interval in ticks (sysstat's itv * HZ / 100) */
-	ut = delta_ok(z->utime, c->utime, PTK_PF_UTIME, &bad);
-	st = delta_ok(z->stime, c->stime, PTK_PF_STIME, &bad);
-	gt = delta_ok(z->gtime, c->gtime, PTK_PF_GTIME, &bad);
+	ut = delta_ok(in, z->utime, c->utime, PTK_PF_UTIME, &bad);
+	st = delta_ok(in, z->stime, c->stime, PTK_PF_STIME, &bad);
+	gt = delta_ok(in, z->gtime, c->gtime, PTK_PF_GTIME, &bad);
 	if (itv && ut && gt)
 		v[PTK_PS_USR] = PTK_F(user_ticks(c) < user_ticks(z) ?
 					      0.0 :
@@ -471,7 +486,7 @@ unsigned ptk_ps_vals(const struct ptk_ps_itv *in, const struct ptk_task *p,
 		v[PTK_PS_GUEST] = PTK_F(sp_value(z->gtime, c->gtime, itv_t));
 	if (c->sched_ok && (!p || p->sched_ok)) {
 		u64 a = wait_ticks(z, in->hz), b = wait_ticks(c, in->hz);
-		if (delta_ok(a, b, PTK_PF_RUN_DELAY, &bad) && itv)
+		if (delta_ok(in, a, b, PTK_PF_RUN_DELAY, &bad) && itv)
 			v[PTK_PS_WAIT] = PTK_F(sp_value(a, b, itv_t));
 	}
 	if (ut && st) {
@@ -483,16 +498,16 @@ unsigned ptk_ps_vals(const struct ptk_ps_itv *in, const struct ptk_task *p,
 			pct = sp_value(a, b, itv_t);
 		if (pct > cap + 0.005)
 			bad |= 1u << PTK_PF_CPU_SHARE;
-		else if (pct >= 0)
+		if (pct >= 0 && (pct <= cap + 0.005 || in->wrap))
 			v[PTK_PS_CPU] = PTK_F(pct);
 	}
 	if (!in->avg && c->processor >= 0)
 		v[PTK_PS_CPUNUM] = PTK_I(c->processor);
 
 	/* -T CHILD: the task's and its waited-for children's times, ms in the interval */
-	bool cut = delta_ok(z->cutime, c->cutime, PTK_PF_CUTIME, &bad),
-	     cst = delta_ok(z->cstime, c->cstime, PTK_PF_CSTIME, &bad),
-	     cgt = delta_ok(z->cgtime, c->cgtime, PTK_PF_CGTIME, &bad);
+	bool cut = delta_ok(in, z->cutime, c->cutime, PTK_PF_CUTIME, &bad),
+	     cst = delta_ok(in, z->cstime, c->cstime, PTK_PF_CSTIME, &bad),
+	     cgt = delta_ok(in, z->cgtime, c->cgtime, PTK_PF_CGTIME, &bad);
 	const double hzn = (double)in->hz * n; /* ticks per s, per sample */
 	if (ut && gt && cut && cgt) {
 		u64 a = z->utime + z->cutime, b = c->utime + c->cutime;
@@ -509,9 +524,9 @@ unsigned ptk_ps_vals(const struct ptk_ps_itv *in, const struct ptk_task *p,
 			(double)((c->gtime + c->cgtime) - (z->gtime + z->cgtime)) / hzn * 1000);
 
 	/* memory: faults per second (the interval in cs), sizes now or their means */
-	if (itv && delta_ok(z->minflt, c->minflt, PTK_PF_MINFLT, &bad))
+	if (itv && delta_ok(in, z->minflt, c->minflt, PTK_PF_MINFLT, &bad))
 		v[PTK_PS_MINFLT] = PTK_F((double)(c->minflt - z->minflt) / itv_cs * 100);
-	if (itv && delta_ok(z->majflt, c->majflt, PTK_PF_MAJFLT, &bad))
+	if (itv && delta_ok(in, z->majflt, c->majflt, PTK_PF_MAJFLT, &bad))
 		v[PTK_PS_MAJFLT] = PTK_F((double)(c->majflt - z->majflt) / itv_cs * 100);
 	double rss = (double)(c->rss_pages * (u64)in->page_kb), rss_pct = rss;
 	v[PTK_PS_VSZ] = PTK_F(avg ? m->vsz_kb / n : (double)(c->vsize >> 10));
@@ -524,17 +539,17 @@ unsigned ptk_ps_vals(const struct ptk_ps_itv *in, const struct ptk_task *p,
 		double pct = sp_value(0, (u64)rss_pct, in->memtotal_kb);
 		if (pct > 100.005)
 			bad |= 1u << PTK_PF_MEM_SHARE;
-		else
+		if (pct <= 100.005 || in->wrap)
 			v[PTK_PS_MEM] = PTK_F(pct);
 	}
-	bool mi = delta_ok(z->minflt, c->minflt, PTK_PF_MINFLT, &bad),
-	     ma = delta_ok(z->majflt, c->majflt, PTK_PF_MAJFLT, &bad);
-	if (mi && delta_ok(z->cminflt, c->cminflt, PTK_PF_CMINFLT, &bad))
+	bool mi = delta_ok(in, z->minflt, c->minflt, PTK_PF_MINFLT, &bad),
+	     ma = delta_ok(in, z->majflt, c->majflt, PTK_PF_MAJFLT, &bad);
+	if (mi && delta_ok(in, z->cminflt, c->cminflt, PTK_PF_CMINFLT, &bad))
 		v[PTK_PS_CMINFLT] =
-			PTK_F((double)((c->minflt + c->cminflt) - (z->minflt + z->cminflt)) / n);
-	if (ma && delta_ok(z->cmajflt, c->cmajflt, PTK_PF_CMAJFLT, &bad))
+			count_val(in, (c->minflt + c->cminflt) - (z->minflt + z->cminflt), n);
+	if (ma && delta_ok(in, z->cmajflt, c->cmajflt, PTK_PF_CMAJFLT, &bad))
 		v[PTK_PS_CMAJFLT] =
-			PTK_F((double)((c->majflt + c->cmajflt) - (z->majflt + z->cmajflt)) / n);
+			count_val(in, (c->majflt + c->cmajflt) - (z->majflt + z->cmajflt), n);
 
 	/* the stack mapping */
 	if (c->stack_ok) {
@@ -544,26 +559,26 @@ unsigned ptk_ps_vals(const struct ptk_ps_itv *in, const struct ptk_task *p,
 
 	/* I/O: kB/s at the block layer, readable at both ends; iodelay ticks per sample */
 	if (itv && c->io_ok && (!p || p->io_ok)) {
-		if (delta_ok(z->read_bytes, c->read_bytes, PTK_PF_READ_BYTES, &bad))
+		if (delta_ok(in, z->read_bytes, c->read_bytes, PTK_PF_READ_BYTES, &bad))
 			v[PTK_PS_RD] = PTK_F((double)(c->read_bytes - z->read_bytes) / itv_cs *
 					     100 / 1024);
-		if (delta_ok(z->write_bytes, c->write_bytes, PTK_PF_WRITE_BYTES, &bad))
+		if (delta_ok(in, z->write_bytes, c->write_bytes, PTK_PF_WRITE_BYTES, &bad))
 			v[PTK_PS_WR] = PTK_F((double)(c->write_bytes - z->write_bytes) / itv_cs *
 					     100 / 1024);
-		if (delta_ok(z->cancelled_write_bytes, c->cancelled_write_bytes, PTK_PF_CCWR_BYTES,
-			     &bad))
+		if (delta_ok(in, z->cancelled_write_bytes, c->cancelled_write_bytes,
+			     PTK_PF_CCWR_BYTES, &bad))
 			v[PTK_PS_CCWR] = PTK_F(
 				(double)(c->cancelled_write_bytes - z->cancelled_write_bytes) /
 				itv_cs * 100 / 1024);
 	}
-	if (!c->no_blkio && delta_ok(z->blkio_ticks, c->blkio_ticks, PTK_PF_BLKIO, &bad))
-		v[PTK_PS_IODELAY] = PTK_F((double)(c->blkio_ticks - z->blkio_ticks) / n);
+	if (!c->no_blkio && delta_ok(in, z->blkio_ticks, c->blkio_ticks, PTK_PF_BLKIO, &bad))
+		v[PTK_PS_IODELAY] = count_val(in, c->blkio_ticks - z->blkio_ticks, n);
 
 	/* context switches per second */
 	if (itv && c->status_ok && (!p || p->status_ok)) {
-		if (delta_ok(z->vol_ctxt, c->vol_ctxt, PTK_PF_VOL_CTXT, &bad))
+		if (delta_ok(in, z->vol_ctxt, c->vol_ctxt, PTK_PF_VOL_CTXT, &bad))
 			v[PTK_PS_CSW] = PTK_F((double)(c->vol_ctxt - z->vol_ctxt) / itv_cs * 100);
-		if (delta_ok(z->nonvol_ctxt, c->nonvol_ctxt, PTK_PF_NONVOL_CTXT, &bad))
+		if (delta_ok(in, z->nonvol_ctxt, c->nonvol_ctxt, PTK_PF_NONVOL_CTXT, &bad))
 			v[PTK_PS_NVCSW] =
 				PTK_F((double)(c->nonvol_ctxt - z->nonvol_ctxt) / itv_cs * 100);
 	}
@@ -617,12 +632,13 @@ bool ptk_ps_active(const struct ptk_task *p, const struct ptk_task *c, unsigned 
 	return false;
 }
 
-void ptk_ps_baseline_keep(struct ptk_ptab *base, const struct ptk_ptab *cur)
+void ptk_ps_baseline_keep(struct ptk_ptab *base, const struct ptk_ptab *cur, bool by_pid)
 {
 	int w = 0;
 
 	for (int i = 0; i < base->n; i++)
-		if (ptk_ptab_find(cur, base->t[i].pid, base->t[i].starttime))
+		if (by_pid ? ptk_ptab_find_pid(cur, base->t[i].pid) != NULL :
+			     ptk_ptab_find(cur, base->t[i].pid, base->t[i].starttime) != NULL)
 			base->t[w++] = base->t[i];
 	base->n = w;
 }

@@ -124,11 +124,12 @@ struct ptk_task_mean {
 struct ptk_task_means {
 	struct ptk_task_mean *a; /* sorted by pid, as the table */
 	int n;
+	bool by_pid; /* a task is its pid, whatever its start time (sysstat) */
 };
 
 /* Add the sample pt (sorted by pid) to the sums; tasks not in pt are dropped. */
 void ptk_task_means_add(struct ptk_task_means *m, const struct ptk_ptab *pt);
-/* The sums of task t (same pid and starttime), or NULL. */
+/* The sums of task t (same pid and starttime, or pid with by_pid), or NULL. */
 const struct ptk_task_mean *ptk_task_means_find(const struct ptk_task_means *m,
 						const struct ptk_task *t);
 void ptk_task_means_free(struct ptk_task_means *m);
@@ -144,10 +145,10 @@ const char *ptk_user_name_or_null(unsigned uid);
  * interval in centiseconds of /proc/uptime, %CPU as ticks over interval x HZ, schedstat's
  * run_delay rounded down to whole clock ticks before %wait (so %wait moves in steps of
  * 100 / (interval x HZ) points; exact nanoseconds would differ by less than one step), a
- * task missing from the previous scan counted from 0 (its whole life). Unlike sysstat, a
- * counter that went backwards for the same task (pid and start time), a share above its
- * total, or an interval that is not positive (the uptime went back: another boot) makes
- * only those values unknown, never a wrapped number.
+ * task missing from the previous scan counted from 0 (its whole life). A counter that went
+ * backwards, a share above its total, or an interval that is not positive (the uptime went
+ * back: another boot) makes only those values unknown, or (wrap) gives sysstat's wrapped
+ * unsigned numbers; either way the fields are reported.
  */
 
 /* -T: the task's own counters, or with its waited-for children's added (CHILD). */
@@ -196,6 +197,10 @@ struct ptk_ps_itv {
 	u64 memtotal_kb; /* 0: %MEM unknown */
 	int ncpu; /* %CPU above ncpu x 100 is implausible */
 	bool avg; /* an Average line: gauges are the means m, deltas per sample */
+	bool wrap; /* sysstat's unsigned arithmetic (its text and -o JSON): a counter that
+		    * went back gives the wrapped difference, an interval that is not
+		    * positive the wrapped interval, a share above its total is kept; the
+		    * fields are still reported in the result */
 };
 
 /* The fields whose going backwards ptk_ps_vals reports (bits of its result). */
@@ -229,7 +234,8 @@ void ptk_ps_field_where(enum ptk_ps_field f, const char **file, const char **fie
  * from 0), into v[PTK_PS_NCOLS] as the registry entries of the columns hold them (F64, the
  * CPU number S64, prio U64, the policy a name); m: the task's means for an Average line
  * (NULL otherwise). Returns the bits (1 << enum ptk_ps_field) of the implausible fields,
- * whose values are left unknown.
+ * whose values are left unknown (in->wrap: computed as sysstat does, and on an interval
+ * line iodelay and the CHILD fault counts are U64, sysstat's exact integers).
  */
 unsigned ptk_ps_vals(const struct ptk_ps_itv *in, const struct ptk_task *p,
 		     const struct ptk_task *c, const struct ptk_task_mean *m, struct ptk_val *v);
@@ -247,9 +253,10 @@ bool ptk_ps_active(const struct ptk_task *p, const struct ptk_task *c, unsigned 
 /*
  * The baseline of pidstat's Average lines after one more sample: a task of base missing
  * from cur leaves base (sysstat forgets a task it did not find; seen again, it counts from
- * 0). Both sorted by pid.
+ * 0). Both sorted by pid. by_pid: a task is its pid, as sysstat keys it (else pid and start
+ * time: a reused pid is another task).
  */
-void ptk_ps_baseline_keep(struct ptk_ptab *base, const struct ptk_ptab *cur);
+void ptk_ps_baseline_keep(struct ptk_ptab *base, const struct ptk_ptab *cur, bool by_pid);
 
 /* sysstat's name of a scheduling policy: NORMAL FIFO RR BATCH IDLE DEADLN, else "?". */
 const char *ptk_sched_policy_name(unsigned policy);

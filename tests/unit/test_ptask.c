@@ -274,6 +274,15 @@ static void test_means(void **state)
 	assert_null(ptk_task_means_find(&m, ptk_ptab_find_pid(&b, 210)));
 	assert_int_equal(ptk_task_means_find(&m, ptk_ptab_find_pid(&b, 200))->n, 3);
 	ptk_task_means_free(&m);
+	/* by_pid (sysstat): the reused pid 300 goes on summing */
+	struct ptk_task_means mp = { .by_pid = true };
+	ptk_task_means_add(&mp, &a);
+	ptk_task_means_add(&mp, &b);
+	x = ptk_task_means_find(&mp, ptk_ptab_find_pid(&b, 300));
+	assert_non_null(x);
+	assert_int_equal(x->n, 2);
+	assert_non_null(ptk_task_means_find(&mp, ptk_ptab_find_pid(&a, 300)));
+	ptk_task_means_free(&mp);
 	ptk_ptab_free(&a);
 	ptk_ptab_free(&b);
 	ptk_ptab_free(&c);
@@ -491,6 +500,30 @@ static void test_ps_bad(void **state)
 	assert_true(bad & (1u << PTK_PF_MEM_SHARE));
 	NAV(PTK_PS_MEM);
 	F(PTK_PS_RSS, 4000000.0);
+
+	/* wrap, sysstat's unsigned arithmetic: the same fields named, its numbers shown */
+	in = ps_itv(200);
+	in.wrap = true;
+	bad = ptk_ps_vals(&in, ptk_ptab_find_pid(&t[1], 600), &big, NULL, v);
+	assert_true(bad & (1u << PTK_PF_MEM_SHARE));
+	F(PTK_PS_MEM, 400.0);
+	const struct ptk_task *tp = ptk_ptab_find_pid(&th[0], 601),
+			      *tc = ptk_ptab_find_pid(&th[1], 601);
+	bad = ptk_ps_vals(&in, tp, tc, NULL, v);
+	assert_int_equal(bad, 1u << PTK_PF_STIME);
+	F(PTK_PS_SYSTEM, (double)(tc->stime - tp->stime) / (200.0 * HZ / 100) * 100);
+	assert_true(v[PTK_PS_SYSTEM].f > 1e18); /* 2^64 - 5 ticks */
+	F(PTK_PS_USR, 50.0);
+	/* an interval line's iodelay is the exact count, U64 */
+	assert_int_equal(v[PTK_PS_IODELAY].u, tc->blkio_ticks - tp->blkio_ticks);
+	/* the uptime went back 1 s: rates over the wrapped interval, near 0, not unknown */
+	in = ps_itv(-100);
+	in.wrap = true;
+	ptk_ps_vals(&in, ptk_ptab_find_pid(&t[1], 600), c, NULL, v);
+	assert_false(v[PTK_PS_MINFLT].na);
+	assert_true(v[PTK_PS_MINFLT].f >= 0 && v[PTK_PS_MINFLT].f < 1e-9);
+	assert_false(v[PTK_PS_USR].na);
+	assert_true(v[PTK_PS_USR].f < 1e-9);
 	for (int i = 0; i < 3; i++) {
 		ptk_ptab_free(&t[i]);
 		ptk_ptab_free(&th[i]);
@@ -523,9 +556,20 @@ static void test_ps_active_avg(void **state)
 
 	/* 800 missed sample 1: it leaves the baseline and counts from 0 when back */
 	ptk_ptab_copy(&base, &t[0]);
-	ptk_ps_baseline_keep(&base, &t[1]);
+	ptk_ps_baseline_keep(&base, &t[1], false);
 	assert_null(ptk_ptab_find_pid(&base, 800));
 	assert_non_null(ptk_ptab_find_pid(&base, 600));
+	/* by pid: a task whose start time changed stays */
+	ptk_ptab_copy(&base, &t[0]);
+	struct ptk_ptab moved = { 0 };
+	ptk_ptab_copy(&moved, &t[0]);
+	for (int i = 0; i < moved.n; i++)
+		moved.t[i].starttime += 1;
+	ptk_ps_baseline_keep(&base, &moved, true);
+	assert_int_equal(base.n, t[0].n);
+	ptk_ps_baseline_keep(&base, &moved, false);
+	assert_int_equal(base.n, 0);
+	ptk_ptab_free(&moved);
 
 	/* means over samples 1 and 2: StkRef 44 and 48 */
 	ptk_task_means_add(&m, &t[1]);
