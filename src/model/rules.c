@@ -62,20 +62,41 @@ const struct ptk_rule ptk_rules[] = {
 	  .metric = A(PSI_SOME),
 	  .crit = { .test = GE(40),
 		    .guard = { ON(CG_THROTTLED_N, LE, 0), ON(BUSY, GE, 70) },
+		    .unless = { ON(RUNQLAT_P99, LT, 1024), ON(BUSY, LT, 70) },
 		    .evidence = "PSI cpu some {v.1}%: tasks stalled waiting for "
 				"CPU" },
 	  .warn = { .test = GE(10),
 		    .guard = { ON(CG_THROTTLED_N, LE, 0), ON(BUSY, GE, 70) },
+		    .unless = { ON(RUNQLAT_P99, LT, 1024), ON(BUSY, LT, 70) },
 		    .evidence = "PSI cpu some {v.1}%: tasks stalled waiting for "
 				"CPU" },
 	  .note = { .test = GE(10),
+		    .guard = { ON(CG_THROTTLED_N, GT, 0) },
 		    .evidence = "PSI cpu some {v.1}% with the CPUs {a}% busy: the tasks of {b} "
 				"cgroup(s) throttled at their CPU quota wait for their next "
 				"period, not for a CPU (see the cgroup rows)" },
 	  ARGS(A(BUSY), A(CG_THROTTLED_N)),
 	  .reason = "share of the window some task was runnable but waited for a CPU "
 		    "(/proc/pressure/cpu); throttled tasks count as waiting, so with CPUs "
-		    "under 70% busy and a cgroup throttled at its quota it is only a note." },
+		    "under 70% busy and a cgroup throttled at its quota it is only a note. "
+		    "Saturation is queueing that costs the waiters time: with CPUs under 70% "
+		    "busy and a run-queue latency p99 under 1 ms (BPF runqlat), the stalls are "
+		    "many short waits of waking tasks, and cpu.psi-short says so instead." },
+	{ .name = "cpu.psi-short",
+	  .group = PTK_RG_CPU,
+	  .metric = A(PSI_SOME),
+	  .guard = ON(RUNQLAT_P99, LT, 1024),
+	  .note = { .test = GE(10),
+		    .guard = { ON(CG_THROTTLED_N, LE, 0) },
+		    .unless = { ON(BUSY, GE, 70) },
+		    .evidence = "PSI cpu some {v.1}% with the CPUs {a}% busy and runqlat p99 <= "
+				"{b} us: many short waits of waking tasks, not a CPU "
+				"shortage" },
+	  ARGS(A(BUSY), A(RUNQLAT_P99)),
+	  .reason = "a note only (BPF): PSI counts every wait of a runnable task, however "
+		    "short; while the CPUs are under 70% busy and 99% of the run-queue waits "
+		    "end within 1 ms, no task is held up by a CPU shortage (the USE method's "
+		    "saturation is a queue that costs time)." },
 	{ .name = "cpu.single",
 	  .group = PTK_RG_CPU,
 	  .metric = A(MAXCPU),
@@ -479,12 +500,24 @@ bool ptk_cond_holds(const struct ptk_cond *c, enum ptk_mid metric, const struct 
 	return false;
 }
 
+/* Does every condition of l's unless hold (none given: no)? */
+static bool unless_holds(const struct ptk_level *l, const struct ptk_rule *r,
+			 const struct ptk_rule_vals *rv)
+{
+	if (!l->unless[0].cmp)
+		return false;
+	for (int i = 0; i < 2; i++)
+		if (l->unless[i].cmp && !ptk_cond_holds(&l->unless[i], r->metric, rv))
+			return false;
+	return true;
+}
+
 static bool level_reached(const struct ptk_rule *r, const struct ptk_level *l,
 			  const struct ptk_rule_vals *rv)
 {
 	if (r->guard.cmp && !ptk_cond_holds(&r->guard, r->metric, rv))
 		return false;
-	if (l->test.cmp && ptk_cond_holds(&l->test, r->metric, rv)) {
+	if (l->test.cmp && ptk_cond_holds(&l->test, r->metric, rv) && !unless_holds(l, r, rv)) {
 		bool guarded = l->guard[0].cmp != PTK_CMP_NONE;
 		if (!guarded)
 			return true;
@@ -568,7 +601,12 @@ static void cond_text(char *buf, size_t size, const struct ptk_cond *c, enum ptk
 {
 	const struct ptk_metric *m = &ptk_registry[c->m ? c->m : metric];
 	const char *unit = !strcmp(m->unit, "%") ? "%" : "";
+	/* a name that is itself a bound ("runqlat p99 <=") without it, before a comparison */
+	size_t len = strlen(m->name);
 	char num[48];
+
+	if (len > 3 && !strcmp(m->name + len - 3, " <="))
+		len -= 3;
 
 	if (c->cmp == PTK_CMP_NA) {
 		snprintf(buf, size, "%s unknown", m->name);
@@ -582,8 +620,8 @@ static void cond_text(char *buf, size_t size, const struct ptk_cond *c, enum ptk
 		snprintf(num, sizeof(num), "%.15g %s", c->at, m->unit);
 	else
 		snprintf(num, sizeof(num), "%.15g%s", c->at, unit);
-	snprintf(buf, size, "%s%s%s %s", name ? m->name : "", name ? " " : "", cmp_text[c->cmp],
-		 num);
+	snprintf(buf, size, "%.*s%s%s %s", name ? (int)len : 0, m->name, name ? " " : "",
+		 cmp_text[c->cmp], num);
 }
 
 /* "warning >= 70% with runq/cpu > 1 or psi some >= 10%" */
@@ -605,6 +643,12 @@ static void level_text(char *buf, size_t size, const char *label, const struct p
 				continue;
 			cond_text(c, sizeof(c), &l->guard[i], r->metric, true);
 			off += snprintf(buf + off, size - off, " %s %s", i ? "or" : "with", c);
+		}
+		for (int i = 0; i < 2 && off < size; i++) {
+			if (!l->unless[i].cmp)
+				continue;
+			cond_text(c, sizeof(c), &l->unless[i], r->metric, true);
+			off += snprintf(buf + off, size - off, " %s %s", i ? "and" : "unless", c);
 		}
 	}
 	if (l->alt.cmp && off < size) {

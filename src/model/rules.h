@@ -51,13 +51,16 @@ struct ptk_cond {
 
 /*
  * One level of a rule. It is reached when the rule's metric passes test and, if any guard is
- * given, at least one of them holds; or when alt alone holds. evidence is a template:
+ * given, at least one of them holds, unless every condition given in unless holds (the
+ * conjunction: "unless runqlat p99 < 1024 us and busy < 70%"); or when alt alone holds.
+ * evidence is a template:
  * {v} the rule's metric, {t} the threshold of test, {a} {b} {c} the rule's args[0..2], each
  * optionally with decimals ({v.1}: one decimal; default 0), {s0} {s1} the caller's strings.
  */
 struct ptk_level {
 	struct ptk_cond test;
 	struct ptk_cond guard[2];
+	struct ptk_cond unless[2];
 	struct ptk_cond alt;
 	const char *evidence;
 };

@@ -533,7 +533,7 @@ static void analyse_cpu(struct ptk_use *s, struct ptk_use_rows *rs, struct proc_
 	if (s->have_watch) {
 		u64 p99 = ptk_hist_pct_le(&s->wres.runq, 99);
 		SAT(r, RUNQLAT_P99, ptk_hist_total(&s->wres.runq) ? PTK_U(p99) : PTK_NA);
-		IN(RUNQLAT_P99) = p99;
+		IN(RUNQLAT_P99) = ptk_hist_total(&s->wres.runq) ? (double)p99 : NAN;
 	}
 	SAT(r, RUNQ, fval(runq));
 	SAT(r, PSI_SOME, fval(psi_stall_pct(s, PTK_PSI_CPU, false)));

@@ -100,6 +100,7 @@ static void test_cpu_runq_psi_steal(void **state)
 	V(BUSY) = 70;
 	assert_int_equal(eval("cpu.psi"), PTK_RULE_CRIT);
 	V(CG_THROTTLED_N) = 0;
+	assert_int_equal(eval("cpu.psi-short"), PTK_RULE_QUIET); /* runqlat unknown */
 	V(STEAL) = 9.9;
 	assert_int_equal(eval("cpu.steal"), PTK_RULE_QUIET);
 	V(STEAL) = 10;
@@ -129,6 +130,49 @@ static void test_cpu_runq_psi_steal(void **state)
 	V(CG_THROTTLED_N) = 0;
 	V(BUSY) = 20.4;
 	assert_int_equal(eval("cpu.runqlat"), PTK_RULE_CRIT);
+}
+
+/* PSI cpu some with idle CPUs and a run queue that costs no time (22-cgroup's I/O scenario:
+ * PSI cpu some 10-20% from fio's wake-ups at 19% busy, runqlat p99 <= 255 us): a note, not
+ * saturation; each edge of the guard (p99 < 1024 us and busy < 70%) on its own. */
+static void test_cpu_psi_short_waits(void **state)
+{
+	V(CG_THROTTLED_N) = 0;
+	V(PSI_SOME) = 15;
+	V(BUSY) = 19;
+	V(RUNQLAT_P99) = NAN; /* without BPF: PSI alone judges, as before */
+	assert_int_equal(eval("cpu.psi"), PTK_RULE_WARN);
+	assert_int_equal(eval("cpu.psi-short"), PTK_RULE_QUIET);
+	V(RUNQLAT_P99) = 1023; /* the 512-1023 us bucket: short waits */
+	assert_int_equal(eval("cpu.psi"), PTK_RULE_QUIET);
+	assert_int_equal(eval("cpu.psi-short"), PTK_RULE_NOTE);
+	assert_string_equal(evidence_of("cpu.psi-short", NULL, NULL),
+			    "PSI cpu some 15.0% with the CPUs 19% busy and runqlat p99 <= 1023 us: "
+			    "many short waits of waking tasks, not a CPU shortage");
+	V(PSI_SOME) = 40; /* even at the critical level */
+	assert_int_equal(eval("cpu.psi"), PTK_RULE_QUIET);
+	V(RUNQLAT_P99) = 2047; /* waits of 1-2 ms: the queue costs time */
+	assert_int_equal(eval("cpu.psi"), PTK_RULE_CRIT);
+	assert_int_equal(eval("cpu.psi-short"), PTK_RULE_QUIET);
+	V(PSI_SOME) = 10;
+	assert_int_equal(eval("cpu.psi"), PTK_RULE_WARN);
+	V(RUNQLAT_P99) = 1023;
+	V(BUSY) = 69.9;
+	assert_int_equal(eval("cpu.psi"), PTK_RULE_QUIET);
+	V(BUSY) = 70; /* busy CPUs: PSI is saturation whatever the latency */
+	assert_int_equal(eval("cpu.psi"), PTK_RULE_WARN);
+	assert_int_equal(eval("cpu.psi-short"), PTK_RULE_QUIET);
+	V(BUSY) = NAN; /* busy unknown: the guard does not hold */
+	assert_int_equal(eval("cpu.psi"), PTK_RULE_WARN);
+	V(BUSY) = 19;
+	V(PSI_SOME) = 9.9;
+	assert_int_equal(eval("cpu.psi"), PTK_RULE_QUIET);
+	assert_int_equal(eval("cpu.psi-short"), PTK_RULE_QUIET);
+	/* a throttled cgroup: cpu.psi's own note names it, cpu.psi-short stays quiet */
+	V(PSI_SOME) = 15;
+	V(CG_THROTTLED_N) = 1;
+	assert_int_equal(eval("cpu.psi"), PTK_RULE_NOTE);
+	assert_int_equal(eval("cpu.psi-short"), PTK_RULE_QUIET);
 }
 
 static void test_cpu_single_and_notes(void **state)
@@ -426,6 +470,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_cpu_busy, setup),
 		cmocka_unit_test_setup(test_cpu_runq_psi_steal, setup),
+		cmocka_unit_test_setup(test_cpu_psi_short_waits, setup),
 		cmocka_unit_test_setup(test_cpu_single_and_notes, setup),
 		cmocka_unit_test_setup(test_memory, setup),
 		cmocka_unit_test_setup(test_disk, setup),

@@ -4,6 +4,8 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -55,6 +57,34 @@ static void test_psi(void **state)
 	/* snapshot 1: a kernel without PSI */
 	assert_int_equal(ptk_src_next(&src), 0);
 	assert_int_equal(ptk_psi_read(&src, PTK_PSI_CPU, &psi), -ENOENT);
+}
+
+/* The kernel's fixed form is parsed by hand, any other by sscanf: both give strtod's double
+ * exactly (==, not within a tolerance), and the total to its last digit. */
+static void test_psi_parse_forms(void **state)
+{
+	static const char *const num[] = { "0.00", "0.29", "99.99", "100.00", "1.1", "7.123456" };
+	char text[160], *end;
+	struct ptk_psi psi;
+
+	for (size_t i = 0; i < sizeof(num) / sizeof(num[0]); i++) {
+		double x = strtod(num[i], &end);
+		snprintf(text, sizeof(text), "some avg10=%s avg60=%s avg300=%s total=18446744073\n",
+			 num[i], num[i], num[i]);
+		assert_int_equal(ptk_psi_parse(text, &psi), 0);
+		assert_true(psi.some.avg10 == x && psi.some.avg60 == x && psi.some.avg300 == x);
+		assert_int_equal(psi.some.total_us, 18446744073ull);
+	}
+	/* forms the hand parser leaves to sscanf: no decimals, a total at the end of the text,
+	 * a total of 20 digits */
+	assert_int_equal(ptk_psi_parse("some avg10=3 avg60=0.50 avg300=0.10 total=42", &psi), 0);
+	assert_true(psi.some.avg10 == 3.0 && psi.some.avg60 == 0.5 && psi.some.total_us == 42);
+	assert_int_equal(ptk_psi_parse("some avg10=1.00 avg60=2.00 avg300=3.00 "
+				       "total=10000000000000000000\n",
+				       &psi),
+			 0);
+	assert_int_equal(psi.some.total_us, 10000000000000000000ull);
+	assert_true(psi.some.avg300 == 3.0);
 }
 
 static void test_psi_parse_bad(void **state)
@@ -127,6 +157,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_psi),
+		cmocka_unit_test(test_psi_parse_forms),
 		cmocka_unit_test(test_psi_parse_bad),
 		cmocka_unit_test(test_parse_cpulist),
 		cmocka_unit_test(test_cpu_online_read),

@@ -70,6 +70,51 @@ const struct ptk_field_desc ptk_psi_fields[PTK_PSI_NRES][PTK_PSI_NFIELDS] = {
 #undef PSI_LINE
 #undef PSI_F
 
+/* "KEY=I.F" at *p (the kernel's LOAD_INT.LOAD_FRAC, kernel/sched/psi.c psi_show) into *x,
+ * *p after it: the value sscanf's %lf gives (I x 10^k + F and 10^k are exact, so their
+ * quotient is the correctly rounded decimal). false: another form, for sscanf to judge. */
+static bool psi_fixed(const char **p, const char *key, size_t kl, double *x)
+{
+	const char *q = *p;
+	u64 v = 0, scale = 1;
+	int ni = 0, nf = 0;
+
+	if (strncmp(q, key, kl))
+		return false;
+	for (q += kl; *q >= '0' && *q <= '9' && ni < 9; q++, ni++)
+		v = v * 10 + (u64)(*q - '0');
+	if (!ni || *q++ != '.')
+		return false;
+	for (; *q >= '0' && *q <= '9' && nf < 6; q++, nf++) {
+		v = v * 10 + (u64)(*q - '0');
+		scale *= 10;
+	}
+	if (!nf || *q != ' ')
+		return false;
+	*x = (double)v / (double)scale;
+	*p = q + 1;
+	return true;
+}
+
+/* One PSI line after "some " / "full ": the kernel's exact form by hand (a cgroup snapshot
+ * parses three files per cgroup), anything else by sscanf. 4 when every field was read. */
+static int psi_line(const char *p, struct ptk_psi_line *l, unsigned long long *total)
+{
+	const char *q = p;
+
+	if (psi_fixed(&q, "avg10=", 6, &l->avg10) && psi_fixed(&q, "avg60=", 6, &l->avg60) &&
+	    psi_fixed(&q, "avg300=", 7, &l->avg300) && !strncmp(q, "total=", 6)) {
+		const char *d = q + 6, *end;
+		u64 t = ptk_strtou64(d, &end);
+		if (end > d && end - d < 20 && (*end == '\n' || !*end)) {
+			*total = t;
+			return 4;
+		}
+	}
+	return sscanf(p, "avg10=%lf avg60=%lf avg300=%lf total=%llu", &l->avg10, &l->avg60,
+		      &l->avg300, total);
+}
+
 int ptk_psi_parse(const char *text, struct ptk_psi *psi)
 {
 	const char *p = text;
@@ -86,11 +131,8 @@ int ptk_psi_parse(const char *text, struct ptk_psi *psi)
 			l = &psi->full;
 		/* a share of wall time is 0..100; a line with another value (or a negative
 		 * total) is not the kernel's: that line stays unknown */
-		if (l &&
-		    sscanf(p + 5, "avg10=%lf avg60=%lf avg300=%lf total=%llu", &l->avg10, &l->avg60,
-			   &l->avg300, &total) == 4 &&
-		    share_ok(l->avg10) && share_ok(l->avg60) && share_ok(l->avg300) &&
-		    !total_negative(p)) {
+		if (l && psi_line(p + 5, l, &total) == 4 && share_ok(l->avg10) &&
+		    share_ok(l->avg60) && share_ok(l->avg300) && !total_negative(p)) {
 			l->total_us = total;
 			l->present = true;
 		} else if (l) {
