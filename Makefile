@@ -13,7 +13,9 @@ BUILD ?= build
 
 PKGS := json-c ncursesw libnl-genl-3.0 libbpf libelf libdw zlib sqlite3 libmicrohttpd libtracefs libtraceevent
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljson-c -lncursesw -ltinfo -lnl-genl-3 -lnl-3 -lbpf -lelf -ldw -lz -lsqlite3 -lmicrohttpd -ltracefs -ltraceevent)
+# libmicrohttpd is dlopen()ed by the exporter (output/prom_http.c), not linked: GnuTLS's
+# start-up would cost every command ~1 ms
+PKG_LIBS := $(filter-out -lmicrohttpd,$(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljson-c -lncursesw -ltinfo -lnl-genl-3 -lnl-3 -lbpf -lelf -ldw -lz -lsqlite3 -lmicrohttpd -ltracefs -ltraceevent))
 
 WARN := -Wall -Wextra -Wshadow -Wformat=2 -Wno-unused-parameter -Wmissing-prototypes \
 	-Wstrict-prototypes -Wvla -Wno-missing-field-initializers

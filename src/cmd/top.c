@@ -325,12 +325,33 @@ static void arrange(void *arg, const struct ptk_top_view *v)
 
 /* ---- top-style text --------------------------------------------------------------------- */
 
+/*
+ * v in decimal at buf (at least 21 bytes), NUL-terminated; returns the length. What
+ * snprintf's %llu prints, without its format parsing: a batch frame has ~12 cells a task.
+ */
+static int fmt_u64(char *buf, u64 v)
+{
+	char tmp[20];
+	int n = 0, len;
+
+	do
+		tmp[n++] = (char)('0' + v % 10);
+	while ((v /= 10));
+	for (len = 0; n;)
+		buf[len++] = tmp[--n];
+	buf[len] = '\0';
+	return len;
+}
+
 /* procps top scale_mem: KiB when it fits, else m with 1 decimal, g with 3, t with 4 ... */
 static void scale_mem(u64 kib, int width, char *buf, size_t size)
 {
 	static const char sfx[] = "kmgtpe";
 	double num = kib;
 
+	/* KiB as "%.0f" prints the (exact, integral) double: the integer itself */
+	if (size > 20 && kib < (1ull << 53) && fmt_u64(buf, kib) <= width)
+		return;
 	for (int i = 0; i < 6; i++) {
 		int n = i == 0 ? snprintf(buf, size, "%.0f", num) :
 				 snprintf(buf, size, "%#.*f%c", i == 1 ? 1 : i + 1, num, sfx[i]);
@@ -351,6 +372,20 @@ static void scale_tics(double secs, int width, char *buf, size_t size)
 {
 	u64 cs = (u64)(secs * 100 + 0.5), s = cs / 100, m = s / 60;
 
+	if (size > 28) { /* "%llu:%02llu.%02llu" by hand */
+		int n = fmt_u64(buf, m);
+		if (n + 6 <= width) {
+			char *p = buf + n;
+			*p++ = ':';
+			*p++ = (char)('0' + s % 60 / 10);
+			*p++ = (char)('0' + s % 10);
+			*p++ = '.';
+			*p++ = (char)('0' + cs % 100 / 10);
+			*p++ = (char)('0' + cs % 10);
+			*p = '\0';
+			return;
+		}
+	}
 	if (snprintf(buf, size, "%" PRIu64 ":%02" PRIu64 ".%02" PRIu64, m, s % 60, cs % 100) <=
 	    width)
 		return;
@@ -392,11 +427,17 @@ static void cell(void *arg, const struct ptk_top_row *r, int col, int width, cha
 	case TC_PR:
 		if (v->i < -99)
 			snprintf(buf, size, "rt");
+		else if (v->i >= 0 && size > 20)
+			fmt_u64(buf, (u64)v->i);
 		else
 			snprintf(buf, size, "%" PRId64, v->i);
 		return;
 	case TC_CPU:
 	case TC_MEM:
+		if (v->f == 0 && !signbit(v->f) && width >= 3 && size >= 4) {
+			memcpy(buf, "0.0", 4); /* most tasks: what "%.1f" prints for +0 */
+			return;
+		}
 		if (snprintf(buf, size, "%.1f", v->f) > width)
 			snprintf(buf, size, "%.0f", v->f);
 		return;
@@ -500,6 +541,35 @@ static void print_summary(struct top *tp)
 static const int batch_cols[] = { TC_PID, TC_USER, TC_PR,  TC_NI,  TC_VIRT, TC_RES,
 				  TC_SHR, TC_S,	   TC_CPU, TC_MEM, TC_TIME, TC_COMMAND };
 
+/*
+ * Append txt to line (of size bytes, o used) as snprintf's " %*s" (sep) or "%*s" would:
+ * padded to |w| columns, on the left for w > 0 and on the right for w < 0, cut at the end
+ * of line. Returns the new length.
+ */
+static int put_cell(char *line, size_t size, int o, bool sep, int w, const char *txt)
+{
+	int len = (int)strlen(txt), pad = abs(w) > len ? abs(w) - len : 0;
+	int need = (sep ? 1 : 0) + pad + len;
+
+	if (o < 0 || (size_t)(o + need) >= size)
+		return o + snprintf(line + o, size - o, sep ? " %*s" : "%*s", w, txt);
+	char *p = line + o;
+	if (sep)
+		*p++ = ' ';
+	if (w > 0) {
+		memset(p, ' ', pad);
+		p += pad;
+	}
+	memcpy(p, txt, len);
+	p += len;
+	if (w < 0) {
+		memset(p, ' ', pad);
+		p += pad;
+	}
+	*p = '\0';
+	return o + need;
+}
+
 static void print_batch(struct top *tp, int width, int pidw)
 {
 	struct ptk_top_frame *f = &tp->f;
@@ -526,7 +596,7 @@ static void print_batch(struct top *tp, int width, int pidw)
 				break;
 			}
 			cell(tp, r, col, abs(w), cellbuf, sizeof(cellbuf));
-			o += snprintf(line + o, sizeof(line) - o, k ? " %*s" : "%*s", w, cellbuf);
+			o = put_cell(line, sizeof(line), o, k > 0, w, cellbuf);
 		}
 		line[MIN(o, width)] = '\0';
 		puts(line);

@@ -7,6 +7,7 @@
 #include "output/prom_http.h"
 
 #include <arpa/inet.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <microhttpd.h>
 #include <netdb.h>
@@ -19,6 +20,63 @@
 #include <unistd.h>
 
 #include "output/httpgate.h"
+
+/*
+ * libmicrohttpd is opened when a server starts, not linked: it brings GnuTLS (and p11-kit,
+ * nettle, gmp...), whose relocations and constructors cost every ptk command ~1 ms of CPU
+ * at start-up, the exporter's only user. The calls below go through these pointers, typed by
+ * the header's own declarations.
+ */
+#define MHD_FUNCS(X)                                              \
+	X(MHD_add_connection)                                     \
+	X(MHD_add_response_header)                                \
+	X(MHD_create_response_from_buffer)                        \
+	X(MHD_create_response_from_buffer_with_free_callback_cls) \
+	X(MHD_destroy_response)                                   \
+	X(MHD_lookup_connection_value)                            \
+	X(MHD_queue_response)                                     \
+	X(MHD_resume_connection)                                  \
+	X(MHD_start_daemon)                                       \
+	X(MHD_stop_daemon)                                        \
+	X(MHD_suspend_connection)
+#define MHD_PTR(f) __typeof__(f) *f;
+static struct {
+	MHD_FUNCS(MHD_PTR)
+} mhd;
+#undef MHD_PTR
+#define MHD_add_connection mhd.MHD_add_connection
+#define MHD_add_response_header mhd.MHD_add_response_header
+#define MHD_create_response_from_buffer mhd.MHD_create_response_from_buffer
+#define MHD_create_response_from_buffer_with_free_callback_cls \
+	mhd.MHD_create_response_from_buffer_with_free_callback_cls
+#define MHD_destroy_response mhd.MHD_destroy_response
+#define MHD_lookup_connection_value mhd.MHD_lookup_connection_value
+#define MHD_queue_response mhd.MHD_queue_response
+#define MHD_resume_connection mhd.MHD_resume_connection
+#define MHD_start_daemon mhd.MHD_start_daemon
+#define MHD_stop_daemon mhd.MHD_stop_daemon
+#define MHD_suspend_connection mhd.MHD_suspend_connection
+
+/* Open libmicrohttpd (Debian's libmicrohttpd12) and resolve the calls, once. 0 or
+ * -ELIBACC (missing, or without one of them). */
+static int mhd_open(void)
+{
+	static const char *const names[] = { "libmicrohttpd.so.12", "libmicrohttpd.so" };
+	static int r = 1;
+	void *lib = NULL;
+
+	if (r <= 0)
+		return r;
+	for (size_t i = 0; !lib && i < sizeof(names) / sizeof(names[0]); i++)
+		lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+	r = lib ? 0 : -ELIBACC;
+#define MHD_SYM(f)                                  \
+	if (!r && !(*(void **)&f = dlsym(lib, #f))) \
+		r = -ELIBACC;
+	MHD_FUNCS(MHD_SYM)
+#undef MHD_SYM
+	return r;
+}
 
 #define HEADER_TIMEOUT_S 5.0 /* accept -> end of the request header (the gate) */
 #define CONN_TIMEOUT_S 10 /* a request no longer read or written for this long is closed */
@@ -281,6 +339,10 @@ int ptk_prom_http_start(const char *listen, int nthreads, struct ptk_prom_http *
 	if (parse_listen(listen, &h->ss, &h->v6)) {
 		free(h);
 		return -EINVAL;
+	}
+	if ((r = mhd_open())) {
+		free(h);
+		return r;
 	}
 	if ((h->lsock = listen_on(&h->ss, h->v6)) < 0) {
 		r = h->lsock;

@@ -251,16 +251,33 @@ static int init_fast(struct ptk_taskscan *ts, unsigned flags, struct ptk_task *t
 	return 0;
 }
 
+/*
+ * Make the first hole rows of pt (left free for init by rows_begin) n rows: move the rows
+ * after them once, only when the counts differ.
+ */
+static void init_slots(struct ptk_ptab *pt, int hole, int n)
+{
+	if (n == hole)
+		return;
+	if (pt->cap < pt->n - hole + n) {
+		pt->cap = pt->n - hole + n;
+		pt->t = xrealloc(pt->t, pt->cap * sizeof(*pt->t));
+	}
+	memmove(pt->t + n, pt->t + hole, (pt->n - hole) * sizeof(*pt->t));
+	pt->n += n - hole;
+}
+
 /* The task iterator of some kernels (seen on 6.18) starts after pid 1: read init from /proc
- * and put it first, so both sources list the same tasks. */
-static void add_init(struct ptk_taskscan *ts, unsigned flags, struct ptk_ptab *pt)
+ * and put it first (in the hole rows that rows_begin left), so both sources list the same
+ * tasks. */
+static void add_init(struct ptk_taskscan *ts, unsigned flags, struct ptk_ptab *pt, int hole)
 {
 	struct ptk_ptab one = { .keep = ts->keep };
 	static const int init = 1;
 
 	if (ts->init_io_denied)
 		flags &= ~PTK_PT_IO; /* asked once: the access check will not pass later */
-	if (pt->n && pt->t[0].pid == 1)
+	if (!hole)
 		return;
 	/* the held files when they serve the flags, else the /proc scan of pid 1 */
 	if (!(flags & ~(PTK_PT_OWNER | PTK_PT_STATM | PTK_PT_IO | PTK_PT_SKIPIDLE))) {
@@ -271,21 +288,17 @@ static void add_init(struct ptk_taskscan *ts, unsigned flags, struct ptk_ptab *p
 	}
 	if (!one.n &&
 	    (ptk_ptab_scan_pids(&ts->proc, flags & ~PTK_PT_SKIPIDLE, &init, 1, &one) || !one.n)) {
+		init_slots(pt, hole, 0);
 		ptk_ptab_free(&one);
 		return;
 	}
-	if (pt->cap < pt->n + one.n) {
-		pt->cap = pt->n + one.n;
-		pt->t = xrealloc(pt->t, pt->cap * sizeof(*pt->t));
-	}
-	memmove(pt->t + one.n, pt->t, pt->n * sizeof(*pt->t));
+	init_slots(pt, hole, one.n);
 	memcpy(pt->t, one.t, one.n * sizeof(*pt->t));
 	if (one.t[0].io_denied)
 		ts->init_io_denied = true;
 	if (ts->init_io_denied)
 		for (int i = 0; i < one.n; i++)
 			pt->t[i].io_denied = true;
-	pt->n += one.n;
 	ptk_ptab_free(&one);
 }
 
@@ -308,21 +321,30 @@ static void set_io(struct ptk_task *t, const struct taskiter_io *io)
 	t->cancelled_write_bytes = io->cancelled_write_bytes;
 }
 
-/* Start a table of up to n rows. */
-static void rows_begin(struct ptk_ptab *pt, long n)
+/* Start a table of up to n rows after hole rows left free (for init, add_init). */
+static void rows_begin(struct ptk_ptab *pt, long n, int hole)
 {
 	pt->n = pt->vanished = pt->denied = 0;
 	pt->scanned_ns = ptk_now_ns();
-	if (pt->cap < n) {
-		pt->cap = n;
+	if (pt->cap < n + hole) {
+		pt->cap = n + hole;
 		pt->t = xrealloc(pt->t, pt->cap * sizeof(*pt->t));
 	}
+	pt->n = hole;
+}
+
+/* The rows to leave for init: 1 when the n records lack it (it would be the first). */
+static int init_hole(const struct ptk_taskscan *ts, long n)
+{
+	return !(n && ts->rec[0].pid == 1);
 }
 
 /* Thread rows from the n records of one iteration (in tid order, as the /proc scan sorts). */
 static void thread_rows(struct ptk_taskscan *ts, long n, unsigned flags, struct ptk_ptab *pt)
 {
-	rows_begin(pt, n);
+	int hole = init_hole(ts, n);
+
+	rows_begin(pt, n, hole);
 	for (long i = 0; i < n; i++) {
 		struct ptk_task *t = &pt->t[pt->n++];
 		fill(ts, &ts->rec[i], t);
@@ -334,7 +356,7 @@ static void thread_rows(struct ptk_taskscan *ts, long n, unsigned flags, struct 
 		t->io_ok = ts->rec[i].has_io;
 		set_io(t, &ts->rec[i].io);
 	}
-	add_init(ts, flags | PTK_PT_THREADS, pt);
+	add_init(ts, flags | PTK_PT_THREADS, pt, hole);
 }
 
 /* A thread group's counters, summed over its live threads. */
@@ -402,8 +424,8 @@ static long leader_of(const struct ptk_taskscan *ts, long nl, int tgid)
 static void process_rows(struct ptk_taskscan *ts, long n, unsigned flags, struct ptk_ptab *pt)
 {
 	long nl;
+	int hole;
 
-	rows_begin(pt, n);
 	if (ts->scap < (size_t)n) {
 		ts->scap = n;
 		ts->sum = xrealloc(ts->sum, ts->scap * sizeof(*ts->sum));
@@ -415,6 +437,8 @@ static void process_rows(struct ptk_taskscan *ts, long n, unsigned flags, struct
 		qsort(ts->rec, n, sizeof(*ts->rec), cmp_rec);
 		nl = leaders(ts, n);
 	}
+	hole = init_hole(ts, n);
+	rows_begin(pt, n, hole);
 	for (long i = 0; i < n; i++) {
 		const struct taskiter_rec *r = &ts->rec[i];
 		long g = r->pid == r->tgid ? -1 : leader_of(ts, nl, r->tgid);
@@ -437,7 +461,7 @@ static void process_rows(struct ptk_taskscan *ts, long n, unsigned flags, struct
 		add_io(&g->io, &lead->sig_io);
 		set_io(t, &g->io);
 	}
-	add_init(ts, flags & ~PTK_PT_THREADS, pt);
+	add_init(ts, flags & ~PTK_PT_THREADS, pt, hole);
 }
 
 int ptk_taskscan_scan(struct ptk_taskscan *ts, unsigned flags, struct ptk_ptab *pt)
@@ -445,7 +469,7 @@ int ptk_taskscan_scan(struct ptk_taskscan *ts, unsigned flags, struct ptk_ptab *
 	long n = read_all(ts);
 
 	if (n < 0) {
-		rows_begin(pt, 0);
+		rows_begin(pt, 0, 0);
 		return n;
 	}
 	if (flags & PTK_PT_THREADS)
@@ -461,8 +485,8 @@ int ptk_taskscan_scan_both(struct ptk_taskscan *ts, unsigned flags, struct ptk_p
 	long n = read_all(ts);
 
 	if (n < 0) {
-		rows_begin(procs, 0);
-		rows_begin(threads, 0);
+		rows_begin(procs, 0, 0);
+		rows_begin(threads, 0, 0);
 		return n;
 	}
 	thread_rows(ts, n, flags, threads); /* before process_rows reorders the records */
