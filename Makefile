@@ -11,9 +11,11 @@ DESTDIR ?=
 CC ?= cc
 BUILD ?= build
 
-PKGS := json-c ncursesw libnl-genl-3.0 libbpf libelf libdw zlib sqlite3 libmicrohttpd libtracefs libtraceevent
-PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljson-c -lncursesw -ltinfo -lnl-genl-3 -lnl-3 -lbpf -lelf -ldw -lz -lsqlite3 -lmicrohttpd -ltracefs -ltraceevent)
+PKGS := json-c ncursesw libnl-genl-3.0 libbpf libelf libdw zlib sqlite3 libtracefs libtraceevent
+# libmicrohttpd: its header only; the exporter opens it (output/prom_http.c), so that it and
+# GnuTLS are not loaded by every command
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) libmicrohttpd 2>/dev/null)
+PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljson-c -lncursesw -ltinfo -lnl-genl-3 -lnl-3 -lbpf -lelf -ldw -lz -lsqlite3 -ltracefs -ltraceevent)
 
 WARN := -Wall -Wextra -Wshadow -Wformat=2 -Wno-unused-parameter -Wmissing-prototypes \
 	-Wstrict-prototypes -Wvla -Wno-missing-field-initializers

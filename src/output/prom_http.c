@@ -7,6 +7,7 @@
 #include "output/prom_http.h"
 
 #include <arpa/inet.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <microhttpd.h>
 #include <netdb.h>
@@ -19,6 +20,76 @@
 #include <unistd.h>
 
 #include "output/httpgate.h"
+
+/*
+ * libmicrohttpd, opened when the exporter starts: linked, it and GnuTLS's libraries (10 of
+ * ptk's 27) would be loaded and initialized by every command, a third of the start-up of
+ * a short one (ptk agg, the tracers).
+ */
+#define MHD_SONAME "libmicrohttpd.so.12"
+static struct {
+	__typeof__(MHD_add_connection) *add_connection;
+	__typeof__(MHD_add_response_header) *add_response_header;
+	__typeof__(MHD_create_response_from_buffer) *create_response_from_buffer;
+	__typeof__(MHD_create_response_from_buffer_with_free_callback_cls)
+		*create_response_from_buffer_with_free_callback_cls;
+	__typeof__(MHD_destroy_response) *destroy_response;
+	__typeof__(MHD_lookup_connection_value) *lookup_connection_value;
+	__typeof__(MHD_queue_response) *queue_response;
+	__typeof__(MHD_resume_connection) *resume_connection;
+	__typeof__(MHD_start_daemon) *start_daemon;
+	__typeof__(MHD_stop_daemon) *stop_daemon;
+	__typeof__(MHD_suspend_connection) *suspend_connection;
+} mhd;
+
+/* 0, or -ELIBACC when libmicrohttpd is missing or lacks a function. */
+static int mhd_open(void)
+{
+	static pthread_mutex_t once = PTHREAD_MUTEX_INITIALIZER;
+	static int rc = 1;
+	static const struct {
+		const char *name;
+		void **fn;
+	} fns[] = {
+		{ "MHD_add_connection", (void **)&mhd.add_connection },
+		{ "MHD_add_response_header", (void **)&mhd.add_response_header },
+		{ "MHD_create_response_from_buffer", (void **)&mhd.create_response_from_buffer },
+		{ "MHD_create_response_from_buffer_with_free_callback_cls",
+		  (void **)&mhd.create_response_from_buffer_with_free_callback_cls },
+		{ "MHD_destroy_response", (void **)&mhd.destroy_response },
+		{ "MHD_lookup_connection_value", (void **)&mhd.lookup_connection_value },
+		{ "MHD_queue_response", (void **)&mhd.queue_response },
+		{ "MHD_resume_connection", (void **)&mhd.resume_connection },
+		{ "MHD_start_daemon", (void **)&mhd.start_daemon },
+		{ "MHD_stop_daemon", (void **)&mhd.stop_daemon },
+		{ "MHD_suspend_connection", (void **)&mhd.suspend_connection },
+	};
+	void *lib;
+
+	pthread_mutex_lock(&once);
+	if (rc == 1) {
+		lib = dlopen(MHD_SONAME, RTLD_NOW | RTLD_LOCAL);
+		rc = lib ? 0 : -ELIBACC;
+		for (size_t k = 0; !rc && k < ARRAY_SIZE(fns); k++)
+			if (!(*fns[k].fn = dlsym(lib, fns[k].name)))
+				rc = -ELIBACC;
+	}
+	pthread_mutex_unlock(&once);
+	return rc;
+}
+
+#define MHD_add_connection (*mhd.add_connection)
+#define MHD_add_response_header (*mhd.add_response_header)
+#define MHD_create_response_from_buffer (*mhd.create_response_from_buffer)
+#define MHD_create_response_from_buffer_with_free_callback_cls \
+	(*mhd.create_response_from_buffer_with_free_callback_cls)
+#define MHD_destroy_response (*mhd.destroy_response)
+#define MHD_lookup_connection_value (*mhd.lookup_connection_value)
+#define MHD_queue_response (*mhd.queue_response)
+#define MHD_resume_connection (*mhd.resume_connection)
+#define MHD_start_daemon (*mhd.start_daemon)
+#define MHD_stop_daemon (*mhd.stop_daemon)
+#define MHD_suspend_connection (*mhd.suspend_connection)
 
 #define HEADER_TIMEOUT_S 5.0 /* accept -> end of the request header (the gate) */
 #define CONN_TIMEOUT_S 10 /* a request no longer read or written for this long is closed */
@@ -277,6 +348,9 @@ int ptk_prom_http_start(const char *listen, int nthreads, struct ptk_prom_http *
 	struct ptk_httpgate_opts go;
 	unsigned conns, conns_ip;
 	int r;
+
+	if ((r = mhd_open()))
+		return r;
 
 	if (parse_listen(listen, &h->ss, &h->v6)) {
 		free(h);
