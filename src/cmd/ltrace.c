@@ -285,8 +285,9 @@ static u64 num(const struct ptk_agg_ev *ev, int i)
  * The string at addr in the event's process, for one the probe read as "": a uprobe cannot
  * fault in a page the program has not touched yet (bpf_probe_read_user_str fails and leaves
  * it empty), where process_vm_readv (or /proc/PID/mem, FOLL_FORCE) does, as ltrace's ptrace
- * read does. NULL when that fails too (the process is gone, the address is not mapped): the
- * call then shows the pointer, as ltrace does.
+ * read does, while the process lives. NULL when that fails too (the address is not mapped,
+ * or the process has exited since the call): the call then shows the pointer, as strace
+ * does.
  */
 static const char *reread(struct priv *p, u32 pid, u64 addr, const char *probed, char *buf)
 {
