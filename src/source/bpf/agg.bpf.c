@@ -12,12 +12,8 @@
 
 const volatile struct agg_cfg cfg[AGG_NPROGS] = {};
 
-/* the keys' counts and histograms: allocated as keys come (a key is looked up before it is
- * inserted, so an event of a known key costs the same), not all at load, which took the
- * kernel a millisecond of the start-up for a table of 10240 */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, AGG_MAX_ENTRIES);
 	__type(key, struct agg_key);
 	__type(value, struct agg_count);
@@ -25,7 +21,6 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, AGG_MAX_ENTRIES);
 	__type(key, struct agg_key);
 	__type(value, struct agg_hist);
