@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <event-parse.h>
+#include <fnmatch.h>
 #include <json-c/json.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -65,6 +66,7 @@ struct run {
 	struct ptk_symbolizer *sym;
 	struct trace_seq seq;
 	unsigned long long records;
+	bool hidden_exec; /* sched_process_exec enabled for the names only: not printed */
 };
 
 static int add_item(struct ptk_ctx *ctx, const char **v, int *n, const char *arg)
@@ -145,7 +147,33 @@ static int parse(struct ptk_ctx *ctx, int argc, char **argv, struct req *q)
 	return 0;
 }
 
-/* The comm of a record's task, as trace-cmd resolves it (saved_cmdlines), "<...>" unknown. */
+/*
+ * A sched_process_exec record names its task from then on: the kernel sets the new comm
+ * (the file's base name, TASK_COMM_LEN - 1 bytes) before the event, but saved_cmdlines
+ * records it only at the task's next context switch, after ptk may have read it.
+ * Returns whether rec was one.
+ */
+static bool exec_names(struct run *r, struct tep_event *ev, struct tep_record *rec, int pid)
+{
+	char comm[16];
+	const char *fn, *base;
+	int len;
+
+	if (strcmp(ev->name, "sched_process_exec") || strcmp(ev->system, "sched"))
+		return false;
+	fn = tep_get_field_raw(NULL, ev, "filename", rec, &len, 0);
+	if (fn && len > 0 && pid) {
+		len = (int)strnlen(fn, (size_t)len);
+		base = memrchr(fn, '/', (size_t)len);
+		base = base ? base + 1 : fn;
+		snprintf(comm, sizeof(comm), "%.*s", (int)(fn + len - base), base);
+		tep_override_comm(r->tep, comm, pid);
+	}
+	return true;
+}
+
+/* The comm of a record's task, as trace-cmd resolves it (saved_cmdlines, and the execs
+ * seen), "<...>" unknown. */
 static const char *comm_of(struct run *r, int pid)
 {
 	return pid ? tep_data_comm_from_pid(r->tep, pid) : "<idle>";
@@ -225,6 +253,8 @@ static int on_record(struct tep_event *ev, struct tep_record *rec, int cpu, void
 	unsigned long long sec = rec->ts / 1000000000ull, usec = rec->ts % 1000000000ull / 1000;
 	char name[160];
 
+	if (exec_names(r, ev, rec, pid) && r->hidden_exec)
+		return 0;
 	trace_seq_reset(s);
 	if (!special(r, ev, rec))
 		tep_print_event(r->tep, s, rec, "%s", TEP_PRINT_INFO);
@@ -252,8 +282,27 @@ static int on_record(struct tep_event *ev, struct tep_record *rec, int cpu, void
 	return 0;
 }
 
-/* The instance set up as q asks; an error printed and its exit code. */
-static int setup(struct ptk_ctx *ctx, struct ptk_ftrace *f, const struct req *q, int child)
+/* Whether one of q's events is sched:sched_process_exec. */
+static bool asks_exec(const struct req *q)
+{
+	for (int i = 0; i < q->nevents; i++) {
+		const char *e = q->events[i], *colon = strchr(e, ':');
+		char sys[128];
+
+		if (!strcmp(e, "all"))
+			return true;
+		snprintf(sys, sizeof(sys), "%.*s", colon ? (int)(colon - e) : (int)strlen(e), e);
+		if (!fnmatch(sys, "sched", 0) &&
+		    (!colon || !fnmatch(colon + 1, "sched_process_exec", 0)))
+			return true;
+	}
+	return false;
+}
+
+/* The instance set up as q asks (with sched_process_exec for the names of tasks that exec,
+ * r->hidden_exec, where q does not ask for it); an error printed and its exit code. */
+static int setup(struct ptk_ctx *ctx, struct ptk_ftrace *f, const struct req *q, int child,
+		 struct run *r)
 {
 	char err[512];
 	int rc = 0;
@@ -271,6 +320,9 @@ static int setup(struct ptk_ctx *ctx, struct ptk_ftrace *f, const struct req *q,
 	}
 	for (int i = 0; !rc && i < q->nevents; i++)
 		rc = ptk_ftrace_event(f, q->events[i], q->filters[i], err, sizeof(err));
+	if (!rc && !q->stack && !asks_exec(q))
+		r->hidden_exec =
+			!ptk_ftrace_event(f, "sched:sched_process_exec", NULL, err, sizeof(err));
 	if (!rc && q->stack)
 		rc = ptk_ftrace_option(f, "stacktrace", true, err, sizeof(err));
 	for (int w = 0; !rc && w < 3; w++)
@@ -327,7 +379,7 @@ int cmd_ftrace(struct ptk_ctx *ctx, int argc, char **argv)
 		ptk_ftrace_close(f);
 		return PTK_EXIT_RUNTIME;
 	}
-	if ((rc = setup(ctx, f, &q, child.pid))) {
+	if ((rc = setup(ctx, f, &q, child.pid, &r))) {
 		if (child.pid > 0) {
 			kill(child.pid, SIGKILL);
 			waitpid(child.pid, NULL, 0);

@@ -29,52 +29,20 @@ static const char usage[] =
 enum { OPT_INTERVAL = 'i', OPT_DURATION = 'd', OPT_CPU = 'c' };
 
 struct priv {
-	struct ptk_agg agg; /* first: the runner's r->priv is the engine's */
-	const char *pattern;
-	char probe[300], filter[32];
-	double interval, duration;
+	struct ptk_agg_tool t; /* first: the runner's r->priv is the engine's */
 };
-
-static int opt(struct ptk_bpf_run *r, int c, const char *arg)
-{
-	struct priv *p = r->priv;
-	double *d = c == OPT_DURATION ? &p->duration : &p->interval;
-	int cpu;
-
-	if (c == OPT_CPU) {
-		if (ptk_parse_int(arg, &cpu) || cpu < 0)
-			return ptk_usage_error(r->ctx, "invalid CPU '%s'", arg);
-		snprintf(p->filter, sizeof(p->filter), "cpu == %d", cpu);
-		p->agg.filter = p->filter;
-		return 0;
-	}
-	if (ptk_parse_double(arg, d) || !(*d > 0))
-		return ptk_usage_error(r->ctx, "invalid %s '%s'",
-				       c == OPT_DURATION ? "duration" : "interval", arg);
-	return 0;
-}
 
 static int parsed(struct ptk_bpf_run *r, int argc, char **argv)
 {
 	struct priv *p = r->priv;
-	struct ptk_agg *a = &p->agg;
 	int rc;
 
-	if (optind >= argc)
-		return ptk_usage_error(r->ctx, "missing the PATTERN");
-	p->pattern = argv[optind++];
-	if (optind < argc)
-		return ptk_usage_error(r->ctx, "unexpected operand '%s'", argv[optind]);
-	if (ptk_probe_from_bcc(p->pattern, p->probe, sizeof(p->probe), a->err, sizeof(a->err)))
-		return ptk_usage_error(r->ctx, "%s", a->err);
-	a->mode = PTK_AGG_COUNT;
-	a->event = p->probe;
-	a->by = "probe";
-	if ((rc = ptk_agg_parse(a)))
-		return rc == -EINVAL ? ptk_usage_error(r->ctx, "%s", a->err) : PTK_EXIT_RUNTIME;
-	r->interval_s = p->interval;
-	r->duration_s = p->duration;
-	return 0;
+	if ((rc = ptk_agg_cmd_operand(r, argc, argv, "PATTERN")))
+		return rc;
+	p->t.agg.mode = PTK_AGG_COUNT;
+	p->t.agg.event = p->t.probe;
+	p->t.agg.by = "probe";
+	return ptk_agg_cmd_parsed(r);
 }
 
 static int prepare(struct ptk_bpf_run *r)
@@ -82,12 +50,12 @@ static int prepare(struct ptk_bpf_run *r)
 	struct priv *p = r->priv;
 	int rc;
 
-	if ((rc = ptk_agg_cmd_prepare(&p->agg, r)))
+	if ((rc = ptk_agg_cmd_prepare(&p->t.agg, r)))
 		return rc;
 	snprintf(r->banner, sizeof(r->banner),
 		 "Tracing %zu functions for \"%.150s\"... Hit "
 		 "Ctrl-C to end.",
-		 p->agg.ntargets, p->pattern);
+		 p->t.agg.ntargets, p->t.operand);
 	return 0;
 }
 
@@ -132,7 +100,7 @@ static const struct ptk_bpf_ops ops = {
 	.common = PTK_BPF_OPT_PID | PTK_BPF_OPT_VERBOSE | PTK_BPF_OPT_TIMESTAMP,
 	.operands = PTK_BPF_NO_OPERANDS,
 	.own_timestamp = true,
-	.opt = opt,
+	.opt = ptk_agg_cmd_opt,
 	.parsed = parsed,
 	.prepare = prepare,
 	PTK_AGG_LOAD_OPS,

@@ -35,50 +35,25 @@ static const char usage[] =
 enum { OPT_DURATION = 'd', OPT_INTERVAL = 'i', OPT_CG = 'c', OPT_MICRO = 'u' };
 
 struct priv {
-	struct ptk_agg agg; /* first: the runner's r->priv is the engine's */
+	struct ptk_agg_tool t; /* first: the runner's r->priv is the engine's */
 	bool micro;
-	const char *function;
-	char entry[300];
-	double duration, interval;
 };
-
-static int opt(struct ptk_bpf_run *r, int c, const char *arg)
-{
-	struct priv *p = r->priv;
-	double *d = c == OPT_DURATION ? &p->duration : &p->interval;
-
-	if (c == OPT_CG)
-		return ptk_bpf_common_opt(r->ctx, &r->filter, PTK_OPT_CGROUP, arg);
-	if (ptk_parse_double(arg, d) || !(*d > 0))
-		return ptk_usage_error(r->ctx, "invalid %s '%s'",
-				       c == OPT_DURATION ? "duration" : "interval", arg);
-	return 0;
-}
 
 static int parsed(struct ptk_bpf_run *r, int argc, char **argv)
 {
 	struct priv *p = r->priv;
-	struct ptk_agg *a = &p->agg;
+	struct ptk_agg *a = &p->t.agg;
 	int rc;
 
-	if (optind >= argc)
-		return ptk_usage_error(r->ctx, "missing the FUNCTION");
-	p->function = argv[optind++];
-	if (optind < argc)
-		return ptk_usage_error(r->ctx, "unexpected operand '%s'", argv[optind]);
+	if ((rc = ptk_agg_cmd_operand(r, argc, argv, "FUNCTION")))
+		return rc;
 	if (p->micro && r->filter.millis)
 		return ptk_usage_error(r->ctx, "-m and -u are exclusive");
-	if (ptk_probe_from_bcc(p->function, p->entry, sizeof(p->entry), a->err, sizeof(a->err)))
-		return ptk_usage_error(r->ctx, "%s", a->err);
 	a->mode = PTK_AGG_LATENCY;
-	a->latency = p->entry;
+	a->latency = p->t.probe;
 	a->lat_unit_ns = r->filter.millis ? 1000000 : p->micro ? 1000 : 1;
 	a->result_unit = r->filter.millis ? "msec" : p->micro ? "usec" : "nsec";
-	if ((rc = ptk_agg_parse(a)))
-		return rc == -EINVAL ? ptk_usage_error(r->ctx, "%s", a->err) : PTK_EXIT_RUNTIME;
-	r->interval_s = p->interval;
-	r->duration_s = p->duration;
-	return 0;
+	return ptk_agg_cmd_parsed(r);
 }
 
 static int prepare(struct ptk_bpf_run *r)
@@ -86,16 +61,16 @@ static int prepare(struct ptk_bpf_run *r)
 	struct priv *p = r->priv;
 	int rc;
 
-	if ((rc = ptk_agg_cmd_prepare(&p->agg, r)))
+	if ((rc = ptk_agg_cmd_prepare(&p->t.agg, r)))
 		return rc;
-	if (p->agg.ntargets > 2)
+	if (p->t.agg.ntargets > 2)
 		snprintf(r->banner, sizeof(r->banner),
 			 "Tracing %zu functions for \"%.150s\".  Hit "
 			 "Ctrl-C to exit",
-			 p->agg.ntargets / 2, p->function);
+			 p->t.agg.ntargets / 2, p->t.operand);
 	else
 		snprintf(r->banner, sizeof(r->banner), "Tracing %.180s.  Hit Ctrl-C to exit",
-			 p->function);
+			 p->t.operand);
 	return 0;
 }
 
@@ -116,10 +91,10 @@ static int report(struct ptk_bpf_run *r, long i, double itv, bool last)
 	fputc('\n', stdout);
 	if (r->filter.timestamp)
 		printf("%-8s\n", ptk_bpf_clock((char[16]){ 0 }, 16));
-	ptk_agg_print(&r->ctx->sink, &p->agg.res, rows, n);
+	ptk_agg_print(&r->ctx->sink, &p->t.agg.res, rows, n);
 	ptk_sink_end(&r->ctx->sink);
 	if (last || (r->count > 0 && i >= r->count))
-		printf("Exiting trace of %s\n", p->function);
+		printf("Exiting trace of %s\n", p->t.operand);
 	ptk_agg_rows_free(rows, n);
 	free(rows);
 	return 0;
@@ -140,7 +115,7 @@ static const struct ptk_bpf_ops ops = {
 	.common = PTK_BPF_OPT_PID | PTK_BPF_OPT_MS | PTK_BPF_OPT_VERBOSE | PTK_BPF_OPT_TIMESTAMP,
 	.operands = PTK_BPF_NO_OPERANDS,
 	.own_timestamp = true,
-	.opt = opt,
+	.opt = ptk_agg_cmd_opt,
 	.parsed = parsed,
 	.prepare = prepare,
 	PTK_AGG_LOAD_OPS,

@@ -21,6 +21,7 @@
 #include "output/sink.h"
 #include "source/bpf/agg.h"
 #include "source/perf/perf.h"
+#include "source/ptrace/ptrace.h"
 #include "source/sym/elfsym.h"
 #include "source/tracefs/tracefs.h"
 
@@ -67,6 +68,8 @@ struct priv {
 	bool have_child;
 	char **cmd;
 	u64 boot_to_real_ns;
+	struct ptk_tcb mem; /* the process whose memory strings are read again from */
+	char reread[PTK_LT_MAX_ARGS + 1][AGG_EV_STR + 1];
 };
 
 static volatile int *stop_flag;
@@ -278,6 +281,32 @@ static u64 num(const struct ptk_agg_ev *ev, int i)
 	return i < ev->nv ? ev->v[i].u : 0;
 }
 
+/*
+ * The string at addr in the event's process, for one the probe read as "": a uprobe cannot
+ * fault in a page the program has not touched yet (bpf_probe_read_user_str fails and leaves
+ * it empty), where process_vm_readv (or /proc/PID/mem, FOLL_FORCE) does, as ltrace's ptrace
+ * read does, while the process lives. NULL when that fails too (the address is not mapped,
+ * or the process has exited since the call): the call then shows the pointer, as strace
+ * does.
+ */
+static const char *reread(struct priv *p, u32 pid, u64 addr, const char *probed, char *buf)
+{
+	ssize_t n;
+
+	if (!probed || probed[0] || !addr)
+		return probed;
+	if (p->mem.pid != (pid_t)pid) {
+		if (p->mem.memfd >= 0)
+			close(p->mem.memfd);
+		p->mem = (struct ptk_tcb){ .pid = (pid_t)pid, .memfd = -1 };
+	}
+	n = ptk_tracee_readstr(&p->mem, addr, buf, AGG_EV_STR);
+	if (n < 0)
+		return NULL;
+	buf[MIN((size_t)n, (size_t)AGG_EV_STR)] = '\0';
+	return buf;
+}
+
 static int on_event(struct ptk_agg *a, const struct ptk_agg_ev *ev)
 {
 	struct priv *p = (struct priv *)a;
@@ -290,9 +319,13 @@ static int on_event(struct ptk_agg *a, const struct ptk_agg_ev *ev)
 	pr = ptk_lt_proto(ev->target, &known);
 	for (int i = 0; i < 6; i++) {
 		call.arg[i] = num(ev, i);
-		call.str[i] = c->evi_str[i] >= 0 ? ev->v[c->evi_str[i]].s : NULL;
+		call.str[i] =
+			reread(p, ev->pid, call.arg[i],
+			       c->evi_str[i] >= 0 ? ev->v[c->evi_str[i]].s : NULL, p->reread[i]);
 	}
-	call.ret_str = c->evi_ret_str >= 0 ? ev->v[c->evi_ret_str].s : NULL;
+	call.ret_str =
+		reread(p, ev->pid, call.ret, c->evi_ret_str >= 0 ? ev->v[c->evi_ret_str].s : NULL,
+		       p->reread[PTK_LT_MAX_ARGS]);
 	if (p->ttime) {
 		u64 real = ev->ts_ns + p->boot_to_real_ns;
 		time_t s = (time_t)(real / 1000000000ull);
@@ -356,6 +389,7 @@ static int prepare(struct ptk_bpf_run *r)
 		return rc;
 	p->run = r;
 	p->agg.on_event = on_event;
+	p->mem = (struct ptk_tcb){ .pid = -1, .memfd = -1 };
 	clock_gettime(CLOCK_MONOTONIC, &mono);
 	clock_gettime(CLOCK_REALTIME, &real);
 	p->boot_to_real_ns = ((u64)real.tv_sec * 1000000000ull + real.tv_nsec) -
@@ -448,6 +482,9 @@ static void destroy(struct ptk_bpf_run *r)
 	if (p->out && p->out != stderr)
 		fclose(p->out);
 	p->out = NULL;
+	if (p->run && p->mem.memfd >= 0)
+		close(p->mem.memfd);
+	p->mem.memfd = -1;
 }
 
 static const struct ptk_bpf_opt opts[] = {

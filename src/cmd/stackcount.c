@@ -31,50 +31,25 @@ static const char usage[] =
 enum { OPT_INTERVAL = 'i', OPT_DURATION = 'D', OPT_CPU = 'c' };
 
 struct priv {
-	struct ptk_agg agg; /* first: the runner's r->priv is the engine's */
-	const char *pattern;
-	char probe[300], filter[32], by[64];
-	double interval, duration;
+	struct ptk_agg_tool t; /* first: the runner's r->priv is the engine's */
+	char by[64];
 	bool offset, perpid, konly, uonly, delim, folded;
 	int kkey, ukey; /* the keys of the stacks (-1: none) */
 };
 
-static int opt(struct ptk_bpf_run *r, int c, const char *arg)
-{
-	struct priv *p = r->priv;
-	double *d = c == OPT_DURATION ? &p->duration : &p->interval;
-	int cpu;
-
-	if (c == OPT_CPU) {
-		if (ptk_parse_int(arg, &cpu) || cpu < 0)
-			return ptk_usage_error(r->ctx, "invalid CPU '%s'", arg);
-		snprintf(p->filter, sizeof(p->filter), "cpu == %d", cpu);
-		p->agg.filter = p->filter;
-		return 0;
-	}
-	if (ptk_parse_double(arg, d) || !(*d > 0))
-		return ptk_usage_error(r->ctx, "invalid %s '%s'",
-				       c == OPT_DURATION ? "duration" : "interval", arg);
-	return 0;
-}
-
 static int parsed(struct ptk_bpf_run *r, int argc, char **argv)
 {
 	struct priv *p = r->priv;
-	struct ptk_agg *a = &p->agg;
+	struct ptk_agg *a = &p->t.agg;
 	struct ptk_probe pr;
 	bool user;
 	int rc, n = 0;
 
-	if (optind >= argc)
-		return ptk_usage_error(r->ctx, "missing the PATTERN");
-	p->pattern = argv[optind++];
-	if (optind < argc)
-		return ptk_usage_error(r->ctx, "unexpected operand '%s'", argv[optind]);
+	if ((rc = ptk_agg_cmd_operand(r, argc, argv, "PATTERN")))
+		return rc;
 	if (p->konly && p->uonly)
 		return ptk_usage_error(r->ctx, "-K and -U are exclusive");
-	if (ptk_probe_from_bcc(p->pattern, p->probe, sizeof(p->probe), a->err, sizeof(a->err)) ||
-	    ptk_probe_parse(p->probe, false, &pr, a->err, sizeof(a->err)))
+	if (ptk_probe_parse(p->t.probe, false, &pr, a->err, sizeof(a->err)))
 		return ptk_usage_error(r->ctx, "%s", a->err);
 	/* a user probe has no kernel stack worth a key */
 	user = pr.kind == PTK_PROBE_UPROBE || pr.kind == PTK_PROBE_URETPROBE ||
@@ -95,14 +70,10 @@ static int parsed(struct ptk_bpf_run *r, int argc, char **argv)
 	if (p->perpid)
 		snprintf(p->by + strlen(p->by), sizeof(p->by) - strlen(p->by), ",comm,pid");
 	a->mode = PTK_AGG_COUNT;
-	a->event = p->probe;
+	a->event = p->t.probe;
 	a->by = p->by;
 	a->frames_plain = !p->offset;
-	if ((rc = ptk_agg_parse(a)))
-		return rc == -EINVAL ? ptk_usage_error(r->ctx, "%s", a->err) : PTK_EXIT_RUNTIME;
-	r->interval_s = p->interval;
-	r->duration_s = p->duration;
-	return 0;
+	return ptk_agg_cmd_parsed(r);
 }
 
 static int prepare(struct ptk_bpf_run *r)
@@ -110,12 +81,12 @@ static int prepare(struct ptk_bpf_run *r)
 	struct priv *p = r->priv;
 	int rc;
 
-	if ((rc = ptk_agg_cmd_prepare(&p->agg, r)))
+	if ((rc = ptk_agg_cmd_prepare(&p->t.agg, r)))
 		return rc;
 	snprintf(r->banner, sizeof(r->banner),
 		 "Tracing %zu functions for \"%.150s\"... Hit "
 		 "Ctrl-C to end.",
-		 p->agg.ntargets, p->pattern);
+		 p->t.agg.ntargets, p->t.operand);
 	return 0;
 }
 
@@ -210,7 +181,7 @@ static const struct ptk_bpf_ops ops = {
 	.common = PTK_BPF_OPT_PID | PTK_BPF_OPT_VERBOSE | PTK_BPF_OPT_TIMESTAMP,
 	.operands = PTK_BPF_NO_OPERANDS,
 	.own_timestamp = true,
-	.opt = opt,
+	.opt = ptk_agg_cmd_opt,
 	.parsed = parsed,
 	.prepare = prepare,
 	PTK_AGG_LOAD_OPS,

@@ -1433,6 +1433,62 @@ int ptk_agg_cmd_prepare(struct ptk_agg *a, struct ptk_bpf_run *r)
 	return rc;
 }
 
+int ptk_agg_cmd_opt(struct ptk_bpf_run *r, int c, const char *arg)
+{
+	struct ptk_agg_tool *t = r->priv;
+	const struct ptk_bpf_opt *o = r->ops->opts;
+	int cpu;
+
+	while (o && o->name && o->code != c)
+		o++;
+	if (!o || !o->name)
+		return ptk_usage_error(r->ctx, "unknown option '%c'", c);
+	if (!strcmp(o->name, "cgroup"))
+		return ptk_bpf_common_opt(r->ctx, &r->filter, PTK_OPT_CGROUP, arg);
+	if (!strcmp(o->name, "cpu")) {
+		if (ptk_parse_int(arg, &cpu) || cpu < 0)
+			return ptk_usage_error(r->ctx, "invalid CPU '%s'", arg);
+		snprintf(t->filter, sizeof(t->filter), "cpu == %d", cpu);
+		t->agg.filter = t->filter;
+		return 0;
+	}
+	double *d = !strcmp(o->name, "duration") ? &t->duration :
+		    !strcmp(o->name, "interval") ? &t->interval :
+						   NULL;
+	if (!d)
+		return ptk_usage_error(r->ctx, "unknown option '--%s'", o->name);
+	if (ptk_parse_double(arg, d) || !(*d > 0))
+		return ptk_usage_error(r->ctx, "invalid %s '%s'", o->name, arg);
+	return 0;
+}
+
+int ptk_agg_cmd_operand(struct ptk_bpf_run *r, int argc, char **argv, const char *what)
+{
+	struct ptk_agg_tool *t = r->priv;
+
+	if (optind >= argc)
+		return ptk_usage_error(r->ctx, "missing the %s", what);
+	t->operand = argv[optind++];
+	if (optind < argc)
+		return ptk_usage_error(r->ctx, "unexpected operand '%s'", argv[optind]);
+	if (ptk_probe_from_bcc(t->operand, t->probe, sizeof(t->probe), t->agg.err,
+			       sizeof(t->agg.err)))
+		return ptk_usage_error(r->ctx, "%s", t->agg.err);
+	return 0;
+}
+
+int ptk_agg_cmd_parsed(struct ptk_bpf_run *r)
+{
+	struct ptk_agg_tool *t = r->priv;
+	int rc;
+
+	if ((rc = ptk_agg_parse(&t->agg)))
+		return rc == -EINVAL ? ptk_usage_error(r->ctx, "%s", t->agg.err) : PTK_EXIT_RUNTIME;
+	r->interval_s = t->interval;
+	r->duration_s = t->duration;
+	return 0;
+}
+
 int ptk_agg_prepare(struct ptk_agg *a, const struct ptk_bpf_filter *flt, struct ptk_bpf_run *r)
 {
 	int rc;

@@ -190,6 +190,35 @@ int ptk_agg_prepare(struct ptk_agg *a, const struct ptk_bpf_filter *flt, struct 
  */
 int ptk_agg_cmd_prepare(struct ptk_agg *a, struct ptk_bpf_run *r);
 
+/* The state the bcc-style counting tools (funccount, funclatency, stackcount) share: first
+ * in their r->priv. */
+struct ptk_agg_tool {
+	struct ptk_agg agg; /* first: the runner's r->priv is the engine's */
+	const char *operand; /* the PATTERN or FUNCTION */
+	char probe[300]; /* it as a probe (ptk_probe_from_bcc) */
+	char filter[32]; /* --cpu's filter */
+	double interval, duration; /* seconds, 0: none */
+};
+
+/*
+ * The ops' opt() of those tools, for their options by their long names in r->ops->opts:
+ * "interval" and "duration" (seconds > 0), "cpu" (only the events on that CPU), "cgroup"
+ * (the common --cgroup). r->priv is a struct ptk_agg_tool. 0, or the exit code of the usage
+ * error printed (an invalid value, an option none of those).
+ */
+int ptk_agg_cmd_opt(struct ptk_bpf_run *r, int c, const char *arg);
+
+/*
+ * The ops' parsed() part those tools share: the one operand (what names it in the error:
+ * "PATTERN") into t->operand and, as bcc writes probes, into t->probe. 0 or the exit code of
+ * the usage error printed.
+ */
+int ptk_agg_cmd_operand(struct ptk_bpf_run *r, int argc, char **argv, const char *what);
+
+/* Their request set in t->agg: ptk_agg_parse(), then the interval and duration given to r.
+ * 0 or the exit code of the error printed (2 for a request that cannot be). */
+int ptk_agg_cmd_parsed(struct ptk_bpf_run *r);
+
 /* The same on the probes already resolved (a->probe[i].have_fmt: a tracepoint's record): the
  * names resolved, the programs' configurations and the rows' shape built. */
 int ptk_agg_configure(struct ptk_agg *a, const struct ptk_bpf_filter *flt);
