@@ -7,7 +7,6 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -363,17 +362,10 @@ struct ptk_ptab_keep {
 struct ptk_ptab_keep *ptk_ptab_keep_new(void)
 {
 	struct ptk_ptab_keep *k = xcalloc(1, sizeof(*k));
-	struct rlimit rl;
+	u64 nofile = ptk_nofile_raise();
 
-	if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
-		if (rl.rlim_cur < rl.rlim_max) {
-			rl.rlim_cur = rl.rlim_max;
-			setrlimit(RLIMIT_NOFILE, &rl);
-			getrlimit(RLIMIT_NOFILE, &rl);
-		}
-		/* leave room for everything else the process opens */
-		k->max_held = rl.rlim_cur > 512 ? (int)MIN(rl.rlim_cur - 256, 1u << 22) : 0;
-	}
+	/* leave room for everything else the process opens */
+	k->max_held = nofile > 512 ? (int)MIN(nofile - 256, 1u << 22) : 0;
 	return k;
 }
 
