@@ -287,7 +287,7 @@ static const struct ptk_bpf_opt bl_opts[] = {
 	{ 0 },
 };
 
-static const struct ptk_bpf_ops ops = {
+const struct ptk_bpf_ops ptk_biolatency_ops = {
 	.name = "biolatency",
 	.usage = usage,
 	.opts = bl_opts,
@@ -298,11 +298,5 @@ static const struct ptk_bpf_ops ops = {
 	.load_lskel = load_lskel,
 	.open = open_libbpf,
 	.report = bl_report,
+	.priv_size = sizeof(struct priv),
 };
-
-int cmd_biolatency(struct ptk_ctx *ctx, int argc, char **argv)
-{
-	struct priv p = { 0 };
-
-	return ptk_bpf_main(ctx, &ops, &p, argc, argv);
-}

@@ -225,7 +225,7 @@ static const struct ptk_bpf_opt es_opts[] = {
 	{ 0 },
 };
 
-static const struct ptk_bpf_ops ops = {
+const struct ptk_bpf_ops ptk_execsnoop_ops = {
 	.name = "execsnoop",
 	.usage = usage,
 	.opts = es_opts,
@@ -236,11 +236,6 @@ static const struct ptk_bpf_ops ops = {
 	.open = open_libbpf,
 	.event = es_event,
 	.needs_tracefs = true,
+	.priv_size = sizeof(struct priv),
+	.priv_init = &(const struct priv){ .max_args = EXECSNOOP_DEFAULT_MAX_ARGS },
 };
-
-int cmd_execsnoop(struct ptk_ctx *ctx, int argc, char **argv)
-{
-	struct priv p = { .max_args = EXECSNOOP_DEFAULT_MAX_ARGS };
-
-	return ptk_bpf_main(ctx, &ops, &p, argc, argv);
-}

@@ -221,7 +221,7 @@ static const struct ptk_bpf_opt os_opts[] = {
 	{ 0 },
 };
 
-static const struct ptk_bpf_ops ops = {
+const struct ptk_bpf_ops ptk_opensnoop_ops = {
 	.name = "opensnoop",
 	.usage = usage,
 	.opts = os_opts,
@@ -233,11 +233,5 @@ static const struct ptk_bpf_ops ops = {
 	.open = open_libbpf,
 	.event = os_event,
 	.needs_tracefs = true,
+	.priv_size = sizeof(struct priv),
 };
-
-int cmd_opensnoop(struct ptk_ctx *ctx, int argc, char **argv)
-{
-	struct priv p = { 0 };
-
-	return ptk_bpf_main(ctx, &ops, &p, argc, argv);
-}

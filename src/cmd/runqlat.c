@@ -123,7 +123,7 @@ static int rq_prepare(struct ptk_bpf_run *r)
 	return 0;
 }
 
-static const struct ptk_bpf_ops ops = {
+const struct ptk_bpf_ops ptk_runqlat_ops = {
 	.name = "runqlat",
 	.usage = usage,
 	.common = PTK_BPF_OPT_ALL,
@@ -133,8 +133,3 @@ static const struct ptk_bpf_ops ops = {
 	.open = open_libbpf,
 	.report = rq_report,
 };
-
-int cmd_runqlat(struct ptk_ctx *ctx, int argc, char **argv)
-{
-	return ptk_bpf_main(ctx, &ops, NULL, argc, argv);
-}

@@ -292,6 +292,21 @@ int ptk_bpf_main(struct ptk_ctx *ctx, const struct ptk_bpf_ops *ops, void *priv,
 	return ptk_bpf_run(&r);
 }
 
+int ptk_bpf_cmd(struct ptk_ctx *ctx, const struct ptk_bpf_ops *ops, int argc, char **argv)
+{
+	void *priv = NULL;
+	int rc;
+
+	if (ops->priv_size) {
+		priv = xcalloc(1, ops->priv_size);
+		if (ops->priv_init)
+			memcpy(priv, ops->priv_init, ops->priv_size);
+	}
+	rc = ptk_bpf_main(ctx, ops, priv, argc, argv);
+	free(priv);
+	return rc;
+}
+
 /* BPF tracing needs CAP_BPF + CAP_PERFMON (5.8+) or CAP_SYS_ADMIN: check before any work
  * so an unprivileged run fails with one line that names the cause. */
 static bool bpf_privileged(void)

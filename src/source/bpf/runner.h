@@ -153,6 +153,10 @@ struct ptk_bpf_ops {
 	 * destroys the light skeleton (its links closed first) or the libbpf skeleton. */
 	void (*destroy)(struct ptk_bpf_run *r);
 	bool needs_tracefs; /* attaches tracepoints by name (perf_event): mount tracefs */
+
+	/* ---- the tool's state (r->priv), made by ptk_bpf_cmd ---- */
+	size_t priv_size; /* 0: none (r->priv is NULL) */
+	const void *priv_init; /* its first value (priv_size bytes), or NULL: zeroed */
 };
 
 /* prepare(): stop here and exit 0 (stopped by a signal before the run). */
@@ -227,6 +231,13 @@ struct ptk_bpf_run {
  */
 int ptk_bpf_main(struct ptk_ctx *ctx, const struct ptk_bpf_ops *ops, void *priv, int argc,
 		 char **argv);
+
+/*
+ * A BPF command as the command table runs it: ptk_bpf_main with a fresh state of
+ * ops->priv_size bytes, a copy of ops->priv_init (zeroed without one), freed at the end.
+ * Returns the process exit code.
+ */
+int ptk_bpf_cmd(struct ptk_ctx *ctx, const struct ptk_bpf_ops *ops, int argc, char **argv);
 
 /*
  * Run a tool whose options are parsed. Returns the process exit code (0, 1 runtime error
