@@ -1274,6 +1274,13 @@ enum {
 	OPT_BPF,
 };
 
+/* The long options that are -e qualifiers: --trace=SET is -e trace=SET, and so on. */
+static const char *const qual_opts[] = {
+	[OPT_TRACE - OPT_TRACE] = "trace",   [OPT_STATUS - OPT_TRACE] = "status",
+	[OPT_SIGNAL - OPT_TRACE] = "signal", [OPT_QUIET - OPT_TRACE] = "quiet",
+	[OPT_INJECT - OPT_TRACE] = "inject", [OPT_FAULT - OPT_TRACE] = "fault",
+};
+
 int cmd_strace(struct ptk_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -1301,7 +1308,7 @@ int cmd_strace(struct ptk_ctx *ctx, int argc, char **argv)
 	};
 	struct st *s = xcalloc(1, sizeof(*s));
 	int *pids = NULL, npids = 0, c, r, rc = 0, nq = 0;
-	char bad[128], ebuf[64];
+	char bad[128];
 	int follow = 0;
 	const char *err = NULL;
 	struct sock_filter *filt = NULL;
@@ -1318,7 +1325,6 @@ int cmd_strace(struct ptk_ctx *ctx, int argc, char **argv)
 		s->sel[i] = ptk_syscalls[i].name != NULL;
 	while ((c = ptk_getopt(ctx, argc, argv, "+fp:e:cCS:Ttryws:vo:hP:a:qxZzk", opts, usage,
 			       &r)) >= 0) {
-		const char *earg = optarg;
 		switch (c) {
 		case 'f':
 		case OPT_FOLLOW_FORKS:
@@ -1334,39 +1340,28 @@ int cmd_strace(struct ptk_ctx *ctx, int argc, char **argv)
 			}
 			break;
 		case OPT_TRACE:
-			snprintf(ebuf, sizeof(ebuf), "trace");
-			goto qualifier;
 		case OPT_STATUS:
-			snprintf(ebuf, sizeof(ebuf), "status");
-			goto qualifier;
 		case OPT_SIGNAL:
-			snprintf(ebuf, sizeof(ebuf), "signal");
-			goto qualifier;
 		case OPT_QUIET:
-			snprintf(ebuf, sizeof(ebuf), "quiet");
-			goto qualifier;
 		case OPT_INJECT:
-			snprintf(ebuf, sizeof(ebuf), "inject");
-			goto qualifier;
 		case OPT_FAULT:
-			snprintf(ebuf, sizeof(ebuf), "fault");
-qualifier : {
-	char *q = xmalloc(strlen(ebuf) + strlen(earg) + 2);
-	sprintf(q, "%s=%s", ebuf, earg);
-	r = parse_e(s, q, &err);
-	free(q);
-	if (r < 0) {
-		rc = ptk_usage_error(ctx, "%s", err);
-		goto out_free;
-	}
-	break;
-}
-		case 'e':
-			if (parse_e(s, optarg, &err) < 0) {
+		case 'e': {
+			char *q = NULL;
+
+			if (c != 'e') {
+				const char *name = qual_opts[c - OPT_TRACE];
+
+				q = xmalloc(strlen(name) + strlen(optarg) + 2);
+				sprintf(q, "%s=%s", name, optarg);
+			}
+			r = parse_e(s, q ? q : optarg, &err);
+			free(q);
+			if (r < 0) {
 				rc = ptk_usage_error(ctx, "%s", err);
 				goto out_free;
 			}
 			break;
+		}
 		case 'P':
 		case OPT_TRACE_PATH: {
 			char *rp = realpath(optarg, NULL);
