@@ -207,7 +207,6 @@ static int es_prepare(struct ptk_bpf_run *r)
 	ptk_bpf_event_table(r, "execs", cols, NCOLS,
 			    (p->time ? 0 : 1u << COL_TIME) | (p->timestamp ? 0 : 1u << COL_TS) |
 				    (p->print_uid ? 0 : 1u << COL_UID));
-	snprintf(r->banner, sizeof(r->banner), "Tracing exec()s... Hit Ctrl-C to end.");
 	return 0;
 }
 
@@ -228,6 +227,7 @@ static const struct ptk_bpf_opt es_opts[] = {
 const struct ptk_bpf_ops ptk_execsnoop_ops = {
 	.name = "execsnoop",
 	.usage = usage,
+	.banner = "exec()s",
 	.opts = es_opts,
 	.common = PTK_BPF_OPT_PID | PTK_BPF_OPT_CGROUP | PTK_BPF_OPT_UID | PTK_BPF_OPT_VERBOSE,
 	.opt = es_opt,

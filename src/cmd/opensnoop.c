@@ -206,7 +206,6 @@ static int os_prepare(struct ptk_bpf_run *r)
 	ptk_bpf_event_table(r, "opens", cols, NCOLS,
 			    (p->time ? 0 : 1u << COL_TIME) | (p->print_uid ? 0 : 1u << COL_UID) |
 				    (p->extended ? 0 : 1u << COL_FLAGS | 1u << COL_MODE));
-	snprintf(r->banner, sizeof(r->banner), "Tracing open()s... Hit Ctrl-C to end.");
 	return 0;
 }
 
@@ -224,6 +223,7 @@ static const struct ptk_bpf_opt os_opts[] = {
 const struct ptk_bpf_ops ptk_opensnoop_ops = {
 	.name = "opensnoop",
 	.usage = usage,
+	.banner = "open()s",
 	.opts = os_opts,
 	.common = PTK_BPF_OPT_TASK | PTK_BPF_OPT_UID | PTK_BPF_OPT_VERBOSE,
 	.operands = PTK_BPF_DURATION,

@@ -117,18 +117,12 @@ static int rq_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 	return 0;
 }
 
-static int rq_prepare(struct ptk_bpf_run *r)
-{
-	snprintf(r->banner, sizeof(r->banner), "Tracing run queue latency... Hit Ctrl-C to end.");
-	return 0;
-}
-
 const struct ptk_bpf_ops ptk_runqlat_ops = {
 	.name = "runqlat",
 	.usage = usage,
 	.common = PTK_BPF_OPT_ALL,
 	.operands = PTK_BPF_INTERVAL_COUNT,
-	.prepare = rq_prepare,
+	.banner = "run queue latency",
 	.load_lskel = load_lskel,
 	.open = open_libbpf,
 	.report = rq_report,

@@ -280,8 +280,12 @@ int ptk_bpf_main(struct ptk_ctx *ctx, const struct ptk_bpf_ops *ops, void *priv,
 	struct ptk_bpf_run r = {
 		.ctx = ctx, .ops = ops, .priv = priv, .interval_s = ops->interval_s, .count = -1
 	};
-	int rc = parse_opts(&r, argc, argv);
+	int rc;
 
+	if (ops->banner)
+		snprintf(r.banner, sizeof(r.banner), "Tracing %s... Hit Ctrl-C to end.",
+			 ops->banner);
+	rc = parse_opts(&r, argc, argv);
 	if (rc == 1) {
 		fputs(ops->usage, stdout);
 		return PTK_EXIT_OK;

@@ -114,6 +114,9 @@ struct ptk_bpf_ops {
 	enum ptk_bpf_operands operands;
 	double interval_s; /* without an interval operand (0: report at the end) */
 	bool own_timestamp; /* -T is report()'s to print (else "HH:MM:SS" on a line before it) */
+	/* what it traces, for the banner "Tracing <banner>... Hit Ctrl-C to end." (r->banner
+	 * before the callbacks, which may write another), or NULL */
+	const char *banner;
 	/* One of the tool's PTK_BPF_OPT_CALL options: 0 when handled, -1 to leave it to the
 	 * common options, PTK_EXIT_USAGE after printing why. */
 	int (*opt)(struct ptk_bpf_run *r, int c, const char *arg);
