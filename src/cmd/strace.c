@@ -350,6 +350,35 @@ static bool resume_line(struct st *s, struct ptk_tcb *t, struct ptk_sbuf *sb, si
 }
 
 /*
+ * The line of t's syscall to finish in sb: its entry's line continued (resume_line), or, when
+ * the entry was held for its status, the whole entry printed now. Returns its first column.
+ */
+static size_t exit_line(struct st *s, struct ptk_tcb *t, struct ptk_sbuf *sb)
+{
+	struct tstate *u = t->user;
+	size_t col0;
+
+	if (!resume_line(s, t, sb, &col0)) {
+		interrupt_open_line(s, t);
+		col0 = leader(s, t, &u->wall);
+		ptk_sb_puts(sb, u->line.p);
+	}
+	return col0;
+}
+
+/* A syscall its status filters out: end the line its entry left open, if it did. */
+static void drop_line(struct st *s, struct ptk_tcb *t)
+{
+	struct tstate *u = t->user;
+
+	if (u->printed) {
+		fputs("\n", out_of(s, t));
+		s->cur = NULL;
+	}
+	u->printed = false;
+}
+
+/*
  * -k: the tracee's user stack at its syscall exit stop, one " > module(function+0xoff)
  * [0xaddr]" line a frame (strace -k's shape; the address is the absolute PC), unwound by the
  * DWARF unwinder pstack uses.
@@ -411,18 +440,11 @@ static void on_exit_(struct ptk_tracer *tr, struct ptk_tcb *t, s64 rval, bool is
 	if (!printing(s))
 		return;
 	if (!(s->status & (is_error ? ST_FAILED : ST_SUCCESSFUL))) {
-		if (u->printed) { /* cannot happen: entries wait when a status is filtered */
-			fputs("\n", out_of(s, t));
-			s->cur = NULL;
-		}
-		u->printed = false;
+		/* none is open: entries wait when a status is filtered */
+		drop_line(s, t);
 		return;
 	}
-	if (!resume_line(s, t, &sb, &col0)) {
-		interrupt_open_line(s, t);
-		col0 = leader(s, t, &u->wall);
-		ptk_sb_puts(&sb, u->line.p);
-	}
+	col0 = exit_line(s, t, &sb);
 	ptk_dec_exit(&sb, &s->dec, t, u->from, rval, is_error, col0 + sb.len);
 	if (u->injected)
 		ptk_sb_puts(&sb, " (INJECTED)");
@@ -451,19 +473,10 @@ static void finish_unreturned(struct st *s, struct ptk_tcb *t, const char *mark,
 	if (!u || !t->in_syscall || u->skip || !printing(s))
 		return;
 	if (!(s->status & status)) {
-		if (u->printed) {
-			fputs("\n", out_of(s, t));
-			s->cur = NULL;
-		}
-		u->printed = false;
+		drop_line(s, t);
 		return;
 	}
-	if (!resume_line(s, t, &sb, &col0)) {
-		/* held for its status: print it whole now */
-		interrupt_open_line(s, t);
-		col0 = leader(s, t, &u->wall);
-		ptk_sb_puts(&sb, u->line.p);
-	}
+	col0 = exit_line(s, t, &sb);
 	if (mark) {
 		ptk_sb_printf(&sb, " %s\n", mark);
 	} else {
