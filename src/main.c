@@ -9,6 +9,7 @@
 #include "cmd/cmd.h"
 #include "lib/child.h"
 #include "lib/util.h"
+#include "source/bpf/runner.h"
 
 static const struct ptk_cmd commands[] = {
 	{ "check", cmd_check, "USE-method triage of every resource, with verdicts and next steps",
@@ -35,26 +36,26 @@ static const struct ptk_cmd commands[] = {
 	  "systemd-cgtop" },
 	{ "cswtop", cmd_cswtop, "context-switch rates by thread group (thread pools, JVM)",
 	  "pidstat -w -t + jstack by hand" },
-	{ "runqlat", cmd_runqlat, "run-queue latency histogram (eBPF)", "runqlat (libbpf-tools)" },
+	{ "runqlat", NULL, "run-queue latency histogram (eBPF)", "runqlat (libbpf-tools)",
+	  &ptk_runqlat_ops },
 	{ "offcputime", cmd_offcputime, "off-CPU time by user + kernel stack (eBPF)",
 	  "offcputime (libbpf-tools)" },
-	{ "biolatency", cmd_biolatency, "block I/O latency histograms, per disk/flags/stage (eBPF)",
-	  "biolatency (libbpf-tools)" },
-	{ "biosnoop", cmd_biosnoop, "one line per block I/O with its latency (eBPF)",
-	  "biosnoop (libbpf-tools)" },
-	{ "cachestat", cmd_cachestat, "page cache hits, misses, dirties, hit ratio (eBPF)",
-	  "cachestat (libbpf-tools)" },
-	{ "execsnoop", cmd_execsnoop, "trace exec() calls: execve, execveat (eBPF)",
-	  "execsnoop (libbpf-tools)" },
-	{ "syscount", cmd_syscount,
-	  "syscall counts, errors and latency by syscall or process (eBPF)",
-	  "syscount (libbpf-tools)" },
-	{ "opensnoop", cmd_opensnoop, "trace open(), openat(), openat2() with errno names (eBPF)",
-	  "opensnoop (libbpf-tools)" },
-	{ "tcpconnect", cmd_tcpconnect, "trace active TCP connects, IPv4 and IPv6 (eBPF)",
-	  "tcpconnect (libbpf-tools)" },
-	{ "tcpaccept", cmd_tcpaccept, "trace passive TCP accepts, IPv4 and IPv6 (eBPF)",
-	  "tcpaccept (bcc, bpftrace)" },
+	{ "biolatency", NULL, "block I/O latency histograms, per disk/flags/stage (eBPF)",
+	  "biolatency (libbpf-tools)", &ptk_biolatency_ops },
+	{ "biosnoop", NULL, "one line per block I/O with its latency (eBPF)",
+	  "biosnoop (libbpf-tools)", &ptk_biosnoop_ops },
+	{ "cachestat", NULL, "page cache hits, misses, dirties, hit ratio (eBPF)",
+	  "cachestat (libbpf-tools)", &ptk_cachestat_ops },
+	{ "execsnoop", NULL, "trace exec() calls: execve, execveat (eBPF)",
+	  "execsnoop (libbpf-tools)", &ptk_execsnoop_ops },
+	{ "syscount", NULL, "syscall counts, errors and latency by syscall or process (eBPF)",
+	  "syscount (libbpf-tools)", &ptk_syscount_ops },
+	{ "opensnoop", NULL, "trace open(), openat(), openat2() with errno names (eBPF)",
+	  "opensnoop (libbpf-tools)", &ptk_opensnoop_ops },
+	{ "tcpconnect", NULL, "trace active TCP connects, IPv4 and IPv6 (eBPF)",
+	  "tcpconnect (libbpf-tools)", &ptk_tcpconnect_ops },
+	{ "tcpaccept", NULL, "trace passive TCP accepts, IPv4 and IPv6 (eBPF)",
+	  "tcpaccept (bcc, bpftrace)", &ptk_tcpaccept_ops },
 	{ "agg", cmd_agg,
 	  "count, sum, min/max or histogram any probe by its values; latency (eBPF)",
 	  "bpftrace one-liners, argdist (bcc)" },
@@ -184,6 +185,8 @@ int main(int argc, char **argv)
 		ptk_progname = progname;
 		optind = 1;
 		opterr = 0; /* commands print their own one-line usage errors */
+		if (!commands[k].fn)
+			return close_stdout(ptk_bpf_cmd(&ctx, commands[k].bpf, argc - i, argv + i));
 		return close_stdout(commands[k].fn(&ctx, argc - i, argv + i));
 	}
 	fprintf(stderr, "ptk: unknown command '%s' (try 'ptk help')\n", argv[i]);

@@ -272,7 +272,6 @@ static int bl_parsed(struct ptk_bpf_run *r, int argc, char **argv)
 
 	if (p->stages && p->queued)
 		return ptk_usage_error(r->ctx, "--stages already shows the queue time: drop -Q");
-	snprintf(r->banner, sizeof(r->banner), "Tracing block device I/O... Hit Ctrl-C to end.");
 	return 0;
 }
 
@@ -287,9 +286,10 @@ static const struct ptk_bpf_opt bl_opts[] = {
 	{ 0 },
 };
 
-static const struct ptk_bpf_ops ops = {
+const struct ptk_bpf_ops ptk_biolatency_ops = {
 	.name = "biolatency",
 	.usage = usage,
+	.banner = "block device I/O",
 	.opts = bl_opts,
 	.common = PTK_BPF_OPT_TASK | PTK_BPF_OPT_MS | PTK_BPF_OPT_VERBOSE | PTK_BPF_OPT_TIMESTAMP,
 	.operands = PTK_BPF_INTERVAL_COUNT,
@@ -298,11 +298,5 @@ static const struct ptk_bpf_ops ops = {
 	.load_lskel = load_lskel,
 	.open = open_libbpf,
 	.report = bl_report,
+	.priv_size = sizeof(struct priv),
 };
-
-int cmd_biolatency(struct ptk_ctx *ctx, int argc, char **argv)
-{
-	struct priv p = { 0 };
-
-	return ptk_bpf_main(ctx, &ops, &p, argc, argv);
-}

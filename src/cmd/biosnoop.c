@@ -129,7 +129,7 @@ static int bs_prepare(struct ptk_bpf_run *r)
 	return 0;
 }
 
-static const struct ptk_bpf_ops ops = {
+const struct ptk_bpf_ops ptk_biosnoop_ops = {
 	.name = "biosnoop",
 	.usage = usage,
 	.opts = (const struct ptk_bpf_opt[]){ PTK_BPF_CALL('d', "disk", required_argument),
@@ -142,11 +142,5 @@ static const struct ptk_bpf_ops ops = {
 	.load_lskel = load_lskel,
 	.open = open_libbpf,
 	.event = bs_event,
+	.priv_size = sizeof(struct priv),
 };
-
-int cmd_biosnoop(struct ptk_ctx *ctx, int argc, char **argv)
-{
-	struct priv p = { 0 };
-
-	return ptk_bpf_main(ctx, &ops, &p, argc, argv);
-}

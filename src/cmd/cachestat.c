@@ -304,7 +304,7 @@ static void cs_destroy(struct ptk_bpf_run *r)
 	}
 }
 
-static const struct ptk_bpf_ops ops = {
+const struct ptk_bpf_ops ptk_cachestat_ops = {
 	.name = "cachestat",
 	.usage = usage,
 	.common = PTK_BPF_OPT_TASK | PTK_BPF_OPT_VERBOSE | PTK_BPF_OPT_TIMESTAMP,
@@ -316,11 +316,5 @@ static const struct ptk_bpf_ops ops = {
 	.report = cs_report,
 	.destroy = cs_destroy,
 	.needs_tracefs = true, /* tracepoint mode, and to see which tracepoints exist */
+	.priv_size = sizeof(struct priv),
 };
-
-int cmd_cachestat(struct ptk_ctx *ctx, int argc, char **argv)
-{
-	struct priv p = { 0 };
-
-	return ptk_bpf_main(ctx, &ops, &p, argc, argv);
-}

@@ -102,6 +102,18 @@ static bool under_root(const struct cgtop *t, const char *path)
 	       (path[t->rootlen] == '\0' || path[t->rootlen] == '/');
 }
 
+/* The rows of the last sample in the order shown: t->order[0..t->nord), those under the root. */
+static void sort_rows(struct cgtop *t)
+{
+	int n = ptk_cg_order(t->rows, t->nrows, t->sort, !t->flat,
+			     t->depth < 0 ? -1 : t->root_depth + t->depth, t->order);
+
+	t->nord = 0;
+	for (int i = 0; i < n; i++)
+		if (under_root(t, t->rows[t->order[i]].cur->path))
+			t->order[t->nord++] = t->order[i];
+}
+
 static int sample(struct cgtop *t)
 {
 	struct ptk_cgsnap *s = &t->snap[t->cur], *p = &t->snap[!t->cur];
@@ -119,12 +131,7 @@ static int sample(struct cgtop *t)
 	}
 	t->itv = t->have_prev ? s->up_s - p->up_s : 0;
 	t->nrows = ptk_cg_rows(t->have_prev ? p : NULL, s, t->rows);
-	int n = ptk_cg_order(t->rows, t->nrows, t->sort, !t->flat,
-			     t->depth < 0 ? -1 : t->root_depth + t->depth, t->order);
-	t->nord = 0;
-	for (int i = 0; i < n; i++)
-		if (under_root(t, t->rows[t->order[i]].cur->path))
-			t->order[t->nord++] = t->order[i];
+	sort_rows(t);
 	t->have_prev = true;
 	t->cur = !t->cur;
 	t->iteration++;
@@ -334,12 +341,7 @@ static int tui_key(void *arg, int ch)
 	else if (ch == ' ')
 		return 2;
 	/* re-derive the order from the rows of the last sample */
-	int n = ptk_cg_order(t->rows, t->nrows, t->sort, !t->flat,
-			     t->depth < 0 ? -1 : t->root_depth + t->depth, t->order);
-	t->nord = 0;
-	for (int i = 0; i < n; i++)
-		if (under_root(t, t->rows[t->order[i]].cur->path))
-			t->order[t->nord++] = t->order[i];
+	sort_rows(t);
 	return ch == '+' ? 2 : 1;
 }
 

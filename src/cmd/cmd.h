@@ -6,11 +6,15 @@
 
 #include "lib/cli.h"
 
+struct ptk_bpf_ops;
+
 struct ptk_cmd {
 	const char *name;
-	int (*fn)(struct ptk_ctx *ctx, int argc, char **argv);
+	int (*fn)(struct ptk_ctx *ctx, int argc, char **argv); /* NULL: bpf */
 	const char *summary; /* one line for `ptk help` */
 	const char *replaces; /* the classic tool(s) it stands in for */
+	/* a BPF tool that is only a description for the runner, run by ptk_bpf_cmd() */
+	const struct ptk_bpf_ops *bpf;
 };
 
 int cmd_check(struct ptk_ctx *ctx, int argc, char **argv);
@@ -30,16 +34,7 @@ int cmd_pidstat(struct ptk_ctx *ctx, int argc, char **argv);
 int cmd_pmap(struct ptk_ctx *ctx, int argc, char **argv);
 int cmd_iotop(struct ptk_ctx *ctx, int argc, char **argv);
 int cmd_cswtop(struct ptk_ctx *ctx, int argc, char **argv);
-int cmd_runqlat(struct ptk_ctx *ctx, int argc, char **argv);
 int cmd_offcputime(struct ptk_ctx *ctx, int argc, char **argv);
-int cmd_biolatency(struct ptk_ctx *ctx, int argc, char **argv);
-int cmd_biosnoop(struct ptk_ctx *ctx, int argc, char **argv);
-int cmd_cachestat(struct ptk_ctx *ctx, int argc, char **argv);
-int cmd_execsnoop(struct ptk_ctx *ctx, int argc, char **argv);
-int cmd_opensnoop(struct ptk_ctx *ctx, int argc, char **argv);
-int cmd_syscount(struct ptk_ctx *ctx, int argc, char **argv);
-int cmd_tcpconnect(struct ptk_ctx *ctx, int argc, char **argv);
-int cmd_tcpaccept(struct ptk_ctx *ctx, int argc, char **argv);
 int cmd_agg(struct ptk_ctx *ctx, int argc, char **argv);
 int cmd_funclatency(struct ptk_ctx *ctx, int argc, char **argv);
 int cmd_funccount(struct ptk_ctx *ctx, int argc, char **argv);
@@ -59,5 +54,16 @@ int cmd_pstack(struct ptk_ctx *ctx, int argc, char **argv);
 int cmd_gcore(struct ptk_ctx *ctx, int argc, char **argv);
 int cmd_cgtop(struct ptk_ctx *ctx, int argc, char **argv);
 int cmd_metrics(struct ptk_ctx *ctx, int argc, char **argv);
+
+/* BPF tools described for the runner alone (src/source/bpf/runner.h) */
+extern const struct ptk_bpf_ops ptk_runqlat_ops;
+extern const struct ptk_bpf_ops ptk_biolatency_ops;
+extern const struct ptk_bpf_ops ptk_biosnoop_ops;
+extern const struct ptk_bpf_ops ptk_cachestat_ops;
+extern const struct ptk_bpf_ops ptk_execsnoop_ops;
+extern const struct ptk_bpf_ops ptk_syscount_ops;
+extern const struct ptk_bpf_ops ptk_opensnoop_ops;
+extern const struct ptk_bpf_ops ptk_tcpconnect_ops;
+extern const struct ptk_bpf_ops ptk_tcpaccept_ops;
 
 #endif

@@ -207,7 +207,6 @@ static int es_prepare(struct ptk_bpf_run *r)
 	ptk_bpf_event_table(r, "execs", cols, NCOLS,
 			    (p->time ? 0 : 1u << COL_TIME) | (p->timestamp ? 0 : 1u << COL_TS) |
 				    (p->print_uid ? 0 : 1u << COL_UID));
-	snprintf(r->banner, sizeof(r->banner), "Tracing exec()s... Hit Ctrl-C to end.");
 	return 0;
 }
 
@@ -225,9 +224,10 @@ static const struct ptk_bpf_opt es_opts[] = {
 	{ 0 },
 };
 
-static const struct ptk_bpf_ops ops = {
+const struct ptk_bpf_ops ptk_execsnoop_ops = {
 	.name = "execsnoop",
 	.usage = usage,
+	.banner = "exec()s",
 	.opts = es_opts,
 	.common = PTK_BPF_OPT_PID | PTK_BPF_OPT_CGROUP | PTK_BPF_OPT_UID | PTK_BPF_OPT_VERBOSE,
 	.opt = es_opt,
@@ -236,11 +236,6 @@ static const struct ptk_bpf_ops ops = {
 	.open = open_libbpf,
 	.event = es_event,
 	.needs_tracefs = true,
+	.priv_size = sizeof(struct priv),
+	.priv_init = &(const struct priv){ .max_args = EXECSNOOP_DEFAULT_MAX_ARGS },
 };
-
-int cmd_execsnoop(struct ptk_ctx *ctx, int argc, char **argv)
-{
-	struct priv p = { .max_args = EXECSNOOP_DEFAULT_MAX_ARGS };
-
-	return ptk_bpf_main(ctx, &ops, &p, argc, argv);
-}

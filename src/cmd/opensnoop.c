@@ -206,7 +206,6 @@ static int os_prepare(struct ptk_bpf_run *r)
 	ptk_bpf_event_table(r, "opens", cols, NCOLS,
 			    (p->time ? 0 : 1u << COL_TIME) | (p->print_uid ? 0 : 1u << COL_UID) |
 				    (p->extended ? 0 : 1u << COL_FLAGS | 1u << COL_MODE));
-	snprintf(r->banner, sizeof(r->banner), "Tracing open()s... Hit Ctrl-C to end.");
 	return 0;
 }
 
@@ -221,9 +220,10 @@ static const struct ptk_bpf_opt os_opts[] = {
 	{ 0 },
 };
 
-static const struct ptk_bpf_ops ops = {
+const struct ptk_bpf_ops ptk_opensnoop_ops = {
 	.name = "opensnoop",
 	.usage = usage,
+	.banner = "open()s",
 	.opts = os_opts,
 	.common = PTK_BPF_OPT_TASK | PTK_BPF_OPT_UID | PTK_BPF_OPT_VERBOSE,
 	.operands = PTK_BPF_DURATION,
@@ -233,11 +233,5 @@ static const struct ptk_bpf_ops ops = {
 	.open = open_libbpf,
 	.event = os_event,
 	.needs_tracefs = true,
+	.priv_size = sizeof(struct priv),
 };
-
-int cmd_opensnoop(struct ptk_ctx *ctx, int argc, char **argv)
-{
-	struct priv p = { 0 };
-
-	return ptk_bpf_main(ctx, &ops, &p, argc, argv);
-}

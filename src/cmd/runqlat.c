@@ -117,24 +117,13 @@ static int rq_report(struct ptk_bpf_run *r, long i, double itv, bool last)
 	return 0;
 }
 
-static int rq_prepare(struct ptk_bpf_run *r)
-{
-	snprintf(r->banner, sizeof(r->banner), "Tracing run queue latency... Hit Ctrl-C to end.");
-	return 0;
-}
-
-static const struct ptk_bpf_ops ops = {
+const struct ptk_bpf_ops ptk_runqlat_ops = {
 	.name = "runqlat",
 	.usage = usage,
 	.common = PTK_BPF_OPT_ALL,
 	.operands = PTK_BPF_INTERVAL_COUNT,
-	.prepare = rq_prepare,
+	.banner = "run queue latency",
 	.load_lskel = load_lskel,
 	.open = open_libbpf,
 	.report = rq_report,
 };
-
-int cmd_runqlat(struct ptk_ctx *ctx, int argc, char **argv)
-{
-	return ptk_bpf_main(ctx, &ops, NULL, argc, argv);
-}

@@ -350,6 +350,35 @@ static bool resume_line(struct st *s, struct ptk_tcb *t, struct ptk_sbuf *sb, si
 }
 
 /*
+ * The line of t's syscall to finish in sb: its entry's line continued (resume_line), or, when
+ * the entry was held for its status, the whole entry printed now. Returns its first column.
+ */
+static size_t exit_line(struct st *s, struct ptk_tcb *t, struct ptk_sbuf *sb)
+{
+	struct tstate *u = t->user;
+	size_t col0;
+
+	if (!resume_line(s, t, sb, &col0)) {
+		interrupt_open_line(s, t);
+		col0 = leader(s, t, &u->wall);
+		ptk_sb_puts(sb, u->line.p);
+	}
+	return col0;
+}
+
+/* A syscall its status filters out: end the line its entry left open, if it did. */
+static void drop_line(struct st *s, struct ptk_tcb *t)
+{
+	struct tstate *u = t->user;
+
+	if (u->printed) {
+		fputs("\n", out_of(s, t));
+		s->cur = NULL;
+	}
+	u->printed = false;
+}
+
+/*
  * -k: the tracee's user stack at its syscall exit stop, one " > module(function+0xoff)
  * [0xaddr]" line a frame (strace -k's shape; the address is the absolute PC), unwound by the
  * DWARF unwinder pstack uses.
@@ -411,18 +440,11 @@ static void on_exit_(struct ptk_tracer *tr, struct ptk_tcb *t, s64 rval, bool is
 	if (!printing(s))
 		return;
 	if (!(s->status & (is_error ? ST_FAILED : ST_SUCCESSFUL))) {
-		if (u->printed) { /* cannot happen: entries wait when a status is filtered */
-			fputs("\n", out_of(s, t));
-			s->cur = NULL;
-		}
-		u->printed = false;
+		/* none is open: entries wait when a status is filtered */
+		drop_line(s, t);
 		return;
 	}
-	if (!resume_line(s, t, &sb, &col0)) {
-		interrupt_open_line(s, t);
-		col0 = leader(s, t, &u->wall);
-		ptk_sb_puts(&sb, u->line.p);
-	}
+	col0 = exit_line(s, t, &sb);
 	ptk_dec_exit(&sb, &s->dec, t, u->from, rval, is_error, col0 + sb.len);
 	if (u->injected)
 		ptk_sb_puts(&sb, " (INJECTED)");
@@ -451,19 +473,10 @@ static void finish_unreturned(struct st *s, struct ptk_tcb *t, const char *mark,
 	if (!u || !t->in_syscall || u->skip || !printing(s))
 		return;
 	if (!(s->status & status)) {
-		if (u->printed) {
-			fputs("\n", out_of(s, t));
-			s->cur = NULL;
-		}
-		u->printed = false;
+		drop_line(s, t);
 		return;
 	}
-	if (!resume_line(s, t, &sb, &col0)) {
-		/* held for its status: print it whole now */
-		interrupt_open_line(s, t);
-		col0 = leader(s, t, &u->wall);
-		ptk_sb_puts(&sb, u->line.p);
-	}
+	col0 = exit_line(s, t, &sb);
 	if (mark) {
 		ptk_sb_printf(&sb, " %s\n", mark);
 	} else {
@@ -1274,6 +1287,13 @@ enum {
 	OPT_BPF,
 };
 
+/* The long options that are -e qualifiers: --trace=SET is -e trace=SET, and so on. */
+static const char *const qual_opts[] = {
+	[OPT_TRACE - OPT_TRACE] = "trace",   [OPT_STATUS - OPT_TRACE] = "status",
+	[OPT_SIGNAL - OPT_TRACE] = "signal", [OPT_QUIET - OPT_TRACE] = "quiet",
+	[OPT_INJECT - OPT_TRACE] = "inject", [OPT_FAULT - OPT_TRACE] = "fault",
+};
+
 int cmd_strace(struct ptk_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -1301,7 +1321,7 @@ int cmd_strace(struct ptk_ctx *ctx, int argc, char **argv)
 	};
 	struct st *s = xcalloc(1, sizeof(*s));
 	int *pids = NULL, npids = 0, c, r, rc = 0, nq = 0;
-	char bad[128], ebuf[64];
+	char bad[128];
 	int follow = 0;
 	const char *err = NULL;
 	struct sock_filter *filt = NULL;
@@ -1318,7 +1338,6 @@ int cmd_strace(struct ptk_ctx *ctx, int argc, char **argv)
 		s->sel[i] = ptk_syscalls[i].name != NULL;
 	while ((c = ptk_getopt(ctx, argc, argv, "+fp:e:cCS:Ttryws:vo:hP:a:qxZzk", opts, usage,
 			       &r)) >= 0) {
-		const char *earg = optarg;
 		switch (c) {
 		case 'f':
 		case OPT_FOLLOW_FORKS:
@@ -1334,39 +1353,28 @@ int cmd_strace(struct ptk_ctx *ctx, int argc, char **argv)
 			}
 			break;
 		case OPT_TRACE:
-			snprintf(ebuf, sizeof(ebuf), "trace");
-			goto qualifier;
 		case OPT_STATUS:
-			snprintf(ebuf, sizeof(ebuf), "status");
-			goto qualifier;
 		case OPT_SIGNAL:
-			snprintf(ebuf, sizeof(ebuf), "signal");
-			goto qualifier;
 		case OPT_QUIET:
-			snprintf(ebuf, sizeof(ebuf), "quiet");
-			goto qualifier;
 		case OPT_INJECT:
-			snprintf(ebuf, sizeof(ebuf), "inject");
-			goto qualifier;
 		case OPT_FAULT:
-			snprintf(ebuf, sizeof(ebuf), "fault");
-qualifier : {
-	char *q = xmalloc(strlen(ebuf) + strlen(earg) + 2);
-	sprintf(q, "%s=%s", ebuf, earg);
-	r = parse_e(s, q, &err);
-	free(q);
-	if (r < 0) {
-		rc = ptk_usage_error(ctx, "%s", err);
-		goto out_free;
-	}
-	break;
-}
-		case 'e':
-			if (parse_e(s, optarg, &err) < 0) {
+		case 'e': {
+			char *q = NULL;
+
+			if (c != 'e') {
+				const char *name = qual_opts[c - OPT_TRACE];
+
+				q = xmalloc(strlen(name) + strlen(optarg) + 2);
+				sprintf(q, "%s=%s", name, optarg);
+			}
+			r = parse_e(s, q ? q : optarg, &err);
+			free(q);
+			if (r < 0) {
 				rc = ptk_usage_error(ctx, "%s", err);
 				goto out_free;
 			}
 			break;
+		}
 		case 'P':
 		case OPT_TRACE_PATH: {
 			char *rp = realpath(optarg, NULL);

@@ -191,7 +191,7 @@ static const struct ptk_bpf_opt sc_opts[] = {
 	{ 0 },
 };
 
-static const struct ptk_bpf_ops ops = {
+const struct ptk_bpf_ops ptk_syscount_ops = {
 	.name = "syscount",
 	.usage = usage,
 	.opts = sc_opts,
@@ -204,13 +204,6 @@ static const struct ptk_bpf_ops ops = {
 	.open = ptk_systrace_open,
 	.load = ptk_systrace_load,
 	.report = sc_report,
+	.priv_size = sizeof(struct priv),
+	.priv_init = &(const struct priv){ .top = 10, .st = { .sync_fd = -1, .counts_fd = -1 } },
 };
-
-int cmd_syscount(struct ptk_ctx *ctx, int argc, char **argv)
-{
-	struct priv p = { .top = 10 };
-
-	p.st.sync_fd = -1;
-	p.st.counts_fd = -1;
-	return ptk_bpf_main(ctx, &ops, &p, argc, argv);
-}

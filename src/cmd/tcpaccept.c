@@ -61,7 +61,7 @@ static const struct ptk_bpf_opt opts[] = {
 	TCPEV_OPTS,
 };
 
-static const struct ptk_bpf_ops ops = {
+const struct ptk_bpf_ops ptk_tcpaccept_ops = {
 	.name = "tcpaccept",
 	.usage = usage,
 	.opts = opts,
@@ -72,11 +72,6 @@ static const struct ptk_bpf_ops ops = {
 	.load = tcpev_load,
 	.event = tcpev_event,
 	.needs_tracefs = true, /* the kretprobe and syscalls fallbacks */
+	.priv_size = sizeof(struct tcpev),
+	.priv_init = &(const struct tcpev){ .tool = &tool },
 };
-
-int cmd_tcpaccept(struct ptk_ctx *ctx, int argc, char **argv)
-{
-	struct tcpev t = { .tool = &tool };
-
-	return ptk_bpf_main(ctx, &ops, &t, argc, argv);
-}

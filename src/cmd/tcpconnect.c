@@ -65,7 +65,7 @@ static const struct ptk_bpf_opt opts[] = {
 	TCPEV_OPTS,
 };
 
-static const struct ptk_bpf_ops ops = {
+const struct ptk_bpf_ops ptk_tcpconnect_ops = {
 	.name = "tcpconnect",
 	.usage = usage,
 	.opts = opts,
@@ -77,11 +77,6 @@ static const struct ptk_bpf_ops ops = {
 	.load = tcpev_load,
 	.event = tcpev_event,
 	.needs_tracefs = true, /* the kprobe and syscalls fallbacks */
+	.priv_size = sizeof(struct tcpev),
+	.priv_init = &(const struct tcpev){ .tool = &tool },
 };
-
-int cmd_tcpconnect(struct ptk_ctx *ctx, int argc, char **argv)
-{
-	struct tcpev t = { .tool = &tool };
-
-	return ptk_bpf_main(ctx, &ops, &t, argc, argv);
-}

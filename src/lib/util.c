@@ -55,6 +55,20 @@ char *xstrdup(const char *s)
 	return p;
 }
 
+u64 ptk_nofile_raise(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		return 0;
+	if (rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+		getrlimit(RLIMIT_NOFILE, &rl);
+	}
+	return rl.rlim_cur;
+}
+
 /* Read fd to its end into *p of *cap bytes, NUL-terminated; grow: realloc *p as needed
  * (else stop at *cap - 1 bytes). Returns the byte count or -errno. */
 static ssize_t read_fd(int fd, char **p, size_t *cap, bool grow)

@@ -26,6 +26,13 @@ void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 
 /*
+ * Raise the soft limit of open files (RLIMIT_NOFILE) to the hard one, for the readers that keep
+ * a descriptor open per process or cgroup. Returns the soft limit in force afterwards, 0 when
+ * it cannot be read.
+ */
+u64 ptk_nofile_raise(void);
+
+/*
  * Read a whole file into buf (NUL-terminated, at most size-1 bytes).
  * @dirfd: AT_FDCWD or a directory fd; @path relative to it.
  * Returns the byte count, or -errno (-ENOENT, -EACCES, ...). Never exits or prints.

@@ -274,35 +274,31 @@ struct tok {
 	size_t n;
 };
 
-static bool all_digits(const char *s, size_t n)
+/* s[0..n) is not empty and every byte of it is one of set. */
+static bool all_in(const char *s, size_t n, const char *set)
 {
 	if (!n)
 		return false;
 	for (size_t i = 0; i < n; i++)
-		if (!isdigit((unsigned char)s[i]))
+		if (!s[i] || !strchr(set, s[i]))
 			return false;
 	return true;
+}
+
+static bool all_digits(const char *s, size_t n)
+{
+	return all_in(s, n, "0123456789");
 }
 
 /* lower-case hex only: stackcollapse-perf.pl strips "\+0x[\da-f]+$" */
 static bool all_lhex(const char *s, size_t n)
 {
-	if (!n)
-		return false;
-	for (size_t i = 0; i < n; i++)
-		if (!isdigit((unsigned char)s[i]) && !(s[i] >= 'a' && s[i] <= 'f'))
-			return false;
-	return true;
+	return all_in(s, n, "0123456789abcdef");
 }
 
 static bool all_hex(const char *s, size_t n)
 {
-	if (!n)
-		return false;
-	for (size_t i = 0; i < n; i++)
-		if (!isxdigit((unsigned char)s[i]))
-			return false;
-	return true;
+	return all_in(s, n, "0123456789abcdefABCDEF");
 }
 
 /* "[001]" */

@@ -31,6 +31,16 @@ static int32_t group_of(const struct ptk_sched_task *t)
 	return t->pid > 0 ? t->pid : t->tid;
 }
 
+/* A metadata event naming task t's group or thread (what: "process_name", "thread_name"). */
+static void name_event(FILE *out, const char *what, const struct ptk_sched_task *t)
+{
+	fprintf(out,
+		",\n{\"ph\":\"M\",\"name\":\"%s\",\"pid\":%d,\"tid\":%d,\"args\":{\"name\":", what,
+		group_of(t), t->tid);
+	jstr(out, t->comm);
+	fputs("}}", out);
+}
+
 static void slice(FILE *out, bool *first, const char *name, const char *cat, int32_t pid,
 		  int32_t tid, u64 t0, u64 start, u64 dur, const struct ptk_sched_task *t,
 		  const struct ptk_sched_slice *s)
@@ -78,20 +88,9 @@ int ptk_chrome_trace_write(const struct ptk_sched *m, FILE *out)
 		const struct ptk_sched_task *t = &m->t[i];
 		if (!t->tid)
 			continue;
-		if (t->pid <= 0 || t->pid == t->tid) {
-			fprintf(out,
-				",\n{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%d,\"tid\":%d,"
-				"\"args\":{\"name\":",
-				group_of(t), t->tid);
-			jstr(out, t->comm);
-			fputs("}}", out);
-		}
-		fprintf(out,
-			",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%d,\"tid\":%d,"
-			"\"args\":{\"name\":",
-			group_of(t), t->tid);
-		jstr(out, t->comm);
-		fputs("}}", out);
+		if (t->pid <= 0 || t->pid == t->tid)
+			name_event(out, "process_name", t);
+		name_event(out, "thread_name", t);
 	}
 	for (size_t i = 0; i < m->ns; i++) {
 		const struct ptk_sched_slice *s = &m->s[i];

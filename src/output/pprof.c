@@ -149,6 +149,21 @@ static void ht_set(struct htab *t, size_t slot, u64 a, u64 b, u64 val)
 	t->n++;
 }
 
+/*
+ * The id of key (a, b) in *id: the one it has, or the next of *last (counted up), which it gets.
+ * Returns true when the key is new (its message is to be written).
+ */
+static bool ht_intern(struct htab *t, u64 a, u64 b, u64 *last, u64 *id)
+{
+	size_t slot;
+
+	if (ht_find(t, a, b, id, &slot))
+		return false;
+	*id = ++*last;
+	ht_set(t, slot, a, b, *id);
+	return true;
+}
+
 static void ht_free(struct htab *t)
 {
 	free(t->keys);
@@ -276,13 +291,10 @@ u64 ptk_pprof_mapping(struct ptk_pprof *p, u64 start, u64 limit, u64 offset, con
 {
 	s64 fi = str_id(p, file);
 	struct pb *s = &p->scratch;
-	size_t slot;
 	u64 id;
 
-	if (ht_find(&p->maps, fi, start, &id, &slot))
+	if (!ht_intern(&p->maps, fi, start, &p->nmaps, &id))
 		return id;
-	id = ++p->nmaps;
-	ht_set(&p->maps, slot, fi, start, id);
 	s->n = 0;
 	pb_u64(s, 1, id);
 	pb_u64(s, 2, start);
@@ -299,13 +311,10 @@ static u64 function_id(struct ptk_pprof *p, const char *func, const char *file)
 {
 	s64 ni = str_id(p, func), fi = str_id(p, file);
 	struct pb *s = &p->scratch2;
-	size_t slot;
 	u64 id;
 
-	if (ht_find(&p->funcs, ni, fi, &id, &slot))
+	if (!ht_intern(&p->funcs, ni, fi, &p->nfuncs, &id))
 		return id;
-	id = ++p->nfuncs;
-	ht_set(&p->funcs, slot, ni, fi, id);
 	s->n = 0;
 	pb_u64(s, 1, id);
 	pb_u64(s, 2, ni);
@@ -320,7 +329,6 @@ u64 ptk_pprof_location(struct ptk_pprof *p, u64 mapping, u64 addr, const char *f
 {
 	u64 a = mapping, b = addr, id, fid;
 	struct pb *s = &p->scratch, *l = &p->scratch2;
-	size_t slot;
 
 	if (!func || !*func)
 		func = "[unknown]";
@@ -328,10 +336,8 @@ u64 ptk_pprof_location(struct ptk_pprof *p, u64 mapping, u64 addr, const char *f
 		a |= 1ull << 62;
 		b = str_id(p, func);
 	}
-	if (ht_find(&p->locs, a, b, &id, &slot))
+	if (!ht_intern(&p->locs, a, b, &p->nlocs, &id))
 		return id;
-	id = ++p->nlocs;
-	ht_set(&p->locs, slot, a, b, id);
 	fid = function_id(p, func, file);
 	l->n = 0;
 	pb_u64(l, 1, fid);

@@ -148,6 +148,22 @@ ssize_t ptk_src_read_buf(const struct ptk_src *src, enum ptk_fs fs, const char *
 	return ptk_read_buf_at(AT_FDCWD, path, b);
 }
 
+ssize_t ptk_src_read_text(const struct ptk_src *src, enum ptk_fs fs, const char *rel, char *buf,
+			  size_t size)
+{
+	ssize_t n = ptk_src_read(src, fs, rel, buf, size);
+
+	return n < 0 ? n : (ssize_t)ptk_text_lines(buf, n);
+}
+
+ssize_t ptk_src_read_text_buf(const struct ptk_src *src, enum ptk_fs fs, const char *rel,
+			      struct ptk_buf *b)
+{
+	ssize_t n = ptk_src_read_buf(src, fs, rel, b);
+
+	return n < 0 ? n : (ssize_t)ptk_text_lines(b->p, n);
+}
+
 void ptk_buf_free(struct ptk_buf *b)
 {
 	free(b->p);

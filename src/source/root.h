@@ -78,6 +78,15 @@ struct ptk_buf {
  * the new length, which it returns (0 when not one line is whole).
  */
 size_t ptk_text_lines(char *text, size_t n);
+/*
+ * Read rel under the current root as text: ptk_src_read() into buf, then ptk_text_lines(), so
+ * a cut last line is dropped. Returns the length of the whole lines kept, or -errno.
+ */
+ssize_t ptk_src_read_text(const struct ptk_src *src, enum ptk_fs fs, const char *rel, char *buf,
+			  size_t size);
+/* The same into the growable b (ptk_src_read_buf()): the text is at b->p. Length or -errno. */
+ssize_t ptk_src_read_text_buf(const struct ptk_src *src, enum ptk_fs fs, const char *rel,
+			      struct ptk_buf *b);
 ssize_t ptk_src_read_buf(const struct ptk_src *src, enum ptk_fs fs, const char *rel,
 			 struct ptk_buf *b);
 /* Same for an absolute path / path relative to dirfd. */

@@ -437,50 +437,22 @@ static struct sys_fact *fact(const struct ptk_src *src, const char *name, bool d
 	return f;
 }
 
-static int parse_stat(const char *t, void *o)
-{
-	return ptk_stat_parse(t, o);
-}
-
-static int parse_loadavg(const char *t, void *o)
-{
-	return ptk_loadavg_parse(t, o);
-}
-
-static int parse_meminfo(const char *t, void *o)
-{
-	return ptk_meminfo_parse(t, o);
-}
-
-static int parse_vmstat(const char *t, void *o)
-{
-	return ptk_vmstat_parse(t, o);
-}
-
-static int parse_diskstats(const char *t, void *o)
-{
-	return ptk_diskstats_parse(t, o);
-}
-
-static int parse_netdev(const char *t, void *o)
-{
-	return ptk_netdev_parse(t, o);
-}
-
-static int parse_snmp(const char *t, void *o)
-{
-	return ptk_netsnmp_parse(t, o);
-}
-
-static int parse_psi(const char *t, void *o)
-{
-	return ptk_psi_parse(t, o);
-}
-
-static int parse_irqs(const char *t, void *o)
-{
-	return ptk_irqs_parse(t, o);
-}
+/* live_parse()'s parsers: each reader's own, its output as the void * live_parse() holds. */
+#define SNAP_PARSER(name, fn)                           \
+	static int parse_##name(const char *t, void *o) \
+	{                                               \
+		return fn(t, o);                        \
+	}
+SNAP_PARSER(stat, ptk_stat_parse)
+SNAP_PARSER(loadavg, ptk_loadavg_parse)
+SNAP_PARSER(meminfo, ptk_meminfo_parse)
+SNAP_PARSER(vmstat, ptk_vmstat_parse)
+SNAP_PARSER(diskstats, ptk_diskstats_parse)
+SNAP_PARSER(netdev, ptk_netdev_parse)
+SNAP_PARSER(snmp, ptk_netsnmp_parse)
+SNAP_PARSER(psi, ptk_psi_parse)
+SNAP_PARSER(irqs, ptk_irqs_parse)
+#undef SNAP_PARSER
 
 /* Record the outcome r of part p. */
 static void part_done(struct ptk_snap *s, enum ptk_snap_part p, int r)

@@ -280,8 +280,12 @@ int ptk_bpf_main(struct ptk_ctx *ctx, const struct ptk_bpf_ops *ops, void *priv,
 	struct ptk_bpf_run r = {
 		.ctx = ctx, .ops = ops, .priv = priv, .interval_s = ops->interval_s, .count = -1
 	};
-	int rc = parse_opts(&r, argc, argv);
+	int rc;
 
+	if (ops->banner)
+		snprintf(r.banner, sizeof(r.banner), "Tracing %s... Hit Ctrl-C to end.",
+			 ops->banner);
+	rc = parse_opts(&r, argc, argv);
 	if (rc == 1) {
 		fputs(ops->usage, stdout);
 		return PTK_EXIT_OK;
@@ -290,6 +294,21 @@ int ptk_bpf_main(struct ptk_ctx *ctx, const struct ptk_bpf_ops *ops, void *priv,
 	    (rc = parse_operands(&r, argc, argv)) || (ops->prepare && (rc = ops->prepare(&r))))
 		return rc == PTK_BPF_DONE ? PTK_EXIT_OK : rc;
 	return ptk_bpf_run(&r);
+}
+
+int ptk_bpf_cmd(struct ptk_ctx *ctx, const struct ptk_bpf_ops *ops, int argc, char **argv)
+{
+	void *priv = NULL;
+	int rc;
+
+	if (ops->priv_size) {
+		priv = xcalloc(1, ops->priv_size);
+		if (ops->priv_init)
+			memcpy(priv, ops->priv_init, ops->priv_size);
+	}
+	rc = ptk_bpf_main(ctx, ops, priv, argc, argv);
+	free(priv);
+	return rc;
 }
 
 /* BPF tracing needs CAP_BPF + CAP_PERFMON (5.8+) or CAP_SYS_ADMIN: check before any work

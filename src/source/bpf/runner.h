@@ -114,6 +114,9 @@ struct ptk_bpf_ops {
 	enum ptk_bpf_operands operands;
 	double interval_s; /* without an interval operand (0: report at the end) */
 	bool own_timestamp; /* -T is report()'s to print (else "HH:MM:SS" on a line before it) */
+	/* what it traces, for the banner "Tracing <banner>... Hit Ctrl-C to end." (r->banner
+	 * before the callbacks, which may write another), or NULL */
+	const char *banner;
 	/* One of the tool's PTK_BPF_OPT_CALL options: 0 when handled, -1 to leave it to the
 	 * common options, PTK_EXIT_USAGE after printing why. */
 	int (*opt)(struct ptk_bpf_run *r, int c, const char *arg);
@@ -153,6 +156,10 @@ struct ptk_bpf_ops {
 	 * destroys the light skeleton (its links closed first) or the libbpf skeleton. */
 	void (*destroy)(struct ptk_bpf_run *r);
 	bool needs_tracefs; /* attaches tracepoints by name (perf_event): mount tracefs */
+
+	/* ---- the tool's state (r->priv), made by ptk_bpf_cmd ---- */
+	size_t priv_size; /* 0: none (r->priv is NULL) */
+	const void *priv_init; /* its first value (priv_size bytes), or NULL: zeroed */
 };
 
 /* prepare(): stop here and exit 0 (stopped by a signal before the run). */
@@ -227,6 +234,13 @@ struct ptk_bpf_run {
  */
 int ptk_bpf_main(struct ptk_ctx *ctx, const struct ptk_bpf_ops *ops, void *priv, int argc,
 		 char **argv);
+
+/*
+ * A BPF command as the command table runs it: ptk_bpf_main with a fresh state of
+ * ops->priv_size bytes, a copy of ops->priv_init (zeroed without one), freed at the end.
+ * Returns the process exit code.
+ */
+int ptk_bpf_cmd(struct ptk_ctx *ctx, const struct ptk_bpf_ops *ops, int argc, char **argv);
 
 /*
  * Run a tool whose options are parsed. Returns the process exit code (0, 1 runtime error

@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/magic.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
@@ -339,19 +338,12 @@ struct ptk_cg_keep {
 struct ptk_cg_keep *ptk_cg_keep_new(void)
 {
 	struct ptk_cg_keep *k = xcalloc(1, sizeof(*k));
-	struct rlimit rl;
+	u64 nofile = ptk_nofile_raise();
 
-	if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
-		if (rl.rlim_cur < rl.rlim_max) {
-			rl.rlim_cur = rl.rlim_max;
-			setrlimit(RLIMIT_NOFILE, &rl);
-			getrlimit(RLIMIT_NOFILE, &rl);
-		}
-		/* three quarters of the limit, the rest for everything else the process opens
-		 * (the process table's kept fds, connections) */
-		if (rl.rlim_cur > 1024)
-			k->max_held = (int)MIN(rl.rlim_cur / 4 * 3 - 256, 1u << 22);
-	}
+	/* three quarters of the limit, the rest for everything else the process opens (the
+	 * process table's kept fds, connections) */
+	if (nofile > 1024)
+		k->max_held = (int)MIN(nofile / 4 * 3 - 256, 1u << 22);
 	return k;
 }
 

@@ -220,12 +220,11 @@ int ptk_diskstats_read(const struct ptk_src *src, struct ptk_diskstats *ds)
 {
 	static __thread struct ptk_buf b;
 	char rel[128], path[PATH_MAX];
-	ssize_t n = ptk_src_read_buf(src, PTK_PROC, "diskstats", &b);
+	ssize_t n = ptk_src_read_text_buf(src, PTK_PROC, "diskstats", &b);
 	int r;
 
 	if (n < 0)
 		return n;
-	ptk_text_lines(b.p, n);
 	r = ptk_diskstats_parse(b.p, ds);
 	if (r)
 		return r;

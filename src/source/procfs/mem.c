@@ -108,12 +108,9 @@ void ptk_meminfo_estimate(struct ptk_meminfo *mi)
 int ptk_meminfo_read(const struct ptk_src *src, struct ptk_meminfo *mi)
 {
 	char buf[8192];
-	ssize_t n = ptk_src_read(src, PTK_PROC, "meminfo", buf, sizeof(buf));
+	ssize_t n = ptk_src_read_text(src, PTK_PROC, "meminfo", buf, sizeof(buf));
 
-	if (n < 0)
-		return n;
-	ptk_text_lines(buf, n);
-	return ptk_meminfo_parse(buf, mi);
+	return n < 0 ? n : ptk_meminfo_parse(buf, mi);
 }
 
 int ptk_meminfo_lohi_parse(const char *text, struct ptk_meminfo_lohi *lh)
@@ -275,12 +272,9 @@ next:
 int ptk_vmstat_read(const struct ptk_src *src, struct ptk_vmstat *vm)
 {
 	static __thread struct ptk_buf b;
-	ssize_t n = ptk_src_read_buf(src, PTK_PROC, "vmstat", &b);
+	ssize_t n = ptk_src_read_text_buf(src, PTK_PROC, "vmstat", &b);
 
-	if (n < 0)
-		return n;
-	ptk_text_lines(b.p, n);
-	return ptk_vmstat_parse(b.p, vm);
+	return n < 0 ? n : ptk_vmstat_parse(b.p, vm);
 }
 
 void ptk_meminfo_text(const struct ptk_meminfo *mi, struct ptk_strbuf *b)

@@ -98,12 +98,9 @@ next:
 int ptk_netdev_read(const struct ptk_src *src, struct ptk_netdevs *nd)
 {
 	static __thread struct ptk_buf b;
-	ssize_t n = ptk_src_read_buf(src, PTK_PROC, "net/dev", &b);
+	ssize_t n = ptk_src_read_text_buf(src, PTK_PROC, "net/dev", &b);
 
-	if (n < 0)
-		return n;
-	ptk_text_lines(b.p, n);
-	return ptk_netdev_parse(b.p, nd);
+	return n < 0 ? n : ptk_netdev_parse(b.p, nd);
 }
 
 void ptk_netdev_free(struct ptk_netdevs *nd)
@@ -210,12 +207,11 @@ int ptk_netsnmp_read(const struct ptk_src *src, struct ptk_kvs *kvs)
 
 	kvs->n = 0;
 	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
-		ssize_t n = ptk_src_read_buf(src, PTK_PROC, files[i], &b);
+		ssize_t n = ptk_src_read_text_buf(src, PTK_PROC, files[i], &b);
 		if (n < 0) {
 			err = n;
 			continue;
 		}
-		ptk_text_lines(b.p, n);
 		if (ptk_netsnmp_parse(b.p, kvs) == 0)
 			ok++;
 	}

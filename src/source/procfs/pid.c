@@ -7,7 +7,6 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -30,12 +29,24 @@ static const char *num_next(const char *p, u64 *v)
 	return e == p ? NULL : e;
 }
 
+/* A task name (comm) of n bytes from src into dst[size]: cut to fit, control characters shown
+ * as '?' (one task a line). */
+static void set_name(char *dst, size_t size, const char *src, size_t n)
+{
+	if (n >= size)
+		n = size - 1;
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+	for (char *c = dst; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
+}
+
 int ptk_task_parse_stat(const char *buf, struct ptk_task *t)
 {
 	const char *open = strchr(buf, '('), *close = strrchr(buf, ')');
 	unsigned long long v[45];
 	const char *p;
-	size_t n;
 	int nf = 0;
 	u64 pid;
 
@@ -44,14 +55,7 @@ int ptk_task_parse_stat(const char *buf, struct ptk_task *t)
 	if (num(buf, &pid) || pid == 0 || pid > INT_MAX)
 		return -EINVAL;
 	t->pid = (int)pid;
-	n = close - open - 1;
-	if (n >= sizeof(t->comm))
-		n = sizeof(t->comm) - 1;
-	memcpy(t->comm, open + 1, n);
-	t->comm[n] = '\0';
-	for (char *c = t->comm; *c; c++)
-		if ((unsigned char)*c < 0x20 || *c == 0x7f)
-			*c = '?';
+	set_name(t->comm, sizeof(t->comm), open + 1, close - open - 1);
 	p = close + 1;
 	while (*p == ' ')
 		p++;
@@ -177,14 +181,9 @@ int ptk_task_parse_status(const char *buf, struct ptk_task *t)
 	for (const char *p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
 		if (!strncmp(p, "Name:\t", 6)) {
 			const char *e = strchr(p + 6, '\n');
-			size_t n = e ? (size_t)(e - p - 6) : strlen(p + 6);
-			if (n >= sizeof(t->name))
-				n = sizeof(t->name) - 1;
-			memcpy(t->name, p + 6, n);
-			t->name[n] = '\0';
-			for (char *c = t->name; *c; c++)
-				if ((unsigned char)*c < 0x20 || *c == 0x7f)
-					*c = '?';
+
+			set_name(t->name, sizeof(t->name), p + 6,
+				 e ? (size_t)(e - p - 6) : strlen(p + 6));
 			seen++;
 		} else if (!strncmp(p, "Uid:", 4)) {
 			u64 uid;
@@ -363,17 +362,10 @@ struct ptk_ptab_keep {
 struct ptk_ptab_keep *ptk_ptab_keep_new(void)
 {
 	struct ptk_ptab_keep *k = xcalloc(1, sizeof(*k));
-	struct rlimit rl;
+	u64 nofile = ptk_nofile_raise();
 
-	if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
-		if (rl.rlim_cur < rl.rlim_max) {
-			rl.rlim_cur = rl.rlim_max;
-			setrlimit(RLIMIT_NOFILE, &rl);
-			getrlimit(RLIMIT_NOFILE, &rl);
-		}
-		/* leave room for everything else the process opens */
-		k->max_held = rl.rlim_cur > 512 ? (int)MIN(rl.rlim_cur - 256, 1u << 22) : 0;
-	}
+	/* leave room for everything else the process opens */
+	k->max_held = nofile > 512 ? (int)MIN(nofile - 256, 1u << 22) : 0;
 	return k;
 }
 

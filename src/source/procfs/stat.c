@@ -200,12 +200,9 @@ int ptk_stat_parse(const char *text, struct ptk_stat *st)
 int ptk_stat_read(const struct ptk_src *src, struct ptk_stat *st)
 {
 	static __thread struct ptk_buf b;
-	ssize_t n = ptk_src_read_buf(src, PTK_PROC, "stat", &b);
+	ssize_t n = ptk_src_read_text_buf(src, PTK_PROC, "stat", &b);
 
-	if (n < 0)
-		return n;
-	ptk_text_lines(b.p, n);
-	return ptk_stat_parse(b.p, st);
+	return n < 0 ? n : ptk_stat_parse(b.p, st);
 }
 
 void ptk_stat_free(struct ptk_stat *st)
@@ -272,12 +269,9 @@ int ptk_loadavg_parse(const char *text, struct ptk_loadavg *la)
 int ptk_loadavg_read(const struct ptk_src *src, struct ptk_loadavg *la)
 {
 	char buf[256];
-	ssize_t n = ptk_src_read(src, PTK_PROC, "loadavg", buf, sizeof(buf));
+	ssize_t n = ptk_src_read_text(src, PTK_PROC, "loadavg", buf, sizeof(buf));
 
-	if (n < 0)
-		return n;
-	ptk_text_lines(buf, n);
-	return ptk_loadavg_parse(buf, la);
+	return n < 0 ? n : ptk_loadavg_parse(buf, la);
 }
 
 int ptk_uptime_parse(const char *text, struct ptk_uptime *up)
@@ -292,10 +286,7 @@ int ptk_uptime_parse(const char *text, struct ptk_uptime *up)
 int ptk_uptime_read(const struct ptk_src *src, struct ptk_uptime *up)
 {
 	char buf[128];
-	ssize_t n = ptk_src_read(src, PTK_PROC, "uptime", buf, sizeof(buf));
+	ssize_t n = ptk_src_read_text(src, PTK_PROC, "uptime", buf, sizeof(buf));
 
-	if (n < 0)
-		return n;
-	ptk_text_lines(buf, n);
-	return ptk_uptime_parse(buf, up);
+	return n < 0 ? n : ptk_uptime_parse(buf, up);
 }

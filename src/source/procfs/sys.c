@@ -151,11 +151,8 @@ int ptk_psi_read(const struct ptk_src *src, enum ptk_psi_res res, struct ptk_psi
 	ssize_t n;
 
 	snprintf(rel, sizeof(rel), "pressure/%s", ptk_psi_res_name[res]);
-	n = ptk_src_read(src, PTK_PROC, rel, buf, sizeof(buf));
-	if (n < 0)
-		return n;
-	ptk_text_lines(buf, n);
-	return ptk_psi_parse(buf, psi);
+	n = ptk_src_read_text(src, PTK_PROC, rel, buf, sizeof(buf));
+	return n < 0 ? n : ptk_psi_parse(buf, psi);
 }
 
 int ptk_cpu_online_read(const struct ptk_src *src, bool *mask, int nbits)
