@@ -6,7 +6,8 @@
 # where W is a small program calling work() (bench/dyntrace.sh builds it).
 # - start-up: from spawning the tool to its program having run once (a program held by the
 #   tool's process, per /proc/PID/fdinfo, with run_cnt > 0 in `bpftool prog show`;
-#   kernel.bpf_stats_enabled is set to 1 for the run and restored after; poll ~2 ms), with
+#   kernel.bpf_stats_enabled is set to 1 for the run and restored after; polled every 0.5 ms
+#   through the program's fdinfo, not bpftool, whose own run took milliseconds), with
 #   W calling work() every 0.1 ms;
 # - peak RSS: the tool's ru_maxrss (wait4) over that run;
 # - per-event cost: W makes CALLS calls of work() as fast as it can, untraced, then under
@@ -78,6 +79,32 @@ def held(pid):
         pass
     return ids
 
+# run_cnt and type of a program by id, through an fd of our own (BPF_PROG_GET_FD_BY_ID) and
+# its /proc/self/fdinfo: microseconds a poll, where `bpftool prog show` takes milliseconds
+# and so delayed the first-event time of the faster tool most
+import ctypes
+libc = ctypes.CDLL(None, use_errno=True)
+prog_fds = {}
+def prog_stat(pid_id):
+    fd = prog_fds.get(pid_id)
+    if fd is None:
+        attr = (ctypes.c_uint32 * 32)()
+        attr[0] = pid_id  # union bpf_attr: prog_id first
+        fd = libc.syscall(321, 13, ctypes.byref(attr), ctypes.sizeof(attr))  # bpf(BPF_PROG_GET_FD_BY_ID)
+        if fd < 0:
+            return None
+        prog_fds[pid_id] = fd
+    st = {}
+    for line in open(f"/proc/self/fdinfo/{fd}"):
+        k, _, v = line.partition(":")
+        st[k] = v.strip()
+    return st
+
+def close_progs():
+    for fd in prog_fds.values():
+        os.close(fd)
+    prog_fds.clear()
+
 def stop(p):
     p.send_signal(signal.SIGINT)
     try:
@@ -93,14 +120,14 @@ def start_run(cmd):
     p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     t = None
     while time.monotonic() - t0 < 30 and p.poll() is None:
-        ids = held(p.pid)
-        # a uprobe's program is of type kprobe (not a feature probe bpftrace test-runs)
-        if ids and any(q.get("run_cnt", 0) > 0 and q.get("type") == "kprobe"
-                       for i, q in progs().items() if i in ids):
+        # a uprobe's program is of type kprobe (2; not a feature probe bpftrace test-runs)
+        sts = [prog_stat(i) for i in held(p.pid)]
+        if any(q and q.get("prog_type") == "2" and int(q.get("run_cnt", "0")) > 0 for q in sts):
             t = time.monotonic() - t0
             break
-        time.sleep(0.002)
+        time.sleep(0.0005)
     ru = stop(p)
+    close_progs()
     if t is None or ru is None:
         sys.exit(f"{cmd[0]}: no event seen")
     return t, ru.ru_maxrss
