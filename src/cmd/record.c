@@ -247,6 +247,20 @@ static void read_io(struct ptk_ctx *ctx, struct ptk_ptab *now, const struct ptk_
 	}
 }
 
+/* The cgroup of each stored task (/proc/PID/cgroup: the v2 path, else the first v1 one),
+ * for top --at's CGROUP column and --cgroup filter: only the few tasks stored, not the scan. */
+static void read_cgroup(struct ptk_ctx *ctx, struct ptk_task *t, int n)
+{
+	char rel[32], buf[4096];
+
+	for (int i = 0; i < n; i++) {
+		snprintf(rel, sizeof(rel), "%d/cgroup", t[i].pid);
+		t[i].cgroup[0] = '\0';
+		if (ptk_src_read(&ctx->src, PTK_PROC, rel, buf, sizeof(buf)) > 0)
+			ptk_cgroup_path(buf, t[i].cgroup, sizeof(t[i].cgroup));
+	}
+}
+
 static int cprof_open(struct cprof *p)
 {
 	struct ptk_perf_target all = { .kind = PTK_PERF_CPUS };
@@ -387,6 +401,10 @@ static int record_sample(struct ptk_ctx *ctx, void *arg, long i, double itv)
 		if (r == 0) {
 			read_io(ctx, now, rc->have_prev ? prev : NULL);
 			select_procs(rc, now, rc->have_prev ? prev : NULL, &nextra);
+			if (rc->ncg > 0) {
+				read_cgroup(ctx, rc->s.procs, rc->s.nproc);
+				read_cgroup(ctx, rc->extra, nextra);
+			}
 		}
 	}
 	/* the cgroups: the same reader as cgtop and check, files held open between samples */

@@ -267,8 +267,8 @@ static void schema_sql(struct ptk_strbuf *b)
 		"INTEGER, processor INTEGER, utime INTEGER, stime INTEGER, gtime INTEGER, minflt "
 		"INTEGER, majflt INTEGER, blkio_ticks INTEGER, vsize INTEGER, rss INTEGER, "
 		"rchar INTEGER, wchar INTEGER, read_bytes INTEGER, write_bytes INTEGER, "
-		"cancelled_write_bytes INTEGER, wchan TEXT, PRIMARY KEY(sample_id, task)) "
-		"WITHOUT ROWID;\n");
+		"cancelled_write_bytes INTEGER, wchan TEXT, cgroup INTEGER, PRIMARY KEY(sample_id, "
+		"task)) WITHOUT ROWID;\n");
 	/* version 3: continuous profiles, the folded stacks of each interval */
 	ptk_strbuf_addf(b, "CREATE TABLE IF NOT EXISTS stack(id INTEGER PRIMARY KEY, "
 			   "stack TEXT NOT NULL UNIQUE);\n"
@@ -374,6 +374,20 @@ static int prepare_all(struct ptk_arc *a)
 		}
 		free(have);
 	}
+	if (a->rw && a->ver >= 2) {
+		/* version 5: proc.cgroup (a cgpath.id), added to the proc table of an older file */
+		sqlite3_stmt *ti;
+		bool has = false;
+		if (sqlite3_prepare_v2(a->db, "PRAGMA table_info(proc)", -1, &ti, NULL) ==
+		    SQLITE_OK) {
+			while (sqlite3_step(ti) == SQLITE_ROW)
+				has |= sqlite3_column_text(ti, 1) &&
+				       !strcmp((const char *)sqlite3_column_text(ti, 1), "cgroup");
+			sqlite3_finalize(ti);
+		}
+		if (!has && exec(a, "ALTER TABLE proc ADD COLUMN cgroup INTEGER"))
+			return -EIO;
+	}
 	if (a->rw) {
 		ptk_strbuf_addf(&b, "INSERT INTO sample(t_ms");
 		for (int i = 0; i < sample_cols(); i++)
@@ -390,7 +404,7 @@ static int prepare_all(struct ptk_arc *a)
 		r = r	  ?:
 			    prep(a, &a->ins_proc,
 				 "INSERT OR REPLACE INTO proc VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
-				 "?,?,?,?,?,?)");
+				 "?,?,?,?,?,?,?)");
 		r = r ?: prep(a, &a->begin, "BEGIN IMMEDIATE");
 		r = r ?: prep(a, &a->commit, "COMMIT");
 	}
@@ -902,6 +916,8 @@ static int task_id(struct ptk_arc *a, const struct ptk_task *t, s64 *id)
 	return r;
 }
 
+static int cgpath_id(struct ptk_arc *a, const char *path, s64 *id);
+
 static int put_procs(struct ptk_arc *a, s64 sid, const struct ptk_task *t, int n)
 {
 	sqlite3_stmt *st = a->ins_proc;
@@ -934,7 +950,14 @@ static int put_procs(struct ptk_arc *a, s64 sid, const struct ptk_task *t, int n
 		bind_opt(st, k++, t->io_ok, (s64)t->write_bytes);
 		bind_opt(st, k++, t->io_ok, (s64)t->cancelled_write_bytes);
 		if (t->wchan[0])
-			sqlite3_bind_text(st, k++, t->wchan, -1, SQLITE_STATIC);
+			sqlite3_bind_text(st, k, t->wchan, -1, SQLITE_STATIC);
+		k++;
+		if (t->cgroup[0]) {
+			s64 cg;
+			if ((r = cgpath_id(a, t->cgroup, &cg)))
+				return r;
+			sqlite3_bind_int64(st, k, cg);
+		}
 		if ((r = step_reset(a, st, "insert proc")))
 			return r;
 	}
@@ -1996,6 +2019,8 @@ static int load_v1(struct ptk_arc *a, s64 id, struct ptk_snap *s)
 	return v1_done(a, st, rc == SQLITE_ROW ? SQLITE_DONE : rc);
 }
 
+static const char *cgpath_get(struct ptk_arc *a, s64 id);
+
 int ptk_arc_load(struct ptk_arc *a, s64 id, bool procs, struct ptk_snap *s)
 {
 	sqlite3_stmt *st = a->sel_sample;
@@ -2120,6 +2145,8 @@ procs:
 		return 0;
 	st = a->sel_proc;
 	load_rows(a, st, id);
+	/* p.* then the five task columns: version 5's proc has cgroup after wchan */
+	bool has_cg = sqlite3_column_count(st) >= 23 + 5;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct ptk_task *t = push(&s->procs, &s->nproc, &s->pcap, sizeof(*t));
 		int k = 2;
@@ -2146,6 +2173,15 @@ procs:
 		if (sqlite3_column_text(st, k))
 			snprintf(t->wchan, sizeof(t->wchan), "%s", sqlite3_column_text(st, k));
 		k++;
+		t->cgroup[0] = '\0';
+		if (has_cg) {
+			const char *cg = sqlite3_column_type(st, k) == SQLITE_INTEGER ?
+						 cgpath_get(a, sqlite3_column_int64(st, k)) :
+						 NULL;
+			if (cg)
+				snprintf(t->cgroup, sizeof(t->cgroup), "%s", cg);
+			k++;
+		}
 		t->pid = t->tgid = sqlite3_column_int(st, k++);
 		t->starttime = sqlite3_column_int64(st, k++);
 		if (sqlite3_column_text(st, k))
@@ -2500,6 +2536,19 @@ int ptk_arc_snapshot_tree(struct ptk_arc *a, const struct ptk_arc_index *idx, in
 		if ((r = ptk_snap_write_tree(&s, sub)))
 			break;
 		if (ptk_arc_load_cg(a, idx->id[i], &cg) == 0 && (r = write_cg_tree(&cg, sub)))
+			break;
+		/* the recorded processes' cgroups as their /proc/PID/cgroup (v2 line) */
+		for (int k = 0; k < s.nproc && !r; k++) {
+			struct ptk_strbuf b = { 0 };
+			char rel[64];
+			if (!s.procs[k].cgroup[0])
+				continue;
+			ptk_strbuf_addf(&b, "0::%s\n", s.procs[k].cgroup);
+			snprintf(rel, sizeof(rel), "%d/cgroup", s.procs[k].pid);
+			r = ptk_strbuf_write(&b, sub, rel);
+			free(b.p);
+		}
+		if (r)
 			break;
 		n++;
 	}

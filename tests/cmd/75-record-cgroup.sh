@@ -3,8 +3,9 @@
 # the v2 tree at /sys/fs/cgroup/unified when mounted) under a quota of 0.2 CPU is recorded by
 # `ptk record`; `ptk sar --cgroups` reports it at about 20% of a CPU, throttled in most CFS
 # periods as the kernel's own cpu.stat counts them over the recording, with interval and
-# Average rows; `ptk check --at` names it as throttled from the recorded samples; an archive
-# without cgroups (version 1) still reads and says it has none.
+# Average rows; `ptk check --at` names it as throttled from the recorded samples, `ptk top
+# --at` filters and groups the recorded tasks by their cgroup; an archive without cgroups
+# (version 1) still reads and says it has none.
 # timing-sensitive: the burner's share depends on the CFS bandwidth timer (bounded loosely)
 . "$(dirname "$0")/lib.sh"
 
@@ -78,6 +79,15 @@ print('#', c and (c[0]['verdict'], c[0]['evidence'][:1]))
 sys.exit(0 if c and c[0]['verdict'] in ('warning', 'critical') and any('throttled in' in e and '0.20 CPUs' in e for e in c[0]['evidence']) else 1)" "$TMP/check.json" "/$CGT"
 "$PTK" check --at "@$t1s" --db "$DB" -d 4 > "$TMP/check.txt" 2>/dev/null
 check "check --at text: its cgroup row" grep -q "^cgroup /$CGT .*Quota 0.20 CPUs" "$TMP/check.txt"
+
+# top --at: the recorded tasks' cgroups (their /proc/PID/cgroup at the sample)
+check "the burner's task row has its cgroup" test "$(sqlite3 "$DB" "select count(*) from proc p join task t on t.id=p.task join cgpath c on c.id=p.cgroup where t.pid=$BURN and c.path like '%/$CGT'")" -ge 5
+"$PTK" top -b -n 1 --at "@$t1s" --db "$DB" --cgroup "/$CGT" > "$TMP/top.txt" 2>&1; rc=$?
+rows=$(awk '/^ *PID /{ h = 1; next } h && NF' "$TMP/top.txt")
+note "top --at --cgroup /$CGT: $rows"
+check "top --at --cgroup: exit 0, the burner alone" test $rc -eq 0 -a "$(echo "$rows" | awk '{ print $1 }' | tr '\n' ' ')" = "$BURN "
+"$PTK" top -b -n 1 --at "@$t1s" --db "$DB" --group-by cgroup > "$TMP/grp.txt" 2>&1
+check "top --at --group-by cgroup: its group, one task, near 20%" awk -v p="/$CGT" '$1 == p && $2 == 1 && $3 > 14 && $3 < 23 { f = 1 } END { exit !f }' "$TMP/grp.txt"
 
 # an archive before version 5: reads as before, and has no cgroups
 V1=$FIX/archive-v1/ptk.db
