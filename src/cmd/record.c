@@ -27,15 +27,20 @@
 static const char usage[] =
 	"usage: ptk record [-i SECONDS] [--db PATH] [--retain DAYS] [--processes N] [-c COUNT]\n"
 	"                  [--cmdline] [--profile[=HZ]] [--push URL] [--push-name NAME]\n"
-	"                  [--push-pprof URL] [--schema]\n"
-	"Collect every system metric (CPU, memory, vmstat, disks, network, TCP, PSI, load) and\n"
-	"the top-N processes by CPU, memory and I/O into a SQLite archive, in the foreground.\n"
+	"                  [--push-pprof URL] [--cgroups N] [--schema]\n"
+	"Collect every system metric (CPU, memory, vmstat, disks, network, TCP, PSI, load), the\n"
+	"top-N processes by CPU, memory and I/O and the cgroups into a SQLite archive, in the\n"
+	"foreground.\n"
 	"  -i, --interval SECONDS  sampling interval (default 10)\n"
 	"  --db PATH               archive (default " PTK_ARC_DEFAULT_DB ")\n"
 	"  --retain DAYS           delete samples older than DAYS (default 7; 0 keeps all)\n"
 	"  --processes N           top-N processes per criterion (default 10; 0: none)\n"
 	"  -c, --count COUNT       stop after COUNT samples (default: until SIGTERM/SIGINT)\n"
 	"  --cmdline               also store command lines\n"
+	"  --cgroups N             store up to N cgroups a sample, the first in path order\n"
+	"                          (parents before children; default 512; 0: none): CPU and\n"
+	"                          throttling, memory and its limits and events, I/O, tasks,\n"
+	"                          pressure ('ptk sar --cgroups', 'ptk check --at')\n"
 	"  --profile[=HZ]          continuous profiling: sample on-CPU stacks on all CPUs at HZ\n"
 	"                          (default 19; cpu-clock, frame pointers) and store each\n"
 	"                          interval's folded stacks; read with 'ptk flamegraph --db'\n"
@@ -58,6 +63,7 @@ enum {
 	OPT_PUSH,
 	OPT_PUSH_NAME,
 	OPT_PUSH_PPROF,
+	OPT_CGROUPS,
 };
 
 /* Continuous profiling: a low-rate cpu-clock sampler on every CPU, folded per interval. */
@@ -103,6 +109,9 @@ struct rec {
 	const struct ptk_task **match; /* per task of this scan: itself in the previous one */
 	int kcap;
 	struct cprof *prof;
+	int ncg; /* cgroups per sample (0: none) */
+	struct ptk_cgsnap cg;
+	bool cg_off; /* no cgroup filesystem: not tried again */
 };
 
 /* Mark the (up to) nprocs tasks with the largest non-zero keys: a bounded insertion into
@@ -235,6 +244,20 @@ static void read_io(struct ptk_ctx *ctx, struct ptk_ptab *now, const struct ptk_
 		n = ptk_src_read(&ctx->src, PTK_PROC, rel, buf, sizeof(buf));
 		if (n > 0 && strcmp(buf, "0"))
 			snprintf(t->wchan, sizeof(t->wchan), "%.63s", buf);
+	}
+}
+
+/* The cgroup of each stored task (/proc/PID/cgroup: the v2 path, else the first v1 one),
+ * for top --at's CGROUP column and --cgroup filter: only the few tasks stored, not the scan. */
+static void read_cgroup(struct ptk_ctx *ctx, struct ptk_task *t, int n)
+{
+	char rel[32], buf[4096];
+
+	for (int i = 0; i < n; i++) {
+		snprintf(rel, sizeof(rel), "%d/cgroup", t[i].pid);
+		t[i].cgroup[0] = '\0';
+		if (ptk_src_read(&ctx->src, PTK_PROC, rel, buf, sizeof(buf)) > 0)
+			ptk_cgroup_path(buf, t[i].cgroup, sizeof(t[i].cgroup));
 	}
 }
 
@@ -378,9 +401,20 @@ static int record_sample(struct ptk_ctx *ctx, void *arg, long i, double itv)
 		if (r == 0) {
 			read_io(ctx, now, rc->have_prev ? prev : NULL);
 			select_procs(rc, now, rc->have_prev ? prev : NULL, &nextra);
+			if (rc->ncg > 0) {
+				read_cgroup(ctx, rc->s.procs, rc->s.nproc);
+				read_cgroup(ctx, rc->extra, nextra);
+			}
 		}
 	}
-	r = ptk_arc_write(rc->arc, &rc->s, rc->prev_id, rc->extra, nextra);
+	/* the cgroups: the same reader as cgtop and check, files held open between samples */
+	bool cg_ok = false;
+	if (rc->ncg > 0 && !rc->cg_off) {
+		cg_ok = ptk_cg_read(&ctx->src, &rc->cg, -1) == 0 && rc->cg.layout != PTK_CG_NONE;
+		rc->cg_off = !cg_ok && i == 0;
+	}
+	r = ptk_arc_write_cg(rc->arc, &rc->s, cg_ok ? &rc->cg : NULL, rc->ncg, rc->prev_id,
+			     rc->extra, nextra);
 	if (r) {
 		ptk_warn("sample not stored: %s", ptk_arc_errmsg(rc->arc));
 		if (++rc->failures >= 10) {
@@ -431,10 +465,11 @@ int cmd_record(struct ptk_ctx *ctx, int argc, char **argv)
 		{ "push", required_argument, NULL, OPT_PUSH },
 		{ "push-name", required_argument, NULL, OPT_PUSH_NAME },
 		{ "push-pprof", required_argument, NULL, OPT_PUSH_PPROF },
+		{ "cgroups", required_argument, NULL, OPT_CGROUPS },
 		PTK_COMMON_OPTS,
 		{ 0 },
 	};
-	struct rec rc = { .nprocs = 10, .retain_days = 7 };
+	struct rec rc = { .nprocs = 10, .retain_days = 7, .ncg = PTK_ARC_CGROUPS_DEFAULT };
 	struct cprof cp = { 0 };
 	char v_hz[16];
 	const char *db = PTK_ARC_DEFAULT_DB;
@@ -473,6 +508,12 @@ int cmd_record(struct ptk_ctx *ctx, int argc, char **argv)
 			break;
 		case OPT_CMDLINE:
 			rc.cmdline = true;
+			break;
+		case OPT_CGROUPS:
+			if (ptk_parse_u64(optarg, &u) || u > PTK_CG_MAX_GROUPS)
+				return ptk_usage_error(ctx, "invalid --cgroups '%s' (0 to %d)",
+						       optarg, PTK_CG_MAX_GROUPS);
+			rc.ncg = (int)u;
 			break;
 		case OPT_SCHEMA:
 			ptk_arc_schema_print(stdout);
@@ -554,6 +595,8 @@ int cmd_record(struct ptk_ctx *ctx, int argc, char **argv)
 		ptk_arc_set_meta(rc.arc, "profile_hz", v_hz);
 	}
 	rc.keep = ptk_src_is_live(&ctx->src) ? ptk_ptab_keep_new() : NULL;
+	if (rc.ncg > 0 && ptk_src_is_live(&ctx->src))
+		rc.cg.keep = ptk_cg_keep_new();
 	/* every sample scans the table: the iterator pays off at any size */
 	if (rc.nprocs > 0 && !rc.cmdline)
 		rc.ts = ptk_taskscan_auto(&ctx->src, 0);
@@ -576,6 +619,8 @@ int cmd_record(struct ptk_ctx *ctx, int argc, char **argv)
 	ptk_ptab_free(&rc.tab[0]);
 	ptk_ptab_free(&rc.tab[1]);
 	ptk_ptab_keep_free(rc.keep);
+	ptk_cg_keep_free(rc.cg.keep);
+	ptk_cg_free(&rc.cg);
 	ptk_taskscan_close(rc.ts);
 	free(rc.stored);
 	free(rc.extra);

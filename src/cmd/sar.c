@@ -17,6 +17,7 @@
 
 #include "cmd/cmd.h"
 #include "model/activity.h"
+#include "model/cgroup.h"
 #include "output/archive.h"
 
 #define MAXCOL 24
@@ -76,6 +77,8 @@ struct sar {
 	s64 out_prev; /* the id of the sample stored last */
 	long out_fail; /* samples -o could not store */
 	struct ptk_rows xmin[64], xmax[64]; /* -x: per report, each item's extremes */
+	bool cgroups; /* --cgroups: the per-cgroup report */
+	const char *cg_under; /* --cgroups=PATH: the cgroups at or under PATH */
 };
 
 #define REPORT_F(a, nm, naz, fl, ...)                                                             \
@@ -778,6 +781,219 @@ static void archive_block(struct sar *o, int ri, struct feed *f)
 	ptk_act_avg_free(&o->avg[ri]);
 }
 
+/* ---- the cgroup report (--cgroups): the archive's cgroup series -------------------------- */
+
+/*
+ * Its columns, sysstat's way of naming (kB = 1024 bytes, events and I/O per second, PSI as
+ * -q PSI's %s/%f prefixes): the values of the per-cgroup model (model/cgroup.h) between two
+ * samples. sysstat has no cgroup report; this one is ptk's.
+ */
+static const struct cgcol {
+	const char *name;
+	enum ptk_mid id;
+	double div; /* shown as value / div */
+	bool per_s; /* a count of the interval, shown per second */
+	int width, prec;
+} cgcols[] = {
+	{ "%cpu", PTK_M_CG_CPU_PCT, 1, false, 7, 2 },
+	{ "quota", PTK_M_CG_QUOTA, 1, false, 6, 2 },
+	{ "%thr", PTK_M_CG_THR_PCT, 1, false, 7, 2 },
+	{ "thrs/s", PTK_M_CG_THR_S, 1, false, 7, 2 },
+	{ "memkB", PTK_M_CG_MEM, 1024, false, 10, 0 },
+	{ "highkB", PTK_M_CG_MEM_HIGH, 1024, false, 10, 0 },
+	{ "maxkB", PTK_M_CG_MEM_MAX, 1024, false, 10, 0 },
+	{ "high/s", PTK_M_CG_EV_HIGH, 1, true, 7, 2 },
+	{ "max/s", PTK_M_CG_EV_MAX, 1, true, 7, 2 },
+	{ "oomk/s", PTK_M_CG_EV_OOM_KILL, 1, true, 7, 2 },
+	{ "rkB/s", PTK_M_CG_RBPS, 1024, false, 9, 2 },
+	{ "wkB/s", PTK_M_CG_WBPS, 1024, false, 9, 2 },
+	{ "rtps", PTK_M_CG_RIOPS, 1, false, 8, 2 },
+	{ "wtps", PTK_M_CG_WIOPS, 1, false, 8, 2 },
+	{ "tasks", PTK_M_CG_TASKS, 1, false, 6, 0 },
+	{ "%scpu", PTK_M_CG_PSI_CPU_SOME, 1, false, 6, 2 },
+	{ "%smem", PTK_M_CG_PSI_MEM_SOME, 1, false, 6, 2 },
+	{ "%fmem", PTK_M_CG_PSI_MEM_FULL, 1, false, 6, 2 },
+	{ "%sio", PTK_M_CG_PSI_IO_SOME, 1, false, 6, 2 },
+	{ "%fio", PTK_M_CG_PSI_IO_FULL, 1, false, 6, 2 },
+};
+#define NCGCOL ARRAY_SIZE(cgcols)
+
+/* One cgroup's Average: each column's values weighted by their intervals' lengths. */
+struct cgavg {
+	char path[256];
+	double sum[NCGCOL], w[NCGCOL];
+};
+
+struct cgrep {
+	struct sar *o;
+	struct ptk_metric cols[NCGCOL + 1];
+	struct ptk_table tab;
+	struct cgavg *avg; /* sorted by path */
+	int navg, capavg;
+};
+
+/* Column c of row r over an interval of itv s: NAN unknown, INFINITY "max". */
+static double cg_value(const struct cgcol *c, const struct ptk_cg_row *r, double itv)
+{
+	double x = ptk_cg_row_value(r, c->id);
+
+	if (isnan(x) || isinf(x))
+		return x;
+	if (c->per_s)
+		x = itv > 0 ? x / itv : NAN;
+	return x / c->div;
+}
+
+static void cg_print(struct cgrep *g, const char *t, const char *path, const double *x)
+{
+	static char cell[NCGCOL][48];
+	struct ptk_val v[NCGCOL + 1];
+
+	for (size_t i = 0; i < NCGCOL; i++) {
+		if (isnan(x[i]))
+			v[i] = PTK_NA;
+		else if (isinf(x[i]))
+			v[i] = PTK_S("max");
+		else
+			v[i] = PTK_S(cell[i]),
+			snprintf(cell[i], sizeof(cell[i]), "%.*f", cgcols[i].prec, x[i]);
+	}
+	v[NCGCOL] = PTK_S(path);
+	ptk_sink_row(&g->o->ctx->sink, t, v);
+}
+
+static void cg_header(struct cgrep *g, const char *t)
+{
+	putchar('\n');
+	ptk_sink_table_begin(&g->o->ctx->sink, &g->tab, true, t);
+	ptk_sink_table_end(&g->o->ctx->sink);
+}
+
+/* The Average entry of path, added in path order when new. */
+static struct cgavg *cg_avg(struct cgrep *g, const char *path)
+{
+	int lo = 0, hi = g->navg;
+
+	while (lo < hi) {
+		int mid = (lo + hi) / 2, c = strcmp(path, g->avg[mid].path);
+		if (!c)
+			return &g->avg[mid];
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	if (g->navg == g->capavg) {
+		g->capavg = g->capavg ? 2 * g->capavg : 64;
+		g->avg = xrealloc(g->avg, g->capavg * sizeof(*g->avg));
+	}
+	memmove(g->avg + lo + 1, g->avg + lo, (g->navg - lo) * sizeof(*g->avg));
+	memset(&g->avg[lo], 0, sizeof(g->avg[lo]));
+	snprintf(g->avg[lo].path, sizeof(g->avg[lo].path), "%s", path);
+	g->navg++;
+	return &g->avg[lo];
+}
+
+/* -z: no CPU and no I/O in the interval. */
+static bool cg_idle(const double *x)
+{
+	static const enum ptk_mid busy[] = { PTK_M_CG_CPU_PCT, PTK_M_CG_RBPS, PTK_M_CG_WBPS };
+
+	for (size_t i = 0; i < NCGCOL; i++)
+		for (size_t k = 0; k < ARRAY_SIZE(busy); k++)
+			if (cgcols[i].id == busy[k] && !isnan(x[i]) && x[i] != 0)
+				return false;
+	return true;
+}
+
+/*
+ * The cgroup report over the archive window: per interval between two samples with
+ * cgroups, a header and a row per cgroup (--cgroups=PATH: those at or under PATH; -z: those
+ * with CPU or I/O), the path last; then Average rows. A sample without cgroups (recorded
+ * before schema 5, or with --cgroups 0) or a restart breaks the series. Returns the
+ * intervals reported.
+ */
+static long cgroup_block(struct sar *o, struct feed *f)
+{
+	struct cgrep g = { .o = o };
+	struct ptk_cgsnap cg[2] = { { 0 } };
+	struct ptk_cg_row *rows = NULL;
+	int cur = 0, nrows = 0;
+	bool have_prev = false;
+	s64 prev_t = 0;
+	long nitv = 0;
+	char t[64];
+	double x[NCGCOL];
+
+	for (size_t i = 0; i < NCGCOL; i++) {
+		g.cols[i] = ptk_registry[cgcols[i].id];
+		g.cols[i].name = cgcols[i].name;
+		g.cols[i].type = PTK_V_STR;
+		g.cols[i].width = cgcols[i].width;
+	}
+	g.cols[NCGCOL] = ptk_registry[PTK_M_CG_PATH];
+	g.cols[NCGCOL].name = "cgroup";
+	g.cols[NCGCOL].width = 0; /* the path last, as it is */
+	g.tab = (struct ptk_table){ .name = "cgroups", .cols = g.cols, .ncols = NCGCOL + 1 };
+	for (int i = 0; i < f->idx->n; i++) {
+		struct ptk_cgsnap *b = &cg[cur], *a = &cg[!cur];
+		int r = ptk_arc_load_cg(f->arc, f->idx->id[i], b);
+		if (r) {
+			have_prev = false;
+			continue;
+		}
+		if (have_prev && b->up_s > a->up_s) {
+			double itv = b->up_s - a->up_s;
+			if (b->n > nrows) {
+				nrows = b->n;
+				rows = xrealloc(rows, nrows * sizeof(*rows));
+			}
+			int n = ptk_cg_rows(a, b, rows);
+			fmt_t(o, prev_t, t, sizeof(t));
+			cg_header(&g, t);
+			fmt_t(o, f->idx->t_ms[i], t, sizeof(t));
+			ptk_sink_table_begin(&o->ctx->sink, &g.tab, false, NULL);
+			for (int k = 0; k < n; k++) {
+				const struct ptk_cg_row *row = &rows[k];
+				if (o->cg_under && !ptk_cg_under(row->cur->path, o->cg_under))
+					continue;
+				for (size_t c = 0; c < NCGCOL; c++)
+					x[c] = cg_value(&cgcols[c], row, itv);
+				struct cgavg *av = cg_avg(&g, row->cur->path);
+				for (size_t c = 0; c < NCGCOL; c++)
+					if (!isnan(x[c])) {
+						av->sum[c] += x[c] * itv;
+						av->w[c] += itv;
+					}
+				if (!(o->zero_omit && cg_idle(x)))
+					cg_print(&g, t, row->cur->path, x);
+			}
+			ptk_sink_table_end(&o->ctx->sink);
+			nitv++;
+		}
+		have_prev = true;
+		prev_t = f->idx->t_ms[i];
+		cur = !cur;
+	}
+	if (nitv) {
+		cg_header(&g, "Average:");
+		ptk_sink_table_begin(&o->ctx->sink, &g.tab, false, NULL);
+		for (int k = 0; k < g.navg; k++) {
+			const struct cgavg *av = &g.avg[k];
+			for (size_t c = 0; c < NCGCOL; c++)
+				x[c] = av->w[c] > 0 ? av->sum[c] / av->w[c] : NAN;
+			if (!(o->zero_omit && cg_idle(x)))
+				cg_print(&g, "Average:", av->path, x);
+		}
+		ptk_sink_table_end(&o->ctx->sink);
+	}
+	free(rows);
+	free(g.avg);
+	ptk_cg_free(&cg[0]);
+	ptk_cg_free(&cg[1]);
+	return nitv;
+}
+
 /* JSON (archive or live) and live text: every report per interval. */
 struct inter {
 	struct sar *o;
@@ -984,6 +1200,7 @@ static const char usage[] =
 	"               [-n KEYWORD[,...]] [-P ALL|cpu-list] [-p] [-q [KEYWORD[,...]]] [-r [ALL]]\n"
 	"               [-S] [-u [ALL]] [-V] [-v] [-W] [-w] [-x] [-y] [-z] [--dec=0|1|2]\n"
 	"               [--dev=LIST] [--fs=LIST] [--iface=LIST] [--int=LIST] [--pretty] [--psi]\n"
+	"               [--cgroups[=PATH]]\n"
 	"               [-f [FILE] | -o [FILE]] [-i SECS] [-s HH:MM[:SS]] [-e HH:MM[:SS]]\n"
 	"               [--from DATETIME --to DATETIME] [--db FILE] [--utc] [--iso]\n"
 	"               [--json|--csv] [interval [count]]\n"
@@ -1004,6 +1221,10 @@ static const char usage[] =
 	"             pressure stall of CPU, I/O, memory (PSI: the three; --psi too)\n"
 	"  -A         every report, per CPU\n"
 	"  -x         each item's minimum and maximum too    -z  items without activity left out\n"
+	"  --cgroups[=PATH]  per cgroup (ptk's; sysstat has none): %cpu, CPU quota, %thr of the\n"
+	"             CFS periods throttled, memory and its high/max limits (kB), memory.events\n"
+	"             high/max/oom_kill per second, I/O, tasks, own pressure, the path last;\n"
+	"             from the archive only; PATH: the cgroups at or under it; -z: with CPU or I/O\n"
 	"  -p, --pretty  device, interface and interrupt names last\n"
 	"  --dev, --iface, --fs, --int LIST  the devices, interfaces, filesystems, interrupts shown\n"
 	"  -f [FILE]  the archive to read (as --db)    -o [FILE]  live samples stored there too\n"
@@ -1027,6 +1248,7 @@ enum {
 	OPT_FS,
 	OPT_INT,
 	OPT_PRETTY,
+	OPT_CGROUPS,
 };
 
 /* The keywords of an option, each a report (or several). */
@@ -1176,6 +1398,7 @@ int cmd_sar(struct ptk_ctx *ctx, int argc, char **argv)
 		{ "fs", required_argument, NULL, OPT_FS },
 		{ "int", required_argument, NULL, OPT_INT },
 		{ "pretty", no_argument, NULL, OPT_PRETTY },
+		{ "cgroups", optional_argument, NULL, OPT_CGROUPS },
 		PTK_COMMON_OPTS,
 		{ 0 },
 	};
@@ -1361,6 +1584,15 @@ int cmd_sar(struct ptk_ctx *ctx, int argc, char **argv)
 		case OPT_CSV:
 			o.csv = true;
 			break;
+		case OPT_CGROUPS:
+			if (optarg && optarg[0] != '/')
+				return ptk_usage_error(
+					ctx,
+					"invalid --cgroups path '%s' (a cgroup: /, /system.slice)",
+					optarg);
+			o.cgroups = true;
+			o.cg_under = optarg;
+			break;
 		case OPT_DEC:
 			if (strlen(optarg) != 1 || optarg[0] < '0' || optarg[0] > '2')
 				return ptk_usage_error(ctx, "invalid --dec value '%s' (0, 1 or 2)",
@@ -1383,8 +1615,13 @@ int cmd_sar(struct ptk_ctx *ctx, int argc, char **argv)
 	if (has_itv && (db || from_s || to_s || s_opt || e_opt))
 		return ptk_usage_error(ctx, "interval/count samples live: no --db, --from, -s, -e");
 	o.want_p = p_arg != NULL;
+	if (o.cgroups && has_itv)
+		return ptk_usage_error(ctx, "--cgroups reads the archive ('ptk record' stores the "
+					    "cgroups): no interval");
+	if (o.cgroups && (ctx->json || o.csv))
+		return ptk_usage_error(ctx, "--cgroups prints text: not with --json or --csv");
 	{
-		bool any = want_u || o.want_p;
+		bool any = want_u || o.want_p || o.cgroups;
 		for (int i = 0; i < R_N; i++)
 			any |= want[i];
 		if (!any)
@@ -1596,6 +1833,12 @@ int cmd_sar(struct ptk_ctx *ctx, int argc, char **argv)
 		for (int ri = 0; ri < o.nrep; ri++)
 			archive_block(&o, ri, &f);
 		r = 0;
+		if (o.cgroups && !cgroup_block(&o, &f) && idx.n >= 2) {
+			ptk_err("%s: no two consecutive samples with cgroups in the window (recorded "
+				"before archive version 5, or with --cgroups 0)",
+				db);
+			r = PTK_EXIT_RUNTIME;
+		}
 	}
 	fflush(stdout);
 	warn_flush(&o);

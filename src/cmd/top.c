@@ -844,9 +844,6 @@ int cmd_top(struct ptk_ctx *ctx, int argc, char **argv)
 		iters = 1;
 	view.oneshot = batch && iters == 1;
 	if (tp.at) {
-		if (view.cgroup[0])
-			return ptk_usage_error(ctx, "--at: the archive keeps no cgroup paths (no "
-						    "--cgroup)");
 		if (ctx->procfs)
 			return ptk_usage_error(ctx, "--at replays the archive: no --procfs");
 		if ((r = at_tree(&tp, 0)))

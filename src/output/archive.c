@@ -161,6 +161,17 @@ struct ptk_arc {
 		unsigned char *p;
 		size_t len, cap;
 	} vec[4]; /* counters.cpu, disk, net, snmp of the sample being written */
+	/* version 5: the cgroups of a sample; the writer's path -> cgpath.id cache (sorted by
+	 * path), the reader's cgpath rows by id */
+	sqlite3_stmt *ins_cg, *sel_cg, *sel_cgpath_id, *ins_cgpath, *sel_cgpath;
+	struct cgp {
+		char *path;
+		s64 id;
+	} * cgw;
+	int ncgw, cgwcap;
+	char **cgr; /* cgr[id]: the path, NULL unknown */
+	int ncgr;
+	struct vbuf cgvec;
 	char err[256];
 };
 
@@ -186,6 +197,16 @@ static int exec(struct ptk_arc *a, const char *sql)
 	}
 	return 0;
 }
+
+/* The names of the cgroup values (enum ptk_cg_val), for the schema's comment. */
+static const char *const cg_val_name[PTK_CGV_N] = {
+	"cpu_usage_ns",	     "cpu_user_ns",	"cpu_system_ns",   "cpu_periods", "cpu_throttled",
+	"cpu_throttled_ns",  "cpu_quota_us",	"cpu_period_us",   "mem_current", "mem_max",
+	"mem_high",	     "mem_low",		"mem_peak",	   "mem_ev_low",  "mem_ev_high",
+	"mem_ev_max",	     "mem_ev_oom",	"mem_ev_oom_kill", "mem_anon",	  "mem_file",
+	"mem_inactive_file", "mem_active_file", "mem_swap",	   "mem_pgfault", "mem_pgmajfault",
+	"pids_current",	     "pids_max",
+};
 
 /* Append the DDL of the schema to b (also printed by `ptk record --schema`). */
 static void schema_sql(struct ptk_strbuf *b)
@@ -246,14 +267,27 @@ static void schema_sql(struct ptk_strbuf *b)
 		"INTEGER, processor INTEGER, utime INTEGER, stime INTEGER, gtime INTEGER, minflt "
 		"INTEGER, majflt INTEGER, blkio_ticks INTEGER, vsize INTEGER, rss INTEGER, "
 		"rchar INTEGER, wchar INTEGER, read_bytes INTEGER, write_bytes INTEGER, "
-		"cancelled_write_bytes INTEGER, wchan TEXT, PRIMARY KEY(sample_id, task)) "
-		"WITHOUT ROWID;\n");
+		"cancelled_write_bytes INTEGER, wchan TEXT, cgroup INTEGER, PRIMARY KEY(sample_id, "
+		"task)) WITHOUT ROWID;\n");
 	/* version 3: continuous profiles, the folded stacks of each interval */
 	ptk_strbuf_addf(b, "CREATE TABLE IF NOT EXISTS stack(id INTEGER PRIMARY KEY, "
 			   "stack TEXT NOT NULL UNIQUE);\n"
 			   "CREATE TABLE IF NOT EXISTS prof(sample_id INTEGER NOT NULL, stack "
 			   "INTEGER NOT NULL, count INTEGER NOT NULL, PRIMARY KEY(sample_id, "
 			   "stack)) WITHOUT ROWID;\n");
+	/* version 5: the cgroups of a sample (docs/schema.md "cgroups"): one row a sample, the
+	 * cgroups as a varint vector, their paths (and owners, from the path) in cgpath */
+	ptk_strbuf_addf(b, "CREATE TABLE IF NOT EXISTS cgpath(id INTEGER PRIMARY KEY, path TEXT "
+			   "NOT NULL UNIQUE, owner TEXT);\n"
+			   "CREATE TABLE IF NOT EXISTS cgroups(sample_id INTEGER PRIMARY KEY, "
+			   "layout INTEGER, up_cs INTEGER, n INTEGER, vals BLOB);\n");
+	ptk_strbuf_addf(b, "-- cgroups.vals, n of: cgpath.id, controllers, has (1 << value),"
+			   " the values held in order:");
+	for (int i = 0; i < PTK_CGV_N; i++)
+		ptk_strbuf_addf(b, " %s", cg_val_name[i]);
+	ptk_strbuf_addf(b, "; psi (bit 2r: some, 2r+1: full of cpu, memory, io), per line held"
+			   " avg10 avg60 avg300 (x100) total_us; has_io, nio, nio x (major minor"
+			   " rbytes wbytes rios wios)\n");
 }
 
 void ptk_arc_schema_print(FILE *f)
@@ -340,6 +374,20 @@ static int prepare_all(struct ptk_arc *a)
 		}
 		free(have);
 	}
+	if (a->rw && a->ver >= 2) {
+		/* version 5: proc.cgroup (a cgpath.id), added to the proc table of an older file */
+		sqlite3_stmt *ti;
+		bool has = false;
+		if (sqlite3_prepare_v2(a->db, "PRAGMA table_info(proc)", -1, &ti, NULL) ==
+		    SQLITE_OK) {
+			while (sqlite3_step(ti) == SQLITE_ROW)
+				has |= sqlite3_column_text(ti, 1) &&
+				       !strcmp((const char *)sqlite3_column_text(ti, 1), "cgroup");
+			sqlite3_finalize(ti);
+		}
+		if (!has && exec(a, "ALTER TABLE proc ADD COLUMN cgroup INTEGER"))
+			return -EIO;
+	}
 	if (a->rw) {
 		ptk_strbuf_addf(&b, "INSERT INTO sample(t_ms");
 		for (int i = 0; i < sample_cols(); i++)
@@ -352,10 +400,11 @@ static int prepare_all(struct ptk_arc *a)
 		b.len = 0;
 		r = r ?: prep(a, &a->ins_counters, "INSERT INTO counters VALUES(?,?,?,?,?,?)");
 		r = r ?: prep(a, &a->ins_ext, "INSERT INTO ext VALUES(?,?,?)");
+		r = r ?: prep(a, &a->ins_cg, "INSERT INTO cgroups VALUES(?,?,?,?,?)");
 		r = r	  ?:
 			    prep(a, &a->ins_proc,
 				 "INSERT OR REPLACE INTO proc VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
-				 "?,?,?,?,?,?)");
+				 "?,?,?,?,?,?,?)");
 		r = r ?: prep(a, &a->begin, "BEGIN IMMEDIATE");
 		r = r ?: prep(a, &a->commit, "COMMIT");
 	}
@@ -384,6 +433,12 @@ static int prepare_all(struct ptk_arc *a)
 	r = prep(a, &a->sel_keyset, "SELECT keys FROM keyset WHERE id=?") ?: r;
 	/* version 4's ext table; an older file has none: no extended parts */
 	if (a->ver >= 4 && prep(a, &a->sel_ext, "SELECT keyset, vals FROM ext WHERE sample_id=?") &&
+	    a->rw)
+		return -EIO;
+	/* version 5's cgroups; an older file has none: no sample has cgroups */
+	if (a->ver >= 5 &&
+	    (prep(a, &a->sel_cg, "SELECT layout, up_cs, n, vals FROM cgroups WHERE sample_id=?") ||
+	     prep(a, &a->sel_cgpath, "SELECT id, path FROM cgpath")) &&
 	    a->rw)
 		return -EIO;
 	if (!a->sel_counters || !a->sel_proc || !a->sel_dev || !a->sel_netif || !a->sel_keyset) {
@@ -565,9 +620,10 @@ struct ptk_arc *ptk_arc_open(const char *path, int mode, char *err, size_t errsi
 				ver = sqlite3_column_int(vst, 0);
 			sqlite3_finalize(vst);
 			/* version 3 only added the profile tables, version 4 the ext table (and
-			 * sample columns, added as NULL for the rows before): a version 2 or 3
-			 * archive takes them and goes on (its rows are read as before) */
-			if (ver == 2 || ver == 3)
+			 * sample columns, added as NULL for the rows before), version 5 the
+			 * cgroup tables: a version 2 to 4 archive takes them and goes on (its rows
+			 * are read as before, its samples have no cgroups) */
+			if (ver >= 2 && ver <= 4)
 				ver = PTK_ARC_SCHEMA_VERSION;
 			if (ver > 0 && ver != PTK_ARC_SCHEMA_VERSION) {
 				snprintf(
@@ -630,6 +686,15 @@ err_close:
 	return NULL;
 }
 
+static void cgw_reset(struct ptk_arc *a)
+{
+	for (int i = 0; i < a->ncgw; i++)
+		free(a->cgw[i].path);
+	free(a->cgw);
+	a->cgw = NULL;
+	a->ncgw = a->cgwcap = 0;
+}
+
 void ptk_arc_close(struct ptk_arc *a)
 {
 	if (!a)
@@ -644,6 +709,16 @@ void ptk_arc_close(struct ptk_arc *a)
 		sqlite3_finalize(sts[i]);
 	sqlite3_finalize(a->ins_ext);
 	sqlite3_finalize(a->sel_ext);
+	sqlite3_finalize(a->ins_cg);
+	sqlite3_finalize(a->sel_cg);
+	sqlite3_finalize(a->sel_cgpath_id);
+	sqlite3_finalize(a->ins_cgpath);
+	sqlite3_finalize(a->sel_cgpath);
+	cgw_reset(a);
+	for (int i = 0; i < a->ncgr; i++)
+		free(a->cgr[i]);
+	free(a->cgr);
+	free(a->cgvec.p);
 	free(a->ext_keyset);
 	free(a->sel_col);
 	ptk_xkvs_free(&a->ext);
@@ -841,6 +916,8 @@ static int task_id(struct ptk_arc *a, const struct ptk_task *t, s64 *id)
 	return r;
 }
 
+static int cgpath_id(struct ptk_arc *a, const char *path, s64 *id);
+
 static int put_procs(struct ptk_arc *a, s64 sid, const struct ptk_task *t, int n)
 {
 	sqlite3_stmt *st = a->ins_proc;
@@ -873,7 +950,14 @@ static int put_procs(struct ptk_arc *a, s64 sid, const struct ptk_task *t, int n
 		bind_opt(st, k++, t->io_ok, (s64)t->write_bytes);
 		bind_opt(st, k++, t->io_ok, (s64)t->cancelled_write_bytes);
 		if (t->wchan[0])
-			sqlite3_bind_text(st, k++, t->wchan, -1, SQLITE_STATIC);
+			sqlite3_bind_text(st, k, t->wchan, -1, SQLITE_STATIC);
+		k++;
+		if (t->cgroup[0]) {
+			s64 cg;
+			if ((r = cgpath_id(a, t->cgroup, &cg)))
+				return r;
+			sqlite3_bind_int64(st, k, cg);
+		}
 		if ((r = step_reset(a, st, "insert proc")))
 			return r;
 	}
@@ -1031,8 +1115,120 @@ err_free:
 	return db_fail(a, "keyset");
 }
 
+/* The cgpath.id of path (looked up, else inserted with its owner), cached. 0 or -EIO. */
+static int cgpath_id(struct ptk_arc *a, const char *path, s64 *id)
+{
+	int lo = 0, hi = a->ncgw, r;
+
+	while (lo < hi) {
+		int mid = (lo + hi) / 2, c = strcmp(path, a->cgw[mid].path);
+		if (!c) {
+			*id = a->cgw[mid].id;
+			return 0;
+		}
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	if ((r = lazy_prep(a, &a->sel_cgpath_id, "SELECT id FROM cgpath WHERE path=?")) ||
+	    (r = lazy_prep(a, &a->ins_cgpath, "INSERT INTO cgpath VALUES(NULL,?,?)")))
+		return r;
+	sqlite3_bind_text(a->sel_cgpath_id, 1, path, -1, SQLITE_STATIC);
+	if ((r = step_id(a, a->sel_cgpath_id, id, "cgpath")))
+		return r;
+	if (!*id) {
+		struct ptk_cg_ident ident;
+		char owner[160];
+		ptk_cg_identify(path, &ident);
+		ptk_cg_ident_short(&ident, owner, sizeof(owner));
+		sqlite3_bind_text(a->ins_cgpath, 1, path, -1, SQLITE_STATIC);
+		if (owner[0])
+			sqlite3_bind_text(a->ins_cgpath, 2, owner, -1, SQLITE_STATIC);
+		if ((r = step_reset(a, a->ins_cgpath, "cgpath")))
+			return r;
+		*id = sqlite3_last_insert_rowid(a->db);
+	}
+	if (a->ncgw == a->cgwcap) {
+		a->cgwcap = a->cgwcap ? a->cgwcap * 2 : 64;
+		a->cgw = xrealloc(a->cgw, a->cgwcap * sizeof(*a->cgw));
+	}
+	memmove(a->cgw + lo + 1, a->cgw + lo, (a->ncgw - lo) * sizeof(*a->cgw));
+	a->cgw[lo] = (struct cgp){ xstrdup(path), *id };
+	a->ncgw++;
+	return 0;
+}
+
+/* The psi bits of a cgroup: bit 2r its resource r's "some" line, 2r+1 its "full" line. */
+static unsigned cg_psi_bits(const struct ptk_cgroup *c)
+{
+	unsigned m = 0;
+
+	for (int r = 0; r < PTK_PSI_NRES; r++)
+		if (c->has_psi[r])
+			m |= (c->psi[r].some.present << 2 * r) |
+			     (c->psi[r].full.present << (2 * r + 1));
+	return m;
+}
+
+/* The cgroups row of sample sid: the first n cgroups of cg. 0 or -EIO. */
+static int put_cg(struct ptk_arc *a, s64 sid, const struct ptk_cgsnap *cg, int n)
+{
+	struct vbuf *v = &a->cgvec;
+	int r;
+
+	v->len = 0;
+	for (int i = 0; i < n; i++) {
+		const struct ptk_cgroup *c = &cg->cg[i];
+		unsigned m = cg_psi_bits(c);
+		s64 id;
+		if ((r = cgpath_id(a, c->path, &id)))
+			return r;
+		vec_put(v, id);
+		vec_put(v, c->ctrl);
+		vec_put(v, (s64)c->has);
+		for (int k = 0; k < PTK_CGV_N; k++)
+			if (ptk_cg_has(c, k))
+				vec_put(v, (s64)c->v[k]);
+		vec_put(v, m);
+		for (int b = 0; b < 2 * PTK_PSI_NRES; b++) {
+			const struct ptk_psi_line *l =
+				b & 1 ? &c->psi[b / 2].full : &c->psi[b / 2].some;
+			if (!(m & (1u << b)))
+				continue;
+			vec_put(v, llround(l->avg10 * 100));
+			vec_put(v, llround(l->avg60 * 100));
+			vec_put(v, llround(l->avg300 * 100));
+			vec_put(v, (s64)l->total_us);
+		}
+		vec_put(v, c->has_io);
+		vec_put(v, c->has_io ? c->nio : 0);
+		for (int k = 0; c->has_io && k < c->nio; k++) {
+			const struct ptk_cg_io *d = &c->io[k];
+			vec_put(v, d->major);
+			vec_put(v, d->minor);
+			vec_put(v, (s64)d->rbytes);
+			vec_put(v, (s64)d->wbytes);
+			vec_put(v, (s64)d->rios);
+			vec_put(v, (s64)d->wios);
+		}
+	}
+	sqlite3_bind_int64(a->ins_cg, 1, sid);
+	sqlite3_bind_int(a->ins_cg, 2, cg->layout);
+	sqlite3_bind_int64(a->ins_cg, 3, llround(cg->up_s * 100));
+	sqlite3_bind_int(a->ins_cg, 4, n);
+	sqlite3_bind_blob(a->ins_cg, 5, v->p ? (const void *)v->p : "", (int)v->len, SQLITE_STATIC);
+	return step_reset(a, a->ins_cg, "insert cgroups");
+}
+
 int ptk_arc_write(struct ptk_arc *a, struct ptk_snap *s, s64 prev_id,
 		  const struct ptk_task *prev_procs, int nprev)
+{
+	return ptk_arc_write_cg(a, s, NULL, 0, prev_id, prev_procs, nprev);
+}
+
+int ptk_arc_write_cg(struct ptk_arc *a, struct ptk_snap *s, const struct ptk_cgsnap *cg, int ncg,
+		     s64 prev_id, const struct ptk_task *prev_procs, int nprev)
 {
 	sqlite3_stmt *st = a->ins_sample;
 	/* the look-up caches as they were: a rollback takes back the rows added since */
@@ -1092,6 +1288,8 @@ int ptk_arc_write(struct ptk_arc *a, struct ptk_snap *s, s64 prev_id,
 		goto err_rollback;
 	if ((r = put_ext(a, sid, s)))
 		goto err_rollback;
+	if (cg && ncg > 0 && a->ins_cg && (r = put_cg(a, sid, cg, MIN(ncg, cg->n))))
+		goto err_rollback;
 	if ((r = put_procs(a, sid, s->procs, s->nproc)))
 		goto err_rollback;
 	if (prev_id > 0 && nprev && (r = put_procs(a, prev_id, prev_procs, nprev)))
@@ -1112,6 +1310,7 @@ err_rollback:
 	a->keyset = NULL;
 	free(a->ext_keyset);
 	a->ext_keyset = NULL;
+	cgw_reset(a); /* its new paths' rows are gone */
 	return -EIO;
 }
 
@@ -1122,6 +1321,7 @@ long ptk_arc_retain(struct ptk_arc *a, s64 before_ms, int batch)
 		"DELETE FROM proc WHERE sample_id IN (SELECT id FROM old)",
 		"DELETE FROM counters WHERE sample_id IN (SELECT id FROM old)",
 		"DELETE FROM ext WHERE sample_id IN (SELECT id FROM old)",
+		"DELETE FROM cgroups WHERE sample_id IN (SELECT id FROM old)",
 		"DELETE FROM sample WHERE id IN (SELECT id FROM old)",
 	};
 	long total = 0;
@@ -1819,6 +2019,8 @@ static int load_v1(struct ptk_arc *a, s64 id, struct ptk_snap *s)
 	return v1_done(a, st, rc == SQLITE_ROW ? SQLITE_DONE : rc);
 }
 
+static const char *cgpath_get(struct ptk_arc *a, s64 id);
+
 int ptk_arc_load(struct ptk_arc *a, s64 id, bool procs, struct ptk_snap *s)
 {
 	sqlite3_stmt *st = a->sel_sample;
@@ -1943,6 +2145,8 @@ procs:
 		return 0;
 	st = a->sel_proc;
 	load_rows(a, st, id);
+	/* p.* then the five task columns: version 5's proc has cgroup after wchan */
+	bool has_cg = sqlite3_column_count(st) >= 23 + 5;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct ptk_task *t = push(&s->procs, &s->nproc, &s->pcap, sizeof(*t));
 		int k = 2;
@@ -1969,6 +2173,15 @@ procs:
 		if (sqlite3_column_text(st, k))
 			snprintf(t->wchan, sizeof(t->wchan), "%s", sqlite3_column_text(st, k));
 		k++;
+		t->cgroup[0] = '\0';
+		if (has_cg) {
+			const char *cg = sqlite3_column_type(st, k) == SQLITE_INTEGER ?
+						 cgpath_get(a, sqlite3_column_int64(st, k)) :
+						 NULL;
+			if (cg)
+				snprintf(t->cgroup, sizeof(t->cgroup), "%s", cg);
+			k++;
+		}
 		t->pid = t->tgid = sqlite3_column_int(st, k++);
 		t->starttime = sqlite3_column_int64(st, k++);
 		if (sqlite3_column_text(st, k))
@@ -1988,6 +2201,304 @@ procs:
 	return 0;
 }
 
+/* The path of cgpath row id (the table read again on a miss: paths recorded since), NULL. */
+static const char *cgpath_get(struct ptk_arc *a, s64 id)
+{
+	sqlite3_stmt *st = a->sel_cgpath;
+
+	if (id > 0 && id < a->ncgr && a->cgr[id])
+		return a->cgr[id];
+	if (!st || id <= 0 || id > (1 << 24))
+		return NULL;
+	sqlite3_reset(st);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		s64 k = sqlite3_column_int64(st, 0);
+		const char *p = (const char *)sqlite3_column_text(st, 1);
+		if (k <= 0 || k > (1 << 24) || !p ||
+		    strlen(p) >= sizeof(((struct ptk_cgroup *)0)->path))
+			continue;
+		if (k >= a->ncgr) {
+			int n = (int)k + 64;
+			a->cgr = xrealloc(a->cgr, n * sizeof(*a->cgr));
+			memset(a->cgr + a->ncgr, 0, (n - a->ncgr) * sizeof(*a->cgr));
+			a->ncgr = n;
+		}
+		if (!a->cgr[k])
+			a->cgr[k] = xstrdup(p);
+	}
+	sqlite3_reset(st);
+	return id < a->ncgr ? a->cgr[id] : NULL;
+}
+
+static int cmp_cgpath(const void *key, const void *y)
+{
+	return strcmp(key, ((const struct ptk_cgroup *)y)->path);
+}
+
+/* Parse one cgroup of a cgroups vector into c. 0 or -EINVAL (damaged). */
+static int load_one_cg(struct ptk_arc *a, const unsigned char *p, size_t len, size_t *pos,
+		       struct ptk_cgroup *c)
+{
+	s64 id, ctrl, has, m, x, hio, nio;
+	const char *path;
+
+	if (get_varint(p, len, pos, &id) || get_varint(p, len, pos, &ctrl) ||
+	    get_varint(p, len, pos, &has) || !(path = cgpath_get(a, id)))
+		return -EINVAL;
+	snprintf(c->path, sizeof(c->path), "%s", path);
+	c->ctrl = (unsigned)ctrl;
+	c->has = (u64)has & ((1ull << PTK_CGV_N) - 1);
+	for (int k = 0; k < PTK_CGV_N; k++)
+		if (ptk_cg_has(c, k)) {
+			if (get_varint(p, len, pos, &x))
+				return -EINVAL;
+			c->v[k] = (u64)x;
+		}
+	if (get_varint(p, len, pos, &m))
+		return -EINVAL;
+	for (int b = 0; b < 2 * PTK_PSI_NRES; b++) {
+		struct ptk_psi_line *l = b & 1 ? &c->psi[b / 2].full : &c->psi[b / 2].some;
+		s64 v[4];
+		if (!(m & (1 << b)))
+			continue;
+		for (int k = 0; k < 4; k++)
+			if (get_varint(p, len, pos, &v[k]))
+				return -EINVAL;
+		*l = (struct ptk_psi_line){ true, v[0] / 100.0, v[1] / 100.0, v[2] / 100.0,
+					    (u64)v[3] };
+		c->has_psi[b / 2] = true;
+	}
+	if (get_varint(p, len, pos, &hio) || get_varint(p, len, pos, &nio) || nio < 0 || nio > 4096)
+		return -EINVAL;
+	c->has_io = hio != 0;
+	c->io = nio ? xcalloc(nio, sizeof(*c->io)) : NULL;
+	c->nio = (int)nio;
+	for (int k = 0; k < nio; k++) {
+		s64 v[6];
+		for (int j = 0; j < 6; j++)
+			if (get_varint(p, len, pos, &v[j]))
+				return -EINVAL;
+		c->io[k] = (struct ptk_cg_io){ (unsigned)v[0], (unsigned)v[1], (u64)v[2],
+					       (u64)v[3],      (u64)v[4],      (u64)v[5] };
+	}
+	return 0;
+}
+
+int ptk_arc_load_cg(struct ptk_arc *a, s64 id, struct ptk_cgsnap *cg)
+{
+	sqlite3_stmt *st = a->sel_cg;
+	int rc, r = 0;
+
+	for (int i = 0; i < cg->cap; i++) {
+		free(cg->cg[i].io);
+		cg->cg[i].io = NULL;
+	}
+	cg->n = 0;
+	cg->layout = PTK_CG_NONE;
+	cg->err = 0;
+	cg->nhier = 0;
+	if (!st)
+		return -ENOENT;
+	load_rows(a, st, id);
+	if ((rc = sqlite3_step(st)) != SQLITE_ROW) {
+		sqlite3_reset(st);
+		return rc == SQLITE_DONE ? -ENOENT : db_fail(a, "archive damaged");
+	}
+	int layout = sqlite3_column_int(st, 0);
+	s64 n = sqlite3_column_int64(st, 2);
+	const unsigned char *p = sqlite3_column_blob(st, 3);
+	size_t len = sqlite3_column_bytes(st, 3), pos = 0;
+	cg->layout = layout >= PTK_CG_NONE && layout <= PTK_CG_V2 ? layout : PTK_CG_NONE;
+	cg->up_s = sqlite3_column_int64(st, 1) / 100.0;
+	cg->nhier = 1;
+	for (s64 i = 0; i < n && i < PTK_CG_MAX_GROUPS && pos < len; i++) {
+		if (cg->n == cg->cap) {
+			int old = cg->cap;
+			cg->cap = cg->cap ? cg->cap * 2 : 64;
+			cg->cg = xrealloc(cg->cg, cg->cap * sizeof(*cg->cg));
+			memset(cg->cg + old, 0, (cg->cap - old) * sizeof(*cg->cg));
+		}
+		struct ptk_cgroup *c = &cg->cg[cg->n];
+		memset(c, 0, sizeof(*c));
+		if (load_one_cg(a, p, len, &pos, c)) {
+			free(c->io);
+			c->io = NULL;
+			impossible(a, "cgroups of sample %" PRId64 " cut short (damaged)", id);
+			break;
+		}
+		cg->n++;
+	}
+	sqlite3_reset(st);
+	/* depth and parent from the paths (stored in path order: a parent before its children) */
+	for (int i = 0; i < cg->n; i++) {
+		struct ptk_cgroup *c = &cg->cg[i];
+		char up[256];
+		c->depth = 0;
+		for (const char *q = c->path; *q; q++)
+			c->depth += *q == '/' && q[1];
+		c->parent = -1;
+		if (!strcmp(c->path, "/"))
+			continue;
+		snprintf(up, sizeof(up), "%s", c->path);
+		char *slash = strrchr(up, '/');
+		if (!slash)
+			continue;
+		slash[slash == up] = '\0';
+		const struct ptk_cgroup *e = bsearch(up, cg->cg, i, sizeof(*c), cmp_cgpath);
+		if (e)
+			c->parent = (int)(e - cg->cg);
+	}
+	return r;
+}
+
+/* A value or "max" (PTK_CG_MAX: no limit). */
+static void cg_limit(struct ptk_strbuf *b, u64 v)
+{
+	if (v == PTK_CG_MAX)
+		ptk_strbuf_addf(b, "max\n");
+	else
+		ptk_strbuf_addf(b, "%" PRIu64 "\n", v);
+}
+
+/* b into DIR/sys/fs/cgroup/PATH/NAME when it holds something (always). 0 or -errno. */
+static int cg_file(struct ptk_strbuf *b, const char *dir, const char *path, const char *name,
+		   bool always)
+{
+	char rel[PATH_MAX];
+
+	if (!b->len && !always)
+		return 0;
+	if (snprintf(rel, sizeof(rel), "sys/fs/cgroup%s/%s", strcmp(path, "/") ? path : "", name) >=
+	    (int)sizeof(rel))
+		return -ENAMETOOLONG;
+	return ptk_strbuf_write(b, dir, rel);
+}
+
+/* The keyed lines "KEY N" of the values of c in keys[] (NULL-terminated with vals[]). */
+static void cg_keyed(struct ptk_strbuf *b, const struct ptk_cgroup *c, const char *const *keys,
+		     const int *vals, u64 div)
+{
+	for (int k = 0; keys[k]; k++)
+		if (ptk_cg_has(c, vals[k]))
+			ptk_strbuf_addf(b, "%s %" PRIu64 "\n", keys[k], c->v[vals[k]] / div);
+}
+
+/*
+ * The cgroups of a loaded sample as a cgroup v2 tree under dir/sys/fs/cgroup: the files the
+ * cgroup source reads (source/cgroup/cgroup.c cg_files), with only the values held, every
+ * controller enabled. 0 or -errno.
+ */
+static int write_cg_tree(const struct ptk_cgsnap *cg, const char *dir)
+{
+	static const char ctl[] = "cpu io memory pids\n";
+	static const char *const cpu_k[] = { "usage_usec", "user_usec",	   "system_usec",
+					     "nr_periods", "nr_throttled", "throttled_usec",
+					     NULL };
+	static const int cpu_v[] = { PTK_CGV_CPU_USAGE_NS,  PTK_CGV_CPU_USER_NS,
+				     PTK_CGV_CPU_SYSTEM_NS, PTK_CGV_CPU_PERIODS,
+				     PTK_CGV_CPU_THROTTLED, PTK_CGV_CPU_THROTTLED_NS };
+	static const char *const ev_k[] = { "low", "high", "max", "oom", "oom_kill", NULL };
+	static const int ev_v[] = { PTK_CGV_MEM_EV_LOW, PTK_CGV_MEM_EV_HIGH, PTK_CGV_MEM_EV_MAX,
+				    PTK_CGV_MEM_EV_OOM, PTK_CGV_MEM_EV_OOM_KILL };
+	static const char *const st_k[] = { "anon",	   "file",    "inactive_file",
+					    "active_file", "pgfault", "pgmajfault",
+					    NULL };
+	static const int st_v[] = { PTK_CGV_MEM_ANON,	       PTK_CGV_MEM_FILE,
+				    PTK_CGV_MEM_INACTIVE_FILE, PTK_CGV_MEM_ACTIVE_FILE,
+				    PTK_CGV_MEM_PGFAULT,       PTK_CGV_MEM_PGMAJFAULT };
+	static const struct {
+		const char *name;
+		int v;
+		bool limit;
+	} one[] = {
+		{ "memory.current", PTK_CGV_MEM_CURRENT, false },
+		{ "memory.max", PTK_CGV_MEM_MAX, true },
+		{ "memory.high", PTK_CGV_MEM_HIGH, true },
+		{ "memory.low", PTK_CGV_MEM_LOW, true },
+		{ "memory.peak", PTK_CGV_MEM_PEAK, false },
+		{ "memory.swap.current", PTK_CGV_MEM_SWAP, false },
+		{ "pids.current", PTK_CGV_PIDS_CURRENT, false },
+		{ "pids.max", PTK_CGV_PIDS_MAX, true },
+	};
+	struct ptk_strbuf b = { 0 };
+	int r = 0;
+
+	for (int i = 0; i < cg->n && !r; i++) {
+		const struct ptk_cgroup *c = &cg->cg[i];
+		const char *p = c->path;
+		if (!strcmp(p, "/")) {
+			ptk_strbuf_addf(&b, "%s", ctl);
+			r = cg_file(&b, dir, p, "cgroup.controllers", true);
+		}
+		ptk_strbuf_addf(&b, "%s", ctl);
+		r = r ?: cg_file(&b, dir, p, "cgroup.subtree_control", true);
+		/* usage and throttled time in microseconds, the periods as counts */
+		for (int k = 0; cpu_k[k]; k++)
+			if (ptk_cg_has(c, cpu_v[k]))
+				ptk_strbuf_addf(
+					&b, "%s %" PRIu64 "\n", cpu_k[k],
+					c->v[cpu_v[k]] /
+						(cpu_v[k] == PTK_CGV_CPU_PERIODS ||
+								 cpu_v[k] == PTK_CGV_CPU_THROTTLED ?
+							 1 :
+							 1000));
+		r = r ?: cg_file(&b, dir, p, "cpu.stat", false);
+		if (ptk_cg_has(c, PTK_CGV_CPU_QUOTA_US)) {
+			u64 q = c->v[PTK_CGV_CPU_QUOTA_US];
+			if (q == PTK_CG_MAX)
+				ptk_strbuf_addf(&b, "max");
+			else
+				ptk_strbuf_addf(&b, "%" PRIu64, q);
+			if (ptk_cg_has(c, PTK_CGV_CPU_PERIOD_US))
+				ptk_strbuf_addf(&b, " %" PRIu64, c->v[PTK_CGV_CPU_PERIOD_US]);
+			ptk_strbuf_addf(&b, "\n");
+			r = r ?: cg_file(&b, dir, p, "cpu.max", false);
+		}
+		for (size_t k = 0; k < ARRAY_SIZE(one) && !r; k++) {
+			if (!ptk_cg_has(c, one[k].v))
+				continue;
+			if (one[k].limit)
+				cg_limit(&b, c->v[one[k].v]);
+			else
+				ptk_strbuf_addf(&b, "%" PRIu64 "\n", c->v[one[k].v]);
+			r = cg_file(&b, dir, p, one[k].name, false);
+		}
+		cg_keyed(&b, c, ev_k, ev_v, 1);
+		r = r ?: cg_file(&b, dir, p, "memory.events", false);
+		cg_keyed(&b, c, st_k, st_v, 1);
+		r = r ?: cg_file(&b, dir, p, "memory.stat", false);
+		for (int k = 0; c->has_io && k < c->nio; k++) {
+			const struct ptk_cg_io *d = &c->io[k];
+			ptk_strbuf_addf(&b,
+					"%u:%u rbytes=%" PRIu64 " wbytes=%" PRIu64 " rios=%" PRIu64
+					" wios=%" PRIu64 " dbytes=0 dios=0\n",
+					d->major, d->minor, d->rbytes, d->wbytes, d->rios, d->wios);
+		}
+		if (c->has_io)
+			r = r ?: cg_file(&b, dir, p, "io.stat", true);
+		for (int res = 0; res < PTK_PSI_NRES && !r; res++) {
+			char name[32];
+			if (!c->has_psi[res])
+				continue;
+			for (int f = 0; f < 2; f++) {
+				const struct ptk_psi_line *l =
+					f ? &c->psi[res].full : &c->psi[res].some;
+				if (l->present)
+					ptk_strbuf_addf(&b,
+							"%s avg10=%.2f avg60=%.2f avg300=%.2f "
+							"total=%" PRIu64 "\n",
+							f ? "full" : "some", l->avg10, l->avg60,
+							l->avg300, l->total_us);
+			}
+			snprintf(name, sizeof(name), "%s.pressure", ptk_psi_res_name[res]);
+			r = cg_file(&b, dir, p, name, true);
+		}
+		b.len = 0;
+	}
+	free(b.p);
+	return r;
+}
+
 static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
 {
 	return remove(path) < 0 && errno != ENOENT ? -1 : 0;
@@ -2004,6 +2515,7 @@ int ptk_arc_snapshot_tree(struct ptk_arc *a, const struct ptk_arc_index *idx, in
 {
 	const char *tmp = getenv("TMPDIR");
 	struct ptk_snap s = { 0 };
+	struct ptk_cgsnap cg = { 0 };
 	int n = 0, r = 0, nbad = 0;
 	char first_bad[sizeof(a->impossible) + 128] = "";
 
@@ -2023,9 +2535,25 @@ int ptk_arc_snapshot_tree(struct ptk_arc *a, const struct ptk_arc_index *idx, in
 		snprintf(sub, sizeof(sub), "%s/%d", dir, n);
 		if ((r = ptk_snap_write_tree(&s, sub)))
 			break;
+		if (ptk_arc_load_cg(a, idx->id[i], &cg) == 0 && (r = write_cg_tree(&cg, sub)))
+			break;
+		/* the recorded processes' cgroups as their /proc/PID/cgroup (v2 line) */
+		for (int k = 0; k < s.nproc && !r; k++) {
+			struct ptk_strbuf b = { 0 };
+			char rel[64];
+			if (!s.procs[k].cgroup[0])
+				continue;
+			ptk_strbuf_addf(&b, "0::%s\n", s.procs[k].cgroup);
+			snprintf(rel, sizeof(rel), "%d/cgroup", s.procs[k].pid);
+			r = ptk_strbuf_write(&b, sub, rel);
+			free(b.p);
+		}
+		if (r)
+			break;
 		n++;
 	}
 	ptk_snap_free(&s);
+	ptk_cg_free(&cg);
 	if (r) {
 		ptk_arc_rmtree(dir);
 		return r;

@@ -20,11 +20,13 @@
 
 #include "lib/util.h"
 #include "model/folded.h"
+#include "source/cgroup/cgroup.h"
 #include "source/procfs/pid.h"
 #include "source/procfs/procfs.h"
 #include "source/snap.h"
 
-#define PTK_ARC_SCHEMA_VERSION 4 /* written: 3 added the profile tables, 4 the ext table */
+/* written: 3 added the profile tables, 4 the ext table, 5 the cgroup tables */
+#define PTK_ARC_SCHEMA_VERSION 5
 #define PTK_ARC_SCHEMA_MIN \
 	1 /* the oldest read: version 1 had a table each for cpu, disk, net, snmp */
 #define PTK_ARC_DEFAULT_DB "/var/lib/ptk/ptk.db"
@@ -58,6 +60,22 @@ void ptk_arc_set_host_meta(struct ptk_arc *a);
  */
 int ptk_arc_write(struct ptk_arc *a, struct ptk_snap *s, s64 prev_id,
 		  const struct ptk_task *prev_procs, int nprev);
+/*
+ * ptk_arc_write with the sample's cgroups: the first ncg of cg (a cgroup snapshot read by
+ * source/cgroup ptk_cg_read; path order keeps every parent before its children), in the
+ * same transaction (schema version 5: cgroups table, paths and owners in cgpath). cg NULL
+ * or ncg 0: no cgroup row. 0 or -EIO.
+ */
+int ptk_arc_write_cg(struct ptk_arc *a, struct ptk_snap *s, const struct ptk_cgsnap *cg, int ncg,
+		     s64 prev_id, const struct ptk_task *prev_procs, int nprev);
+/* The cgroups a sample stores by default (ptk record --cgroups): the first in path order. */
+#define PTK_ARC_CGROUPS_DEFAULT 512
+/*
+ * Load the cgroups of sample id into cg (its buffers reused; parents and depths from the
+ * paths, up_s as recorded). 0, -ENOENT (no cgroups stored with the sample: an archive
+ * before version 5, or recorded with --cgroups 0), or -EIO (damaged).
+ */
+int ptk_arc_load_cg(struct ptk_arc *a, s64 id, struct ptk_cgsnap *cg);
 
 /*
  * Delete the samples older than before_ms (and their rows): the oldest in recording order,
@@ -109,7 +127,9 @@ const char *ptk_arc_impossible(const struct ptk_arc *a);
 
 /*
  * Time travel: write the samples idx[first..last] as snapshot directories 0/, 1/, ... under
- * a new temporary directory (its path into dir), ready for --procfs. Unreadable samples are
+ * a new temporary directory (its path into dir), ready for --procfs; a sample's cgroups as
+ * a cgroup v2 tree in N/sys/fs/cgroup (whatever the recorded layout: the values the
+ * reader had merged, under the v2 file names), which the cgroup source reads in replay. Unreadable samples are
  * skipped; impossible values are left out of the files (unknown to their readers), and
  * ptk_arc_impossible names the first sample with some. Returns the number of snapshots
  * written, or -errno.

@@ -526,12 +526,9 @@ static int key(struct tui *t, int ch)
 		t->sel = 0;
 		break;
 	case 'g': {
-		/* the tasks of one cgroup and below: reading cgroups may start now */
+		/* the tasks of one cgroup and below: reading cgroups may start now (time travel:
+		 * the recorded tasks' cgroups, archive version 5) */
 		char cg[sizeof(v->cgroup)];
-		if (t->ops->frame->at_label[0]) {
-			snprintf(t->msg, sizeof(t->msg), "the archive keeps no cgroup paths");
-			break;
-		}
 		snprintf(cg, sizeof(cg), "%s", v->cgroup);
 		if (!prompt(t, "Cgroup (a path from /, empty: all): ", cg, sizeof(cg)))
 			cg[0] = '\0';

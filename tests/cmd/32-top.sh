@@ -293,5 +293,4 @@ else
 fi
 "$PTK" top -b -n 1 --cgroup relative > /dev/null 2> "$TMP/cgerr.txt"
 check "--cgroup relative: a usage error (exit 2) naming it" test $? -eq 2 -a -n "$(grep "invalid --cgroup 'relative'" "$TMP/cgerr.txt")"
-"$PTK" top -b -n 1 --at -5m --cgroup / > /dev/null 2> "$TMP/cgerr.txt"
-check "--at --cgroup: a usage error (the archive keeps no cgroup paths)" test $? -eq 2 -a -n "$(grep "no cgroup paths" "$TMP/cgerr.txt")"
+# --at --cgroup: the recorded tasks' cgroups (archive version 5): tests/cmd/75-record-cgroup.sh

@@ -45,7 +45,7 @@ n=$(q "$DB" "select count(*) from sample")
 note "samples: $n; journal: $(q "$DB" 'PRAGMA journal_mode'); user_version: $(q "$DB" 'PRAGMA user_version')"
 check "5 samples stored" test "$n" = 5
 check "WAL journal mode" test "$(q "$DB" 'PRAGMA journal_mode')" = wal
-check "schema version 4 (PRAGMA user_version and meta)" test "$(q "$DB" 'PRAGMA user_version')/$(q "$DB" "select value from meta where key='schema_version'")" = 4/4
+check "schema version 5 (PRAGMA user_version and meta)" test "$(q "$DB" 'PRAGMA user_version')/$(q "$DB" "select value from meta where key='schema_version'")" = 5/5
 # version 4: each sample's interrupts, softirqs, softnet and sar's other files in ext
 check "an ext row per sample, with its keyset (interrupts, softirqs, softnet, sockstat...)" \
 	test "$(q "$DB" "select count(*) from ext e join keyset k on k.id = e.keyset where k.keys like '%intr.0.LOC%' and k.keys like '%sirq.0.TIMER%' and k.keys like '%softnet.0.processed%' and k.keys like '%sockstat.sockets.used%'")" = 5

@@ -4,6 +4,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <errno.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -446,6 +447,122 @@ static void test_impossible(void **state)
 	ptk_arc_rmtree(dir);
 }
 
+static void assert_same_cg(const struct ptk_cgsnap *x, const struct ptk_cgsnap *y, bool tree)
+{
+	assert_int_equal(x->n, y->n);
+	for (int i = 0; i < x->n; i++) {
+		const struct ptk_cgroup *a = &x->cg[i], *b = &y->cg[i];
+		assert_string_equal(a->path, b->path);
+		assert_int_equal(a->depth, b->depth);
+		assert_int_equal(a->parent, b->parent);
+		if (!tree)
+			assert_int_equal(a->ctrl, b->ctrl);
+		assert_int_equal(a->has, b->has);
+		for (int k = 0; k < PTK_CGV_N; k++) {
+			bool ns = k == PTK_CGV_CPU_USAGE_NS || k == PTK_CGV_CPU_USER_NS ||
+				  k == PTK_CGV_CPU_SYSTEM_NS || k == PTK_CGV_CPU_THROTTLED_NS;
+			if (!ptk_cg_has(a, k))
+				continue;
+			/* the v2 files of a tree hold microseconds */
+			if (tree && ns)
+				assert_int_equal(a->v[k] / 1000, b->v[k] / 1000);
+			else
+				assert_int_equal(a->v[k], b->v[k]);
+		}
+		for (int r = 0; r < PTK_PSI_NRES; r++) {
+			assert_int_equal(a->has_psi[r], b->has_psi[r]);
+			assert_int_equal(a->psi[r].some.present, b->psi[r].some.present);
+			assert_int_equal(a->psi[r].full.present, b->psi[r].full.present);
+			assert_true(a->psi[r].some.avg10 == b->psi[r].some.avg10);
+			assert_true(a->psi[r].full.avg300 == b->psi[r].full.avg300);
+			assert_int_equal(a->psi[r].some.total_us, b->psi[r].some.total_us);
+			assert_int_equal(a->psi[r].full.total_us, b->psi[r].full.total_us);
+		}
+		assert_int_equal(a->has_io, b->has_io);
+		assert_int_equal(a->nio, b->nio);
+		for (int k = 0; k < a->nio; k++)
+			assert_memory_equal(&a->io[k], &b->io[k], sizeof(a->io[k]));
+	}
+}
+
+/* cgroups read from the v2 and hybrid fixtures -> archive -> load come back as read, and
+ * as a snapshot tree, which the cgroup source reads again to the same values; an archive
+ * sample without cgroups loads -ENOENT */
+static void test_cgroups(void **state)
+{
+	static const char *const fixtures[] = { "cgroup-v2", "cgroup-hybrid", "cgroup-v1" };
+
+	for (size_t f = 0; f < ARRAY_SIZE(fixtures); f++) {
+		char db[] = "/tmp/ptk-arc-test.XXXXXX", path[PATH_MAX], err[512], fx[PATH_MAX];
+		char tree[PATH_MAX];
+		struct ptk_cgsnap cg[2] = { 0 }, back = { 0 }, replay = { 0 };
+		struct ptk_snap a = { 0 };
+		struct ptk_ptab pa = { 0 };
+		struct ptk_arc_index idx = { 0 };
+		struct ptk_src src;
+		struct ptk_arc *arc;
+
+		snprintf(fx, sizeof(fx), "%s/%s", PTK_FIXTURES, fixtures[f]);
+		assert_int_equal(ptk_src_init(&src, fx, NULL), 0);
+		for (int i = 0; i < 2; i++) {
+			cg[i].want = PTK_CGW_ALL;
+			assert_int_equal(ptk_cg_read(&src, &cg[i], -1), 0);
+			assert_true(cg[i].n >= 2);
+			if (i == 0)
+				assert_int_equal(ptk_src_next(&src), 0);
+		}
+		assert_non_null(mkdtemp(db));
+		snprintf(path, sizeof(path), "%s/t.db", db);
+		collect_tree(TREE, &a, &pa);
+		arc = ptk_arc_open(path, PTK_ARC_RDWR, err, sizeof(err));
+		assert_non_null(arc);
+		assert_int_equal(ptk_arc_write(arc, &a, 0, NULL, 0), 0);
+		for (int i = 0; i < 2; i++)
+			assert_int_equal(ptk_arc_write_cg(arc, &a, &cg[i], 100, 0, NULL, 0), 0);
+		/* a bound: the first in path order */
+		assert_int_equal(ptk_arc_write_cg(arc, &a, &cg[1], 1, 0, NULL, 0), 0);
+		ptk_arc_close(arc);
+
+		arc = ptk_arc_open(path, PTK_ARC_RDONLY, err, sizeof(err));
+		assert_non_null(arc);
+		assert_int_equal(ptk_arc_list(arc, INT64_MIN, INT64_MAX, &idx), 0);
+		assert_int_equal(idx.n, 4);
+		assert_int_equal(ptk_arc_load_cg(arc, idx.id[0], &back), -ENOENT);
+		for (int i = 0; i < 2; i++) {
+			assert_int_equal(ptk_arc_load_cg(arc, idx.id[1 + i], &back), 0);
+			assert_int_equal(back.layout, cg[i].layout);
+			assert_true(fabs(back.up_s - cg[i].up_s) < 0.006);
+			assert_same_cg(&cg[i], &back, false);
+		}
+		assert_int_equal(ptk_arc_load_cg(arc, idx.id[3], &back), 0);
+		assert_int_equal(back.n, 1);
+		assert_string_equal(back.cg[0].path, "/");
+
+		/* time travel: the tree's sys/fs/cgroup reads back as the cgroups recorded */
+		assert_int_equal(ptk_arc_snapshot_tree(arc, &idx, 1, 2, tree, sizeof(tree)), 2);
+		assert_int_equal(ptk_src_init(&src, tree, NULL), 0);
+		assert_true(src.replay);
+		for (int i = 0; i < 2; i++) {
+			replay.want = PTK_CGW_ALL;
+			assert_int_equal(ptk_cg_read(&src, &replay, -1), 0);
+			assert_int_equal(replay.layout, PTK_CG_V2);
+			assert_same_cg(&cg[i], &replay, true);
+			ptk_src_next(&src);
+		}
+		ptk_arc_rmtree(tree);
+		ptk_arc_close(arc);
+		ptk_arc_index_free(&idx);
+		ptk_cg_free(&cg[0]);
+		ptk_cg_free(&cg[1]);
+		ptk_cg_free(&back);
+		ptk_cg_free(&replay);
+		ptk_snap_free(&a);
+		ptk_ptab_free(&pa);
+		unlink(path);
+		rmdir(db);
+	}
+}
+
 static void test_times(void **state)
 {
 	s64 t;
@@ -477,6 +594,7 @@ int main(void)
 		cmocka_unit_test(test_retention),
 		cmocka_unit_test(test_presence_roundtrip),
 		cmocka_unit_test(test_impossible),
+		cmocka_unit_test(test_cgroups),
 		cmocka_unit_test(test_times),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
