@@ -72,7 +72,7 @@ else
 	# the two tools' windows start a moment apart: the loop's own swing between sysstat's
 	# intervals bounds how far their averages can differ (5 points on a quiet machine)
 	spread=$(awk -v p="$BUSY" '$1 != "Average:" && $3 == p { v = $(NF - 2); if (n++ == 0 || v < lo) lo = v; if (v > hi) hi = v }
-		END { d = hi - lo; printf "%.2f", d > 5 ? d : 5 }' "$TMP/sys.txt")
+		END { d = hi - lo; printf "%.2f", (d > 5 ? d : 5) }' "$TMP/sys.txt")
 	note "Average %CPU of the busy loop (pid $BUSY): sysstat ${c1:-?} ptk ${c2:-?} (bound $spread)"
 	t "Average %CPU within 5 points of sysstat, or the loop's swing between intervals" '[ -n "$c1" ] && [ -n "$c2" ] && near "$c1" "$c2" "$spread"'
 	t "the busy loop shows CPU use (> 0 %CPU)" '[ -n "$c2" ] && awk -v c="$c2" "BEGIN { exit !(c > 0) }"'
