@@ -24,6 +24,11 @@ int main(void)
 			puts(p);
 		free(p);
 	}
+	/* alive a while after its calls, with no library call: a string the probe could not
+	 * read is read again from the process, which must still be there when ptk gets the
+	 * event (under load the exit came first: the format shown as its address) */
+	for (volatile long k = 0; k < 300000000; k++)
+		;
 	return 0;
 }
 EOF
