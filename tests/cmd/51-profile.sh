@@ -21,6 +21,10 @@ share() { awk '/;burn_a [0-9]+$/ { a += $NF } /;burn_b [0-9]+$/ { b += $NF }
 # 70/30 split sampled N times when that is more (on a busy machine the program gets less CPU,
 # so fewer samples: 1500 in 3 s at 499 Hz alone, a few hundred beside other work)
 tol() { awk -v n="$1" 'BEGIN { t = n > 0 ? 400 * sqrt(0.21 / n) : 100; printf "%.1f", (t > 5 ? t : 5) }'; }
+# split FILE: burn_a's share of the two functions' CPU time as the program measured it (its
+# stderr line), the value a profile is judged against: the same body ran 80/20 once in an
+# unloaded CI, for ptk and perf alike (code placement, the host); 70 when it did not print
+split() { sed -n 's/^burn: burn_a \([0-9.]*\)% of burn_a+burn_b CPU time$/\1/p' "$1" | tail -1 | grep . || echo 70; }
 
 # 1. frame pointers: the 70/30 split and the chain main;burn_a
 "$PTK" profile -F 499 -g -o "$TMP/fp.folded" -- "$TMP/burn" 3 > /dev/null 2> "$TMP/fp.err"; rc=$?
@@ -28,9 +32,10 @@ check "profile -g -- burn: exit $rc (0)" test $rc -eq 0
 sed 's/^/# stderr: /' "$TMP/fp.err"
 sort -t' ' -k2 -n "$TMP/fp.folded" | tail -3 | sed 's/^/# folded: /'
 read -r sh na nb < <(share "$TMP/fp.folded")
-note "fp: burn_a $na samples, burn_b $nb: burn_a share $sh% (program's split 70%)"
+want=$(split "$TMP/fp.err")
+note "fp: burn_a $na samples, burn_b $nb: burn_a share $sh% (the program's own split $want%)"
 t=$(tol $((na + nb)))
-check "fp: burn_a share $sh% within $t points of 70 ($((na + nb)) samples)" near "$sh" 70 "$t"
+check "fp: burn_a share $sh% within $t points of the program's $want% ($((na + nb)) samples)" near "$sh" "$want" "$t"
 check "fp: folded 'burn;...;main;burn_a N' (comm first, names resolved)" grep -qE '^burn;(.*;)?main;burn_a [0-9]+$' "$TMP/fp.folded"
 check "fp: folded 'burn;...;main;burn_b N'" grep -qE '^burn;(.*;)?main;burn_b [0-9]+$' "$TMP/fp.folded"
 check "folded lines are 'stack count', sorted by stack" bash -c "! grep -vqE '^[^ ].* [0-9]+$' '$TMP/fp.folded' && sed 's/ [0-9]*$//' '$TMP/fp.folded' | LC_ALL=C sort -c"
@@ -39,19 +44,19 @@ check "observer line on stderr: ptk's CPU, samples, lost" test -n "$ob"
 
 # side by side: perf record -g + perf report on the same program
 if have perf; then
-	timeout -k 5 120 perf record -q -F 499 -g -o "$TMP/perf.data" -- "$TMP/burn" 3 > /dev/null 2>&1
+	timeout -k 5 120 perf record -q -F 499 -g -o "$TMP/perf.data" -- "$TMP/burn" 3 > /dev/null 2> "$TMP/perf.err"
 	timeout -k 5 120 perf report -i "$TMP/perf.data" --stdio --no-children --sort sym -q -n 2> /dev/null |
 		awk '/\] burn_a$/ { a = $1; na = $2 } /\] burn_b$/ { b = $1; nb = $2 } END { sub("%", "", a); sub("%", "", b); if (a + b) printf "%.1f %d\n", 100 * a / (a + b), na + nb }' > "$TMP/perf.share"
 	read -r ps pn < "$TMP/perf.share"
 	note "burn_a share: ptk $sh%, perf record/report ${ps:-?}% (${pn:-?} samples)"
-	t=$(tol "${pn:-0}")
-	check "perf's burn_a share (${ps:-none}%) within $t points of 70 too" near "${ps:-0}" 70 "$t"
+	t=$(tol "${pn:-0}") pw=$(split "$TMP/perf.err")
+	check "perf's burn_a share (${ps:-none}%) within $t points of the program's $pw% too" near "${ps:-0}" "$pw" "$t"
 else
 	skip "linux-perf not installed: no side-by-side share"
 fi
 
 # 2. --top: self and total
-"$PTK" profile -F 499 -g --top -- "$TMP/burn" 2 > "$TMP/top.txt" 2> /dev/null
+"$PTK" profile -F 499 -g --top -- "$TMP/burn" 2 > "$TMP/top.txt" 2> "$TMP/top.err"
 head -5 "$TMP/top.txt" | sed 's/^/# top: /'
 check "--top: header SELF% TOTAL% SAMPLES FUNCTION" grep -qE '^ +SELF% +TOTAL% +SAMPLES FUNCTION$' "$TMP/top.txt"
 ta=$(awk '$4 == "burn_a" { print $1 }' "$TMP/top.txt") tb=$(awk '$4 == "burn_b" { print $1 }' "$TMP/top.txt")
@@ -59,8 +64,8 @@ tn=$(awk '$4 == "burn_a" || $4 == "burn_b" { n += $3 } END { print n + 0 }' "$TM
 tm=$(awk '$4 == "main" { print $2 }' "$TMP/top.txt")
 tsh=$(awk -v a="${ta:-0}" -v b="${tb:-0}" 'BEGIN { if (a + b) printf "%.1f", 100 * a / (a + b); else print 0 }')
 note "--top: burn_a self $ta%, burn_b self $tb% (burn_a share of the two $tsh%; the rest: interrupts, preemption), main total $tm%"
-t=$(tol "$tn")
-check "--top: burn_a's share of burn_a+burn_b self ($tsh%) within $t points of 70 ($tn samples)" near "$tsh" 70 "$t"
+t=$(tol "$tn") tw=$(split "$TMP/top.err")
+check "--top: burn_a's share of burn_a+burn_b self ($tsh%) within $t points of the program's $tw% ($tn samples)" near "$tsh" "$tw" "$t"
 check "--top: main total $tm% >= 95 (on every stack of the program)" awk -v t="${tm:-0}" 'BEGIN { exit !(t >= 95) }'
 
 # 3. no frame pointers: --call-graph dwarf has main;burn_a, fp does not
@@ -72,8 +77,8 @@ grep -h '^dwarf:' "$TMP/dw.err" | sed 's/^/# /'
 check "no-fp build, --call-graph dwarf: the full chain main;burn_a" grep -qE '^burn_nofp;(.*;)?main;burn_a [0-9]+$' "$TMP/dw.folded"
 check "no-fp build, --call-graph dwarf: ...;__libc_start_call_main;main;burn_b (unwound into libc)" grep -qE '^burn_nofp;(.*;)?__libc_start_call_main;main;burn_b [0-9]+$' "$TMP/dw.folded"
 read -r dsh da db < <(share "$TMP/dw.folded")
-t=$(tol $((da + db)))
-check "dwarf: burn_a share $dsh% within $t points of 70 ($((da + db)) samples)" near "$dsh" 70 "$t"
+t=$(tol $((da + db))) dw=$(split "$TMP/dw.err")
+check "dwarf: burn_a share $dsh% within $t points of the program's $dw% ($((da + db)) samples)" near "$dsh" "$dw" "$t"
 check "no-fp build, plain fp: no main;burn_a (the frame-pointer walk cannot find main)" bash -c "! grep -qE ';main;burn_a [0-9]+$' '$TMP/nf.folded'"
 
 # 4. JSON: stacks, top, samples, lost, observer; the stack counts add up to the samples

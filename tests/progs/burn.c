@@ -62,6 +62,15 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* this thread's CPU time, in seconds */
+static double cputime(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 int main(int argc, char **argv)
 {
 	double secs = 2, t0 = now();
@@ -90,11 +99,22 @@ int main(int argc, char **argv)
 		rounds = atol(argv[2]);
 	else if (argc > 1)
 		secs = atof(argv[1]);
+	/* the split as it ran: the thread's CPU time in each (code placement or the host can
+	 * make the same body run at different speeds in the two) */
+	double ca = 0, cb = 0, c0 = cputime(), c1, c2;
 	while (rounds >= 0 ? n < rounds : now() - t0 < secs) {
 		burn_a(7);
+		c1 = cputime();
 		burn_b(3);
+		c2 = cputime();
+		ca += c1 - c0;
+		cb += c2 - c1;
+		c0 = c2;
 		n++;
 	}
+	if (ca + cb > 0)
+		fprintf(stderr, "burn: burn_a %.1f%% of burn_a+burn_b CPU time\n",
+			100 * ca / (ca + cb));
 	struct rusage ru;
 	getrusage(RUSAGE_SELF, &ru);
 	/* switches out of this task: what perf's context-switches counts for it */
