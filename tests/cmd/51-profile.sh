@@ -24,6 +24,7 @@ tol() { awk -v n="$1" 'BEGIN { t = n > 0 ? 400 * sqrt(0.21 / n) : 100; printf "%
 # split FILE: burn_a's share of the two functions' CPU time as the program measured it (its
 # stderr line), the value a profile is judged against: the same body ran 80/20 once in an
 # unloaded CI, for ptk and perf alike (code placement, the host); 70 when it did not print
+export BURN_SPLIT=1
 split() { sed -n 's/^burn: burn_a \([0-9.]*\)% of burn_a+burn_b CPU time$/\1/p' "$1" | tail -1 | grep . || echo 70; }
 
 # 1. frame pointers: the 70/30 split and the chain main;burn_a
