@@ -339,6 +339,7 @@ static const struct ptk_bpf_ops ops = {
 	.opt = opt,
 	.parsed = parsed,
 	.prepare = prepare,
+	.begin = ptk_agg_begin,
 	.load_lskel = ptk_agg_load_lskel,
 	.open = ptk_agg_open,
 	.load = ptk_agg_load,

@@ -372,6 +372,7 @@ static const struct ptk_bpf_ops ops = {
 	.parsed = parsed,
 	.prepare = prepare,
 	.started = started,
+	.begin = ptk_agg_begin,
 	.load_lskel = ptk_agg_load_lskel,
 	.open = ptk_agg_open,
 	.load = ptk_agg_load,

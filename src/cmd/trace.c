@@ -539,6 +539,7 @@ static const struct ptk_bpf_ops ops = {
 	.opt = opt_tid,
 	.parsed = parsed,
 	.prepare = prepare,
+	.begin = ptk_agg_begin,
 	.load_lskel = ptk_agg_load_lskel,
 	.open = ptk_agg_open,
 	.load = ptk_agg_load,

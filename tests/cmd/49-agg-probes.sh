@@ -311,6 +311,20 @@ for sig in INT TERM KILL; do
 	check_all "SIG$sig: no program left, the breakpoint gone (target alive)" \
 		'[ $gone = yes ] && [ "$inb" = cc ] && [ "$outb" = "$orig" ] && kill -0 $TG'
 done
+# a signal while loading: the uprobe's perf event is opened in a thread as the programs
+# load, so at these times it exists with no program attached yet
+left=""
+for d in 0.002 0.005 0.008 0.012 0.02; do
+	for sig in INT KILL; do
+		"$PTK" agg "uprobe:$W:work" --by comm > /dev/null 2>&1 & A=$!
+		sleep $d; kill -$sig $A; wait $A 2>/dev/null
+		sleep 0.2
+		b=$(probe_byte $TG); [ "$b" = "$orig" ] || left="$left $sig@${d}s:$b"
+	done
+done
+note "signals 2-20 ms into the start-up: work()'s byte after each: ${left:-all $orig}"
+check_all "a signal while the probe is being made and the programs load leaves no breakpoint" \
+	'[ -z "$left" ] && kill -0 $TG'
 # the target exits while probed: ptk goes on, nothing is left in the next process
 "$PTK" agg "uprobe:$W:work" --by comm --json > "$TMP/x.json" 2>/dev/null & A=$!
 ran agg_k || true; ids=$(bpf_prog_ids_of $A | tr '\n' ' ')

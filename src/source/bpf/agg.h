@@ -151,6 +151,7 @@ struct ptk_agg {
 	size_t ntargets; /* targets attached in all */
 	struct ptk_agg_result res; /* the shape of the rows */
 	bool has_stack, has_ustack;
+	u32 key_bytes; /* the bytes of a row's key its --by values take (0..AGG_KEY_SIZE) */
 	u32 stacks_max;
 	bool pid_given; /* -p PID: the uprobes are the process's only */
 	char err[512];
@@ -158,6 +159,8 @@ struct ptk_agg {
 	/* ---- the run ---- */
 	int *links; /* link fds */
 	size_t nlinks;
+	struct ptk_probe_preopen preopen; /* the probes' perf events, opened while loading */
+	bool preopen_started;
 	int *progs; /* the program copies */
 	size_t nprogs;
 	int *fds; /* their data maps */
@@ -238,6 +241,7 @@ int ptk_agg_probe_parse(const char *spec, bool with_field, struct ptk_probe *p, 
 			size_t errsz);
 
 /* The runner's callbacks, r->priv being the struct ptk_agg. */
+void ptk_agg_begin(struct ptk_bpf_run *r);
 int ptk_agg_load_lskel(struct ptk_bpf_run *r);
 int ptk_agg_open(struct ptk_bpf_run *r);
 int ptk_agg_load(struct ptk_bpf_run *r);
@@ -272,9 +276,9 @@ const char *ptk_agg_target_name(const struct ptk_agg *a, u64 cookie);
 
 /* The runner's load, attach and detach callbacks of the engine; PTK_AGG_OPS with its rows
  * printed at each report, PTK_AGG_EVENT_OPS with each event given to a->on_event. */
-#define PTK_AGG_LOAD_OPS                                                              \
-	.load_lskel = ptk_agg_load_lskel, .open = ptk_agg_open, .load = ptk_agg_load, \
-	.destroy = ptk_agg_destroy, .needs_tracefs = true
+#define PTK_AGG_LOAD_OPS                                                                \
+	.begin = ptk_agg_begin, .load_lskel = ptk_agg_load_lskel, .open = ptk_agg_open, \
+	.load = ptk_agg_load, .destroy = ptk_agg_destroy, .needs_tracefs = true
 #define PTK_AGG_OPS PTK_AGG_LOAD_OPS, .report = ptk_agg_report
 #define PTK_AGG_EVENT_OPS PTK_AGG_LOAD_OPS, .event = ptk_agg_event
 

@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <linux/perf_event.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -705,14 +706,22 @@ static int link_perf(int prog_fd, int pfd, u64 cookie)
 	return err ? err : lfd;
 }
 
-int ptk_probe_attach(const struct ptk_probe *p, const struct ptk_probe_target *t, int prog_fd,
-		     u64 cookie)
+/* Does t attach through a perf event that creates a probe (uprobe, USDT, kprobe)? */
+static bool dynamic_pmu(enum ptk_probe_kind k)
+{
+	return k == PTK_PROBE_KPROBE || k == PTK_PROBE_KRETPROBE || k == PTK_PROBE_UPROBE ||
+	       k == PTK_PROBE_URETPROBE || k == PTK_PROBE_USDT;
+}
+
+/* Open the perf event of target t of p (a tracepoint or a dynamic PMU's probe): its fd or
+ * -errno. */
+static int open_event(const struct ptk_probe *p, const struct ptk_probe_target *t)
 {
 	struct perf_event_attr attr = { .size = sizeof(attr),
 					.sample_period = 1,
 					.wakeup_events = 1 };
 	bool ret = ptk_probe_is_return(p->kind);
-	int type, bit, pfd;
+	int type, bit;
 
 	switch (p->kind) {
 	case PTK_PROBE_TP: {
@@ -727,16 +736,7 @@ int ptk_probe_attach(const struct ptk_probe *p, const struct ptk_probe_target *t
 		attr.type = PERF_TYPE_TRACEPOINT;
 		attr.config = id;
 		/* a tracepoint program runs on every CPU whatever the event's cpu: one event */
-		pfd = ptk_perf_open(&attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
-		return pfd < 0 ? pfd : link_perf(prog_fd, pfd, cookie);
-	}
-	case PTK_PROBE_FENTRY:
-	case PTK_PROBE_FEXIT: {
-		LIBBPF_OPTS(bpf_link_create_opts, opts, .tracing.cookie = cookie);
-		int lfd = bpf_link_create(
-			prog_fd, 0,
-			p->kind == PTK_PROBE_FENTRY ? BPF_TRACE_FENTRY : BPF_TRACE_FEXIT, &opts);
-		return lfd < 0 ? -errno : lfd;
+		return ptk_perf_open(&attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
 	}
 	case PTK_PROBE_KPROBE:
 	case PTK_PROBE_KRETPROBE:
@@ -746,8 +746,7 @@ int ptk_probe_attach(const struct ptk_probe *p, const struct ptk_probe_target *t
 		attr.config = ret ? 1ull << bit : 0;
 		attr.kprobe_func = (u64)(unsigned long)t->name;
 		attr.probe_offset = t->off;
-		pfd = ptk_perf_open(&attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
-		return pfd < 0 ? pfd : link_perf(prog_fd, pfd, cookie);
+		return ptk_perf_open(&attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
 	case PTK_PROBE_UPROBE:
 	case PTK_PROBE_URETPROBE:
 	case PTK_PROBE_USDT:
@@ -760,11 +759,88 @@ int ptk_probe_attach(const struct ptk_probe *p, const struct ptk_probe_target *t
 		attr.uprobe_path = (u64)(unsigned long)p->path;
 		attr.probe_offset = t->off;
 		/* with a process, the uprobe is filtered to its address space */
-		pfd = ptk_perf_open(&attr, p->pid ? p->pid : -1, p->pid ? -1 : 0, -1,
-				    PERF_FLAG_FD_CLOEXEC);
-		return pfd < 0 ? pfd : link_perf(prog_fd, pfd, cookie);
+		return ptk_perf_open(&attr, p->pid ? p->pid : -1, p->pid ? -1 : 0, -1,
+				     PERF_FLAG_FD_CLOEXEC);
+	default:
+		return -EINVAL;
 	}
-	return -EINVAL;
+}
+
+int ptk_probe_attach(const struct ptk_probe *p, struct ptk_probe_target *t, int prog_fd, u64 cookie)
+{
+	int pfd;
+
+	if (p->kind == PTK_PROBE_FENTRY || p->kind == PTK_PROBE_FEXIT) {
+		LIBBPF_OPTS(bpf_link_create_opts, opts, .tracing.cookie = cookie);
+		int lfd = bpf_link_create(
+			prog_fd, 0,
+			p->kind == PTK_PROBE_FENTRY ? BPF_TRACE_FENTRY : BPF_TRACE_FEXIT, &opts);
+		return lfd < 0 ? -errno : lfd;
+	}
+	if (t->opened) {
+		pfd = t->pfd;
+		t->opened = false;
+	} else {
+		pfd = open_event(p, t);
+	}
+	return pfd < 0 ? pfd : link_perf(prog_fd, pfd, cookie);
+}
+
+static void *preopen_run(void *arg)
+{
+	struct ptk_probe_preopen *po = arg;
+
+	for (int j = 0; j < po->n; j++) {
+		struct ptk_probe *p = &po->probes[j];
+
+		for (size_t k = 0; dynamic_pmu(p->kind) && k < p->ntargets; k++) {
+			p->targets[k].pfd = open_event(p, &p->targets[k]);
+			p->targets[k].opened = true;
+		}
+	}
+	return NULL;
+}
+
+int ptk_probe_preopen_start(struct ptk_probe_preopen *po, struct ptk_probe *probes, int n)
+{
+	pthread_t th;
+	bool any = false;
+	int rc;
+
+	memset(po, 0, sizeof(*po));
+	for (int j = 0; j < n; j++)
+		any |= dynamic_pmu(probes[j].kind) && probes[j].ntargets;
+	if (!any)
+		return 0;
+	po->probes = probes;
+	po->n = n;
+	if ((rc = pthread_create(&th, NULL, preopen_run, po)))
+		return -rc;
+	po->thread = (unsigned long)th;
+	po->running = true;
+	return 0;
+}
+
+void ptk_probe_preopen_wait(struct ptk_probe_preopen *po)
+{
+	if (!po->running)
+		return;
+	pthread_join((pthread_t)po->thread, NULL);
+	po->running = false;
+}
+
+void ptk_probe_preopen_end(struct ptk_probe_preopen *po)
+{
+	ptk_probe_preopen_wait(po);
+	for (int j = 0; j < po->n; j++)
+		for (size_t k = 0; k < po->probes[j].ntargets; k++) {
+			struct ptk_probe_target *t = &po->probes[j].targets[k];
+
+			if (t->opened && t->pfd >= 0)
+				close(t->pfd);
+			t->opened = false;
+		}
+	po->n = 0;
 }
 
 int ptk_probe_rodata(const void *ro, size_t rosz)

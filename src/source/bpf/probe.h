@@ -65,6 +65,8 @@ struct ptk_probe_target {
 	u64 ref_ctr; /* USDT: the semaphore's file offset (0: none) */
 	u32 btf_id; /* fentry/fexit: the function's id in vmlinux BTF */
 	int layout; /* USDT: the index of its argument layout (ptk_probe.usdt[]) */
+	bool opened; /* its perf event was opened ahead (ptk_probe_preopen_start): */
+	int pfd; /* its fd, or -errno */
 };
 
 /* A USDT probe's argument layout, shared by the sites that have the same one. */
@@ -150,10 +152,31 @@ void ptk_probe_btf_release(void);
 /*
  * Attach the loaded program prog_fd (of the type the kind needs: tracepoint, kprobe for
  * pt_regs probes, tracing for fentry/fexit loaded for this target) to target t of p, with
- * cookie (bpf_get_attach_cookie()). Returns the link fd (close it to detach) or -errno.
+ * cookie (bpf_get_attach_cookie()); a perf event opened ahead for t is used (and is then
+ * the link's). Returns the link fd (close it to detach) or -errno.
  */
-int ptk_probe_attach(const struct ptk_probe *p, const struct ptk_probe_target *t, int prog_fd,
+int ptk_probe_attach(const struct ptk_probe *p, struct ptk_probe_target *t, int prog_fd,
 		     u64 cookie);
+
+/*
+ * The perf events of uprobe, USDT and kprobe targets, opened ahead in a thread while the
+ * caller loads its programs. Creating a uprobe waits for an RCU grace period (uprobe_register
+ * takes dup_mmap_sem, a percpu rw-semaphore, for writing): 6-25 ms of sleep on this machine,
+ * more than the verifier's work, which it then overlaps. Until its program is attached an
+ * event fires into no buffer and no program: the probed process sees the same trap it will
+ * see traced. start: 0, or -errno when the thread cannot start (the events are then opened
+ * at attach, as without it). wait: until every event is open (or failed: t->pfd). end: wait,
+ * then close the events no link took.
+ */
+struct ptk_probe_preopen {
+	struct ptk_probe *probes;
+	int n;
+	bool running;
+	unsigned long thread; /* pthread_t */
+};
+int ptk_probe_preopen_start(struct ptk_probe_preopen *po, struct ptk_probe *probes, int n);
+void ptk_probe_preopen_wait(struct ptk_probe_preopen *po);
+void ptk_probe_preopen_end(struct ptk_probe_preopen *po);
 
 /* A frozen BPF array map holding ro (rosz bytes), to stand for a program's .rodata in a copy
  * (ptk_probe_prog_copy). Returns its fd or -errno. */

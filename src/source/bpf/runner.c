@@ -822,6 +822,8 @@ int ptk_bpf_run(struct ptk_bpf_run *r)
 	}
 	if ((err = ptk_ctx_ready(ctx)))
 		return err;
+	if (r->ops->begin)
+		r->ops->begin(r);
 	if (r->ops->needs_tracefs) {
 		char path[PATH_MAX];
 		err = ptk_tracefs_find(path, sizeof(path));
@@ -945,7 +947,12 @@ void *ptk_bpf_map_entries(int fd, size_t koff, size_t ksize, size_t voff, size_t
 {
 	size_t nkeys = 0, cap = 0, m = 0;
 	char *keys = NULL, *out;
+	struct bpf_map_info info = { 0 };
+	__u32 ilen = sizeof(info);
 
+	/* a map may hold fewer key bytes than T has (the rest reads as zeros) */
+	if (!bpf_obj_get_info_by_fd(fd, &info, &ilen) && info.key_size && info.key_size < ksize)
+		ksize = info.key_size;
 	/* the keys first: deleting while walking would restart the walk */
 	for (;;) {
 		if (nkeys == cap)

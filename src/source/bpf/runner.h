@@ -127,6 +127,9 @@ struct ptk_bpf_ops {
 	int (*prepare)(struct ptk_bpf_run *r);
 
 	/* ---- the lifecycle (ptk_bpf_run) ---- */
+	/* Optional, first, once the run is to load (privileges checked): what can start while
+	 * the programs load (the probes' perf events, in a thread). */
+	void (*begin)(struct ptk_bpf_run *r);
 	/*
 	 * Optional: open, set up, load and attach the tool's light skeleton (kernel-side loader,
 	 * no user-space BTF parse) with PTK_BPF_LSKEL, tried first unless PTK_BPF_LSKEL=0. 0, or
@@ -384,7 +387,8 @@ u64 ptk_bpf_percpu_take(int map_fd, u32 key);
  * Every entry of a hash map, as an array of n structs of stride bytes (zeroed, at least one)
  * holding each key at koff and its value at voff; with take, each entry read is deleted (the
  * keys read, and only those: a loop deleting "the first key" until none is left would not end
- * while the programs add keys back). Free the array. Use PTK_BPF_MAP_ENTRIES.
+ * while the programs add keys back). A map of fewer key bytes than ksize fills the first of
+ * them, the rest zeros. Free the array. Use PTK_BPF_MAP_ENTRIES.
  */
 void *ptk_bpf_map_entries(int fd, size_t koff, size_t ksize, size_t voff, size_t stride, bool take,
 			  size_t *n);
