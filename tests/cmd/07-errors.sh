@@ -252,3 +252,12 @@ if is_root; then
 else
 	skip "device node output needs root (mknod)"
 fi
+
+# -h is the help of the BPF tools, as in libbpf-tools (argp's hidden -h), on stdout, exit 0;
+# a tool's own -h (none of these has one) would take the letter instead
+bad=""
+for t in agg runqlat biolatency offcputime funccount funclatency memleak trace ltrace; do
+	out=$("$PTK" $t -h 2>/dev/null); rc=$?
+	[ $rc -eq 0 ] && printf '%s\n' "$out" | head -1 | grep -q "^usage: ptk $t " || bad="$bad $t:$rc"
+done
+check_all "-h prints the usage and exits 0 for the BPF tools${bad:+ (not:$bad)}" '[ -z "$bad" ]'

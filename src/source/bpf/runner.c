@@ -185,6 +185,11 @@ static void build_opts(const struct ptk_bpf_ops *ops, char *shorts, size_t size,
 		}
 		(*longs)[n++] = (struct option){ c->o.name, c->o.has_arg, NULL, c->o.code };
 	}
+	/* -h is --help, as in libbpf-tools, unless the tool has an -h of its own */
+	if (!own_letter(ops, 'h') && o + 1 < size) {
+		shorts[o++] = 'h';
+		shorts[o] = '\0';
+	}
 	for (size_t i = 0; i < ARRAY_SIZE(tail); i++)
 		(*longs)[n++] = tail[i];
 }
@@ -230,6 +235,10 @@ static int parse_opts(struct ptk_bpf_run *r, int argc, char **argv)
 
 		if (o && (rc = own_option(r, o, optarg)) >= 0)
 			continue;
+		if (c == 'h' && !o) {
+			rc = 1;
+			break;
+		}
 		if ((rc = refused(r, c)))
 			break;
 		rc = ptk_bpf_common_opt(r->ctx, &r->filter, c, optarg);
