@@ -380,3 +380,33 @@ PY
 		skip "sysstat pidstat not installed"
 	fi
 fi
+
+# ---- the task iterator: utime and stime never go backwards ----------------------------------
+# With the BPF task iterator (root, 1000+ tasks, or PTK_TASK_SOURCE=bpf) the split of a
+# task's runtime into utime and stime is scaled as /proc's cputime_adjust does; /proc also
+# keeps the last values shown (prev_cputime) so that a moving split never takes one back, and
+# so must the scanner, or a rate of that interval is a wrapped difference.
+if is_root; then
+	PROGS=$(cd "$(dirname "$0")/../progs" && pwd)
+	if cc -O1 -pthread -o "$TMP/cpumix" "$PROGS/cpumix.c" 2> /dev/null; then
+		"$TMP/cpumix" & MIX=$!
+		sleep 0.3
+		PTK_TASK_SOURCE=bpf "$PTK" pidstat -u 0.2 40 > "$TMP/mix.out" 2> "$TMP/mix.err"
+		r1=$?
+		PTK_TASK_SOURCE=bpf "$PTK" pidstat -u -t 0.2 20 > "$TMP/mixt.out" 2>> "$TMP/mix.err"
+		r2=$?
+		kill $MIX; wait $MIX 2> /dev/null
+		back=$(grep -c "went backwards" "$TMP/mix.err")
+		# the mix's own rows: %CPU (the 8th field of -u) within 0..200 in every interval
+		bad=$(awk '$1 != "Average:" && $NF == "cpumix" && ($8 + 0 < 0 || $8 + 0 > 200)' \
+			"$TMP/mix.out" | wc -l)
+		rows=$(awk '$NF == "cpumix"' "$TMP/mix.out" | wc -l)
+		note "iterator: exit $r1/$r2, $back 'went backwards' warnings, $rows cpumix rows, $bad out of 0..200"
+		check_all "iterator: a process and threads whose user/system mix moves: no value goes backwards, %CPU in range" \
+			'[ $r1 -eq 0 ] && [ $r2 -eq 0 ] && [ "$back" -eq 0 ] && [ "$rows" -ge 10 ] && [ "$bad" -eq 0 ]'
+	else
+		skip "no C compiler for tests/progs/cpumix.c"
+	fi
+else
+	skip "the task iterator needs root"
+fi

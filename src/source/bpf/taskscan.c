@@ -17,6 +17,17 @@
 
 struct group_sum;
 
+/* The utime and stime a task (a thread, or a group) was last shown with (ns), as the kernel
+ * keeps them in prev_cputime for /proc: so that neither goes backwards. */
+struct prev_cpu {
+	int pid;
+	u64 start_ns, ut, st;
+};
+struct prev_tab {
+	struct prev_cpu *v;
+	size_t n, cap, at; /* at: the merge cursor of the scan reading it */
+};
+
 struct ptk_taskscan {
 	struct taskiter_bpf *skel;
 	struct ptk_src proc; /* the live /proc, for init (see add_init) */
@@ -28,6 +39,8 @@ struct ptk_taskscan {
 	size_t cap; /* records */
 	struct group_sum *sum; /* process rows: each group's sums, by leader */
 	long *lead; /* process rows: the leaders' records */
+	struct prev_tab prev[2], next[2]; /* [0] process rows, [1] thread rows: last scan's,
+					   * and this scan's as it is built */
 	size_t scap;
 	long hz, pagesz;
 };
@@ -72,6 +85,10 @@ void ptk_taskscan_close(struct ptk_taskscan *ts)
 	free(ts->rec);
 	free(ts->sum);
 	free(ts->lead);
+	for (int i = 0; i < 2; i++) {
+		free(ts->prev[i].v);
+		free(ts->next[i].v);
+	}
 	free(ts);
 }
 
@@ -170,23 +187,79 @@ static void fill(const struct ptk_taskscan *ts, const struct taskiter_rec *r, st
 	t->blkio_ticks = ticks(ts, r->blkio_delay_ns);
 }
 
+/* The last values shown of task pid started at start_ns, NULL for none: a merge walk, the
+ * rows coming in pid order as the last scan's did (else a binary search). */
+static struct prev_cpu *prev_find(struct prev_tab *pt, int pid, u64 start_ns)
+{
+	size_t lo = 0, hi = pt->n;
+
+	if (pt->at < pt->n && pt->v[pt->at].pid <= pid) {
+		while (pt->at < pt->n && pt->v[pt->at].pid < pid)
+			pt->at++;
+		lo = pt->at;
+		hi = MIN(pt->at + 1, pt->n);
+	}
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (pt->v[mid].pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < pt->n && pt->v[lo].pid == pid && pt->v[lo].start_ns == start_ns)
+		return &pt->v[lo];
+	return NULL;
+}
+
 /*
  * utime and stime as /proc shows them (kernel/sched/cputime.c cputime_adjust): the tick-
- * sampled split scaled so that their sum is the precise runtime (sum_exec_runtime, ns).
- * Without /proc's per-task memory of the last values shown (prev_cputime), which only
- * keeps them from going backwards. Sets the two in USER_HZ ticks.
+ * sampled split scaled so that their sum is the precise runtime (sum_exec_runtime, ns), and
+ * neither below what this scanner showed last for the same task (kind 0 a group's, 1 a
+ * thread's; /proc's memory is the kernel's prev_cputime): a split that moved would make a
+ * rate negative. Sets the two in USER_HZ ticks.
  */
-static void cputime_adjust(const struct ptk_taskscan *ts, u64 ut, u64 st, u64 rt,
-			   struct ptk_task *t)
+static void cputime_adjust(struct ptk_taskscan *ts, int kind, int pid, u64 start_ns, u64 ut, u64 st,
+			   u64 rt, struct ptk_task *t)
 {
-	if (st == 0)
-		ut = rt;
-	else if (ut == 0)
-		st = rt;
-	else
-		st = (u64)((unsigned __int128)st * rt / (st + ut)), ut = rt - st;
+	struct prev_cpu *p = prev_find(&ts->prev[kind], pid, start_ns), *q;
+	struct prev_tab *nt = &ts->next[kind];
+	u64 put = p ? p->ut : 0, pst = p ? p->st : 0;
+
+	if (put + pst >= rt) {
+		ut = put;
+		st = pst;
+	} else {
+		if (st == 0)
+			ut = rt;
+		else if (ut == 0)
+			st = rt;
+		else
+			st = (u64)((unsigned __int128)st * rt / (st + ut));
+		st = MAX(st, pst);
+		ut = rt - st;
+		if (ut < put) {
+			ut = put;
+			st = rt - ut;
+		}
+	}
+	if (nt->n == nt->cap)
+		nt->v = xrealloc(nt->v, (nt->cap = nt->cap ? 2 * nt->cap : 256) * sizeof(*nt->v));
+	q = &nt->v[nt->n++];
+	*q = (struct prev_cpu){ .pid = pid, .start_ns = start_ns, .ut = ut, .st = st };
 	t->utime = ticks(ts, ut);
 	t->stime = ticks(ts, st);
+}
+
+/* A scan of kind's rows begins: the last one's values are the ones to look up. */
+static void prev_begin(struct ptk_taskscan *ts, int kind)
+{
+	struct prev_tab tmp = ts->prev[kind];
+
+	ts->prev[kind] = ts->next[kind];
+	ts->prev[kind].at = 0;
+	ts->next[kind] = tmp;
+	ts->next[kind].n = 0;
 }
 
 static int cmp_rec(const void *a, const void *b)
@@ -345,11 +418,13 @@ static void thread_rows(struct ptk_taskscan *ts, long n, unsigned flags, struct 
 	int hole = init_hole(ts, n);
 
 	rows_begin(pt, n, hole);
+	prev_begin(ts, 1);
 	for (long i = 0; i < n; i++) {
+		const struct taskiter_rec *r = &ts->rec[i];
 		struct ptk_task *t = &pt->t[pt->n++];
-		fill(ts, &ts->rec[i], t);
-		cputime_adjust(ts, ts->rec[i].utime_ns, ts->rec[i].stime_ns, ts->rec[i].runtime_ns,
-			       t);
+		fill(ts, r, t);
+		cputime_adjust(ts, 1, r->pid, r->start_boottime_ns, r->utime_ns, r->stime_ns,
+			       r->runtime_ns, t);
 		t->minflt = ts->rec[i].min_flt;
 		t->majflt = ts->rec[i].maj_flt;
 		t->gtime = ticks(ts, ts->rec[i].gtime_ns);
@@ -439,6 +514,7 @@ static void process_rows(struct ptk_taskscan *ts, long n, unsigned flags, struct
 	}
 	hole = init_hole(ts, n);
 	rows_begin(pt, n, hole);
+	prev_begin(ts, 0);
 	for (long i = 0; i < n; i++) {
 		const struct taskiter_rec *r = &ts->rec[i];
 		long g = r->pid == r->tgid ? -1 : leader_of(ts, nl, r->tgid);
@@ -451,7 +527,8 @@ static void process_rows(struct ptk_taskscan *ts, long n, unsigned flags, struct
 		struct ptk_task *t = &pt->t[pt->n++];
 		fill(ts, lead, t);
 		/* thread_group_cputime_adjusted: the group's sums, then the same scaling */
-		cputime_adjust(ts, g->ut + lead->sig_utime_ns, g->st + lead->sig_stime_ns,
+		cputime_adjust(ts, 0, lead->pid, lead->start_boottime_ns,
+			       g->ut + lead->sig_utime_ns, g->st + lead->sig_stime_ns,
 			       g->rt + lead->sig_runtime_ns, t);
 		t->minflt = g->mi + lead->sig_min_flt;
 		t->majflt = g->ma + lead->sig_maj_flt;

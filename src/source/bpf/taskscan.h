@@ -21,8 +21,9 @@ int ptk_taskscan_open(struct ptk_taskscan **ts);
  * VmRSS, VmSwap; Name is comm), schedstat run_delay (PTK_PT_SCHED), the owner (euid) and
  * stat's delayacct_blkio_ticks, the byte counters of /proc/PID/io (PTK_PT_IO: rchar, wchar, read/write/cancelled bytes;
  * io_ok is false on kernels without CONFIG_TASK_XACCT).
- * utime/stime/gtime/starttime are converted from ns to USER_HZ ticks like /proc; they are
- * the raw tick-sampled counters, not cputime_adjust()ed to sum_exec_runtime as /proc's are.
+ * utime/stime/gtime/starttime are converted from ns to USER_HZ ticks like /proc; utime and
+ * stime are scaled to sum_exec_runtime as /proc's are (cputime_adjust), and kept from going
+ * backwards from one scan of ts to the next as /proc keeps them (prev_cputime).
  * Returns 0 or -errno.
  */
 int ptk_taskscan_scan(struct ptk_taskscan *ts, unsigned flags, struct ptk_ptab *pt);
