@@ -8,6 +8,7 @@
  * period, as it does for every tool).
  */
 #include <linux/perf_event.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,12 @@
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	_exit(0);
+}
 
 int main(int argc, char **argv)
 {
@@ -41,6 +48,9 @@ int main(int argc, char **argv)
 		perror("uprobe_floor");
 		return 1;
 	}
+	/* a handler, not the default: a shell that runs it in the background ignores SIGINT */
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
 	pause();
 	return 0;
 }

@@ -987,13 +987,14 @@ static void scan_end(struct ptk_use *s, struct ptk_taskscan *ts)
 {
 	if (ts) {
 		s->err_pb = s->err_threads =
-			ptk_taskscan_scan_both(ts, PTK_PT_IO, &s->pb, &s->threads);
+			ptk_taskscan_scan_both(ts, PTK_PT_IO | PTK_PT_DSTATE, &s->pb, &s->threads);
 		if (!s->err_threads)
 			ptk_ptab_wchan_d(s->src, &s->threads);
 		return;
 	}
 	s->err_pb = ptk_ptab_scan(s->src, PTK_PT_IO, &s->pb);
-	s->err_threads = ptk_ptab_scan(s->src, PTK_PT_THREADS | PTK_PT_WCHAN, &s->threads);
+	s->err_threads =
+		ptk_ptab_scan(s->src, PTK_PT_THREADS | PTK_PT_WCHAN | PTK_PT_DSTATE, &s->threads);
 }
 
 static int window(struct ptk_use *s, struct ptk_taskscan *ts)

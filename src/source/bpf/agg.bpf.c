@@ -12,18 +12,20 @@
 
 const volatile struct agg_cfg cfg[AGG_NPROGS] = {};
 
+/* the rows: sizes, not BTF types, so that the loader can cut a key to the bytes its values
+ * take (a map's BTF key type must have the map's key size) */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, AGG_MAX_ENTRIES);
-	__type(key, struct agg_key);
-	__type(value, struct agg_count);
+	__uint(key_size, sizeof(struct agg_key));
+	__uint(value_size, sizeof(struct agg_count));
 } counts SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, AGG_MAX_ENTRIES);
-	__type(key, struct agg_key);
-	__type(value, struct agg_hist);
+	__uint(key_size, sizeof(struct agg_key));
+	__uint(value_size, sizeof(struct agg_hist));
 } hists SEC(".maps");
 
 /* pairs in flight: what the entry probe kept */

@@ -1843,6 +1843,7 @@ void ptk_agg_destroy(struct ptk_bpf_run *r)
 	struct ptk_agg *a = r->priv;
 
 	ptk_probe_preopen_end(&a->preopen);
+	a->preopen_started = false;
 	ptk_bpf_close_links(a->links, a->nlinks);
 	free(a->links);
 	a->links = NULL;

@@ -687,7 +687,10 @@ static int pmu_type(const char *pmu, int *retbit)
 	int type, bit = 0;
 
 	snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/type", pmu);
-	if (ptk_read_file(path, buf, sizeof(buf)) < 0 || ptk_parse_int(strtok(buf, "\n"), &type))
+	if (ptk_read_file(path, buf, sizeof(buf)) < 0)
+		return -EOPNOTSUPP;
+	buf[strcspn(buf, "\n")] = '\0'; /* (no strtok: this runs in the preopen thread too) */
+	if (ptk_parse_int(buf, &type))
 		return -EOPNOTSUPP;
 	snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/format/retprobe", pmu);
 	if (ptk_read_file(path, buf, sizeof(buf)) > 0 && sscanf(buf, "config:%d", &bit) != 1)
@@ -794,6 +797,8 @@ static void *preopen_run(void *arg)
 		struct ptk_probe *p = &po->probes[j];
 
 		for (size_t k = 0; dynamic_pmu(p->kind) && k < p->ntargets; k++) {
+			if (__atomic_load_n(&po->cancel, __ATOMIC_RELAXED))
+				return NULL;
 			p->targets[k].pfd = open_event(p, &p->targets[k]);
 			p->targets[k].opened = true;
 		}
@@ -831,15 +836,25 @@ void ptk_probe_preopen_wait(struct ptk_probe_preopen *po)
 
 void ptk_probe_preopen_end(struct ptk_probe_preopen *po)
 {
+	int *fds = NULL;
+	size_t n = 0;
+
+	/* the events not yet opened are not: a run that failed before its attach ends now */
+	__atomic_store_n(&po->cancel, true, __ATOMIC_RELAXED);
 	ptk_probe_preopen_wait(po);
 	for (int j = 0; j < po->n; j++)
 		for (size_t k = 0; k < po->probes[j].ntargets; k++) {
 			struct ptk_probe_target *t = &po->probes[j].targets[k];
 
-			if (t->opened && t->pfd >= 0)
-				close(t->pfd);
+			if (t->opened && t->pfd >= 0) {
+				fds = xrealloc(fds, (n + 1) * sizeof(*fds));
+				fds[n++] = t->pfd;
+			}
 			t->opened = false;
 		}
+	/* each uprobe's removal waits for a grace period: all at once */
+	ptk_bpf_close_links(fds, n);
+	free(fds);
 	po->n = 0;
 }
 

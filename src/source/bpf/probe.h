@@ -165,13 +165,14 @@ int ptk_probe_attach(const struct ptk_probe *p, struct ptk_probe_target *t, int 
  * more than the verifier's work, which it then overlaps. Until its program is attached an
  * event fires into no buffer and no program: the probed process sees the same trap it will
  * see traced. start: 0, or -errno when the thread cannot start (the events are then opened
- * at attach, as without it). wait: until every event is open (or failed: t->pfd). end: wait,
- * then close the events no link took.
+ * at attach, as without it). wait: until every event is open (or failed: t->pfd). end: the
+ * thread stopped (no event opened after it), then the events no link took closed.
  */
 struct ptk_probe_preopen {
 	struct ptk_probe *probes;
 	int n;
 	bool running;
+	bool cancel; /* set by end: the thread opens no more */
 	unsigned long thread; /* pthread_t */
 };
 int ptk_probe_preopen_start(struct ptk_probe_preopen *po, struct ptk_probe *probes, int n);

@@ -831,8 +831,6 @@ int ptk_bpf_run(struct ptk_bpf_run *r)
 	}
 	if ((err = ptk_ctx_ready(ctx)))
 		return err;
-	if (r->ops->begin)
-		r->ops->begin(r);
 	if (r->ops->needs_tracefs) {
 		char path[PATH_MAX];
 		err = ptk_tracefs_find(path, sizeof(path));
@@ -841,6 +839,8 @@ int ptk_bpf_run(struct ptk_bpf_run *r)
 			return PTK_EXIT_RUNTIME;
 		}
 	}
+	if (r->ops->begin)
+		r->ops->begin(r);
 
 	/* the light skeleton first; the libbpf skeleton on kernels before 5.17 or when asked */
 	err = r->ops->load_lskel && ptk_bpf_loader_wanted() != PTK_BPF_LIBBPF ?

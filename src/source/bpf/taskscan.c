@@ -421,6 +421,8 @@ static void thread_rows(struct ptk_taskscan *ts, long n, unsigned flags, struct 
 	prev_begin(ts, 1);
 	for (long i = 0; i < n; i++) {
 		const struct taskiter_rec *r = &ts->rec[i];
+		if ((flags & PTK_PT_DSTATE) && state_letter(r->state) != 'D')
+			continue;
 		struct ptk_task *t = &pt->t[pt->n++];
 		fill(ts, r, t);
 		cputime_adjust(ts, 1, r->pid, r->start_boottime_ns, r->utime_ns, r->stime_ns,
@@ -431,7 +433,9 @@ static void thread_rows(struct ptk_taskscan *ts, long n, unsigned flags, struct 
 		t->io_ok = ts->rec[i].has_io;
 		set_io(t, &ts->rec[i].io);
 	}
-	add_init(ts, flags | PTK_PT_THREADS, pt, hole);
+	add_init(ts, (flags & ~PTK_PT_DSTATE) | PTK_PT_THREADS, pt, hole);
+	if (flags & PTK_PT_DSTATE)
+		ptk_ptab_keep_d(pt); /* init's rows */
 }
 
 /* A thread group's counters, summed over its live threads. */
@@ -567,7 +571,7 @@ int ptk_taskscan_scan_both(struct ptk_taskscan *ts, unsigned flags, struct ptk_p
 		return n;
 	}
 	thread_rows(ts, n, flags, threads); /* before process_rows reorders the records */
-	process_rows(ts, n, flags, procs);
+	process_rows(ts, n, flags & ~PTK_PT_DSTATE, procs);
 	return 0;
 }
 

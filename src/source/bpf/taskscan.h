@@ -29,15 +29,15 @@ int ptk_taskscan_open(struct ptk_taskscan **ts);
 int ptk_taskscan_scan(struct ptk_taskscan *ts, unsigned flags, struct ptk_ptab *pt);
 /*
  * One iteration as both tables: process rows in procs and thread rows in threads (flags as
- * ptk_taskscan_scan's, without PTK_PT_THREADS), the same instant for both. Returns 0 or
- * -errno.
+ * ptk_taskscan_scan's, without PTK_PT_THREADS; PTK_PT_DSTATE applies to the threads), the
+ * same instant for both. Returns 0 or -errno.
  */
 int ptk_taskscan_scan_both(struct ptk_taskscan *ts, unsigned flags, struct ptk_ptab *procs,
 			   struct ptk_ptab *threads);
 /* The flags the iterator can serve (others need the /proc scan). */
 #define PTK_TASKSCAN_FLAGS                                                                \
 	(PTK_PT_THREADS | PTK_PT_STATM | PTK_PT_OWNER | PTK_PT_SKIPIDLE | PTK_PT_STATUS | \
-	 PTK_PT_SCHED | PTK_PT_IO)
+	 PTK_PT_SCHED | PTK_PT_IO | PTK_PT_DSTATE)
 void ptk_taskscan_close(struct ptk_taskscan *ts);
 /*
  * The process table from ts when there is one, every task is wanted (npids 0) and the

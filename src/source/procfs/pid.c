@@ -782,6 +782,8 @@ static int scan(const struct ptk_src *src, unsigned flags, const int *pids, int 
 		sorted = pt->t[i - 1].pid < pt->t[i].pid;
 	if (!sorted)
 		qsort(pt->t, pt->n, sizeof(*pt->t), cmp_pid);
+	if ((flags & PTK_PT_DSTATE) && (flags & PTK_PT_THREADS))
+		ptk_ptab_keep_d(pt);
 out:
 	pt->keep = keep;
 	ptk_buf_free(&big);
@@ -801,6 +803,19 @@ void ptk_ptab_wchan_d(const struct ptk_src *src, struct ptk_ptab *pt)
 		    ptk_read_file(path, buf, sizeof(buf)) > 0 && strcmp(buf, "0"))
 			snprintf(t->wchan, sizeof(t->wchan), "%s", buf);
 	}
+}
+
+void ptk_ptab_keep_d(struct ptk_ptab *pt)
+{
+	int n = 0;
+
+	for (int i = 0; i < pt->n; i++)
+		if (pt->t[i].state == 'D') {
+			if (n != i)
+				pt->t[n] = pt->t[i];
+			n++;
+		}
+	pt->n = n;
 }
 
 int ptk_ptab_scan(const struct ptk_src *src, unsigned flags, struct ptk_ptab *pt)

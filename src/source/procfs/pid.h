@@ -105,7 +105,11 @@ enum ptk_ptab_flags {
 	 * (RSS can shrink by reclaim and nice can change by renice without the task running).
  */
 	PTK_PT_SKIPIDLE = 1 << 11,
+	/* Thread rows (PTK_PT_THREADS) only of the tasks in D state: the rows of a storm of
+	 * uninterruptible sleepers without a row for every other thread. */
+	PTK_PT_DSTATE = 1 << 13,
 };
+
 
 /* File descriptors held open across scans (see struct ptk_ptab.keep). */
 struct ptk_ptab_keep;
@@ -125,6 +129,9 @@ struct ptk_ptab {
  */
 	struct ptk_ptab_keep *keep;
 };
+
+/* Keep only the rows of tasks in D state (PTK_PT_DSTATE), in order. */
+void ptk_ptab_keep_d(struct ptk_ptab *pt);
 
 /* A new fd cache for struct ptk_ptab.keep. Raises RLIMIT_NOFILE's soft limit to the hard
  * limit; when fds run out anyway, files are read without being kept. */
