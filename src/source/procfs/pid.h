@@ -110,7 +110,6 @@ enum ptk_ptab_flags {
 	PTK_PT_DSTATE = 1 << 13,
 };
 
-
 /* File descriptors held open across scans (see struct ptk_ptab.keep). */
 struct ptk_ptab_keep;
 
