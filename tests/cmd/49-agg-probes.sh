@@ -75,6 +75,17 @@ ran() {
 	done
 	return 1
 }
+ran_by() { # pid: until a program that process holds has run (the uprobe's breakpoint is
+	# there before its program is attached, and another run's program may still be going)
+	local id
+	for _ in $(seq 200); do
+		for id in $(bpf_prog_ids_of "$1"); do
+			bpftool prog show id "$id" 2>/dev/null | grep -q "run_cnt [1-9]" && return 0
+		done
+		sleep 0.1
+	done
+	return 1
+}
 stop_all() { # SIGINT each, then again while bpftrace has not installed its handler
 	kill -INT "$@" 2>/dev/null
 	for _ in $(seq 20); do
@@ -301,7 +312,7 @@ EOF
 orig=$(probe_byte $TG)
 for sig in INT TERM KILL; do
 	"$PTK" agg "uprobe:$W:work" --by comm > /dev/null 2>&1 & A=$!
-	ran agg_k || true
+	ran_by $A || true
 	ids=$(bpf_prog_ids_of $A | tr '\n' ' '); inb=$(probe_byte $TG)
 	kill -$sig $A; wait $A 2>/dev/null
 	sleep 0.3
@@ -317,17 +328,26 @@ left=""
 for d in 0.002 0.005 0.008 0.012 0.02; do
 	for sig in INT KILL; do
 		"$PTK" agg "uprobe:$W:work" --by comm > /dev/null 2>&1 & A=$!
+		# a background job starts with SIGINT ignored: send it once ptk catches it (its
+		# handlers come just before the probes are made), polled every millisecond
+		if [ $sig = INT ]; then
+			for _ in $(seq 5000); do
+				m=$(awk '$1 == "SigCgt:" { print $2 }' /proc/$A/status 2> /dev/null)
+				[ -z "$m" ] || (((16#$m >> 1) & 1)) && break
+				sleep 0.001
+			done
+		fi
 		sleep $d; kill -$sig $A; wait $A 2>/dev/null
 		sleep 0.2
 		b=$(probe_byte $TG); [ "$b" = "$orig" ] || left="$left $sig@${d}s:$b"
 	done
 done
-note "signals 2-20 ms into the start-up: work()'s byte after each: ${left:-all $orig}"
+note "signals 2-20 ms into the start-up (SIGINT: after its handler): work()'s byte after each: ${left:-all $orig}"
 check_all "a signal while the probe is being made and the programs load leaves no breakpoint" \
 	'[ -z "$left" ] && kill -0 $TG'
 # the target exits while probed: ptk goes on, nothing is left in the next process
 "$PTK" agg "uprobe:$W:work" --by comm --json > "$TMP/x.json" 2>/dev/null & A=$!
-ran agg_k || true; ids=$(bpf_prog_ids_of $A | tr '\n' ' ')
+ran_by $A || true; ids=$(bpf_prog_ids_of $A | tr '\n' ' ')
 kill $TG; wait $TG 2>/dev/null
 "$W" spin & TG2=$!; PIDS+=($TG2); sleep 0.5
 kill -INT $A; wait $A; rc=$?; sleep 0.3

@@ -11,6 +11,7 @@
 #include <fnmatch.h>
 #include <linux/perf_event.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -809,6 +810,7 @@ static void *preopen_run(void *arg)
 int ptk_probe_preopen_start(struct ptk_probe_preopen *po, struct ptk_probe *probes, int n)
 {
 	pthread_t th;
+	sigset_t all, old;
 	bool any = false;
 	int rc;
 
@@ -819,7 +821,13 @@ int ptk_probe_preopen_start(struct ptk_probe_preopen *po, struct ptk_probe *prob
 		return 0;
 	po->probes = probes;
 	po->n = n;
-	if ((rc = pthread_create(&th, NULL, preopen_run, po)))
+	/* the thread blocks every signal: a Ctrl-C must reach the main thread, whose waits it
+	 * interrupts (in the thread it would set the stop flag and wake no one) */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	rc = pthread_create(&th, NULL, preopen_run, po);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc)
 		return -rc;
 	po->thread = (unsigned long)th;
 	po->running = true;
