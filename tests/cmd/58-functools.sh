@@ -166,8 +166,18 @@ sys.exit(0 if ours and ours == theirs else 1)
 EOF
 	scrc=$?
 	while read -r l; do note "stackcount: $l"; done < "$TMP/sc.cmp"
-	check "stackcount: the stacks of leaf() and their counts, as bpftrace's ustack has them" \
-		test $scrc -eq 0
+	if [ $scrc -ne 0 ] && ! grep -q '^@s\[' "$TMP/bt.txt"; then
+		# the reference printed no ustack map (seen once in CI, its counts there): say what it
+		# printed rather than fail ptk against an empty reference
+		note "bpftrace's output: $(grep -c . "$TMP/bt.txt") lines, maps: $(grep -o '^@[a-z]*\[' "$TMP/bt.txt" | sort | uniq -c | tr '\n' ' ')"
+		note "bpftrace's stderr: $(head -c 300 "$TMP/bt.err" | tr '\n' ' ')"
+		skip "stackcount next to bpftrace: bpftrace printed no @s (its ustack map), nothing to compare"
+		check "stackcount: the workload's $N calls of leaf(), in one stack leaf <- main" \
+			grep -q "^ptk {('leaf', 'main', [^)]*): $N}\$" "$TMP/sc.cmp"
+	else
+		check "stackcount: the stacks of leaf() and their counts, as bpftrace's ustack has them" \
+			test $scrc -eq 0
+	fi
 	ours=$(grep -c ' slow  *slow 3$' "$TMP/tr.txt"); theirs=$(grep -c '^slow 3$' "$TMP/bt.txt")
 	lf=$(grep -c ' leaf  *leaf 39[1-9]$' "$TMP/tr.txt")
 	note "trace: 'slow 3' lines ptk $ours bpftrace $theirs (workload $((N / 4))); leaf > 390: $lf (9)"
