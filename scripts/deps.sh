@@ -4,7 +4,7 @@
 # apt-get line is printed and the script exits 1.
 set -eu
 BUILD="gcc make pkg-config libjson-c-dev libncurses-dev libnl-genl-3-dev clang llvm bpftool libbpf-dev libelf-dev libdw-dev zlib1g-dev libsqlite3-dev libmicrohttpd-dev libtracefs-dev libtraceevent-dev"
-TEST="libcmocka-dev libclang-rt-14-dev procps sysstat stress-ng fio iproute2 iptables e2fsprogs util-linux clang-format python3 tmux bpftrace libbpf-tools linux-perf gdb elfutils strace default-jdk-headless prometheus chromium libxml2-utils time sqlite3 golang-go golang-github-google-pprof-dev nodejs autoconf automake gawk trace-cmd blktrace ltrace systemtap-sdt-dev"
+TEST="libcmocka-dev libclang-rt-14-dev procps sysstat dstat prometheus-node-exporter curl jq stress-ng fio iproute2 iptables e2fsprogs util-linux clang-format python3 tmux bpftrace libbpf-tools linux-perf gdb elfutils strace default-jdk-headless prometheus chromium libxml2-utils time sqlite3 golang-go golang-github-google-pprof-dev nodejs autoconf automake gawk trace-cmd blktrace ltrace systemtap-sdt-dev"
 pkgs=$BUILD
 [ "${1:-}" = test ] && pkgs="$BUILD $TEST"
 missing=""

@@ -38,6 +38,19 @@ for t in "$BUILD"/tests/test_*; do
 	[ -n "${VERBOSE:-}" ] || grep -A8 "^not ok" "$log" | grep -v -e "^ok" -e "# SKIP" | head -30
 done
 
+# The reference tools (bpftrace, trace-cmd, perf's tracepoints) find tracepoints in a mounted
+# tracefs and do not mount it themselves; ptk does, and its tests of that unmount it in a
+# mount namespace of their own. On a machine that boots without it, mount it for the command
+# tests and unmount it at the end.
+tracefs_ours=
+if [ "$(id -u)" = 0 ] && [ -d /sys/kernel/tracing ] && ! grep -q ' tracefs ' /proc/mounts; then
+	if mount -t tracefs nodev /sys/kernel/tracing; then
+		tracefs_ours=1
+		echo "# tracefs was not mounted: mounted at /sys/kernel/tracing for the reference tools, until the end"
+	fi
+fi
+trap '[ -z "$tracefs_ours" ] || umount /sys/kernel/tracing' EXIT
+
 for t in tests/cmd/[0-9]*.sh; do
 	[ -f "$t" ] || continue
 	name=$(basename "$t" .sh)

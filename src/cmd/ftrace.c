@@ -275,9 +275,10 @@ static int on_record(struct tep_event *ev, struct tep_record *rec, int cpu, void
 		ptk_sink_end(k);
 		return 0;
 	}
-	/* trace-cmd report: "COMM-PID [CPU] SEC.USEC: NAME: INFO", NAME: padded to 22 */
+	/* trace-cmd report: "COMM-PID [CPU] SEC.USEC: NAME: INFO", SEC padded to 5 as the
+	 * kernel's trace file has it (before 10,000 s of uptime), NAME: to 22 */
 	snprintf(name, sizeof(name), "%s:", ev->name);
-	printf("%16s-%-5d [%03d] %llu.%06llu: %-*s%s\n", comm_of(r, pid), pid, cpu, sec, usec,
+	printf("%16s-%-5d [%03d] %5llu.%06llu: %-*s%s\n", comm_of(r, pid), pid, cpu, sec, usec,
 	       strlen(name) < 22 ? 22 : (int)strlen(name) + 1, name, s->buffer);
 	return 0;
 }

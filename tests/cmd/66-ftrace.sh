@@ -56,9 +56,11 @@ import re, sys
 def load(path):
     ev = {}
     for line in open(path):
-        m = re.match(r"^ *(.*)-(\d+) +(\[\d+\]) (\d+\.\d{6}): (sched_process_exec:.*)$", line.rstrip("\n"))
+        # the time's field as printed (padded to 5 digits before the point) is compared
+        m = re.match(r"^ *(.*)-(\d+) +(\[\d+\])( +)(\d+\.\d{6}): (sched_process_exec:.*)$", line.rstrip("\n"))
         if m:
-            ev[int(m.group(2))] = (m.group(3) + " " + m.group(5), float(m.group(4)), m.group(1))
+            width = len(m.group(4)) + len(m.group(5))
+            ev[int(m.group(2))] = (f"{m.group(3)} {width} {m.group(6)}", float(m.group(5)), m.group(1))
     return ev
 a, b = load(sys.argv[1]), load(sys.argv[2])
 same = sum(1 for k in a if k in b and a[k][0] == b[k][0])

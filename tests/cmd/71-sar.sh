@@ -306,6 +306,11 @@ nocmp = set(sys.argv[6:])
 # 1742/s against ptk 1039/s, unloaded): over live intervals fault/s measures the two
 # observers, so it is compared since boot only (sar -A 0, 2 %)
 selfmade = {'fault/s'}
+# the observers' own context switches are in cswch/s too (sar's sadc writes each sample down
+# a pipe to sar, each tool sleeps and wakes): on an idle machine, where the whole is 60-100/s,
+# the two differed by up to 24/s over 2 s windows (CI: sar 63.00, ptk 86.67; by hand, sar -A
+# 100.75 against ptk 79.95): over live windows compared to 30 %, or 40/s where the rate is that low
+floor = {'cswch/s': 40.0}
 a, b = blocks(sysf, which), blocks(ptkf, which)
 ha, hb = [' '.join(norm(x)[0]) for x in a], [' '.join(norm(x)[0]) for x in b]
 if ha != hb:
@@ -334,7 +339,7 @@ for x, y in zip(a, b):
             if h[i] in skip or v == '-' or (lab and i == li) or (which != '*' and h[i] in selfmade):
                 continue
             n += 1
-            if abs(float(u) - float(v)) > max(ab, rel * abs(float(u))):
+            if abs(float(u) - float(v)) > max(ab, floor.get(h[i], 0) if which != '*' else 0, rel * abs(float(u))):
                 bad.append('%s %s: sar %s ptk %s' % (r1[li] if lab else '', h[i], u, v))
 print('# %d blocks, the same items; %d values compared, %d apart' % (len(a), n, len(bad)))
 for m in bad[:8]:
@@ -354,7 +359,7 @@ if have python3; then
 	timeout -k 5 60 sar -A 2 2 > "$TMP/sa2.txt" 2>&1 & SP=$!
 	"$PTK" sar -A 2 2 > "$TMP/pa2.txt" 2>&1
 	wait $SP
-	check "sar -A 2 2: every report and item as Debian's sar, the Average values near (30 % or 10)" \
+	check "sar -A 2 2: every report and item as Debian's sar, the Average values near (30 % or 10; cswch/s 40)" \
 		sarcmp "$TMP/sa2.txt" "$TMP/pa2.txt" 'Average:' 0.3 10 "$IO_HDR"
 	for o in "-n SOFT" "-I SUM" "-q ALL" "-m CPU" "-v" "-H" "-y" "-F" "-n SOCK,SOCK6" "-n IP,EIP,ICMP,EICMP,UDP" "-n IP6,EIP6,ICMP6,EICMP6,UDP6" "-n NFS,NFSD"; do
 		timeout -k 5 60 sar $o 1 1 > "$TMP/so.txt" 2>&1 & SP=$!
