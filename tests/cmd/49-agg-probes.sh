@@ -330,13 +330,7 @@ for d in 0.002 0.005 0.008 0.012 0.02; do
 		"$PTK" agg "uprobe:$W:work" --by comm > /dev/null 2>&1 & A=$!
 		# a background job starts with SIGINT ignored: send it once ptk catches it (its
 		# handlers come just before the probes are made), polled every millisecond
-		if [ $sig = INT ]; then
-			for _ in $(seq 5000); do
-				m=$(awk '$1 == "SigCgt:" { print $2 }' /proc/$A/status 2> /dev/null)
-				[ -z "$m" ] || (((16#$m >> 1) & 1)) && break
-				sleep 0.001
-			done
-		fi
+		[ $sig = INT ] && wait_caught INT $A 0.001
 		sleep $d; kill -$sig $A; wait $A 2>/dev/null
 		sleep 0.2
 		b=$(probe_byte $TG); [ "$b" = "$orig" ] || left="$left $sig@${d}s:$b"

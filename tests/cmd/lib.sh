@@ -71,16 +71,18 @@ stable() { sort "$1" >"$1.s"; sort "$2" >"$2.s"; comm -12 "$1.s" "$2.s" | awk '{
 bpf_prog_ids_of() {
 	cat /proc/"$1"/fdinfo/* 2>/dev/null | awk '/^prog_id:/ { print $2 }' | sort -un
 }
-# wait_caught SIG PID: until process PID catches signal SIG (up to 30 s). A signal sent before
-# the handler is there is lost (a background job starts with SIGINT ignored) or kills it
+# wait_caught SIG PID [STEP]: until process PID catches signal SIG (up to 30 s, polled every
+# STEP seconds, default 0.1); false at once when PID has ended. A signal sent before the
+# handler is there is lost (a background job starts with SIGINT ignored) or kills it
 # (SIGTERM's default): on a busy machine a sanitizer build takes a while to get there.
 wait_caught() {
-	local n i mask
+	local n i mask step=${3:-0.1}
 	n=$(kill -l "$1")
-	for i in $(seq 300); do
+	for i in $(seq "$(awk -v s="$step" 'BEGIN { print int(30 / s) }')"); do
 		mask=$(awk '$1 == "SigCgt:" { print $2 }' /proc/"$2"/status 2>/dev/null)
-		[ -n "$mask" ] && (((16#$mask >> (n - 1)) & 1)) && return 0
-		sleep 0.1
+		[ -n "$mask" ] || return 1
+		(((16#$mask >> (n - 1)) & 1)) && return 0
+		sleep "$step"
 	done
 	return 1
 }
