@@ -52,7 +52,7 @@ if have blktrace && have blkparse; then
 	if [ -s "$TMP/bt.blktrace.0" ]; then
 		skip "blktrace(8) runs here but this test has no blkparse/btt side-by-side yet"
 	else
-		skip "blktrace(8) cannot trace here: $(grep -m1 -i 'failed\|error' "$TMP/bk.err")"
+		skip "blktrace(8) cannot trace here: $(grep -m1 -i 'failed\|error\|not mounted' "$TMP/bk.err" || head -1 "$TMP/bk.err")"
 	fi
 else
 	skip "blktrace, blkparse not installed"
